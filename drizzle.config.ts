@@ -1,0 +1,8 @@
+import { defineConfig } from "drizzle-kit";
+
+/** Generates the SQL that wrangler applies (`wrangler d1 migrations apply DB`). */
+export default defineConfig({
+  dialect: "sqlite",
+  schema: "./src/db/schema.ts",
+  out: "./migrations",
+});

@@ -1,0 +1,48 @@
+/**
+ * Account and key records, built in one place for the Worker, the tests and the CLI.
+ * Only the SHA-256 of a key is ever stored; the plaintext is returned once to be shown.
+ */
+import { generateApiKey, sha256Hex } from "../lib/crypto";
+import { newId } from "../lib/ids";
+
+export type BusinessRecord = { id: string; name: string; createdAt: string; updatedAt: string };
+export type ApiKeyRecord = {
+  id: string;
+  businessId: string;
+  keyHash: string;
+  keyPrefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+};
+
+/** A new API key for a business: the row to store and the plaintext to show once. */
+export async function newApiKey(
+  businessId: string,
+  mode: "live" | "test" = "live",
+  now = new Date(),
+): Promise<{ record: ApiKeyRecord; plaintext: string }> {
+  const plaintext = generateApiKey(mode);
+  return {
+    plaintext,
+    record: {
+      id: newId("apiKey", now.getTime()),
+      businessId,
+      keyHash: await sha256Hex(plaintext),
+      keyPrefix: plaintext.slice(0, 12),
+      createdAt: now.toISOString(),
+      revokedAt: null,
+    },
+  };
+}
+
+/** A new business with its first API key. */
+export async function newAccount(name: string, mode: "live" | "test" = "live", now = new Date()) {
+  const business: BusinessRecord = {
+    id: newId("business", now.getTime()),
+    name,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
+  const key = await newApiKey(business.id, mode, now);
+  return { business, apiKey: key.record, plaintextKey: key.plaintext };
+}

@@ -1,0 +1,72 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
+import { methodNotAllowed } from "hono/method-not-allowed";
+import { requestId } from "hono/request-id";
+import { createDb } from "./db/client";
+import type { AppEnv } from "./env";
+import { ApiError } from "./lib/errors";
+import { onError, problemResponse } from "./lib/problem";
+import { validationHook } from "./lib/validation";
+import { requireApiKey } from "./middleware/auth";
+import { bookingsApp } from "./routes/bookings";
+import { customersApp } from "./routes/customers";
+import { health } from "./routes/health";
+import { openApiDocument } from "./routes/openapi";
+import { problems } from "./routes/problems";
+import { servicesApp } from "./routes/services";
+
+export const apiBasePath = "/api/v1";
+
+/** Everything under /api/v1. Public routes first; the rest need an API key. */
+function createApi() {
+  const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  health(api);
+  problems(api);
+  for (const path of ["/services/*", "/customers/*", "/bookings/*"]) api.use(path, requireApiKey);
+  api.route("/services", servicesApp);
+  api.route("/customers", customersApp);
+  api.route("/bookings", bookingsApp);
+  api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    description: "An API key of the business account, such as `bk_live_…`.",
+  });
+  openApiDocument(api);
+  return api;
+}
+
+/** The Worker's Hono app: shared middleware, the versioned API, one error handler. */
+export function createApp() {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  app.use(requestId({ limitLength: 128 }));
+  app.use(
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) => {
+        throw new ApiError("method_not_allowed", `${c.req.method} is not allowed here; use ${methods.join(", ")}.`, {
+          headers: { Allow: methods.join(", ") },
+        });
+      },
+    }),
+  );
+  app.use(
+    bodyLimit({
+      maxSize: 64 * 1024,
+      onError: () => {
+        throw new ApiError("payload_too_large", "The request body is larger than 64 KiB.");
+      },
+    }),
+  );
+  app.use(async (c, next) => {
+    c.set("db", createDb(c.env.DB));
+    await next();
+  });
+  app.route(apiBasePath, createApi());
+  app.notFound((c) =>
+    problemResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`)),
+  );
+  app.onError(onError);
+  return app;
+}
+
+export const app = createApp();

@@ -1,0 +1,151 @@
+/**
+ * D1 tables, the single source of truth for the query store.
+ * `npm run db:generate` turns changes here into SQL under migrations/.
+ *
+ * Timestamps are ISO 8601 UTC strings from `Date#toISOString()` (fixed width, so they sort
+ * as text). Every tenant-owned table leads its indexes with `business_id`.
+ */
+
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const businesses = sqliteTable("businesses", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+});
+
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    businessId: text("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    /** SHA-256 of the whole key, lowercase hex. The key itself is never stored. */
+    keyHash: text("key_hash").notNull(),
+    /** First characters of the key (e.g. `bk_live_a1b2`), to tell keys apart in listings. */
+    keyPrefix: text("key_prefix").notNull(),
+    createdAt: text("created_at").notNull(),
+    revokedAt: text("revoked_at"),
+  },
+  (t) => [uniqueIndex("api_keys_hash_uq").on(t.keyHash), index("api_keys_business_idx").on(t.businessId)],
+);
+
+export const services = sqliteTable(
+  "services",
+  {
+    id: text("id").primaryKey(),
+    businessId: text("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    name: text("name").notNull(),
+    description: text("description"),
+    durationMinutes: integer("duration_minutes").notNull(),
+    capacity: integer("capacity").notNull().default(1),
+    slotIntervalMinutes: integer("slot_interval_minutes").notNull(),
+    bufferBeforeMinutes: integer("buffer_before_minutes").notNull().default(0),
+    bufferAfterMinutes: integer("buffer_after_minutes").notNull().default(0),
+    minNoticeMinutes: integer("min_notice_minutes").notNull().default(0),
+    maxAdvanceDays: integer("max_advance_days").notNull().default(365),
+    timezone: text("timezone").notNull(),
+    /** JSON: `{ "mon": [{ "start": "09:00", "end": "17:00" }], ... }` in `timezone`. */
+    weeklySchedule: text("weekly_schedule", { mode: "json" }).notNull().$type<WeeklySchedule>(),
+    requiresConfirmation: integer("requires_confirmation", { mode: "boolean" }).notNull().default(false),
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [index("services_business_active_idx").on(t.businessId, t.active, t.id)],
+);
+
+export const customers = sqliteTable(
+  "customers",
+  {
+    id: text("id").primaryKey(),
+    businessId: text("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    /** Lower-cased e-mail: the per-business identity of a customer. */
+    emailNormalized: text("email_normalized").notNull(),
+    /** Lower-cased name, so search is case-insensitive beyond ASCII. */
+    nameNormalized: text("name_normalized").notNull(),
+    phone: text("phone"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("customers_business_email_uq").on(t.businessId, t.emailNormalized),
+    index("customers_business_id_idx").on(t.businessId, t.id),
+  ],
+);
+
+export const bookingStatuses = ["PENDING", "CONFIRMED", "CANCELLED", "COMPLETED", "NO_SHOW"] as const;
+export type BookingStatus = (typeof bookingStatuses)[number];
+
+export const bookings = sqliteTable(
+  "bookings",
+  {
+    id: text("id").primaryKey(),
+    businessId: text("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    serviceId: text("service_id")
+      .notNull()
+      .references(() => services.id),
+    customerId: text("customer_id")
+      .notNull()
+      .references(() => customers.id),
+    customerName: text("customer_name").notNull(),
+    customerEmail: text("customer_email").notNull(),
+    customerPhone: text("customer_phone"),
+    startTime: text("start_time").notNull(),
+    endTime: text("end_time").notNull(),
+    notes: text("notes"),
+    status: text("status", { enum: bookingStatuses }).notNull(),
+    /** Bumped by the service's calendar on every change; D1 keeps the highest it has seen. */
+    version: integer("version").notNull().default(1),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    cancelledAt: text("cancelled_at"),
+    cancellationReason: text("cancellation_reason"),
+  },
+  (t) => [
+    index("bookings_business_start_idx").on(t.businessId, t.startTime, t.id),
+    index("bookings_business_status_start_idx").on(t.businessId, t.status, t.startTime, t.id),
+    index("bookings_business_service_start_idx").on(t.businessId, t.serviceId, t.startTime, t.id),
+    index("bookings_business_customer_start_idx").on(t.businessId, t.customerId, t.startTime, t.id),
+  ],
+);
+
+/** Idempotency-Key records, per business (IETF draft), kept at least 24 hours. */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    businessId: text("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    key: text("key").notNull(),
+    /** SHA-256 of method, path and canonical body: tells a replay from a reuse. */
+    requestHash: text("request_hash").notNull(),
+    /** Null while the first request is in flight. */
+    responseStatus: integer("response_status"),
+    responseBody: text("response_body"),
+    responseLocation: text("response_location"),
+    /** An in-flight claim older than this is abandoned and may be taken over. */
+    lockedUntil: text("locked_until").notNull(),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.businessId, t.key] }), index("idempotency_keys_expires_idx").on(t.expiresAt)],
+);
+
+export type Weekday = "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+export type TimeInterval = { start: string; end: string };
+export type WeeklySchedule = Partial<Record<Weekday, TimeInterval[]>>;
+
+export type ServiceRow = typeof services.$inferSelect;
+export type CustomerRow = typeof customers.$inferSelect;
+export type BookingRow = typeof bookings.$inferSelect;

@@ -1,0 +1,17 @@
+import { ulid } from "ulid";
+
+/** Prefixes of the public identifiers; the rest is a lower-case ULID (time-sortable). */
+export const idPrefixes = {
+  business: "biz",
+  apiKey: "key",
+  service: "svc",
+  customer: "cus",
+  booking: "bkg",
+} as const;
+
+export type IdKind = keyof typeof idPrefixes;
+
+/** A new opaque, prefixed, time-sortable id such as `bkg_01jd3k…`. */
+export function newId(kind: IdKind, now: number = Date.now()): string {
+  return `${idPrefixes[kind]}_${ulid(now).toLowerCase()}`;
+}

@@ -1,0 +1,68 @@
+import { z } from "@hono/zod-openapi";
+import { problemTypes } from "./errors";
+
+export const ProblemSchema = z
+  .object({
+    type: z.string().openapi({ description: "URI of the problem type; resolve it for a description." }),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.enum(Object.keys(problemTypes) as [keyof typeof problemTypes, ...(keyof typeof problemTypes)[]]),
+    instance: z.string().openapi({ description: "Path of the request that failed." }),
+    requestId: z.string(),
+    errors: z
+      .array(z.object({ path: z.string(), message: z.string() }))
+      .optional()
+      .openapi({ description: "Each invalid input, for validation_failed." }),
+    reason: z.string().optional().openapi({ description: "Why a slot is unavailable, for slot_unavailable." }),
+  })
+  .openapi("Problem", { description: "RFC 9457 problem details." });
+
+const problemDescriptions = {
+  400: "Malformed JSON.",
+  401: "Missing, invalid or revoked API key.",
+  404: "No such resource for this business.",
+  409: "Conflict with the current state.",
+  412: "The resource changed since the given ETag.",
+  413: "Body larger than 64 KiB.",
+  415: "Body is not application/json.",
+  422: "Invalid input.",
+  429: "Rate limit exceeded.",
+  500: "Unexpected error.",
+  503: "A dependency is unavailable; retry.",
+} as const;
+
+type ProblemStatus = keyof typeof problemDescriptions;
+
+/** OpenAPI responses for the given problem statuses (plus 401, 429 and 500, which every authenticated route can return). */
+export function problemResponses(...statuses: ProblemStatus[]) {
+  const all = new Set<ProblemStatus>([...statuses, 401, 429, 500]);
+  return Object.fromEntries(
+    [...all].sort().map((status) => [
+      status,
+      {
+        description: problemDescriptions[status],
+        content: { "application/problem+json": { schema: ProblemSchema } },
+      },
+    ]),
+  ) as Record<
+    ProblemStatus,
+    { description: string; content: { "application/problem+json": { schema: typeof ProblemSchema } } }
+  >;
+}
+
+/** Responses for routes with a JSON body: malformed, oversized, wrong media type, invalid. */
+export const bodyProblems = [400, 413, 415, 422] as const;
+
+/** Path parameter `{id}` of a resource. */
+export const idParam = (example: string) =>
+  z.object({
+    id: z
+      .string()
+      .min(1)
+      .max(64)
+      .openapi({ param: { name: "id", in: "path" }, example }),
+  });
+
+/** Security requirement for routes that need an API key. */
+export const bearerSecurity = [{ bearerAuth: [] }];

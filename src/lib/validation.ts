@@ -1,0 +1,30 @@
+import type { Hook } from "@hono/zod-openapi";
+import type * as z from "zod";
+import type { AppEnv } from "../env";
+import { ApiError, type FieldError } from "./errors";
+
+/** Flattens zod issues into `{ path, message }` pairs; the root is reported as `(root)`. */
+export function fieldErrors(error: z.ZodError): FieldError[] {
+  return error.issues.map((issue) => {
+    const path = issue.path.map(String).join(".");
+    if (issue.code === "unrecognized_keys") {
+      return { path: path || "(root)", message: `Unknown field(s): ${issue.keys.join(", ")}` };
+    }
+    return { path: path || "(root)", message: issue.message };
+  });
+}
+
+const targetNames: Record<string, string> = {
+  json: "request body",
+  query: "query string",
+  param: "path",
+  header: "headers",
+};
+
+/** Validation hook for every route: a failed parse becomes a 422 `validation_failed`. */
+export const validationHook: Hook<unknown, AppEnv, string, unknown> = (result) => {
+  if (!result.success) {
+    const where = targetNames[result.target] ?? result.target;
+    throw new ApiError("validation_failed", `The ${where} is invalid.`, { errors: fieldErrors(result.error) });
+  }
+};

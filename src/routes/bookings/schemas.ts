@@ -1,0 +1,73 @@
+import { z } from "@hono/zod-openapi";
+import { type BookingRow, bookingStatuses } from "../../db/schema";
+import { listOf } from "../../lib/pagination";
+import { customerEmail, customerName, customerPhone } from "../customers/schemas";
+
+/**
+ * An instant as ISO 8601 UTC with a trailing `Z` (fractional seconds allowed); offsets and
+ * local times are rejected, and so are impossible dates such as February 30.
+ */
+export const utcDateTime = z.iso
+  .datetime({ offset: false, local: false })
+  .refine((value) => {
+    const parsed = new Date(value);
+    return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 19) === value.slice(0, 19);
+  }, "Not a real date and time.")
+  .openapi({ format: "date-time", example: "2026-12-01T10:00:00Z" });
+
+export const BookingStatusSchema = z.enum(bookingStatuses).openapi("BookingStatus");
+
+export const CreateBookingSchema = z
+  .strictObject({
+    serviceId: z.string().min(1).max(64).openapi({ example: "svc_01jd3k5v7q8r9s0t1u2v3w4x5y" }),
+    customerName,
+    customerEmail,
+    customerPhone: customerPhone.optional(),
+    startTime: utcDateTime,
+    endTime: utcDateTime.openapi({ example: "2026-12-01T10:30:00Z" }),
+    notes: z.string().max(2000).optional().openapi({ example: "First visit." }),
+  })
+  .openapi("CreateBooking");
+
+export const BookingSchema = z
+  .object({
+    id: z.string().openapi({ example: "bkg_01jd3k5v7q8r9s0t1u2v3w4x5y" }),
+    serviceId: z.string(),
+    customerId: z.string(),
+    customerName: z.string(),
+    customerEmail: z.string(),
+    customerPhone: z.string().nullable(),
+    startTime: z.string().openapi({ format: "date-time" }),
+    endTime: z.string().openapi({ format: "date-time" }),
+    notes: z.string().nullable(),
+    status: BookingStatusSchema,
+    createdAt: z.string().openapi({ format: "date-time" }),
+    updatedAt: z.string().openapi({ format: "date-time" }),
+    cancelledAt: z.string().nullable().openapi({ format: "date-time" }),
+    cancellationReason: z.string().nullable(),
+  })
+  .openapi("Booking");
+
+export const BookingListSchema = listOf(BookingSchema, "BookingList");
+
+export type Booking = z.infer<typeof BookingSchema>;
+
+/** The public shape of a stored booking. */
+export function toBooking(row: Omit<BookingRow, "businessId" | "version">): Booking {
+  return {
+    id: row.id,
+    serviceId: row.serviceId,
+    customerId: row.customerId,
+    customerName: row.customerName,
+    customerEmail: row.customerEmail,
+    customerPhone: row.customerPhone,
+    startTime: row.startTime,
+    endTime: row.endTime,
+    notes: row.notes,
+    status: row.status,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    cancelledAt: row.cancelledAt,
+    cancellationReason: row.cancellationReason,
+  };
+}

@@ -1,0 +1,39 @@
+import { z } from "@hono/zod-openapi";
+import type { CustomerRow } from "../../db/schema";
+import { listOf } from "../../lib/pagination";
+
+export const customerName = z.string().trim().min(1).max(200).openapi({ example: "Ada Lovelace" });
+export const customerEmail = z.email().max(254).openapi({ example: "ada@example.com" });
+export const customerPhone = z
+  .string()
+  .regex(/^\+?[0-9][0-9 ()./-]{2,30}$/, "Use digits, spaces and ( ) . / - with an optional leading +.")
+  .openapi({ example: "+49 30 1234567" });
+
+export const CreateCustomerSchema = z
+  .strictObject({ name: customerName, email: customerEmail, phone: customerPhone.optional() })
+  .openapi("CreateCustomer");
+
+export const CustomerSchema = z
+  .object({
+    id: z.string().openapi({ example: "cus_01jd3k5v7q8r9s0t1u2v3w4x5y" }),
+    name: z.string(),
+    email: z.string(),
+    phone: z.string().nullable(),
+    createdAt: z.string().openapi({ format: "date-time" }),
+    updatedAt: z.string().openapi({ format: "date-time" }),
+  })
+  .openapi("Customer");
+
+export const CustomerListSchema = listOf(CustomerSchema, "CustomerList");
+
+/** The public shape of a stored customer. */
+export function toCustomer(row: CustomerRow): z.infer<typeof CustomerSchema> {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}

@@ -1,0 +1,19 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../env";
+
+const route = createRoute({
+  method: "get",
+  path: "/health",
+  operationId: "getHealth",
+  tags: ["Meta"],
+  summary: "Liveness check",
+  description: "Answers without authentication and without touching storage.",
+  responses: {
+    200: {
+      description: "The Worker is serving.",
+      content: { "application/json": { schema: z.object({ status: z.literal("ok") }).openapi("Health") } },
+    },
+  },
+});
+
+export const health = (app: OpenAPIHono<AppEnv>) => app.openapi(route, (c) => c.json({ status: "ok" as const }, 200));

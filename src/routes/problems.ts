@@ -1,0 +1,40 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../env";
+import { ApiError, type ProblemCode, problemTypes } from "../lib/errors";
+import { problemResponses } from "../lib/openapi";
+
+const route = createRoute({
+  method: "get",
+  path: "/problems/{code}",
+  operationId: "getProblemType",
+  tags: ["Meta"],
+  summary: "Describe a problem type",
+  description: "The `type` URI of every problem response resolves here. No authentication.",
+  request: {
+    params: z.object({
+      code: z
+        .string()
+        .max(64)
+        .openapi({ param: { name: "code", in: "path" }, example: "slot_unavailable" }),
+    }),
+  },
+  responses: {
+    200: {
+      description: "The problem type.",
+      content: {
+        "application/json": {
+          schema: z.object({ code: z.string(), status: z.number().int(), title: z.string() }).openapi("ProblemType"),
+        },
+      },
+    },
+    404: problemResponses(404)[404],
+  },
+});
+
+export const problems = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(route, (c) => {
+    const { code } = c.req.valid("param");
+    if (!Object.hasOwn(problemTypes, code)) throw new ApiError("not_found", `No problem type ${code}.`);
+    const { status, title } = problemTypes[code as ProblemCode];
+    return c.json({ code, status, title }, 200);
+  });

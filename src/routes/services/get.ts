@@ -1,0 +1,25 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { bearerSecurity, idParam, problemResponses } from "../../lib/openapi";
+import { loadService } from "./load";
+import { ServiceSchema, toService } from "./schemas";
+
+const route = createRoute({
+  method: "get",
+  path: "/{id}",
+  operationId: "getService",
+  tags: ["Services"],
+  summary: "Get a service",
+  security: bearerSecurity,
+  request: { params: idParam("svc_01jd3k5v7q8r9s0t1u2v3w4x5y") },
+  responses: {
+    200: { description: "The service.", content: { "application/json": { schema: ServiceSchema } } },
+    ...problemResponses(404, 422),
+  },
+});
+
+export const getService = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(route, async (c) => {
+    const row = await loadService(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
+    return c.json(toService(row), 200);
+  });
