@@ -64,5 +64,19 @@ export const idParam = (example: string) =>
       .openapi({ param: { name: "id", in: "path" }, example }),
   });
 
+/** The optional `Idempotency-Key` request header of unsafe operations. */
+export const idempotencyKeyHeader = z.object({
+  "idempotency-key": z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .openapi({
+      param: { name: "Idempotency-Key", in: "header" },
+      description: "Makes a retry safe: the same key and request replay the first response for 24 hours.",
+      example: "3f0c9a57-2a0e-4d4e-9a4b-0d5c6f1e7a21",
+    }),
+});
+
 /** Security requirement for routes that need an API key. */
 export const bearerSecurity = [{ bearerAuth: [] }];

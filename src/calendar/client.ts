@@ -1,0 +1,46 @@
+/** The Worker's side of the calendar: addressing the Durable Object and reading its answers. */
+import type { ServiceRow } from "../db/schema";
+import { ApiError } from "../lib/errors";
+import type { Booking } from "../routes/bookings/schemas";
+import type { CalendarResult, ServiceSnapshot } from "./types";
+import { calendarName } from "./types";
+
+/** The calendar stub of a business's service. */
+export function calendarOf(env: Env, businessId: string, serviceId: string) {
+  return env.SERVICE_CALENDAR.get(env.SERVICE_CALENDAR.idFromName(calendarName(businessId, serviceId)));
+}
+
+/** What the calendar needs to know of a service. */
+export function snapshotOf(service: ServiceRow): ServiceSnapshot {
+  return {
+    id: service.id,
+    businessId: service.businessId,
+    durationMinutes: service.durationMinutes,
+    capacity: service.capacity,
+    slotIntervalMinutes: service.slotIntervalMinutes,
+    bufferBeforeMinutes: service.bufferBeforeMinutes,
+    bufferAfterMinutes: service.bufferAfterMinutes,
+    minNoticeMinutes: service.minNoticeMinutes,
+    maxAdvanceDays: service.maxAdvanceDays,
+    timezone: service.timezone,
+    weeklySchedule: service.weeklySchedule,
+    requiresConfirmation: service.requiresConfirmation,
+  };
+}
+
+/** The booking of a successful calendar call, or the refusal as an HTTP problem. */
+export function bookingOrThrow(result: CalendarResult): { booking: Booking; replayed: boolean } {
+  if (result.ok) return result;
+  const { refusal } = result;
+  switch (refusal.code) {
+    case "validation_failed":
+      throw new ApiError("validation_failed", refusal.detail, {
+        errors: [{ path: refusal.field, message: refusal.detail }],
+        extensions: { reason: refusal.reason },
+      });
+    case "slot_unavailable":
+      throw new ApiError("slot_unavailable", refusal.detail, { extensions: { reason: refusal.reason } });
+    default:
+      throw new ApiError(refusal.code, refusal.detail);
+  }
+}

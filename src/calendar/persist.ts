@@ -1,0 +1,72 @@
+/**
+ * Writes calendar bookings to D1: the customer upserted by e-mail, the booking upserted by id.
+ * Replays are harmless — D1 keeps the highest version and never lets an old copy win.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { type BookingRow, bookings, customers } from "../db/schema";
+
+/** A booking as the calendar stores it: the D1 row without the customer link resolved. */
+export type StoredBooking = Omit<BookingRow, "customerId"> & { customerId: string };
+
+/** Persists bookings in one D1 batch; returns each booking's customer id as D1 resolved it. */
+export async function persistBookings(db: Database, records: StoredBooking[]): Promise<Map<string, string>> {
+  const statements = records.flatMap((b) => {
+    const email = b.customerEmail.toLowerCase();
+    const customerOf = sql`(SELECT id FROM customers WHERE business_id = ${b.businessId} AND email_normalized = ${email})`;
+    return [
+      db
+        .insert(customers)
+        .values({
+          id: b.customerId,
+          businessId: b.businessId,
+          name: b.customerName,
+          email: b.customerEmail,
+          emailNormalized: email,
+          nameNormalized: b.customerName.toLowerCase(),
+          phone: b.customerPhone,
+          createdAt: b.createdAt,
+          updatedAt: b.createdAt,
+        })
+        .onConflictDoUpdate({
+          target: [customers.businessId, customers.emailNormalized],
+          // The latest booking's details win, but a replay of an older booking never overwrites newer ones.
+          set: {
+            name: sql`excluded.name`,
+            nameNormalized: sql`excluded.name_normalized`,
+            phone: sql`coalesce(excluded.phone, ${customers.phone})`,
+            updatedAt: sql`excluded.updated_at`,
+          },
+          setWhere: sql`excluded.updated_at > ${customers.updatedAt}`,
+        }),
+      db
+        .insert(bookings)
+        .values({ ...b, customerId: customerOf })
+        .onConflictDoUpdate({
+          target: bookings.id,
+          set: {
+            status: sql`excluded.status`,
+            notes: sql`excluded.notes`,
+            version: sql`excluded.version`,
+            updatedAt: sql`excluded.updated_at`,
+            cancelledAt: sql`excluded.cancelled_at`,
+            cancellationReason: sql`excluded.cancellation_reason`,
+          },
+          setWhere: sql`excluded.version > ${bookings.version}`,
+        }),
+      db
+        .select({ id: bookings.id, customerId: bookings.customerId })
+        .from(bookings)
+        .where(and(eq(bookings.businessId, b.businessId), eq(bookings.id, b.id))),
+    ];
+  });
+  const [first, ...rest] = statements;
+  if (!first) return new Map();
+  const results = (await db.batch([first, ...rest])) as unknown[];
+  const customerIds = new Map<string, string>();
+  for (let i = 2; i < results.length; i += 3) {
+    const [row] = results[i] as { id: string; customerId: string }[];
+    if (row) customerIds.set(row.id, row.customerId);
+  }
+  return customerIds;
+}

@@ -1,0 +1,134 @@
+/**
+ * The availability rules of a service as pure functions (DESIGN.md §5). The calendar Durable
+ * Object calls them inside its critical section, so none of them does I/O or awaits.
+ */
+import type { WeeklySchedule } from "../db/schema";
+import { intervalsOf } from "./schedule";
+import { addDays, compareDates, instantOf, type LocalDate, localDateOf, weekdayOf } from "./zoned";
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+
+/** What the rules need to know of a service. */
+export type ServiceRules = {
+  durationMinutes: number;
+  capacity: number;
+  slotIntervalMinutes: number;
+  bufferBeforeMinutes: number;
+  bufferAfterMinutes: number;
+  minNoticeMinutes: number;
+  maxAdvanceDays: number;
+  timezone: string;
+  weeklySchedule: WeeklySchedule;
+};
+
+/** A broken rule. `invalid` is the client's input (422); `unavailable` is the calendar's state (409). */
+export type RuleViolation =
+  | {
+      kind: "invalid";
+      field: "startTime" | "endTime";
+      reason: "end_not_after_start" | "wrong_duration" | "in_the_past" | "too_soon" | "too_far_ahead";
+      detail: string;
+    }
+  | { kind: "unavailable"; reason: "outside_working_hours" | "fully_booked"; detail: string };
+
+/** A half-open span of time `[start, end)` in epoch milliseconds. */
+export type Span = { start: number; end: number };
+
+/** Rules 2 and 3: duration, then notice and horizon relative to `now`. */
+export function checkTiming(rules: ServiceRules, start: number, end: number, now: number): RuleViolation | null {
+  if (end <= start) {
+    return { kind: "invalid", field: "endTime", reason: "end_not_after_start", detail: "endTime must be after startTime." };
+  }
+  if (end - start !== rules.durationMinutes * MINUTE) {
+    return {
+      kind: "invalid",
+      field: "endTime",
+      reason: "wrong_duration",
+      detail: `The service lasts ${rules.durationMinutes} minutes: endTime must be startTime + ${rules.durationMinutes} minutes.`,
+    };
+  }
+  if (start < now) {
+    return { kind: "invalid", field: "startTime", reason: "in_the_past", detail: "startTime is in the past." };
+  }
+  if (start < now + rules.minNoticeMinutes * MINUTE) {
+    return {
+      kind: "invalid",
+      field: "startTime",
+      reason: "too_soon",
+      detail: `Book at least ${rules.minNoticeMinutes} minutes ahead.`,
+    };
+  }
+  if (start > now + rules.maxAdvanceDays * DAY) {
+    return {
+      kind: "invalid",
+      field: "startTime",
+      reason: "too_far_ahead",
+      detail: `Book at most ${rules.maxAdvanceDays} days ahead.`,
+    };
+  }
+  return null;
+}
+
+/** The working intervals of one local date as instants. */
+export function workingSpans(rules: ServiceRules, date: LocalDate): Span[] {
+  return intervalsOf(rules.weeklySchedule, weekdayOf(date)).map((iv) => ({
+    start: instantOf(date, iv.start, rules.timezone),
+    end: instantOf(date, iv.end, rules.timezone),
+  }));
+}
+
+/**
+ * Rule 4: the start lies in one working interval of its local day, on the slot grid counted
+ * from that interval's start, and the appointment ends inside the same interval.
+ */
+export function checkWorkingHours(rules: ServiceRules, start: number): RuleViolation | null {
+  const duration = rules.durationMinutes * MINUTE;
+  const step = rules.slotIntervalMinutes * MINUTE;
+  for (const span of workingSpans(rules, localDateOf(start, rules.timezone))) {
+    if (start >= span.start && start + duration <= span.end && (start - span.start) % step === 0) return null;
+  }
+  return {
+    kind: "unavailable",
+    reason: "outside_working_hours",
+    detail: "The requested time is not a bookable slot of this service's working hours.",
+  };
+}
+
+/** Rules 2–4 in order; rule 5 (capacity) needs the calendar's reservations. */
+export function checkRequest(rules: ServiceRules, start: number, end: number, now: number): RuleViolation | null {
+  return checkTiming(rules, start, end, now) ?? checkWorkingHours(rules, start);
+}
+
+/** The time an appointment blocks: the appointment widened by the service's buffers. */
+export function blockedSpan(rules: ServiceRules, start: number, end: number): Span {
+  return { start: start - rules.bufferBeforeMinutes * MINUTE, end: end + rules.bufferAfterMinutes * MINUTE };
+}
+
+/** Rule 5: with `overlapping` active bookings overlapping the blocked span, is a seat left? */
+export function checkCapacity(rules: ServiceRules, overlapping: number): RuleViolation | null {
+  if (overlapping < rules.capacity) return null;
+  return { kind: "unavailable", reason: "fully_booked", detail: "This slot is fully booked." };
+}
+
+/** Every slot of the working hours that starts in `[from, to)`, in order. */
+export function slotsBetween(rules: ServiceRules, from: number, to: number): Span[] {
+  const duration = rules.durationMinutes * MINUTE;
+  const step = rules.slotIntervalMinutes * MINUTE;
+  const slots: Span[] = [];
+  const last = localDateOf(to, rules.timezone);
+  // Start a day early: a local day that began before `from` can still hold slots after it.
+  for (let date = addDays(localDateOf(from, rules.timezone), -1); compareDates(date, last) <= 0; date = addDays(date, 1)) {
+    for (const span of workingSpans(rules, date)) {
+      for (let start = span.start; start + duration <= span.end; start += step) {
+        if (start >= from && start < to) slots.push({ start, end: start + duration });
+      }
+    }
+  }
+  return slots;
+}
+
+/** Whether two half-open spans share any instant. */
+export function overlaps(a: Span, b: Span): boolean {
+  return a.start < b.end && b.start < a.end;
+}

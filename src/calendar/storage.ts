@@ -1,0 +1,46 @@
+/**
+ * The calendar's own SQLite tables. Reservations carry the blocked span (appointment plus
+ * buffers) so capacity checks are one indexed range scan over the overlapping bookings only.
+ */
+const migrations: string[] = [
+  `CREATE TABLE bookings (
+     id TEXT PRIMARY KEY,
+     start_ms INTEGER NOT NULL,
+     blocked_start_ms INTEGER NOT NULL,
+     blocked_end_ms INTEGER NOT NULL,
+     status TEXT NOT NULL,
+     version INTEGER NOT NULL,
+     record TEXT NOT NULL
+   );
+   CREATE INDEX bookings_active_blocked ON bookings (blocked_start_ms, blocked_end_ms)
+     WHERE status IN ('PENDING', 'CONFIRMED');
+   CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+   INSERT INTO counters (name, value) VALUES
+     ('PENDING', 0), ('CONFIRMED', 0), ('CANCELLED', 0), ('COMPLETED', 0), ('NO_SHOW', 0);
+   CREATE TABLE idempotency (
+     key TEXT PRIMARY KEY,
+     request_hash TEXT NOT NULL,
+     booking_id TEXT NOT NULL,
+     created_ms INTEGER NOT NULL
+   );
+   CREATE TABLE outbox (
+     booking_id TEXT PRIMARY KEY,
+     version INTEGER NOT NULL,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_ms INTEGER NOT NULL,
+     last_error TEXT
+   );
+   CREATE INDEX outbox_due ON outbox (next_attempt_ms);
+   CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+   INSERT INTO meta (key, value) VALUES ('max_blocked_ms', 0);`,
+];
+
+/** Brings the tables up to date; cheap when they are (one read of the schema version). */
+export function migrate(sql: SqlStorage): void {
+  sql.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
+  const row = sql.exec<{ version: number }>("SELECT version FROM schema_version").toArray()[0];
+  const current = row?.version ?? 0;
+  for (let v = current; v < migrations.length; v++) sql.exec(migrations[v] as string);
+  if (!row) sql.exec("INSERT INTO schema_version (version) VALUES (?)", migrations.length);
+  else if (current < migrations.length) sql.exec("UPDATE schema_version SET version = ?", migrations.length);
+}

@@ -1,0 +1,66 @@
+/** The typed contract between the routes and the ServiceCalendar Durable Object. */
+import type { BookingStatus } from "../db/schema";
+import type { Booking } from "../routes/bookings/schemas";
+import type { ServiceRules } from "./rules";
+
+/** The service as the calendar needs it, sent with every call so edits apply at once. */
+export type ServiceSnapshot = ServiceRules & {
+  id: string;
+  businessId: string;
+  requiresConfirmation: boolean;
+};
+
+export type CreateBookingCommand = {
+  service: ServiceSnapshot;
+  booking: {
+    customerName: string;
+    customerEmail: string;
+    customerPhone: string | null;
+    startTime: string;
+    endTime: string;
+    notes: string | null;
+  };
+  /** The customer's id if D1 already knows the e-mail; otherwise the calendar makes one. */
+  customerId: string | null;
+  idempotency?: { key: string; requestHash: string };
+};
+
+export type TransitionCommand = {
+  bookingId: string;
+  status?: BookingStatus;
+  cancellationReason?: string | null;
+  notes?: string | null;
+};
+
+/** Why the calendar refused; the route maps each to an HTTP problem. */
+export type CalendarRefusal =
+  | { code: "validation_failed"; reason: string; field: "startTime" | "endTime"; detail: string }
+  | { code: "slot_unavailable"; reason: "outside_working_hours" | "fully_booked"; detail: string }
+  | { code: "invalid_transition"; detail: string }
+  | { code: "not_found"; detail: string }
+  | { code: "idempotency_key_reused"; detail: string };
+
+export type CalendarResult = { ok: true; booking: Booking; replayed: boolean } | { ok: false; refusal: CalendarRefusal };
+
+/** One slot of the live calendar. */
+export type CalendarSlot = {
+  startTime: string;
+  endTime: string;
+  capacity: number;
+  booked: number;
+  remaining: number;
+  bookable: boolean;
+};
+
+/** Live counters of a service's calendar. */
+export type CalendarCounters = Record<"active" | "pending" | "confirmed" | "cancelled" | "completed" | "noShow", number>;
+
+/** What the calendar holds, for reconciliation with D1. */
+export type CalendarSnapshot = {
+  bookings: { id: string; status: BookingStatus; version: number }[];
+  outbox: string[];
+  counters: CalendarCounters;
+};
+
+/** The Durable Object's name for a business's service. */
+export const calendarName = (businessId: string, serviceId: string) => `${businessId}:${serviceId}`;

@@ -1,0 +1,43 @@
+/**
+ * Wall-clock ↔ instant conversion in IANA time zones, DST-correct via @date-fns/tz.
+ * A wall time inside a spring-forward gap moves forward by the gap; one inside the repeated
+ * fall-back hour resolves to its later (standard-time) instant.
+ */
+import { TZDate } from "@date-fns/tz";
+import type { Weekday } from "../db/schema";
+import { weekdays } from "./schedule";
+
+/** A calendar date in some time zone; `month` is 1–12. */
+export type LocalDate = { year: number; month: number; day: number };
+
+/** The local calendar date and weekday of an instant in `timezone`. */
+export function localDateOf(instantMs: number, timezone: string): LocalDate & { weekday: Weekday } {
+  const zoned = new TZDate(instantMs, timezone);
+  return {
+    year: zoned.getFullYear(),
+    month: zoned.getMonth() + 1,
+    day: zoned.getDate(),
+    weekday: weekdays[zoned.getDay()] as Weekday,
+  };
+}
+
+/** The instant of `minutes` past local midnight of `date` in `timezone` (1440 = next midnight). */
+export function instantOf(date: LocalDate, minutes: number, timezone: string): number {
+  return new TZDate(date.year, date.month - 1, date.day, 0, minutes, timezone).getTime();
+}
+
+/** The weekday of a local date (independent of any time zone). */
+export function weekdayOf(date: LocalDate): Weekday {
+  return weekdays[new Date(Date.UTC(date.year, date.month - 1, date.day)).getUTCDay()] as Weekday;
+}
+
+/** The local date `days` after `date`. */
+export function addDays(date: LocalDate, days: number): LocalDate {
+  const d = new Date(Date.UTC(date.year, date.month - 1, date.day + days));
+  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
+}
+
+/** Orders local dates: negative, zero or positive. */
+export function compareDates(a: LocalDate, b: LocalDate): number {
+  return a.year - b.year || a.month - b.month || a.day - b.day;
+}

@@ -1,0 +1,126 @@
+/**
+ * `Idempotency-Key` for unsafe requests (IETF draft), scoped to the business and kept 24 hours.
+ * D1 is the coordinator because keys span services: the first request claims the key with an
+ * atomic upsert; later ones replay its stored response, or are told it is in flight or reused.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import type { Context } from "hono";
+import { idempotencyKeys } from "../db/schema";
+import type { AppEnv } from "../env";
+import { sha256Hex } from "./crypto";
+import { ApiError } from "./errors";
+
+const RETENTION_MS = 24 * 60 * 60 * 1000;
+/** A claim whose request died is taken over after this long. */
+const LEASE_MS = 60 * 1000;
+
+export type IdempotencyClaim = { key: string; requestHash: string };
+
+/** Reads and checks the header; `undefined` when the client sent none. */
+export function idempotencyKeyOf(c: Context<AppEnv>): string | undefined {
+  const key = c.req.header("Idempotency-Key");
+  if (key === undefined) return undefined;
+  if (key.length < 1 || key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
+    throw new ApiError("validation_failed", "The Idempotency-Key header is invalid.", {
+      errors: [{ path: "Idempotency-Key", message: "Use 1 to 255 visible ASCII characters." }],
+    });
+  }
+  return key;
+}
+
+/** Fingerprint of a request: method, path and the canonical JSON of its validated body. */
+export async function requestFingerprint(c: Context<AppEnv>, body: unknown): Promise<string> {
+  return sha256Hex(`${c.req.method} ${new URL(c.req.url).pathname}\n${canonicalJson(body)}`);
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/** A handler's answer: the body, and where the created resource lives. */
+export type Outcome<T> = { body: T; location?: string };
+
+/**
+ * Runs `handler` at most once per key and returns its outcome, or the stored one on a replay
+ * (`replayed`). Without a key it simply runs. Only successes are stored; after an error the
+ * key is released so the client can retry with it.
+ */
+export async function idempotent<T>(
+  c: Context<AppEnv>,
+  body: unknown,
+  handler: (claim: IdempotencyClaim | undefined) => Promise<Outcome<T>>,
+): Promise<Outcome<T> & { replayed: boolean }> {
+  const key = idempotencyKeyOf(c);
+  if (key === undefined) return { ...(await handler(undefined)), replayed: false };
+
+  const businessId = c.var.caller.businessId;
+  const requestHash = await requestFingerprint(c, body);
+  const now = Date.now();
+  const claimed = await c.var.db
+    .insert(idempotencyKeys)
+    .values({
+      businessId,
+      key,
+      requestHash,
+      lockedUntil: new Date(now + LEASE_MS).toISOString(),
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + RETENTION_MS).toISOString(),
+    })
+    .onConflictDoUpdate({
+      target: [idempotencyKeys.businessId, idempotencyKeys.key],
+      set: {
+        requestHash: sql`excluded.request_hash`,
+        responseStatus: null,
+        responseBody: null,
+        responseLocation: null,
+        lockedUntil: sql`excluded.locked_until`,
+        createdAt: sql`excluded.created_at`,
+        expiresAt: sql`excluded.expires_at`,
+      },
+      // Take the key over only when it expired, or when an identical request died mid-flight.
+      setWhere: sql`${idempotencyKeys.expiresAt} < excluded.created_at OR (${idempotencyKeys.responseStatus} IS NULL
+        AND ${idempotencyKeys.lockedUntil} < excluded.created_at AND ${idempotencyKeys.requestHash} = excluded.request_hash)`,
+    })
+    .returning({ key: idempotencyKeys.key });
+
+  const where = and(eq(idempotencyKeys.businessId, businessId), eq(idempotencyKeys.key, key));
+  if (claimed.length === 0) {
+    const [prior] = await c.var.db.select().from(idempotencyKeys).where(where).limit(1);
+    if (!prior) throw new ApiError("idempotency_key_in_flight", "Retry: the key was released just now.");
+    if (prior.requestHash !== requestHash) {
+      throw new ApiError("idempotency_key_reused", "This Idempotency-Key was used for a different request.");
+    }
+    if (prior.responseStatus === null) {
+      throw new ApiError("idempotency_key_in_flight", "A request with this Idempotency-Key is still in progress.", {
+        headers: { "Retry-After": "1" },
+      });
+    }
+    return { body: JSON.parse(prior.responseBody ?? "null") as T, location: prior.responseLocation ?? undefined, replayed: true };
+  }
+
+  let outcome: Outcome<T>;
+  try {
+    outcome = await handler({ key, requestHash });
+  } catch (error) {
+    await c.var.db.delete(idempotencyKeys).where(where);
+    throw error;
+  }
+  await c.var.db
+    .update(idempotencyKeys)
+    .set({ responseStatus: 200, responseBody: JSON.stringify(outcome.body), responseLocation: outcome.location ?? null })
+    .where(where);
+  return { ...outcome, replayed: false };
+}
+
+/** Sets `Location` and `Idempotent-Replayed` for an outcome. */
+export function outcomeHeaders(c: Context<AppEnv>, outcome: Outcome<unknown> & { replayed: boolean }): void {
+  if (outcome.location) c.header("Location", outcome.location);
+  if (outcome.replayed) c.header("Idempotent-Replayed", "true");
+}

@@ -1,0 +1,45 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { idempotent, outcomeHeaders } from "../../lib/idempotency";
+import { bearerSecurity, bodyProblems, idempotencyKeyHeader, idParam, problemResponses } from "../../lib/openapi";
+import { BookingSchema } from "./schemas";
+import { transitionBooking } from "./transition";
+
+const CancelBookingSchema = z
+  .strictObject({ reason: z.string().trim().min(1).max(500).optional().openapi({ example: "Customer is ill." }) })
+  .openapi("CancelBooking");
+
+const route = createRoute({
+  method: "post",
+  path: "/{id}/cancel",
+  operationId: "cancelBooking",
+  tags: ["Bookings"],
+  summary: "Cancel a booking",
+  description: "Frees the slot at once. Cancelling a booking that is not PENDING or CONFIRMED is a 409.",
+  security: bearerSecurity,
+  request: {
+    params: idParam("bkg_01jd3k5v7q8r9s0t1u2v3w4x5y"),
+    headers: idempotencyKeyHeader,
+    body: { required: false, content: { "application/json": { schema: CancelBookingSchema } } },
+  },
+  responses: {
+    200: { description: "The cancelled booking.", content: { "application/json": { schema: BookingSchema } } },
+    ...problemResponses(404, 409, ...bodyProblems),
+  },
+});
+
+export const cancelBooking = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(route, async (c) => {
+    const { id } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const outcome = await idempotent(c, body, async () => {
+      const booking = await transitionBooking(c, {
+        bookingId: id,
+        status: "CANCELLED",
+        cancellationReason: body.reason ?? null,
+      });
+      return { body: booking };
+    });
+    outcomeHeaders(c, outcome);
+    return c.json(outcome.body, 200);
+  });

@@ -1,0 +1,78 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
+import { bookingOrThrow, calendarOf, snapshotOf } from "../../calendar/client";
+import { customers, services } from "../../db/schema";
+import type { AppEnv } from "../../env";
+import { ApiError } from "../../lib/errors";
+import { idempotent, outcomeHeaders } from "../../lib/idempotency";
+import { bearerSecurity, bodyProblems, idempotencyKeyHeader, problemResponses } from "../../lib/openapi";
+import { BookingSchema, CreateBookingSchema } from "./schemas";
+
+const route = createRoute({
+  method: "post",
+  path: "/",
+  operationId: "createBooking",
+  tags: ["Bookings"],
+  summary: "Book an appointment",
+  description:
+    "Checks the service's availability rules and reserves the slot atomically in the service's calendar; the customer is created or updated by e-mail. A `409 slot_unavailable` carries `reason` `outside_working_hours` or `fully_booked`.",
+  security: bearerSecurity,
+  request: {
+    headers: idempotencyKeyHeader,
+    body: { required: true, content: { "application/json": { schema: CreateBookingSchema } } },
+  },
+  responses: {
+    201: {
+      description: "The booking; `Location` points at it. `Idempotent-Replayed: true` on a replay.",
+      content: { "application/json": { schema: BookingSchema } },
+    },
+    ...problemResponses(409, ...bodyProblems),
+  },
+});
+
+export const createBooking = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(route, async (c) => {
+    const body = c.req.valid("json");
+    const { businessId } = c.var.caller;
+    const outcome = await idempotent(c, body, async (claim) => {
+      const [[service], [customer]] = await c.var.db.batch([
+        c.var.db
+          .select()
+          .from(services)
+          .where(and(eq(services.businessId, businessId), eq(services.id, body.serviceId)))
+          .limit(1),
+        c.var.db
+          .select({ id: customers.id })
+          .from(customers)
+          .where(and(eq(customers.businessId, businessId), eq(customers.emailNormalized, body.customerEmail.toLowerCase())))
+          .limit(1),
+      ]);
+      if (!service) {
+        throw new ApiError("service_not_found", `No service ${body.serviceId}.`, {
+          errors: [{ path: "serviceId", message: "No such service." }],
+        });
+      }
+      if (!service.active) {
+        throw new ApiError("service_inactive", `Service ${body.serviceId} is not active.`, {
+          errors: [{ path: "serviceId", message: "The service is not active." }],
+        });
+      }
+      const result = await calendarOf(c.env, businessId, service.id).createBooking({
+        service: snapshotOf(service),
+        booking: {
+          customerName: body.customerName,
+          customerEmail: body.customerEmail,
+          customerPhone: body.customerPhone ?? null,
+          startTime: body.startTime,
+          endTime: body.endTime,
+          notes: body.notes ?? null,
+        },
+        customerId: customer?.id ?? null,
+        idempotency: claim,
+      });
+      const { booking } = bookingOrThrow(result);
+      return { body: booking, location: `/api/v1/bookings/${booking.id}` };
+    });
+    outcomeHeaders(c, outcome);
+    return c.json(outcome.body, 201);
+  });

@@ -1,0 +1,13 @@
+import type { Context } from "hono";
+import { bookingOrThrow, calendarOf } from "../../calendar/client";
+import type { TransitionCommand } from "../../calendar/types";
+import type { AppEnv } from "../../env";
+import { loadBooking } from "./load";
+
+/** Sends a status change or edit of the caller's booking through its service's calendar. */
+export async function transitionBooking(c: Context<AppEnv>, command: TransitionCommand) {
+  const { businessId } = c.var.caller;
+  const stored = await loadBooking(c.var.db, businessId, command.bookingId);
+  const result = await calendarOf(c.env, businessId, stored.serviceId).transition(command);
+  return bookingOrThrow(result).booking;
+}

@@ -1,0 +1,46 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { bearerSecurity, bodyProblems, idParam, problemResponses } from "../../lib/openapi";
+import { BookingSchema, BookingStatusSchema } from "./schemas";
+import { transitionBooking } from "./transition";
+
+const UpdateBookingSchema = z
+  .strictObject({
+    status: BookingStatusSchema.optional().openapi({
+      description:
+        "PENDING → CONFIRMED | CANCELLED; CONFIRMED → CANCELLED | COMPLETED | NO_SHOW. Anything else is a 409.",
+    }),
+    notes: z.string().max(2000).nullable().optional(),
+    cancellationReason: z.string().trim().min(1).max(500).optional().openapi({ description: "With status CANCELLED." }),
+  })
+  .refine((b) => b.status !== undefined || b.notes !== undefined, "Send status or notes.")
+  .refine((b) => b.cancellationReason === undefined || b.status === "CANCELLED", {
+    message: "cancellationReason goes with status CANCELLED.",
+    path: ["cancellationReason"],
+  })
+  .openapi("UpdateBooking");
+
+const route = createRoute({
+  method: "patch",
+  path: "/{id}",
+  operationId: "updateBooking",
+  tags: ["Bookings"],
+  summary: "Change a booking's status or notes",
+  security: bearerSecurity,
+  request: {
+    params: idParam("bkg_01jd3k5v7q8r9s0t1u2v3w4x5y"),
+    body: { required: true, content: { "application/json": { schema: UpdateBookingSchema } } },
+  },
+  responses: {
+    200: { description: "The updated booking.", content: { "application/json": { schema: BookingSchema } } },
+    ...problemResponses(404, 409, ...bodyProblems),
+  },
+});
+
+export const updateBooking = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(route, async (c) => {
+    const { id } = c.req.valid("param");
+    const { status, notes, cancellationReason } = c.req.valid("json");
+    const booking = await transitionBooking(c, { bookingId: id, status, notes, cancellationReason });
+    return c.json(booking, 200);
+  });
