@@ -2,6 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
+import { adminApp } from "./admin/admin";
 import { createDb } from "./db/client";
 import type { AppEnv } from "./env";
 import { ApiError } from "./lib/errors";
@@ -62,6 +63,7 @@ export function createApp() {
     await next();
   });
   app.route(apiBasePath, createApi());
+  app.route("/internal", adminApp);
   app.notFound((c) =>
     problemResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`)),
   );

@@ -20,6 +20,8 @@ import type {
 /** How long a D1 write may take before the booking is left to the outbox alarm. */
 const D1_WRITE_TIMEOUT_MS = 5_000;
 const FLUSH_BATCH = 25;
+/** The calendar's own idempotency records outlive the 24-hour D1 ones by a day. */
+const IDEMPOTENCY_RETENTION_MS = 48 * 60 * 60 * 1000;
 
 type Row = { id: string; record: string };
 
@@ -112,6 +114,7 @@ export class ServiceCalendar extends DurableObject<Env> {
   private reserve(command: CreateBookingCommand, now: number): CalendarResult {
     const { service, booking, idempotency } = command;
     if (idempotency) {
+      this.sql.exec("DELETE FROM idempotency WHERE created_ms < ?", now - IDEMPOTENCY_RETENTION_MS);
       const prior = this.sql
         .exec<{ request_hash: string; booking_id: string }>(
           "SELECT request_hash, booking_id FROM idempotency WHERE key = ?",

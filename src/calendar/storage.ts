@@ -23,6 +23,7 @@ const migrations: string[] = [
      booking_id TEXT NOT NULL,
      created_ms INTEGER NOT NULL
    );
+   CREATE INDEX idempotency_created ON idempotency (created_ms);
    CREATE TABLE outbox (
      booking_id TEXT PRIMARY KEY,
      version INTEGER NOT NULL,
