@@ -1,9 +1,10 @@
 /**
  * Account and key records, built in one place for the Worker, the tests and the CLI.
  * Only the SHA-256 of a key is ever stored; the plaintext is returned once to be shown.
+ * Relative imports carry `.ts` so Node scripts (scripts/) can import this file directly.
  */
-import { generateApiKey, sha256Hex } from "../lib/crypto";
-import { newId } from "../lib/ids";
+import { generateApiKey, sha256Hex } from "../lib/crypto.ts";
+import { newId } from "../lib/ids.ts";
 
 export type BusinessRecord = { id: string; name: string; createdAt: string; updatedAt: string };
 export type ApiKeyRecord = {

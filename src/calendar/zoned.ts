@@ -2,10 +2,11 @@
  * Wall-clock ↔ instant conversion in IANA time zones, DST-correct via @date-fns/tz.
  * A wall time inside a spring-forward gap moves forward by the gap; one inside the repeated
  * fall-back hour resolves to its later (standard-time) instant.
+ * Relative imports carry `.ts` so Node scripts (the demo seed) can import this file directly.
  */
 import { TZDate } from "@date-fns/tz";
 import type { Weekday } from "../db/schema";
-import { weekdays } from "./schedule";
+import { weekdays } from "./schedule.ts";
 
 /** A calendar date in some time zone; `month` is 1–12. */
 export type LocalDate = { year: number; month: number; day: number };
