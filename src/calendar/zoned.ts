@@ -8,6 +8,9 @@ import { TZDate } from "@date-fns/tz";
 import type { Weekday } from "../db/schema";
 import { weekdays } from "./schedule.ts";
 
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
 /** A calendar date in some time zone; `month` is 1–12. */
 export type LocalDate = { year: number; month: number; day: number };
 
@@ -24,7 +27,16 @@ export function localDateOf(instantMs: number, timezone: string): LocalDate & { 
 
 /** The instant of `minutes` past local midnight of `date` in `timezone` (1440 = next midnight). */
 export function instantOf(date: LocalDate, minutes: number, timezone: string): number {
-  return new TZDate(date.year, date.month - 1, date.day, 0, minutes, timezone).getTime();
+  const guess = new TZDate(date.year, date.month - 1, date.day, 0, minutes, timezone);
+  // In a repeated fall-back hour the library's pick depends on the zone's side of UTC; a later
+  // instant showing the same wall time (offset grew within hours) is the standard-time one.
+  const offsetLater = new TZDate(guess.getTime() + 3 * HOUR, timezone).getTimezoneOffset();
+  const shift = (offsetLater - guess.getTimezoneOffset()) * MINUTE;
+  if (shift > 0) {
+    const later = new TZDate(guess.getTime() + shift, timezone);
+    if (later.getHours() === guess.getHours() && later.getMinutes() === guess.getMinutes()) return later.getTime();
+  }
+  return guess.getTime();
 }
 
 /** The weekday of a local date (independent of any time zone). */

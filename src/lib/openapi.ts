@@ -72,7 +72,8 @@ export const idempotencyKeyHeader = z.object({
     .max(255)
     .optional()
     .openapi({
-      param: { name: "Idempotency-Key", in: "header" },
+      // Hono lower-cases header names; HTTP header names are case-insensitive anyway.
+      param: { in: "header" },
       description: "Makes a retry safe: the same key and request replay the first response for 24 hours.",
       example: "3f0c9a57-2a0e-4d4e-9a4b-0d5c6f1e7a21",
     }),

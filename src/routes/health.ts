@@ -6,6 +6,7 @@ const route = createRoute({
   path: "/health",
   operationId: "getHealth",
   tags: ["Meta"],
+  security: [],
   summary: "Liveness check",
   description: "Answers without authentication and without touching storage.",
   responses: {

@@ -8,6 +8,7 @@ const route = createRoute({
   path: "/problems/{code}",
   operationId: "getProblemType",
   tags: ["Meta"],
+  security: [],
   summary: "Describe a problem type",
   description: "The `type` URI of every problem response resolves here. No authentication.",
   request: {
