@@ -16,6 +16,23 @@ export type ApiKeyRecord = {
   revokedAt: string | null;
 };
 
+/** The stored record of a given plaintext key (a generated one, or the fixed local demo key). */
+export async function apiKeyRecord(
+  id: string,
+  businessId: string,
+  plaintext: string,
+  now = new Date(),
+): Promise<ApiKeyRecord> {
+  return {
+    id,
+    businessId,
+    keyHash: await sha256Hex(plaintext),
+    keyPrefix: plaintext.slice(0, 12),
+    createdAt: now.toISOString(),
+    revokedAt: null,
+  };
+}
+
 /** A new API key for a business: the row to store and the plaintext to show once. */
 export async function newApiKey(
   businessId: string,
@@ -23,17 +40,7 @@ export async function newApiKey(
   now = new Date(),
 ): Promise<{ record: ApiKeyRecord; plaintext: string }> {
   const plaintext = generateApiKey(mode);
-  return {
-    plaintext,
-    record: {
-      id: newId("apiKey", now.getTime()),
-      businessId,
-      keyHash: await sha256Hex(plaintext),
-      keyPrefix: plaintext.slice(0, 12),
-      createdAt: now.toISOString(),
-      revokedAt: null,
-    },
-  };
+  return { plaintext, record: await apiKeyRecord(newId("apiKey", now.getTime()), businessId, plaintext, now) };
 }
 
 /** A new business with its first API key. */

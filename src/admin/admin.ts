@@ -15,7 +15,9 @@ const requireAdminToken = createMiddleware<AppEnv>(async (c, next) => {
   const sent = /^Bearer +(\S+)$/i.exec(c.req.header("Authorization") ?? "")?.[1] ?? "";
   // Compare digests, not the strings, so timing says nothing about the token.
   if ((await sha256Hex(sent)) !== (await sha256Hex(expected))) {
-    throw new ApiError("unauthorized", "Send the admin token.", { headers: { "WWW-Authenticate": 'Bearer realm="admin"' } });
+    throw new ApiError("unauthorized", "Send the admin token.", {
+      headers: { "WWW-Authenticate": 'Bearer realm="admin"' },
+    });
   }
   await next();
 });

@@ -55,7 +55,8 @@ export async function reconcile(env: Env): Promise<ReconciliationReport> {
         const d1 = inD1.get(b.id);
         inD1.delete(b.id);
         const calendar = { status: b.status, version: b.version };
-        if (queued.has(b.id)) report.differences.push({ ...base, bookingId: b.id, kind: "pending_in_outbox", calendar, d1 });
+        if (queued.has(b.id))
+          report.differences.push({ ...base, bookingId: b.id, kind: "pending_in_outbox", calendar, d1 });
         else if (!d1) report.differences.push({ ...base, bookingId: b.id, kind: "missing_in_d1", calendar });
         else if (d1.status !== b.status || d1.version !== b.version) {
           report.differences.push({ ...base, bookingId: b.id, kind: "status_mismatch", calendar, d1 });

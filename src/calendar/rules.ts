@@ -38,7 +38,12 @@ export type Span = { start: number; end: number };
 /** Rules 2 and 3: duration, then notice and horizon relative to `now`. */
 export function checkTiming(rules: ServiceRules, start: number, end: number, now: number): RuleViolation | null {
   if (end <= start) {
-    return { kind: "invalid", field: "endTime", reason: "end_not_after_start", detail: "endTime must be after startTime." };
+    return {
+      kind: "invalid",
+      field: "endTime",
+      reason: "end_not_after_start",
+      detail: "endTime must be after startTime.",
+    };
   }
   if (end - start !== rules.durationMinutes * MINUTE) {
     return {
@@ -118,7 +123,11 @@ export function slotsBetween(rules: ServiceRules, from: number, to: number): Spa
   const slots: Span[] = [];
   const last = localDateOf(to, rules.timezone);
   // Start a day early: a local day that began before `from` can still hold slots after it.
-  for (let date = addDays(localDateOf(from, rules.timezone), -1); compareDates(date, last) <= 0; date = addDays(date, 1)) {
+  for (
+    let date = addDays(localDateOf(from, rules.timezone), -1);
+    compareDates(date, last) <= 0;
+    date = addDays(date, 1)
+  ) {
     for (const span of workingSpans(rules, date)) {
       for (let start = span.start; start + duration <= span.end; start += step) {
         if (start >= from && start < to) slots.push({ start, end: start + duration });

@@ -42,7 +42,9 @@ export class ServiceCalendar extends DurableObject<Env> {
     super(ctx, env);
     this.sql = ctx.storage.sql;
     ctx.storage.transactionSync(() => migrate(this.sql));
-    this.maxBlockedMs = this.sql.exec<{ value: number }>("SELECT value FROM meta WHERE key = 'max_blocked_ms'").one().value;
+    this.maxBlockedMs = this.sql
+      .exec<{ value: number }>("SELECT value FROM meta WHERE key = 'max_blocked_ms'")
+      .one().value;
   }
 
   /** Checks availability and reserves the slot; then records the booking in D1. */
@@ -94,7 +96,9 @@ export class ServiceCalendar extends DurableObject<Env> {
   async snapshot(): Promise<CalendarSnapshot> {
     return {
       bookings: this.sql
-        .exec<{ id: string; status: BookingStatus; version: number }>("SELECT id, status, version FROM bookings ORDER BY id")
+        .exec<{ id: string; status: BookingStatus; version: number }>(
+          "SELECT id, status, version FROM bookings ORDER BY id",
+        )
         .toArray(),
       outbox: this.sql
         .exec<{ booking_id: string }>("SELECT booking_id FROM outbox ORDER BY booking_id")
@@ -122,7 +126,10 @@ export class ServiceCalendar extends DurableObject<Env> {
         )
         .toArray()[0];
       if (prior && prior.request_hash !== idempotency.requestHash) {
-        return { ok: false, refusal: { code: "idempotency_key_reused", detail: "This key was used for another request." } };
+        return {
+          ok: false,
+          refusal: { code: "idempotency_key_reused", detail: "This key was used for another request." },
+        };
       }
       if (prior) return { ok: true, booking: toBooking(this.load(prior.booking_id)), replayed: true };
     }
@@ -133,7 +140,8 @@ export class ServiceCalendar extends DurableObject<Env> {
     if (violation?.kind === "invalid") {
       return { ok: false, refusal: { code: "validation_failed", ...violation } };
     }
-    if (violation) return { ok: false, refusal: { code: "slot_unavailable", reason: violation.reason, detail: violation.detail } };
+    if (violation)
+      return { ok: false, refusal: { code: "slot_unavailable", reason: violation.reason, detail: violation.detail } };
 
     const blocked = blockedSpan(service, start, end);
     const overlapping = this.sql
@@ -205,7 +213,10 @@ export class ServiceCalendar extends DurableObject<Env> {
       if (!canTransition(current.status, command.status)) {
         return {
           ok: false,
-          refusal: { code: "invalid_transition", detail: `A ${current.status} booking cannot become ${command.status}.` },
+          refusal: {
+            code: "invalid_transition",
+            detail: `A ${current.status} booking cannot become ${command.status}.`,
+          },
         };
       }
       next.status = command.status;
@@ -214,7 +225,10 @@ export class ServiceCalendar extends DurableObject<Env> {
         next.cancellationReason = command.cancellationReason ?? null;
       }
     } else if (command.status !== undefined) {
-      return { ok: false, refusal: { code: "invalid_transition", detail: `The booking is ${current.status} already.` } };
+      return {
+        ok: false,
+        refusal: { code: "invalid_transition", detail: `The booking is ${current.status} already.` },
+      };
     }
     if (command.notes !== undefined) next.notes = command.notes;
 
@@ -253,7 +267,10 @@ export class ServiceCalendar extends DurableObject<Env> {
 
   private counters(): CalendarCounters {
     const byStatus = Object.fromEntries(
-      this.sql.exec<{ name: string; value: number }>("SELECT name, value FROM counters").toArray().map((r) => [r.name, r.value]),
+      this.sql
+        .exec<{ name: string; value: number }>("SELECT name, value FROM counters")
+        .toArray()
+        .map((r) => [r.name, r.value]),
     );
     const count = (status: BookingStatus) => (byStatus[status] as number | undefined) ?? 0;
     return {
@@ -308,7 +325,11 @@ export class ServiceCalendar extends DurableObject<Env> {
     }
   }
 
-  private settle(due: { booking_id: string; version: number; attempts: number }[], outcome: PersistOutcome, now: number) {
+  private settle(
+    due: { booking_id: string; version: number; attempts: number }[],
+    outcome: PersistOutcome,
+    now: number,
+  ) {
     this.ctx.storage.transactionSync(() => {
       for (const entry of due) {
         if (outcome.ok) {
@@ -317,7 +338,11 @@ export class ServiceCalendar extends DurableObject<Env> {
           const customerId = outcome.customerIds.get(entry.booking_id);
           const record = this.load(entry.booking_id);
           if (customerId && customerId !== record.customerId) {
-            this.sql.exec("UPDATE bookings SET record = ? WHERE id = ?", JSON.stringify({ ...record, customerId }), record.id);
+            this.sql.exec(
+              "UPDATE bookings SET record = ? WHERE id = ?",
+              JSON.stringify({ ...record, customerId }),
+              record.id,
+            );
           }
         } else {
           this.sql.exec(
@@ -329,7 +354,8 @@ export class ServiceCalendar extends DurableObject<Env> {
         }
       }
     });
-    if (!outcome.ok) console.warn(JSON.stringify({ level: "warn", msg: "D1 write deferred to outbox", error: outcome.error }));
+    if (!outcome.ok)
+      console.warn(JSON.stringify({ level: "warn", msg: "D1 write deferred to outbox", error: outcome.error }));
   }
 
   /** Keeps one alarm at the earliest due outbox entry (or now, when a full batch was just sent). */

@@ -40,7 +40,9 @@ export type CalendarRefusal =
   | { code: "not_found"; detail: string }
   | { code: "idempotency_key_reused"; detail: string };
 
-export type CalendarResult = { ok: true; booking: Booking; replayed: boolean } | { ok: false; refusal: CalendarRefusal };
+export type CalendarResult =
+  | { ok: true; booking: Booking; replayed: boolean }
+  | { ok: false; refusal: CalendarRefusal };
 
 /** One slot of the live calendar. */
 export type CalendarSlot = {
@@ -53,7 +55,10 @@ export type CalendarSlot = {
 };
 
 /** Live counters of a service's calendar. */
-export type CalendarCounters = Record<"active" | "pending" | "confirmed" | "cancelled" | "completed" | "noShow", number>;
+export type CalendarCounters = Record<
+  "active" | "pending" | "confirmed" | "cancelled" | "completed" | "noShow",
+  number
+>;
 
 /** What the calendar holds, for reconciliation with D1. */
 export type CalendarSnapshot = {

@@ -102,7 +102,11 @@ export async function idempotent<T>(
         headers: { "Retry-After": "1" },
       });
     }
-    return { body: JSON.parse(prior.responseBody ?? "null") as T, location: prior.responseLocation ?? undefined, replayed: true };
+    return {
+      body: JSON.parse(prior.responseBody ?? "null") as T,
+      location: prior.responseLocation ?? undefined,
+      replayed: true,
+    };
   }
 
   let outcome: Outcome<T>;
@@ -114,7 +118,11 @@ export async function idempotent<T>(
   }
   await c.var.db
     .update(idempotencyKeys)
-    .set({ responseStatus: 200, responseBody: JSON.stringify(outcome.body), responseLocation: outcome.location ?? null })
+    .set({
+      responseStatus: 200,
+      responseBody: JSON.stringify(outcome.body),
+      responseLocation: outcome.location ?? null,
+    })
     .where(where);
   return { ...outcome, replayed: false };
 }

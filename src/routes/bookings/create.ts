@@ -44,7 +44,9 @@ export const createBooking = (app: OpenAPIHono<AppEnv>) =>
         c.var.db
           .select({ id: customers.id })
           .from(customers)
-          .where(and(eq(customers.businessId, businessId), eq(customers.emailNormalized, body.customerEmail.toLowerCase())))
+          .where(
+            and(eq(customers.businessId, businessId), eq(customers.emailNormalized, body.customerEmail.toLowerCase())),
+          )
           .limit(1),
       ]);
       if (!service) {

@@ -1,0 +1,247 @@
+/**
+ * Business accounts and API keys, against local D1 (default) or remote D1 (`--remote`).
+ *
+ *   npm run --silent account:create -- --name "Acme" [--mode live|test] [--json] [--persist-to DIR | --remote]
+ *   npm run --silent account:key -- issue  --business biz_… [--mode live|test] [--json] [--persist-to DIR | --remote]
+ *   npm run --silent account:key -- revoke (--key bk_… | --key-id key_…) [--json] [--persist-to DIR | --remote]
+ *   npm run --silent account:key -- list   --business biz_… [--json] [--persist-to DIR | --remote]
+ *
+ * Keys are printed once and stored only as SHA-256 hashes. Local runs apply migrations first,
+ * so a brand-new persist directory works. With `--json`, stdout carries exactly one JSON line;
+ * everything else (progress, wrangler's output on failure) goes to stderr.
+ */
+import { parseArgs } from "node:util";
+import {
+  apiKeyIdPattern,
+  apiKeyPattern,
+  businessIdPattern,
+  insertApiKeySql,
+  insertBusinessSql,
+  type KeyMode,
+  newAccount,
+  newApiKey,
+  sha256Hex,
+} from "./lib/accounts.ts";
+import { asUsageError, CommandError, info, out, runMain, UsageError } from "./lib/cli.ts";
+import { applyMigrations, type D1Target, describeTarget, executeSql, type Row, sql } from "./lib/wrangler.ts";
+
+const usage = `Usage:
+  npm run --silent account:create -- --name NAME [--mode live|test] [--json] [--persist-to DIR | --remote]
+  npm run --silent account:key -- issue  --business biz_… [--mode live|test] [--json] [--persist-to DIR | --remote]
+  npm run --silent account:key -- revoke (--key bk_… | --key-id key_…) [--json] [--persist-to DIR | --remote]
+  npm run --silent account:key -- list   --business biz_… [--json] [--persist-to DIR | --remote]
+
+Local D1 (wrangler's .wrangler/state unless --persist-to; relative paths are taken from the
+repository root, as with npm run) is the default; --remote uses the
+database configured in wrangler.toml. Keys are shown once and stored only as SHA-256 hashes.`;
+
+const commonOptions = {
+  json: { type: "boolean" },
+  remote: { type: "boolean" },
+  "persist-to": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+const commands = {
+  create: { ...commonOptions, name: { type: "string" }, mode: { type: "string" } },
+  issue: { ...commonOptions, business: { type: "string" }, mode: { type: "string" } },
+  revoke: { ...commonOptions, key: { type: "string" }, "key-id": { type: "string" } },
+  list: { ...commonOptions, business: { type: "string" } },
+} as const;
+
+type Command = keyof typeof commands;
+
+function parse<C extends Command>(command: C, args: string[]) {
+  try {
+    return parseArgs({ args, options: commands[command], strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw asUsageError(error);
+  }
+}
+
+function targetOf(values: { remote?: boolean | undefined; "persist-to"?: string | undefined }): D1Target {
+  if (values.remote && values["persist-to"] !== undefined) {
+    throw new UsageError("--persist-to applies to local D1 only; do not combine it with --remote.");
+  }
+  if (values.remote) return { remote: true };
+  const persistTo = values["persist-to"];
+  if (persistTo !== undefined && persistTo.trim() === "") throw new UsageError("--persist-to needs a directory.");
+  return { remote: false, persistTo };
+}
+
+function modeOf(value: string | undefined): KeyMode {
+  if (value === undefined) return "live";
+  if (value === "live" || value === "test") return value;
+  throw new UsageError(`--mode must be "live" or "test", not "${value}".`);
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (value === undefined || value.trim() === "") throw new UsageError(`${flag} is required.`);
+  return value;
+}
+
+function businessIdOf(value: string | undefined): string {
+  const id = required(value, "--business").trim();
+  if (!businessIdPattern.test(id))
+    throw new UsageError(`--business must be a business id such as biz_01…, not "${id}".`);
+  return id;
+}
+
+/** Local runs bring the schema up to date first; a remote database is migrated on purpose only. */
+async function prepare(target: D1Target): Promise<void> {
+  if (target.remote) return;
+  info(`Applying migrations to ${describeTarget(target)}…`);
+  await applyMigrations(target);
+}
+
+function rowsOf(results: { results: Row[] }[], index: number): Row[] {
+  return results[index]?.results ?? [];
+}
+
+async function create(args: string[]): Promise<void> {
+  const values = parse("create", args);
+  const name = required(values.name, "--name").trim();
+  if (name.length > 200) throw new UsageError("--name must be at most 200 characters.");
+  const mode = modeOf(values.mode);
+  const target = targetOf(values);
+
+  await prepare(target);
+  const account = await newAccount(name, mode);
+  info(`Creating business "${name}" in ${describeTarget(target)}…`);
+  await executeSql(target, `${insertBusinessSql(account.business)}\n${insertApiKeySql(account.apiKey)}`);
+
+  if (values.json) {
+    out(JSON.stringify({ businessId: account.business.id, apiKey: account.plaintextKey }));
+    return;
+  }
+  out(`Created business "${name}" (${account.business.id}).`);
+  out(`API key (shown once, store it now): ${account.plaintextKey}`);
+}
+
+async function issue(args: string[]): Promise<void> {
+  const values = parse("issue", args);
+  const businessId = businessIdOf(values.business);
+  const mode = modeOf(values.mode);
+  const target = targetOf(values);
+
+  await prepare(target);
+  const { record, plaintext } = await newApiKey(businessId, mode);
+  // Insert only if the business exists, then read back whether the row is there: one round trip.
+  const results = await executeSql(
+    target,
+    sql`INSERT INTO api_keys (id, business_id, key_hash, key_prefix, created_at, revoked_at)
+      SELECT ${record.id}, ${record.businessId}, ${record.keyHash}, ${record.keyPrefix}, ${record.createdAt}, NULL
+      WHERE EXISTS (SELECT 1 FROM businesses WHERE id = ${businessId});
+    SELECT id FROM api_keys WHERE id = ${record.id};`,
+  );
+  if (rowsOf(results, 1).length === 0) {
+    throw new CommandError(`no business ${businessId} in ${describeTarget(target)}.`);
+  }
+
+  if (values.json) {
+    out(JSON.stringify({ businessId, keyId: record.id, apiKey: plaintext }));
+    return;
+  }
+  out(`Issued key ${record.id} for ${businessId}.`);
+  out(`API key (shown once, store it now): ${plaintext}`);
+}
+
+async function revoke(args: string[]): Promise<void> {
+  const values = parse("revoke", args);
+  const target = targetOf(values);
+  if ((values.key === undefined) === (values["key-id"] === undefined)) {
+    throw new UsageError("give exactly one of --key bk_… or --key-id key_….");
+  }
+  let where: string;
+  let label: string;
+  if (values.key !== undefined) {
+    const key = values.key.trim();
+    if (!apiKeyPattern.test(key)) throw new UsageError("--key must be an API key such as bk_live_….");
+    where = sql`key_hash = ${await sha256Hex(key)}`;
+    label = `${key.slice(0, 12)}…`;
+  } else {
+    const id = (values["key-id"] ?? "").trim();
+    if (!apiKeyIdPattern.test(id)) throw new UsageError(`--key-id must be a key id such as key_01…, not "${id}".`);
+    where = sql`id = ${id}`;
+    label = id;
+  }
+
+  await prepare(target);
+  const now = new Date().toISOString();
+  const results = await executeSql(
+    target,
+    `UPDATE api_keys SET revoked_at = ${sql`${now}`} WHERE ${where} AND revoked_at IS NULL;
+    SELECT id, business_id, key_prefix, revoked_at FROM api_keys WHERE ${where};`,
+  );
+  const row = rowsOf(results, 1)[0];
+  if (!row) throw new CommandError(`no API key ${label} in ${describeTarget(target)}.`);
+  const revokedAt = String(row.revoked_at);
+  const already = revokedAt !== now;
+
+  if (values.json) {
+    out(JSON.stringify({ keyId: row.id, businessId: row.business_id, revokedAt, alreadyRevoked: already }));
+    return;
+  }
+  out(
+    already
+      ? `Key ${row.id} (${row.key_prefix}…) of ${row.business_id} was already revoked at ${revokedAt}.`
+      : `Revoked key ${row.id} (${row.key_prefix}…) of ${row.business_id}.`,
+  );
+}
+
+async function list(args: string[]): Promise<void> {
+  const values = parse("list", args);
+  const businessId = businessIdOf(values.business);
+  const target = targetOf(values);
+
+  await prepare(target);
+  const results = await executeSql(
+    target,
+    sql`SELECT id, name FROM businesses WHERE id = ${businessId};
+    SELECT id, key_prefix, created_at, revoked_at FROM api_keys WHERE business_id = ${businessId} ORDER BY created_at, id;`,
+  );
+  const business = rowsOf(results, 0)[0];
+  if (!business) throw new CommandError(`no business ${businessId} in ${describeTarget(target)}.`);
+  const keys = rowsOf(results, 1).map((k) => ({
+    id: String(k.id),
+    prefix: String(k.key_prefix),
+    createdAt: String(k.created_at),
+    revokedAt: k.revoked_at === null ? null : String(k.revoked_at),
+  }));
+
+  if (values.json) {
+    out(JSON.stringify({ businessId, name: business.name, keys }));
+    return;
+  }
+  out(`${business.name} (${businessId}): ${keys.length} key(s)`);
+  if (keys.length === 0) return;
+  const header = ["KEY ID", "PREFIX", "CREATED", "REVOKED"];
+  const rows = keys.map((k) => [k.id, `${k.prefix}…`, k.createdAt, k.revokedAt ?? "-"]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  for (const r of [header, ...rows])
+    out(
+      r
+        .map((cell, i) => cell.padEnd(widths[i] as number))
+        .join("  ")
+        .trimEnd(),
+    );
+}
+
+const handlers: Record<Command, (args: string[]) => Promise<void>> = { create, issue, revoke, list };
+
+await runMain(async () => {
+  const [command, ...args] = process.argv.slice(2);
+  if (command === undefined || command === "help" || command === "--help" || command === "-h") {
+    if (command === undefined) throw new UsageError("missing command: create, issue, revoke or list.");
+    out(usage);
+    return;
+  }
+  if (!Object.hasOwn(handlers, command)) {
+    throw new UsageError(`unknown command "${command}"; use create, issue, revoke or list.`);
+  }
+  if (args.includes("--help") || args.includes("-h")) {
+    out(usage);
+    return;
+  }
+  await handlers[command as Command](args);
+}, usage);

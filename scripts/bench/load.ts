@@ -1,0 +1,76 @@
+/** Load generation for the benchmark: autocannon scenarios and a bounded-concurrency pool. */
+import autocannon from "autocannon";
+
+export type ScenarioResult = {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+};
+
+type Request = { method?: string; path: string; body?: string; headers?: Record<string, string> };
+
+export type ScenarioOptions = {
+  url: string;
+  apiKey?: string;
+  seconds: number;
+  connections: number;
+  /** A fixed request, or one built per request (for distinct booking slots). */
+  request: Request | (() => Request);
+};
+
+/** Runs one autocannon scenario and reduces it to requests/s and latency percentiles (ms). */
+export async function runScenario(name: string, options: ScenarioOptions): Promise<ScenarioResult> {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+  const build = typeof options.request === "function" ? options.request : () => options.request as Request;
+  const first = build();
+  const result = await autocannon({
+    url: options.url,
+    connections: options.connections,
+    duration: options.seconds,
+    headers,
+    requests: [
+      {
+        method: (first.method ?? "GET") as "GET",
+        path: first.path,
+        setupRequest: (req) => {
+          const next = build();
+          return {
+            ...req,
+            method: (next.method ?? "GET") as "GET",
+            path: next.path,
+            body: next.body,
+            headers: { ...headers, ...next.headers },
+          };
+        },
+      },
+    ],
+  });
+  return {
+    name,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+/** Runs `task(i)` for i in [0, count) with at most `concurrency` in flight; returns the results in order. */
+export async function pool<T>(count: number, concurrency: number, task: (i: number) => Promise<T>): Promise<T[]> {
+  const results = new Array<T>(count);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      results[i] = await task(i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  return results;
+}

@@ -1,0 +1,103 @@
+/**
+ * The benchmark's server: the production bundle (`wrangler deploy --dry-run`) on workerd through
+ * Miniflare's API, with local D1 and Durable Objects in a fresh temp folder — the runtime without
+ * `wrangler dev`'s proxy hop.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { unstable_getMiniflareWorkerOptions } from "wrangler";
+import { newAccount } from "../../src/accounts/accounts.ts";
+
+const root = path.resolve(import.meta.dirname, "..", "..");
+const quietWrangler = {
+  WRANGLER_SEND_METRICS: "false",
+  WRANGLER_SEND_ERROR_REPORTS: "false",
+  WRANGLER_HIDE_BANNER: "true",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+};
+
+export type BenchServer = {
+  url: string;
+  bundle: { raw: number; gzip: number };
+  /** A new business with one API key, inserted the way the account CLI does. */
+  createAccount(name: string): Promise<string>;
+  dispose(): Promise<void>;
+};
+
+/** Builds the Worker and serves it on workerd with fresh local storage. */
+export async function startBenchServer(): Promise<BenchServer> {
+  const work = mkdtempSync(path.join(tmpdir(), "booking-bench-"));
+  const outdir = path.join(work, "build");
+  const build = spawnSync(
+    path.join(root, "node_modules", ".bin", "wrangler"),
+    ["deploy", "--dry-run", "--outdir", outdir],
+    {
+      cwd: root,
+      env: { ...process.env, ...quietWrangler },
+      encoding: "utf8",
+    },
+  );
+  if (build.status !== 0) throw new Error(`wrangler build failed:\n${build.stderr}`);
+  const bundle = readFileSync(path.join(outdir, "index.js"));
+
+  // Module rules describe unbundled sources; the dry-run output is one bundled module.
+  const { modulesRules: _rules, ...workerOptions } = unstable_getMiniflareWorkerOptions(
+    path.join(root, "wrangler.toml"),
+  ).workerOptions;
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      ...workerOptions,
+      name: "booking-api",
+      modules: true,
+      scriptPath: path.join(outdir, "index.js"),
+      modulesRoot: outdir,
+      resourcePersistencePath: path.join(work, "state"),
+      host: "127.0.0.1",
+      port: 0,
+    } as Parameters<typeof convertV4MiniflareOptions>[0]),
+  );
+  const url = (await mf.ready).toString().replace(/\/$/, "");
+  const db = await mf.getD1Database("DB");
+  await applyMigrations(db);
+
+  return {
+    url,
+    bundle: { raw: bundle.length, gzip: gzipSync(bundle).length },
+    async createAccount(name) {
+      const account = await newAccount(name, "test");
+      const b = account.business;
+      const k = account.apiKey;
+      await db.batch([
+        db
+          .prepare("INSERT INTO businesses (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)")
+          .bind(b.id, b.name, b.createdAt, b.updatedAt),
+        db
+          .prepare("INSERT INTO api_keys (id, business_id, key_hash, key_prefix, created_at) VALUES (?, ?, ?, ?, ?)")
+          .bind(k.id, k.businessId, k.keyHash, k.keyPrefix, k.createdAt),
+      ]);
+      return account.plaintextKey;
+    },
+    async dispose() {
+      await mf.dispose();
+      rmSync(work, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Applies migrations/*.sql in order, as `wrangler d1 migrations apply` would. */
+async function applyMigrations(db: Awaited<ReturnType<Miniflare["getD1Database"]>>): Promise<void> {
+  const dir = path.join(root, "migrations");
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith(".sql"))
+    .sort()) {
+    const statements = readFileSync(path.join(dir, file), "utf8")
+      .split("--> statement-breakpoint")
+      .map((s) => s.trim())
+      .filter(Boolean);
+    await db.batch(statements.map((s) => db.prepare(s)));
+  }
+}

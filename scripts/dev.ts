@@ -1,0 +1,313 @@
+/**
+ * `npm run dev [-- <wrangler dev options>]`: the local API with a seeded demo business.
+ *
+ *  1. applies migrations/ to local D1 in the same persist directory `wrangler dev` will use;
+ *  2. ensures the demo business "Demo Salon" and its fixed local-only test key (scripts/lib/demo.ts);
+ *  3. starts `wrangler dev` with every argument given here (plus `--ip 127.0.0.1` and
+ *     `--port 8787` unless given), inheriting stdio;
+ *  4. waits for GET /api/v1/health, then seeds services, customers and bookings through the
+ *     HTTP API with the demo key, each only if the demo business has none yet;
+ *  5. prints the base URL, the demo key and a sample curl.
+ *
+ * Ctrl-C / SIGTERM stop wrangler (and so workerd) before this process exits.
+ */
+import type { ChildProcess } from "node:child_process";
+import { setTimeout as sleep } from "node:timers/promises";
+import { addDays, instantOf, localDateOf, weekdayOf } from "../src/calendar/zoned.ts";
+import { apiKeyRecord, insertApiKeySql, insertBusinessSql } from "./lib/accounts.ts";
+import { info, out } from "./lib/cli.ts";
+import {
+  DEMO_API_KEY,
+  DEMO_API_KEY_ID,
+  DEMO_BUSINESS_ID,
+  DEMO_BUSINESS_NAME,
+  DEMO_CREATED_AT,
+  DEMO_TIMEZONE,
+  demoBookings,
+  demoCustomers,
+  demoServices,
+} from "./lib/demo.ts";
+import { applyMigrations, type D1Target, executeSql, killRunningWranglers, spawnWrangler } from "./lib/wrangler.ts";
+
+const log = (message: string) => info(`[dev] ${message}`);
+const warn = (message: string) => info(`[dev] warning: ${message}`);
+
+/** The value of `--name V` or `--name=V` in a wrangler argument list (the last one wins). */
+function optionValue(args: readonly string[], name: string): string | undefined {
+  let value: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === "--") break;
+    if (arg === name && i + 1 < args.length) value = args[++i];
+    else if (arg.startsWith(`${name}=`)) value = arg.slice(name.length + 1);
+  }
+  return value;
+}
+
+/** Host to reach a server listening on `ip` from this machine. */
+function reachableHost(ip: string): string {
+  if (ip === "0.0.0.0" || ip === "*") return "127.0.0.1";
+  if (ip === "::" || ip === "[::]") return "[::1]";
+  if (ip.includes(":") && !ip.startsWith("[")) return `[${ip}]`;
+  return ip;
+}
+
+const args = process.argv.slice(2);
+const ip = optionValue(args, "--ip");
+const portText = optionValue(args, "--port");
+const port = portText === undefined ? 8787 : Number(portText);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  info(`[dev] error: --port must be a port number, not "${portText}".`);
+  process.exit(2);
+}
+const persistTo = optionValue(args, "--persist-to");
+const target: D1Target = { remote: false, persistTo };
+const origin = `http://${reachableHost(ip ?? "127.0.0.1")}:${port}`;
+const baseUrl = `${origin}/api/v1`;
+
+let wrangler: ChildProcess | undefined;
+let stopping = false;
+
+function stop(signal: NodeJS.Signals): void {
+  if (stopping) {
+    // A second Ctrl-C: do not wait any longer.
+    wrangler?.kill("SIGKILL");
+    killRunningWranglers("SIGKILL");
+    process.exit(130);
+  }
+  stopping = true;
+  if (!wrangler) {
+    killRunningWranglers("SIGTERM");
+    process.exit(signal === "SIGINT" ? 130 : 143);
+  }
+  log("stopping wrangler…");
+  const child = wrangler;
+  // Ctrl-C in a terminal reaches wrangler too (same process group); give it a moment before a SIGTERM.
+  const term = setTimeout(() => child.kill("SIGTERM"), signal === "SIGINT" ? 2000 : 0);
+  const kill = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  term.unref();
+  kill.unref();
+}
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => stop(signal));
+// `npm run dev` runs us under `sh -c`; a SIGTERM sent to npm ends that shell without passing it on.
+// Being re-parented means whoever started us is gone: stop as if we had been sent SIGTERM.
+const parentPid = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parentPid && !stopping) {
+    log("parent process exited.");
+    stop("SIGTERM");
+  }
+}, 500).unref();
+process.on("exit", () => {
+  if (wrangler && wrangler.exitCode === null && wrangler.signalCode === null) wrangler.kill("SIGTERM");
+});
+
+/** The demo business and its fixed key; the key is re-activated if it was revoked. */
+async function ensureDemoAccount(): Promise<void> {
+  const key = await apiKeyRecord(DEMO_API_KEY_ID, DEMO_BUSINESS_ID, DEMO_API_KEY, new Date(DEMO_CREATED_AT));
+  const business = {
+    id: DEMO_BUSINESS_ID,
+    name: DEMO_BUSINESS_NAME,
+    createdAt: DEMO_CREATED_AT,
+    updatedAt: DEMO_CREATED_AT,
+  };
+  const upsertKey = insertApiKeySql(key).replace(/;$/, " ON CONFLICT(id) DO UPDATE SET revoked_at = NULL;");
+  await executeSql(target, `${insertBusinessSql(business, true)}\n${upsertKey}`);
+}
+
+type ApiResponse = { status: number; body: unknown };
+
+async function api(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: {
+      Authorization: `Bearer ${DEMO_API_KEY}`,
+      Accept: "application/json",
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      ...headers,
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {}
+  return { status: response.status, body: parsed } satisfies ApiResponse;
+}
+
+/** "HTTP 409 customer_exists: A customer with …" from a problem+json answer. */
+function problemText(r: ApiResponse): string {
+  const p = (r.body ?? {}) as { code?: string; detail?: string; errors?: { path: string; message: string }[] };
+  const fields = p.errors?.map((e) => `${e.path}: ${e.message}`).join("; ");
+  return [`HTTP ${r.status}`, p.code, p.detail, fields].filter(Boolean).join(" ");
+}
+
+type ListBody<T> = { data: T[]; pagination?: { total?: number } };
+
+function totalOf(r: ApiResponse): number {
+  const b = r.body as ListBody<unknown>;
+  return b.pagination?.total ?? b.data?.length ?? 0;
+}
+
+async function waitForHealth(timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (stopping || !wrangler || wrangler.exitCode !== null || wrangler.signalCode !== null) return false;
+    try {
+      const response = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(2000) });
+      await response.body?.cancel();
+      if (response.ok) return true;
+    } catch {}
+    await sleep(300);
+  }
+  return false;
+}
+
+/** Seeds what the demo business does not have yet. Problems are warnings: the server keeps running. */
+async function seed(): Promise<void> {
+  const servicesNow = await api("GET", "/services?active=true&limit=100");
+  if (servicesNow.status !== 200) {
+    warn(`cannot list services (${problemText(servicesNow)}); skipping the demo data.`);
+    return;
+  }
+  let services = (servicesNow.body as ListBody<{ id: string; name: string }>).data;
+  const seeded: string[] = [];
+  if (services.length === 0) {
+    services = [];
+    for (const body of demoServices) {
+      const r = await api("POST", "/services", body);
+      if (r.status === 201) services.push(r.body as { id: string; name: string });
+      else warn(`could not create service "${body.name}": ${problemText(r)}`);
+    }
+    seeded.push(`${services.length} services`);
+  }
+
+  const customersNow = await api("GET", "/customers?limit=1");
+  if (customersNow.status !== 200) warn(`cannot list customers (${problemText(customersNow)}).`);
+  else if (totalOf(customersNow) === 0) {
+    let created = 0;
+    for (const body of demoCustomers) {
+      const r = await api("POST", "/customers", body);
+      if (r.status === 201) created++;
+      else if (r.status !== 409) warn(`could not create customer ${body.email}: ${problemText(r)}`);
+    }
+    seeded.push(`${created} customers`);
+  }
+
+  const bookingsNow = await api("GET", "/bookings?limit=1");
+  if (bookingsNow.status !== 200) warn(`cannot list bookings (${problemText(bookingsNow)}); skipping demo bookings.`);
+  else if (totalOf(bookingsNow) === 0) {
+    const created = await seedBookings(services);
+    if (created > 0) seeded.push(`${created} bookings`);
+  }
+
+  log(seeded.length ? `seeded ${seeded.join(", ")} for "${DEMO_BUSINESS_NAME}".` : "demo data already present.");
+}
+
+async function seedBookings(services: { id: string; name: string }[]): Promise<number> {
+  // Two dates at least two days ahead (so every start is > 24 h away) that are Mon, Wed or Fri.
+  const days: { year: number; month: number; day: number }[] = [];
+  for (let date = addDays(localDateOf(Date.now(), DEMO_TIMEZONE), 2); days.length < 2; date = addDays(date, 1)) {
+    if (["mon", "wed", "fri"].includes(weekdayOf(date))) days.push(date);
+  }
+  let created = 0;
+  for (const b of demoBookings) {
+    const service = services.find((s) => s.name === b.service);
+    const spec = demoServices.find((s) => s.name === b.service);
+    const customer = demoCustomers[b.customer];
+    const date = days[b.day];
+    if (!service || !spec || !customer || !date) continue;
+    const [hour = 0, minute = 0] = b.start.split(":").map(Number);
+    const start = new Date(instantOf(date, hour * 60 + minute, spec.timezone));
+    const end = new Date(start.getTime() + spec.durationMinutes * 60_000);
+    const body = {
+      serviceId: service.id,
+      customerName: customer.name,
+      customerEmail: customer.email,
+      ...("phone" in customer ? { customerPhone: customer.phone } : {}),
+      startTime: start.toISOString(),
+      endTime: end.toISOString(),
+      ...(b.notes ? { notes: b.notes } : {}),
+    };
+    const r = await api("POST", "/bookings", body, {
+      "Idempotency-Key": `demo-seed:${service.id}:${body.startTime}:${customer.email}`,
+    });
+    if (r.status === 201 || r.status === 200) created++;
+    else if (r.status === 404 || r.status === 405) {
+      warn(`POST /api/v1/bookings is not available yet (HTTP ${r.status}); skipping demo bookings.`);
+      break;
+    } else warn(`could not book ${b.service} at ${body.startTime} for ${customer.email}: ${problemText(r)}`);
+  }
+  return created;
+}
+
+function banner(): void {
+  const line = "─".repeat(72);
+  out(
+    [
+      "",
+      line,
+      "  Booking API is running locally",
+      "",
+      `  Base URL  ${baseUrl}`,
+      `  Demo key  ${DEMO_API_KEY}`,
+      `            (business "${DEMO_BUSINESS_NAME}"; a fixed, local-only test key, never valid remotely)`,
+      `  OpenAPI   ${baseUrl}/openapi.json`,
+      `  Data      ${persistTo ?? ".wrangler/state"} (local D1 and Durable Objects)`,
+      "",
+      "  Try:",
+      `    curl -H "Authorization: Bearer ${DEMO_API_KEY}" ${baseUrl}/services`,
+      "",
+      "  Ctrl-C stops the server.",
+      line,
+      "",
+    ].join("\n"),
+  );
+}
+
+async function main(): Promise<void> {
+  if (args.includes("--help") || args.includes("-h")) {
+    // Only wrangler's own help: no migrations, no server.
+    spawnWrangler(["dev", ...args], { stdio: "inherit" }).once("exit", (code) => process.exit(code ?? 1));
+    return;
+  }
+  log(`applying migrations to local D1 (${persistTo ?? ".wrangler/state"})…`);
+  await applyMigrations(target);
+  log(`ensuring the demo business "${DEMO_BUSINESS_NAME}" and its key…`);
+  await ensureDemoAccount();
+  if (stopping) return;
+
+  const devArgs = ["dev", ...args];
+  if (ip === undefined) devArgs.push("--ip", "127.0.0.1");
+  if (portText === undefined) devArgs.push("--port", String(port));
+  log(`starting wrangler ${devArgs.join(" ")}`);
+  const child = spawnWrangler(devArgs, { stdio: "inherit" });
+  wrangler = child;
+  child.once("error", (error) => {
+    info(`[dev] error: could not start wrangler: ${error.message}`);
+    process.exit(1);
+  });
+  child.once("exit", (code, signal) => {
+    if (!stopping) info(`[dev] wrangler exited (${signal ?? `code ${code}`}).`);
+    process.exit(code ?? (signal === "SIGINT" ? 130 : signal === "SIGTERM" ? 143 : 1));
+  });
+
+  if (!(await waitForHealth(120_000))) {
+    if (!stopping && child.exitCode === null) warn(`${baseUrl}/health did not answer within 120 s; not seeding.`);
+    return;
+  }
+  try {
+    await seed();
+  } catch (error) {
+    warn(`seeding failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!stopping) banner();
+}
+
+main().catch((error: unknown) => {
+  info(`[dev] error: ${error instanceof Error ? error.message : String(error)}`);
+  if (wrangler) wrangler.kill("SIGTERM");
+  process.exitCode = 1;
+});

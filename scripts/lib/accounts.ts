@@ -1,0 +1,27 @@
+/** SQL that stores account and key records (built by src/accounts/accounts.ts) through wrangler. */
+import {
+  type ApiKeyRecord,
+  apiKeyRecord,
+  type BusinessRecord,
+  newAccount,
+  newApiKey,
+} from "../../src/accounts/accounts.ts";
+import { apiKeyPattern, sha256Hex } from "../../src/lib/crypto.ts";
+import { idPrefixes } from "../../src/lib/ids.ts";
+import { sql } from "./wrangler.ts";
+
+export type KeyMode = "live" | "test";
+export { type ApiKeyRecord, apiKeyPattern, apiKeyRecord, type BusinessRecord, newAccount, newApiKey, sha256Hex };
+
+/** Ids look like `biz_` + a lower-case ULID (26 Crockford base32 characters). */
+const ulidPart = "[0-9a-hjkmnp-tv-z]{26}";
+export const businessIdPattern = new RegExp(`^${idPrefixes.business}_${ulidPart}$`);
+export const apiKeyIdPattern = new RegExp(`^${idPrefixes.apiKey}_${ulidPart}$`);
+
+export function insertBusinessSql(b: BusinessRecord, orIgnore = false): string {
+  return `INSERT${orIgnore ? " OR IGNORE" : ""} INTO businesses (id, name, created_at, updated_at) VALUES ${sql`(${b.id}, ${b.name}, ${b.createdAt}, ${b.updatedAt})`};`;
+}
+
+export function insertApiKeySql(k: ApiKeyRecord): string {
+  return sql`INSERT INTO api_keys (id, business_id, key_hash, key_prefix, created_at, revoked_at) VALUES (${k.id}, ${k.businessId}, ${k.keyHash}, ${k.keyPrefix}, ${k.createdAt}, ${k.revokedAt});`;
+}

@@ -1,0 +1,108 @@
+/**
+ * The demo account that `npm run dev` creates in LOCAL D1 only, and the sample data it seeds.
+ *
+ * DEMO_API_KEY is a fixed, publicly known TEST key so that a newcomer (and docs, curl examples,
+ * the browser test) can call the local API without a setup step. It is written only to local
+ * Miniflare state by scripts/dev.ts, only as its SHA-256 hash, and must never be inserted into
+ * a remote database. Real keys come from `npm run account:create`.
+ */
+/** Same shape as WeeklySchedule in src/db/schema.ts (kept local so scripts load no Worker code). */
+type WeeklySchedule = Partial<
+  Record<"mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun", { start: string; end: string }[]>
+>;
+
+/** Local-only demo key (bk_test_ + 26 base62 characters). Not a secret; never use it remotely. */
+export const DEMO_API_KEY = "bk_test_demoDemoDemoDemoDemoDemo00";
+
+export const DEMO_BUSINESS_NAME = "Demo Salon";
+
+/** Fixed ids, valid as prefix + 26 lower-case Crockford base32 characters (a ULID at time 0). */
+export const DEMO_BUSINESS_ID = "biz_00000000000000000000000001";
+export const DEMO_API_KEY_ID = "key_00000000000000000000000001";
+
+/** A fixed creation time, so the demo rows are identical every time they are (re)created. */
+export const DEMO_CREATED_AT = "2026-01-01T00:00:00.000Z";
+
+export const DEMO_TIMEZONE = "Europe/Berlin";
+
+const monToSat = (start: string, end: string): WeeklySchedule => {
+  const day = [{ start, end }];
+  return { mon: day, tue: day, wed: day, thu: day, fri: day, sat: day };
+};
+
+/** Request bodies for POST /api/v1/services. */
+export const demoServices = [
+  {
+    name: "Haircut",
+    description: "Wash, cut and style.",
+    durationMinutes: 30,
+    capacity: 1,
+    slotIntervalMinutes: 30,
+    bufferBeforeMinutes: 0,
+    bufferAfterMinutes: 10,
+    minNoticeMinutes: 60,
+    maxAdvanceDays: 90,
+    timezone: DEMO_TIMEZONE,
+    weeklySchedule: monToSat("09:00", "18:00"),
+  },
+  {
+    name: "Beard trim",
+    description: "Trim, shape and hot towel.",
+    durationMinutes: 15,
+    capacity: 1,
+    slotIntervalMinutes: 15,
+    bufferBeforeMinutes: 0,
+    bufferAfterMinutes: 5,
+    minNoticeMinutes: 60,
+    maxAdvanceDays: 90,
+    timezone: DEMO_TIMEZONE,
+    weeklySchedule: monToSat("09:00", "18:00"),
+  },
+  {
+    name: "Group yoga class",
+    description: "Hatha yoga for all levels; mats provided.",
+    durationMinutes: 60,
+    capacity: 8,
+    slotIntervalMinutes: 60,
+    bufferBeforeMinutes: 0,
+    bufferAfterMinutes: 0,
+    minNoticeMinutes: 120,
+    maxAdvanceDays: 60,
+    timezone: DEMO_TIMEZONE,
+    weeklySchedule: {
+      mon: [{ start: "18:00", end: "20:00" }],
+      wed: [{ start: "18:00", end: "20:00" }],
+      fri: [{ start: "18:00", end: "20:00" }],
+      sat: [{ start: "10:00", end: "12:00" }],
+    },
+  },
+] as const;
+
+export type DemoServiceName = (typeof demoServices)[number]["name"];
+
+/** Request bodies for POST /api/v1/customers (example.com is reserved for examples). */
+export const demoCustomers = [
+  { name: "Ada Lovelace", email: "ada@example.com", phone: "+44 20 7946 0018" },
+  { name: "Grace Hopper", email: "grace@example.com", phone: "+1 202 555 0143" },
+  { name: "Alan Turing", email: "alan@example.com" },
+] as const;
+
+/**
+ * Bookings to seed, by local date and wall-clock start in the service's time zone. `day` counts
+ * demo days: 0 is the first date at least two days ahead that every service below works on
+ * (Mon, Wed or Fri), 1 the next such date. Starts are aligned to each service's slot interval.
+ */
+export const demoBookings: ReadonlyArray<{
+  service: DemoServiceName;
+  customer: number;
+  day: 0 | 1;
+  start: string;
+  notes?: string;
+}> = [
+  { service: "Haircut", customer: 0, day: 0, start: "10:00", notes: "First visit." },
+  { service: "Haircut", customer: 1, day: 0, start: "14:30" },
+  { service: "Beard trim", customer: 2, day: 0, start: "11:15" },
+  { service: "Group yoga class", customer: 0, day: 0, start: "18:00" },
+  { service: "Group yoga class", customer: 1, day: 0, start: "18:00", notes: "Bringing my own mat." },
+  { service: "Haircut", customer: 2, day: 1, start: "09:00" },
+];

@@ -1,0 +1,162 @@
+/**
+ * Runs the project's own wrangler (node_modules/.bin/wrangler) without a shell, with telemetry
+ * and network look-ups switched off, for D1 migrations and SQL against local or remote D1.
+ *
+ * Captured runs keep wrangler's output off our stdout; it is shown on stderr only on failure.
+ */
+import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { CommandError, repoRoot } from "./cli.ts";
+
+/** The D1 binding in wrangler.toml. */
+export const d1Binding = "DB";
+
+export const wranglerBin = path.join(repoRoot, "node_modules", ".bin", "wrangler");
+
+/** Environment for every wrangler child: no metrics, no error reports, no banner, no cf fetch. */
+export function wranglerEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    WRANGLER_SEND_METRICS: "false",
+    WRANGLER_SEND_ERROR_REPORTS: "false",
+    WRANGLER_HIDE_BANNER: "true",
+    CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    ...extra,
+  };
+}
+
+/** Which D1 to talk to: local (Miniflare state under `persistTo`, or wrangler's default) or remote. */
+export type D1Target = { remote: true } | { remote: false; persistTo?: string | undefined };
+
+/** `--remote`, or `--local [--persist-to DIR]`. */
+export function targetArgs(target: D1Target): string[] {
+  if (target.remote) return ["--remote"];
+  return target.persistTo ? ["--local", "--persist-to", target.persistTo] : ["--local"];
+}
+
+export function describeTarget(target: D1Target): string {
+  if (target.remote) return "remote D1";
+  return `local D1 (${target.persistTo ?? ".wrangler/state"})`;
+}
+
+const running = new Set<ChildProcess>();
+
+/** Stops every wrangler child still running (used by signal handlers). */
+export function killRunningWranglers(signal: NodeJS.Signals = "SIGTERM"): void {
+  for (const child of running) child.kill(signal);
+}
+
+function assertInstalled(): void {
+  if (!existsSync(wranglerBin)) {
+    throw new CommandError(`wrangler is not installed (${wranglerBin} is missing); run \`npm ci\` first.`);
+  }
+}
+
+/**
+ * Starts wrangler with the given arguments (no shell); the caller owns the child. It runs in the
+ * repository root, as under `npm run`, so relative paths such as `--persist-to .state/x` mean the
+ * same thing for every command wherever the script was started from.
+ */
+export function spawnWrangler(args: readonly string[], options: SpawnOptions = {}): ChildProcess {
+  assertInstalled();
+  const child = spawn(wranglerBin, args, { cwd: repoRoot, env: wranglerEnv(), ...options, shell: false });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
+  return child;
+}
+
+export type WranglerResult = { code: number; stdout: string; stderr: string };
+
+/** Runs wrangler to completion with its output captured (nothing reaches our stdout). */
+export function runWrangler(args: readonly string[]): Promise<WranglerResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawnWrangler(args, {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: wranglerEnv({ NO_COLOR: "1", FORCE_COLOR: "0", CI: process.env.CI ?? "true" }),
+    });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
+    child.once("error", reject);
+    child.once("close", (code, signal) =>
+      resolve({
+        code: code ?? (signal ? 128 : 1),
+        stdout: Buffer.concat(stdout).toString("utf8"),
+        stderr: Buffer.concat(stderr).toString("utf8"),
+      }),
+    );
+  });
+}
+
+/** The message of a failed wrangler run: its JSON error if it printed one, else its output. */
+function failureText(result: WranglerResult): string {
+  const parsed = tryParseJson(result.stdout) as { error?: { text?: string } } | undefined;
+  if (parsed && typeof parsed === "object" && !Array.isArray(parsed) && parsed.error?.text) return parsed.error.text;
+  const text = `${result.stdout}\n${result.stderr}`.trim();
+  return text.length > 4000 ? `…${text.slice(-4000)}` : text;
+}
+
+/** Applies migrations/ to the target D1 (wrangler auto-confirms in a non-interactive run). */
+export async function applyMigrations(target: D1Target): Promise<void> {
+  const result = await runWrangler(["d1", "migrations", "apply", d1Binding, ...targetArgs(target)]);
+  if (result.code !== 0) {
+    throw new CommandError(`applying D1 migrations to ${describeTarget(target)} failed:\n${failureText(result)}`);
+  }
+}
+
+export type Row = Record<string, unknown>;
+export type StatementResult = { results: Row[]; success: boolean; meta?: Record<string, unknown> };
+
+/**
+ * Executes one or more `;`-separated SQL statements and returns one result per statement.
+ * Build literals with `sql`/`sqlString` below: values are never passed unquoted.
+ */
+export async function executeSql(target: D1Target, sqlText: string): Promise<StatementResult[]> {
+  const result = await runWrangler(["d1", "execute", d1Binding, ...targetArgs(target), "--command", sqlText, "--json"]);
+  if (result.code !== 0) {
+    throw new CommandError(`SQL on ${describeTarget(target)} failed: ${failureText(result)}`);
+  }
+  const parsed = tryParseJson(result.stdout);
+  if (!Array.isArray(parsed)) {
+    throw new CommandError(`unexpected output from wrangler d1 execute:\n${result.stdout.slice(0, 2000)}`);
+  }
+  return parsed as StatementResult[];
+}
+
+/** Parses the JSON document in wrangler's stdout (it may be preceded by blank or log lines). */
+export function tryParseJson(text: string): unknown {
+  const start = text.search(/^[[{]/m);
+  if (start < 0) return undefined;
+  try {
+    return JSON.parse(text.slice(start));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A SQL string literal: single quotes doubled. NUL characters are refused. */
+export function sqlString(value: string): string {
+  if (value.includes("\0")) throw new CommandError("SQL text values cannot contain NUL characters.");
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+/** A SQL literal for a string, finite number, boolean or null. */
+export function sqlLiteral(value: string | number | boolean | null | undefined): string {
+  if (value === null || value === undefined) return "NULL";
+  if (typeof value === "boolean") return value ? "1" : "0";
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new CommandError(`not a finite number: ${value}`);
+    return String(value);
+  }
+  return sqlString(value);
+}
+
+/** Tagged template that turns every interpolated value into a SQL literal: sql`... WHERE id = ${id}`. */
+export function sql(
+  strings: TemplateStringsArray,
+  ...values: ReadonlyArray<string | number | boolean | null | undefined>
+): string {
+  return strings.reduce((text, part, i) => text + part + (i < values.length ? sqlLiteral(values[i]) : ""), "");
+}
