@@ -17,6 +17,8 @@ export default defineConfig(async () => {
       exclude: ["test/e2e/**"],
       setupFiles: ["./test/setup/apply-migrations.ts"],
       testTimeout: 30_000,
+      // The one-line-per-request access log is for production; keep test output readable.
+      onConsoleLog: (log: string) => !log.includes('"msg":"request"'),
     },
   };
 });

@@ -9,6 +9,9 @@ import { ApiError } from "./lib/errors";
 import { onError, problemResponse } from "./lib/problem";
 import { validationHook } from "./lib/validation";
 import { requireApiKey } from "./middleware/auth";
+import { rateLimit } from "./middleware/rate-limit";
+import { requestLog } from "./middleware/request-log";
+import { corsFromEnv, securityHeaders } from "./middleware/security";
 import { bookingsApp } from "./routes/bookings";
 import { customersApp } from "./routes/customers";
 import { health } from "./routes/health";
@@ -23,7 +26,7 @@ function createApi() {
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   health(api);
   problems(api);
-  for (const path of ["/services/*", "/customers/*", "/bookings/*"]) api.use(path, requireApiKey);
+  for (const path of ["/services/*", "/customers/*", "/bookings/*"]) api.use(path, requireApiKey, rateLimit);
   api.route("/services", servicesApp);
   api.route("/customers", customersApp);
   api.route("/bookings", bookingsApp);
@@ -40,6 +43,9 @@ function createApi() {
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use(requestId({ limitLength: 128 }));
+  app.use(requestLog);
+  app.use(securityHeaders());
+  app.use(corsFromEnv());
   app.use(
     methodNotAllowed({
       app,

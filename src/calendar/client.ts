@@ -1,6 +1,7 @@
 /** The Worker's side of the calendar: addressing the Durable Object and reading its answers. */
 import type { ServiceRow } from "../db/schema";
 import { ApiError } from "../lib/errors";
+import { etagOf } from "../lib/etag";
 import type { Booking } from "../routes/bookings/schemas";
 import type { CalendarResult, ServiceSnapshot } from "./types";
 import { calendarName } from "./types";
@@ -29,7 +30,7 @@ export function snapshotOf(service: ServiceRow): ServiceSnapshot {
 }
 
 /** The booking of a successful calendar call, or the refusal as an HTTP problem. */
-export function bookingOrThrow(result: CalendarResult): { booking: Booking; replayed: boolean } {
+export function bookingOrThrow(result: CalendarResult): { booking: Booking; version: number; replayed: boolean } {
   if (result.ok) return result;
   const { refusal } = result;
   switch (refusal.code) {
@@ -40,6 +41,8 @@ export function bookingOrThrow(result: CalendarResult): { booking: Booking; repl
       });
     case "slot_unavailable":
       throw new ApiError("slot_unavailable", refusal.detail, { extensions: { reason: refusal.reason } });
+    case "precondition_failed":
+      throw new ApiError("precondition_failed", refusal.detail, { headers: { ETag: etagOf(refusal.version) } });
     default:
       throw new ApiError(refusal.code, refusal.detail);
   }

@@ -51,7 +51,9 @@ export class ServiceCalendar extends DurableObject<Env> {
   async createBooking(command: CreateBookingCommand): Promise<CalendarResult> {
     const result = this.ctx.storage.transactionSync(() => this.reserve(command, Date.now()));
     if (result.ok && !result.replayed) await this.flush([result.booking.id]);
-    return result.ok ? { ...result, booking: toBooking(this.load(result.booking.id)) } : result;
+    if (!result.ok) return result;
+    const stored = this.load(result.booking.id);
+    return { ...result, booking: toBooking(stored), version: stored.version };
   }
 
   /** Applies a status change (or a notes edit) to a booking of this calendar. */
@@ -131,7 +133,10 @@ export class ServiceCalendar extends DurableObject<Env> {
           refusal: { code: "idempotency_key_reused", detail: "This key was used for another request." },
         };
       }
-      if (prior) return { ok: true, booking: toBooking(this.load(prior.booking_id)), replayed: true };
+      if (prior) {
+        const stored = this.load(prior.booking_id);
+        return { ok: true, booking: toBooking(stored), version: stored.version, replayed: true };
+      }
     }
 
     const start = Date.parse(booking.startTime);
@@ -201,13 +206,23 @@ export class ServiceCalendar extends DurableObject<Env> {
         now,
       );
     }
-    return { ok: true, booking: toBooking(record), replayed: false };
+    return { ok: true, booking: toBooking(record), version: 1, replayed: false };
   }
 
   private applyTransition(command: TransitionCommand, now: string): CalendarResult {
     const rows = this.sql.exec<Row>("SELECT id, record FROM bookings WHERE id = ?", command.bookingId).toArray();
     if (!rows[0]) return { ok: false, refusal: { code: "not_found", detail: `No booking ${command.bookingId}.` } };
     const current = JSON.parse(rows[0].record) as StoredBooking;
+    if (command.expectedVersion !== undefined && command.expectedVersion !== current.version) {
+      return {
+        ok: false,
+        refusal: {
+          code: "precondition_failed",
+          detail: "The booking changed since the ETag you sent.",
+          version: current.version,
+        },
+      };
+    }
     const next: StoredBooking = { ...current, updatedAt: now, version: current.version + 1 };
     if (command.status !== undefined && command.status !== current.status) {
       if (!canTransition(current.status, command.status)) {
@@ -244,7 +259,7 @@ export class ServiceCalendar extends DurableObject<Env> {
       this.bumpCounter(next.status, 1);
     }
     this.enqueue(next.id, next.version, Date.parse(now));
-    return { ok: true, booking: toBooking(next), replayed: false };
+    return { ok: true, booking: toBooking(next), version: next.version, replayed: false };
   }
 
   private bumpCounter(status: BookingStatus, delta: number): void {

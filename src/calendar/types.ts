@@ -30,6 +30,8 @@ export type TransitionCommand = {
   status?: BookingStatus;
   cancellationReason?: string | null;
   notes?: string | null;
+  /** From `If-Match`: refuse with precondition_failed unless the booking is at this version. */
+  expectedVersion?: number;
 };
 
 /** Why the calendar refused; the route maps each to an HTTP problem. */
@@ -38,10 +40,11 @@ export type CalendarRefusal =
   | { code: "slot_unavailable"; reason: "outside_working_hours" | "fully_booked"; detail: string }
   | { code: "invalid_transition"; detail: string }
   | { code: "not_found"; detail: string }
-  | { code: "idempotency_key_reused"; detail: string };
+  | { code: "idempotency_key_reused"; detail: string }
+  | { code: "precondition_failed"; detail: string; version: number };
 
 export type CalendarResult =
-  | { ok: true; booking: Booking; replayed: boolean }
+  | { ok: true; booking: Booking; version: number; replayed: boolean }
   | { ok: false; refusal: CalendarRefusal };
 
 /** One slot of the live calendar. */

@@ -23,7 +23,7 @@ const problemDescriptions = {
   401: "Missing, invalid or revoked API key.",
   404: "No such resource for this business.",
   409: "Conflict with the current state.",
-  412: "The resource changed since the given ETag.",
+  412: "If-Match names an ETag that is no longer current.",
   413: "Body larger than 64 KiB.",
   415: "Body is not application/json.",
   422: "Invalid input.",
@@ -78,6 +78,32 @@ export const idempotencyKeyHeader = z.object({
       example: "3f0c9a57-2a0e-4d4e-9a4b-0d5c6f1e7a21",
     }),
 });
+
+/** `If-None-Match` on single-resource GETs: a matching ETag answers 304. */
+export const ifNoneMatchHeader = z.object({
+  "if-none-match": z
+    .string()
+    .optional()
+    .openapi({ param: { in: "header" }, description: "ETag of a copy you hold; answers 304 if it is current." }),
+});
+
+/** `If-Match` on PATCH: only apply the change if the resource still has this ETag, else 412. */
+export const ifMatchHeader = z.object({
+  "if-match": z
+    .string()
+    .optional()
+    .openapi({ param: { in: "header" }, description: "ETag the change is based on; a stale one answers 412." }),
+});
+
+/** The `ETag` response header. */
+export const etagHeader = {
+  ETag: { description: "Entity tag of this representation.", schema: { type: "string" as const } },
+};
+
+/** The 304 response of a conditional GET. */
+export const notModifiedResponse = {
+  304: { description: "Not modified: the ETag in If-None-Match is current.", headers: etagHeader },
+};
 
 /** Security requirement for routes that need an API key. */
 export const bearerSecurity = [{ bearerAuth: [] }];

@@ -33,7 +33,7 @@ export const cancelBooking = (app: OpenAPIHono<AppEnv>) =>
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
     const outcome = await idempotent(c, body, async () => {
-      const booking = await transitionBooking(c, {
+      const { booking } = await transitionBooking(c, {
         bookingId: id,
         status: "CANCELLED",
         cancellationReason: body.reason ?? null,

@@ -9,5 +9,5 @@ export async function transitionBooking(c: Context<AppEnv>, command: TransitionC
   const { businessId } = c.var.caller;
   const stored = await loadBooking(c.var.db, businessId, command.bookingId);
   const result = await calendarOf(c.env, businessId, stored.serviceId).transition(command);
-  return bookingOrThrow(result).booking;
+  return bookingOrThrow(result);
 }

@@ -1,6 +1,8 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, bodyProblems, idParam, problemResponses } from "../../lib/openapi";
+import { ApiError } from "../../lib/errors";
+import { etagOf, ifMatchTag } from "../../lib/etag";
+import { bearerSecurity, bodyProblems, etagHeader, idParam, ifMatchHeader, problemResponses } from "../../lib/openapi";
 import { BookingSchema, BookingStatusSchema } from "./schemas";
 import { transitionBooking } from "./transition";
 
@@ -29,11 +31,16 @@ const route = createRoute({
   security: bearerSecurity,
   request: {
     params: idParam("bkg_01jd3k5v7q8r9s0t1u2v3w4x5y"),
+    headers: ifMatchHeader,
     body: { required: true, content: { "application/json": { schema: UpdateBookingSchema } } },
   },
   responses: {
-    200: { description: "The updated booking.", content: { "application/json": { schema: BookingSchema } } },
-    ...problemResponses(404, 409, ...bodyProblems),
+    200: {
+      description: "The updated booking.",
+      headers: etagHeader,
+      content: { "application/json": { schema: BookingSchema } },
+    },
+    ...problemResponses(404, 409, 412, ...bodyProblems),
   },
 });
 
@@ -41,6 +48,22 @@ export const updateBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const { status, notes, cancellationReason } = c.req.valid("json");
-    const booking = await transitionBooking(c, { bookingId: id, status, notes, cancellationReason });
+    const expectedVersion = versionOfTag(ifMatchTag(c));
+    const { booking, version } = await transitionBooking(c, {
+      bookingId: id,
+      status,
+      notes,
+      cancellationReason,
+      expectedVersion,
+    });
+    c.header("ETag", etagOf(version));
     return c.json(booking, 200);
   });
+
+/** The version an `If-Match` tag names; a tag that is not a booking ETag can never match. */
+function versionOfTag(tag: string | undefined): number | undefined {
+  if (tag === undefined) return undefined;
+  const version = /^"v(\d{1,9})"$/.exec(tag)?.[1];
+  if (!version) throw new ApiError("precondition_failed", "If-Match does not name a current ETag of this booking.");
+  return Number(version);
+}

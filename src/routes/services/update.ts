@@ -3,7 +3,9 @@ import { and, eq } from "drizzle-orm";
 import { services } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
-import { bearerSecurity, bodyProblems, idParam, problemResponses } from "../../lib/openapi";
+import { assertIfMatch, etagOf, ifMatchTag } from "../../lib/etag";
+import { bearerSecurity, bodyProblems, etagHeader, idParam, ifMatchHeader, problemResponses } from "../../lib/openapi";
+import { loadService } from "./load";
 import { ServiceSchema, toService, UpdateServiceSchema } from "./schemas";
 
 const route = createRoute({
@@ -17,11 +19,16 @@ const route = createRoute({
   security: bearerSecurity,
   request: {
     params: idParam("svc_01jd3k5v7q8r9s0t1u2v3w4x5y"),
+    headers: ifMatchHeader,
     body: { required: true, content: { "application/json": { schema: UpdateServiceSchema } } },
   },
   responses: {
-    200: { description: "The updated service.", content: { "application/json": { schema: ServiceSchema } } },
-    ...problemResponses(404, ...bodyProblems),
+    200: {
+      description: "The updated service.",
+      headers: etagHeader,
+      content: { "application/json": { schema: ServiceSchema } },
+    },
+    ...problemResponses(404, 412, ...bodyProblems),
   },
 });
 
@@ -29,11 +36,25 @@ export const updateService = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const changes = c.req.valid("json");
+    const { businessId } = c.var.caller;
+    let where = and(eq(services.businessId, businessId), eq(services.id, id));
+    let updatedAt = new Date();
+    if (ifMatchTag(c) !== undefined) {
+      // Check the tag, then write only if nothing changed in between (compare-and-set on updatedAt).
+      const current = await loadService(c.var.db, businessId, id);
+      assertIfMatch(c, etagOf(current.updatedAt));
+      where = and(where, eq(services.updatedAt, current.updatedAt));
+      updatedAt = new Date(Math.max(updatedAt.getTime(), Date.parse(current.updatedAt) + 1));
+    }
     const [row] = await c.var.db
       .update(services)
-      .set({ ...changes, updatedAt: new Date().toISOString() })
-      .where(and(eq(services.businessId, c.var.caller.businessId), eq(services.id, id)))
+      .set({ ...changes, updatedAt: updatedAt.toISOString() })
+      .where(where)
       .returning();
+    if (!row && ifMatchTag(c) !== undefined) {
+      throw new ApiError("precondition_failed", "The service changed while this request ran; fetch it again.");
+    }
     if (!row) throw new ApiError("not_found", `No service ${id}.`);
+    c.header("ETag", etagOf(row.updatedAt));
     return c.json(toService(row), 200);
   });

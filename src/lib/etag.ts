@@ -1,0 +1,43 @@
+/**
+ * Entity tags for single resources (RFC 9110 §8.8.3, §13.1): strong tags made from a change
+ * marker that moves on every write (a booking's version, a service's or customer's updatedAt).
+ */
+import type { Context } from "hono";
+import { ApiError } from "./errors";
+
+/** The ETag of a resource whose last change is `marker`. */
+export function etagOf(marker: string | number): string {
+  return `"${typeof marker === "number" ? `v${marker}` : Date.parse(marker).toString(36)}"`;
+}
+
+function listed(header: string): string[] {
+  return header.split(",").map((t) => t.trim().replace(/^W\//, ""));
+}
+
+/** Whether `If-None-Match` already names this tag (weak comparison): the client may answer 304. */
+export function notModified(c: Context, etag: string): boolean {
+  const header = c.req.header("If-None-Match");
+  return header !== undefined && (header.trim() === "*" || listed(header).includes(etag));
+}
+
+/** Throws 412 unless `If-Match` is absent, `*`, or names this tag (strong comparison). */
+export function assertIfMatch(c: Context, etag: string): void {
+  const header = c.req.header("If-Match");
+  if (header === undefined || header.trim() === "*") return;
+  if (
+    !header
+      .split(",")
+      .map((t) => t.trim())
+      .includes(etag)
+  ) {
+    throw new ApiError("precondition_failed", "The resource changed since the ETag you sent; fetch it again.", {
+      headers: { ETag: etag },
+    });
+  }
+}
+
+/** The tag an `If-Match` header demands, when it names exactly one (for atomic conditional writes). */
+export function ifMatchTag(c: Context): string | undefined {
+  const header = c.req.header("If-Match")?.trim();
+  return header && header !== "*" ? header : undefined;
+}

@@ -1,0 +1,50 @@
+import type { MiddlewareHandler } from "hono";
+import { cors } from "hono/cors";
+import { createMiddleware } from "hono/factory";
+import { secureHeaders } from "hono/secure-headers";
+import type { AppEnv } from "../env";
+
+/**
+ * Headers for a JSON API: nothing may be framed, sniffed or run from a response, and responses
+ * that carry a business's data are never cached by shared caches.
+ */
+export const securityHeaders = (): MiddlewareHandler<AppEnv> => {
+  const headers = secureHeaders({
+    contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+    xFrameOptions: "DENY",
+    crossOriginResourcePolicy: "same-origin",
+  });
+  return async (c, next) => {
+    await headers(c, next);
+    if (c.req.header("Authorization") && !c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
+  };
+};
+
+/**
+ * CORS for browser clients, off unless `CORS_ORIGINS` lists origins (comma-separated, or `*`).
+ * API keys are secrets: browsers should only reach the API from the business's own origins.
+ */
+export const corsFromEnv = () =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const allowed = (c.env.CORS_ORIGINS ?? "")
+      .split(",")
+      .map((o) => o.trim())
+      .filter(Boolean);
+    if (allowed.length === 0) return next();
+    return cors({
+      origin: allowed.includes("*") ? "*" : allowed,
+      allowHeaders: ["Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match", "X-Request-Id"],
+      allowMethods: ["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
+      exposeHeaders: [
+        "Location",
+        "Link",
+        "ETag",
+        "X-Request-Id",
+        "Idempotent-Replayed",
+        "Retry-After",
+        "RateLimit",
+        "RateLimit-Policy",
+      ],
+      maxAge: 600,
+    })(c, next);
+  });
