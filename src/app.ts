@@ -14,6 +14,7 @@ import { requestLog } from "./middleware/request-log";
 import { corsFromEnv, securityHeaders } from "./middleware/security";
 import { bookingsApp } from "./routes/bookings";
 import { customersApp } from "./routes/customers";
+import { docs } from "./routes/docs";
 import { health } from "./routes/health";
 import { openApiDocument } from "./routes/openapi";
 import { problems } from "./routes/problems";
@@ -26,6 +27,7 @@ function createApi() {
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   health(api);
   problems(api);
+  docs(api);
   for (const path of ["/services/*", "/customers/*", "/bookings/*"]) api.use(path, requireApiKey, rateLimit);
   api.route("/services", servicesApp);
   api.route("/customers", customersApp);

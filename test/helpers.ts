@@ -1,10 +1,14 @@
-/** Shared test helpers: accounts straight into D1, and requests through the Worker's fetch. */
+/** Shared test helpers: accounts and rows straight into D1, and requests through the Worker's fetch. */
 import { env, exports } from "cloudflare:workers";
+import { expect } from "vitest";
 import { newAccount } from "../src/accounts/accounts";
 import { createDb } from "../src/db/client";
-import { apiKeys, businesses } from "../src/db/schema";
+import { apiKeys, type BookingRow, bookings, businesses } from "../src/db/schema";
+import { newId } from "../src/lib/ids";
 
 export const db = () => createDb(env.DB);
+
+export const origin = "http://api.test";
 
 export type TestAccount = { businessId: string; apiKey: string };
 
@@ -15,18 +19,19 @@ export async function createAccount(name = "Test Business"): Promise<TestAccount
   return { businessId: account.business.id, apiKey: account.plaintextKey };
 }
 
-type RequestOptions = { key?: string | null; body?: unknown; headers?: Record<string, string>; rawBody?: string };
+type RequestOptions = { key?: string | null; body?: unknown; headers?: Record<string, string>; rawBody?: BodyInit };
 
-/** Sends a request to the Worker under test; JSON bodies get the JSON content type. */
+/** Sends a request to the Worker under test; `path` is relative to /api/v1 unless it is a full URL. */
 export async function api(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
   const headers = new Headers(options.headers);
   if (options.key) headers.set("Authorization", `Bearer ${options.key}`);
-  let body: string | undefined = options.rawBody;
+  let body: BodyInit | undefined = options.rawBody;
   if (options.body !== undefined) {
     body = JSON.stringify(options.body);
     if (!headers.has("Content-Type")) headers.set("Content-Type", "application/json");
   }
-  return exports.default.fetch(new Request(`http://api.test/api/v1${path}`, { method, headers, body }));
+  const url = path.startsWith("http") ? path : `${origin}/api/v1${path}`;
+  return exports.default.fetch(new Request(url, { method, headers, body }));
 }
 
 /** Reads a JSON body, typed loosely for assertions. */
@@ -54,11 +59,62 @@ export async function createService(key: string, overrides: Record<string, unkno
   return json(res);
 }
 
-/** Asserts an RFC 9457 body and returns it. */
+/** Creates a customer through the API and returns its JSON. */
+export async function createCustomer(key: string, overrides: Record<string, unknown> = {}) {
+  const body = { name: "Ada Lovelace", email: `${crypto.randomUUID()}@example.com`, ...overrides };
+  const res = await api("POST", "/customers", { key, body });
+  if (res.status !== 201) throw new Error(`customer create failed: ${res.status} ${await res.text()}`);
+  return json(res);
+}
+
+type BookingFields = Pick<BookingRow, "serviceId" | "customerId" | "startTime"> & Partial<BookingRow>;
+
+/** Stores a booking row straight into D1 (the calendar would do this), 30 minutes long unless told. */
+export async function insertBooking(businessId: string, fields: BookingFields): Promise<BookingRow> {
+  const now = new Date().toISOString();
+  const row: BookingRow = {
+    id: newId("booking"),
+    businessId,
+    customerName: "Ada Lovelace",
+    customerEmail: "ada@example.com",
+    customerPhone: null,
+    endTime: new Date(Date.parse(fields.startTime) + 30 * 60_000).toISOString(),
+    notes: null,
+    status: "CONFIRMED",
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+    cancelledAt: null,
+    cancellationReason: null,
+    ...fields,
+  };
+  await db().insert(bookings).values(row);
+  return row;
+}
+
+/** `pagination.total` of a list request. */
+export async function totalOf(key: string, path: string): Promise<number> {
+  const res = await api("GET", path, { key });
+  expect(res.status).toBe(200);
+  return (await json(res)).pagination.total;
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Asserts an RFC 9457 response with this status and code, and returns its body. */
 export async function problem(res: Response, status: number, code: string) {
   const body = await json(res);
-  if (res.status !== status || body.code !== code || !res.headers.get("Content-Type")?.startsWith("application/problem+json")) {
-    throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(body)}`);
-  }
+  expect({ status: res.status, code: body.code }, JSON.stringify(body)).toEqual({ status, code });
+  expect(res.headers.get("Content-Type")).toMatch(/^application\/problem\+json/);
+  expect(body.status).toBe(status);
   return body;
+}
+
+/** Asserts a 422 `validation_failed` whose `errors[]` names `path`, and returns that entry. */
+export async function validationError(res: Response, path: string) {
+  const body = await problem(res, 422, "validation_failed");
+  const entry = body.errors?.find((e: { path: string }) => e.path === path);
+  expect(entry, `no error for ${path} in ${JSON.stringify(body.errors)}`).toBeDefined();
+  expect(entry.message).toEqual(expect.any(String));
+  return entry as { path: string; message: string };
 }

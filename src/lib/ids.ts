@@ -1,4 +1,7 @@
-import { ulid } from "ulid";
+import { monotonicFactory } from "ulid";
+
+/** Monotonic: ids made in the same millisecond still sort in creation order. */
+const ulid = monotonicFactory();
 
 /** Prefixes of the public identifiers; the rest is a lower-case ULID (time-sortable). */
 export const idPrefixes = {

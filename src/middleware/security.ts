@@ -13,6 +13,8 @@ export const securityHeaders = (): MiddlewareHandler<AppEnv> => {
     contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
     xFrameOptions: "DENY",
     crossOriginResourcePolicy: "same-origin",
+    // A route that sets its own policy (the docs page) keeps it.
+    overwrite: false,
   });
   return async (c, next) => {
     await headers(c, next);

@@ -1,21 +1,50 @@
-import type { OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
 
-/** Serves the OpenAPI 3.1.0 document generated from the routes' zod schemas. */
-export const openApiDocument = (api: OpenAPIHono<AppEnv>) =>
-  api.doc31("/openapi.json", (c) => ({
-    openapi: "3.1.0",
-    info: {
-      title: "Booking API",
-      version: "1.0.0",
-      description:
-        "Appointment booking for businesses: services, customers and bookings. Every route except `/health`, `/openapi.json` and `/problems/{code}` needs `Authorization: Bearer <API_KEY>`. Errors are RFC 9457 problem details.",
+type Document = ReturnType<OpenAPIHono<AppEnv>["getOpenAPI31Document"]>;
+
+/**
+ * Serves the OpenAPI 3.1.0 document generated from the routes' zod schemas. It is built once
+ * per isolate and origin: the public, unauthenticated route costs no more than a lookup.
+ */
+export const openApiDocument = (api: OpenAPIHono<AppEnv>) => {
+  const built = new Map<string, Document>();
+  const documentFor = (origin: string) => {
+    let document = built.get(origin);
+    if (!document) {
+      document = api.getOpenAPI31Document({
+        openapi: "3.1.0",
+        info: {
+          title: "Booking API",
+          version: "1.0.0",
+          description:
+            "Appointment booking for businesses: services, customers and bookings. Every route except `/health`, `/openapi.json`, `/docs` and `/problems/{code}` needs `Authorization: Bearer <API_KEY>`. Errors are RFC 9457 problem details.",
+        },
+        servers: [{ url: `${origin}/api/v1` }],
+        tags: [
+          { name: "Bookings", description: "Appointments." },
+          { name: "Services", description: "The catalog and its availability." },
+          { name: "Customers", description: "Customer profiles." },
+          { name: "Meta", description: "Health, contract, reference and problem types." },
+        ],
+      });
+      if (built.size < 16) built.set(origin, document);
+    }
+    return document;
+  };
+  const route = createRoute({
+    method: "get",
+    path: "/openapi.json",
+    operationId: "getOpenApiDocument",
+    tags: ["Meta"],
+    summary: "This OpenAPI 3.1.0 document",
+    security: [],
+    responses: {
+      200: {
+        description: "The contract of this API.",
+        content: { "application/json": { schema: z.looseObject({ openapi: z.string() }).openapi("OpenApiDocument") } },
+      },
     },
-    servers: [{ url: `${new URL(c.req.url).origin}/api/v1` }],
-    tags: [
-      { name: "Bookings", description: "Appointments." },
-      { name: "Services", description: "The catalog and its availability." },
-      { name: "Customers", description: "Customer profiles." },
-      { name: "Meta", description: "Health, contract and problem types." },
-    ],
-  }));
+  });
+  return api.openapi(route, (c) => c.json(documentFor(new URL(c.req.url).origin) as { openapi: string }, 200));
+};

@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { and, count, desc, eq, gte, lt } from "drizzle-orm";
 import { bookings } from "../../db/schema";
 import type { AppEnv } from "../../env";
+import { ApiError } from "../../lib/errors";
 import { bearerSecurity, problemResponses } from "../../lib/openapi";
 import { offsetOf, paginate, paginationQuery } from "../../lib/pagination";
 import { BookingListSchema, BookingStatusSchema, toBooking, utcDateTime } from "./schemas";
@@ -33,6 +34,11 @@ const route = createRoute({
 export const listBookings = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { page, limit, status, serviceId, customerId, from, to } = c.req.valid("query");
+    if (from && to && Date.parse(from) >= Date.parse(to)) {
+      throw new ApiError("validation_failed", "The query string is invalid.", {
+        errors: [{ path: "to", message: "Must be after from." }],
+      });
+    }
     const where = and(
       eq(bookings.businessId, c.var.caller.businessId),
       status ? eq(bookings.status, status) : undefined,

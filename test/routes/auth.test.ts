@@ -1,0 +1,169 @@
+/** API keys, the 401 challenge and tenant isolation. */
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { apiKeys } from "../../src/db/schema";
+import { generateApiKey } from "../../src/lib/crypto";
+import {
+  api,
+  createAccount,
+  createCustomer,
+  createService,
+  db,
+  insertBooking,
+  json,
+  problem,
+  type TestAccount,
+} from "../helpers";
+
+/** A 401 `unauthorized` problem with the Bearer challenge; `keySent` adds `error="invalid_token"`. */
+async function expectUnauthorized(res: Response, keySent: boolean) {
+  await problem(res, 401, "unauthorized");
+  const challenge = res.headers.get("WWW-Authenticate");
+  expect(challenge).toBe(keySent ? 'Bearer realm="api", error="invalid_token"' : 'Bearer realm="api"');
+}
+
+/** Owner with one of each resource, and a second business. */
+async function twoTenants() {
+  const owner = await createAccount("Owner");
+  const other = await createAccount("Other");
+  const service = await createService(owner.apiKey, { name: "Owner's service" });
+  const customer = await createCustomer(owner.apiKey, { name: "Owner's customer", email: "owner-cus@example.com" });
+  const booking = await insertBooking(owner.businessId, {
+    serviceId: service.id,
+    customerId: customer.id,
+    startTime: "2026-12-01T10:00:00.000Z",
+  });
+  return { owner, other, service, customer, booking };
+}
+
+/** The parts of a 404 body that must not differ between "someone else's" and "no such" id. */
+function shapeOf(body: Record<string, unknown>, id: string) {
+  return {
+    keys: Object.keys(body).sort(),
+    type: body.type,
+    title: body.title,
+    status: body.status,
+    code: body.code,
+    detail: String(body.detail).replace(id, "<id>"),
+    instance: String(body.instance).replace(id, "<id>"),
+  };
+}
+
+describe("happy", () => {
+  it("a valid key opens the API, whatever the case of the Bearer scheme", async () => {
+    const { apiKey } = await createAccount();
+    for (const header of [`Bearer ${apiKey}`, `bearer ${apiKey}`, `BEARER  ${apiKey}`]) {
+      const res = await api("GET", "/services", { headers: { Authorization: header } });
+      expect(res.status, header).toBe(200);
+    }
+  });
+
+  it.each(["/health", "/openapi.json", "/problems/not_found"])("%s needs no key", async (path) => {
+    const res = await api("GET", path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toMatch(/^application\/json/);
+  });
+
+  it("public routes ignore a bad key rather than rejecting it", async () => {
+    const res = await api("GET", "/health", { headers: { Authorization: "Bearer nonsense" } });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual({ status: "ok" });
+  });
+});
+
+describe("errors", () => {
+  it("no Authorization header is 401 with a bare Bearer challenge", async () => {
+    await expectUnauthorized(await api("GET", "/services"), false);
+  });
+
+  it.each([
+    ["a Basic credential", "Basic dXNlcjpwYXNz"],
+    ["Bearer without a key", "Bearer"],
+    ["Bearer with a blank key", "Bearer    "],
+    ["a key with the wrong prefix", `Bearer sk_live_${"a".repeat(32)}`],
+    ["a key too short", "Bearer bk_live_abc"],
+    ["a key with a space inside", `Bearer bk_live_${"a".repeat(16)} ${"b".repeat(16)}`],
+  ])("%s is 401 invalid_token", async (_, header) => {
+    await expectUnauthorized(await api("GET", "/services", { headers: { Authorization: header } }), true);
+  });
+
+  it("a well-formed but unknown key is 401 invalid_token", async () => {
+    await expectUnauthorized(await api("GET", "/services", { key: generateApiKey("live") }), true);
+  });
+
+  it("a revoked key stops working at once", async () => {
+    const account = await createAccount();
+    expect((await api("GET", "/services", { key: account.apiKey })).status).toBe(200);
+    await db()
+      .update(apiKeys)
+      .set({ revokedAt: new Date().toISOString() })
+      .where(eq(apiKeys.businessId, account.businessId));
+    await expectUnauthorized(await api("GET", "/services", { key: account.apiKey }), true);
+    await expectUnauthorized(
+      await api("POST", "/customers", { key: account.apiKey, body: { name: "X", email: "x@example.com" } }),
+      true,
+    );
+  });
+
+  it("the 401 does not say whether the key was unknown, revoked or malformed", async () => {
+    const account = await createAccount();
+    await db()
+      .update(apiKeys)
+      .set({ revokedAt: new Date().toISOString() })
+      .where(eq(apiKeys.businessId, account.businessId));
+    const details = new Set<string>();
+    for (const key of [account.apiKey, generateApiKey("test"), "bk_live_short"]) {
+      details.add((await problem(await api("GET", "/customers", { key }), 401, "unauthorized")).detail);
+    }
+    expect(details.size).toBe(1);
+  });
+});
+
+describe("security", () => {
+  it.each([
+    ["service", "/services"],
+    ["customer", "/customers"],
+    ["booking", "/bookings"],
+  ] as const)("another business gets the same 404 for the owner's %s as for an unknown id", async (kind, base) => {
+    const t = await twoTenants();
+    const id = { service: t.service.id, customer: t.customer.id, booking: t.booking.id }[kind];
+    const foreign = await problem(await api("GET", `${base}/${id}`, { key: t.other.apiKey }), 404, "not_found");
+    const unknownId = `${id.slice(0, 4)}${"0".repeat(26)}`;
+    const unknown = await problem(await api("GET", `${base}/${unknownId}`, { key: t.other.apiKey }), 404, "not_found");
+    expect(shapeOf(foreign, id)).toEqual(shapeOf(unknown, unknownId));
+    expect(JSON.stringify(foreign)).not.toContain("Owner");
+    // The owner still sees it.
+    expect((await api("GET", `${base}/${id}`, { key: t.owner.apiKey })).status).toBe(200);
+  });
+
+  it("lists never show another business's rows", async () => {
+    const t = await twoTenants();
+    await createService(t.owner.apiKey, { name: "Owner's retired service", active: false });
+    for (const path of ["/services", "/services?active=false", "/customers", "/customers?search=owner", "/bookings"]) {
+      const body = await json(await api("GET", path, { key: t.other.apiKey }));
+      expect(body.data, path).toEqual([]);
+      expect(body.pagination.total, path).toBe(0);
+    }
+  });
+
+  it("another business cannot PATCH the owner's service", async () => {
+    const t = await twoTenants();
+    const res = await api("PATCH", `/services/${t.service.id}`, {
+      key: t.other.apiKey,
+      body: { name: "Hijacked", active: false },
+    });
+    await problem(res, 404, "not_found");
+    expect(await json(await api("GET", `/services/${t.service.id}`, { key: t.owner.apiKey }))).toEqual(t.service);
+  });
+
+  it("a key acts only for its own business", async () => {
+    const a: TestAccount = await createAccount("A");
+    const b: TestAccount = await createAccount("B");
+    const created = await createCustomer(a.apiKey, { email: "mine@example.com" });
+    // B may create the same e-mail: A's customer is invisible to B, not a conflict.
+    const res = await api("POST", "/customers", { key: b.apiKey, body: { name: "B's", email: "MINE@example.com" } });
+    expect(res.status).toBe(201);
+    expect((await json(res)).id).not.toBe(created.id);
+    expect((await json(await api("GET", "/customers", { key: a.apiKey }))).data).toEqual([created]);
+  });
+});

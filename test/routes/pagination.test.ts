@@ -1,0 +1,197 @@
+/** Page and limit, the list envelope and the RFC 8288 Link header, shown on GET /customers. */
+import { describe, expect, it } from "vitest";
+import { customers } from "../../src/db/schema";
+import { newId } from "../../src/lib/ids";
+import { api, createAccount, db, json, origin, validationError } from "../helpers";
+
+/** Stores `n` customers named `<prefix> 1..n`, oldest first; returns their ids newest first (list order). */
+async function seedCustomers(businessId: string, n: number, prefix = "Customer"): Promise<string[]> {
+  const t0 = Date.now() - 60_000;
+  const rows = Array.from({ length: n }, (_, i) => {
+    const name = `${prefix} ${i + 1}`;
+    const email = `${prefix.toLowerCase().replaceAll(" ", "-")}-${i + 1}@example.com`;
+    const at = new Date(t0 + i * 1000).toISOString();
+    return {
+      id: newId("customer", t0 + i * 1000),
+      businessId,
+      name,
+      email,
+      emailNormalized: email,
+      nameNormalized: name.toLowerCase(),
+      phone: null,
+      createdAt: at,
+      updatedAt: at,
+    };
+  });
+  for (const row of rows) await db().insert(customers).values(row);
+  return rows.map((r) => r.id).reverse();
+}
+
+/** `rel → URL` of a Link header. */
+function links(res: Response): Record<string, URL> {
+  const header = res.headers.get("Link") ?? "";
+  return Object.fromEntries(
+    [...header.matchAll(/<([^>]+)>;\s*rel="([a-z]+)"/g)].map(([, target, rel]) => [rel, new URL(target ?? "", origin)]),
+  );
+}
+
+async function page(key: string, query: string) {
+  const res = await api("GET", `/customers${query}`, { key });
+  expect(res.status).toBe(200);
+  const body = await json(res);
+  return { res, body, ids: body.data.map((c: { id: string }) => c.id) as string[] };
+}
+
+describe("happy", () => {
+  it("defaults to page 1 with 20 items", async () => {
+    const account = await createAccount();
+    const ids = await seedCustomers(account.businessId, 25);
+    const { body } = await page(account.apiKey, "");
+    expect(body.data).toHaveLength(20);
+    expect(body.data.map((c: { id: string }) => c.id)).toEqual(ids.slice(0, 20));
+    expect(body.pagination).toEqual({ page: 1, limit: 20, total: 25, totalPages: 2, hasMore: true });
+  });
+
+  it("accepts limit=100 and limit=1", async () => {
+    const account = await createAccount();
+    const ids = await seedCustomers(account.businessId, 25);
+    const all = await page(account.apiKey, "?limit=100");
+    expect(all.ids).toEqual(ids);
+    expect(all.body.pagination).toEqual({ page: 1, limit: 100, total: 25, totalPages: 1, hasMore: false });
+    const one = await page(account.apiKey, "?limit=1&page=25");
+    expect(one.ids).toEqual([ids[24]]);
+    expect(one.body.pagination).toEqual({ page: 25, limit: 1, total: 25, totalPages: 25, hasMore: false });
+  });
+
+  it("walks every item exactly once, the last page partial", async () => {
+    const account = await createAccount();
+    const ids = await seedCustomers(account.businessId, 25);
+    const p1 = await page(account.apiKey, "?limit=10&page=1");
+    const p2 = await page(account.apiKey, "?limit=10&page=2");
+    const p3 = await page(account.apiKey, "?limit=10&page=3");
+    expect([...p1.ids, ...p2.ids, ...p3.ids]).toEqual(ids);
+    expect(p2.body.pagination).toEqual({ page: 2, limit: 10, total: 25, totalPages: 3, hasMore: true });
+    expect(p3.ids).toHaveLength(5);
+    expect(p3.body.pagination).toEqual({ page: 3, limit: 10, total: 25, totalPages: 3, hasMore: false });
+  });
+
+  it("a page past the end is an empty 200 with the true total", async () => {
+    const account = await createAccount();
+    await seedCustomers(account.businessId, 25);
+    const { body } = await page(account.apiKey, "?limit=10&page=7");
+    expect(body).toEqual({ data: [], pagination: { page: 7, limit: 10, total: 25, totalPages: 3, hasMore: false } });
+  });
+
+  it("an empty list is one empty page", async () => {
+    const account = await createAccount();
+    const { res, body } = await page(account.apiKey, "");
+    expect(body).toEqual({ data: [], pagination: { page: 1, limit: 20, total: 0, totalPages: 1, hasMore: false } });
+    const l = links(res);
+    expect(Object.keys(l).sort()).toEqual(["first", "last"]);
+  });
+
+  it("Link has first, prev, next and last with the right pages, keeping other parameters", async () => {
+    const account = await createAccount();
+    await seedCustomers(account.businessId, 25, "Match Me");
+    await seedCustomers(account.businessId, 5, "Other");
+    const { res, body } = await page(account.apiKey, "?search=match&limit=10&page=2");
+    expect(body.pagination).toEqual({ page: 2, limit: 10, total: 25, totalPages: 3, hasMore: true });
+    const l = links(res);
+    expect(Object.keys(l).sort()).toEqual(["first", "last", "next", "prev"]);
+    for (const [rel, expected] of [
+      ["first", "1"],
+      ["prev", "1"],
+      ["next", "3"],
+      ["last", "3"],
+    ] as const) {
+      const url = l[rel] as URL;
+      expect(url.pathname, rel).toBe("/api/v1/customers");
+      expect(url.searchParams.get("page"), rel).toBe(expected);
+      expect(url.searchParams.get("limit"), rel).toBe("10");
+      expect(url.searchParams.get("search"), rel).toBe("match");
+    }
+    // Following `next` gives the next page of the same search.
+    const next = await api("GET", (l.next as URL).href, { key: account.apiKey });
+    const nextBody = await json(next);
+    expect(nextBody.pagination).toMatchObject({ page: 3, total: 25, hasMore: false });
+    expect(nextBody.data.every((c: { name: string }) => c.name.startsWith("Match Me"))).toBe(true);
+  });
+
+  it("Link leaves out prev on the first page and next on the last", async () => {
+    const account = await createAccount();
+    await seedCustomers(account.businessId, 25);
+    const first = links((await page(account.apiKey, "?limit=10")).res);
+    expect(Object.keys(first).sort()).toEqual(["first", "last", "next"]);
+    expect(first.next?.searchParams.get("page")).toBe("2");
+    const last = links((await page(account.apiKey, "?limit=10&page=3")).res);
+    expect(Object.keys(last).sort()).toEqual(["first", "last", "prev"]);
+    expect(last.prev?.searchParams.get("page")).toBe("2");
+  });
+
+  it("past the end, prev points at the last real page", async () => {
+    const account = await createAccount();
+    await seedCustomers(account.businessId, 25);
+    const l = links((await page(account.apiKey, "?limit=10&page=9")).res);
+    expect(Object.keys(l).sort()).toEqual(["first", "last", "prev"]);
+    expect(l.prev?.searchParams.get("page")).toBe("3");
+    expect(l.last?.searchParams.get("page")).toBe("3");
+  });
+
+  it("the same envelope and Link header come with services and bookings", async () => {
+    const account = await createAccount();
+    for (const path of ["/services?limit=5", "/bookings?limit=5"]) {
+      const res = await api("GET", path, { key: account.apiKey });
+      expect(res.status).toBe(200);
+      expect(await json(res)).toEqual({
+        data: [],
+        pagination: { page: 1, limit: 5, total: 0, totalPages: 1, hasMore: false },
+      });
+      expect(links(res).first?.searchParams.get("limit")).toBe("5");
+    }
+  });
+});
+
+describe("errors", () => {
+  it.each([
+    ["limit=101", "limit"],
+    ["limit=0", "limit"],
+    ["limit=-5", "limit"],
+    ["limit=", "limit"],
+    ["limit=ten", "limit"],
+    ["page=0", "page"],
+    ["page=-1", "page"],
+    ["page=1.5", "page"],
+    ["page=abc", "page"],
+    ["page=1&page=2", "page"],
+  ])("?%s is 422 naming the parameter", async (query, path) => {
+    const account = await createAccount();
+    await seedCustomers(account.businessId, 3);
+    await validationError(await api("GET", `/customers?${query}`, { key: account.apiKey }), path);
+  });
+
+  it("an unknown query parameter is 422 and named", async () => {
+    const account = await createAccount();
+    const res = await api("GET", "/customers?pageSize=5", { key: account.apiKey });
+    const entry = await validationError(res, "(root)");
+    expect(entry.message).toContain("pageSize");
+  });
+
+  it.each(["/services", "/bookings"])("%s validates page and limit the same way", async (path) => {
+    const account = await createAccount();
+    await validationError(await api("GET", `${path}?limit=101`, { key: account.apiKey }), "limit");
+    await validationError(await api("GET", `${path}?page=0`, { key: account.apiKey }), "page");
+    await validationError(await api("GET", `${path}?sort=name`, { key: account.apiKey }), "(root)");
+  });
+});
+
+describe("security", () => {
+  it("totals and pages count only the caller's own rows", async () => {
+    const mine = await createAccount("Mine");
+    const theirs = await createAccount("Theirs");
+    const ids = await seedCustomers(mine.businessId, 3);
+    await seedCustomers(theirs.businessId, 30, "Theirs");
+    const { body } = await page(mine.apiKey, "?limit=2&page=2");
+    expect(body.pagination).toEqual({ page: 2, limit: 2, total: 3, totalPages: 2, hasMore: false });
+    expect(body.data.map((c: { id: string }) => c.id)).toEqual([ids[2]]);
+  });
+});
