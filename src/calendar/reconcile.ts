@@ -48,7 +48,7 @@ export async function reconcile(env: Env): Promise<ReconciliationReport> {
       ]);
       report.services++;
       report.bookings += snapshot.bookings.length;
-      const inD1 = new Map(stored.map((b) => [b.id, b]));
+      const inD1 = new Map(stored.map(({ id, status, version }) => [id, { status, version }]));
       const queued = new Set(snapshot.outbox);
       const base = { businessId: service.businessId, serviceId: service.id };
       for (const b of snapshot.bookings) {
@@ -62,8 +62,8 @@ export async function reconcile(env: Env): Promise<ReconciliationReport> {
           report.differences.push({ ...base, bookingId: b.id, kind: "status_mismatch", calendar, d1 });
         }
       }
-      for (const d1 of inD1.values()) {
-        report.differences.push({ ...base, bookingId: d1.id, kind: "missing_in_calendar", d1 });
+      for (const [bookingId, d1] of inD1) {
+        report.differences.push({ ...base, bookingId, kind: "missing_in_calendar", d1 });
       }
     }
     if (page.length < PAGE) break;

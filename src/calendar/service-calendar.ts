@@ -317,11 +317,20 @@ export class ServiceCalendar extends DurableObject<Env> {
             FLUSH_BATCH,
           )
           .toArray();
-    if (due.length > 0) {
-      const outcome = await this.persist(due.map((d) => this.load(d.booking_id)));
-      this.settle(due, outcome, now);
+    try {
+      if (due.length > 0) {
+        // Whatever the write does, the booking is committed here: a throw is just a failed attempt.
+        const outcome = await this.persist(due.map((d) => this.load(d.booking_id))).catch(
+          (error: unknown): PersistOutcome => ({
+            ok: false,
+            error: error instanceof Error ? error.message : String(error),
+          }),
+        );
+        this.settle(due, outcome, now);
+      }
+    } finally {
+      await this.scheduleAlarm(ids === undefined && due.length === FLUSH_BATCH);
     }
-    await this.scheduleAlarm(ids === undefined && due.length === FLUSH_BATCH);
   }
 
   /** The D1 write, bounded in time. Kept as a method so tests can inject a failing D1. */

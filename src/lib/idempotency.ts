@@ -44,8 +44,11 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-/** A handler's answer: the body, and where the created resource lives. */
-export type Outcome<T> = { body: T; location?: string };
+/**
+ * A handler's answer: the body, where the created resource lives, and whether it is a replay
+ * the handler found on its own (the calendar keeps its own record of keys it has served).
+ */
+export type Outcome<T> = { body: T; location?: string; replayed?: boolean };
 
 /**
  * Runs `handler` at most once per key and returns its outcome, or the stored one on a replay
@@ -56,9 +59,9 @@ export async function idempotent<T>(
   c: Context<AppEnv>,
   body: unknown,
   handler: (claim: IdempotencyClaim | undefined) => Promise<Outcome<T>>,
-): Promise<Outcome<T> & { replayed: boolean }> {
+): Promise<Outcome<T>> {
   const key = idempotencyKeyOf(c);
-  if (key === undefined) return { ...(await handler(undefined)), replayed: false };
+  if (key === undefined) return { replayed: false, ...(await handler(undefined)) };
 
   const businessId = c.var.caller.businessId;
   const requestHash = await requestFingerprint(c, body);
@@ -124,11 +127,11 @@ export async function idempotent<T>(
       responseLocation: outcome.location ?? null,
     })
     .where(where);
-  return { ...outcome, replayed: false };
+  return { replayed: false, ...outcome };
 }
 
 /** Sets `Location` and `Idempotent-Replayed` for an outcome. */
-export function outcomeHeaders(c: Context<AppEnv>, outcome: Outcome<unknown> & { replayed: boolean }): void {
+export function outcomeHeaders(c: Context<AppEnv>, outcome: Outcome<unknown>): void {
   if (outcome.location) c.header("Location", outcome.location);
   if (outcome.replayed) c.header("Idempotent-Replayed", "true");
 }

@@ -72,8 +72,8 @@ export const createBooking = (app: OpenAPIHono<AppEnv>) =>
         customerId: customer?.id ?? null,
         idempotency: claim,
       });
-      const { booking } = bookingOrThrow(result);
-      return { body: booking, location: `/api/v1/bookings/${booking.id}` };
+      const { booking, replayed } = bookingOrThrow(result);
+      return { body: booking, location: `/api/v1/bookings/${booking.id}`, replayed };
     });
     outcomeHeaders(c, outcome);
     return c.json(outcome.body, 201);
