@@ -19,6 +19,7 @@ import { health } from "./routes/health";
 import { openApiDocument } from "./routes/openapi";
 import { problems } from "./routes/problems";
 import { servicesApp } from "./routes/services";
+import { webhooksApp } from "./routes/webhooks";
 
 export const apiBasePath = "/api/v1";
 
@@ -28,10 +29,13 @@ function createApi() {
   health(api);
   problems(api);
   docs(api);
-  for (const path of ["/services/*", "/customers/*", "/bookings/*"]) api.use(path, requireApiKey, rateLimit);
+  for (const path of ["/services/*", "/customers/*", "/bookings/*", "/webhooks/*"]) {
+    api.use(path, requireApiKey, rateLimit);
+  }
   api.route("/services", servicesApp);
   api.route("/customers", customersApp);
   api.route("/bookings", bookingsApp);
+  api.route("/webhooks", webhooksApp);
   api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",

@@ -1,9 +1,12 @@
 import { app } from "./app";
 import { nightly } from "./maintenance";
+import { deadLetterWebhooks, deliverWebhooks } from "./webhooks/deliver";
+import type { WebhookMessage } from "./webhooks/events";
 
 export { ServiceCalendar } from "./calendar/service-calendar";
 
 export default {
   fetch: app.fetch,
   scheduled: (_controller, env, ctx) => ctx.waitUntil(nightly(env)),
-} satisfies ExportedHandler<Env>;
+  queue: (batch, env) => (batch.queue.endsWith("-dlq") ? deadLetterWebhooks(batch, env) : deliverWebhooks(batch, env)),
+} satisfies ExportedHandler<Env, WebhookMessage>;

@@ -5,12 +5,20 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { type BookingRow, bookings, customers } from "../db/schema";
+import { type BookingEvent, eventStatements } from "../webhooks/events";
 
 /** A booking as the calendar stores it: the D1 row without the customer link resolved. */
 export type StoredBooking = Omit<BookingRow, "customerId"> & { customerId: string };
 
-/** Persists bookings in one D1 batch; returns each booking's customer id as D1 resolved it. */
-export async function persistBookings(db: Database, records: StoredBooking[]): Promise<Map<string, string>> {
+/**
+ * Persists bookings and their webhook events in one D1 batch; returns each booking's customer
+ * id as D1 resolved it.
+ */
+export async function persistBookings(
+  db: Database,
+  records: StoredBooking[],
+  events: BookingEvent[] = [],
+): Promise<Map<string, string>> {
   const statements = records.flatMap((b) => {
     const email = b.customerEmail.toLowerCase();
     const customerOf = sql`(SELECT id FROM customers WHERE business_id = ${b.businessId} AND email_normalized = ${email})`;
@@ -60,11 +68,11 @@ export async function persistBookings(db: Database, records: StoredBooking[]): P
         .where(and(eq(bookings.businessId, b.businessId), eq(bookings.id, b.id))),
     ];
   });
-  const [first, ...rest] = statements;
+  const [first, ...rest] = [...statements, ...events.flatMap((event) => eventStatements(db, event))];
   if (!first) return new Map();
   const results = (await db.batch([first, ...rest])) as unknown[];
   const customerIds = new Map<string, string>();
-  for (let i = 2; i < results.length; i += 3) {
+  for (let i = 2; i < records.length * 3; i += 3) {
     const [row] = results[i] as { id: string; customerId: string }[];
     if (row) customerIds.set(row.id, row.customerId);
   }

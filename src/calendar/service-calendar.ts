@@ -3,6 +3,7 @@ import { createDb } from "../db/client";
 import type { BookingStatus } from "../db/schema";
 import { newId } from "../lib/ids";
 import { toBooking } from "../routes/bookings/schemas";
+import { type BookingEvent, eventPayload, eventTypeFor, type WebhookMessage } from "../webhooks/events";
 import { type PersistOutcome, retryDelayMs } from "./outbox";
 import { persistBookings, type StoredBooking } from "./persist";
 import { blockedSpan, checkCapacity, checkRequest, checkTiming, type ServiceRules, slotsBetween } from "./rules";
@@ -50,7 +51,7 @@ export class ServiceCalendar extends DurableObject<Env> {
   /** Checks availability and reserves the slot; then records the booking in D1. */
   async createBooking(command: CreateBookingCommand): Promise<CalendarResult> {
     const result = this.ctx.storage.transactionSync(() => this.reserve(command, Date.now()));
-    if (result.ok && !result.replayed) await this.flush([result.booking.id]);
+    if (result.ok && !result.replayed) await this.flushAfterCommit(result.booking.id);
     if (!result.ok) return result;
     const stored = this.load(result.booking.id);
     return { ...result, booking: toBooking(stored), version: stored.version };
@@ -59,7 +60,7 @@ export class ServiceCalendar extends DurableObject<Env> {
   /** Applies a status change (or a notes edit) to a booking of this calendar. */
   async transition(command: TransitionCommand): Promise<CalendarResult> {
     const result = this.ctx.storage.transactionSync(() => this.applyTransition(command, new Date().toISOString()));
-    if (result.ok && !result.replayed) await this.flush([result.booking.id]);
+    if (result.ok && !result.replayed) await this.flushAfterCommit(result.booking.id);
     return result;
   }
 
@@ -193,6 +194,7 @@ export class ServiceCalendar extends DurableObject<Env> {
     );
     this.bumpCounter(record.status, 1);
     this.enqueue(record.id, 1, now);
+    this.raiseEvent(null, record, createdAt);
     if (blocked.end - blocked.start > this.maxBlockedMs) {
       this.maxBlockedMs = blocked.end - blocked.start;
       this.sql.exec("UPDATE meta SET value = ? WHERE key = 'max_blocked_ms'", this.maxBlockedMs);
@@ -259,6 +261,7 @@ export class ServiceCalendar extends DurableObject<Env> {
       this.bumpCounter(next.status, 1);
     }
     this.enqueue(next.id, next.version, Date.parse(now));
+    this.raiseEvent(current.status, next, now);
     return { ok: true, booking: toBooking(next), version: next.version, replayed: false };
   }
 
@@ -298,59 +301,108 @@ export class ServiceCalendar extends DurableObject<Env> {
     };
   }
 
-  // --- D1 outbox ---------------------------------------------------------------------------
+  // --- D1 outbox and event queue ----------------------------------------------------------
 
-  /** Writes the given (or all due) outbox entries to D1; failures are rescheduled. */
+  /** The change is committed and will be answered with success: a failure here is only logged. */
+  private async flushAfterCommit(bookingId: string): Promise<void> {
+    try {
+      await this.flush([bookingId]);
+    } catch (error) {
+      console.error(
+        JSON.stringify({ level: "error", msg: "flush after commit failed", bookingId, error: errorText(error) }),
+      );
+    }
+  }
+
+  /**
+   * Writes the given (or all due) bookings to D1 together with every event not yet there, then
+   * puts written events on the webhook queue. Whatever fails stays queued here for the alarm.
+   */
   private async flush(ids?: string[]): Promise<void> {
     const now = Date.now();
+    type Due = { booking_id: string; version: number; attempts: number };
     const due = ids
       ? this.sql
-          .exec<{ booking_id: string; version: number; attempts: number }>(
+          .exec<Due>(
             `SELECT booking_id, version, attempts FROM outbox WHERE booking_id IN (${ids.map(() => "?").join(",")})`,
             ...ids,
           )
           .toArray()
       : this.sql
-          .exec<{ booking_id: string; version: number; attempts: number }>(
+          .exec<Due>(
             "SELECT booking_id, version, attempts FROM outbox WHERE next_attempt_ms <= ? ORDER BY next_attempt_ms LIMIT ?",
             now,
             FLUSH_BATCH,
           )
           .toArray();
+    const events = this.sql
+      .exec<EventRow>("SELECT * FROM events WHERE stage = 'd1' ORDER BY id LIMIT ?", FLUSH_BATCH)
+      .toArray();
     try {
-      if (due.length > 0) {
+      if (due.length > 0 || events.length > 0) {
         // Whatever the write does, the booking is committed here: a throw is just a failed attempt.
-        const outcome = await this.persist(due.map((d) => this.load(d.booking_id))).catch(
-          (error: unknown): PersistOutcome => ({
-            ok: false,
-            error: error instanceof Error ? error.message : String(error),
-          }),
-        );
-        this.settle(due, outcome, now);
+        const outcome = await this.persist(
+          due.map((d) => this.load(d.booking_id)),
+          events.map(toEvent),
+        ).catch((error: unknown): PersistOutcome => ({ ok: false, error: errorText(error) }));
+        this.settle(due, events, outcome, now);
       }
+      await this.publishEvents(now);
     } finally {
       await this.scheduleAlarm(ids === undefined && due.length === FLUSH_BATCH);
     }
   }
 
   /** The D1 write, bounded in time. Kept as a method so tests can inject a failing D1. */
-  async persist(records: StoredBooking[]): Promise<PersistOutcome> {
+  async persist(records: StoredBooking[], events: BookingEvent[] = []): Promise<PersistOutcome> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error("D1 write timed out")), D1_WRITE_TIMEOUT_MS);
     });
     try {
-      const customerIds = await Promise.race([persistBookings(createDb(this.env.DB), records), timeout]);
+      const customerIds = await Promise.race([persistBookings(createDb(this.env.DB), records, events), timeout]);
       return { ok: true, customerIds };
     } catch (error) {
-      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+      return { ok: false, error: errorText(error) };
     } finally {
       if (timer !== undefined) clearTimeout(timer);
     }
   }
 
+  /** Sends events that D1 has to the webhook queue. Kept as a method so tests can inject a failure. */
+  async publish(events: BookingEvent[]): Promise<void> {
+    await this.env.WEBHOOK_QUEUE.sendBatch(events.map((e) => ({ body: { eventId: e.id } satisfies WebhookMessage })));
+  }
+
+  private async publishEvents(now: number): Promise<void> {
+    const ready = this.sql
+      .exec<EventRow>("SELECT * FROM events WHERE stage = 'queue' AND next_attempt_ms <= ? ORDER BY id LIMIT 100", now)
+      .toArray();
+    if (ready.length === 0) return;
+    const error = await this.publish(ready.map(toEvent)).then(
+      () => null,
+      (e: unknown) => errorText(e),
+    );
+    this.ctx.storage.transactionSync(() => {
+      for (const event of ready) {
+        if (error === null) this.sql.exec("DELETE FROM events WHERE id = ?", event.id);
+        else this.deferEvent(event, now, error);
+      }
+    });
+  }
+
+  private deferEvent(event: EventRow, now: number, error: string): void {
+    this.sql.exec(
+      "UPDATE events SET attempts = attempts + 1, next_attempt_ms = ?, last_error = ? WHERE id = ?",
+      now + retryDelayMs(event.attempts + 1),
+      error.slice(0, 500),
+      event.id,
+    );
+  }
+
   private settle(
     due: { booking_id: string; version: number; attempts: number }[],
+    events: EventRow[],
     outcome: PersistOutcome,
     now: number,
   ) {
@@ -377,17 +429,57 @@ export class ServiceCalendar extends DurableObject<Env> {
           );
         }
       }
+      for (const event of events) {
+        if (outcome.ok) this.sql.exec("UPDATE events SET stage = 'queue', next_attempt_ms = 0 WHERE id = ?", event.id);
+        else this.deferEvent(event, now, outcome.error);
+      }
     });
     if (!outcome.ok)
       console.warn(JSON.stringify({ level: "warn", msg: "D1 write deferred to outbox", error: outcome.error }));
   }
 
-  /** Keeps one alarm at the earliest due outbox entry (or now, when a full batch was just sent). */
+  /** Keeps one alarm at the earliest due outbox entry or event (or now, when a full batch was just sent). */
   private async scheduleAlarm(moreDue: boolean): Promise<void> {
-    const next = this.sql.exec<{ at: number | null }>("SELECT min(next_attempt_ms) AS at FROM outbox").one().at;
+    const next = this.sql
+      .exec<{ at: number | null }>(
+        "SELECT min(at) AS at FROM (SELECT min(next_attempt_ms) AS at FROM outbox UNION ALL SELECT min(next_attempt_ms) FROM events)",
+      )
+      .one().at;
     if (next === null) return;
-    const at = moreDue ? Date.now() : next;
+    const at = moreDue ? Date.now() : Math.max(next, Date.now());
     const current = await this.ctx.storage.getAlarm();
     if (current === null || current > at) await this.ctx.storage.setAlarm(at);
   }
+
+  /** Records the webhook event of a change, inside the caller's transaction. */
+  private raiseEvent(previous: BookingStatus | null, booking: StoredBooking, at: string): void {
+    const type = eventTypeFor(previous, booking.status);
+    this.sql.exec(
+      "INSERT INTO events (id, business_id, type, payload, created_at, stage, attempts, next_attempt_ms) VALUES (?, ?, ?, ?, ?, 'd1', 0, 0)",
+      newId("event", Date.parse(at)),
+      booking.businessId,
+      type,
+      eventPayload(type, toBooking(booking), at),
+      at,
+    );
+  }
 }
+
+type EventRow = {
+  id: string;
+  business_id: string;
+  type: BookingEvent["type"];
+  payload: string;
+  created_at: string;
+  attempts: number;
+};
+
+const toEvent = (row: EventRow): BookingEvent => ({
+  id: row.id,
+  businessId: row.business_id,
+  type: row.type,
+  payload: row.payload,
+  createdAt: row.created_at,
+});
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));

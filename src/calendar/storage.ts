@@ -34,6 +34,19 @@ const migrations: string[] = [
    CREATE INDEX outbox_due ON outbox (next_attempt_ms);
    CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
    INSERT INTO meta (key, value) VALUES ('max_blocked_ms', 0);`,
+  // Webhook events: 'd1' until written with their booking, then 'queue' until the queue has them.
+  `CREATE TABLE events (
+     id TEXT PRIMARY KEY,
+     business_id TEXT NOT NULL,
+     type TEXT NOT NULL,
+     payload TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     stage TEXT NOT NULL,
+     attempts INTEGER NOT NULL,
+     next_attempt_ms INTEGER NOT NULL,
+     last_error TEXT
+   );
+   CREATE INDEX events_stage ON events (stage, next_attempt_ms);`,
 ];
 
 /** Brings the tables up to date; cheap when they are (one read of the schema version). */

@@ -10,6 +10,8 @@ export const idPrefixes = {
   service: "svc",
   customer: "cus",
   booking: "bkg",
+  event: "evt",
+  webhook: "whk",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

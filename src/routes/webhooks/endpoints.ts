@@ -1,0 +1,129 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { and, count, desc, eq, isNull } from "drizzle-orm";
+import { webhookEndpoints } from "../../db/schema";
+import type { AppEnv } from "../../env";
+import { newId } from "../../lib/ids";
+import { bearerSecurity, bodyProblems, idParam, problemResponses } from "../../lib/openapi";
+import { offsetOf, paginate, paginationQuery } from "../../lib/pagination";
+import { newSigningSecret } from "../../webhooks/signing";
+import { loadWebhook } from "./load";
+import { CreatedWebhookSchema, CreateWebhookSchema, toWebhook, WebhookListSchema, WebhookSchema } from "./schemas";
+
+const tags = ["Webhooks"];
+const whkExample = "whk_01jd3k5v7q8r9s0t1u2v3w4x5y";
+
+const createWebhookRoute = createRoute({
+  method: "post",
+  path: "/",
+  operationId: "createWebhook",
+  tags,
+  summary: "Register a webhook endpoint",
+  description:
+    "Events are POSTed as JSON signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The signing secret is in this response only.",
+  security: bearerSecurity,
+  request: { body: { required: true, content: { "application/json": { schema: CreateWebhookSchema } } } },
+  responses: {
+    201: {
+      description: "The endpoint and its secret.",
+      content: { "application/json": { schema: CreatedWebhookSchema } },
+    },
+    ...problemResponses(...bodyProblems),
+  },
+});
+
+const listWebhooksRoute = createRoute({
+  method: "get",
+  path: "/",
+  operationId: "listWebhooks",
+  tags,
+  summary: "List webhook endpoints",
+  security: bearerSecurity,
+  request: { query: z.strictObject(paginationQuery) },
+  responses: {
+    200: { description: "A page of endpoints.", content: { "application/json": { schema: WebhookListSchema } } },
+    ...problemResponses(422),
+  },
+});
+
+const getWebhookRoute = createRoute({
+  method: "get",
+  path: "/{id}",
+  operationId: "getWebhook",
+  tags,
+  summary: "Get a webhook endpoint",
+  security: bearerSecurity,
+  request: { params: idParam(whkExample) },
+  responses: {
+    200: { description: "The endpoint.", content: { "application/json": { schema: WebhookSchema } } },
+    ...problemResponses(404, 422),
+  },
+});
+
+const deleteWebhookRoute = createRoute({
+  method: "delete",
+  path: "/{id}",
+  operationId: "deleteWebhook",
+  tags,
+  summary: "Delete a webhook endpoint",
+  description: "Stops all deliveries to it at once.",
+  security: bearerSecurity,
+  request: { params: idParam(whkExample) },
+  responses: { 204: { description: "Deleted." }, ...problemResponses(404, 422) },
+});
+
+/** Registration, listing, reading and deletion of endpoints. */
+export const webhookEndpointRoutes = (app: OpenAPIHono<AppEnv>) => {
+  app.openapi(createWebhookRoute, async (c) => {
+    const body = c.req.valid("json");
+    const now = new Date().toISOString();
+    const secret = newSigningSecret();
+    const [row] = await c.var.db
+      .insert(webhookEndpoints)
+      .values({
+        id: newId("webhook"),
+        businessId: c.var.caller.businessId,
+        url: body.url,
+        description: body.description ?? null,
+        events: body.events,
+        secret,
+        status: "active",
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    const webhook = toWebhook(row as NonNullable<typeof row>);
+    c.header("Location", `/api/v1/webhooks/${webhook.id}`);
+    return c.json({ ...webhook, secret }, 201);
+  });
+
+  app.openapi(listWebhooksRoute, async (c) => {
+    const { page, limit } = c.req.valid("query");
+    const where = and(eq(webhookEndpoints.businessId, c.var.caller.businessId), isNull(webhookEndpoints.deletedAt));
+    const [rows, [totals]] = await c.var.db.batch([
+      c.var.db
+        .select()
+        .from(webhookEndpoints)
+        .where(where)
+        .orderBy(desc(webhookEndpoints.id))
+        .limit(limit)
+        .offset(offsetOf({ page, limit })),
+      c.var.db.select({ total: count() }).from(webhookEndpoints).where(where),
+    ]);
+    return c.json(paginate(c, rows.map(toWebhook), totals?.total ?? 0, { page, limit }), 200);
+  });
+
+  app.openapi(getWebhookRoute, async (c) => {
+    const row = await loadWebhook(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
+    return c.json(toWebhook(row), 200);
+  });
+
+  app.openapi(deleteWebhookRoute, async (c) => {
+    const row = await loadWebhook(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
+    // Kept (soft-deleted) so its delivery history stays consistent; it is never delivered to again.
+    await c.var.db
+      .update(webhookEndpoints)
+      .set({ deletedAt: new Date().toISOString() })
+      .where(eq(webhookEndpoints.id, row.id));
+    return c.body(null, 204);
+  });
+};

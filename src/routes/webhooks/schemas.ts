@@ -1,0 +1,92 @@
+import { z } from "@hono/zod-openapi";
+import { webhookEventTypes } from "../../db/schema";
+import { listOf } from "../../lib/pagination";
+
+export const WebhookEventTypeSchema = z.enum(webhookEventTypes).openapi("WebhookEventType");
+
+export const CreateWebhookSchema = z
+  .strictObject({
+    url: z
+      .url({ protocol: /^https$/, hostname: z.regexes.domain })
+      .max(2000)
+      .openapi({ description: "An HTTPS URL with a host name.", example: "https://example.com/hooks/bookings" }),
+    events: z
+      .array(WebhookEventTypeSchema)
+      .min(1)
+      .max(webhookEventTypes.length)
+      .refine((e) => new Set(e).size === e.length, {
+        message: "List each event once.",
+      }),
+    description: z.string().trim().max(500).optional(),
+  })
+  .openapi("CreateWebhook");
+
+export const WebhookSchema = z
+  .object({
+    id: z.string().openapi({ example: "whk_01jd3k5v7q8r9s0t1u2v3w4x5y" }),
+    url: z.string(),
+    description: z.string().nullable(),
+    events: z.array(WebhookEventTypeSchema),
+    status: z.enum(["active", "disabled"]),
+    disabledReason: z.string().nullable(),
+    consecutiveFailures: z.number().int().openapi({ description: "Dead-lettered deliveries in a row." }),
+    createdAt: z.string().openapi({ format: "date-time" }),
+    updatedAt: z.string().openapi({ format: "date-time" }),
+  })
+  .openapi("Webhook");
+
+export const CreatedWebhookSchema = WebhookSchema.extend({
+  secret: z.string().openapi({
+    description: "Standard Webhooks signing secret (`whsec_…`). Shown only in this response.",
+  }),
+}).openapi("CreatedWebhook");
+
+export const DeliverySchema = z
+  .object({
+    id: z.string(),
+    eventId: z.string().openapi({ description: "Also the `webhook-id` header of every send." }),
+    eventType: WebhookEventTypeSchema,
+    status: z.enum(["pending", "succeeded", "failed", "dead"]),
+    attempts: z.array(
+      z.object({
+        attempt: z.number().int(),
+        at: z.string().openapi({ format: "date-time" }),
+        statusCode: z.number().int().nullable(),
+        error: z.string().nullable(),
+        durationMs: z.number().int(),
+      }),
+    ),
+    createdAt: z.string().openapi({ format: "date-time" }),
+    updatedAt: z.string().openapi({ format: "date-time" }),
+  })
+  .openapi("WebhookDelivery");
+
+export const WebhookListSchema = listOf(WebhookSchema, "WebhookList");
+export const DeliveryListSchema = listOf(DeliverySchema, "WebhookDeliveryList");
+
+type EndpointRow = {
+  id: string;
+  url: string;
+  description: string | null;
+  events: (typeof webhookEventTypes)[number][];
+  status: "active" | "disabled";
+  disabledReason: string | null;
+  consecutiveFailures: number;
+  createdAt: string;
+  updatedAt: string;
+};
+
+/** The public shape of an endpoint (never its secret). */
+export function toWebhook(row: EndpointRow): z.infer<typeof WebhookSchema> {
+  return {
+    id: row.id,
+    url: row.url,
+    description: row.description,
+    events: row.events,
+    status: row.status,
+    disabledReason: row.disabledReason,
+    consecutiveFailures: row.consecutiveFailures,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}

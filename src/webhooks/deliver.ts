@@ -1,0 +1,149 @@
+/**
+ * The webhook queue consumer: signs and POSTs each open delivery of an event, records every
+ * attempt, and lets the queue retry with backoff. Dead-lettered messages mark their deliveries
+ * dead; an endpoint is disabled only after several dead deliveries in a row, with the reason.
+ */
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { createDb, type Database } from "../db/client";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "../db/schema";
+import type { WebhookMessage } from "./events";
+import { signedHeaders } from "./signing";
+
+/** Seconds to wait before retry n (after the n-th failed try); the queue allows max_retries = 6. */
+export const retryDelaysSeconds = [10, 60, 300, 1_800, 7_200, 21_600];
+/** Dead-lettered deliveries in a row after which an endpoint is disabled. */
+export const disableAfterDeadDeliveries = 5;
+const TIMEOUT_MS = 10_000;
+
+type OpenDelivery = {
+  id: string;
+  endpointId: string;
+  url: string;
+  secret: string;
+  eventId: string;
+  payload: string;
+  attempts: number;
+};
+
+async function openDeliveries(db: Database, message: WebhookMessage): Promise<OpenDelivery[]> {
+  return db
+    .select({
+      id: webhookDeliveries.id,
+      endpointId: webhookDeliveries.endpointId,
+      url: webhookEndpoints.url,
+      secret: webhookEndpoints.secret,
+      eventId: webhookEvents.id,
+      payload: webhookEvents.payload,
+      attempts: webhookDeliveries.attempts,
+    })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+    .where(
+      and(
+        eq(webhookDeliveries.eventId, message.eventId),
+        message.deliveryId ? eq(webhookDeliveries.id, message.deliveryId) : undefined,
+        inArray(webhookDeliveries.status, ["pending", "failed"]),
+        eq(webhookEndpoints.status, "active"),
+        sql`${webhookEndpoints.deletedAt} IS NULL`,
+      ),
+    );
+}
+
+/** One signed POST; the attempt is recorded whatever happens. Returns whether it succeeded. */
+async function attempt(db: Database, delivery: OpenDelivery): Promise<boolean> {
+  const started = Date.now();
+  let statusCode: number | null = null;
+  let error: string | null = null;
+  try {
+    const res = await fetch(delivery.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "user-agent": "booking-api-webhooks/1",
+        ...(await signedHeaders(delivery.secret, delivery.eventId, delivery.payload, started)),
+      },
+      body: delivery.payload,
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+      redirect: "manual",
+    });
+    statusCode = res.status;
+    await res.body?.cancel();
+    if (!res.ok) error = `HTTP ${res.status}`;
+  } catch (e) {
+    error = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  }
+  const ok = error === null;
+  const at = new Date(started).toISOString();
+  const record = [
+    db.insert(webhookAttempts).values({
+      deliveryId: delivery.id,
+      attempt: delivery.attempts + 1,
+      at,
+      statusCode,
+      error,
+      durationMs: Date.now() - started,
+    }),
+    db
+      .update(webhookDeliveries)
+      .set({
+        status: ok ? "succeeded" : "failed",
+        attempts: delivery.attempts + 1,
+        lastStatusCode: statusCode,
+        lastError: error,
+        updatedAt: at,
+      })
+      .where(eq(webhookDeliveries.id, delivery.id)),
+  ] as const;
+  if (ok) {
+    await db.batch([
+      ...record,
+      db.update(webhookEndpoints).set({ consecutiveFailures: 0 }).where(eq(webhookEndpoints.id, delivery.endpointId)),
+    ]);
+  } else await db.batch(record);
+  return ok;
+}
+
+/** Consumer of the webhook queue. */
+export async function deliverWebhooks(batch: MessageBatch<WebhookMessage>, env: Env): Promise<void> {
+  const db = createDb(env.DB);
+  for (const message of batch.messages) {
+    let failed = false;
+    for (const delivery of await openDeliveries(db, message.body)) {
+      if (!(await attempt(db, delivery))) failed = true;
+    }
+    if (!failed) message.ack();
+    else {
+      const delay = retryDelaysSeconds[Math.min(message.attempts, retryDelaysSeconds.length) - 1] ?? 10;
+      message.retry({ delaySeconds: delay });
+    }
+  }
+}
+
+/** Consumer of the dead-letter queue: the queue gave up on these deliveries. */
+export async function deadLetterWebhooks(batch: MessageBatch<WebhookMessage>, env: Env): Promise<void> {
+  const db = createDb(env.DB);
+  for (const message of batch.messages) {
+    const now = new Date().toISOString();
+    for (const delivery of await openDeliveries(db, message.body)) {
+      await db.batch([
+        db
+          .update(webhookDeliveries)
+          .set({ status: "dead", updatedAt: now })
+          .where(eq(webhookDeliveries.id, delivery.id)),
+        db
+          .update(webhookEndpoints)
+          .set({
+            consecutiveFailures: sql`${webhookEndpoints.consecutiveFailures} + 1`,
+            updatedAt: now,
+            status: sql`CASE WHEN ${webhookEndpoints.consecutiveFailures} + 1 >= ${disableAfterDeadDeliveries} THEN 'disabled' ELSE ${webhookEndpoints.status} END`,
+            disabledReason: sql`CASE WHEN ${webhookEndpoints.consecutiveFailures} + 1 >= ${disableAfterDeadDeliveries}
+              THEN ${`Disabled after ${disableAfterDeadDeliveries} deliveries in a row failed every retry; see its deliveries.`}
+              ELSE ${webhookEndpoints.disabledReason} END`,
+          })
+          .where(eq(webhookEndpoints.id, delivery.endpointId)),
+      ]);
+    }
+    message.ack();
+  }
+}

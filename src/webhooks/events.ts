@@ -1,0 +1,76 @@
+/**
+ * Booking events: made by the calendar in the same transaction as the change, written to D1
+ * with the booking (fanned out to the subscribed endpoints there), then put on the queue.
+ */
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import {
+  type BookingStatus,
+  type WebhookEventType,
+  webhookDeliveries,
+  webhookEndpoints,
+  webhookEvents,
+} from "../db/schema";
+import type { Booking } from "../routes/bookings/schemas";
+
+/** An event as the calendar's outbox holds it. */
+export type BookingEvent = {
+  id: string;
+  businessId: string;
+  type: WebhookEventType;
+  payload: string;
+  createdAt: string;
+};
+
+/** The queue message: the consumer delivers every open delivery of the event (or just one). */
+export type WebhookMessage = { eventId: string; deliveryId?: string };
+
+/** The event a booking change raises. */
+export function eventTypeFor(previous: BookingStatus | null, next: BookingStatus): WebhookEventType {
+  if (previous === null) return "booking.created";
+  return next === "CANCELLED" && previous !== "CANCELLED" ? "booking.cancelled" : "booking.updated";
+}
+
+/** The body receivers get, per the Standard Webhooks payload shape. */
+export function eventPayload(type: WebhookEventType, booking: Booking, at: string): string {
+  return JSON.stringify({ type, timestamp: at, data: booking });
+}
+
+/**
+ * D1 statements that record an event and one delivery per active endpoint subscribed to it.
+ * Deterministic ids and ON CONFLICT make a replay after a crash harmless.
+ */
+export function eventStatements(db: Database, event: BookingEvent) {
+  const endpoint = webhookEndpoints;
+  return [
+    db.insert(webhookEvents).values(event).onConflictDoNothing(),
+    db
+      .insert(webhookDeliveries)
+      .select(
+        db
+          .select({
+            id: sql<string>`'dlv_' || substr(${event.id}, 5) || '_' || substr(${endpoint.id}, 5)`.as("id"),
+            businessId: endpoint.businessId,
+            endpointId: endpoint.id,
+            eventId: sql<string>`${event.id}`.as("event_id"),
+            eventType: sql<WebhookEventType>`${event.type}`.as("event_type"),
+            status: sql<"pending">`'pending'`.as("status"),
+            attempts: sql<number>`0`.as("attempts"),
+            lastStatusCode: sql<null>`NULL`.as("last_status_code"),
+            lastError: sql<null>`NULL`.as("last_error"),
+            createdAt: sql<string>`${event.createdAt}`.as("created_at"),
+            updatedAt: sql<string>`${event.createdAt}`.as("updated_at"),
+          })
+          .from(endpoint)
+          .where(
+            and(
+              eq(endpoint.businessId, event.businessId),
+              eq(endpoint.status, "active"),
+              isNull(endpoint.deletedAt),
+              sql`EXISTS (SELECT 1 FROM json_each(${endpoint.events}) WHERE value = ${event.type})`,
+            ),
+          ),
+      )
+      .onConflictDoNothing(),
+  ];
+}
