@@ -255,6 +255,7 @@ function banner(): void {
       `  Demo key  ${DEMO_API_KEY}`,
       `            (business "${DEMO_BUSINESS_NAME}"; a fixed, local-only test key, never valid remotely)`,
       `  OpenAPI   ${baseUrl}/openapi.json`,
+      `  Reference ${baseUrl}/docs`,
       `  Data      ${persistTo ?? ".wrangler/state"} (local D1 and Durable Objects)`,
       "",
       "  Try:",
