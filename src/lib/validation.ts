@@ -14,17 +14,17 @@ export function fieldErrors(error: z.ZodError): FieldError[] {
   });
 }
 
-const targetNames: Record<string, string> = {
-  json: "request body",
-  query: "query string",
-  param: "path",
-  header: "headers",
+const targetDetails: Record<string, string> = {
+  json: "The request body is invalid.",
+  query: "The query string is invalid.",
+  param: "The path is invalid.",
+  header: "The request headers are invalid.",
 };
 
 /** Validation hook for every route: a failed parse becomes a 422 `validation_failed`. */
 export const validationHook: Hook<unknown, AppEnv, string, unknown> = (result) => {
   if (!result.success) {
-    const where = targetNames[result.target] ?? result.target;
-    throw new ApiError("validation_failed", `The ${where} is invalid.`, { errors: fieldErrors(result.error) });
+    const detail = targetDetails[result.target] ?? "The request is invalid.";
+    throw new ApiError("validation_failed", detail, { errors: fieldErrors(result.error) });
   }
 };

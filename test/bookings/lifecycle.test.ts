@@ -76,6 +76,18 @@ describe("happy", () => {
     expect(await json(res)).toMatchObject({ status: "CANCELLED", cancellationReason: null });
   });
 
+  it("cancel with Content-Type: application/json and an empty body (as some clients send)", async () => {
+    const s = await setup();
+    const booking = await book(s.apiKey, bookingBody(s.serviceId, at(2, "10:30")));
+    const res = await api("POST", `/bookings/${booking.id}/cancel`, {
+      key: s.apiKey,
+      rawBody: "",
+      headers: { "Content-Type": "application/json" },
+    });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toMatchObject({ status: "CANCELLED", cancellationReason: null });
+  });
+
   it("cancel with the same Idempotency-Key twice: the second is a replay", async () => {
     const s = await setup();
     const booking = await book(s.apiKey, bookingBody(s.serviceId, at(2, "10:00")));

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity, bodyProblems, idempotencyKeyHeader, idParam, problemResponses } from "../../lib/openapi";
@@ -9,9 +10,18 @@ const CancelBookingSchema = z
   .strictObject({ reason: z.string().trim().min(1).max(500).optional().openapi({ example: "Customer is ill." }) })
   .openapi("CancelBooking");
 
+/** Some clients send `Content-Type: application/json` on a bodiless POST: read that as `{}`. */
+const emptyBodyAsObject = createMiddleware(async (c, next) => {
+  if (c.req.header("Content-Type") && (await c.req.raw.clone().text()).trim() === "") {
+    c.req.raw = new Request(c.req.raw, { body: "{}" });
+  }
+  await next();
+});
+
 const route = createRoute({
   method: "post",
   path: "/{id}/cancel",
+  middleware: [emptyBodyAsObject] as const,
   operationId: "cancelBooking",
   tags: ["Bookings"],
   summary: "Cancel a booking",

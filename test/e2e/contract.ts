@@ -1,0 +1,219 @@
+/**
+ * Runtime contract checks: every response must be one the OpenAPI document describes for its
+ * operation — a documented status, the documented media type, and a body valid against the
+ * documented schema (Ajv, JSON Schema 2020-12, `#/components/...` refs resolved in the document).
+ */
+import type { ErrorObject, ValidateFunction } from "ajv";
+import Ajv2020 from "ajv/dist/2020";
+import addFormats from "ajv-formats";
+import type { Middleware } from "openapi-fetch";
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+export type MediaTypeObject = { schema?: Record<string, Json> };
+export type ResponseObject = {
+  description?: string;
+  headers?: Record<string, { required?: boolean; schema?: Record<string, Json> }>;
+  content?: Record<string, MediaTypeObject>;
+};
+export type OperationObject = { operationId?: string; responses?: Record<string, ResponseObject> } & Record<
+  string,
+  unknown
+>;
+export type OpenApiDocument = {
+  openapi: string;
+  paths: Record<string, Record<string, OperationObject | unknown>>;
+  components?: Record<string, unknown>;
+} & Record<string, unknown>;
+
+export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+
+/** What was received, as plain data (so fake responses can be checked too). */
+export type ObservedResponse = {
+  method: string;
+  /** A path template of the document (`/bookings/{id}`) or a concrete path (`/bookings/bkg_1`). */
+  path: string;
+  status: number;
+  headers: Headers | Record<string, string>;
+  /** The raw body text ("" for none). */
+  body: string;
+};
+
+export class ContractViolation extends Error {
+  override name = "ContractViolation";
+}
+
+const DOCUMENT_ID = "https://contract.invalid/openapi.json";
+
+/** RFC 6901 escaping of one JSON pointer segment. */
+const pointerSegment = (segment: string) => segment.replaceAll("~", "~0").replaceAll("/", "~1");
+
+function mediaTypeOf(contentType: string | null): string | null {
+  if (!contentType) return null;
+  return contentType.split(";")[0]?.trim().toLowerCase() || null;
+}
+
+function formatErrors(errors: ErrorObject[] | null | undefined): string {
+  return (errors ?? [])
+    .slice(0, 10)
+    .map((e) => `  ${e.instancePath || "(body)"} ${e.message ?? e.keyword} ${JSON.stringify(e.params)}`)
+    .join("\n");
+}
+
+export type ContractChecker = ReturnType<typeof createContractChecker>;
+
+export function createContractChecker(document: OpenApiDocument) {
+  // strict: false — OpenAPI adds keywords such as `example` that are not JSON Schema.
+  const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
+  addFormats(ajv);
+  // The whole document is one schema resource, so `#/components/schemas/X` refs resolve inside it.
+  ajv.addSchema({ ...document, $id: DOCUMENT_ID });
+  const validators = new Map<string, ValidateFunction>();
+
+  const templates = Object.keys(document.paths).map((template) => ({
+    template,
+    segments: template.split("/"),
+    literalCount: template.split("/").filter((s) => !/^\{.+\}$/.test(s)).length,
+  }));
+
+  /** The document's path template for a template or a concrete path (literal segments win). */
+  function templateOf(pathOrTemplate: string): string | undefined {
+    const pathname = pathOrTemplate.split("?")[0] ?? "";
+    if (Object.hasOwn(document.paths, pathname)) return pathname;
+    const parts = pathname.split("/");
+    const matches = templates.filter(
+      (t) =>
+        t.segments.length === parts.length &&
+        t.segments.every((s, i) => /^\{.+\}$/.test(s) || s === decodeURIComponent(parts[i] ?? "")),
+    );
+    matches.sort((a, b) => b.literalCount - a.literalCount);
+    return matches[0]?.template;
+  }
+
+  function operationOf(method: string, pathOrTemplate: string) {
+    const template = templateOf(pathOrTemplate);
+    const lower = method.toLowerCase();
+    const operation = template ? (document.paths[template]?.[lower] as OperationObject | undefined) : undefined;
+    return { template, operation };
+  }
+
+  function validatorFor(pointer: string): ValidateFunction {
+    let validate = validators.get(pointer);
+    if (!validate) {
+      validate = ajv.compile({ $ref: `${DOCUMENT_ID}#${pointer}` });
+      validators.set(pointer, validate);
+    }
+    return validate;
+  }
+
+  /** Every way `observed` departs from the document; empty when it conforms. */
+  function violations(observed: ObservedResponse): string[] {
+    const method = observed.method.toUpperCase();
+    const label = `${method} ${observed.path} → ${observed.status}`;
+    const { template, operation } = operationOf(method, observed.path);
+    if (!template || !operation) return [`${label}: operation not in the document`];
+
+    const responses = operation.responses ?? {};
+    const statusKey = [String(observed.status), `${String(observed.status)[0]}XX`, "default"].find((key) =>
+      Object.hasOwn(responses, key),
+    );
+    if (!statusKey) {
+      return [
+        `${label}: response not described by the document (${method} ${template} documents ${Object.keys(responses).join(", ")})`,
+      ];
+    }
+    const documented = responses[statusKey] as ResponseObject;
+    const headers = observed.headers instanceof Headers ? observed.headers : new Headers(observed.headers);
+    const found: string[] = [];
+
+    for (const [name, header] of Object.entries(documented.headers ?? {})) {
+      if (header.required && !headers.has(name)) found.push(`${label}: required header ${name} is missing`);
+    }
+
+    const content = documented.content ?? {};
+    const mediaTypes = Object.keys(content);
+    const received = mediaTypeOf(headers.get("content-type"));
+    if (mediaTypes.length === 0) {
+      if (observed.body.length > 0) found.push(`${label}: the document describes no body, but one was sent`);
+      return found;
+    }
+    const mediaType = mediaTypes.find((m) => m.toLowerCase() === received);
+    if (!mediaType) {
+      found.push(`${label}: content type ${received ?? "(none)"} is not the documented ${mediaTypes.join(" or ")}`);
+      return found;
+    }
+    if (!content[mediaType]?.schema) return found;
+
+    // A JSON body is validated as parsed JSON; any other media type (text/html …) as its text.
+    let body: unknown = observed.body;
+    if (/[/+]json$/.test(mediaType)) {
+      try {
+        body = JSON.parse(observed.body);
+      } catch {
+        found.push(`${label}: body is not JSON: ${observed.body.slice(0, 200)}`);
+        return found;
+      }
+    }
+    const pointer = [
+      "",
+      "paths",
+      template,
+      method.toLowerCase(),
+      "responses",
+      statusKey,
+      "content",
+      mediaType,
+      "schema",
+    ]
+      .map(pointerSegment)
+      .join("/");
+    const validate = validatorFor(pointer);
+    if (!validate(body)) {
+      found.push(
+        `${label}: body does not match the documented schema:\n${formatErrors(validate.errors)}\n  body: ${observed.body.slice(0, 500)}`,
+      );
+    }
+    return found;
+  }
+
+  /** Throws a ContractViolation listing every departure from the document. */
+  function assertConforms(observed: ObservedResponse): void {
+    const found = violations(observed);
+    if (found.length > 0) throw new ContractViolation(found.join("\n"));
+  }
+
+  /** Every `METHOD path` pair of the document. */
+  function operations(): { method: string; path: string; operation: OperationObject }[] {
+    return Object.entries(document.paths).flatMap(([path, item]) =>
+      HTTP_METHODS.filter((m) => item[m] !== undefined).map((m) => ({
+        method: m.toUpperCase(),
+        path,
+        operation: item[m] as OperationObject,
+      })),
+    );
+  }
+
+  return { violations, assertConforms, templateOf, operationOf, operations, document };
+}
+
+/** Checks one real Response (its body is read from a clone, so the caller can still read it). */
+export async function checkResponse(
+  checker: ContractChecker,
+  method: string,
+  path: string,
+  response: Response,
+): Promise<void> {
+  const body = await response.clone().text();
+  checker.assertConforms({ method, path, status: response.status, headers: response.headers, body });
+}
+
+/** openapi-fetch middleware that runs the contract check on every response of a client. */
+export function contractMiddleware(checker: ContractChecker, onChecked?: (label: string) => void): Middleware {
+  return {
+    async onResponse({ request, response, schemaPath }) {
+      await checkResponse(checker, request.method, schemaPath, response);
+      onChecked?.(`${request.method} ${schemaPath} ${response.status}`);
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,112 @@
+/** Public routes: health, problem types, and the document the suite is generated from. */
+import { describe, expect, it } from "vitest";
+import { anonymous, api, baseUrl, checked, contract, document, expectProblem, raw } from "./support";
+
+/** The operations this suite drives; a new operation in the document must get tests first. */
+const expectedOperations = [
+  "GET /health getHealth",
+  "GET /docs getDocs",
+  "GET /openapi.json getOpenApiDocument",
+  "GET /problems/{code} getProblemType",
+  "GET /services listServices",
+  "POST /services createService",
+  "GET /services/{id} getService",
+  "PATCH /services/{id} updateService",
+  "GET /services/{id}/availability getServiceAvailability",
+  "GET /customers listCustomers",
+  "POST /customers createCustomer",
+  "GET /customers/{id} getCustomer",
+  "GET /bookings listBookings",
+  "POST /bookings createBooking",
+  "GET /bookings/{id} getBooking",
+  "PATCH /bookings/{id} updateBooking",
+  "POST /bookings/{id}/cancel cancelBooking",
+  "POST /webhooks createWebhook",
+  "GET /webhooks listWebhooks",
+  "GET /webhooks/{id} getWebhook",
+  "DELETE /webhooks/{id} deleteWebhook",
+  "GET /webhooks/{id}/deliveries listWebhookDeliveries",
+  "POST /webhooks/{id}/deliveries/{deliveryId}/retry retryWebhookDelivery",
+];
+
+describe("the served OpenAPI document", () => {
+  it("is OpenAPI 3.1 with this server as its server URL", () => {
+    expect(document.openapi).toMatch(/^3\.1\./);
+    expect(document.servers).toEqual([{ url: baseUrl }]);
+  });
+
+  it("has exactly the operations this suite covers", () => {
+    const found = contract.operations().map((o) => `${o.method} ${o.path} ${o.operation.operationId}`);
+    expect(found.sort()).toEqual([...expectedOperations].sort());
+  });
+
+  it("is served without an API key (GET /openapi.json)", async () => {
+    const { data, response } = await anonymous.GET("/openapi.json");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(data).toEqual(document);
+  });
+});
+
+describe("GET /health", () => {
+  it("answers 200 ok without a key", async () => {
+    const { data, response } = await anonymous.GET("/health");
+    expect(response.status).toBe(200);
+    expect(data).toEqual({ status: "ok" });
+    expect(response.headers.get("x-request-id")).toBeTruthy();
+  });
+
+  it("echoes a sane X-Request-Id", async () => {
+    const { response } = await anonymous.GET("/health", { headers: { "X-Request-Id": "e2e-request-42" } });
+    expect(response.headers.get("x-request-id")).toBe("e2e-request-42");
+  });
+});
+
+describe("GET /docs", () => {
+  it("serves the reference page as HTML without a key", async () => {
+    const { data, response } = await anonymous.GET("/docs", { parseAs: "text" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(data).toMatch(/<html/i);
+  });
+});
+
+describe("GET /problems/{code}", () => {
+  it("describes a known problem type", async () => {
+    const { data, response } = await anonymous.GET("/problems/{code}", {
+      params: { path: { code: "slot_unavailable" } },
+    });
+    expect(response.status).toBe(200);
+    expect(data).toEqual({ code: "slot_unavailable", status: 409, title: "Slot unavailable" });
+  });
+
+  it("resolves the `type` URI of a real problem response", async () => {
+    const { error, response } = await anonymous.GET("/services");
+    const problem = expectProblem(response, error, 401, "unauthorized", "/api/v1/services");
+    const typeResponse = await fetch(problem.type);
+    expect(typeResponse.status).toBe(200);
+    expect(await typeResponse.json()).toMatchObject({ code: "unauthorized", status: 401, title: problem.title });
+  });
+
+  it("answers 404 for an unknown code", async () => {
+    const { error, response } = await anonymous.GET("/problems/{code}", { params: { path: { code: "no_such_code" } } });
+    expectProblem(response, error, 404, "not_found", "/api/v1/problems/no_such_code");
+  });
+
+  it("answers a code longer than 64 characters with a documented response", async () => {
+    // The path parameter allows at most 64 characters; the answer must still be one the document lists.
+    const code = "x".repeat(65);
+    const { response } = await api.GET("/problems/{code}", { params: { path: { code } } });
+    expect([404, 422]).toContain(response.status);
+  });
+});
+
+describe("the contract middleware", () => {
+  it("has checked every response of this file so far", async () => {
+    const before = checked.length;
+    await anonymous.GET("/health");
+    await raw("GET", "/health", { auth: false });
+    expect(checked.length).toBe(before + 2);
+    expect(checked.at(-1)).toBe("GET /health 200");
+  });
+});
