@@ -20,6 +20,15 @@ export function notModified(c: Context, etag: string): boolean {
   return header !== undefined && (header.trim() === "*" || listed(header).includes(etag));
 }
 
+/**
+ * Answers a conditional GET: sets `ETag`, then 304 when `If-None-Match` names it, else the body.
+ * A 304 carries no body, so the client keeps the copy it has.
+ */
+export function respondConditionally<T>(c: Context, etag: string, body: () => T) {
+  c.header("ETag", etag);
+  return notModified(c, etag) ? c.body(null, 304) : c.json(body(), 200);
+}
+
 /** Throws 412 unless `If-Match` is absent, `*`, or names this tag (strong comparison). */
 export function assertIfMatch(c: Context, etag: string): void {
   const header = c.req.header("If-Match");

@@ -105,5 +105,20 @@ export const notModifiedResponse = {
   304: { description: "Not modified: the ETag in If-None-Match is current.", headers: etagHeader },
 };
 
+/**
+ * The request and responses of a conditional single-resource GET: `{id}` and `If-None-Match`
+ * in, the resource with its `ETag` (200) or 304 out, plus the usual problems.
+ */
+export function conditionalGet<T extends z.ZodType>(schema: T, description: string, idExample: string) {
+  return {
+    request: { params: idParam(idExample), headers: ifNoneMatchHeader },
+    responses: {
+      200: { description, headers: etagHeader, content: { "application/json": { schema } } },
+      ...notModifiedResponse,
+      ...problemResponses(404, 422),
+    },
+  };
+}
+
 /** Security requirement for routes that need an API key. */
 export const bearerSecurity = [{ bearerAuth: [] }];

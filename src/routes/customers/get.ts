@@ -3,15 +3,8 @@ import { and, eq } from "drizzle-orm";
 import { customers } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
-import { etagOf, notModified } from "../../lib/etag";
-import {
-  bearerSecurity,
-  etagHeader,
-  idParam,
-  ifNoneMatchHeader,
-  notModifiedResponse,
-  problemResponses,
-} from "../../lib/openapi";
+import { etagOf, respondConditionally } from "../../lib/etag";
+import { bearerSecurity, conditionalGet } from "../../lib/openapi";
 import { CustomerSchema, toCustomer } from "./schemas";
 
 const route = createRoute({
@@ -21,16 +14,7 @@ const route = createRoute({
   tags: ["Customers"],
   summary: "Get a customer",
   security: bearerSecurity,
-  request: { params: idParam("cus_01jd3k5v7q8r9s0t1u2v3w4x5y"), headers: ifNoneMatchHeader },
-  responses: {
-    200: {
-      description: "The customer.",
-      headers: etagHeader,
-      content: { "application/json": { schema: CustomerSchema } },
-    },
-    ...notModifiedResponse,
-    ...problemResponses(404, 422),
-  },
+  ...conditionalGet(CustomerSchema, "The customer.", "cus_01jd3k5v7q8r9s0t1u2v3w4x5y"),
 });
 
 export const getCustomer = (app: OpenAPIHono<AppEnv>) =>
@@ -42,8 +26,5 @@ export const getCustomer = (app: OpenAPIHono<AppEnv>) =>
       .where(and(eq(customers.businessId, c.var.caller.businessId), eq(customers.id, id)))
       .limit(1);
     if (!row) throw new ApiError("not_found", `No customer ${id}.`);
-    const etag = etagOf(row.updatedAt);
-    c.header("ETag", etag);
-    if (notModified(c, etag)) return c.body(null, 304);
-    return c.json(toCustomer(row), 200);
+    return respondConditionally(c, etagOf(row.updatedAt), () => toCustomer(row));
   });
