@@ -1,24 +1,74 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+
+/**
+ * `npm test` runs two projects of Workers tests in workerd, each with its own Miniflare:
+ *
+ * - "workers": every test under test/ with the bindings of wrangler.toml (production budgets);
+ * - "edges": the files that need other bindings than production: rate-limit tests with small
+ *   per-key budgets (so a burst over the budget takes a handful of requests, not hundreds) and
+ *   the CORS test with `CORS_ORIGINS` set.
+ *
+ * test/e2e (Node against `npm run dev`, vitest.e2e.config.ts) and test/browser (a plain Node
+ * script, `npm run test:browser`) are not Vitest-in-workerd tests.
+ */
+
+/** Test files run by the "edges" project only. */
+const edgesFiles = ["test/edges/rate-limit*.test.ts", "test/edges/cors*.test.ts"];
+
+/** Small budgets for the "edges" project (tests read them back from READ_BUDGET/WRITE_BUDGET). */
+const edgesBudgets = { reads: { limit: 10, period: 60 }, writes: { limit: 5, period: 60 } } as const;
+/** The browser origins the "edges" project allows through CORS (tests read CORS_ORIGINS). */
+const edgesCorsOrigins = ["https://app.example", "https://admin.example"];
 
 export default defineConfig(async () => {
   // Read once here (Node), applied inside the Workers runtime by test/setup/apply-migrations.ts.
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  const bindings = { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: "test-admin-token" };
+  const wrangler = { configPath: "./wrangler.toml" };
+  const shared = {
+    setupFiles: ["./test/setup/apply-migrations.ts"],
+    testTimeout: 30_000,
+  };
+  const { reads, writes } = edgesBudgets;
   return {
-    plugins: [
-      cloudflareTest({
-        wrangler: { configPath: "./wrangler.toml" },
-        miniflare: { bindings: { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: "test-admin-token" } },
-      }),
-    ],
     test: {
-      include: ["test/**/*.test.ts"],
-      exclude: ["test/e2e/**"],
-      setupFiles: ["./test/setup/apply-migrations.ts"],
-      testTimeout: 30_000,
+      // A root-level option (Vitest ignores it in a project): applies to both projects.
       // The one-line-per-request access log is for production; keep test output readable.
       onConsoleLog: (log: string) => !log.includes('"msg":"request"'),
+      projects: [
+        {
+          plugins: [cloudflareTest({ wrangler, miniflare: { bindings } })],
+          test: {
+            name: "workers",
+            include: ["test/**/*.test.ts"],
+            exclude: [...configDefaults.exclude, "test/e2e/**", "test/browser/**", ...edgesFiles],
+            ...shared,
+          },
+        },
+        {
+          plugins: [
+            cloudflareTest({
+              wrangler,
+              miniflare: {
+                // Same namespaces as wrangler.toml, smaller budgets.
+                ratelimits: {
+                  READ_LIMITER: { namespace_id: "1001", simple: reads },
+                  WRITE_LIMITER: { namespace_id: "1002", simple: writes },
+                },
+                bindings: {
+                  ...bindings,
+                  READ_BUDGET: `${reads.limit}/${reads.period}`,
+                  WRITE_BUDGET: `${writes.limit}/${writes.period}`,
+                  CORS_ORIGINS: edgesCorsOrigins.join(","),
+                },
+              },
+            }),
+          ],
+          test: { name: "edges", include: edgesFiles, ...shared },
+        },
+      ],
     },
   };
 });

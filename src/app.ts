@@ -1,5 +1,4 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { bodyLimit } from "hono/body-limit";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import { adminApp } from "./admin/admin";
@@ -9,6 +8,7 @@ import { ApiError } from "./lib/errors";
 import { onError, problemResponse } from "./lib/problem";
 import { validationHook } from "./lib/validation";
 import { requireApiKey } from "./middleware/auth";
+import { bodyLimit } from "./middleware/body-limit";
 import { rateLimit } from "./middleware/rate-limit";
 import { requestLog } from "./middleware/request-log";
 import { corsFromEnv, securityHeaders } from "./middleware/security";
@@ -62,14 +62,7 @@ export function createApp() {
       },
     }),
   );
-  app.use(
-    bodyLimit({
-      maxSize: 64 * 1024,
-      onError: () => {
-        throw new ApiError("payload_too_large", "The request body is larger than 64 KiB.");
-      },
-    }),
-  );
+  app.use(bodyLimit(64 * 1024));
   app.use(async (c, next) => {
     c.set("db", createDb(c.env.DB));
     await next();

@@ -10,6 +10,7 @@ describe("GET /api/v1/docs", () => {
     const html = await res.text();
     const sources = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
     expect(sources).toEqual([
+      "data:,",
       "/docs-assets/swagger-ui.css",
       "/api/v1/openapi.json",
       "/docs-assets/swagger-ui-bundle.js",

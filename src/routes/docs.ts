@@ -7,6 +7,7 @@ const page = `<!doctype html>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Booking API reference</title>
+  <link rel="icon" href="data:,">
   <link rel="stylesheet" href="/docs-assets/swagger-ui.css">
 </head>
 <body>
