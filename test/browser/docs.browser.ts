@@ -13,18 +13,15 @@
  * Prints one line per check, then `N passed, N failed`; exits 1 if any check failed. The dev
  * server's whole process group (npm, scripts/dev.ts, wrangler, workerd) is always stopped.
  *
- * Type-checked strictly (Node + DOM) by test/browser/tsconfig.json. The root tsconfig.json also
- * includes test/, with Workers types only; the reference above lets this one file resolve
- * node:* there (it can go once the root config excludes test/browser, as it does test/e2e).
+ * Type-checked (Node + DOM) by test/browser/tsconfig.json, part of `npm run typecheck`.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Browser, chromium, type Request as PageRequest } from "playwright-core";
+import { type DevServer, freePort, signalGroup, startDevServer, stopGroup } from "../support/dev-server.ts";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 const artifactsDir = path.join(root, ".ci", "artifacts");
@@ -33,7 +30,6 @@ const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 /** Migrations, wrangler and workerd start in ~30 s on a loaded 2-core machine. */
 const STARTUP_TIMEOUT_MS = Number(process.env.BROWSER_STARTUP_TIMEOUT_MS ?? 240_000);
 const RENDER_TIMEOUT_MS = 60_000;
-const STOP_TIMEOUT_MS = 15_000;
 
 // --- checks ----------------------------------------------------------------------------------
 
@@ -52,80 +48,6 @@ function check(name: string, ok: boolean, detail?: string): boolean {
 const log = (message: string) => console.log(`[browser-test] ${message}`);
 
 // --- the dev server ------------------------------------------------------------------------
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no free port")),
-      );
-    });
-  });
-}
-
-/** Whether any process of the group led by `pgid` is still alive. */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {}
-}
-
-/** SIGTERM to the whole group; SIGKILL to whatever is left after STOP_TIMEOUT_MS. Returns whether it is gone. */
-async function stopGroup(pgid: number): Promise<boolean> {
-  signalGroup(pgid, "SIGTERM");
-  const deadline = Date.now() + STOP_TIMEOUT_MS;
-  while (groupAlive(pgid) && Date.now() < deadline) await sleep(100);
-  if (groupAlive(pgid)) {
-    signalGroup(pgid, "SIGKILL");
-    const killDeadline = Date.now() + 5_000;
-    while (groupAlive(pgid) && Date.now() < killDeadline) await sleep(100);
-  }
-  return !groupAlive(pgid);
-}
-
-type DevServer = { child: ChildProcess; pgid: number; output: { text: string } };
-
-function startDevServer(port: number, persistDir: string): DevServer {
-  // `npm run dev` as a user types it; npm from the same Node when we were started by npm.
-  const npmCli = process.env.npm_execpath;
-  const [command, prefix] = npmCli?.endsWith(".js") ? [process.execPath, [npmCli]] : ["npm", []];
-  const child = spawn(command, [...prefix, "run", "dev", "--", "--port", String(port), "--persist-to", persistDir], {
-    cwd: root,
-    detached: true, // its own process group: one signal reaches npm, dev.ts, wrangler and workerd
-    stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...process.env,
-      NO_COLOR: "1",
-      FORCE_COLOR: "0",
-      WRANGLER_SEND_METRICS: "false",
-      WRANGLER_SEND_ERROR_REPORTS: "false",
-      WRANGLER_HIDE_BANNER: "true",
-      CLOUDFLARE_CF_FETCH_ENABLED: "false",
-    },
-  });
-  if (child.pid === undefined) throw new Error("could not start npm run dev");
-  const output = { text: "" };
-  for (const stream of [child.stdout, child.stderr]) {
-    stream?.setEncoding("utf8");
-    stream?.on("data", (chunk: string) => {
-      output.text = (output.text + chunk).slice(-20_000);
-    });
-  }
-  return { child, pgid: child.pid, output };
-}
 
 async function waitForHealth(server: DevServer, baseUrl: string): Promise<void> {
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;

@@ -5,10 +5,9 @@
  * path to the tests. Teardown stops the whole process group (npm, scripts/dev.ts, wrangler,
  * workerd) and removes the temporary state.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createWriteStream, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -16,6 +15,7 @@ import { pathToFileURL } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import type { TestProject } from "vitest/node";
 import { DEMO_API_KEY } from "../../scripts/lib/demo.ts";
+import { freePort, signalGroup, startDevServer, stopGroup } from "../support/dev-server.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -29,56 +29,12 @@ declare module "vitest" {
   }
 }
 
-const root = path.resolve(import.meta.dirname, "..", "..");
 const generatedDir = path.join(import.meta.dirname, ".generated");
 /** Startup (migrations, wrangler, workerd, seeding) takes ~30 s on a loaded 2-core machine. */
 const STARTUP_TIMEOUT_MS = Number(process.env.E2E_STARTUP_TIMEOUT_MS ?? 240_000);
-const STOP_TIMEOUT_MS = 15_000;
 const SEEDED_LINE = /\[dev\] (seeded .*|demo data already present\.)/;
 /** How long after the "seeded" line the demo bookings may take to show up in GET /bookings. */
 const SEEDED_GRACE_MS = 60_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
-}
-
-/** Whether any process of the group led by `pgid` is still alive. */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {}
-}
-
-/** SIGTERM to the whole group, SIGKILL to whatever is left after STOP_TIMEOUT_MS. */
-async function stopGroup(pgid: number): Promise<void> {
-  signalGroup(pgid, "SIGTERM");
-  const deadline = Date.now() + STOP_TIMEOUT_MS;
-  while (groupAlive(pgid) && Date.now() < deadline) await sleep(100);
-  if (groupAlive(pgid)) {
-    signalGroup(pgid, "SIGKILL");
-    const killDeadline = Date.now() + 5_000;
-    while (groupAlive(pgid) && Date.now() < killDeadline) await sleep(100);
-  }
-}
 
 async function fetchJson(url: string, init: RequestInit = {}): Promise<{ status: number; body: unknown }> {
   const response = await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
@@ -131,36 +87,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const baseUrl = `${origin}/api/v1`;
   const logPath = path.join(generatedDir, "dev-server.log");
   const log = createWriteStream(logPath);
-  const output = { text: "" };
 
-  // `npm run dev` as a user types it; npm from the same Node when we were started by npm.
-  const npmCli = process.env.npm_execpath;
-  const [command, prefix] =
-    npmCli && path.basename(npmCli) === "npm-cli.js" ? [process.execPath, [npmCli]] : ["npm", []];
-  const child = spawn(command, [...prefix, "run", "dev", "--", "--port", String(port), "--persist-to", persistDir], {
-    cwd: root,
-    detached: true, // its own process group: teardown signals npm, dev.ts, wrangler and workerd at once
-    stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...process.env,
-      NO_COLOR: "1",
-      FORCE_COLOR: "0",
-      WRANGLER_SEND_METRICS: "false",
-      WRANGLER_SEND_ERROR_REPORTS: "false",
-      WRANGLER_HIDE_BANNER: "true",
-      CLOUDFLARE_CF_FETCH_ENABLED: "false",
-    },
-  });
-  const pgid = child.pid;
-  if (pgid === undefined) throw new Error("could not start npm run dev");
-  for (const stream of [child.stdout, child.stderr]) {
-    stream?.setEncoding("utf8");
-    stream?.on("data", (chunk: string) => {
-      log.write(chunk);
-      // Only the "seeded" line matters; keep the buffer bounded.
-      output.text = (output.text + chunk).slice(-20_000);
-    });
-  }
+  const { child, pgid, output } = startDevServer(port, persistDir, (chunk) => log.write(chunk));
   // If Vitest exits without running teardown (Ctrl-C), leave no wrangler/workerd and no state behind.
   const onExit = () => {
     signalGroup(pgid, "SIGKILL");

@@ -1,0 +1,96 @@
+/**
+ * `npm run dev` as a user types it, for the Node-side suites (e2e contract tests, browser test):
+ * a free port, a fresh state folder, its own process group, and a stop that leaves nothing behind.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import net from "node:net";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+
+const root = path.resolve(import.meta.dirname, "..", "..");
+const STOP_TIMEOUT_MS = 15_000;
+
+export type DevServer = {
+  child: ChildProcess;
+  /** The process group: npm, scripts/dev.ts, wrangler and workerd. */
+  pgid: number;
+  /** The last 20,000 characters the server printed. */
+  output: { text: string };
+};
+
+/** A TCP port nothing listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no free port")),
+      );
+    });
+  });
+}
+
+/** Starts `npm run dev -- --port <port> --persist-to <dir>`; `onOutput` sees everything it prints. */
+export function startDevServer(port: number, persistDir: string, onOutput?: (chunk: string) => void): DevServer {
+  // npm from the same Node when we were started by npm.
+  const npmCli = process.env.npm_execpath;
+  const [command, prefix] =
+    npmCli && path.basename(npmCli) === "npm-cli.js" ? [process.execPath, [npmCli]] : ["npm", []];
+  const child = spawn(command, [...prefix, "run", "dev", "--", "--port", String(port), "--persist-to", persistDir], {
+    cwd: root,
+    detached: true, // its own process group: one signal reaches npm, dev.ts, wrangler and workerd
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      NO_COLOR: "1",
+      FORCE_COLOR: "0",
+      WRANGLER_SEND_METRICS: "false",
+      WRANGLER_SEND_ERROR_REPORTS: "false",
+      WRANGLER_HIDE_BANNER: "true",
+      CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    },
+  });
+  if (child.pid === undefined) throw new Error("could not start npm run dev");
+  const output = { text: "" };
+  for (const stream of [child.stdout, child.stderr]) {
+    stream?.setEncoding("utf8");
+    stream?.on("data", (chunk: string) => {
+      onOutput?.(chunk);
+      output.text = (output.text + chunk).slice(-20_000);
+    });
+  }
+  return { child, pgid: child.pid, output };
+}
+
+/** Whether any process of the group led by `pgid` is still alive. */
+export function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Sends `signal` to every process of the group, if any is left. */
+export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {}
+}
+
+/** SIGTERM to the whole group; SIGKILL to whatever is left after 15 s. Returns whether it is gone. */
+export async function stopGroup(pgid: number): Promise<boolean> {
+  signalGroup(pgid, "SIGTERM");
+  const deadline = Date.now() + STOP_TIMEOUT_MS;
+  while (groupAlive(pgid) && Date.now() < deadline) await sleep(100);
+  if (groupAlive(pgid)) {
+    signalGroup(pgid, "SIGKILL");
+    const killDeadline = Date.now() + 5_000;
+    while (groupAlive(pgid) && Date.now() < killDeadline) await sleep(100);
+  }
+  return !groupAlive(pgid);
+}
