@@ -13,10 +13,7 @@ const route = createRoute({
   description: "The `type` URI of every problem response resolves here. No authentication.",
   request: {
     params: z.object({
-      code: z
-        .string()
-        .max(64)
-        .openapi({ param: { name: "code", in: "path" }, example: "slot_unavailable" }),
+      code: z.string().openapi({ param: { name: "code", in: "path" }, example: "slot_unavailable" }),
     }),
   },
   responses: {
