@@ -12,13 +12,13 @@ export type StoredBooking = Omit<BookingRow, "customerId"> & { customerId: strin
 
 /**
  * Persists bookings and their webhook events in one D1 batch; returns each booking's customer
- * id as D1 resolved it.
+ * id as D1 resolved it, and the events that have at least one delivery to make.
  */
 export async function persistBookings(
   db: Database,
   records: StoredBooking[],
   events: BookingEvent[] = [],
-): Promise<Map<string, string>> {
+): Promise<{ customerIds: Map<string, string>; eventsWithDeliveries: Set<string> }> {
   const statements = records.flatMap((b) => {
     const email = b.customerEmail.toLowerCase();
     const customerOf = sql`(SELECT id FROM customers WHERE business_id = ${b.businessId} AND email_normalized = ${email})`;
@@ -68,13 +68,22 @@ export async function persistBookings(
         .where(and(eq(bookings.businessId, b.businessId), eq(bookings.id, b.id))),
     ];
   });
-  const [first, ...rest] = [...statements, ...events.flatMap((event) => eventStatements(db, event))];
-  if (!first) return new Map();
+  const eventParts = events.map((event) => eventStatements(db, event));
+  const [first, ...rest] = [...statements, ...eventParts.flat()];
+  if (!first) return { customerIds: new Map(), eventsWithDeliveries: new Set() };
   const results = (await db.batch([first, ...rest])) as unknown[];
   const customerIds = new Map<string, string>();
   for (let i = 2; i < records.length * 3; i += 3) {
     const [row] = results[i] as { id: string; customerId: string }[];
     if (row) customerIds.set(row.id, row.customerId);
   }
-  return customerIds;
+  // Each event's last statement counts its deliveries: an event nobody subscribed to needs no queue.
+  const eventsWithDeliveries = new Set<string>();
+  let index = statements.length;
+  for (const [i, part] of eventParts.entries()) {
+    index += part.length;
+    const [row] = results[index - 1] as { deliveries: number }[];
+    if ((row?.deliveries ?? 0) > 0) eventsWithDeliveries.add((events[i] as BookingEvent).id);
+  }
+  return { customerIds, eventsWithDeliveries };
 }

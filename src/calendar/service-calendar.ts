@@ -20,7 +20,8 @@ import type {
 
 /** How long a D1 write may take before the booking is left to the outbox alarm. */
 const D1_WRITE_TIMEOUT_MS = 5_000;
-const FLUSH_BATCH = 25;
+/** Bookings (and events) per D1 batch: a burst of creates shares a few writes. */
+const FLUSH_BATCH = 50;
 /** The calendar's own idempotency records outlive the 24-hour D1 ones by a day. */
 const IDEMPOTENCY_RETENTION_MS = 48 * 60 * 60 * 1000;
 
@@ -51,7 +52,7 @@ export class ServiceCalendar extends DurableObject<Env> {
   /** Checks availability and reserves the slot; then records the booking in D1. */
   async createBooking(command: CreateBookingCommand): Promise<CalendarResult> {
     const result = this.ctx.storage.transactionSync(() => this.reserve(command, Date.now()));
-    if (result.ok && !result.replayed) await this.flushAfterCommit(result.booking.id);
+    if (result.ok && !result.replayed) await this.flushAfterCommit();
     if (!result.ok) return result;
     const stored = this.load(result.booking.id);
     return { ...result, booking: toBooking(stored), version: stored.version };
@@ -60,7 +61,7 @@ export class ServiceCalendar extends DurableObject<Env> {
   /** Applies a status change (or a notes edit) to a booking of this calendar. */
   async transition(command: TransitionCommand): Promise<CalendarResult> {
     const result = this.ctx.storage.transactionSync(() => this.applyTransition(command, new Date().toISOString()));
-    if (result.ok && !result.replayed) await this.flushAfterCommit(result.booking.id);
+    if (result.ok && !result.replayed) await this.flushAfterCommit();
     return result;
   }
 
@@ -113,7 +114,7 @@ export class ServiceCalendar extends DurableObject<Env> {
 
   /** Retries every due outbox entry; reschedules itself while any remain. */
   override async alarm(): Promise<void> {
-    await this.flush();
+    await this.writeBehind();
   }
 
   // --- critical sections: synchronous, no awaits --------------------------------------------
@@ -303,38 +304,50 @@ export class ServiceCalendar extends DurableObject<Env> {
 
   // --- D1 outbox and event queue ----------------------------------------------------------
 
-  /** The change is committed and will be answered with success: a failure here is only logged. */
-  private async flushAfterCommit(bookingId: string): Promise<void> {
+  /**
+   * Group commit: resolves once a D1 write that started after this call has finished, so it
+   * carries the caller's change. Changes committed while a write is in flight share the next one.
+   * The change is committed and will be answered with success: a failure here is only logged.
+   */
+  private async flushAfterCommit(): Promise<void> {
     try {
-      await this.flush([bookingId]);
+      await this.writeBehind();
     } catch (error) {
-      console.error(
-        JSON.stringify({ level: "error", msg: "flush after commit failed", bookingId, error: errorText(error) }),
-      );
+      console.error(JSON.stringify({ level: "error", msg: "D1 write after commit failed", error: errorText(error) }));
     }
   }
 
+  private writing: Promise<void> | undefined;
+  private nextWrite: Promise<void> | undefined;
+
+  private writeBehind(): Promise<void> {
+    if (!this.writing) {
+      this.writing = this.flush().finally(() => {
+        this.writing = undefined;
+      });
+      return this.writing;
+    }
+    this.nextWrite ??= this.writing.then(() => {
+      this.nextWrite = undefined;
+      return this.writeBehind();
+    });
+    return this.nextWrite;
+  }
+
   /**
-   * Writes the given (or all due) bookings to D1 together with every event not yet there, then
-   * puts written events on the webhook queue. Whatever fails stays queued here for the alarm.
+   * Writes every due booking to D1 together with every event not yet there, then puts written
+   * events on the webhook queue. Whatever fails stays queued here for the alarm.
    */
-  private async flush(ids?: string[]): Promise<void> {
+  private async flush(): Promise<void> {
     const now = Date.now();
     type Due = { booking_id: string; version: number; attempts: number };
-    const due = ids
-      ? this.sql
-          .exec<Due>(
-            `SELECT booking_id, version, attempts FROM outbox WHERE booking_id IN (${ids.map(() => "?").join(",")})`,
-            ...ids,
-          )
-          .toArray()
-      : this.sql
-          .exec<Due>(
-            "SELECT booking_id, version, attempts FROM outbox WHERE next_attempt_ms <= ? ORDER BY next_attempt_ms LIMIT ?",
-            now,
-            FLUSH_BATCH,
-          )
-          .toArray();
+    const due = this.sql
+      .exec<Due>(
+        "SELECT booking_id, version, attempts FROM outbox WHERE next_attempt_ms <= ? ORDER BY next_attempt_ms LIMIT ?",
+        now,
+        FLUSH_BATCH,
+      )
+      .toArray();
     const events = this.sql
       .exec<EventRow>("SELECT * FROM events WHERE stage = 'd1' ORDER BY id LIMIT ?", FLUSH_BATCH)
       .toArray();
@@ -349,7 +362,7 @@ export class ServiceCalendar extends DurableObject<Env> {
       }
       await this.publishEvents(now);
     } finally {
-      await this.scheduleAlarm(ids === undefined && due.length === FLUSH_BATCH);
+      await this.scheduleAlarm(due.length === FLUSH_BATCH);
     }
   }
 
@@ -360,8 +373,8 @@ export class ServiceCalendar extends DurableObject<Env> {
       timer = setTimeout(() => reject(new Error("D1 write timed out")), D1_WRITE_TIMEOUT_MS);
     });
     try {
-      const customerIds = await Promise.race([persistBookings(createDb(this.env.DB), records, events), timeout]);
-      return { ok: true, customerIds };
+      const written = await Promise.race([persistBookings(createDb(this.env.DB), records, events), timeout]);
+      return { ok: true, ...written };
     } catch (error) {
       return { ok: false, error: errorText(error) };
     } finally {
@@ -430,8 +443,10 @@ export class ServiceCalendar extends DurableObject<Env> {
         }
       }
       for (const event of events) {
-        if (outcome.ok) this.sql.exec("UPDATE events SET stage = 'queue', next_attempt_ms = 0 WHERE id = ?", event.id);
-        else this.deferEvent(event, now, outcome.error);
+        if (!outcome.ok) this.deferEvent(event, now, outcome.error);
+        else if (outcome.eventsWithDeliveries.has(event.id)) {
+          this.sql.exec("UPDATE events SET stage = 'queue', next_attempt_ms = 0 WHERE id = ?", event.id);
+        } else this.sql.exec("DELETE FROM events WHERE id = ?", event.id);
       }
     });
     if (!outcome.ok)

@@ -2,7 +2,7 @@
  * Booking events: made by the calendar in the same transaction as the change, written to D1
  * with the booking (fanned out to the subscribed endpoints there), then put on the queue.
  */
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, count, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import {
   type BookingStatus,
@@ -37,8 +37,8 @@ export function eventPayload(type: WebhookEventType, booking: Booking, at: strin
 }
 
 /**
- * D1 statements that record an event and one delivery per active endpoint subscribed to it.
- * Deterministic ids and ON CONFLICT make a replay after a crash harmless.
+ * D1 statements that record an event and one delivery per active endpoint subscribed to it,
+ * then count its deliveries. Deterministic ids and ON CONFLICT make a replay harmless.
  */
 export function eventStatements(db: Database, event: BookingEvent) {
   const endpoint = webhookEndpoints;
@@ -72,5 +72,6 @@ export function eventStatements(db: Database, event: BookingEvent) {
           ),
       )
       .onConflictDoNothing(),
+    db.select({ deliveries: count() }).from(webhookDeliveries).where(eq(webhookDeliveries.eventId, event.id)),
   ];
 }
