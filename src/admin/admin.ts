@@ -2,12 +2,19 @@
  * Operator routes outside the public API and its OpenAPI document. They answer only to
  * `Authorization: Bearer <ADMIN_TOKEN>` (a Worker secret); without the secret they do not exist.
  */
+import { z } from "@hono/zod-openapi";
+import { zValidator } from "@hono/zod-validator";
+import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
+import { calendarOf, snapshotOf } from "../calendar/client";
 import { reconcile } from "../calendar/reconcile";
+import { services } from "../db/schema";
 import type { AppEnv } from "../env";
 import { sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
+import { fieldErrors } from "../lib/validation";
+import { CreateBookingSchema } from "../routes/bookings/schemas";
 
 const requireAdminToken = createMiddleware<AppEnv>(async (c, next) => {
   const expected = c.env.ADMIN_TOKEN;
@@ -22,7 +29,38 @@ const requireAdminToken = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-/** `/internal`: reconciliation of the calendars with D1. */
+const ImportSchema = z.strictObject({
+  bookings: z
+    .array(CreateBookingSchema.omit({ serviceId: true }))
+    .min(1)
+    .max(1000),
+});
+
+/** `/internal`: reconciliation of the calendars with D1, and imports of existing appointments. */
 export const adminApp = new Hono<AppEnv>();
 adminApp.use(requireAdminToken);
 adminApp.get("/reconcile", async (c) => c.json(await reconcile(c.env)));
+adminApp.post(
+  "/services/:serviceId/import",
+  zValidator("json", ImportSchema, (result) => {
+    if (!result.success) {
+      throw new ApiError("validation_failed", "The request body is invalid.", { errors: fieldErrors(result.error) });
+    }
+  }),
+  async (c) => {
+    const serviceId = c.req.param("serviceId");
+    const [service] = await c.var.db.select().from(services).where(eq(services.id, serviceId)).limit(1);
+    if (!service) throw new ApiError("not_found", `No service ${serviceId}.`);
+    const bookings = c.req.valid("json").bookings.map((b) => ({
+      customerName: b.customerName,
+      customerEmail: b.customerEmail,
+      customerPhone: b.customerPhone ?? null,
+      startTime: b.startTime,
+      endTime: b.endTime,
+      notes: b.notes ?? null,
+    }));
+    return c.json(
+      await calendarOf(c.env, service.businessId, service.id).importBookings(snapshotOf(service), bookings),
+    );
+  },
+);

@@ -15,6 +15,7 @@ import type {
   CalendarSlot,
   CalendarSnapshot,
   CreateBookingCommand,
+  ServiceSnapshot,
   TransitionCommand,
 } from "./types";
 
@@ -94,6 +95,27 @@ export class ServiceCalendar extends DurableObject<Env> {
         bookable: remaining > 0 && checkTiming(rules, slot.start, slot.end, now) === null,
       };
     });
+  }
+
+  /**
+   * Imports existing appointments (a business moving in from another system): every one passes
+   * the same rules as a new booking, all are reserved in one transaction, and the call returns
+   * once D1 has them all (or they wait in the outbox).
+   */
+  async importBookings(
+    service: ServiceSnapshot,
+    bookings: CreateBookingCommand["booking"][],
+  ): Promise<{ imported: number; refused: { index: number; reason: string }[] }> {
+    const results = this.ctx.storage.transactionSync(() =>
+      bookings.map((booking) => this.reserve({ service, booking, customerId: null }, Date.now())),
+    );
+    const refused = results.flatMap((r, index) =>
+      r.ok ? [] : [{ index, reason: "reason" in r.refusal ? r.refusal.reason : r.refusal.code }],
+    );
+    const dueNow = () =>
+      this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM outbox WHERE next_attempt_ms <= ?", Date.now()).one().n;
+    while (dueNow() > 0) await this.flushAfterCommit();
+    return { imported: results.length - refused.length, refused };
   }
 
   /** Every booking id with its status and version, the outbox and the counters. */

@@ -4,7 +4,7 @@ import type { AppEnv } from "../env";
 import { ApiError, type FieldError } from "./errors";
 
 /** Flattens zod issues into `{ path, message }` pairs; the root is reported as `(root)`. */
-export function fieldErrors(error: z.ZodError): FieldError[] {
+export function fieldErrors(error: Pick<z.ZodError, "issues">): FieldError[] {
   return error.issues.map((issue) => {
     const path = issue.path.map(String).join(".");
     if (issue.code === "unrecognized_keys") {

@@ -1,0 +1,65 @@
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { api, createAccount, createService, json, problem } from "../helpers";
+import { at, bookingBody, d1Bookings, plus } from "./support";
+
+/** POST /internal/services/{id}/import as an operator. */
+function importBookings(serviceId: string, body: unknown, token: string | null = "test-admin-token") {
+  return exports.default.fetch(
+    new Request(`http://api.test/internal/services/${serviceId}/import`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    }),
+  );
+}
+
+const draft = (startTime: string) => {
+  const { serviceId: _serviceId, ...booking } = bookingBody("unused", startTime);
+  return booking;
+};
+
+describe("happy", () => {
+  it("imports existing appointments under the same rules, refusing the ones that do not fit", async () => {
+    const { apiKey, businessId } = await createAccount();
+    const service = await createService(apiKey);
+    const res = await importBookings(service.id, {
+      bookings: [draft(at(2, "10:00")), draft(at(2, "10:30")), draft(at(2, "10:00")), draft(at(2, "03:00"))],
+    });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual({
+      imported: 2,
+      refused: [
+        { index: 2, reason: "fully_booked" },
+        { index: 3, reason: "outside_working_hours" },
+      ],
+    });
+    expect((await d1Bookings(businessId)).map((b) => b.startTime).sort()).toEqual([
+      new Date(at(2, "10:00")).toISOString(),
+      new Date(at(2, "10:30")).toISOString(),
+    ]);
+    // The calendar holds them: the slot is taken for new bookings too.
+    const again = await api("POST", "/bookings", { key: apiKey, body: bookingBody(service.id, at(2, "10:00")) });
+    await problem(again, 409, "slot_unavailable");
+    expect(plus(at(2, "10:00"), 30)).toBe(draft(at(2, "10:00")).endTime);
+  });
+});
+
+describe("errors and security", () => {
+  it("needs the admin token, a known service and a valid body", async () => {
+    const { apiKey } = await createAccount();
+    const service = await createService(apiKey);
+    await problem(await importBookings(service.id, { bookings: [draft(at(2, "11:00"))] }, null), 401, "unauthorized");
+    await problem(await importBookings(service.id, { bookings: [draft(at(2, "11:00"))] }, apiKey), 401, "unauthorized");
+    await problem(await importBookings("svc_nope", { bookings: [draft(at(2, "11:00"))] }), 404, "not_found");
+    await problem(await importBookings(service.id, { bookings: [] }), 422, "validation_failed");
+    await problem(
+      await importBookings(service.id, {
+        bookings: [{ ...draft(at(2, "11:00")), startTime: "2026-01-01T10:00:00+01:00" }],
+      }),
+      422,
+      "validation_failed",
+    );
+    expect((await json(await api("GET", "/bookings", { key: apiKey }))).pagination.total).toBe(0);
+  });
+});
