@@ -1,4 +1,4 @@
-/** Load generation for the benchmark: autocannon scenarios and a bounded-concurrency pool. */
+/** Load generation for the benchmark: autocannon scenarios reduced to rates and percentiles. */
 import autocannon from "autocannon";
 
 export type ScenarioResult = {
@@ -59,18 +59,4 @@ export async function runScenario(name: string, options: ScenarioOptions): Promi
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
   };
-}
-
-/** Runs `task(i)` for i in [0, count) with at most `concurrency` in flight; returns the results in order. */
-export async function pool<T>(count: number, concurrency: number, task: (i: number) => Promise<T>): Promise<T[]> {
-  const results = new Array<T>(count);
-  let next = 0;
-  const worker = async () => {
-    while (next < count) {
-      const i = next++;
-      results[i] = await task(i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
-  return results;
 }

@@ -20,6 +20,9 @@ const quietWrangler = {
   CLOUDFLARE_CF_FETCH_ENABLED: "false",
 };
 
+/** The operator token of the throwaway bench deployment (for bulk imports of seed data). */
+export const BENCH_ADMIN_TOKEN = "bench-admin-token";
+
 export type BenchServer = {
   url: string;
   bundle: { raw: number; gzip: number };
@@ -57,7 +60,12 @@ export async function startBenchServer(): Promise<BenchServer> {
     convertV4MiniflareOptions({
       ...workerOptions,
       ratelimits,
-      bindings: { ...(workerOptions.bindings as object), READ_BUDGET: "1000000000/60", WRITE_BUDGET: "1000000000/60" },
+      bindings: {
+        ...(workerOptions.bindings as object),
+        READ_BUDGET: "1000000000/60",
+        WRITE_BUDGET: "1000000000/60",
+        ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+      },
       name: "booking-api",
       modules: true,
       scriptPath: path.join(outdir, "index.js"),
@@ -65,6 +73,8 @@ export async function startBenchServer(): Promise<BenchServer> {
       resourcePersistencePath: path.join(work, "state"),
       host: "127.0.0.1",
       port: 0,
+      // The access log is one line per request; printing it here would measure the terminal.
+      handleStructuredLogs: () => {},
     } as Parameters<typeof convertV4MiniflareOptions>[0]),
   );
   const url = (await mf.ready).toString().replace(/\/$/, "");

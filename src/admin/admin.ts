@@ -13,7 +13,7 @@ import { services } from "../db/schema";
 import type { AppEnv } from "../env";
 import { sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
-import { fieldErrors } from "../lib/validation";
+import { assertWellFormed, fieldErrors } from "../lib/validation";
 import { CreateBookingSchema } from "../routes/bookings/schemas";
 
 const requireAdminToken = createMiddleware<AppEnv>(async (c, next) => {
@@ -46,6 +46,7 @@ adminApp.post(
     if (!result.success) {
       throw new ApiError("validation_failed", "The request body is invalid.", { errors: fieldErrors(result.error) });
     }
+    assertWellFormed(result.data);
   }),
   async (c) => {
     const serviceId = c.req.param("serviceId");

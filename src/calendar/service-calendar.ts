@@ -238,7 +238,7 @@ export class ServiceCalendar extends DurableObject<Env> {
     const rows = this.sql.exec<Row>("SELECT id, record FROM bookings WHERE id = ?", command.bookingId).toArray();
     if (!rows[0]) return { ok: false, refusal: { code: "not_found", detail: `No booking ${command.bookingId}.` } };
     const current = JSON.parse(rows[0].record) as StoredBooking;
-    if (command.expectedVersion !== undefined && command.expectedVersion !== current.version) {
+    if (command.expectedVersions !== undefined && !command.expectedVersions.includes(current.version)) {
       return {
         ok: false,
         refusal: {

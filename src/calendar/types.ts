@@ -30,8 +30,8 @@ export type TransitionCommand = {
   status?: BookingStatus;
   cancellationReason?: string | null;
   notes?: string | null;
-  /** From `If-Match`: refuse with precondition_failed unless the booking is at this version. */
-  expectedVersion?: number;
+  /** From `If-Match`: refuse with precondition_failed unless the booking is at one of these versions. */
+  expectedVersions?: number[];
 };
 
 /** Why the calendar refused; the route maps each to an HTTP problem. */

@@ -4,7 +4,7 @@
  * business has stored, fixtures, and the hostile-value arbitraries. Not a test file.
  */
 import { env } from "cloudflare:workers";
-import { getTableColumns, getTableName } from "drizzle-orm";
+import { eq, getTableColumns, getTableName } from "drizzle-orm";
 import fc from "fast-check";
 import { expect } from "vitest";
 import { newApiKey } from "../../src/accounts/accounts";
@@ -15,6 +15,18 @@ import { api, createAccount, db, json, serviceBody } from "../helpers";
 export const MINUTE_MS = 60_000;
 export const DAY_MS = 86_400_000;
 
+/**
+ * Knobs for deeper or reproducible runs: `VITE_FUZZ_SCALE=5 npx vitest run test/fuzz` multiplies
+ * every numRuns by 5, and `VITE_FUZZ_SEED=<seed>` replays the seed a failure printed. Vitest
+ * hands VITE_* variables to the workers' `process.env` (read at run time: `import.meta.env` is
+ * fixed when Vite transforms this file, and the transform is cached).
+ */
+function fuzzKnobs() {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
+  const seed = env.VITE_FUZZ_SEED;
+  return { scale: Number(env.VITE_FUZZ_SCALE ?? "1") || 1, seed: seed === undefined ? undefined : Number(seed) };
+}
+
 /** Runs an async property with a bounded number of runs; fast-check prints seed and path on failure. */
 export async function check<T>(
   arbitrary: fc.Arbitrary<T>,
@@ -22,11 +34,16 @@ export async function check<T>(
   numRuns: number,
   extra: fc.Parameters<[T]> = {},
 ): Promise<void> {
+  const { scale, seed } = fuzzKnobs();
   await fc.assert(
     fc.asyncProperty(arbitrary, async (value) => {
       await predicate(value);
     }),
-    { numRuns, ...extra },
+    {
+      numRuns: Math.max(1, Math.round(numRuns * scale)),
+      ...(seed === undefined ? {} : { seed }),
+      ...extra,
+    },
   );
 }
 
@@ -65,7 +82,19 @@ export class KeyRing {
   }
 }
 
-export type Checked = { status: number; text: string; body: unknown };
+/**
+ * Failure messages travel from workerd to Vitest over a WebSocket as UTF-8: a lone surrogate in
+ * one (easily made by slicing an emoji) kills the test pool. Everything outside printable ASCII
+ * is written as a \\uXXXX escape.
+ */
+export function printable(text: string): string {
+  return text.replace(/[^\x20-\x7e\n]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** A value as printable JSON, for comparisons whose diff may show user text. */
+export const shown = (value: unknown) => printable(JSON.stringify(value) ?? "undefined");
+
+export type Checked = { status: number; text: string; body: unknown; replayed: string | null };
 
 /**
  * The invariants of every answer: no 5xx; every 4xx is `application/problem+json` with
@@ -74,7 +103,7 @@ export type Checked = { status: number; text: string; body: unknown };
  */
 export async function expectSane(res: Response, context: string): Promise<Checked> {
   const text = await res.text();
-  const where = `${context}\n→ ${res.status} ${res.headers.get("Content-Type")} ${text.slice(0, 500)}`;
+  const where = printable(`${context}\n→ ${res.status} ${res.headers.get("Content-Type")} ${text.slice(0, 500)}`);
   expect(res.status, where).toBeLessThan(500);
   expect(res.status, `rate limited: ${where}`).not.toBe(429);
   let body: unknown;
@@ -101,7 +130,7 @@ export async function expectSane(res: Response, context: string): Promise<Checke
     expect(res.headers.get("Content-Type"), where).toMatch(/^application\/json/);
     body = JSON.parse(text);
   }
-  return { status: res.status, text, body };
+  return { status: res.status, text, body, replayed: res.headers.get("Idempotent-Replayed") };
 }
 
 const tenantTables = [services, customers, bookings, idempotencyKeys] as const;
@@ -124,6 +153,18 @@ export async function storedState(businessId: string, calendarServiceIds: readon
   return { tables, calendars };
 }
 
+/** The same rows, decoded, for failure messages. */
+async function readableState(businessId: string) {
+  const d = db();
+  const [svc, cus, bkg, idem] = await d.batch([
+    d.select().from(services).where(eq(services.businessId, businessId)),
+    d.select().from(customers).where(eq(customers.businessId, businessId)),
+    d.select().from(bookings).where(eq(bookings.businessId, businessId)),
+    d.select().from(idempotencyKeys).where(eq(idempotencyKeys.businessId, businessId)),
+  ]);
+  return { services: svc, customers: cus, bookings: bkg, idempotencyKeys: idem };
+}
+
 /** The calendar Durable Object of a business's service, addressed as the Worker does. */
 export function calendarStub(businessId: string, serviceId: string) {
   return env.SERVICE_CALENDAR.get(env.SERVICE_CALENDAR.idFromName(`${businessId}:${serviceId}`));
@@ -144,11 +185,16 @@ export async function sendChecked(
   const before = ring.known ?? (await storedState(ring.businessId, ring.watched));
   ring.known = undefined;
   const res = await api(method, path, { ...options, key: await ring.key() });
-  const context = `${method} ${path} ${options.context ?? describeBody(options)}`;
+  const context = printable(`${method} ${path} ${options.context ?? describeBody(options)}`);
   const checked = await expectSane(res, context);
   if (checked.status >= 400) {
     const after = await storedState(ring.businessId, ring.watched);
-    expect(after, `stored data changed by a rejected request: ${context} → ${checked.status}`).toEqual(before);
+    if (JSON.stringify(after) !== JSON.stringify(before)) {
+      const rows = printable(JSON.stringify(await readableState(ring.businessId)).slice(0, 3000));
+      expect(after, `stored data changed by a rejected request: ${context} → ${checked.status}\nnow: ${rows}`).toEqual(
+        before,
+      );
+    }
     ring.known = after;
   }
   return checked;
@@ -448,6 +494,27 @@ export type BodyShape = {
   extraValues?: fc.Arbitrary<unknown>;
 };
 
+const rawMarker = "__raw_number__";
+
+const rawNumber = fc.constantFrom(
+  "-0",
+  "-0.0",
+  "1e400",
+  "-1e400",
+  "1E2",
+  "30e0",
+  "3.0e1",
+  "1e-400",
+  "30.000000000000001",
+  "9007199254740993",
+  "1.0",
+  "00",
+  "+1",
+  ".5",
+  "NaN",
+  "0x1e",
+);
+
 /** Every kind of body for a route: valid, junk JSON, valid-but-one-field, malformed text, bytes. */
 export function bodyCases({ valid, fields, paths, extraValues }: BodyShape): fc.Arbitrary<BodyCase> {
   const where = paths ?? fields.map((f) => [f]);
@@ -470,6 +537,11 @@ export function bodyCases({ valid, fields, paths, extraValues }: BodyShape): fc.
       arbitrary: valid.chain((v) => malformedJson(JSON.stringify(v))).map((text): BodyCase => ({ kind: "raw", text })),
     },
     fc.uint8Array({ maxLength: 200 }).map((bytes): BodyCase => ({ kind: "bytes", bytes })),
+    // Number literals JSON.stringify never writes: -0, overflow to ±Infinity, exponents, and non-JSON forms.
+    fc.tuple(valid, fc.constantFrom(...where), rawNumber).map(([v, path, n]): BodyCase => {
+      const text = JSON.stringify(withValueAt(v, path, rawMarker)).replace(JSON.stringify(rawMarker), n);
+      return { kind: "raw", text };
+    }),
   );
 }
 

@@ -48,22 +48,28 @@ export const updateBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const { status, notes, cancellationReason } = c.req.valid("json");
-    const expectedVersion = versionOfTag(ifMatchTag(c));
+    const expectedVersions = versionsOf(ifMatchTag(c));
     const { booking, version } = await transitionBooking(c, {
       bookingId: id,
       status,
       notes,
       cancellationReason,
-      expectedVersion,
+      expectedVersions,
     });
     c.header("ETag", etagOf(version));
     return c.json(booking, 200);
   });
 
-/** The version an `If-Match` tag names; a tag that is not a booking ETag can never match. */
-function versionOfTag(tag: string | undefined): number | undefined {
-  if (tag === undefined) return undefined;
-  const version = /^"v(\d{1,9})"$/.exec(tag)?.[1];
-  if (!version) throw new ApiError("precondition_failed", "If-Match does not name a current ETag of this booking.");
-  return Number(version);
+/** The versions an `If-Match` header names (any may match); a header naming none can never match. */
+function versionsOf(header: string | undefined): number[] | undefined {
+  if (header === undefined) return undefined;
+  const versions = header
+    .split(",")
+    .map((tag) => /^"v(\d{1,9})"$/.exec(tag.trim())?.[1])
+    .filter((v): v is string => v !== undefined)
+    .map(Number);
+  if (versions.length === 0) {
+    throw new ApiError("precondition_failed", "If-Match does not name a current ETag of this booking.");
+  }
+  return versions;
 }

@@ -1,0 +1,308 @@
+/**
+ * Fuzzed JSON bodies for every write with a body: POST /services, PATCH /services/{id},
+ * POST /customers, POST /bookings, PATCH /bookings/{id} and POST /bookings/{id}/cancel.
+ * Random JSON, objects with random keys, valid bodies with one field made hostile, malformed
+ * JSON text, raw bytes, SQL/LIKE metacharacters, 10k–70k character strings, unicode and edge
+ * numbers. Whatever arrives: never a 5xx; a rejection is a problem+json and changes nothing
+ * the business stored (D1 rows and the service's calendar: reservations, counters, outbox);
+ * a success leaves a resource that reads back.
+ */
+import { eq } from "drizzle-orm";
+import fc from "fast-check";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { bookings } from "../../src/db/schema";
+import { api, createAccount, createService, db, json, serviceBody } from "../helpers";
+import {
+  bodyCases,
+  bodyOptions,
+  check,
+  createBookingVia,
+  createRoomyService,
+  freshBookingBody,
+  futureSlot,
+  KeyRing,
+  MINUTE_MS,
+  printable,
+  sendChecked,
+  shown,
+} from "./support";
+
+const RUNS = 80;
+
+// --- catalog: services and customers ---------------------------------------------------
+
+const serviceFields = [
+  "name",
+  "description",
+  "durationMinutes",
+  "capacity",
+  "slotIntervalMinutes",
+  "bufferBeforeMinutes",
+  "bufferAfterMinutes",
+  "minNoticeMinutes",
+  "maxAdvanceDays",
+  "timezone",
+  "weeklySchedule",
+  "requiresConfirmation",
+  "active",
+] as const;
+
+/** Inside a weekly schedule too: days, intervals, their ends. */
+const servicePaths = [
+  ...serviceFields.map((f) => [f]),
+  ["weeklySchedule", "mon"],
+  ["weeklySchedule", "sun", 0],
+  ["weeklySchedule", "mon", 0, "start"],
+  ["weeklySchedule", "mon", 0, "end"],
+  ["weeklySchedule", "tue", 1],
+  ["weeklySchedule", "xyz"],
+  ["weeklySchedule", "mon", 0, "extra"],
+];
+
+const timezones = fc.constantFrom("UTC", "Europe/Berlin", "America/New_York", "Asia/Kathmandu", "Pacific/Chatham");
+
+const validService = fc
+  .record({
+    name: fc.string({ minLength: 1, maxLength: 30 }).map((s) => `Svc ${s}`),
+    durationMinutes: fc.integer({ min: 5, max: 240 }),
+    timezone: timezones,
+    capacity: fc.integer({ min: 1, max: 5 }),
+  })
+  .map((fields) => serviceBody(fields) as Record<string, unknown>);
+
+const validServicePatch = fc.oneof(
+  fc.string({ minLength: 1, maxLength: 30 }).map((s) => ({ name: `Renamed ${s}` })),
+  fc.constantFrom<Record<string, unknown>>(
+    { description: "Changed." },
+    { description: null },
+    { capacity: 3 },
+    { active: true },
+    { minNoticeMinutes: 60 },
+    { weeklySchedule: { mon: [{ start: "08:00", end: "12:00" }] } },
+    { timezone: "Asia/Tokyo", slotIntervalMinutes: 15 },
+  ),
+);
+
+const validCustomer = fc
+  .record({ name: fc.string({ minLength: 1, maxLength: 40 }), email: fc.uuid() })
+  .map(({ name, email }) => ({ name: `C ${name}`, email: `${email}@example.com` }) as Record<string, unknown>);
+
+let catalogRing: KeyRing;
+let patchTarget: { id: string };
+
+beforeAll(async () => {
+  catalogRing = await KeyRing.create("Fuzz catalog");
+  patchTarget = await createRoomyService(catalogRing, { name: "Patch target" });
+});
+
+/** A service a 2xx wrote reads back, and its calendar answers. */
+async function expectServiceReadable(id: string, context: string) {
+  const got = await api("GET", `/services/${id}`, { key: await catalogRing.key() });
+  const gotText = await got.text();
+  expect(got.status, printable(`${context}: GET after write → ${gotText.slice(0, 500)}`)).toBe(200);
+  const from = new Date(Date.now() + 86_400_000).toISOString().slice(0, 19);
+  const to = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 19);
+  const slots = await api("GET", `/services/${id}/availability?from=${from}Z&to=${to}Z`, {
+    key: await catalogRing.key(),
+  });
+  const slotsText = await slots.text();
+  expect(slots.status, printable(`${context}: availability after write → ${slotsText.slice(0, 500)}`)).toBe(200);
+}
+
+describe("fuzzed bodies: catalog", () => {
+  it("POST /services never fails, and rejections change nothing", async () => {
+    await check(
+      bodyCases({ valid: validService, fields: serviceFields, paths: servicePaths }),
+      async (body) => {
+        const res = await sendChecked(catalogRing, "POST", "/services", bodyOptions(body));
+        if (body.kind === "valid") expect(res.status, printable(res.text)).toBe(201);
+        if (res.status === 201) await expectServiceReadable((res.body as { id: string }).id, "POST /services");
+      },
+      RUNS,
+    );
+  });
+
+  it("PATCH /services/{id} never fails, and rejections change nothing", async () => {
+    await check(
+      bodyCases({ valid: validServicePatch, fields: serviceFields, paths: servicePaths }),
+      async (body) => {
+        const res = await sendChecked(catalogRing, "PATCH", `/services/${patchTarget.id}`, bodyOptions(body));
+        if (body.kind === "valid") expect(res.status, printable(res.text)).toBe(200);
+        if (res.status === 200) await expectServiceReadable(patchTarget.id, "PATCH /services/{id}");
+      },
+      RUNS,
+    );
+  });
+
+  it("POST /customers never fails, and rejections change nothing", async () => {
+    await check(
+      bodyCases({
+        valid: validCustomer,
+        fields: ["name", "email", "phone"],
+        extraValues: fc.constantFrom("ada@example.com", "ADA@EXAMPLE.COM", "+49 30 1234567", "+1 (555) 010-0000"),
+      }),
+      async (body) => {
+        const res = await sendChecked(catalogRing, "POST", "/customers", bodyOptions(body));
+        if (body.kind === "valid") expect(res.status, printable(res.text)).toBe(201);
+        if (res.status === 201) {
+          const created = res.body as { id: string };
+          const got = await api("GET", `/customers/${created.id}`, { key: await catalogRing.key() });
+          expect(got.status).toBe(200);
+          expect(shown(await json(got))).toBe(shown(created));
+        }
+      },
+      RUNS,
+    );
+  });
+});
+
+/** Whether a JSON text holds a \\uD800–\\uDFFF escape that is not half of a pair. */
+function hasLoneSurrogate(jsonText: string): boolean {
+  return /\\ud[89ab][0-9a-f]{2}(?!\\ud[c-f])|(?<!\\ud[89ab][0-9a-f]{2})\\ud[c-f][0-9a-f]{2}/i.test(jsonText);
+}
+
+// --- bookings ---------------------------------------------------------------------------
+
+const bookingFields = [
+  "serviceId",
+  "customerName",
+  "customerEmail",
+  "customerPhone",
+  "startTime",
+  "endTime",
+  "notes",
+] as const;
+
+let bookingRing: KeyRing;
+let roomy: { id: string };
+let inactive: { id: string };
+let foreignServiceId: string;
+let live: { id: string } | undefined;
+
+beforeAll(async () => {
+  bookingRing = await KeyRing.create("Fuzz bookings");
+  roomy = await createRoomyService(bookingRing, { name: "Roomy" });
+  inactive = await createRoomyService(bookingRing, { name: "Closed", active: false });
+  bookingRing.watched.push(roomy.id, inactive.id);
+  const other = await createAccount("Other tenant");
+  foreignServiceId = (await createService(other.apiKey)).id;
+});
+
+/** A booking of the roomy service that still holds its slot (a new one once the last is final). */
+async function liveBookingId(): Promise<string> {
+  if (live) {
+    const [row] = await db().select({ status: bookings.status }).from(bookings).where(eq(bookings.id, live.id));
+    if (row && (row.status === "CONFIRMED" || row.status === "PENDING")) return live.id;
+  }
+  live = await createBookingVia(bookingRing, roomy.id);
+  return live.id;
+}
+
+const validBooking = fc
+  .record({ start: futureSlot, name: fc.string({ minLength: 1, maxLength: 40 }), email: fc.uuid() })
+  .map(
+    ({ start, name, email }) =>
+      ({
+        serviceId: roomy.id,
+        customerName: `B ${name}`,
+        customerEmail: `${email}@example.com`,
+        startTime: start,
+        endTime: `${new Date(Date.parse(start) + 30 * MINUTE_MS).toISOString().slice(0, 19)}Z`,
+      }) as Record<string, unknown>,
+  );
+
+/** Ids and times that are valid somewhere, but not here. */
+const nearMisses = fc.oneof(
+  fc.constantFrom("svc_00000000000000000000000000", "SVC_X"),
+  fc.constant(null).map(() => inactive.id),
+  fc.constant(null).map(() => foreignServiceId),
+  fc.constant(null).map(() => roomy.id.toUpperCase()),
+  fc.constant(null).map(() => `${roomy.id} `),
+  fc.constantFrom("2000-01-01T10:00:00Z", "2999-01-01T10:00:00Z", "+01:00"),
+);
+
+describe("fuzzed bodies: bookings", () => {
+  it("POST /bookings never fails, and rejections change nothing", async () => {
+    await check(
+      bodyCases({ valid: validBooking, fields: bookingFields, extraValues: nearMisses }),
+      async (body) => {
+        const res = await sendChecked(bookingRing, "POST", "/bookings", bodyOptions(body));
+        if (body.kind === "valid") expect(res.status, printable(res.text)).toBe(201);
+        if (res.status === 201) {
+          const created = res.body as { id: string };
+          const got = await api("GET", `/bookings/${created.id}`, { key: await bookingRing.key() });
+          expect(got.status).toBe(200);
+          // Known bug, kept red by the regression at the end of this file: lone surrogates read back as U+FFFD × 3.
+          if (!hasLoneSurrogate(res.text)) expect(shown(await json(got))).toBe(shown(created));
+        }
+      },
+      RUNS,
+    );
+  });
+
+  it("PATCH /bookings/{id} never fails, and rejections change nothing", async () => {
+    const validPatch = fc.constantFrom<Record<string, unknown>>(
+      { notes: "Changed." },
+      { notes: null },
+      { notes: "" },
+      { status: "COMPLETED" },
+      { status: "CANCELLED", cancellationReason: "Ill." },
+      { status: "NO_SHOW", notes: "Did not come." },
+    );
+    await check(
+      bodyCases({ valid: validPatch, fields: ["status", "notes", "cancellationReason"] }),
+      async (body) => {
+        const id = await liveBookingId();
+        const res = await sendChecked(bookingRing, "PATCH", `/bookings/${id}`, bodyOptions(body));
+        if (body.kind === "valid") expect(res.status, printable(res.text)).toBe(200);
+      },
+      RUNS,
+    );
+  });
+
+  it("POST /bookings/{id}/cancel never fails, and rejections change nothing", async () => {
+    const validCancel = fc.constantFrom<Record<string, unknown>>({}, { reason: "Customer is ill." }, { reason: " x " });
+    await check(
+      bodyCases({ valid: validCancel, fields: ["reason"] }),
+      async (body) => {
+        const id = await liveBookingId();
+        const res = await sendChecked(bookingRing, "POST", `/bookings/${id}/cancel`, bodyOptions(body));
+        if (body.kind === "valid") expect(res.status, printable(res.text)).toBe(200);
+      },
+      RUNS,
+    );
+  });
+});
+
+// --- regressions: shrunk counterexamples of bugs in src/, kept red until fixed --------------
+
+describe("lone UTF-16 surrogates in booking text (found while fuzzing request bodies)", () => {
+  // JSON allows "\ud800" escapes; the calendar keeps them (its record is JSON text) and answers
+  // with them, but D1 stores UTF-8, where a lone surrogate becomes U+FFFD × 3. The booking then
+  // reads back differently from the 201/200 that created it, and D1 no longer matches the
+  // calendar. Either a 422 for such strings or one stored form everywhere would do.
+  afterEach(() => {
+    bookingRing.known = undefined; // these write without sendChecked
+  });
+
+  it("POST /bookings: the created booking reads back exactly as it was answered", async () => {
+    const body = freshBookingBody(roomy.id, { customerName: "Ada \ud800 Lovelace", notes: "n\udfffx" });
+    const created = await api("POST", "/bookings", { key: await bookingRing.key(), body });
+    if (created.status === 422) return; // rejecting the ill-formed strings is a fix too
+    expect(created.status).toBe(201);
+    const booking = await json(created);
+    const read = await api("GET", `/bookings/${booking.id}`, { key: await bookingRing.key() });
+    expect(read.status).toBe(200);
+    expect(shown(await json(read))).toBe(shown(booking));
+  });
+
+  it("PATCH /bookings/{id}: changed notes read back exactly as they were answered", async () => {
+    const { id } = await createBookingVia(bookingRing, roomy.id);
+    const patched = await api("PATCH", `/bookings/${id}`, { key: await bookingRing.key(), body: { notes: "x\ud83d" } });
+    if (patched.status === 422) return;
+    expect(patched.status).toBe(200);
+    const booking = await json(patched);
+    const read = await api("GET", `/bookings/${id}`, { key: await bookingRing.key() });
+    expect(shown((await json(read)).notes)).toBe(shown(booking.notes));
+  });
+});
