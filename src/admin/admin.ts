@@ -7,7 +7,7 @@ import { zValidator } from "@hono/zod-validator";
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
-import { calendarOf, snapshotOf } from "../calendar/client";
+import { calendarOf, draftOf, snapshotOf } from "../calendar/client";
 import { reconcile } from "../calendar/reconcile";
 import { services } from "../db/schema";
 import type { AppEnv } from "../env";
@@ -52,14 +52,7 @@ adminApp.post(
     const serviceId = c.req.param("serviceId");
     const [service] = await c.var.db.select().from(services).where(eq(services.id, serviceId)).limit(1);
     if (!service) throw new ApiError("not_found", `No service ${serviceId}.`);
-    const bookings = c.req.valid("json").bookings.map((b) => ({
-      customerName: b.customerName,
-      customerEmail: b.customerEmail,
-      customerPhone: b.customerPhone ?? null,
-      startTime: b.startTime,
-      endTime: b.endTime,
-      notes: b.notes ?? null,
-    }));
+    const bookings = c.req.valid("json").bookings.map(draftOf);
     return c.json(
       await calendarOf(c.env, service.businessId, service.id).importBookings(snapshotOf(service), bookings),
     );

@@ -3,7 +3,7 @@ import type { ServiceRow } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { etagOf } from "../lib/etag";
 import type { Booking } from "../routes/bookings/schemas";
-import type { CalendarResult, ServiceSnapshot } from "./types";
+import type { CalendarResult, CreateBookingCommand, ServiceSnapshot } from "./types";
 import { calendarName } from "./types";
 
 /** The calendar stub of a business's service. */
@@ -26,6 +26,25 @@ export function snapshotOf(service: ServiceRow): ServiceSnapshot {
     timezone: service.timezone,
     weeklySchedule: service.weeklySchedule,
     requiresConfirmation: service.requiresConfirmation,
+  };
+}
+
+/** The calendar's view of a booking request body (absent optional fields become null). */
+export function draftOf(body: {
+  customerName: string;
+  customerEmail: string;
+  customerPhone?: string;
+  startTime: string;
+  endTime: string;
+  notes?: string;
+}): CreateBookingCommand["booking"] {
+  return {
+    customerName: body.customerName,
+    customerEmail: body.customerEmail,
+    customerPhone: body.customerPhone ?? null,
+    startTime: body.startTime,
+    endTime: body.endTime,
+    notes: body.notes ?? null,
   };
 }
 

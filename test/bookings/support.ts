@@ -4,6 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { and, count, eq } from "drizzle-orm";
+import type { CalendarSlot } from "../../src/calendar/types";
 import { bookings, customers } from "../../src/db/schema";
 import { api, db, json } from "../helpers";
 
@@ -85,14 +86,7 @@ export async function availability(key: string, serviceId: string, from: string,
   return json(res);
 }
 
-export type Slot = {
-  startTime: string;
-  endTime: string;
-  capacity: number;
-  booked: number;
-  remaining: number;
-  bookable: boolean;
-};
+export type Slot = CalendarSlot;
 
 /** The availability slot that starts at `startTime` (a 1-minute window around it). */
 export async function slotAt(key: string, serviceId: string, startTime: string): Promise<Slot | undefined> {

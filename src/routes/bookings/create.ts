@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
-import { bookingOrThrow, calendarOf, snapshotOf } from "../../calendar/client";
+import { bookingOrThrow, calendarOf, draftOf, snapshotOf } from "../../calendar/client";
 import { customers, services } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
@@ -61,14 +61,7 @@ export const createBooking = (app: OpenAPIHono<AppEnv>) =>
       }
       const result = await calendarOf(c.env, businessId, service.id).createBooking({
         service: snapshotOf(service),
-        booking: {
-          customerName: body.customerName,
-          customerEmail: body.customerEmail,
-          customerPhone: body.customerPhone ?? null,
-          startTime: body.startTime,
-          endTime: body.endTime,
-          notes: body.notes ?? null,
-        },
+        booking: draftOf(body),
         customerId: customer?.id ?? null,
         idempotency: claim,
       });
