@@ -3,14 +3,15 @@ import type * as z from "zod";
 import type { AppEnv } from "../env";
 import { ApiError, type FieldError } from "./errors";
 
-/** Flattens zod issues into `{ path, message }` pairs; the root is reported as `(root)`. */
+/** Flattens zod issues into `{ path, message }` pairs (dotted paths; the root is `(root)`). */
 export function fieldErrors(error: Pick<z.ZodError, "issues">): FieldError[] {
-  return error.issues.map((issue) => {
+  return error.issues.flatMap((issue) => {
     const path = issue.path.map(String).join(".");
     if (issue.code === "unrecognized_keys") {
-      return { path: path || "(root)", message: `Unknown field(s): ${issue.keys.join(", ")}` };
+      // One entry per unknown name, at its own path, so a client can point at the field.
+      return issue.keys.map((key) => ({ path: path ? `${path}.${key}` : key, message: `Unknown field ${key}.` }));
     }
-    return { path: path || "(root)", message: issue.message };
+    return [{ path: path || "(root)", message: issue.message }];
   });
 }
 

@@ -219,14 +219,14 @@ const badBodies: Case[] = [
     body: withFields({ foo: "bar" }),
     status: 422,
     code: "validation_failed",
-    path: "(root)",
+    path: "foo",
   },
   {
     name: "a client-chosen status",
     body: withFields({ status: "CONFIRMED" }),
     status: 422,
     code: "validation_failed",
-    path: "(root)",
+    path: "status",
   },
   {
     name: "serviceId as a number",

@@ -243,7 +243,7 @@ describe("error", () => {
     },
     { name: "an empty body", body: {}, path: "(root)" },
     { name: "an unknown status", body: { status: "DONE" }, path: "status" },
-    { name: "an unknown field", body: { startTime: "2030-01-01T10:00:00Z" }, path: "(root)" },
+    { name: "an unknown field", body: { startTime: "2030-01-01T10:00:00Z" }, path: "startTime" },
     { name: "notes too long", body: { notes: "x".repeat(2001) }, path: "notes" },
   ])("PATCH with $name → 422, nothing changes", async ({ body, path }) => {
     const s = await setup();
@@ -255,7 +255,7 @@ describe("error", () => {
 
   it.each([
     { name: "a reason over 500 characters", body: { reason: "x".repeat(501) }, path: "reason" },
-    { name: "an unknown field", body: { status: "CANCELLED" }, path: "(root)" },
+    { name: "an unknown field", body: { status: "CANCELLED" }, path: "status" },
   ])("cancel with $name → 422, nothing changes", async ({ body, path }) => {
     const s = await setup();
     const booking = await book(s.apiKey, bookingBody(s.serviceId, at(2, "10:00")));

@@ -172,7 +172,7 @@ describe("errors", () => {
   it("an unknown query parameter is 422 and named", async () => {
     const account = await createAccount();
     const res = await api("GET", "/customers?pageSize=5", { key: account.apiKey });
-    const entry = await validationError(res, "(root)");
+    const entry = await validationError(res, "pageSize");
     expect(entry.message).toContain("pageSize");
   });
 
@@ -180,7 +180,7 @@ describe("errors", () => {
     const account = await createAccount();
     await validationError(await api("GET", `${path}?limit=101`, { key: account.apiKey }), "limit");
     await validationError(await api("GET", `${path}?page=0`, { key: account.apiKey }), "page");
-    await validationError(await api("GET", `${path}?sort=name`, { key: account.apiKey }), "(root)");
+    await validationError(await api("GET", `${path}?sort=name`, { key: account.apiKey }), "sort");
   });
 });
 

@@ -195,14 +195,18 @@ describe("errors", () => {
       },
       "weeklySchedule.wed.1",
     ],
-    ["an unknown weekday key", { weeklySchedule: { funday: [{ start: "09:00", end: "17:00" }] } }, "weeklySchedule"],
+    [
+      "an unknown weekday key",
+      { weeklySchedule: { funday: [{ start: "09:00", end: "17:00" }] } },
+      "weeklySchedule.funday",
+    ],
     ["durationMinutes 0", { durationMinutes: 0 }, "durationMinutes"],
     ["durationMinutes 1.5", { durationMinutes: 1.5 }, "durationMinutes"],
     ['durationMinutes "30"', { durationMinutes: "30" }, "durationMinutes"],
     ["capacity 0", { capacity: 0 }, "capacity"],
     ["a negative buffer", { bufferBeforeMinutes: -5 }, "bufferBeforeMinutes"],
     ["a negative after-buffer", { bufferAfterMinutes: -1 }, "bufferAfterMinutes"],
-    ["an unknown top-level field", { colour: "red" }, "(root)"],
+    ["an unknown top-level field", { colour: "red" }, "colour"],
     ["a missing name", { name: undefined }, "name"],
     ["a blank name", { name: "   " }, "name"],
   ];
@@ -212,8 +216,8 @@ describe("errors", () => {
     await createService(apiKey);
     const res = await api("POST", "/services", { key: apiKey, body: serviceBody(overrides) });
     const entry = await validationError(res, path);
-    if (path === "(root)") expect(entry.message).toContain("colour");
-    if (path === "weeklySchedule") expect(entry.message).toContain("funday");
+    if (path === "colour") expect(entry.message).toContain("colour");
+    if (path === "weeklySchedule.funday") expect(entry.message).toContain("funday");
     expect(await storedServices(apiKey)).toBe(1);
   });
 
@@ -244,7 +248,7 @@ describe("errors", () => {
 
   const invalidPatches: [string, Record<string, unknown>, string][] = [
     ["an empty body", {}, "(root)"],
-    ["an unknown field", { colour: "red" }, "(root)"],
+    ["an unknown field", { colour: "red" }, "colour"],
     ["an unknown time zone", { timezone: "Mars/Olympus" }, "timezone"],
     [
       "an overlapping schedule",
