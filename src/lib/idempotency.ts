@@ -58,6 +58,7 @@ export type Outcome<T> = { body: T; location?: string; replayed?: boolean };
 export async function idempotent<T>(
   c: Context<AppEnv>,
   body: unknown,
+  status: 200 | 201,
   handler: (claim: IdempotencyClaim | undefined) => Promise<Outcome<T>>,
 ): Promise<Outcome<T>> {
   const key = idempotencyKeyOf(c);
@@ -122,7 +123,7 @@ export async function idempotent<T>(
   await c.var.db
     .update(idempotencyKeys)
     .set({
-      responseStatus: 200,
+      responseStatus: status,
       responseBody: JSON.stringify(outcome.body),
       responseLocation: outcome.location ?? null,
     })

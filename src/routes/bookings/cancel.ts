@@ -42,7 +42,7 @@ export const cancelBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
-    const outcome = await idempotent(c, body, async () => {
+    const outcome = await idempotent(c, body, 200, async () => {
       const { booking } = await transitionBooking(c, {
         bookingId: id,
         status: "CANCELLED",

@@ -34,7 +34,7 @@ export const createBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
     const { businessId } = c.var.caller;
-    const outcome = await idempotent(c, body, async (claim) => {
+    const outcome = await idempotent(c, body, 201, async (claim) => {
       const [[service], [customer]] = await c.var.db.batch([
         c.var.db
           .select()
