@@ -118,3 +118,21 @@ export async function validationError(res: Response, path: string) {
   expect(entry.message).toEqual(expect.any(String));
   return entry as { path: string; message: string };
 }
+
+/** Every field of a Booking, sorted: what a booking body must carry, exactly. */
+export const bookingFields = [
+  "cancellationReason",
+  "cancelledAt",
+  "createdAt",
+  "customerEmail",
+  "customerId",
+  "customerName",
+  "customerPhone",
+  "endTime",
+  "id",
+  "notes",
+  "serviceId",
+  "startTime",
+  "status",
+  "updatedAt",
+];

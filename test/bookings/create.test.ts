@@ -3,7 +3,16 @@
  * must leave D1 (bookings, customers) and the service's calendar exactly as they were.
  */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, createCustomer, createService, json, problem, type TestAccount } from "../helpers";
+import {
+  api,
+  bookingFields,
+  createAccount,
+  createCustomer,
+  createService,
+  json,
+  problem,
+  type TestAccount,
+} from "../helpers";
 import {
   at,
   availability,
@@ -16,23 +25,6 @@ import {
   plus,
   postBooking,
 } from "./support";
-
-const bookingFields = [
-  "cancellationReason",
-  "cancelledAt",
-  "createdAt",
-  "customerEmail",
-  "customerId",
-  "customerName",
-  "customerPhone",
-  "endTime",
-  "id",
-  "notes",
-  "serviceId",
-  "startTime",
-  "status",
-  "updatedAt",
-];
 
 const iso = (value: string) => new Date(value).toISOString();
 

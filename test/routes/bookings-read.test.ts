@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { newId } from "../../src/lib/ids";
 import {
   api,
+  bookingFields,
   createAccount,
   createCustomer,
   createService,
@@ -15,23 +16,6 @@ import {
   type TestAccount,
   validationError,
 } from "../helpers";
-
-const bookingFields = [
-  "cancellationReason",
-  "cancelledAt",
-  "createdAt",
-  "customerEmail",
-  "customerId",
-  "customerName",
-  "customerPhone",
-  "endTime",
-  "id",
-  "notes",
-  "serviceId",
-  "startTime",
-  "status",
-  "updatedAt",
-];
 
 /** A business with one service and one customer, ready for bookings. */
 async function setup(): Promise<TestAccount & { serviceId: string; customerId: string }> {
