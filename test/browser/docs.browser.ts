@@ -123,13 +123,13 @@ async function testDocsPage(browser: Browser, origin: string, doc: Record<string
   let rendered: Rendered[] = [];
   try {
     // Swagger UI renders one .opblock per operation (and tag) once it has loaded the document.
-    await page.waitForFunction(
-      `document.querySelectorAll("#reference .opblock").length >= ${operations.length}`,
-      null,
-      {
-        timeout: RENDER_TIMEOUT_MS,
-      },
-    );
+    // Polled from here with a locator: waitForFunction evaluates its predicate with eval, which
+    // the page's CSP (rightly) forbids.
+    const deadline = Date.now() + RENDER_TIMEOUT_MS;
+    while ((await page.locator("#reference .opblock").count()) < operations.length) {
+      if (Date.now() > deadline) throw new Error(`not rendered within ${RENDER_TIMEOUT_MS / 1000} s`);
+      await sleep(200);
+    }
     await page.waitForLoadState("networkidle", { timeout: RENDER_TIMEOUT_MS });
     rendered = await page.$$eval("#reference .opblock", (blocks) =>
       blocks.map((block) => ({
