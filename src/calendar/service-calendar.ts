@@ -6,7 +6,15 @@ import { toBooking } from "../routes/bookings/schemas";
 import { type BookingEvent, eventPayload, eventTypeFor, type WebhookMessage } from "../webhooks/events";
 import { type PersistOutcome, retryDelayMs } from "./outbox";
 import { persistBookings, type StoredBooking } from "./persist";
-import { blockedSpan, checkCapacity, checkRequest, checkTiming, type ServiceRules, slotsBetween } from "./rules";
+import {
+  blockedSpan,
+  checkCapacity,
+  checkRequest,
+  checkTiming,
+  type ServiceRules,
+  type Span,
+  slotsBetween,
+} from "./rules";
 import { migrate } from "./storage";
 import { canTransition } from "./transitions";
 import type {
@@ -73,15 +81,7 @@ export class ServiceCalendar extends DurableObject<Env> {
     if (slots.length === 0) return [];
     const first = blockedSpan(rules, (slots[0] as { start: number }).start, 0).start;
     const last = blockedSpan(rules, 0, (slots.at(-1) as { end: number }).end).end;
-    const reservations = this.sql
-      .exec<{ s: number; e: number }>(
-        `SELECT blocked_start_ms AS s, blocked_end_ms AS e FROM bookings
-         WHERE status IN ('PENDING', 'CONFIRMED') AND blocked_start_ms > ? AND blocked_start_ms < ? AND blocked_end_ms > ?`,
-        first - this.maxBlockedMs - 1,
-        last,
-        first,
-      )
-      .toArray();
+    const reservations = this.activeOverlapping({ start: first, end: last });
     return slots.map((slot) => {
       const blocked = blockedSpan(rules, slot.start, slot.end);
       const booked = reservations.filter((r) => r.s < blocked.end && r.e > blocked.start).length;
@@ -173,16 +173,7 @@ export class ServiceCalendar extends DurableObject<Env> {
       return { ok: false, refusal: { code: "slot_unavailable", reason: violation.reason, detail: violation.detail } };
 
     const blocked = blockedSpan(service, start, end);
-    const overlapping = this.sql
-      .exec<{ n: number }>(
-        `SELECT count(*) AS n FROM bookings
-         WHERE status IN ('PENDING', 'CONFIRMED') AND blocked_start_ms > ? AND blocked_start_ms < ? AND blocked_end_ms > ?`,
-        blocked.start - this.maxBlockedMs - 1,
-        blocked.end,
-        blocked.start,
-      )
-      .one().n;
-    const full = checkCapacity(service, overlapping);
+    const full = checkCapacity(service, this.activeOverlapping(blocked).length);
     if (full?.kind === "unavailable") {
       return { ok: false, refusal: { code: "slot_unavailable", reason: full.reason, detail: full.detail } };
     }
@@ -286,6 +277,22 @@ export class ServiceCalendar extends DurableObject<Env> {
     this.enqueue(next.id, next.version, Date.parse(now));
     this.raiseEvent(current.status, next, now);
     return { ok: true, booking: toBooking(next), version: next.version, replayed: false };
+  }
+
+  /**
+   * Blocked spans of active bookings that overlap `span`: one range scan of the partial index,
+   * starting no earlier than the longest span ever stored could reach back.
+   */
+  private activeOverlapping(span: Span): { s: number; e: number }[] {
+    return this.sql
+      .exec<{ s: number; e: number }>(
+        `SELECT blocked_start_ms AS s, blocked_end_ms AS e FROM bookings
+         WHERE status IN ('PENDING', 'CONFIRMED') AND blocked_start_ms > ? AND blocked_start_ms < ? AND blocked_end_ms > ?`,
+        span.start - this.maxBlockedMs - 1,
+        span.end,
+        span.start,
+      )
+      .toArray();
   }
 
   private bumpCounter(status: BookingStatus, delta: number): void {

@@ -15,7 +15,7 @@ function listed(header: string): string[] {
 }
 
 /** Whether `If-None-Match` already names this tag (weak comparison): the client may answer 304. */
-export function notModified(c: Context, etag: string): boolean {
+function notModified(c: Context, etag: string): boolean {
   const header = c.req.header("If-None-Match");
   return header !== undefined && (header.trim() === "*" || listed(header).includes(etag));
 }
@@ -29,24 +29,19 @@ export function respondConditionally<T>(c: Context, etag: string, body: () => T)
   return notModified(c, etag) ? c.body(null, 304) : c.json(body(), 200);
 }
 
+/** The tags `If-Match` lists, or undefined when it is absent or `*` (any current version). */
+export function ifMatchTags(c: Context): string[] | undefined {
+  const header = c.req.header("If-Match")?.trim();
+  if (!header || header === "*") return undefined;
+  return header.split(",").map((t) => t.trim());
+}
+
 /** Throws 412 unless `If-Match` is absent, `*`, or names this tag (strong comparison). */
 export function assertIfMatch(c: Context, etag: string): void {
-  const header = c.req.header("If-Match");
-  if (header === undefined || header.trim() === "*") return;
-  if (
-    !header
-      .split(",")
-      .map((t) => t.trim())
-      .includes(etag)
-  ) {
+  const tags = ifMatchTags(c);
+  if (tags && !tags.includes(etag)) {
     throw new ApiError("precondition_failed", "The resource changed since the ETag you sent; fetch it again.", {
       headers: { ETag: etag },
     });
   }
-}
-
-/** The tag an `If-Match` header demands, when it names exactly one (for atomic conditional writes). */
-export function ifMatchTag(c: Context): string | undefined {
-  const header = c.req.header("If-Match")?.trim();
-  return header && header !== "*" ? header : undefined;
 }

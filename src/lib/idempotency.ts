@@ -17,7 +17,7 @@ const LEASE_MS = 60 * 1000;
 export type IdempotencyClaim = { key: string; requestHash: string };
 
 /** Reads and checks the header; `undefined` when the client sent none. */
-export function idempotencyKeyOf(c: Context<AppEnv>): string | undefined {
+function idempotencyKeyOf(c: Context<AppEnv>): string | undefined {
   const key = c.req.header("Idempotency-Key");
   if (key === undefined) return undefined;
   if (key.length < 1 || key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
@@ -29,7 +29,7 @@ export function idempotencyKeyOf(c: Context<AppEnv>): string | undefined {
 }
 
 /** Fingerprint of a request: method, path and the canonical JSON of its validated body. */
-export async function requestFingerprint(c: Context<AppEnv>, body: unknown): Promise<string> {
+async function requestFingerprint(c: Context<AppEnv>, body: unknown): Promise<string> {
   return sha256Hex(`${c.req.method} ${new URL(c.req.url).pathname}\n${canonicalJson(body)}`);
 }
 

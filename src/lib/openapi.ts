@@ -80,7 +80,7 @@ export const idempotencyKeyHeader = z.object({
 });
 
 /** `If-None-Match` on single-resource GETs: a matching ETag answers 304. */
-export const ifNoneMatchHeader = z.object({
+const ifNoneMatchHeader = z.object({
   "if-none-match": z
     .string()
     .optional()
@@ -101,7 +101,7 @@ export const etagHeader = {
 };
 
 /** The 304 response of a conditional GET. */
-export const notModifiedResponse = {
+const notModifiedResponse = {
   304: { description: "Not modified: the ETag in If-None-Match is current.", headers: etagHeader },
 };
 

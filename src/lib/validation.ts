@@ -26,7 +26,7 @@ const targetDetails: Record<string, string> = {
  * The path of the first string in `value` that is not well-formed UTF-16 (a lone surrogate,
  * which JSON escapes allow), or undefined. Such text cannot be stored as UTF-8 unchanged.
  */
-export function illFormedStringPath(value: unknown, path: string[] = []): string | undefined {
+function illFormedStringPath(value: unknown, path: string[] = []): string | undefined {
   if (typeof value === "string") return value.isWellFormed() ? undefined : path.join(".") || "(root)";
   if (value && typeof value === "object") {
     for (const [key, child] of Object.entries(value)) {

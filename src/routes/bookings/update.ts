@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
-import { etagOf, ifMatchTag } from "../../lib/etag";
+import { etagOf, ifMatchTags } from "../../lib/etag";
 import { bearerSecurity, bodyProblems, etagHeader, idParam, ifMatchHeader, problemResponses } from "../../lib/openapi";
 import { BookingSchema, BookingStatusSchema } from "./schemas";
 import { transitionBooking } from "./transition";
@@ -48,7 +48,7 @@ export const updateBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const { status, notes, cancellationReason } = c.req.valid("json");
-    const expectedVersions = versionsOf(ifMatchTag(c));
+    const expectedVersions = versionsOf(ifMatchTags(c));
     const { booking, version } = await transitionBooking(c, {
       bookingId: id,
       status,
@@ -60,14 +60,13 @@ export const updateBooking = (app: OpenAPIHono<AppEnv>) =>
     return c.json(booking, 200);
   });
 
-/** The versions an `If-Match` header names (any may match); a header naming none can never match. */
-function versionsOf(header: string | undefined): number[] | undefined {
-  if (header === undefined) return undefined;
-  const versions = header
-    .split(",")
-    .map((tag) => /^"v(\d{1,9})"$/.exec(tag.trim())?.[1])
-    .filter((v): v is string => v !== undefined)
-    .map(Number);
+/** The versions the `If-Match` tags name (any may match); tags naming none can never match. */
+function versionsOf(tags: string[] | undefined): number[] | undefined {
+  if (tags === undefined) return undefined;
+  const versions = tags.flatMap((tag) => {
+    const version = /^"v(\d{1,9})"$/.exec(tag)?.[1];
+    return version === undefined ? [] : [Number(version)];
+  });
   if (versions.length === 0) {
     throw new ApiError("precondition_failed", "If-Match does not name a current ETag of this booking.");
   }

@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { services } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
-import { assertIfMatch, etagOf, ifMatchTag } from "../../lib/etag";
+import { assertIfMatch, etagOf, ifMatchTags } from "../../lib/etag";
 import { bearerSecurity, bodyProblems, etagHeader, idParam, ifMatchHeader, problemResponses } from "../../lib/openapi";
 import { loadService } from "./load";
 import { ServiceSchema, toService, UpdateServiceSchema } from "./schemas";
@@ -39,7 +39,7 @@ export const updateService = (app: OpenAPIHono<AppEnv>) =>
     const { businessId } = c.var.caller;
     let where = and(eq(services.businessId, businessId), eq(services.id, id));
     let updatedAt = new Date();
-    if (ifMatchTag(c) !== undefined) {
+    if (ifMatchTags(c) !== undefined) {
       // Check the tag, then write only if nothing changed in between (compare-and-set on updatedAt).
       const current = await loadService(c.var.db, businessId, id);
       assertIfMatch(c, etagOf(current.updatedAt));
@@ -51,7 +51,7 @@ export const updateService = (app: OpenAPIHono<AppEnv>) =>
       .set({ ...changes, updatedAt: updatedAt.toISOString() })
       .where(where)
       .returning();
-    if (!row && ifMatchTag(c) !== undefined) {
+    if (!row && ifMatchTags(c) !== undefined) {
       throw new ApiError("precondition_failed", "The service changed while this request ran; fetch it again.");
     }
     if (!row) throw new ApiError("not_found", `No service ${id}.`);
