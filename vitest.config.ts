@@ -27,6 +27,8 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   const bindings = { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: "test-admin-token" };
   const wrangler = { configPath: "./wrangler.toml" };
+  // The production Worker with fault switches on the calendar's D1 writer and queue publisher.
+  const main = "./test/worker.ts";
   const shared = {
     setupFiles: ["./test/setup/apply-migrations.ts"],
     testTimeout: 30_000,
@@ -39,7 +41,7 @@ export default defineConfig(async () => {
       onConsoleLog: (log: string) => !log.includes('"msg":"request"'),
       projects: [
         {
-          plugins: [cloudflareTest({ wrangler, miniflare: { bindings } })],
+          plugins: [cloudflareTest({ wrangler, main, miniflare: { bindings } })],
           test: {
             name: "workers",
             include: ["test/**/*.test.ts"],
@@ -51,6 +53,7 @@ export default defineConfig(async () => {
           plugins: [
             cloudflareTest({
               wrangler,
+              main,
               miniflare: {
                 // Same namespaces as wrangler.toml, smaller budgets.
                 ratelimits: {

@@ -1,8 +1,9 @@
 /** The Worker's side of the calendar: addressing the Durable Object and reading its answers. */
+
+import type { Booking } from "../bookings/booking";
 import type { ServiceRow } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { etagOf } from "../lib/etag";
-import type { Booking } from "../routes/bookings/schemas";
 import type { CalendarResult, CreateBookingCommand, ServiceSnapshot } from "./types";
 import { calendarName } from "./types";
 

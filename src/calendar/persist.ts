@@ -3,9 +3,13 @@
  * Replays are harmless — D1 keeps the highest version and never lets an old copy win.
  */
 import { and, eq, sql } from "drizzle-orm";
-import type { Database } from "../db/client";
+import { createDb, type Database } from "../db/client";
 import { type BookingRow, bookings, customers } from "../db/schema";
 import { type BookingEvent, eventStatements } from "../webhooks/events";
+import type { PersistOutcome } from "./outbox";
+
+/** How long a D1 write may take before the booking is left to the outbox alarm. */
+const D1_WRITE_TIMEOUT_MS = 5_000;
 
 /** A booking as the calendar stores it: the D1 row without the customer link resolved. */
 export type StoredBooking = Omit<BookingRow, "customerId"> & { customerId: string };
@@ -86,4 +90,25 @@ export async function persistBookings(
     if ((row?.deliveries ?? 0) > 0) eventsWithDeliveries.add((events[i] as BookingEvent).id);
   }
   return { customerIds, eventsWithDeliveries };
+}
+
+/** Writes bookings and their events to D1; never throws (a failure is an outcome). */
+export type D1Writer = (records: StoredBooking[], events: BookingEvent[]) => Promise<PersistOutcome>;
+
+/** The production writer: `persistBookings` on `database`, bounded in time. */
+export function d1Writer(database: D1Database): D1Writer {
+  return async (records, events) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("D1 write timed out")), D1_WRITE_TIMEOUT_MS);
+    });
+    try {
+      const written = await Promise.race([persistBookings(createDb(database), records, events), timeout]);
+      return { ok: true, ...written };
+    } catch (error) {
+      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+    }
+  };
 }

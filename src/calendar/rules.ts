@@ -1,5 +1,5 @@
 /**
- * The availability rules of a service as pure functions (DESIGN.md §5). The calendar Durable
+ * The availability rules of a service as pure functions (README, Behaviour). The calendar Durable
  * Object calls them inside its critical section, so none of them does I/O or awaits.
  */
 import type { WeeklySchedule } from "../db/schema";
@@ -135,9 +135,4 @@ export function slotsBetween(rules: ServiceRules, from: number, to: number): Spa
     }
   }
   return slots;
-}
-
-/** Whether two half-open spans share any instant. */
-export function overlaps(a: Span, b: Span): boolean {
-  return a.start < b.end && b.start < a.end;
 }

@@ -47,6 +47,8 @@ const migrations: string[] = [
      last_error TEXT
    );
    CREATE INDEX events_stage ON events (stage, next_attempt_ms);`,
+  // The appointment start is in the record; the column was never read.
+  "ALTER TABLE bookings DROP COLUMN start_ms;",
 ];
 
 /** Brings the tables up to date; cheap when they are (one read of the schema version). */

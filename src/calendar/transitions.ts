@@ -1,6 +1,6 @@
 import type { BookingStatus } from "../db/schema";
 
-/** Allowed status changes (DESIGN.md §3). PENDING and CONFIRMED hold capacity. */
+/** Allowed status changes (README, Behaviour). PENDING and CONFIRMED hold capacity. */
 export const allowedTransitions: Record<BookingStatus, readonly BookingStatus[]> = {
   PENDING: ["CONFIRMED", "CANCELLED"],
   CONFIRMED: ["CANCELLED", "COMPLETED", "NO_SHOW"],

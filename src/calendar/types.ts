@@ -1,6 +1,7 @@
 /** The typed contract between the routes and the ServiceCalendar Durable Object. */
+
+import type { Booking } from "../bookings/booking";
 import type { BookingStatus } from "../db/schema";
-import type { Booking } from "../routes/bookings/schemas";
 import type { ServiceRules } from "./rules";
 
 /** The service as the calendar needs it, sent with every call so edits apply at once. */

@@ -3,6 +3,7 @@
  * with the booking (fanned out to the subscribed endpoints there), then put on the queue.
  */
 import { and, count, eq, isNull, sql } from "drizzle-orm";
+import type { Booking } from "../bookings/booking";
 import type { Database } from "../db/client";
 import {
   type BookingStatus,
@@ -11,7 +12,6 @@ import {
   webhookEndpoints,
   webhookEvents,
 } from "../db/schema";
-import type { Booking } from "../routes/bookings/schemas";
 
 /** An event as the calendar's outbox holds it. */
 export type BookingEvent = {

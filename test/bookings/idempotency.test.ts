@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` on POST /bookings (DESIGN.md §7): one booking per key however the retries
+ * `Idempotency-Key` on POST /bookings (README, Behaviour): one booking per key however the retries
  * race, replays carry `Idempotent-Replayed: true`, reuse with another body is a 422, keys are
  * per business, and a failed request releases its key.
  */

@@ -1,5 +1,5 @@
 /**
- * After the create: cancel, status transitions (DESIGN.md §3), notes, and service changes —
+ * After the create: cancel, status transitions (README, Behaviour), notes, and service changes —
  * each applied in the calendar at once and mirrored in D1.
  */
 import { describe, expect, it } from "vitest";

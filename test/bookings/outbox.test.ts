@@ -1,5 +1,5 @@
 /**
- * Fault injection on the calendar's D1 write (DESIGN.md §1): a booking that got a 2xx is
+ * Fault injection on the calendar's D1 write (README, Behaviour): a booking that got a 2xx is
  * never lost and never double-booked. While D1 writes fail the calendar keeps the booking in
  * its outbox, reconciliation sees it as pending, and the alarm writes it once D1 is back.
  */
@@ -7,9 +7,12 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { PersistOutcome } from "../../src/calendar/outbox";
-import type { StoredBooking } from "../../src/calendar/persist";
+import { type D1Writer, persistBookings, type StoredBooking } from "../../src/calendar/persist";
 import { type Difference, reconcile } from "../../src/calendar/reconcile";
 import type { ServiceCalendar } from "../../src/calendar/service-calendar";
+import { createDb } from "../../src/db/client";
+import type { BookingEvent } from "../../src/webhooks/events";
+import { injectFaults } from "../faults";
 import { api, createAccount, createService, json, problem } from "../helpers";
 import { at, book, bookingBody, calendarStub, d1Bookings, postBooking, slotAt } from "./support";
 
@@ -21,29 +24,19 @@ async function setup(serviceOverrides: Record<string, unknown> = {}) {
   return { ...account, serviceId: service.id as string, stub: calendarStub(account.businessId, service.id) };
 }
 
-/** Replaces the calendar's D1 write with `persist` (on the live instance, not the prototype). */
+/** Puts `persist` in place of the calendar's D1 write (`real` is the real one). */
 async function injectPersist(
   stub: Stub,
-  persist: (instance: ServiceCalendar, records: StoredBooking[]) => Promise<PersistOutcome>,
+  persist: (records: StoredBooking[], events: BookingEvent[], real: D1Writer) => Promise<PersistOutcome>,
 ) {
-  await runInDurableObject(stub, (instance: ServiceCalendar) => {
-    instance.persist = (records) => persist(instance, records);
-  });
+  await injectFaults(stub, { writeToD1: persist });
 }
 
 const outage = async (): Promise<PersistOutcome> => ({ ok: false, error: "injected D1 outage" });
 
 /** Puts the real D1 write back. */
 async function restorePersist(stub: Stub) {
-  await runInDurableObject(stub, (instance: ServiceCalendar) => {
-    // biome-ignore lint/suspicious/noExplicitAny: removing the own-property override re-exposes the prototype method
-    delete (instance as any).persist;
-  });
-}
-
-/** The prototype's (real) D1 write, called on `instance`. */
-function realPersist(instance: ServiceCalendar, records: StoredBooking[]): Promise<PersistOutcome> {
-  return (Object.getPrototypeOf(instance) as ServiceCalendar).persist.call(instance, records);
+  await injectFaults(stub, { writeToD1: undefined });
 }
 
 /**
@@ -185,9 +178,9 @@ describe("happy", () => {
     const booking = await book(s.apiKey, bookingBody(s.serviceId, at(2, "10:00")));
 
     let calls = 0;
-    await injectPersist(s.stub, async (instance, records) => {
+    await injectPersist(s.stub, async (records, events, real) => {
       calls++;
-      return calls === 1 ? { ok: false, error: "flaky D1" } : realPersist(instance, records);
+      return calls === 1 ? { ok: false, error: "flaky D1" } : real(records, events);
     });
     expect(await alarmFires(s.stub)).toBe(true);
     expect((await outboxOf(s.stub)).rows).toMatchObject([{ booking_id: booking.id, last_error: "flaky D1" }]);
@@ -200,16 +193,16 @@ describe("happy", () => {
   it("a persist that throws once then works: the client gets 201 and the alarm retries", async () => {
     const s = await setup();
     let calls = 0;
-    await injectPersist(s.stub, async (instance, records) => {
+    await injectPersist(s.stub, async (records, events, real) => {
       calls++;
       if (calls === 1) throw new Error("injected D1 exception");
-      return realPersist(instance, records);
+      return real(records, events);
     });
 
     const startTime = at(2, "10:00");
     const res = await postBooking(s.apiKey, bookingBody(s.serviceId, startTime));
     const text = await res.clone().text();
-    // The reservation committed before D1 was awaited, so the booking stands (DESIGN.md §1).
+    // The reservation committed before D1 was awaited, so the booking stands (README, Behaviour).
     const snapshot = await s.stub.snapshot();
     expect(snapshot.bookings).toHaveLength(1);
     expect(res.status, text).toBe(201);
@@ -279,10 +272,7 @@ describe("happy", () => {
       state.storage.sql.exec<{ record: string }>("SELECT record FROM bookings WHERE id = ?", booking.id).one(),
     );
     expect((await api("POST", `/bookings/${booking.id}/cancel`, { key: s.apiKey })).status).toBe(200);
-    const outcome = await runInDurableObject(s.stub, (instance: ServiceCalendar) =>
-      instance.persist([JSON.parse(stale.record) as StoredBooking]),
-    );
-    expect(outcome.ok).toBe(true);
+    await persistBookings(createDb(env.DB), [JSON.parse(stale.record) as StoredBooking]);
     expect(await d1Bookings(s.businessId)).toMatchObject([{ id: booking.id, status: "CANCELLED", version: 2 }]);
   });
 });

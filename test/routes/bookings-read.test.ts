@@ -2,8 +2,11 @@
  * Reads of bookings. Bookings are written by the service's calendar; here the rows go straight
  * into D1 so the read side can be tested on its own.
  */
-import { describe, expect, it } from "vitest";
+import type { z } from "@hono/zod-openapi";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import type { Booking } from "../../src/bookings/booking";
 import { newId } from "../../src/lib/ids";
+import { BookingSchema } from "../../src/routes/bookings/schemas";
 import {
   api,
   bookingFields,
@@ -198,5 +201,12 @@ describe("security", () => {
     expect(await listIds(other.apiKey, `?serviceId=${owner.serviceId}`)).toEqual([]);
     expect(await listIds(other.apiKey, `?customerId=${owner.customerId}`)).toEqual([]);
     expect(await listIds(owner.apiKey)).toEqual([row.id]);
+  });
+});
+
+describe("booking shape", () => {
+  it("the Booking schema of the API is exactly the domain Booking type", () => {
+    expectTypeOf<z.infer<typeof BookingSchema>>().toEqualTypeOf<Booking>();
+    expect(Object.keys(BookingSchema.shape).sort()).toEqual([...bookingFields].sort());
   });
 });

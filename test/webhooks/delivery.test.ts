@@ -21,6 +21,7 @@ import {
 } from "../../src/webhooks/deliver";
 import type { WebhookMessage } from "../../src/webhooks/events";
 import { at, bookingBody, calendarStub } from "../bookings/support";
+import { injectFaults } from "../faults";
 import { api, createAccount, createService, json, problem } from "../helpers";
 
 type Received = { url: string; headers: Record<string, string>; body: string };
@@ -117,18 +118,18 @@ describe("happy", () => {
     const s = await setup();
     const stub = calendarStub(s.businessId, s.service.id);
     // The queue is unreachable right after the commit (the process "dies" before enqueueing).
-    await runInDurableObject(stub, (instance: ServiceCalendar) => {
-      instance.publish = async () => {
+    await injectFaults(stub, {
+      publish: async () => {
         throw new Error("injected crash before enqueue");
-      };
+      },
     });
     const res = await api("POST", "/bookings", { key: s.apiKey, body: bookingBody(s.service.id, at(2, "12:00")) });
     expect(res.status).toBe(201);
     await new Promise((r) => setTimeout(r, 1_500));
     expect(received).toHaveLength(0);
     // The event waits in the calendar; once the queue is back, the alarm publishes it.
-    await runInDurableObject(stub, (instance: ServiceCalendar, state) => {
-      delete (instance as { publish?: unknown }).publish;
+    await injectFaults(stub, { publish: undefined });
+    await runInDurableObject(stub, (_instance: ServiceCalendar, state) => {
       state.storage.sql.exec("UPDATE events SET next_attempt_ms = 0");
     });
     expect(await runDurableObjectAlarm(stub)).toBe(true);

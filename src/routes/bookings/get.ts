@@ -1,9 +1,10 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { toBooking } from "../../bookings/booking";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
 import { bearerSecurity, conditionalGet } from "../../lib/openapi";
 import { loadBooking } from "./load";
-import { BookingSchema, toBooking } from "./schemas";
+import { BookingSchema } from "./schemas";
 
 const route = createRoute({
   method: "get",

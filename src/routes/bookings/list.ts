@@ -1,11 +1,12 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { and, count, desc, eq, gte, lt } from "drizzle-orm";
+import { toBooking } from "../../bookings/booking";
 import { bookings } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
 import { bearerSecurity, problemResponses } from "../../lib/openapi";
 import { offsetOf, paginate, paginationQuery } from "../../lib/pagination";
-import { BookingListSchema, BookingStatusSchema, toBooking, utcDateTime } from "./schemas";
+import { BookingListSchema, BookingStatusSchema, utcDateTime } from "./schemas";
 
 const route = createRoute({
   method: "get",

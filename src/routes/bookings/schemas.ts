@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { type BookingRow, bookingStatuses } from "../../db/schema";
+import type { Booking } from "../../bookings/booking";
+import { bookingStatuses } from "../../db/schema";
 import { listOf } from "../../lib/pagination";
 import { customerEmail, customerName, customerPhone } from "../customers/schemas";
 
@@ -46,28 +47,6 @@ export const BookingSchema = z
     cancelledAt: z.string().nullable().openapi({ format: "date-time" }),
     cancellationReason: z.string().nullable(),
   })
-  .openapi("Booking");
+  .openapi("Booking") satisfies z.ZodType<Booking>;
 
 export const BookingListSchema = listOf(BookingSchema, "BookingList");
-
-export type Booking = z.infer<typeof BookingSchema>;
-
-/** The public shape of a stored booking. */
-export function toBooking(row: Omit<BookingRow, "businessId" | "version">): Booking {
-  return {
-    id: row.id,
-    serviceId: row.serviceId,
-    customerId: row.customerId,
-    customerName: row.customerName,
-    customerEmail: row.customerEmail,
-    customerPhone: row.customerPhone,
-    startTime: row.startTime,
-    endTime: row.endTime,
-    notes: row.notes,
-    status: row.status,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-    cancelledAt: row.cancelledAt,
-    cancellationReason: row.cancellationReason,
-  };
-}

@@ -1,0 +1,120 @@
+/**
+ * Event relay: a booking change's webhook event is recorded in the change's own transaction,
+ * goes to D1 with its booking (stage 'd1'), then to the webhook queue (stage 'queue'), and is
+ * dropped once the queue has it. Whatever fails waits here for the next attempt.
+ */
+
+import { toBooking } from "../bookings/booking";
+import type { BookingStatus } from "../db/schema";
+import { newId } from "../lib/ids";
+import { type BookingEvent, eventPayload, eventTypeFor, type WebhookMessage } from "../webhooks/events";
+import { type PersistOutcome, retryDelayMs } from "./outbox";
+import type { StoredBooking } from "./persist";
+
+/** Puts events that D1 has on the webhook queue; throws when the queue refuses them. */
+export type EventPublisher = (events: BookingEvent[]) => Promise<void>;
+
+/** The production publisher: one queue message per event. */
+export function queuePublisher(queue: Queue<WebhookMessage>): EventPublisher {
+  return async (events) => {
+    await queue.sendBatch(events.map((e) => ({ body: { eventId: e.id } satisfies WebhookMessage })));
+  };
+}
+
+type EventRow = {
+  id: string;
+  business_id: string;
+  type: BookingEvent["type"];
+  payload: string;
+  created_at: string;
+  attempts: number;
+};
+
+const toEvent = (row: EventRow): BookingEvent => ({
+  id: row.id,
+  businessId: row.business_id,
+  type: row.type,
+  payload: row.payload,
+  createdAt: row.created_at,
+});
+
+/** A batch of events on its way to D1, as the write-behind carries it. */
+export type PendingEvents = { rows: EventRow[]; events: BookingEvent[] };
+
+/** The events table of one calendar and the step that publishes it. */
+export class EventRelay {
+  constructor(
+    private readonly storage: DurableObjectStorage,
+    private readonly publish: EventPublisher,
+  ) {}
+
+  private get sql() {
+    return this.storage.sql;
+  }
+
+  /** Records the webhook event of a change, inside the caller's transaction. */
+  raise(previous: BookingStatus | null, booking: StoredBooking, at: string): void {
+    const type = eventTypeFor(previous, booking.status);
+    this.sql.exec(
+      "INSERT INTO events (id, business_id, type, payload, created_at, stage, attempts, next_attempt_ms) VALUES (?, ?, ?, ?, ?, 'd1', 0, 0)",
+      newId("event", Date.parse(at)),
+      booking.businessId,
+      type,
+      eventPayload(type, toBooking(booking), at),
+      at,
+    );
+  }
+
+  /** Up to `limit` events D1 does not have yet, oldest first. */
+  awaitingD1(limit: number): PendingEvents {
+    const rows = this.sql
+      .exec<EventRow>("SELECT * FROM events WHERE stage = 'd1' ORDER BY id LIMIT ?", limit)
+      .toArray();
+    return { rows, events: rows.map(toEvent) };
+  }
+
+  /** After a D1 write that carried `pending`, inside the caller's transaction. */
+  settleD1(pending: PendingEvents, outcome: PersistOutcome, now: number): void {
+    for (const event of pending.rows) {
+      if (!outcome.ok) this.defer(event, now, outcome.error);
+      else if (outcome.eventsWithDeliveries.has(event.id)) {
+        this.sql.exec("UPDATE events SET stage = 'queue', next_attempt_ms = 0 WHERE id = ?", event.id);
+      } else this.sql.exec("DELETE FROM events WHERE id = ?", event.id);
+    }
+  }
+
+  /** Sends every due event that D1 has to the queue. */
+  async publishReady(now: number): Promise<void> {
+    const ready = this.sql
+      .exec<EventRow>("SELECT * FROM events WHERE stage = 'queue' AND next_attempt_ms <= ? ORDER BY id LIMIT 100", now)
+      .toArray();
+    if (ready.length === 0) return;
+    const error = await this.publish(ready.map(toEvent)).then(
+      () => null,
+      (e: unknown) => errorText(e),
+    );
+    this.storage.transactionSync(() => {
+      for (const event of ready) {
+        if (error === null) this.sql.exec("DELETE FROM events WHERE id = ?", event.id);
+        else this.defer(event, now, error);
+      }
+    });
+  }
+
+  /** When the earliest event is due, or null when none waits. */
+  nextAttemptMs(): number | null {
+    return this.sql.exec<{ at: number | null }>("SELECT min(next_attempt_ms) AS at FROM events").one().at;
+  }
+
+  private defer(event: EventRow, now: number, error: string): void {
+    this.sql.exec(
+      "UPDATE events SET attempts = attempts + 1, next_attempt_ms = ?, last_error = ? WHERE id = ?",
+      now + retryDelayMs(event.attempts + 1),
+      error.slice(0, 500),
+      event.id,
+    );
+  }
+}
+
+/** The message of a thrown value, for logs and `last_error`. */
+export const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -1,0 +1,32 @@
+/** The live slot calendar: every slot of a range with the seats its overlapping reservations take. */
+import type { Reservations } from "./reservations";
+import { blockedSpan, checkTiming, type ServiceRules, slotsBetween } from "./rules";
+import type { CalendarSlot } from "./types";
+
+/** Slots starting in `[from, to)`, read with one overlap scan for the whole range. */
+export function liveSlots(
+  reservations: Reservations,
+  rules: ServiceRules,
+  from: number,
+  to: number,
+  now: number,
+): CalendarSlot[] {
+  const slots = slotsBetween(rules, from, to);
+  if (slots.length === 0) return [];
+  const first = blockedSpan(rules, (slots[0] as { start: number }).start, 0).start;
+  const last = blockedSpan(rules, 0, (slots.at(-1) as { end: number }).end).end;
+  const held = reservations.holdingOverlapping({ start: first, end: last });
+  return slots.map((slot) => {
+    const blocked = blockedSpan(rules, slot.start, slot.end);
+    const booked = held.filter((r) => r.s < blocked.end && r.e > blocked.start).length;
+    const remaining = Math.max(0, rules.capacity - booked);
+    return {
+      startTime: new Date(slot.start).toISOString(),
+      endTime: new Date(slot.end).toISOString(),
+      capacity: rules.capacity,
+      booked,
+      remaining,
+      bookable: remaining > 0 && checkTiming(rules, slot.start, slot.end, now) === null,
+    };
+  });
+}

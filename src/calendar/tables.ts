@@ -1,0 +1,24 @@
+/** The calendar's SQLite tables, each behind the module that owns its job. */
+import { type EventPublisher, EventRelay } from "./event-relay";
+import { IdempotencyRecords } from "./idempotency-records";
+import { Outbox } from "./outbox";
+import { Reservations } from "./reservations";
+import { migrate } from "./storage";
+
+export type CalendarTables = {
+  reservations: Reservations;
+  idempotency: IdempotencyRecords;
+  outbox: Outbox;
+  events: EventRelay;
+};
+
+/** Brings the tables up to date and opens them; call once, from the object's constructor. */
+export function openTables(storage: DurableObjectStorage, publish: EventPublisher): CalendarTables {
+  storage.transactionSync(() => migrate(storage.sql));
+  return {
+    reservations: new Reservations(storage.sql),
+    idempotency: new IdempotencyRecords(storage.sql),
+    outbox: new Outbox(storage.sql),
+    events: new EventRelay(storage, publish),
+  };
+}

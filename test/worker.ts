@@ -1,0 +1,36 @@
+/**
+ * The Worker the Workers tests run (vitest.config.ts `main`): the production exports, except
+ * that the calendar's D1 writer and queue publisher can have a fault put in front of them.
+ * Production code has no such switch; only this subclass does.
+ */
+
+import type { EventPublisher } from "../src/calendar/event-relay";
+import type { PersistOutcome } from "../src/calendar/outbox";
+import type { D1Writer, StoredBooking } from "../src/calendar/persist";
+import { ServiceCalendar as ProductionCalendar } from "../src/calendar/service-calendar";
+import type { WriteBehindSinks } from "../src/calendar/write-behind";
+import type { BookingEvent } from "../src/webhooks/events";
+
+export { default } from "../src/index";
+
+/** Replacements for the calendar's sinks; each gets the real sink to call through to. */
+export type CalendarFaults = {
+  writeToD1?: (records: StoredBooking[], events: BookingEvent[], real: D1Writer) => Promise<PersistOutcome>;
+  publish?: (events: BookingEvent[], real: EventPublisher) => Promise<void>;
+};
+
+/** The calendar with fault switches, set by tests inside `runInDurableObject`. */
+export class ServiceCalendar extends ProductionCalendar {
+  readonly faults: CalendarFaults = {};
+
+  protected override sinks(): WriteBehindSinks {
+    const real = super.sinks();
+    return {
+      writeToD1: (records, events) =>
+        this.faults.writeToD1
+          ? this.faults.writeToD1(records, events, real.writeToD1)
+          : real.writeToD1(records, events),
+      publish: (events) => (this.faults.publish ? this.faults.publish(events, real.publish) : real.publish(events)),
+    };
+  }
+}
