@@ -33,6 +33,10 @@ export const BookingSchema = z
   .object({
     id: z.string().openapi({ example: "bkg_01jd3k5v7q8r9s0t1u2v3w4x5y" }),
     serviceId: z.string(),
+    providerId: z
+      .string()
+      .nullable()
+      .openapi({ description: "Who performs it; null for a service without providers.", example: null }),
     customerId: z.string(),
     customerName: z.string(),
     customerEmail: z.string(),
@@ -57,6 +61,7 @@ export function toBooking(row: Omit<BookingRow, "businessId" | "version">): Book
   return {
     id: row.id,
     serviceId: row.serviceId,
+    providerId: row.providerId ?? null,
     customerId: row.customerId,
     customerName: row.customerName,
     customerEmail: row.customerEmail,
