@@ -18,6 +18,7 @@ import { docs } from "./routes/docs";
 import { health } from "./routes/health";
 import { openApiDocument } from "./routes/openapi";
 import { problems } from "./routes/problems";
+import { providersApp } from "./routes/providers";
 import { servicesApp } from "./routes/services";
 import { webhooksApp } from "./routes/webhooks";
 
@@ -29,13 +30,14 @@ function createApi() {
   health(api);
   problems(api);
   docs(api);
-  for (const path of ["/services/*", "/customers/*", "/bookings/*", "/webhooks/*"]) {
+  for (const path of ["/services/*", "/customers/*", "/bookings/*", "/webhooks/*", "/providers/*"]) {
     api.use(path, requireApiKey, rateLimit);
   }
   api.route("/services", servicesApp);
   api.route("/customers", customersApp);
   api.route("/bookings", bookingsApp);
   api.route("/webhooks", webhooksApp);
+  api.route("/providers", providersApp);
   api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",

@@ -8,6 +8,8 @@ import type { BookingRow, BookingStatus } from "../db/schema";
 export type Booking = {
   id: string;
   serviceId: string;
+  /** The person who performs it; null for services without providers. */
+  providerId: string | null;
   customerId: string;
   customerName: string;
   customerEmail: string;
@@ -27,6 +29,7 @@ export function toBooking(row: Omit<BookingRow, "businessId" | "version">): Book
   return {
     id: row.id,
     serviceId: row.serviceId,
+    providerId: row.providerId ?? null,
     customerId: row.customerId,
     customerName: row.customerName,
     customerEmail: row.customerEmail,

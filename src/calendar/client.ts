@@ -26,6 +26,7 @@ export function snapshotOf(service: ServiceRow): ServiceSnapshot {
     maxAdvanceDays: service.maxAdvanceDays,
     timezone: service.timezone,
     weeklySchedule: service.weeklySchedule,
+    dateOverrides: service.dateOverrides,
     requiresConfirmation: service.requiresConfirmation,
   };
 }

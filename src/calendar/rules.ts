@@ -2,9 +2,9 @@
  * The availability rules of a service as pure functions (README, Behaviour). The calendar Durable
  * Object calls them inside its critical section, so none of them does I/O or awaits.
  */
-import type { WeeklySchedule } from "../db/schema";
-import { intervalsOf } from "./schedule";
-import { addDays, compareDates, instantOf, type LocalDate, localDateOf, weekdayOf } from "./zoned";
+import type { DateOverride, WeeklySchedule } from "../db/schema";
+import { intervalsOn, type WorkingHours } from "./overrides";
+import { addDays, compareDates, instantOf, type LocalDate, localDateOf } from "./zoned";
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -20,6 +20,8 @@ export type ServiceRules = {
   maxAdvanceDays: number;
   timezone: string;
   weeklySchedule: WeeklySchedule;
+  /** Local dates whose intervals replace the weekday's. */
+  dateOverrides?: readonly DateOverride[];
 };
 
 /** A broken rule. `invalid` is the client's input (422); `unavailable` is the calendar's state (409). */
@@ -75,9 +77,9 @@ export function checkTiming(rules: ServiceRules, start: number, end: number, now
   return null;
 }
 
-/** The working intervals of one local date as instants. */
-export function workingSpans(rules: ServiceRules, date: LocalDate): Span[] {
-  return intervalsOf(rules.weeklySchedule, weekdayOf(date)).map((iv) => ({
+/** The working intervals of one local date as instants (its date override, if any, else its weekday's). */
+export function workingSpans(rules: WorkingHours, date: LocalDate): Span[] {
+  return intervalsOn(rules, date).map((iv) => ({
     start: instantOf(date, iv.start, rules.timezone),
     end: instantOf(date, iv.end, rules.timezone),
   }));

@@ -55,8 +55,53 @@ export const services = sqliteTable(
     active: integer("active", { mode: "boolean" }).notNull().default(true),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
+    /** JSON: `[{ "date": "2026-12-24", "intervals": [...] }]`, local dates in `timezone`. */
+    dateOverrides: text("date_overrides", { mode: "json" }).notNull().default([]).$type<DateOverride[]>(),
   },
   (t) => [index("services_business_active_idx").on(t.businessId, t.active, t.id)],
+);
+
+/** People (or rooms, chairs) who perform services, each with own hours in own time zone. */
+export const providers = sqliteTable(
+  "providers",
+  {
+    id: text("id").primaryKey(),
+    businessId: text("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    name: text("name").notNull(),
+    email: text("email"),
+    timezone: text("timezone").notNull(),
+    weeklySchedule: text("weekly_schedule", { mode: "json" }).notNull().$type<WeeklySchedule>(),
+    dateOverrides: text("date_overrides", { mode: "json" }).notNull().default([]).$type<DateOverride[]>(),
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
+    /** Bumped on every change; the ETag and the provider calendar's settings both follow it. */
+    version: integer("version").notNull().default(1),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [index("providers_business_active_idx").on(t.businessId, t.active, t.id)],
+);
+
+/** Who performs which service. */
+export const serviceProviders = sqliteTable(
+  "service_providers",
+  {
+    businessId: text("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    serviceId: text("service_id")
+      .notNull()
+      .references(() => services.id),
+    providerId: text("provider_id")
+      .notNull()
+      .references(() => providers.id),
+  },
+  (t) => [
+    primaryKey({ columns: [t.serviceId, t.providerId] }),
+    index("service_providers_business_provider_idx").on(t.businessId, t.providerId, t.serviceId),
+    index("service_providers_business_service_idx").on(t.businessId, t.serviceId, t.providerId),
+  ],
 );
 
 export const customers = sqliteTable(
@@ -95,6 +140,8 @@ export const bookings = sqliteTable(
     serviceId: text("service_id")
       .notNull()
       .references(() => services.id),
+    /** Who performs it; null for services without providers. */
+    providerId: text("provider_id").references(() => providers.id),
     customerId: text("customer_id")
       .notNull()
       .references(() => customers.id),
@@ -117,6 +164,7 @@ export const bookings = sqliteTable(
     index("bookings_business_status_start_idx").on(t.businessId, t.status, t.startTime, t.id),
     index("bookings_business_service_start_idx").on(t.businessId, t.serviceId, t.startTime, t.id),
     index("bookings_business_customer_start_idx").on(t.businessId, t.customerId, t.startTime, t.id),
+    index("bookings_business_provider_start_idx").on(t.businessId, t.providerId, t.startTime, t.id),
   ],
 );
 
@@ -145,10 +193,14 @@ export const idempotencyKeys = sqliteTable(
 export type Weekday = "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
 export type TimeInterval = { start: string; end: string };
 export type WeeklySchedule = Partial<Record<Weekday, TimeInterval[]>>;
+/** A local date (`YYYY-MM-DD`) whose intervals replace its weekday's; `[]` closes the day. */
+export type DateOverride = { date: string; intervals: TimeInterval[] };
 
 export type ServiceRow = typeof services.$inferSelect;
 export type CustomerRow = typeof customers.$inferSelect;
-export type BookingRow = typeof bookings.$inferSelect;
+export type ProviderRow = typeof providers.$inferSelect;
+/** A booking row; `providerId` may be absent in records written before bookings had providers. */
+export type BookingRow = Omit<typeof bookings.$inferSelect, "providerId"> & { providerId?: string | null };
 
 export const webhookEventTypes = ["booking.created", "booking.cancelled", "booking.updated"] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];

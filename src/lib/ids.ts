@@ -12,6 +12,7 @@ export const idPrefixes = {
   booking: "bkg",
   event: "evt",
   webhook: "whk",
+  provider: "prv",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -25,6 +25,7 @@ export const openApiDocument = (api: OpenAPIHono<AppEnv>) => {
           { name: "Bookings", description: "Appointments." },
           { name: "Services", description: "The catalog and its availability." },
           { name: "Customers", description: "Customer profiles." },
+          { name: "Providers", description: "People (or rooms) who perform services, with own hours." },
           { name: "Webhooks", description: "Signed booking events (Standard Webhooks) and their deliveries." },
           { name: "Meta", description: "Health, contract, reference and problem types." },
         ],

@@ -68,6 +68,7 @@ describe("happy", () => {
     expect(booking).toEqual({
       id: expect.stringMatching(/^bkg_[0-9a-z]{26}$/),
       serviceId: s.serviceId,
+      providerId: null,
       customerId: expect.stringMatching(/^cus_[0-9a-z]{26}$/),
       customerName: "Ada Lovelace",
       customerEmail: "ada@example.com",

@@ -56,6 +56,7 @@ describe("happy", () => {
     expect(booking).toEqual({
       id: row.id,
       serviceId: s.serviceId,
+      providerId: null,
       customerId: s.customerId,
       customerName: "Ada Lovelace",
       customerEmail: "ada@example.com",

@@ -34,6 +34,10 @@ export const BookingSchema = z
   .object({
     id: z.string().openapi({ example: "bkg_01jd3k5v7q8r9s0t1u2v3w4x5y" }),
     serviceId: z.string(),
+    providerId: z
+      .string()
+      .nullable()
+      .openapi({ description: "Who performs it; null for a service without providers.", example: null }),
     customerId: z.string(),
     customerName: z.string(),
     customerEmail: z.string(),

@@ -1,8 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { services } from "../../db/schema";
+import { serviceProviders, services } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { newId } from "../../lib/ids";
 import { bearerSecurity, bodyProblems, problemResponses } from "../../lib/openapi";
+import { assertProvidersExist } from "./providers";
 import { CreateServiceSchema, ServiceSchema, toService } from "./schemas";
 
 const route = createRoute({
@@ -24,21 +25,28 @@ const route = createRoute({
 
 export const createService = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const body = c.req.valid("json");
+    const { providerIds, ...body } = c.req.valid("json");
+    const { businessId } = c.var.caller;
+    const { db } = c.var;
+    await assertProvidersExist(db, businessId, providerIds);
     const now = new Date().toISOString();
-    const [row] = await c.var.db
+    const id = newId("service");
+    const insert = db
       .insert(services)
       .values({
         ...body,
         description: body.description ?? null,
         slotIntervalMinutes: body.slotIntervalMinutes ?? body.durationMinutes,
-        id: newId("service"),
-        businessId: c.var.caller.businessId,
+        id,
+        businessId,
         createdAt: now,
         updatedAt: now,
       })
       .returning();
-    const service = toService(row as NonNullable<typeof row>);
+    const links = providerIds.map((providerId) => ({ businessId, serviceId: id, providerId }));
+    const [rows] =
+      links.length > 0 ? await db.batch([insert, db.insert(serviceProviders).values(links)]) : [await insert];
+    const service = toService(rows[0] as NonNullable<(typeof rows)[0]>, providerIds);
     c.header("Location", `/api/v1/services/${service.id}`);
     return c.json(service, 201);
   });

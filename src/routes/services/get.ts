@@ -3,6 +3,7 @@ import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
 import { bearerSecurity, conditionalGet } from "../../lib/openapi";
 import { loadService } from "./load";
+import { providerIdsOf } from "./providers";
 import { ServiceSchema, toService } from "./schemas";
 
 const route = createRoute({
@@ -17,6 +18,8 @@ const route = createRoute({
 
 export const getService = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const row = await loadService(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
-    return respondConditionally(c, etagOf(row.updatedAt), () => toService(row));
+    const { businessId } = c.var.caller;
+    const row = await loadService(c.var.db, businessId, c.req.valid("param").id);
+    const providerIds = (await providerIdsOf(c.var.db, businessId, [row.id])).get(row.id) ?? [];
+    return respondConditionally(c, etagOf(row.updatedAt), () => toService(row, providerIds));
   });

@@ -4,6 +4,7 @@ import { services } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { bearerSecurity, problemResponses } from "../../lib/openapi";
 import { offsetOf, paginate, paginationQuery } from "../../lib/pagination";
+import { providerIdsOf } from "./providers";
 import { ServiceListSchema, toService } from "./schemas";
 
 const route = createRoute({
@@ -43,5 +44,11 @@ export const listServices = (app: OpenAPIHono<AppEnv>) =>
         .offset(offsetOf({ page, limit })),
       c.var.db.select({ total: count() }).from(services).where(where),
     ]);
-    return c.json(paginate(c, rows.map(toService), totals?.total ?? 0, { page, limit }), 200);
+    const linked = await providerIdsOf(
+      c.var.db,
+      c.var.caller.businessId,
+      rows.map((row) => row.id),
+    );
+    const data = rows.map((row) => toService(row, linked.get(row.id) ?? []));
+    return c.json(paginate(c, data, totals?.total ?? 0, { page, limit }), 200);
   });

@@ -1,48 +1,21 @@
 import { z } from "@hono/zod-openapi";
-import { findOverlap, isValidTimeZone, minutesOfDay, timeOfDayPattern } from "../../calendar/schedule";
-import type { ServiceRow, Weekday } from "../../db/schema";
+import { isValidTimeZone } from "../../calendar/schedule";
+import type { ServiceRow } from "../../db/schema";
 import { listOf } from "../../lib/pagination";
+import { DateOverridesSchema, WeeklyScheduleSchema } from "../schedules";
 
-const TimeIntervalSchema = z
-  .strictObject({
-    start: z.string().regex(timeOfDayPattern, "Use HH:MM, 00:00 to 23:59.").openapi({ example: "09:00" }),
-    end: z.string().regex(timeOfDayPattern, "Use HH:MM, 00:01 to 24:00.").openapi({ example: "17:00" }),
+/** Who performs a service: unique provider ids of the business; empty = no provider needed. */
+const ProviderIdsSchema = z
+  .array(z.string().min(1).max(64))
+  .max(50)
+  .superRefine((ids, ctx) => {
+    ids.forEach((id, i) => {
+      if (ids.indexOf(id) !== i) ctx.addIssue({ code: "custom", message: `${id} is listed twice.`, path: [i] });
+    });
   })
-  .refine((iv) => !timeOfDayPattern.test(iv.start) || iv.start !== "24:00", {
-    message: "An interval cannot start at 24:00.",
-    path: ["start"],
-  })
-  .refine((iv) => !timeOfDayPattern.test(iv.end) || minutesOfDay(iv.end) > minutesOfDay(iv.start), {
-    message: "The end must be after the start (intervals do not cross midnight; use 24:00).",
-    path: ["end"],
-  })
-  .openapi("TimeInterval");
-
-const DayIntervals = z
-  .array(TimeIntervalSchema)
-  .max(12)
-  .superRefine((intervals, ctx) => {
-    const overlapping = findOverlap(intervals);
-    if (overlapping >= 0)
-      ctx.addIssue({ code: "custom", message: "Intervals of a day must not overlap.", path: [overlapping] });
-  });
-
-const days: Record<Weekday, typeof DayIntervals> = {
-  mon: DayIntervals,
-  tue: DayIntervals,
-  wed: DayIntervals,
-  thu: DayIntervals,
-  fri: DayIntervals,
-  sat: DayIntervals,
-  sun: DayIntervals,
-};
-
-export const WeeklyScheduleSchema = z
-  .strictObject(days)
-  .partial()
-  .openapi("WeeklySchedule", {
-    description: "Working intervals per weekday, local wall-clock time in the service's time zone.",
-    example: { mon: [{ start: "09:00", end: "17:00" }], tue: [{ start: "09:00", end: "12:00" }] },
+  .openapi({
+    description: "Providers who perform this service (at most 50); empty means no provider is needed.",
+    example: ["prv_01jd3k5v7q8r9s0t1u2v3w4x5y"],
   });
 
 const minutes = (max: number) => z.number().int().min(0).max(max);
@@ -68,6 +41,8 @@ const serviceFields = {
     .refine(isValidTimeZone, "Use an IANA time zone name such as Europe/Berlin.")
     .openapi({ example: "Europe/Berlin" }),
   weeklySchedule: WeeklyScheduleSchema,
+  dateOverrides: DateOverridesSchema,
+  providerIds: ProviderIdsSchema,
   requiresConfirmation: z.boolean().openapi({ description: "New bookings start PENDING instead of CONFIRMED." }),
   active: z.boolean(),
 };
@@ -82,6 +57,8 @@ export const CreateServiceSchema = z
     bufferAfterMinutes: serviceFields.bufferAfterMinutes.default(0),
     minNoticeMinutes: serviceFields.minNoticeMinutes.default(0),
     maxAdvanceDays: serviceFields.maxAdvanceDays.default(365),
+    dateOverrides: serviceFields.dateOverrides.default([]),
+    providerIds: serviceFields.providerIds.default([]),
     requiresConfirmation: serviceFields.requiresConfirmation.default(false),
     active: serviceFields.active.default(true),
   })
@@ -107,6 +84,8 @@ export const ServiceSchema = z
     maxAdvanceDays: z.number().int(),
     timezone: z.string(),
     weeklySchedule: WeeklyScheduleSchema,
+    dateOverrides: DateOverridesSchema,
+    providerIds: z.array(z.string()).openapi({ description: "Providers who perform it, sorted; empty = none needed." }),
     requiresConfirmation: z.boolean(),
     active: z.boolean(),
     createdAt: z.string().openapi({ format: "date-time" }),
@@ -118,7 +97,7 @@ export const ServiceListSchema = listOf(ServiceSchema, "ServiceList");
 
 export type Service = z.infer<typeof ServiceSchema>;
 
-/** The public shape of a stored service. */
-export function toService({ businessId: _businessId, ...service }: ServiceRow): Service {
-  return service;
+/** The public shape of a stored service and the providers who perform it. */
+export function toService({ businessId: _businessId, ...service }: ServiceRow, providerIds: string[]): Service {
+  return { ...service, providerIds: [...providerIds].sort() };
 }

@@ -6,6 +6,7 @@ import { ApiError } from "../../lib/errors";
 import { assertIfMatch, etagOf, ifMatchTags } from "../../lib/etag";
 import { bearerSecurity, bodyProblems, etagHeader, idParam, ifMatchHeader, problemResponses } from "../../lib/openapi";
 import { loadService } from "./load";
+import { assertProvidersExist, providerIdsOf, replaceProviders } from "./providers";
 import { ServiceSchema, toService, UpdateServiceSchema } from "./schemas";
 
 const route = createRoute({
@@ -35,26 +36,35 @@ const route = createRoute({
 export const updateService = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
-    const changes = c.req.valid("json");
+    const { providerIds, ...changes } = c.req.valid("json");
     const { businessId } = c.var.caller;
+    const { db } = c.var;
+    if (providerIds) await assertProvidersExist(db, businessId, providerIds);
     let where = and(eq(services.businessId, businessId), eq(services.id, id));
     let updatedAt = new Date();
     if (ifMatchTags(c) !== undefined) {
       // Check the tag, then write only if nothing changed in between (compare-and-set on updatedAt).
-      const current = await loadService(c.var.db, businessId, id);
+      const current = await loadService(db, businessId, id);
       assertIfMatch(c, etagOf(current.updatedAt));
       where = and(where, eq(services.updatedAt, current.updatedAt));
       updatedAt = new Date(Math.max(updatedAt.getTime(), Date.parse(current.updatedAt) + 1));
     }
-    const [row] = await c.var.db
+    const stamp = updatedAt.toISOString();
+    const update = db
       .update(services)
-      .set({ ...changes, updatedAt: updatedAt.toISOString() })
+      .set({ ...changes, updatedAt: stamp })
       .where(where)
       .returning();
+    // The provider links change in the same batch, and only if this update won.
+    const [rows] = providerIds
+      ? await db.batch([update, ...replaceProviders(db, id, providerIds, stamp)])
+      : [await update];
+    const row = rows[0];
     if (!row && ifMatchTags(c) !== undefined) {
       throw new ApiError("precondition_failed", "The service changed while this request ran; fetch it again.");
     }
     if (!row) throw new ApiError("not_found", `No service ${id}.`);
     c.header("ETag", etagOf(row.updatedAt));
-    return c.json(toService(row), 200);
+    const linked = providerIds ?? (await providerIdsOf(db, businessId, [id])).get(id) ?? [];
+    return c.json(toService(row, linked), 200);
   });

@@ -1,0 +1,225 @@
+import { DurableObject } from "cloudflare:workers";
+import { assertWellFormedClaim, checkProviderFree, checkProviderWorking, type OverlappingClaim } from "./rules";
+import { migrate } from "./storage";
+import type { ClaimCommand, ClaimResult, ProviderCalendarSnapshot, ProviderClaim, ProviderSnapshot } from "./types";
+
+/** How long a released claim id is remembered, so a late duplicate cannot bring it back. */
+export const TOMBSTONE_RETENTION_MS = 7 * 86_400_000;
+
+type ClaimRow = {
+  claim_id: string;
+  service_id: string;
+  start_ms: number;
+  end_ms: number;
+  blocked_start_ms: number;
+  blocked_end_ms: number;
+  capacity: number;
+  expires_ms: number | null;
+  created_ms: number;
+};
+
+const claimOf = (row: ClaimRow): ProviderClaim => ({
+  claimId: row.claim_id,
+  serviceId: row.service_id,
+  start: row.start_ms,
+  end: row.end_ms,
+  blockedStart: row.blocked_start_ms,
+  blockedEnd: row.blocked_end_ms,
+  capacity: row.capacity,
+  expiresAt: row.expires_ms,
+  createdAt: row.created_ms,
+});
+
+/**
+ * The calendar of one business's provider: the single authority on a person's time across
+ * every service they perform. Each method is one synchronous SQLite transaction, so concurrent
+ * claims for the same provider are serialised and nothing interleaves between check and write.
+ */
+export class ProviderCalendar extends DurableObject<Env> {
+  private readonly sql: SqlStorage;
+  /** The longest blocked span ever stored: bounds how far back an overlapping claim can begin. */
+  private maxBlockedMs: number;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    ctx.storage.transactionSync(() => migrate(this.sql));
+    this.maxBlockedMs = this.sql
+      .exec<{ value: number }>("SELECT value FROM meta WHERE key = 'max_blocked_ms'")
+      .one().value;
+  }
+
+  /** Stores the provider's settings unless a newer version is already held; answers the version held. */
+  configure(snapshot: ProviderSnapshot): { version: number } {
+    return this.ctx.storage.transactionSync(() => ({ version: this.adopt(snapshot).version }));
+  }
+
+  /** Claims `[start, end)` of the provider's time for a booking or a hold (see ClaimCommand). */
+  claim(command: ClaimCommand): ClaimResult {
+    assertWellFormedClaim(command);
+    return this.ctx.storage.transactionSync(() => this.decide(command, Date.now()));
+  }
+
+  /** Frees a claim and remembers its id as released; releasing twice (or an unknown id) is harmless. */
+  release(claimId: string): { released: boolean } {
+    return this.ctx.storage.transactionSync(() => {
+      const released = this.sql.exec("DELETE FROM claims WHERE claim_id = ?", claimId).rowsWritten > 0;
+      this.sql.exec(
+        "INSERT INTO tombstones (claim_id, released_ms) VALUES (?, ?) ON CONFLICT (claim_id) DO NOTHING",
+        claimId,
+        Date.now(),
+      );
+      this.scheduleAlarm();
+      return { released };
+    });
+  }
+
+  /** How many live claims start in `[from, to)`: the provider's load, e.g. of one local day. */
+  dayLoad(from: number, to: number): number {
+    return this.ctx.storage.transactionSync(
+      () =>
+        this.sql
+          .exec<{ n: number }>(
+            "SELECT count(*) AS n FROM claims WHERE start_ms >= ? AND start_ms < ? AND (expires_ms IS NULL OR expires_ms > ?)",
+            from,
+            to,
+            Date.now(),
+          )
+          .one().n,
+    );
+  }
+
+  /** The settings and live claims, for reconciliation with D1. */
+  snapshot(): ProviderCalendarSnapshot {
+    return this.ctx.storage.transactionSync(() => ({
+      provider: this.stored(),
+      claims: this.sql
+        .exec<ClaimRow>(
+          "SELECT * FROM claims WHERE expires_ms IS NULL OR expires_ms > ? ORDER BY start_ms, claim_id",
+          Date.now(),
+        )
+        .toArray()
+        .map(claimOf),
+    }));
+  }
+
+  /** Drops holds that expired and tombstones past retention; idempotent, then re-arms for the next. */
+  override async alarm(): Promise<void> {
+    this.ctx.storage.transactionSync(() => {
+      const now = Date.now();
+      this.sql.exec("DELETE FROM claims WHERE expires_ms IS NOT NULL AND expires_ms <= ?", now);
+      this.sql.exec("DELETE FROM tombstones WHERE released_ms <= ?", now - TOMBSTONE_RETENTION_MS);
+      this.scheduleAlarm();
+    });
+  }
+
+  // --- critical sections: synchronous, no awaits --------------------------------------------
+
+  private decide(command: ClaimCommand, now: number): ClaimResult {
+    const provider = this.adopt(command.provider);
+    if (this.sql.exec("SELECT 1 FROM tombstones WHERE claim_id = ?", command.claimId).toArray().length > 0) {
+      return { ok: false, reason: "provider_busy", detail: "This claim was released; use a new claim id." };
+    }
+    const held = this.sql.exec<ClaimRow>("SELECT * FROM claims WHERE claim_id = ?", command.claimId).toArray()[0];
+    const live = held && (held.expires_ms === null || held.expires_ms > now) ? held : undefined;
+    if (live && sameSpan(live, command)) {
+      // A replay; a new expiry (e.g. null: a hold became a booking) is the only thing it may change.
+      const expires = command.expiresAt ?? null;
+      if (expires !== live.expires_ms) {
+        this.sql.exec("UPDATE claims SET expires_ms = ? WHERE claim_id = ?", expires, command.claimId);
+        this.scheduleAlarm();
+      }
+      return { ok: true, replayed: true, moved: false };
+    }
+    const refusal =
+      checkProviderWorking(provider, command.start, command.end) ??
+      checkProviderFree(command, this.liveOverlapping(command, now));
+    if (refusal) return refusal;
+    // The claim itself (a move) or its expired remains are replaced in the same transaction.
+    if (held) this.sql.exec("DELETE FROM claims WHERE claim_id = ?", command.claimId);
+    this.sql.exec(
+      `INSERT INTO claims (claim_id, service_id, start_ms, end_ms, blocked_start_ms, blocked_end_ms, capacity, expires_ms, created_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      command.claimId,
+      command.serviceId,
+      command.start,
+      command.end,
+      command.blockedStart,
+      command.blockedEnd,
+      command.capacity,
+      command.expiresAt ?? null,
+      now,
+    );
+    const blockedMs = command.blockedEnd - command.blockedStart;
+    if (blockedMs > this.maxBlockedMs) {
+      this.maxBlockedMs = blockedMs;
+      this.sql.exec("UPDATE meta SET value = ? WHERE key = 'max_blocked_ms'", blockedMs);
+    }
+    if (command.expiresAt != null || held?.expires_ms != null) this.scheduleAlarm();
+    return { ok: true, replayed: false, moved: live !== undefined };
+  }
+
+  /**
+   * Live claims (other than this one) whose blocked span overlaps the request's: one range scan
+   * of the blocked-span index, starting no earlier than the longest span ever stored could reach back.
+   */
+  private liveOverlapping(command: ClaimCommand, now: number): OverlappingClaim[] {
+    return this.sql
+      .exec<{ serviceId: string; start: number }>(
+        `SELECT service_id AS serviceId, start_ms AS start FROM claims
+         WHERE blocked_start_ms > ? AND blocked_start_ms < ? AND blocked_end_ms > ?
+           AND (expires_ms IS NULL OR expires_ms > ?) AND claim_id <> ?`,
+        command.blockedStart - this.maxBlockedMs - 1,
+        command.blockedEnd,
+        command.blockedStart,
+        now,
+        command.claimId,
+      )
+      .toArray();
+  }
+
+  /** The newer of the stored settings and `snapshot` (stored when newer). */
+  private adopt(snapshot: ProviderSnapshot): ProviderSnapshot {
+    const stored = this.stored();
+    if (stored && stored.version >= snapshot.version) return stored;
+    this.sql.exec(
+      "INSERT INTO provider (id, version, settings) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET version = excluded.version, settings = excluded.settings",
+      snapshot.version,
+      JSON.stringify(snapshot),
+    );
+    return snapshot;
+  }
+
+  private stored(): ProviderSnapshot | null {
+    const row = this.sql.exec<{ settings: string }>("SELECT settings FROM provider WHERE id = 1").toArray()[0];
+    return row ? (JSON.parse(row.settings) as ProviderSnapshot) : null;
+  }
+
+  /**
+   * Keeps one alarm at the earliest hold expiry or tombstone end, written in the caller's
+   * transaction (SQLite-backed storage commits the alarm with it).
+   */
+  private scheduleAlarm(): void {
+    const next = this.sql
+      .exec<{ at: number | null }>(
+        `SELECT min(at) AS at FROM (
+           SELECT min(expires_ms) AS at FROM claims WHERE expires_ms IS NOT NULL
+           UNION ALL SELECT min(released_ms) + ? FROM tombstones)`,
+        TOMBSTONE_RETENTION_MS,
+      )
+      .one().at;
+    if (next === null) void this.ctx.storage.deleteAlarm();
+    else void this.ctx.storage.setAlarm(next);
+  }
+}
+
+/** Whether a held claim covers exactly the requested span for the same service. */
+function sameSpan(row: ClaimRow, command: ClaimCommand): boolean {
+  return (
+    row.service_id === command.serviceId &&
+    row.start_ms === command.start &&
+    row.end_ms === command.end &&
+    row.blocked_start_ms === command.blockedStart &&
+    row.blocked_end_ms === command.blockedEnd
+  );
+}

@@ -1,0 +1,22 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { etagOf, respondConditionally } from "../../lib/etag";
+import { bearerSecurity, conditionalGet } from "../../lib/openapi";
+import { loadProvider } from "./load";
+import { ProviderSchema, toProvider } from "./schemas";
+
+const route = createRoute({
+  method: "get",
+  path: "/{id}",
+  operationId: "getProvider",
+  tags: ["Providers"],
+  summary: "Get a provider",
+  security: bearerSecurity,
+  ...conditionalGet(ProviderSchema, "The provider.", "prv_01jd3k5v7q8r9s0t1u2v3w4x5y"),
+});
+
+export const getProvider = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(route, async (c) => {
+    const row = await loadProvider(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
+    return respondConditionally(c, etagOf(row.version), () => toProvider(row));
+  });

@@ -1,0 +1,75 @@
+import { z } from "@hono/zod-openapi";
+import { isValidTimeZone } from "../../calendar/schedule";
+import type { ProviderRow } from "../../db/schema";
+import { listOf } from "../../lib/pagination";
+import { customerEmail } from "../customers/schemas";
+import { DateOverridesSchema, WeeklyScheduleSchema } from "../schedules";
+
+/** Every writable provider field with its rules; create requires some, PATCH takes any. */
+const providerFields = {
+  name: z.string().trim().min(1).max(200).openapi({ example: "Alex Morgan" }),
+  email: customerEmail.nullable().openapi({ example: "alex@example.com" }),
+  timezone: z
+    .string()
+    .refine(isValidTimeZone, "Use an IANA time zone name such as Europe/Berlin.")
+    .openapi({ example: "Europe/Berlin" }),
+  weeklySchedule: WeeklyScheduleSchema,
+  dateOverrides: DateOverridesSchema,
+  active: z.boolean().openapi({ description: "An inactive provider takes no new bookings." }),
+};
+
+export const CreateProviderSchema = z
+  .strictObject({
+    ...providerFields,
+    email: providerFields.email.optional(),
+    dateOverrides: providerFields.dateOverrides.default([]),
+    active: providerFields.active.default(true),
+  })
+  .openapi("CreateProvider", {
+    example: {
+      name: "Alex Morgan",
+      email: "alex@example.com",
+      timezone: "Europe/Berlin",
+      weeklySchedule: { mon: [{ start: "09:00", end: "17:00" }], tue: [{ start: "09:00", end: "17:00" }] },
+      dateOverrides: [{ date: "2026-12-24", intervals: [{ start: "09:00", end: "13:00" }] }],
+    },
+  });
+
+export const UpdateProviderSchema = z
+  .strictObject(providerFields)
+  .partial()
+  .refine((body) => Object.keys(body).length > 0, "Send at least one field to change.")
+  .openapi("UpdateProvider", { example: { dateOverrides: [{ date: "2026-12-31", intervals: [] }] } });
+
+export const ProviderSchema = z
+  .object({
+    id: z.string().openapi({ example: "prv_01jd3k5v7q8r9s0t1u2v3w4x5y" }),
+    name: z.string(),
+    email: z.string().nullable(),
+    timezone: z.string(),
+    weeklySchedule: WeeklyScheduleSchema,
+    dateOverrides: DateOverridesSchema,
+    active: z.boolean(),
+    createdAt: z.string().openapi({ format: "date-time" }),
+    updatedAt: z.string().openapi({ format: "date-time" }),
+  })
+  .openapi("Provider", { description: "A person (or a room, a chair) who performs services, with own hours." });
+
+export const ProviderListSchema = listOf(ProviderSchema, "ProviderList");
+
+export type Provider = z.infer<typeof ProviderSchema>;
+
+/** The public shape of a stored provider. */
+export function toProvider(row: ProviderRow): Provider {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    timezone: row.timezone,
+    weeklySchedule: row.weeklySchedule,
+    dateOverrides: row.dateOverrides,
+    active: row.active,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}

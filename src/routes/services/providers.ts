@@ -1,0 +1,52 @@
+/** The link between services and the providers who perform them (`service_providers`). */
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import { providers, serviceProviders } from "../../db/schema";
+import { ApiError } from "../../lib/errors";
+
+/** The provider ids of each of these services of the business (every service id is a key). */
+export async function providerIdsOf(
+  db: Database,
+  businessId: string,
+  serviceIds: string[],
+): Promise<Map<string, string[]>> {
+  const byService = new Map<string, string[]>(serviceIds.map((id) => [id, []]));
+  if (serviceIds.length === 0) return byService;
+  const rows = await db
+    .select({ serviceId: serviceProviders.serviceId, providerId: serviceProviders.providerId })
+    .from(serviceProviders)
+    .where(and(eq(serviceProviders.businessId, businessId), inArray(serviceProviders.serviceId, serviceIds)));
+  for (const row of rows) byService.get(row.serviceId)?.push(row.providerId);
+  return byService;
+}
+
+/** Throws 422 at `providerIds.<i>` for every id that is not a provider of this business. */
+export async function assertProvidersExist(db: Database, businessId: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const found = await db
+    .select({ id: providers.id })
+    .from(providers)
+    .where(and(eq(providers.businessId, businessId), inArray(providers.id, ids)));
+  const known = new Set(found.map((row) => row.id));
+  const errors = ids.flatMap((id, i) =>
+    known.has(id) ? [] : [{ path: `providerIds.${i}`, message: `No provider ${id}.` }],
+  );
+  if (errors.length > 0) throw new ApiError("validation_failed", "The request body is invalid.", { errors });
+}
+
+/**
+ * Statements that set a service's providers to `ids`, applied only if the service row still
+ * carries `updatedAt` — so in one batch with the service's own compare-and-set update they
+ * change nothing when that update lost.
+ */
+export function replaceProviders(db: Database, serviceId: string, ids: string[], updatedAt: string) {
+  const current = sql`EXISTS (SELECT 1 FROM services WHERE id = ${serviceId} AND updated_at = ${updatedAt})`;
+  return [
+    db.delete(serviceProviders).where(and(eq(serviceProviders.serviceId, serviceId), current)),
+    db.run(
+      sql`INSERT INTO service_providers (business_id, service_id, provider_id)
+          SELECT s.business_id, s.id, j.value FROM services s, json_each(${JSON.stringify(ids)}) j
+          WHERE s.id = ${serviceId} AND s.updated_at = ${updatedAt}`,
+    ),
+  ] as const;
+}
