@@ -2,11 +2,11 @@
 import { z } from "@hono/zod-openapi";
 import { and, count, desc, eq, gte, lt } from "drizzle-orm";
 import type { Context } from "hono";
+import { toBooking } from "../../bookings/booking";
 import { bookings } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
 import { offsetOf, paginate, paginationQuery } from "../../lib/pagination";
-import { toBooking } from "../../bookings/booking";
 import { BookingStatusSchema, utcDateTime } from "./schemas";
 
 /** Query parameters of a bookings list: page, limit and the filters. */
