@@ -62,6 +62,8 @@ export function bookingOrThrow(result: CalendarResult): { booking: Booking; vers
       });
     case "slot_unavailable":
       throw new ApiError("slot_unavailable", refusal.detail, { extensions: { reason: refusal.reason } });
+    case "unavailable":
+      throw new ApiError("unavailable", refusal.detail, { headers: { "Retry-After": "1" } });
     case "precondition_failed":
       throw new ApiError("precondition_failed", refusal.detail, { headers: { ETag: etagOf(refusal.version) } });
     default:

@@ -58,6 +58,10 @@ export async function persistBookings(
           target: bookings.id,
           set: {
             status: sql`excluded.status`,
+            // A reschedule moves the times and may change the provider.
+            startTime: sql`excluded.start_time`,
+            endTime: sql`excluded.end_time`,
+            providerId: sql`excluded.provider_id`,
             notes: sql`excluded.notes`,
             version: sql`excluded.version`,
             updatedAt: sql`excluded.updated_at`,

@@ -6,6 +6,7 @@
  */
 import type { BookingStatus } from "../db/schema";
 import type { StoredBooking } from "./persist";
+import type { HeldClaim } from "./provider-releases";
 import type { Span } from "./rules";
 import type { CalendarCounters } from "./types";
 
@@ -46,16 +47,41 @@ export class Reservations {
       .toArray();
   }
 
-  /** Stores a new row over `blocked`; it holds a seat from this transaction on if its status does. */
-  insert(record: StoredBooking, blocked: Span): void {
+  /**
+   * Rows of one provider holding capacity that overlap `span` (tentative ones included): rule 5
+   * for a service with providers counts the seats of that provider's session only.
+   */
+  providerOverlapping(providerId: string, span: Span): HeldSpan[] {
+    return this.sql
+      .exec<HeldSpan>(
+        `SELECT blocked_start_ms AS s, blocked_end_ms AS e FROM bookings
+         WHERE provider_id = ? AND status IN ('PENDING', 'CONFIRMED') AND provider_id IS NOT NULL
+           AND blocked_start_ms > ? AND blocked_start_ms < ? AND blocked_end_ms > ?`,
+        providerId,
+        span.start - this.maxBlockedMs - 1,
+        span.end,
+        span.start,
+      )
+      .toArray();
+  }
+
+  /**
+   * Stores a new row over `blocked`; it holds a seat from this transaction on if its status does.
+   * A row with `tentativeUntil` waits for its provider calendar's answer (see provider-booking.ts).
+   */
+  insert(record: StoredBooking, blocked: Span, claim?: { claimId: string; tentativeUntil: number }): void {
     this.sql.exec(
-      "INSERT INTO bookings (id, blocked_start_ms, blocked_end_ms, status, version, record) VALUES (?, ?, ?, ?, ?, ?)",
+      `INSERT INTO bookings (id, blocked_start_ms, blocked_end_ms, status, version, record, provider_id, claim_id, tentative_until_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       record.id,
       blocked.start,
       blocked.end,
       record.status,
       record.version,
       JSON.stringify(record),
+      record.providerId ?? null,
+      claim?.claimId ?? null,
+      claim?.tentativeUntil ?? null,
     );
     this.bumpCounter(record.status, 1);
     if (blocked.end - blocked.start > this.maxBlockedMs) {
@@ -79,6 +105,64 @@ export class Reservations {
     }
   }
 
+  /** Gives a tentative row another provider (automatic assignment trying the next one). */
+  reassign(id: string, providerId: string): void {
+    const record = { ...this.load(id), providerId };
+    this.sql.exec("UPDATE bookings SET provider_id = ?, record = ? WHERE id = ?", providerId, JSON.stringify(record), id);
+  }
+
+  /** The provider calendar accepted: the row is a booking like any other from now on. */
+  confirm(id: string): void {
+    this.sql.exec("UPDATE bookings SET tentative_until_ms = NULL WHERE id = ?", id);
+  }
+
+  /** Whether a row is still waiting for its provider calendar's answer. */
+  isTentative(id: string): boolean {
+    return (
+      this.sql.exec("SELECT 1 FROM bookings WHERE id = ? AND tentative_until_ms IS NOT NULL", id).toArray().length > 0
+    );
+  }
+
+  /** Drops a tentative row that was refused or timed out: its seat is free in this transaction. */
+  removeTentative(id: string): void {
+    const row = this.sql
+      .exec<{ status: BookingStatus }>("SELECT status FROM bookings WHERE id = ? AND tentative_until_ms IS NOT NULL", id)
+      .toArray()[0];
+    if (!row) return;
+    this.sql.exec("DELETE FROM bookings WHERE id = ?", id);
+    this.bumpCounter(row.status, -1);
+  }
+
+  /** Tentative rows whose deadline passed: their request died between the two transactions. */
+  expiredTentative(now: number): (HeldClaim & { id: string })[] {
+    return this.sql
+      .exec<HeldClaim & { id: string }>(
+        `SELECT id, json_extract(record, '$.businessId') AS businessId, provider_id AS providerId, claim_id AS claimId
+         FROM bookings
+         WHERE tentative_until_ms IS NOT NULL AND tentative_until_ms <= ?`,
+        now,
+      )
+      .toArray();
+  }
+
+  /** The earliest tentative deadline, or null. */
+  nextTentativeDeadline(): number | null {
+    return this.sql
+      .exec<{ at: number | null }>("SELECT min(tentative_until_ms) AS at FROM bookings WHERE tentative_until_ms IS NOT NULL")
+      .one().at;
+  }
+
+  /** The provider claim a row holds, if any. */
+  claimOf(id: string): HeldClaim | undefined {
+    return this.sql
+      .exec<HeldClaim>(
+        `SELECT json_extract(record, '$.businessId') AS businessId, provider_id AS providerId, claim_id AS claimId
+         FROM bookings WHERE id = ? AND claim_id IS NOT NULL`,
+        id,
+      )
+      .toArray()[0];
+  }
+
   /** Links a row to the customer D1 resolved for its e-mail (no new version: D1 already agrees). */
   linkCustomer(id: string, customerId: string): void {
     const record = this.load(id);
@@ -95,11 +179,11 @@ export class Reservations {
     return JSON.parse(this.sql.exec<{ record: string }>("SELECT record FROM bookings WHERE id = ?", id).one().record);
   }
 
-  /** Every row's id, status and version, by id. */
+  /** Every committed row's id, status and version, by id (tentative rows are not bookings yet). */
   list(): { id: string; status: BookingStatus; version: number }[] {
     return this.sql
       .exec<{ id: string; status: BookingStatus; version: number }>(
-        "SELECT id, status, version FROM bookings ORDER BY id",
+        "SELECT id, status, version FROM bookings WHERE tentative_until_ms IS NULL ORDER BY id",
       )
       .toArray();
   }

@@ -3,7 +3,10 @@ import { toBooking } from "../bookings/booking";
 import { queuePublisher } from "./event-relay";
 import { liveSlots } from "./live-slots";
 import { d1Writer } from "./persist";
+import { expireTentative } from "./provider-booking";
+import { bookWithProvider } from "./provider-flow";
 import { reserve } from "./reserve";
+import { holdsCapacity } from "./reservations";
 import type { ServiceRules } from "./rules";
 import { changeStatus } from "./status-change";
 import { type CalendarTables, openTables } from "./tables";
@@ -16,6 +19,9 @@ import type {
   TransitionCommand,
 } from "./types";
 import { WriteBehind, type WriteBehindSinks } from "./write-behind";
+
+/** A release queued with a status change is sent at once; the alarm is the backstop after this. */
+const RELEASE_GRACE_MS = 10_000;
 
 /**
  * The live calendar of one business's service: the authority on its availability.
@@ -35,10 +41,24 @@ export class ServiceCalendar extends DurableObject<Env> {
     const sinks = this.sinks();
     this.tables = openTables(ctx.storage, sinks.publish);
     this.writeBehind = new WriteBehind(ctx.storage, this.tables, sinks.writeToD1);
+    // Work a reset may have left without an alarm (tentative rows, owed releases) gets one.
+    ctx.blockConcurrencyWhile(async () => {
+      await this.tables.alarm.load();
+      this.armForProviders();
+    });
   }
 
-  /** Checks availability and reserves the slot; then records the booking in D1. */
+  /**
+   * Checks availability and reserves the slot; then records the booking in D1. A service with
+   * providers also needs the person's time from their calendar (provider-flow.ts).
+   */
   async createBooking(command: CreateBookingCommand): Promise<CalendarResult> {
+    if (command.providers && command.providers.length > 0) {
+      return bookWithProvider(
+        { storage: this.ctx.storage, env: this.env, tables: this.tables, afterCommit: () => this.writeBehind.afterCommit() },
+        command,
+      );
+    }
     const result = this.ctx.storage.transactionSync(() => reserve(this.tables, command, Date.now()));
     if (!result.ok) return result;
     if (!result.replayed) await this.writeBehind.afterCommit();
@@ -49,8 +69,21 @@ export class ServiceCalendar extends DurableObject<Env> {
 
   /** Applies a status change (or a notes edit) to a booking of this calendar. */
   async transition(command: TransitionCommand): Promise<CalendarResult> {
-    const result = this.ctx.storage.transactionSync(() => changeStatus(this.tables, command, Date.now()));
-    if (result.ok && !result.replayed) await this.writeBehind.afterCommit();
+    const result = this.ctx.storage.transactionSync(() => {
+      const now = Date.now();
+      const changed = changeStatus(this.tables, command, now);
+      // A status that frees the seat frees the provider's time too (released after the commit).
+      const claim = changed.ok ? this.tables.reservations.claimOf(changed.booking.id) : undefined;
+      if (changed.ok && claim && !holdsCapacity(changed.booking.status)) {
+        this.tables.releases.queue(claim, now);
+        this.tables.alarm.arm(now + RELEASE_GRACE_MS);
+      }
+      return changed;
+    });
+    if (result.ok && !result.replayed) {
+      await this.sendReleases();
+      await this.writeBehind.afterCommit();
+    }
     return result;
   }
 
@@ -84,12 +117,36 @@ export class ServiceCalendar extends DurableObject<Env> {
       bookings: this.tables.reservations.list(),
       outbox: this.tables.outbox.pendingIds(),
       counters: this.tables.reservations.counters(),
+      releases: this.tables.releases.pending(),
     };
   }
 
-  /** Retries every due outbox entry and event; reschedules itself while any remain. */
+  /**
+   * Gives up tentative rows past their deadline, sends owed provider releases, retries every due
+   * outbox entry and event; reschedules itself while any remain. Every step is idempotent.
+   */
   override async alarm(): Promise<void> {
+    this.tables.alarm.fired();
+    this.ctx.storage.transactionSync(() => expireTentative(this.tables, Date.now()));
+    await this.sendReleases();
     await this.writeBehind.run();
+    await this.tables.alarm.load();
+    this.armForProviders();
+  }
+
+  /** Sends owed provider releases; what fails stays owed for the alarm. */
+  private async sendReleases(): Promise<void> {
+    if (this.tables.releases.nextAttemptMs() === null) return;
+    await this.tables.releases.send(this.env, Date.now());
+    this.armForProviders();
+  }
+
+  /** Arms the alarm for the next tentative deadline or owed release, if any. */
+  private armForProviders(): void {
+    const next = [this.tables.reservations.nextTentativeDeadline(), this.tables.releases.nextAttemptMs()].filter(
+      (at): at is number => at !== null,
+    );
+    if (next.length > 0) this.tables.alarm.arm(Math.max(Math.min(...next), Date.now()));
   }
 
   /** Where committed changes go: D1 and the webhook queue. */

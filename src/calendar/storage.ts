@@ -49,6 +49,23 @@ const migrations: string[] = [
    CREATE INDEX events_stage ON events (stage, next_attempt_ms);`,
   // The appointment start is in the record; the column was never read.
   "ALTER TABLE bookings DROP COLUMN start_ms;",
+  // Providers: who performs a booking, and rows still waiting for the provider calendar's answer
+  // (tentative until the deadline; the alarm releases them). Releases owed to provider calendars.
+  `ALTER TABLE bookings ADD COLUMN provider_id TEXT;
+   ALTER TABLE bookings ADD COLUMN claim_id TEXT;
+   ALTER TABLE bookings ADD COLUMN tentative_until_ms INTEGER;
+   CREATE INDEX bookings_provider_blocked ON bookings (provider_id, blocked_start_ms, blocked_end_ms)
+     WHERE status IN ('PENDING', 'CONFIRMED') AND provider_id IS NOT NULL;
+   CREATE INDEX bookings_tentative ON bookings (tentative_until_ms) WHERE tentative_until_ms IS NOT NULL;
+   CREATE TABLE provider_releases (
+     claim_id TEXT PRIMARY KEY,
+     business_id TEXT NOT NULL,
+     provider_id TEXT NOT NULL,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_ms INTEGER NOT NULL,
+     last_error TEXT
+   );
+   CREATE INDEX provider_releases_due ON provider_releases (next_attempt_ms);`,
 ];
 
 /** Brings the tables up to date; cheap when they are (one read of the schema version). */

@@ -1,7 +1,9 @@
 /** The calendar's SQLite tables, each behind the module that owns its job. */
+import { AlarmClock } from "./alarm-clock";
 import { type EventPublisher, EventRelay } from "./event-relay";
 import { IdempotencyRecords } from "./idempotency-records";
 import { Outbox } from "./outbox";
+import { ProviderReleases } from "./provider-releases";
 import { Reservations } from "./reservations";
 import { migrate } from "./storage";
 
@@ -10,6 +12,8 @@ export type CalendarTables = {
   idempotency: IdempotencyRecords;
   outbox: Outbox;
   events: EventRelay;
+  releases: ProviderReleases;
+  alarm: AlarmClock;
 };
 
 /** Brings the tables up to date and opens them; call once, from the object's constructor. */
@@ -20,5 +24,7 @@ export function openTables(storage: DurableObjectStorage, publish: EventPublishe
     idempotency: new IdempotencyRecords(storage.sql),
     outbox: new Outbox(storage.sql),
     events: new EventRelay(storage, publish),
+    releases: new ProviderReleases(storage),
+    alarm: new AlarmClock(storage),
   };
 }

@@ -2,6 +2,8 @@
 
 import type { Booking } from "../bookings/booking";
 import type { BookingStatus } from "../db/schema";
+import type { ProviderReason } from "./provider/reasons";
+import type { ProviderSnapshot } from "./provider/types";
 import type { ServiceRules } from "./rules";
 
 /** The service as the calendar needs it, sent with every call so edits apply at once. */
@@ -24,6 +26,13 @@ export type CreateBookingCommand = {
   /** The customer's id if D1 already knows the e-mail; otherwise the calendar makes one. */
   customerId: string | null;
   idempotency?: { key: string; requestHash: string };
+  /**
+   * The service's providers (empty or absent: a service without providers). With providers, the
+   * booking needs a claim on one person's time from that person's ProviderCalendar.
+   */
+  providers?: ProviderSnapshot[];
+  /** The provider the client asked for; absent = the calendar assigns one. */
+  providerId?: string | null;
 };
 
 export type TransitionCommand = {
@@ -38,11 +47,13 @@ export type TransitionCommand = {
 /** Why the calendar refused; the route maps each to an HTTP problem. */
 export type CalendarRefusal =
   | { code: "validation_failed"; reason: string; field: "startTime" | "endTime"; detail: string }
-  | { code: "slot_unavailable"; reason: "outside_working_hours" | "fully_booked"; detail: string }
+  | { code: "slot_unavailable"; reason: "outside_working_hours" | "fully_booked" | ProviderReason; detail: string }
   | { code: "invalid_transition"; detail: string }
   | { code: "not_found"; detail: string }
   | { code: "idempotency_key_reused"; detail: string }
-  | { code: "precondition_failed"; detail: string; version: number };
+  | { code: "precondition_failed"; detail: string; version: number }
+  /** Another object did not answer (reset, overloaded): nothing is held; the client may retry. */
+  | { code: "unavailable"; detail: string };
 
 export type CalendarResult =
   | { ok: true; booking: Booking; version: number; replayed: boolean }
@@ -69,6 +80,8 @@ export type CalendarSnapshot = {
   bookings: { id: string; status: BookingStatus; version: number }[];
   outbox: string[];
   counters: CalendarCounters;
+  /** Provider claims released here but not yet confirmed by the provider calendar. */
+  releases?: string[];
 };
 
 /** The Durable Object's name for a business's service. */

@@ -1,11 +1,13 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import { bookingOrThrow, calendarOf, draftOf, snapshotOf } from "../../calendar/client";
+import { providerSnapshotOf } from "../../calendar/provider/client";
 import { customers, services } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity, bodyProblems, idempotencyKeyHeader, problemResponses } from "../../lib/openapi";
+import { providersOfService } from "../services/providers";
 import { BookingSchema, CreateBookingSchema } from "./schemas";
 
 const route = createRoute({
@@ -15,7 +17,7 @@ const route = createRoute({
   tags: ["Bookings"],
   summary: "Book an appointment",
   description:
-    "Checks the service's availability rules and reserves the slot atomically in the service's calendar; the customer is created or updated by e-mail. A `409 slot_unavailable` carries `reason` `outside_working_hours` or `fully_booked`.",
+    "Checks the service's availability rules and reserves the slot atomically in the service's calendar; the customer is created or updated by e-mail. A `409 slot_unavailable` carries `reason` `outside_working_hours` or `fully_booked`; on a service with providers also `provider_unavailable`, `provider_busy` or `no_provider_available`. A provider is never booked for two overlapping appointments of different services. `503 unavailable` (retry) when a provider's calendar did not answer; nothing is then held.",
   security: bearerSecurity,
   request: {
     headers: idempotencyKeyHeader,
@@ -35,7 +37,7 @@ export const createBooking = (app: OpenAPIHono<AppEnv>) =>
     const body = c.req.valid("json");
     const { businessId } = c.var.caller;
     const outcome = await idempotent(c, body, 201, async (claim) => {
-      const [[service], [customer]] = await c.var.db.batch([
+      const [[service], [customer], performers] = await c.var.db.batch([
         c.var.db
           .select()
           .from(services)
@@ -48,6 +50,7 @@ export const createBooking = (app: OpenAPIHono<AppEnv>) =>
             and(eq(customers.businessId, businessId), eq(customers.emailNormalized, body.customerEmail.toLowerCase())),
           )
           .limit(1),
+        providersOfService(c.var.db, businessId, body.serviceId),
       ]);
       if (!service) {
         throw new ApiError("service_not_found", `No service ${body.serviceId}.`, {
@@ -59,11 +62,19 @@ export const createBooking = (app: OpenAPIHono<AppEnv>) =>
           errors: [{ path: "serviceId", message: "The service is not active." }],
         });
       }
+      const providers = performers.map((row) => providerSnapshotOf(row.provider));
+      if (body.providerId !== undefined && !providers.some((p) => p.id === body.providerId)) {
+        throw new ApiError("validation_failed", `Provider ${body.providerId} does not perform this service.`, {
+          errors: [{ path: "providerId", message: "Not one of the service's providerIds." }],
+        });
+      }
       const result = await calendarOf(c.env, businessId, service.id).createBooking({
         service: snapshotOf(service),
         booking: draftOf(body),
         customerId: customer?.id ?? null,
         idempotency: claim,
+        providers,
+        providerId: body.providerId ?? null,
       });
       const { booking, replayed } = bookingOrThrow(result);
       return { body: booking, location: `/api/v1/bookings/${booking.id}`, replayed };

@@ -27,6 +27,11 @@ export const CreateBookingSchema = z
     startTime: utcDateTime,
     endTime: utcDateTime.openapi({ example: "2026-12-01T10:30:00Z" }),
     notes: z.string().max(2000).optional().openapi({ example: "First visit." }),
+    providerId: z.string().min(1).max(64).optional().openapi({
+      description:
+        "Who should perform it: one of the service's `providerIds`. Omitted on a service with providers, the API assigns the free provider with the fewest bookings that local day (ties by id).",
+      example: "prv_01jd3k5v7q8r9s0t1u2v3w4x5y",
+    }),
   })
   .openapi("CreateBooking");
 

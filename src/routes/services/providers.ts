@@ -20,6 +20,16 @@ export async function providerIdsOf(
   return byService;
 }
 
+/** The query for the providers who perform a service, by id (for a `db.batch`). */
+export function providersOfService(db: Database, businessId: string, serviceId: string) {
+  return db
+    .select({ provider: providers })
+    .from(serviceProviders)
+    .innerJoin(providers, eq(providers.id, serviceProviders.providerId))
+    .where(and(eq(serviceProviders.businessId, businessId), eq(serviceProviders.serviceId, serviceId)))
+    .orderBy(serviceProviders.providerId);
+}
+
 /** Throws 422 at `providerIds.<i>` for every id that is not a provider of this business. */
 export async function assertProvidersExist(db: Database, businessId: string, ids: string[]): Promise<void> {
   if (ids.length === 0) return;

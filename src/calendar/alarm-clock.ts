@@ -1,0 +1,28 @@
+/**
+ * The object's one alarm, armed from inside a synchronous transaction: SQLite-backed storage
+ * commits `setAlarm` with the transaction's writes, so a row that needs the alarm and the alarm
+ * itself become durable together. The time already set is kept here (read once at start-up), so
+ * arming only ever moves the alarm earlier.
+ */
+export class AlarmClock {
+  private at: number | null = null;
+
+  constructor(private readonly storage: DurableObjectStorage) {}
+
+  /** Reads the alarm already set; call once, inside `blockConcurrencyWhile` at start-up. */
+  async load(): Promise<void> {
+    this.at = await this.storage.getAlarm();
+  }
+
+  /** Makes sure the alarm fires at `at` or earlier. */
+  arm(at: number): void {
+    if (this.at !== null && this.at <= at) return;
+    this.at = at;
+    void this.storage.setAlarm(at);
+  }
+
+  /** The alarm fired (the runtime cleared it): the next `arm` sets a new one. */
+  fired(): void {
+    this.at = null;
+  }
+}
