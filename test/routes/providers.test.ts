@@ -10,6 +10,7 @@ import {
   insertBooking,
   json,
   problem,
+  serviceBody,
   totalOf,
   validationError,
 } from "../helpers";
@@ -302,5 +303,38 @@ describe("security", () => {
     await problem(await api("GET", `/providers/${provider.id}/bookings`, { key: other.apiKey }), 404, "not_found");
     expect(await totalOf(other.apiKey, "/providers")).toBe(0);
     expect((await json(await api("GET", `/providers/${provider.id}`, { key: owner.apiKey }))).name).toBe("Alex Morgan");
+  });
+});
+
+describe("contract", () => {
+  it("documents every providers route under the Providers tag, with examples that are valid as written", async () => {
+    const doc = await json(await api("GET", "/openapi.json"));
+    expect(doc.tags.map((t: { name: string }) => t.name)).toContain("Providers");
+    const operations = [
+      ["/providers", "get"],
+      ["/providers", "post"],
+      ["/providers/{id}", "get"],
+      ["/providers/{id}", "patch"],
+      ["/providers/{id}/bookings", "get"],
+    ];
+    for (const [path, method] of operations) {
+      expect(doc.paths[path as string]?.[method as string]?.tags, `${method} ${path}`).toEqual(["Providers"]);
+    }
+    const { apiKey } = await createAccount();
+    const created = await api("POST", "/providers", {
+      key: apiKey,
+      body: doc.components.schemas.CreateProvider.example,
+    });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const { id } = await json(created);
+    const patched = await api("PATCH", `/providers/${id}`, {
+      key: apiKey,
+      body: doc.components.schemas.UpdateProvider.example,
+    });
+    expect(patched.status).toBe(200);
+    const providerIds = [id];
+    const dateOverrides = doc.components.schemas.Service.properties.dateOverrides.example;
+    const service = await api("POST", "/services", { key: apiKey, body: serviceBody({ dateOverrides, providerIds }) });
+    expect(service.status, await service.clone().text()).toBe(201);
   });
 });
