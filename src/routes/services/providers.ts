@@ -1,7 +1,7 @@
 /** The link between services and the providers who perform them (`service_providers`). */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
-import { providers, serviceProviders } from "../../db/schema";
+import { providers, serviceProviders, services } from "../../db/schema";
 import { ApiError } from "../../lib/errors";
 
 /** The provider ids of each of these services of the business (every service id is a key). */
@@ -50,13 +50,21 @@ export async function assertProvidersExist(db: Database, businessId: string, ids
  * change nothing when that update lost.
  */
 export function replaceProviders(db: Database, serviceId: string, ids: string[], updatedAt: string) {
+  const won = and(eq(services.id, serviceId), eq(services.updatedAt, updatedAt));
   const current = sql`EXISTS (SELECT 1 FROM services WHERE id = ${serviceId} AND updated_at = ${updatedAt})`;
   return [
     db.delete(serviceProviders).where(and(eq(serviceProviders.serviceId, serviceId), current)),
-    db.run(
-      sql`INSERT INTO service_providers (business_id, service_id, provider_id)
-          SELECT s.business_id, s.id, j.value FROM services s, json_each(${JSON.stringify(ids)}) j
-          WHERE s.id = ${serviceId} AND s.updated_at = ${updatedAt}`,
+    ...ids.map((providerId) =>
+      db.insert(serviceProviders).select(
+        db
+          .select({
+            businessId: services.businessId,
+            serviceId: services.id,
+            providerId: sql<string>`${providerId}`.as("provider_id"),
+          })
+          .from(services)
+          .where(won),
+      ),
     ),
   ] as const;
 }
