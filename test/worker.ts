@@ -7,6 +7,8 @@
 import type { EventPublisher } from "../src/calendar/event-relay";
 import type { PersistOutcome } from "../src/calendar/outbox";
 import type { D1Writer, StoredBooking } from "../src/calendar/persist";
+import { ProviderCalendar as ProductionProviderCalendar } from "../src/calendar/provider/provider-calendar";
+import type { ClaimCommand, ClaimResult } from "../src/calendar/provider/types";
 import { ServiceCalendar as ProductionCalendar } from "../src/calendar/service-calendar";
 import type { WriteBehindSinks } from "../src/calendar/write-behind";
 import type { BookingEvent } from "../src/webhooks/events";
@@ -32,5 +34,20 @@ export class ServiceCalendar extends ProductionCalendar {
           : real.writeToD1(records, events),
       publish: (events) => (this.faults.publish ? this.faults.publish(events, real.publish) : real.publish(events)),
     };
+  }
+}
+
+/**
+ * The provider calendar with a fault switch for `claim`: "before" throws before deciding (the
+ * object reset before its write), "after" throws once the claim is committed (the answer lost).
+ */
+export class ProviderCalendar extends ProductionProviderCalendar {
+  readonly faults: { claim?: "before" | "after" } = {};
+
+  override claim(command: ClaimCommand): ClaimResult {
+    if (this.faults.claim === "before") throw new Error("injected: provider calendar reset before the claim");
+    const result = super.claim(command);
+    if (this.faults.claim === "after") throw new Error("injected: provider calendar reset after the claim");
+    return result;
   }
 }

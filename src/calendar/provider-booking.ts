@@ -56,7 +56,10 @@ export function reserveTentative(
     }
     if (prior) {
       const stored = tables.reservations.load(prior.bookingId);
-      return { kind: "done", result: { ok: true, booking: toBooking(stored), version: stored.version, replayed: true } };
+      return {
+        kind: "done",
+        result: { ok: true, booking: toBooking(stored), version: stored.version, replayed: true },
+      };
     }
   }
   const start = Date.parse(booking.startTime);
@@ -178,8 +181,7 @@ function firstWithSeat(
 ): string | undefined {
   return order.find(
     (id) =>
-      !tried.includes(id) &&
-      tables.reservations.providerOverlapping(id, blocked).length < command.service.capacity,
+      !tried.includes(id) && tables.reservations.providerOverlapping(id, blocked).length < command.service.capacity,
   );
 }
 

@@ -108,7 +108,12 @@ export class Reservations {
   /** Gives a tentative row another provider (automatic assignment trying the next one). */
   reassign(id: string, providerId: string): void {
     const record = { ...this.load(id), providerId };
-    this.sql.exec("UPDATE bookings SET provider_id = ?, record = ? WHERE id = ?", providerId, JSON.stringify(record), id);
+    this.sql.exec(
+      "UPDATE bookings SET provider_id = ?, record = ? WHERE id = ?",
+      providerId,
+      JSON.stringify(record),
+      id,
+    );
   }
 
   /** The provider calendar accepted: the row is a booking like any other from now on. */
@@ -126,7 +131,10 @@ export class Reservations {
   /** Drops a tentative row that was refused or timed out: its seat is free in this transaction. */
   removeTentative(id: string): void {
     const row = this.sql
-      .exec<{ status: BookingStatus }>("SELECT status FROM bookings WHERE id = ? AND tentative_until_ms IS NOT NULL", id)
+      .exec<{ status: BookingStatus }>(
+        "SELECT status FROM bookings WHERE id = ? AND tentative_until_ms IS NOT NULL",
+        id,
+      )
       .toArray()[0];
     if (!row) return;
     this.sql.exec("DELETE FROM bookings WHERE id = ?", id);
@@ -148,7 +156,9 @@ export class Reservations {
   /** The earliest tentative deadline, or null. */
   nextTentativeDeadline(): number | null {
     return this.sql
-      .exec<{ at: number | null }>("SELECT min(tentative_until_ms) AS at FROM bookings WHERE tentative_until_ms IS NOT NULL")
+      .exec<{ at: number | null }>(
+        "SELECT min(tentative_until_ms) AS at FROM bookings WHERE tentative_until_ms IS NOT NULL",
+      )
       .one().at;
   }
 

@@ -5,8 +5,8 @@ import { liveSlots } from "./live-slots";
 import { d1Writer } from "./persist";
 import { expireTentative } from "./provider-booking";
 import { bookWithProvider } from "./provider-flow";
-import { reserve } from "./reserve";
 import { holdsCapacity } from "./reservations";
+import { reserve } from "./reserve";
 import type { ServiceRules } from "./rules";
 import { changeStatus } from "./status-change";
 import { type CalendarTables, openTables } from "./tables";
@@ -55,7 +55,12 @@ export class ServiceCalendar extends DurableObject<Env> {
   async createBooking(command: CreateBookingCommand): Promise<CalendarResult> {
     if (command.providers && command.providers.length > 0) {
       return bookWithProvider(
-        { storage: this.ctx.storage, env: this.env, tables: this.tables, afterCommit: () => this.writeBehind.afterCommit() },
+        {
+          storage: this.ctx.storage,
+          env: this.env,
+          tables: this.tables,
+          afterCommit: () => this.writeBehind.afterCommit(),
+        },
         command,
       );
     }
