@@ -108,7 +108,6 @@ export function nextCandidate(
   order: string[],
   step: Extract<ProviderStep, { kind: "claim" }>,
   refusal: { reason: ProviderReason; detail: string },
-  now: number,
 ): ProviderStep {
   const { claim, bookingId } = step;
   if (!tables.reservations.isTentative(bookingId)) return gaveUp();

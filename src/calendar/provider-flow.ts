@@ -46,7 +46,7 @@ export async function bookWithProvider(deps: ProviderFlowDeps, command: CreateBo
       if (result.ok) await deps.afterCommit();
       return result;
     }
-    step = storage.transactionSync(() => nextCandidate(tables, command, order, current, answer, Date.now()));
+    step = storage.transactionSync(() => nextCandidate(tables, command, order, current, answer));
   }
   return step.result;
 }

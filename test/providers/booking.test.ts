@@ -88,6 +88,44 @@ describe("happy", () => {
   });
 });
 
+describe("slot calendar", () => {
+  it("lists per slot the providers with a free seat, and what it lists books", async () => {
+    const s = await salon(2);
+    const [a, b] = [...s.providerIds].sort() as [string, string];
+    const start = at(3, "10:00");
+    await json(await postBooking(s.apiKey, bookingBody(s.cut, start, { providerId: a })));
+    const from = start;
+    const to = plus(start, 60);
+    const slots = (
+      await json(await api("GET", `/services/${s.colour}/availability?from=${from}&to=${to}`, { key: s.apiKey }))
+    ).slots;
+    expect(slots[0]).toMatchObject({
+      startTime: new Date(start).toISOString(),
+      providers: [b],
+      capacity: 2,
+      remaining: 1,
+    });
+    expect(slots[1]).toMatchObject({ providers: [a, b], remaining: 2, bookable: true });
+    // One person's view.
+    const onlyA = (
+      await json(
+        await api("GET", `/services/${s.colour}/availability?from=${from}&to=${to}&providerId=${a}`, { key: s.apiKey }),
+      )
+    ).slots;
+    expect(onlyA[0]).toMatchObject({ providers: [], remaining: 0, bookable: false });
+    // What the calendar shows, booking accepts; what it hides, booking refuses.
+    expect((await postBooking(s.apiKey, bookingBody(s.colour, start, { providerId: b }))).status).toBe(201);
+    expect((await postBooking(s.apiKey, bookingBody(s.colour, start, { providerId: a }))).status).toBe(409);
+  });
+
+  it("a provider who does not perform the service is a 422 on providerId", async () => {
+    const s = await salon(1);
+    const other = await newProvider(s.apiKey, "Other");
+    const res = await api("GET", `/services/${s.cut}/availability?providerId=${other}`, { key: s.apiKey });
+    await validationError(res, "providerId");
+  });
+});
+
 describe("never double-booked", () => {
   it("40 concurrent creates on two services for one provider at one time: exactly 1", async () => {
     const s = await salon(1);

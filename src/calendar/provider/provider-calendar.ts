@@ -89,6 +89,23 @@ export class ProviderCalendar extends DurableObject<Env> {
     );
   }
 
+  /** Live claims whose blocked span overlaps `[from, to)`: what the slot calendar needs of this person. */
+  claimsBetween(from: number, to: number): ProviderClaim[] {
+    return this.ctx.storage.transactionSync(() =>
+      this.sql
+        .exec<ClaimRow>(
+          `SELECT * FROM claims WHERE blocked_start_ms > ? AND blocked_start_ms < ? AND blocked_end_ms > ?
+             AND (expires_ms IS NULL OR expires_ms > ?) ORDER BY start_ms, claim_id`,
+          from - this.maxBlockedMs - 1,
+          to,
+          from,
+          Date.now(),
+        )
+        .toArray()
+        .map(claimOf),
+    );
+  }
+
   /** The settings and live claims, for reconciliation with D1. */
   snapshot(): ProviderCalendarSnapshot {
     return this.ctx.storage.transactionSync(() => ({

@@ -1,10 +1,15 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { calendarOf, snapshotOf } from "../../calendar/client";
+import { providerCalendarOf, providerSnapshotOf } from "../../calendar/provider/client";
+import { type ProviderTime, withProviders } from "../../calendar/provider-slots";
+import { blockedSpan, type Span } from "../../calendar/rules";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
 import { bearerSecurity, idParam, problemResponses } from "../../lib/openapi";
 import { utcDateTime } from "../bookings/schemas";
 import { loadService } from "./load";
+import { providersOfService } from "./providers";
 
 const DAY = 86_400_000;
 const MAX_RANGE_DAYS = 31;
@@ -18,6 +23,10 @@ const SlotSchema = z
     remaining: z.number().int(),
     bookable: z.boolean().openapi({
       description: "A seat is left, the service is active, and the slot meets the notice and horizon rules now.",
+    }),
+    providers: z.array(z.string()).optional().openapi({
+      description:
+        "Services with providers only: the providers with a free seat then (active, working, not busy with another session), sorted. `capacity`, `booked` and `remaining` count the seats of these providers' sessions.",
     }),
   })
   .openapi("Slot");
@@ -42,7 +51,14 @@ const route = createRoute({
   security: bearerSecurity,
   request: {
     params: idParam("svc_01jd3k5v7q8r9s0t1u2v3w4x5y"),
-    query: z.strictObject({ from: utcDateTime.optional(), to: utcDateTime.optional() }),
+    query: z.strictObject({
+      from: utcDateTime.optional(),
+      to: utcDateTime.optional(),
+      providerId: z.string().min(1).max(64).optional().openapi({
+        description: "Only this provider's seats (one of the service's `providerIds`).",
+        example: "prv_01jd3k5v7q8r9s0t1u2v3w4x5y",
+      }),
+    }),
   },
   responses: {
     200: { description: "The slots.", content: { "application/json": { schema: AvailabilitySchema } } },
@@ -61,15 +77,48 @@ export const getAvailability = (app: OpenAPIHono<AppEnv>) =>
       });
     }
     const service = await loadService(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
-    const slots = await calendarOf(c.env, service.businessId, service.id).availability(snapshotOf(service), from, to);
+    const rules = snapshotOf(service);
+    const [slots, people] = await Promise.all([
+      calendarOf(c.env, service.businessId, service.id).availability(rules, from, to),
+      providerTimes(c, service.id, query.providerId, blockedSpan(rules, from, to + rules.durationMinutes * 60_000)),
+    ]);
     return c.json(
       {
         serviceId: service.id,
         timezone: service.timezone,
         from: new Date(from).toISOString(),
         to: new Date(to).toISOString(),
-        slots: service.active ? slots : slots.map((slot) => ({ ...slot, bookable: false })),
+        slots: (people ? withProviders(slots, rules, service.id, people, Date.now()) : slots).map((slot) =>
+          service.active ? slot : { ...slot, bookable: false },
+        ),
       },
       200,
     );
   });
+
+/**
+ * The providers of a service (or the one asked for) with their claims around the range, read
+ * from each person's calendar in parallel; undefined for a service without providers.
+ */
+async function providerTimes(
+  c: Context<AppEnv>,
+  serviceId: string,
+  providerId: string | undefined,
+  around: Span,
+): Promise<ProviderTime[] | undefined> {
+  const { businessId } = c.var.caller;
+  const rows = await providersOfService(c.var.db, businessId, serviceId);
+  if (rows.length === 0 && providerId === undefined) return undefined;
+  const chosen = providerId === undefined ? rows : rows.filter((row) => row.provider.id === providerId);
+  if (chosen.length === 0) {
+    throw new ApiError("validation_failed", `Provider ${providerId} does not perform this service.`, {
+      errors: [{ path: "providerId", message: "Not one of the service's providerIds." }],
+    });
+  }
+  return Promise.all(
+    chosen.map(async ({ provider }) => ({
+      provider: providerSnapshotOf(provider),
+      claims: await providerCalendarOf(c.env, businessId, provider.id).claimsBetween(around.start, around.end),
+    })),
+  );
+}
