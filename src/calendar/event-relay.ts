@@ -5,7 +5,7 @@
  */
 
 import { toBooking } from "../bookings/booking";
-import type { BookingStatus } from "../db/schema";
+import type { BookingStatus, WebhookEventType } from "../db/schema";
 import { newId } from "../lib/ids";
 import { type BookingEvent, eventPayload, eventTypeFor, type WebhookMessage } from "../webhooks/events";
 import { type PersistOutcome, retryDelayMs } from "./outbox";
@@ -54,13 +54,31 @@ export class EventRelay {
 
   /** Records the webhook event of a change, inside the caller's transaction. */
   raise(previous: BookingStatus | null, booking: StoredBooking, at: string): void {
-    const type = eventTypeFor(previous, booking.status);
+    this.record(booking.businessId, eventTypeFor(previous, booking.status), toBooking(booking), at);
+  }
+
+  /** Records `booking.rescheduled`: the moved booking with the time and provider it had before. */
+  raiseRescheduled(previous: StoredBooking, moved: StoredBooking, at: string): void {
+    this.record(
+      moved.businessId,
+      "booking.rescheduled",
+      {
+        ...toBooking(moved),
+        previousStartTime: previous.startTime,
+        previousEndTime: previous.endTime,
+        previousProviderId: previous.providerId ?? null,
+      },
+      at,
+    );
+  }
+
+  private record(businessId: string, type: WebhookEventType, data: object, at: string): void {
     this.sql.exec(
       "INSERT INTO events (id, business_id, type, payload, created_at, stage, attempts, next_attempt_ms) VALUES (?, ?, ?, ?, ?, 'd1', 0, 0)",
       newId("event", Date.parse(at)),
-      booking.businessId,
+      businessId,
       type,
-      eventPayload(type, toBooking(booking), at),
+      eventPayload(type, data, at),
       at,
     );
   }

@@ -35,14 +35,16 @@ export class Reservations {
    * Blocked spans of the rows holding capacity that overlap `span`: one range scan of the partial
    * index, starting no earlier than the longest span ever stored could reach back.
    */
-  holdingOverlapping(span: Span): HeldSpan[] {
+  holdingOverlapping(span: Span, exceptId = ""): HeldSpan[] {
     return this.sql
       .exec<HeldSpan>(
         `SELECT blocked_start_ms AS s, blocked_end_ms AS e FROM bookings
-         WHERE status IN ('PENDING', 'CONFIRMED') AND blocked_start_ms > ? AND blocked_start_ms < ? AND blocked_end_ms > ?`,
+         WHERE status IN ('PENDING', 'CONFIRMED') AND blocked_start_ms > ? AND blocked_start_ms < ? AND blocked_end_ms > ?
+           AND id <> ?`,
         span.start - this.maxBlockedMs - 1,
         span.end,
         span.start,
+        exceptId,
       )
       .toArray();
   }
@@ -51,16 +53,17 @@ export class Reservations {
    * Rows of one provider holding capacity that overlap `span` (tentative ones included): rule 5
    * for a service with providers counts the seats of that provider's session only.
    */
-  providerOverlapping(providerId: string, span: Span): HeldSpan[] {
+  providerOverlapping(providerId: string, span: Span, exceptId = ""): HeldSpan[] {
     return this.sql
       .exec<HeldSpan>(
         `SELECT blocked_start_ms AS s, blocked_end_ms AS e FROM bookings
          WHERE provider_id = ? AND status IN ('PENDING', 'CONFIRMED') AND provider_id IS NOT NULL
-           AND blocked_start_ms > ? AND blocked_start_ms < ? AND blocked_end_ms > ?`,
+           AND blocked_start_ms > ? AND blocked_start_ms < ? AND blocked_end_ms > ? AND id <> ?`,
         providerId,
         span.start - this.maxBlockedMs - 1,
         span.end,
         span.start,
+        exceptId,
       )
       .toArray();
   }
@@ -69,11 +72,17 @@ export class Reservations {
    * Stores a new row over `blocked`; it holds a seat from this transaction on if its status does.
    * A row with `tentativeUntil` waits for its provider calendar's answer (see provider-booking.ts).
    */
-  insert(record: StoredBooking, blocked: Span, claim?: { claimId: string; tentativeUntil: number }): void {
+  insert(
+    record: StoredBooking,
+    blocked: Span,
+    claim?: { claimId: string; tentativeUntil: number },
+    kind: "booking" | "move" = "booking",
+  ): void {
     this.sql.exec(
-      `INSERT INTO bookings (id, blocked_start_ms, blocked_end_ms, status, version, record, provider_id, claim_id, tentative_until_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      record.id,
+      `INSERT INTO bookings (id, kind, blocked_start_ms, blocked_end_ms, status, version, record, provider_id, claim_id, tentative_until_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      kind === "move" ? moveRowId(record.id) : record.id,
+      kind,
       blocked.start,
       blocked.end,
       record.status,
@@ -83,11 +92,8 @@ export class Reservations {
       claim?.claimId ?? null,
       claim?.tentativeUntil ?? null,
     );
-    this.bumpCounter(record.status, 1);
-    if (blocked.end - blocked.start > this.maxBlockedMs) {
-      this.maxBlockedMs = blocked.end - blocked.start;
-      this.sql.exec("UPDATE meta SET value = ? WHERE key = 'max_blocked_ms'", this.maxBlockedMs);
-    }
+    if (kind === "booking") this.bumpCounter(record.status, 1);
+    this.widen(blocked);
   }
 
   /** Replaces a row's record (status, version, details); a status that stops holding frees the seat. */
@@ -131,14 +137,41 @@ export class Reservations {
   /** Drops a tentative row that was refused or timed out: its seat is free in this transaction. */
   removeTentative(id: string): void {
     const row = this.sql
-      .exec<{ status: BookingStatus }>(
-        "SELECT status FROM bookings WHERE id = ? AND tentative_until_ms IS NOT NULL",
+      .exec<{ status: BookingStatus; kind: string }>(
+        "SELECT status, kind FROM bookings WHERE id = ? AND tentative_until_ms IS NOT NULL",
         id,
       )
       .toArray()[0];
     if (!row) return;
     this.sql.exec("DELETE FROM bookings WHERE id = ?", id);
-    this.bumpCounter(row.status, -1);
+    if (row.kind === "booking") this.bumpCounter(row.status, -1);
+  }
+
+  /**
+   * Moves a booking to `next`'s time (and provider), in the caller's transaction: the old span
+   * stops holding and the new one starts in the same step.
+   */
+  move(next: StoredBooking, blocked: Span, claimId: string | null): void {
+    this.sql.exec(
+      `UPDATE bookings SET blocked_start_ms = ?, blocked_end_ms = ?, version = ?, record = ?, provider_id = ?, claim_id = ?
+       WHERE id = ?`,
+      blocked.start,
+      blocked.end,
+      next.version,
+      JSON.stringify(next),
+      next.providerId ?? null,
+      claimId,
+      next.id,
+    );
+    this.widen(blocked);
+  }
+
+  /** Remembers the longest blocked span, which bounds how far back an overlap can begin. */
+  private widen(blocked: Span): void {
+    if (blocked.end - blocked.start > this.maxBlockedMs) {
+      this.maxBlockedMs = blocked.end - blocked.start;
+      this.sql.exec("UPDATE meta SET value = ? WHERE key = 'max_blocked_ms'", this.maxBlockedMs);
+    }
   }
 
   /** Tentative rows whose deadline passed: their request died between the two transactions. */
@@ -193,7 +226,7 @@ export class Reservations {
   list(): { id: string; status: BookingStatus; version: number }[] {
     return this.sql
       .exec<{ id: string; status: BookingStatus; version: number }>(
-        "SELECT id, status, version FROM bookings WHERE tentative_until_ms IS NULL ORDER BY id",
+        "SELECT id, status, version FROM bookings WHERE kind = 'booking' AND tentative_until_ms IS NULL ORDER BY id",
       )
       .toArray();
   }
@@ -220,3 +253,6 @@ export class Reservations {
     this.sql.exec("UPDATE counters SET value = value + ? WHERE name = ?", delta, status);
   }
 }
+
+/** The id of the row that holds a booking's new time while it is being moved. */
+export const moveRowId = (bookingId: string) => `${bookingId}>move`;

@@ -3,8 +3,11 @@ import { toBooking } from "../bookings/booking";
 import { queuePublisher } from "./event-relay";
 import { liveSlots } from "./live-slots";
 import { d1Writer } from "./persist";
+import { providerCalendarOf } from "./provider/client";
+import type { ClaimResult } from "./provider/types";
 import { expireTentative } from "./provider-booking";
 import { bookWithProvider } from "./provider-flow";
+import { beginMove, dropMove, finishMove } from "./reschedule";
 import { holdsCapacity } from "./reservations";
 import { reserve } from "./reserve";
 import type { ServiceRules } from "./rules";
@@ -15,6 +18,7 @@ import type {
   CalendarSlot,
   CalendarSnapshot,
   CreateBookingCommand,
+  RescheduleCommand,
   ServiceSnapshot,
   TransitionCommand,
 } from "./types";
@@ -89,6 +93,35 @@ export class ServiceCalendar extends DurableObject<Env> {
       await this.sendReleases();
       await this.writeBehind.afterCommit();
     }
+    return result;
+  }
+
+  /**
+   * Moves a booking to a new time (reschedule.ts): one transaction without providers; with
+   * providers a tentative row holds the new time while the provider calendar claims it.
+   */
+  async reschedule(command: RescheduleCommand): Promise<CalendarResult> {
+    const step = this.ctx.storage.transactionSync(() => beginMove(this.tables, command, Date.now()));
+    if (step.kind === "done") {
+      if (step.result.ok && !step.result.replayed) await this.writeBehind.afterCommit();
+      return step.result;
+    }
+    let answer: ClaimResult;
+    try {
+      answer = await providerCalendarOf(this.env, command.service.businessId, step.providerId).claim(step.claim);
+    } catch {
+      this.ctx.storage.transactionSync(() => dropMove(this.tables, step, false, Date.now()));
+      await this.sendReleases();
+      const detail = "The provider's calendar did not answer; the booking is unchanged. Retry.";
+      return { ok: false, refusal: { code: "unavailable", detail } };
+    }
+    if (!answer.ok) {
+      this.ctx.storage.transactionSync(() => dropMove(this.tables, step, true, Date.now()));
+      return { ok: false, refusal: { code: "slot_unavailable", reason: answer.reason, detail: answer.detail } };
+    }
+    const result = this.ctx.storage.transactionSync(() => finishMove(this.tables, command, step, Date.now()));
+    await this.sendReleases();
+    if (result.ok) await this.writeBehind.afterCommit();
     return result;
   }
 

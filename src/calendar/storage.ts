@@ -51,7 +51,10 @@ const migrations: string[] = [
   "ALTER TABLE bookings DROP COLUMN start_ms;",
   // Providers: who performs a booking, and rows still waiting for the provider calendar's answer
   // (tentative until the deadline; the alarm releases them). Releases owed to provider calendars.
-  `ALTER TABLE bookings ADD COLUMN provider_id TEXT;
+  // `kind`: 'booking', or 'move' (the new time of a booking being rescheduled, held while the
+  // provider calendar decides).
+  `ALTER TABLE bookings ADD COLUMN kind TEXT NOT NULL DEFAULT 'booking';
+   ALTER TABLE bookings ADD COLUMN provider_id TEXT;
    ALTER TABLE bookings ADD COLUMN claim_id TEXT;
    ALTER TABLE bookings ADD COLUMN tentative_until_ms INTEGER;
    CREATE INDEX bookings_provider_blocked ON bookings (provider_id, blocked_start_ms, blocked_end_ms)

@@ -44,6 +44,19 @@ export type TransitionCommand = {
   expectedVersions?: number[];
 };
 
+/** A move of a booking to a new time (and, on a service with providers, maybe another provider). */
+export type RescheduleCommand = {
+  bookingId: string;
+  startTime: string;
+  endTime: string;
+  /** The provider asked for; absent = the booking's own. */
+  providerId?: string | null;
+  service: ServiceSnapshot;
+  providers?: ProviderSnapshot[];
+  expectedVersions?: number[];
+  idempotency?: { key: string; requestHash: string };
+};
+
 /** Why the calendar refused; the route maps each to an HTTP problem. */
 export type CalendarRefusal =
   | { code: "validation_failed"; reason: string; field: "startTime" | "endTime"; detail: string }

@@ -202,7 +202,12 @@ export type ProviderRow = typeof providers.$inferSelect;
 /** A booking row; `providerId` may be absent in records written before bookings had providers. */
 export type BookingRow = Omit<typeof bookings.$inferSelect, "providerId"> & { providerId?: string | null };
 
-export const webhookEventTypes = ["booking.created", "booking.cancelled", "booking.updated"] as const;
+export const webhookEventTypes = [
+  "booking.created",
+  "booking.cancelled",
+  "booking.updated",
+  "booking.rescheduled",
+] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 
 /** HTTPS endpoints a business registered for booking events. */

@@ -45,3 +45,17 @@ export function assertIfMatch(c: Context, etag: string): void {
     });
   }
 }
+
+/** The booking versions `If-Match` names (any may match); tags naming none can never match (412). */
+export function ifMatchVersions(c: Context): number[] | undefined {
+  const tags = ifMatchTags(c);
+  if (tags === undefined) return undefined;
+  const versions = tags.flatMap((tag) => {
+    const version = /^"v(\d{1,9})"$/.exec(tag)?.[1];
+    return version === undefined ? [] : [Number(version)];
+  });
+  if (versions.length === 0) {
+    throw new ApiError("precondition_failed", "If-Match does not name a current ETag of this booking.");
+  }
+  return versions;
+}

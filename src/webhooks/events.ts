@@ -32,7 +32,7 @@ export function eventTypeFor(previous: BookingStatus | null, next: BookingStatus
 }
 
 /** The body receivers get, per the Standard Webhooks payload shape. */
-export function eventPayload(type: WebhookEventType, booking: Booking, at: string): string {
+export function eventPayload(type: WebhookEventType, booking: Booking | object, at: string): string {
   return JSON.stringify({ type, timestamp: at, data: booking });
 }
 

@@ -185,12 +185,13 @@ export class ProviderCalendar extends DurableObject<Env> {
       .exec<{ serviceId: string; start: number }>(
         `SELECT service_id AS serviceId, start_ms AS start FROM claims
          WHERE blocked_start_ms > ? AND blocked_start_ms < ? AND blocked_end_ms > ?
-           AND (expires_ms IS NULL OR expires_ms > ?) AND claim_id <> ?`,
+           AND (expires_ms IS NULL OR expires_ms > ?) AND claim_id <> ? AND claim_id <> ?`,
         command.blockedStart - this.maxBlockedMs - 1,
         command.blockedEnd,
         command.blockedStart,
         now,
         command.claimId,
+        command.alongside ?? "",
       )
       .toArray();
   }

@@ -27,6 +27,11 @@ export type ClaimCommand = {
   /** Seats of one session of this service: claims of the same service and start share up to this many. */
   capacity: number;
   expiresAt?: number | null;
+  /**
+   * A claim of the same booking this one may overlap: the booking's current time while it is
+   * being moved here. Not counted against the new claim; released by the caller once the move commits.
+   */
+  alongside?: string | null;
   /** The caller's copy of the provider; the calendar keeps whichever of its own and this is newer. */
   provider: ProviderSnapshot;
 };

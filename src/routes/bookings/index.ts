@@ -5,6 +5,7 @@ import { cancelBooking } from "./cancel";
 import { createBooking } from "./create";
 import { getBooking } from "./get";
 import { listBookings } from "./list";
+import { rescheduleBooking } from "./reschedule";
 import { updateBooking } from "./update";
 
 /** `/bookings`: appointments; writes go through the service's calendar. */
@@ -14,3 +15,4 @@ createBooking(bookingsApp);
 getBooking(bookingsApp);
 updateBooking(bookingsApp);
 cancelBooking(bookingsApp);
+rescheduleBooking(bookingsApp);

@@ -1,7 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { ApiError } from "../../lib/errors";
-import { etagOf, ifMatchTags } from "../../lib/etag";
+import { etagOf, ifMatchVersions } from "../../lib/etag";
 import { bearerSecurity, bodyProblems, etagHeader, idParam, ifMatchHeader, problemResponses } from "../../lib/openapi";
 import { BookingSchema, BookingStatusSchema } from "./schemas";
 import { transitionBooking } from "./transition";
@@ -48,7 +47,7 @@ export const updateBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const { status, notes, cancellationReason } = c.req.valid("json");
-    const expectedVersions = versionsOf(ifMatchTags(c));
+    const expectedVersions = ifMatchVersions(c);
     const { booking, version } = await transitionBooking(c, {
       bookingId: id,
       status,
@@ -59,16 +58,3 @@ export const updateBooking = (app: OpenAPIHono<AppEnv>) =>
     c.header("ETag", etagOf(version));
     return c.json(booking, 200);
   });
-
-/** The versions the `If-Match` tags name (any may match); tags naming none can never match. */
-function versionsOf(tags: string[] | undefined): number[] | undefined {
-  if (tags === undefined) return undefined;
-  const versions = tags.flatMap((tag) => {
-    const version = /^"v(\d{1,9})"$/.exec(tag)?.[1];
-    return version === undefined ? [] : [Number(version)];
-  });
-  if (versions.length === 0) {
-    throw new ApiError("precondition_failed", "If-Match does not name a current ETag of this booking.");
-  }
-  return versions;
-}

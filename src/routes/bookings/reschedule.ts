@@ -1,0 +1,99 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
+import { bookingOrThrow, calendarOf, snapshotOf } from "../../calendar/client";
+import { providerSnapshotOf } from "../../calendar/provider/client";
+import { services } from "../../db/schema";
+import type { AppEnv } from "../../env";
+import { ApiError } from "../../lib/errors";
+import { etagOf, ifMatchVersions } from "../../lib/etag";
+import { idempotent, outcomeHeaders } from "../../lib/idempotency";
+import {
+  bearerSecurity,
+  bodyProblems,
+  etagHeader,
+  idempotencyKeyHeader,
+  idParam,
+  ifMatchHeader,
+  problemResponses,
+} from "../../lib/openapi";
+import { providersOfService } from "../services/providers";
+import { loadBooking } from "./load";
+import { BookingSchema, utcDateTime } from "./schemas";
+
+const RescheduleBookingSchema = z
+  .strictObject({
+    startTime: utcDateTime.openapi({ example: "2026-12-02T11:00:00Z" }),
+    endTime: utcDateTime.openapi({ example: "2026-12-02T11:30:00Z" }),
+    providerId: z.string().min(1).max(64).optional().openapi({
+      description: "Move to this provider (one of the service's `providerIds`); absent = the booking's own.",
+      example: "prv_01jd3k5v7q8r9s0t1u2v3w4x5y",
+    }),
+  })
+  .openapi("RescheduleBooking");
+
+const route = createRoute({
+  method: "post",
+  path: "/{id}/reschedule",
+  operationId: "rescheduleBooking",
+  tags: ["Bookings"],
+  summary: "Move a booking to another time",
+  description:
+    "PENDING and CONFIRMED bookings only (else `409 invalid_transition`). The new time passes every rule of a new booking (duration = the service's, notice, horizon, working hours, seats; on a service with providers the provider's hours and other bookings), with the booking itself not counted. The booking keeps its id and status, its version moves on, and the old time is freed in the step that takes the new one. Refused: `409 slot_unavailable` and the booking is unchanged. Raises the `booking.rescheduled` webhook with `previousStartTime`, `previousEndTime` and `previousProviderId`.",
+  security: bearerSecurity,
+  request: {
+    params: idParam("bkg_01jd3k5v7q8r9s0t1u2v3w4x5y"),
+    headers: idempotencyKeyHeader.extend(ifMatchHeader.shape),
+    body: { required: true, content: { "application/json": { schema: RescheduleBookingSchema } } },
+  },
+  responses: {
+    200: {
+      description: "The moved booking.",
+      headers: etagHeader,
+      content: { "application/json": { schema: BookingSchema } },
+    },
+    ...problemResponses(404, 409, 412, 503, ...bodyProblems),
+  },
+});
+
+export const rescheduleBooking = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(route, async (c) => {
+    const { id } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const expectedVersions = ifMatchVersions(c);
+    const { businessId } = c.var.caller;
+    let version = 0;
+    const outcome = await idempotent(c, body, 200, async (claim) => {
+      const stored = await loadBooking(c.var.db, businessId, id);
+      const [[service], performers] = await c.var.db.batch([
+        c.var.db
+          .select()
+          .from(services)
+          .where(and(eq(services.businessId, businessId), eq(services.id, stored.serviceId)))
+          .limit(1),
+        providersOfService(c.var.db, businessId, stored.serviceId),
+      ]);
+      if (!service) throw new ApiError("not_found", `No booking ${id}.`);
+      const providers = performers.map((row) => providerSnapshotOf(row.provider));
+      if (body.providerId !== undefined && !providers.some((p) => p.id === body.providerId)) {
+        throw new ApiError("validation_failed", `Provider ${body.providerId} does not perform this service.`, {
+          errors: [{ path: "providerId", message: "Not one of the service's providerIds." }],
+        });
+      }
+      const result = await calendarOf(c.env, businessId, stored.serviceId).reschedule({
+        bookingId: id,
+        startTime: body.startTime,
+        endTime: body.endTime,
+        providerId: body.providerId ?? null,
+        service: snapshotOf(service),
+        providers,
+        expectedVersions,
+        idempotency: claim,
+      });
+      const moved = bookingOrThrow(result);
+      version = moved.version;
+      return { body: moved.booking, replayed: moved.replayed };
+    });
+    outcomeHeaders(c, outcome);
+    if (version > 0) c.header("ETag", etagOf(version));
+    return c.json(outcome.body, 200);
+  });
