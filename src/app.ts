@@ -16,6 +16,7 @@ import { bookingsApp } from "./routes/bookings";
 import { customersApp } from "./routes/customers";
 import { docs } from "./routes/docs";
 import { health } from "./routes/health";
+import { holdsApp } from "./routes/holds";
 import { openApiDocument } from "./routes/openapi";
 import { problems } from "./routes/problems";
 import { providersApp } from "./routes/providers";
@@ -30,7 +31,7 @@ function createApi() {
   health(api);
   problems(api);
   docs(api);
-  for (const path of ["/services/*", "/customers/*", "/bookings/*", "/webhooks/*", "/providers/*"]) {
+  for (const path of ["/services/*", "/customers/*", "/bookings/*", "/webhooks/*", "/providers/*", "/holds/*"]) {
     api.use(path, requireApiKey, rateLimit);
   }
   api.route("/services", servicesApp);
@@ -38,6 +39,7 @@ function createApi() {
   api.route("/bookings", bookingsApp);
   api.route("/webhooks", webhooksApp);
   api.route("/providers", providersApp);
+  api.route("/holds", holdsApp);
   api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",

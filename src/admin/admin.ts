@@ -14,7 +14,7 @@ import type { AppEnv } from "../env";
 import { sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
 import { assertWellFormed, fieldErrors } from "../lib/validation";
-import { CreateBookingSchema } from "../routes/bookings/schemas";
+import { BookingRequestFields } from "../routes/bookings/schemas";
 
 const requireAdminToken = createMiddleware<AppEnv>(async (c, next) => {
   const expected = c.env.ADMIN_TOKEN;
@@ -31,7 +31,7 @@ const requireAdminToken = createMiddleware<AppEnv>(async (c, next) => {
 
 const ImportSchema = z.strictObject({
   bookings: z
-    .array(CreateBookingSchema.omit({ serviceId: true }))
+    .array(BookingRequestFields.omit({ serviceId: true, holdId: true }).required({ startTime: true, endTime: true }))
     .min(1)
     .max(1000),
 });

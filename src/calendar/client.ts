@@ -4,7 +4,7 @@ import type { Booking } from "../bookings/booking";
 import type { ServiceRow } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { etagOf } from "../lib/etag";
-import type { CalendarResult, CreateBookingCommand, ServiceSnapshot } from "./types";
+import type { CalendarRefusal, CalendarResult, CreateBookingCommand, ServiceSnapshot } from "./types";
 import { calendarName } from "./types";
 
 /** The calendar stub of a business's service. */
@@ -53,7 +53,11 @@ export function draftOf(body: {
 /** The booking of a successful calendar call, or the refusal as an HTTP problem. */
 export function bookingOrThrow(result: CalendarResult): { booking: Booking; version: number; replayed: boolean } {
   if (result.ok) return result;
-  const { refusal } = result;
+  throwRefusal(result.refusal);
+}
+
+/** A calendar's refusal as the HTTP problem the client gets. */
+export function throwRefusal(refusal: CalendarRefusal): never {
   switch (refusal.code) {
     case "validation_failed":
       throw new ApiError("validation_failed", refusal.detail, {

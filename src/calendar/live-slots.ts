@@ -18,13 +18,16 @@ export function liveSlots(
   const held = reservations.holdingOverlapping({ start: first, end: last });
   return slots.map((slot) => {
     const blocked = blockedSpan(rules, slot.start, slot.end);
-    const booked = held.filter((r) => r.s < blocked.end && r.e > blocked.start).length;
-    const remaining = Math.max(0, rules.capacity - booked);
+    const overlapping = held.filter((r) => r.s < blocked.end && r.e > blocked.start);
+    const holds = overlapping.filter((r) => r.k === "hold").length;
+    const booked = overlapping.length - holds;
+    const remaining = Math.max(0, rules.capacity - booked - holds);
     return {
       startTime: new Date(slot.start).toISOString(),
       endTime: new Date(slot.end).toISOString(),
       capacity: rules.capacity,
       booked,
+      held: holds,
       remaining,
       bookable: remaining > 0 && checkTiming(rules, slot.start, slot.end, now) === null,
     };

@@ -62,6 +62,7 @@ export function reserveTentative(
       };
     }
   }
+  for (const claim of tables.holds.expire(now)) tables.releases.queue(claim, now);
   const start = Date.parse(booking.startTime);
   const end = Date.parse(booking.endTime);
   const violation = checkRequest(service, start, end, now);
@@ -71,7 +72,7 @@ export function reserveTentative(
   if (violation) return refuse(violation.reason, violation.detail);
 
   const blocked = blockedSpan(service, start, end);
-  const providerId = firstWithSeat(tables, command, order, blocked, []);
+  const providerId = firstWithSeat(tables, command.service.capacity, order, blocked, []);
   if (!providerId) return noSeat(command);
   const record: StoredBooking = {
     id: newId("booking", now),
@@ -112,7 +113,9 @@ export function nextCandidate(
   const { claim, bookingId } = step;
   if (!tables.reservations.isTentative(bookingId)) return gaveUp();
   const blocked = { start: claim.blockedStart, end: claim.blockedEnd };
-  const providerId = command.providerId ? undefined : firstWithSeat(tables, command, order, blocked, step.tried);
+  const providerId = command.providerId
+    ? undefined
+    : firstWithSeat(tables, command.service.capacity, order, blocked, step.tried);
   if (!providerId) {
     // A refused claim holds nothing at the provider calendar: no release is owed.
     tables.reservations.removeTentative(bookingId);
@@ -171,16 +174,16 @@ export function expireTentative(tables: CalendarTables, now: number): void {
   }
 }
 
-function firstWithSeat(
+/** The first provider of `order` (not yet tried) whose session here still has a seat over `blocked`. */
+export function firstWithSeat(
   tables: CalendarTables,
-  command: CreateBookingCommand,
+  capacity: number,
   order: string[],
   blocked: Span,
   tried: string[],
 ): string | undefined {
   return order.find(
-    (id) =>
-      !tried.includes(id) && tables.reservations.providerOverlapping(id, blocked).length < command.service.capacity,
+    (id) => !tried.includes(id) && tables.reservations.providerOverlapping(id, blocked).length < capacity,
   );
 }
 

@@ -3,7 +3,7 @@
  * between the calendar's two transactions (see provider-booking.ts for the steps).
  */
 import { providerCalendarOf } from "./provider/client";
-import type { ClaimResult } from "./provider/types";
+import type { ClaimResult, ProviderSnapshot } from "./provider/types";
 import {
   abandonTentative,
   confirmTentative,
@@ -12,7 +12,7 @@ import {
   reserveTentative,
 } from "./provider-booking";
 import type { CalendarTables } from "./tables";
-import type { CalendarResult, CreateBookingCommand } from "./types";
+import type { CalendarResult, CreateBookingCommand, ServiceSnapshot } from "./types";
 import { addDays, instantOf, localDateOf } from "./zoned";
 
 /** What the flow needs of its calendar object. */
@@ -28,7 +28,13 @@ export type ProviderFlowDeps = {
 export async function bookWithProvider(deps: ProviderFlowDeps, command: CreateBookingCommand): Promise<CalendarResult> {
   const { storage, env, tables } = deps;
   const businessId = command.service.businessId;
-  const order = await preferenceOrder(env, command);
+  const order = await preferenceOrder(
+    env,
+    command.service,
+    command.providers,
+    command.providerId,
+    command.booking.startTime,
+  );
   let step: ProviderStep = storage.transactionSync(() => reserveTentative(tables, command, order, Date.now()));
   while (step.kind === "claim") {
     const current = step;
@@ -56,17 +62,23 @@ export async function bookWithProvider(deps: ProviderFlowDeps, command: CreateBo
  * fewest live claims on the booking's local day (the service's time zone), ties by id. The load
  * is only a preference: each claim is still decided by the provider's own calendar.
  */
-async function preferenceOrder(env: Env, command: CreateBookingCommand): Promise<string[]> {
-  if (command.providerId) return [command.providerId];
-  const candidates = (command.providers ?? []).filter((p) => p.active);
+export async function preferenceOrder(
+  env: Env,
+  service: ServiceSnapshot,
+  providers: ProviderSnapshot[] | undefined,
+  providerId: string | null | undefined,
+  startTime: string,
+): Promise<string[]> {
+  if (providerId) return [providerId];
+  const candidates = (providers ?? []).filter((p) => p.active);
   if (candidates.length < 2) return candidates.map((p) => p.id);
-  const { timezone } = command.service;
-  const day = localDateOf(Date.parse(command.booking.startTime), timezone);
+  const { timezone } = service;
+  const day = localDateOf(Date.parse(startTime), timezone);
   const from = instantOf(day, 0, timezone);
   const to = instantOf(addDays(day, 1), 0, timezone);
   const loads = await Promise.all(
     candidates.map((p) =>
-      providerCalendarOf(env, command.service.businessId, p.id)
+      providerCalendarOf(env, service.businessId, p.id)
         .dayLoad(from, to)
         .catch(() => Number.POSITIVE_INFINITY),
     ),

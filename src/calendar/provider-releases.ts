@@ -1,5 +1,5 @@
 /**
- * Releases owed to provider calendars: a claim whose booking was cancelled, completed, moved to
+ * Tasks owed to provider calendars, mostly releases: a claim whose booking was cancelled, completed, moved to
  * another provider, refused or abandoned. Queued in the transaction that frees the seat here,
  * then sent (`ProviderCalendar.release`, idempotent) right after the commit and by the alarm
  * until the provider calendar has it. Until then the person's time stays blocked: a late release
@@ -8,8 +8,16 @@
 import { errorText } from "./event-relay";
 import { retryDelayMs } from "./outbox";
 import { providerCalendarOf } from "./provider/client";
+import type { ClaimCommand } from "./provider/types";
 
-type ReleaseRow = { claim_id: string; business_id: string; provider_id: string; attempts: number };
+type TaskRow = {
+  claim_id: string;
+  business_id: string;
+  provider_id: string;
+  action: "release" | "confirm";
+  claim: string | null;
+  attempts: number;
+};
 
 /** A claim on a provider's time that a calendar row holds. */
 export type HeldClaim = { businessId: string; providerId: string; claimId: string };
@@ -22,11 +30,12 @@ export class ProviderReleases {
     return this.storage.sql;
   }
 
-  /** Owes the claim's provider calendar its release, due at once. */
+  /** Owes the claim's provider calendar its release, due at once (a release wins over a pending confirm). */
   queue(claim: HeldClaim, now: number): void {
     this.sql.exec(
-      `INSERT INTO provider_releases (claim_id, business_id, provider_id, attempts, next_attempt_ms) VALUES (?, ?, ?, 0, ?)
-       ON CONFLICT (claim_id) DO NOTHING`,
+      `INSERT INTO provider_releases (claim_id, business_id, provider_id, action, attempts, next_attempt_ms)
+       VALUES (?, ?, ?, 'release', 0, ?)
+       ON CONFLICT (claim_id) DO UPDATE SET action = 'release', claim = NULL, attempts = 0, next_attempt_ms = excluded.next_attempt_ms`,
       claim.claimId,
       claim.businessId,
       claim.providerId,
@@ -34,23 +43,46 @@ export class ProviderReleases {
     );
   }
 
+  /**
+   * Owes the provider calendar the confirmation of a hold's claim that became a booking: the
+   * same claim again without an expiry (idempotent). Until it lands, the claim's own expiry
+   * (later than the hold's) keeps the person's time.
+   */
+  queueConfirm(claim: HeldClaim, command: ClaimCommand, now: number): void {
+    this.sql.exec(
+      `INSERT INTO provider_releases (claim_id, business_id, provider_id, action, claim, attempts, next_attempt_ms)
+       VALUES (?, ?, ?, 'confirm', ?, 0, ?) ON CONFLICT (claim_id) DO NOTHING`,
+      claim.claimId,
+      claim.businessId,
+      claim.providerId,
+      JSON.stringify({ ...command, expiresAt: null }),
+      now,
+    );
+  }
+
   /** Sends every due release; each one that fails backs off and waits for the alarm. */
   async send(env: Env, now: number): Promise<void> {
     const due = this.sql
-      .exec<ReleaseRow>(
-        `SELECT claim_id, business_id, provider_id, attempts FROM provider_releases
+      .exec<TaskRow>(
+        `SELECT claim_id, business_id, provider_id, action, claim, attempts FROM provider_releases
          WHERE next_attempt_ms <= ? ORDER BY next_attempt_ms LIMIT 50`,
         now,
       )
       .toArray();
     await Promise.all(
       due.map(async (row) => {
-        const error = await providerCalendarOf(env, row.business_id, row.provider_id)
-          .release(row.claim_id)
-          .then(
-            () => null,
-            (e: unknown) => errorText(e),
-          );
+        const calendar = providerCalendarOf(env, row.business_id, row.provider_id);
+        const sent =
+          row.action === "confirm"
+            ? calendar.claim(JSON.parse(row.claim ?? "{}") as ClaimCommand).then((answer) => {
+                // Within the claim's grace this cannot happen; if it does, reconciliation shows it.
+                if (!answer.ok) console.error(JSON.stringify({ level: "error", msg: "hold claim lost", ...row }));
+              })
+            : calendar.release(row.claim_id);
+        const error = await sent.then(
+          () => null,
+          (e: unknown) => errorText(e),
+        );
         this.storage.transactionSync(() => {
           if (error === null) this.sql.exec("DELETE FROM provider_releases WHERE claim_id = ?", row.claim_id);
           else {

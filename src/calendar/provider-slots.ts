@@ -26,11 +26,15 @@ export function withProviders(
     const blocked = blockedSpan(rules, start, end);
     let remaining = 0;
     let booked = 0;
+    let held = 0;
     const free: string[] = [];
     for (const { provider, claims } of people) {
       const overlapping = claims.filter((c) => c.blockedStart < blocked.end && c.blockedEnd > blocked.start);
-      const session = overlapping.filter((c) => c.serviceId === serviceId && c.start === start).length;
-      booked += session;
+      const sessionClaims = overlapping.filter((c) => c.serviceId === serviceId && c.start === start);
+      const session = sessionClaims.length;
+      const holds = sessionClaims.filter((c) => c.expiresAt !== null).length;
+      held += holds;
+      booked += session - holds;
       const refused =
         checkProviderWorking(provider, start, end) ??
         checkProviderFree({ serviceId, start, capacity: rules.capacity }, overlapping);
@@ -43,6 +47,7 @@ export function withProviders(
       ...slot,
       capacity,
       booked,
+      held,
       remaining,
       bookable: remaining > 0 && checkTiming(rules, start, end, now) === null,
       providers: free.sort(),

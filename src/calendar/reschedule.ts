@@ -57,6 +57,7 @@ export function beginMove(tables: CalendarTables, command: RescheduleCommand, no
   if (reservations.isTentative(moveRowId(current.id))) {
     return refused({ code: "unavailable", detail: "The booking is being moved already; retry in a moment." });
   }
+  for (const claim of tables.holds.expire(now)) tables.releases.queue(claim, now);
   const start = Date.parse(command.startTime);
   const end = Date.parse(command.endTime);
   const violation = checkRequest(service, start, end, now);

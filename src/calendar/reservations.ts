@@ -19,8 +19,8 @@ export const HOLDING_STATUSES = ["PENDING", "CONFIRMED"] as const satisfies read
 /** Whether a row in `status` takes a seat. */
 export const holdsCapacity = (status: BookingStatus) => (HOLDING_STATUSES as readonly BookingStatus[]).includes(status);
 
-/** A row's blocked span as stored: `[s, e)` in epoch milliseconds. */
-export type HeldSpan = { s: number; e: number };
+/** A row's blocked span as stored: `[s, e)` in epoch milliseconds; `k` is its kind (booking, move, hold). */
+export type HeldSpan = { s: number; e: number; k: string };
 
 /** The reservation rows of one calendar. Every method runs inside the caller's transaction. */
 export class Reservations {
@@ -38,7 +38,7 @@ export class Reservations {
   holdingOverlapping(span: Span, exceptId = ""): HeldSpan[] {
     return this.sql
       .exec<HeldSpan>(
-        `SELECT blocked_start_ms AS s, blocked_end_ms AS e FROM bookings
+        `SELECT blocked_start_ms AS s, blocked_end_ms AS e, kind AS k FROM bookings
          WHERE status IN ('PENDING', 'CONFIRMED') AND blocked_start_ms > ? AND blocked_start_ms < ? AND blocked_end_ms > ?
            AND id <> ?`,
         span.start - this.maxBlockedMs - 1,
@@ -56,7 +56,7 @@ export class Reservations {
   providerOverlapping(providerId: string, span: Span, exceptId = ""): HeldSpan[] {
     return this.sql
       .exec<HeldSpan>(
-        `SELECT blocked_start_ms AS s, blocked_end_ms AS e FROM bookings
+        `SELECT blocked_start_ms AS s, blocked_end_ms AS e, kind AS k FROM bookings
          WHERE provider_id = ? AND status IN ('PENDING', 'CONFIRMED') AND provider_id IS NOT NULL
            AND blocked_start_ms > ? AND blocked_start_ms < ? AND blocked_end_ms > ? AND id <> ?`,
         providerId,
@@ -75,7 +75,7 @@ export class Reservations {
   insert(
     record: StoredBooking,
     blocked: Span,
-    claim?: { claimId: string; tentativeUntil: number },
+    claim?: { claimId: string; tentativeUntil: number | null },
     kind: "booking" | "move" = "booking",
   ): void {
     this.sql.exec(

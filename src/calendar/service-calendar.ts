@@ -1,12 +1,22 @@
 import { DurableObject } from "cloudflare:workers";
 import { toBooking } from "../bookings/booking";
 import { queuePublisher } from "./event-relay";
+import {
+  consumeHold,
+  expireHolds,
+  type HoldCommand,
+  type HoldResult,
+  type HoldStep,
+  placeHold,
+  settleHoldClaim,
+} from "./hold-steps";
+import type { Hold } from "./holds";
 import { liveSlots } from "./live-slots";
 import { d1Writer } from "./persist";
 import { providerCalendarOf } from "./provider/client";
 import type { ClaimResult } from "./provider/types";
 import { expireTentative } from "./provider-booking";
-import { bookWithProvider } from "./provider-flow";
+import { bookWithProvider, preferenceOrder } from "./provider-flow";
 import { beginMove, dropMove, finishMove } from "./reschedule";
 import { holdsCapacity } from "./reservations";
 import { reserve } from "./reserve";
@@ -57,6 +67,17 @@ export class ServiceCalendar extends DurableObject<Env> {
    * providers also needs the person's time from their calendar (provider-flow.ts).
    */
   async createBooking(command: CreateBookingCommand): Promise<CalendarResult> {
+    const { holdId } = command;
+    if (holdId) {
+      const result = this.ctx.storage.transactionSync(() =>
+        consumeHold(this.tables, { ...command, holdId }, Date.now()),
+      );
+      if (result.ok) {
+        await this.sendReleases();
+        await this.writeBehind.afterCommit();
+      }
+      return result;
+    }
     if (command.providers && command.providers.length > 0) {
       return bookWithProvider(
         {
@@ -68,7 +89,10 @@ export class ServiceCalendar extends DurableObject<Env> {
         command,
       );
     }
-    const result = this.ctx.storage.transactionSync(() => reserve(this.tables, command, Date.now()));
+    const result = this.ctx.storage.transactionSync(() => {
+      expireHolds(this.tables, Date.now());
+      return reserve(this.tables, command, Date.now());
+    });
     if (!result.ok) return result;
     if (!result.replayed) await this.writeBehind.afterCommit();
     // D1 may have linked the booking to an existing customer meanwhile.
@@ -125,8 +149,47 @@ export class ServiceCalendar extends DurableObject<Env> {
     return result;
   }
 
+  /** Places a hold (hold-steps.ts); with providers, after the person's calendar claims the time. */
+  async placeHold(command: HoldCommand): Promise<HoldResult> {
+    const { service, providers, providerId, startTime } = command;
+    const order = await preferenceOrder(this.env, service, providers, providerId, startTime);
+    let step: HoldStep = this.ctx.storage.transactionSync(() => placeHold(this.tables, command, order, Date.now()));
+    while (step.kind === "claim") {
+      const current = step;
+      const answer = await providerCalendarOf(this.env, service.businessId, current.providerId)
+        .claim(current.claim)
+        .catch(() => "no_answer" as const);
+      step = this.ctx.storage.transactionSync(() =>
+        settleHoldClaim(this.tables, command, current, answer, order, Date.now()),
+      );
+    }
+    await this.sendReleases();
+    return step.result;
+  }
+
+  /** A hold of this calendar, as it stands now. */
+  async getHold(id: string): Promise<Hold | null> {
+    return this.tables.holds.find(id, Date.now()) ?? null;
+  }
+
+  /** Releases a live hold: its seat (and its provider's time) is free at once. */
+  async releaseHold(id: string): Promise<Hold | null> {
+    const hold = this.ctx.storage.transactionSync(() => {
+      const now = Date.now();
+      expireHolds(this.tables, now);
+      const current = this.tables.holds.find(id, now);
+      if (current?.status !== "HELD") return current ?? null;
+      const claim = this.tables.holds.end(id, "RELEASED");
+      if (claim) this.tables.releases.queue(claim, now);
+      return this.tables.holds.find(id, now) ?? null;
+    });
+    await this.sendReleases();
+    return hold;
+  }
+
   /** The live slot calendar for slots starting in `[from, to)`. */
   async availability(rules: ServiceRules, from: number, to: number): Promise<CalendarSlot[]> {
+    this.ctx.storage.transactionSync(() => expireHolds(this.tables, Date.now()));
     return liveSlots(this.tables.reservations, rules, from, to, Date.now());
   }
 
@@ -165,7 +228,10 @@ export class ServiceCalendar extends DurableObject<Env> {
    */
   override async alarm(): Promise<void> {
     this.tables.alarm.fired();
-    this.ctx.storage.transactionSync(() => expireTentative(this.tables, Date.now()));
+    this.ctx.storage.transactionSync(() => {
+      expireHolds(this.tables, Date.now());
+      expireTentative(this.tables, Date.now());
+    });
     await this.sendReleases();
     await this.writeBehind.run();
     await this.tables.alarm.load();
@@ -181,9 +247,11 @@ export class ServiceCalendar extends DurableObject<Env> {
 
   /** Arms the alarm for the next tentative deadline or owed release, if any. */
   private armForProviders(): void {
-    const next = [this.tables.reservations.nextTentativeDeadline(), this.tables.releases.nextAttemptMs()].filter(
-      (at): at is number => at !== null,
-    );
+    const next = [
+      this.tables.reservations.nextTentativeDeadline(),
+      this.tables.releases.nextAttemptMs(),
+      this.tables.holds.nextExpiry(),
+    ].filter((at): at is number => at !== null);
     if (next.length > 0) this.tables.alarm.arm(Math.max(Math.min(...next), Date.now()));
   }
 

@@ -51,8 +51,9 @@ const migrations: string[] = [
   "ALTER TABLE bookings DROP COLUMN start_ms;",
   // Providers: who performs a booking, and rows still waiting for the provider calendar's answer
   // (tentative until the deadline; the alarm releases them). Releases owed to provider calendars.
-  // `kind`: 'booking', or 'move' (the new time of a booking being rescheduled, held while the
-  // provider calendar decides).
+  // `kind`: 'booking', 'move' (the new time of a booking being rescheduled, held while the
+  // provider calendar decides) or 'hold' (a seat kept until `expires_ms`; its state in `holds`).
+  // A provider task is a release, or the confirmation of a hold's claim once it became a booking.
   `ALTER TABLE bookings ADD COLUMN kind TEXT NOT NULL DEFAULT 'booking';
    ALTER TABLE bookings ADD COLUMN provider_id TEXT;
    ALTER TABLE bookings ADD COLUMN claim_id TEXT;
@@ -60,10 +61,15 @@ const migrations: string[] = [
    CREATE INDEX bookings_provider_blocked ON bookings (provider_id, blocked_start_ms, blocked_end_ms)
      WHERE status IN ('PENDING', 'CONFIRMED') AND provider_id IS NOT NULL;
    CREATE INDEX bookings_tentative ON bookings (tentative_until_ms) WHERE tentative_until_ms IS NOT NULL;
+   ALTER TABLE bookings ADD COLUMN expires_ms INTEGER;
+   CREATE INDEX bookings_expiring ON bookings (expires_ms) WHERE expires_ms IS NOT NULL;
+   CREATE TABLE holds (id TEXT PRIMARY KEY, status TEXT NOT NULL, expires_ms INTEGER NOT NULL, record TEXT NOT NULL);
    CREATE TABLE provider_releases (
      claim_id TEXT PRIMARY KEY,
      business_id TEXT NOT NULL,
      provider_id TEXT NOT NULL,
+     action TEXT NOT NULL DEFAULT 'release',
+     claim TEXT,
      attempts INTEGER NOT NULL DEFAULT 0,
      next_attempt_ms INTEGER NOT NULL,
      last_error TEXT

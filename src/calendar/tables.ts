@@ -1,6 +1,7 @@
 /** The calendar's SQLite tables, each behind the module that owns its job. */
 import { AlarmClock } from "./alarm-clock";
 import { type EventPublisher, EventRelay } from "./event-relay";
+import { Holds } from "./holds";
 import { IdempotencyRecords } from "./idempotency-records";
 import { Outbox } from "./outbox";
 import { ProviderReleases } from "./provider-releases";
@@ -13,6 +14,7 @@ export type CalendarTables = {
   outbox: Outbox;
   events: EventRelay;
   releases: ProviderReleases;
+  holds: Holds;
   alarm: AlarmClock;
 };
 
@@ -25,6 +27,7 @@ export function openTables(storage: DurableObjectStorage, publish: EventPublishe
     outbox: new Outbox(storage.sql),
     events: new EventRelay(storage, publish),
     releases: new ProviderReleases(storage),
+    holds: new Holds(storage.sql),
     alarm: new AlarmClock(storage),
   };
 }

@@ -33,6 +33,8 @@ export type CreateBookingCommand = {
   providers?: ProviderSnapshot[];
   /** The provider the client asked for; absent = the calendar assigns one. */
   providerId?: string | null;
+  /** A live hold of this calendar to turn into the booking (its time, seat and provider). */
+  holdId?: string | null;
 };
 
 export type TransitionCommand = {
@@ -66,7 +68,8 @@ export type CalendarRefusal =
   | { code: "idempotency_key_reused"; detail: string }
   | { code: "precondition_failed"; detail: string; version: number }
   /** Another object did not answer (reset, overloaded): nothing is held; the client may retry. */
-  | { code: "unavailable"; detail: string };
+  | { code: "unavailable"; detail: string }
+  | { code: "hold_expired"; detail: string };
 
 export type CalendarResult =
   | { ok: true; booking: Booking; version: number; replayed: boolean }
@@ -78,6 +81,8 @@ export type CalendarSlot = {
   endTime: string;
   capacity: number;
   booked: number;
+  /** Seats kept by live holds. */
+  held: number;
   remaining: number;
   bookable: boolean;
 };

@@ -10,6 +10,8 @@ export const problemTypes = {
   slot_unavailable: { status: 409, title: "Slot unavailable" },
   customer_exists: { status: 409, title: "Customer exists" },
   invalid_transition: { status: 409, title: "Invalid status transition" },
+  hold_expired: { status: 409, title: "Hold expired" },
+  hold_limit_reached: { status: 409, title: "Too many live holds" },
   idempotency_key_in_flight: { status: 409, title: "Request with this idempotency key in flight" },
   precondition_failed: { status: 412, title: "Precondition failed" },
   payload_too_large: { status: 413, title: "Payload too large" },

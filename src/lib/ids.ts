@@ -13,6 +13,7 @@ export const idPrefixes = {
   event: "evt",
   webhook: "whk",
   provider: "prv",
+  hold: "hld",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -32,7 +32,15 @@ describe("happy", () => {
       Array.from({ length: 16 }, (_, i) => `${String(9 + Math.floor(i / 2)).padStart(2, "0")}:${i % 2 ? "30" : "00"}`),
     );
     for (const slot of body.slots as Slot[]) {
-      expect(Object.keys(slot).sort()).toEqual(["bookable", "booked", "capacity", "endTime", "remaining", "startTime"]);
+      expect(Object.keys(slot).sort()).toEqual([
+        "bookable",
+        "booked",
+        "capacity",
+        "endTime",
+        "held",
+        "remaining",
+        "startTime",
+      ]);
       expect(Date.parse(slot.endTime) - Date.parse(slot.startTime)).toBe(30 * MINUTE_MS);
       expect(slot.capacity).toBe(2);
       expect(slot.remaining).toBe(slot.capacity - slot.booked);

@@ -18,22 +18,40 @@ export const utcDateTime = z.iso
 
 export const BookingStatusSchema = z.enum(bookingStatuses).openapi("BookingStatus");
 
-export const CreateBookingSchema = z
-  .strictObject({
-    serviceId: z.string().min(1).max(64).openapi({ example: "svc_01jd3k5v7q8r9s0t1u2v3w4x5y" }),
-    customerName,
-    customerEmail,
-    customerPhone: customerPhone.optional(),
-    startTime: utcDateTime,
-    endTime: utcDateTime.openapi({ example: "2026-12-01T10:30:00Z" }),
-    notes: z.string().max(2000).optional().openapi({ example: "First visit." }),
-    providerId: z.string().min(1).max(64).optional().openapi({
-      description:
-        "Who should perform it: one of the service's `providerIds`. Omitted on a service with providers, the API assigns the free provider with the fewest bookings that local day (ties by id).",
-      example: "prv_01jd3k5v7q8r9s0t1u2v3w4x5y",
-    }),
-  })
-  .openapi("CreateBooking");
+/** The fields of a booking request, before the rule that ties them to `holdId`. */
+export const BookingRequestFields = z.strictObject({
+  serviceId: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .openapi({ description: "Required unless `holdId` is sent.", example: "svc_01jd3k5v7q8r9s0t1u2v3w4x5y" }),
+  customerName,
+  customerEmail,
+  customerPhone: customerPhone.optional(),
+  startTime: utcDateTime.optional().openapi({ description: "Required unless `holdId` is sent." }),
+  endTime: utcDateTime
+    .optional()
+    .openapi({ description: "Required unless `holdId` is sent.", example: "2026-12-01T10:30:00Z" }),
+  notes: z.string().max(2000).optional().openapi({ example: "First visit." }),
+  providerId: z.string().min(1).max(64).optional().openapi({
+    description:
+      "Who should perform it: one of the service's `providerIds`. Omitted on a service with providers, the API assigns the free provider with the fewest bookings that local day (ties by id).",
+    example: "prv_01jd3k5v7q8r9s0t1u2v3w4x5y",
+  }),
+  holdId: z.string().min(1).max(64).optional().openapi({
+    description:
+      "Book the seat of a live hold: service, times and provider come from the hold (sending different ones is a 422). An expired, released or consumed hold is a `409 hold_expired`.",
+    example: "hld_01jd3k5v7q8r9s0t1u2v3w4x5y",
+  }),
+});
+
+export const CreateBookingSchema = BookingRequestFields.superRefine((body, ctx) => {
+  if (body.holdId !== undefined) return;
+  for (const field of ["serviceId", "startTime", "endTime"] as const) {
+    if (body[field] === undefined) ctx.addIssue({ code: "custom", path: [field], message: "Required without holdId." });
+  }
+}).openapi("CreateBooking");
 
 export const BookingSchema = z
   .object({

@@ -20,6 +20,7 @@ const SlotSchema = z
     endTime: z.string().openapi({ format: "date-time" }),
     capacity: z.number().int(),
     booked: z.number().int().openapi({ description: "Active bookings that overlap the slot, buffers included." }),
+    held: z.number().int().openapi({ description: "Seats kept by live holds (`POST /holds`) that overlap the slot." }),
     remaining: z.number().int(),
     bookable: z.boolean().openapi({
       description: "A seat is left, the service is active, and the slot meets the notice and horizon rules now.",

@@ -1,0 +1,26 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { bearerSecurity, idParam, problemResponses } from "../../lib/openapi";
+import { loadHold } from "./load";
+import { HoldSchema } from "./schemas";
+
+const route = createRoute({
+  method: "get",
+  path: "/{id}",
+  operationId: "getHold",
+  tags: ["Holds"],
+  summary: "Get a hold",
+  description: "The hold as its service's calendar knows it now: a HELD hold past `expiresAt` reads EXPIRED.",
+  security: bearerSecurity,
+  request: { params: idParam("hld_01jd3k5v7q8r9s0t1u2v3w4x5y") },
+  responses: {
+    200: { description: "The hold.", content: { "application/json": { schema: HoldSchema } } },
+    ...problemResponses(404),
+  },
+});
+
+export const getHold = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(route, async (c) => {
+    const { hold } = await loadHold(c, c.req.valid("param").id);
+    return c.json(hold, 200);
+  });

@@ -1,0 +1,20 @@
+import { and, eq } from "drizzle-orm";
+import type { Context } from "hono";
+import { calendarOf } from "../../calendar/client";
+import type { Hold } from "../../calendar/holds";
+import { holds } from "../../db/schema";
+import type { AppEnv } from "../../env";
+import { ApiError } from "../../lib/errors";
+
+/** The caller's hold with this id as its calendar knows it now, or a 404 that does not tell tenants apart. */
+export async function loadHold(c: Context<AppEnv>, id: string): Promise<{ hold: Hold; serviceId: string }> {
+  const { businessId } = c.var.caller;
+  const [row] = await c.var.db
+    .select({ serviceId: holds.serviceId })
+    .from(holds)
+    .where(and(eq(holds.businessId, businessId), eq(holds.id, id)))
+    .limit(1);
+  const hold = row ? await calendarOf(c.env, businessId, row.serviceId).getHold(id) : null;
+  if (!row || !hold) throw new ApiError("not_found", `No hold ${id}.`);
+  return { hold, serviceId: row.serviceId };
+}
