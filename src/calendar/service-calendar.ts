@@ -4,6 +4,7 @@ import type { BookingStatus } from "../db/schema";
 import { newId } from "../lib/ids";
 import { toBooking } from "../routes/bookings/schemas";
 import { type BookingEvent, eventPayload, eventTypeFor, type WebhookMessage } from "../webhooks/events";
+import { type CustomerRewrite, rewriteCustomer } from "./customer-rewrite";
 import { type PersistOutcome, retryDelayMs } from "./outbox";
 import { persistBookings, type StoredBooking } from "./persist";
 import {
@@ -506,6 +507,13 @@ export class ServiceCalendar extends DurableObject<Env> {
       eventPayload(type, toBooking(booking), at),
       at,
     );
+  }
+
+  /** Applies a customer edit or erasure to this calendar's bookings, then writes them to D1 (after any write in flight). */
+  async rewriteCustomer(command: CustomerRewrite): Promise<{ bookingIds: string[] }> {
+    const result = this.ctx.storage.transactionSync(() => rewriteCustomer(this.sql, command, Date.now()));
+    await this.flushAfterCommit();
+    return result;
   }
 }
 
