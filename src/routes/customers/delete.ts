@@ -11,7 +11,7 @@ import { bearerSecurity, idParam, problemResponses } from "../../lib/openapi";
 const route = createRoute({
   method: "delete",
   path: "/{id}",
-  operationId: "eraseCustomer",
+  operationId: "deleteCustomer",
   tags: ["Customers"],
   summary: "Erase a customer (right to erasure)",
   description:
