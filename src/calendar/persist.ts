@@ -5,6 +5,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { createDb, type Database } from "../db/client";
 import { type BookingRow, bookings, customers } from "../db/schema";
+import { newId } from "../lib/ids";
 import { type BookingEvent, eventStatements } from "../webhooks/events";
 import type { PersistOutcome } from "./outbox";
 
@@ -30,7 +31,9 @@ export async function persistBookings(
       db
         .insert(customers)
         .values({
-          id: b.customerId,
+          // The id may already name another customer row: one erased, or whose e-mail changed after
+          // this booking looked it up. Then the e-mail gets a customer of its own.
+          id: sql`CASE WHEN EXISTS (SELECT 1 FROM ${customers} WHERE ${customers.id} = ${b.customerId}) THEN ${newId("customer")} ELSE ${b.customerId} END`,
           businessId: b.businessId,
           name: b.customerName,
           email: b.customerEmail,

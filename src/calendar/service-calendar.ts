@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { toBooking } from "../bookings/booking";
+import { type CustomerRewrite, rewriteCustomer } from "./customer-rewrite";
 import { queuePublisher } from "./event-relay";
 import {
   consumeHold,
@@ -258,5 +259,15 @@ export class ServiceCalendar extends DurableObject<Env> {
   /** Where committed changes go: D1 and the webhook queue. */
   protected sinks(): WriteBehindSinks {
     return { writeToD1: d1Writer(this.env.DB), publish: queuePublisher(this.env.WEBHOOK_QUEUE) };
+  }
+
+  /**
+   * Rewrites (edit) or erases a customer's details in every booking this calendar holds, and in
+   * queued events (customer-rewrite.ts); the new versions go to D1 through the outbox.
+   */
+  async rewriteCustomer(command: CustomerRewrite): Promise<{ bookingIds: string[] }> {
+    const result = this.ctx.storage.transactionSync(() => rewriteCustomer(this.ctx.storage.sql, command, Date.now()));
+    await this.writeBehind.afterCommit();
+    return result;
   }
 }

@@ -120,6 +120,8 @@ export const customers = sqliteTable(
     phone: text("phone"),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
+    /** Set when the person was erased: the row stays (bookings reference it) with placeholders only. */
+    erasedAt: text("erased_at"),
   },
   (t) => [
     uniqueIndex("customers_business_email_uq").on(t.businessId, t.emailNormalized),

@@ -1,6 +1,20 @@
 /** Customers: list and search, create, get. */
 import { describe, expect, it } from "vitest";
-import { api, type Customer, expectProblem, origin, pageOf, parseLinks, raw, unique } from "./support";
+import {
+  api,
+  type Booking,
+  bookingBody,
+  type Customer,
+  createBooking,
+  createOpenService,
+  expectProblem,
+  origin,
+  pageOf,
+  parseLinks,
+  raw,
+  unique,
+  utcAt,
+} from "./support";
 
 describe("GET /customers", () => {
   it("lists the seeded customers with pagination and Link", async () => {
@@ -111,5 +125,110 @@ describe("GET /customers/{id}", () => {
   it("answers 422 for an id longer than 64 characters", async () => {
     const { error, response } = await api.GET("/customers/{id}", { params: { path: { id: "c".repeat(65) } } });
     expectProblem(response, error, 422, "validation_failed");
+  });
+});
+
+describe("PATCH /customers/{id}", () => {
+  it("changes the details; the customer's bookings show them; a stale If-Match is 412", async () => {
+    const service = await createOpenService();
+    const booking = await createBooking(bookingBody(service, utcAt(3, 9)));
+    const read = await api.GET("/customers/{id}", { params: { path: { id: booking.customerId } } });
+    const etag = read.response.headers.get("etag") ?? "";
+    const email = `${unique("renamed")}@Example.com`;
+    const { data, response } = await api.PATCH("/customers/{id}", {
+      params: { path: { id: booking.customerId }, header: { "if-match": etag } },
+      body: { name: "Edsger W. Dijkstra", email, phone: "+31 20 555 0100" },
+    });
+    expect(response.status).toBe(200);
+    expect(data).toMatchObject({ id: booking.customerId, name: "Edsger W. Dijkstra", email, phone: "+31 20 555 0100" });
+    expect(response.headers.get("etag")).not.toBe(etag);
+    const after = await api.GET("/bookings/{id}", { params: { path: { id: booking.id } } });
+    expect(after.data).toMatchObject({ customerName: "Edsger W. Dijkstra", customerEmail: email });
+    const stale = await api.PATCH("/customers/{id}", {
+      params: { path: { id: booking.customerId }, header: { "if-match": etag } },
+      body: { phone: null },
+    });
+    expectProblem(stale.response, stale.error, 412, "precondition_failed");
+  });
+
+  it("answers 409 customer_exists for another customer's e-mail in any case", async () => {
+    const created = await api.POST("/customers", {
+      body: { name: "Barbara Liskov", email: `${unique("barbara")}@example.com` },
+    });
+    const { error, response } = await api.PATCH("/customers/{id}", {
+      params: { path: { id: created.data?.id ?? "" } },
+      body: { email: "ADA@Example.com" },
+    });
+    expectProblem(response, error, 409, "customer_exists", `/api/v1/customers/${created.data?.id}`);
+  });
+
+  it("answers 422 for an empty body and for an unknown field, 404 for an unknown id", async () => {
+    const created = await api.POST("/customers", {
+      body: { name: "Frances Allen", email: `${unique("frances")}@example.com` },
+    });
+    const id = created.data?.id ?? "";
+    const empty = await api.PATCH("/customers/{id}", { params: { path: { id } }, body: {} });
+    expectProblem(empty.response, empty.error, 422, "validation_failed");
+    const unknown = await raw("PATCH", "/customers/{id}", {
+      params: { id },
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "Fran", vip: true }),
+    });
+    const problem = expectProblem(unknown, await unknown.json(), 422, "validation_failed");
+    expect(problem.errors?.map((e) => e.path)).toEqual(["vip"]);
+    const missing = await api.PATCH("/customers/{id}", {
+      params: { path: { id: "cus_00000000000000000000000000" } },
+      body: { name: "Nobody" },
+    });
+    expectProblem(missing.response, missing.error, 404, "not_found");
+  });
+});
+
+describe("DELETE /customers/{id}", () => {
+  it("erases the person: 204, gone from reads and search, bookings kept with placeholders, replay scrubbed", async () => {
+    const service = await createOpenService();
+    const email = `${unique("erase")}@example.com`;
+    const body = bookingBody(service, utcAt(3, 11), {
+      customerName: "Hedy Lamarr",
+      customerEmail: email,
+      customerPhone: "+1 555 0111",
+      notes: "Prefers the quiet room",
+    });
+    const key = unique("erase-key");
+    const first = await api.POST("/bookings", { body, params: { header: { "idempotency-key": key } } });
+    expect(first.response.status).toBe(201);
+    const booking = first.data as Booking;
+
+    const { response } = await api.DELETE("/customers/{id}", { params: { path: { id: booking.customerId } } });
+    expect(response.status).toBe(204);
+
+    const gone = await api.GET("/customers/{id}", { params: { path: { id: booking.customerId } } });
+    expectProblem(gone.response, gone.error, 404, "not_found");
+    const search = await api.GET("/customers", { params: { query: { search: email } } });
+    expect(search.data?.data).toEqual([]);
+    const kept = await api.GET("/bookings/{id}", { params: { path: { id: booking.id } } });
+    expect(kept.data).toMatchObject({
+      id: booking.id,
+      startTime: booking.startTime,
+      status: booking.status,
+      customerName: "Erased customer",
+      customerEmail: `erased-${booking.customerId}@invalid`,
+      customerPhone: null,
+      notes: null,
+    });
+    const replay = await api.POST("/bookings", { body, params: { header: { "idempotency-key": key } } });
+    expect(replay.response.headers.get("idempotent-replayed")).toBe("true");
+    expect(JSON.stringify(replay.data)).not.toMatch(/Hedy|Lamarr|quiet room|0111/);
+    expect(replay.data?.customerEmail).not.toBe(email);
+
+    const again = await api.DELETE("/customers/{id}", { params: { path: { id: booking.customerId } } });
+    expect(again.response.status).toBe(204);
+  });
+
+  it("answers 404 for an unknown id", async () => {
+    const { error, response } = await api.DELETE("/customers/{id}", {
+      params: { path: { id: "cus_00000000000000000000000000" } },
+    });
+    expectProblem(response, error, 404, "not_found", "/api/v1/customers/cus_00000000000000000000000000");
   });
 });

@@ -70,6 +70,7 @@ describe("request bodies", () => {
   it("are taken by exactly these operations", () => {
     expect(withBody.map(label).sort()).toEqual([
       "PATCH /bookings/{id}",
+      "PATCH /customers/{id}",
       "PATCH /services/{id}",
       "POST /bookings",
       "POST /bookings/{id}/cancel",

@@ -16,6 +16,8 @@ const expectedOperations = [
   "GET /customers listCustomers",
   "POST /customers createCustomer",
   "GET /customers/{id} getCustomer",
+  "PATCH /customers/{id} updateCustomer",
+  "DELETE /customers/{id} deleteCustomer",
   "GET /bookings listBookings",
   "POST /bookings createBooking",
   "GET /bookings/{id} getBooking",

@@ -1,10 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
-import { customers } from "../../db/schema";
 import type { AppEnv } from "../../env";
-import { ApiError } from "../../lib/errors";
 import { etagOf, respondConditionally } from "../../lib/etag";
 import { bearerSecurity, conditionalGet } from "../../lib/openapi";
+import { loadCustomer } from "./load";
 import { CustomerSchema, toCustomer } from "./schemas";
 
 const route = createRoute({
@@ -20,11 +18,6 @@ const route = createRoute({
 export const getCustomer = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
-    const [row] = await c.var.db
-      .select()
-      .from(customers)
-      .where(and(eq(customers.businessId, c.var.caller.businessId), eq(customers.id, id)))
-      .limit(1);
-    if (!row) throw new ApiError("not_found", `No customer ${id}.`);
+    const row = await loadCustomer(c.var.db, c.var.caller.businessId, id);
     return respondConditionally(c, etagOf(row.updatedAt), () => toCustomer(row));
   });

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import { and, count, desc, eq, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNull, or, sql } from "drizzle-orm";
 import { customers } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { bearerSecurity, problemResponses } from "../../lib/openapi";
@@ -12,7 +12,8 @@ const route = createRoute({
   operationId: "listCustomers",
   tags: ["Customers"],
   summary: "List and search customers",
-  description: "Newest first. `search` matches a substring of the name or e-mail, case-insensitively.",
+  description:
+    "Newest first. `search` matches a substring of the name or e-mail, case-insensitively. Erased customers are not listed.",
   security: bearerSecurity,
   request: {
     query: z.strictObject({
@@ -39,6 +40,7 @@ export const listCustomers = (app: OpenAPIHono<AppEnv>) =>
     // instr() is a plain substring test: no LIKE wildcards to escape, and both sides are lower-cased.
     const where = and(
       eq(customers.businessId, c.var.caller.businessId),
+      isNull(customers.erasedAt),
       term
         ? or(
             sql`instr(${customers.nameNormalized}, ${term}) > 0`,

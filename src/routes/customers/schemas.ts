@@ -3,7 +3,12 @@ import type { CustomerRow } from "../../db/schema";
 import { listOf } from "../../lib/pagination";
 
 export const customerName = z.string().trim().min(1).max(200).openapi({ example: "Ada Lovelace" });
-export const customerEmail = z.email().max(254).openapi({ example: "ada@example.com" });
+export const customerEmail = z
+  .email()
+  .max(254)
+  // RFC 2606 reserves .invalid; erased customers get such addresses, so no client may use one.
+  .refine((email) => !/(^|[@.])invalid$/i.test(email), "Addresses under the reserved domain .invalid are not accepted.")
+  .openapi({ example: "ada@example.com" });
 export const customerPhone = z
   .string()
   .regex(/^\+?[0-9][0-9 ()./-]{2,30}$/, "Use digits, spaces and ( ) . / - with an optional leading +.")
@@ -12,6 +17,15 @@ export const customerPhone = z
 export const CreateCustomerSchema = z
   .strictObject({ name: customerName, email: customerEmail, phone: customerPhone.optional() })
   .openapi("CreateCustomer");
+
+export const UpdateCustomerSchema = z
+  .strictObject({
+    name: customerName.optional(),
+    email: customerEmail.optional(),
+    phone: customerPhone.nullable().optional().openapi({ description: "`null` removes the phone number." }),
+  })
+  .refine((body) => Object.values(body).some((v) => v !== undefined), "Send at least one field to change.")
+  .openapi("UpdateCustomer", { example: { email: "ada.lovelace@example.com", phone: null } });
 
 export const CustomerSchema = z
   .object({
