@@ -1,5 +1,6 @@
 /**
  * Fuzzed JSON bodies for every write with a body: POST /services, PATCH /services/{id},
+ * POST and PATCH /providers,
  * POST /customers, POST /bookings, PATCH /bookings/{id} and POST /bookings/{id}/cancel.
  * Random JSON, objects with random keys, valid bodies with one field made hostile, malformed
  * JSON text, raw bytes, SQL/LIKE metacharacters, 10k–70k character strings, unicode and edge
