@@ -1,5 +1,6 @@
 /**
  * Fuzzed JSON bodies for every write with a body: POST /services, PATCH /services/{id},
+ * POST and PATCH /providers,
  * POST /customers, POST /bookings, PATCH /bookings/{id} and POST /bookings/{id}/cancel.
  * Random JSON, objects with random keys, valid bodies with one field made hostile, malformed
  * JSON text, raw bytes, SQL/LIKE metacharacters, 10k–70k character strings, unicode and edge
@@ -43,6 +44,8 @@ const serviceFields = [
   "maxAdvanceDays",
   "timezone",
   "weeklySchedule",
+  "dateOverrides",
+  "providerIds",
   "requiresConfirmation",
   "active",
 ] as const;
@@ -57,6 +60,10 @@ const servicePaths = [
   ["weeklySchedule", "tue", 1],
   ["weeklySchedule", "xyz"],
   ["weeklySchedule", "mon", 0, "extra"],
+  ["dateOverrides", 0],
+  ["dateOverrides", 0, "date"],
+  ["dateOverrides", 0, "intervals", 0, "end"],
+  ["providerIds", 0],
 ];
 
 const timezones = fc.constantFrom("UTC", "Europe/Berlin", "America/New_York", "Asia/Kathmandu", "Pacific/Chatham");
@@ -80,7 +87,21 @@ const validServicePatch = fc.oneof(
     { minNoticeMinutes: 60 },
     { weeklySchedule: { mon: [{ start: "08:00", end: "12:00" }] } },
     { timezone: "Asia/Tokyo", slotIntervalMinutes: 15 },
+    { dateOverrides: [{ date: "2026-12-24", intervals: [{ start: "09:00", end: "13:00" }] }] },
+    { providerIds: [] },
   ),
+);
+
+const providerFields = ["name", "email", "timezone", "weeklySchedule", "dateOverrides", "active"] as const;
+
+const validProvider = fc.record({ name: fc.string({ minLength: 1, maxLength: 30 }), timezone: timezones }).map(
+  ({ name, timezone }) =>
+    ({
+      name: `P ${name}`,
+      timezone,
+      weeklySchedule: { mon: [{ start: "09:00", end: "17:00" }] },
+      dateOverrides: [{ date: "2026-12-24", intervals: [] }],
+    }) as Record<string, unknown>,
 );
 
 const validCustomer = fc
@@ -129,6 +150,29 @@ describe("fuzzed bodies: catalog", () => {
         const res = await sendChecked(catalogRing, "PATCH", `/services/${patchTarget.id}`, bodyOptions(body));
         if (body.kind === "valid") expect(res.status, printable(res.text)).toBe(200);
         if (res.status === 200) await expectServiceReadable(patchTarget.id, "PATCH /services/{id}");
+      },
+      RUNS,
+    );
+  });
+
+  it("POST and PATCH /providers never fail, and rejections change nothing", async () => {
+    const target = await sendChecked(catalogRing, "POST", "/providers", {
+      body: { name: "Patch target", timezone: "UTC", weeklySchedule: {} },
+    });
+    const targetId = (target.body as { id: string }).id;
+    const paths = [
+      ...providerFields.map((f) => [f]),
+      ["dateOverrides", 0, "date"],
+      ["dateOverrides", 0, "intervals"],
+      ["weeklySchedule", "mon", 0, "start"],
+    ];
+    await check(
+      bodyCases({ valid: validProvider, fields: providerFields, paths }),
+      async (body) => {
+        const res = await sendChecked(catalogRing, "POST", "/providers", bodyOptions(body));
+        if (body.kind === "valid") expect(res.status, printable(res.text)).toBe(201);
+        const patch = await sendChecked(catalogRing, "PATCH", `/providers/${targetId}`, bodyOptions(body));
+        if (body.kind === "valid") expect(patch.status, printable(patch.text)).toBe(200);
       },
       RUNS,
     );

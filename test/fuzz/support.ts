@@ -8,7 +8,15 @@ import { eq, getTableColumns, getTableName } from "drizzle-orm";
 import fc from "fast-check";
 import { expect } from "vitest";
 import { newApiKey } from "../../src/accounts/accounts";
-import { apiKeys, bookings, customers, idempotencyKeys, services } from "../../src/db/schema";
+import {
+  apiKeys,
+  bookings,
+  customers,
+  idempotencyKeys,
+  providers,
+  serviceProviders,
+  services,
+} from "../../src/db/schema";
 import { problemTypes } from "../../src/lib/errors";
 import { api, createAccount, db, json, serviceBody } from "../helpers";
 
@@ -133,7 +141,7 @@ export async function expectSane(res: Response, context: string): Promise<Checke
   return { status: res.status, text, body, replayed: res.headers.get("Idempotent-Replayed") };
 }
 
-const tenantTables = [services, customers, bookings, idempotencyKeys] as const;
+const tenantTables = [services, customers, bookings, idempotencyKeys, providers, serviceProviders] as const;
 
 /** One statement that dumps every stored row of a business, each column as its type and hex bytes. */
 const dumpSql = `SELECT ${tenantTables
