@@ -8,6 +8,7 @@ import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { calendarOf, draftOf, snapshotOf } from "../calendar/client";
+import { providerSnapshotOf } from "../calendar/provider/client";
 import { reconcile } from "../calendar/reconcile";
 import { services } from "../db/schema";
 import type { AppEnv } from "../env";
@@ -15,6 +16,7 @@ import { sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
 import { assertWellFormed, fieldErrors } from "../lib/validation";
 import { BookingRequestFields } from "../routes/bookings/schemas";
+import { providersOfService } from "../routes/services/providers";
 
 const requireAdminToken = createMiddleware<AppEnv>(async (c, next) => {
   const expected = c.env.ADMIN_TOKEN;
@@ -52,9 +54,18 @@ adminApp.post(
     const serviceId = c.req.param("serviceId");
     const [service] = await c.var.db.select().from(services).where(eq(services.id, serviceId)).limit(1);
     if (!service) throw new ApiError("not_found", `No service ${serviceId}.`);
-    const bookings = c.req.valid("json").bookings.map(draftOf);
+    const performers = await providersOfService(c.var.db, service.businessId, service.id);
+    const providers = performers.map((row) => providerSnapshotOf(row.provider));
+    const items = c.req.valid("json").bookings;
+    const errors = items.flatMap((b, i) =>
+      b.providerId === undefined || providers.some((p) => p.id === b.providerId)
+        ? []
+        : [{ path: `bookings.${i}.providerId`, message: "Not one of the service's providerIds." }],
+    );
+    if (errors.length > 0) throw new ApiError("validation_failed", "The request body is invalid.", { errors });
+    const bookings = items.map((b) => ({ ...draftOf(b), providerId: b.providerId ?? null }));
     return c.json(
-      await calendarOf(c.env, service.businessId, service.id).importBookings(snapshotOf(service), bookings),
+      await calendarOf(c.env, service.businessId, service.id).importBookings(snapshotOf(service), bookings, providers),
     );
   },
 );

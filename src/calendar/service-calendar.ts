@@ -15,7 +15,7 @@ import type { Hold } from "./holds";
 import { liveSlots } from "./live-slots";
 import { d1Writer } from "./persist";
 import { providerCalendarOf } from "./provider/client";
-import type { ClaimResult } from "./provider/types";
+import type { ClaimResult, ProviderSnapshot } from "./provider/types";
 import { expireTentative } from "./provider-booking";
 import { bookWithProvider, preferenceOrder } from "./provider-flow";
 import { beginMove, dropMove, finishMove } from "./reschedule";
@@ -201,11 +201,22 @@ export class ServiceCalendar extends DurableObject<Env> {
    */
   async importBookings(
     service: ServiceSnapshot,
-    bookings: CreateBookingCommand["booking"][],
+    bookings: (CreateBookingCommand["booking"] & { providerId?: string | null })[],
+    providers: ProviderSnapshot[] = [],
   ): Promise<{ imported: number; refused: { index: number; reason: string }[] }> {
-    const results = this.ctx.storage.transactionSync(() =>
-      bookings.map((booking) => reserve(this.tables, { service, booking, customerId: null }, Date.now())),
-    );
+    // With providers each appointment also needs its person's time: one at a time, same protocol.
+    const results: CalendarResult[] = [];
+    if (providers.length > 0) {
+      const deps = { storage: this.ctx.storage, env: this.env, tables: this.tables, afterCommit: async () => {} };
+      for (const { providerId, ...booking } of bookings) {
+        results.push(await bookWithProvider(deps, { service, booking, customerId: null, providers, providerId }));
+      }
+    } else {
+      const reserved = this.ctx.storage.transactionSync(() =>
+        bookings.map((booking) => reserve(this.tables, { service, booking, customerId: null }, Date.now())),
+      );
+      results.push(...reserved);
+    }
     const refused = results.flatMap((r, index) =>
       r.ok ? [] : [{ index, reason: "reason" in r.refusal ? r.refusal.reason : r.refusal.code }],
     );

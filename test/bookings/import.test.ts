@@ -20,6 +20,34 @@ const draft = (startTime: string) => {
 };
 
 describe("happy", () => {
+  it("imports appointments of a service with providers under the provider rules too", async () => {
+    const { apiKey, businessId } = await createAccount();
+    const day = [{ start: "09:00", end: "17:00" }];
+    const weeklySchedule = { mon: day, tue: day, wed: day, thu: day, fri: day, sat: day, sun: day };
+    const provider = (
+      await json(
+        await api("POST", "/providers", { key: apiKey, body: { name: "Ana", timezone: "UTC", weeklySchedule } }),
+      )
+    ).id;
+    const cut = await createService(apiKey, { providerIds: [provider] });
+    const colour = await createService(apiKey, { name: "Colour", providerIds: [provider] });
+    const start = at(2, "11:00");
+    expect((await api("POST", "/bookings", { key: apiKey, body: bookingBody(colour.id, start) })).status).toBe(201);
+    const res = await importBookings(cut.id, {
+      bookings: [
+        { ...draft(start), providerId: provider },
+        { ...draft(at(2, "12:00")), providerId: provider },
+      ],
+    });
+    expect(await json(res)).toEqual({ imported: 1, refused: [{ index: 0, reason: "provider_busy" }] });
+    const stored = await d1Bookings(businessId, cut.id);
+    expect(stored.map((b) => b.providerId)).toEqual([provider]);
+    const foreign = await importBookings(cut.id, {
+      bookings: [{ ...draft(at(2, "13:00")), providerId: "prv_nobody" }],
+    });
+    expect((await problem(foreign, 422, "validation_failed")).errors[0].path).toBe("bookings.0.providerId");
+  });
+
   it("imports existing appointments under the same rules, refusing the ones that do not fit", async () => {
     const { apiKey, businessId } = await createAccount();
     const service = await createService(apiKey);

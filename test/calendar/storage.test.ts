@@ -21,7 +21,16 @@ describe("calendar migrations", () => {
 
     const after = await runInDurableObject(stub, (_instance: ServiceCalendar, state) => {
       const sql = state.storage.sql;
-      // Put the object back to the release before the column was dropped.
+      // Put the object back to the release before the column was dropped (undoing the later
+      // migration of providers and holds too).
+      for (const index of ["bookings_provider_blocked", "bookings_tentative", "bookings_expiring"]) {
+        sql.exec(`DROP INDEX ${index}`);
+      }
+      for (const column of ["kind", "provider_id", "claim_id", "tentative_until_ms", "expires_ms"]) {
+        sql.exec(`ALTER TABLE bookings DROP COLUMN ${column}`);
+      }
+      sql.exec("DROP TABLE holds");
+      sql.exec("DROP TABLE provider_releases");
       sql.exec("ALTER TABLE bookings ADD COLUMN start_ms INTEGER NOT NULL DEFAULT 0");
       sql.exec("UPDATE schema_version SET version = 2");
       expect(columnsOf(sql, "bookings")).toContain("start_ms");
@@ -33,8 +42,20 @@ describe("calendar migrations", () => {
       };
     });
     expect(after.columns).not.toContain("start_ms");
-    expect(after.columns).toEqual(["id", "blocked_start_ms", "blocked_end_ms", "status", "version", "record"]);
-    expect(after.version).toBe(3);
+    expect(after.columns).toEqual([
+      "id",
+      "blocked_start_ms",
+      "blocked_end_ms",
+      "status",
+      "version",
+      "record",
+      "kind",
+      "provider_id",
+      "claim_id",
+      "tentative_until_ms",
+      "expires_ms",
+    ]);
+    expect(after.version).toBe(4);
     expect(after.ids).toEqual([{ id: booking.id }]);
 
     // The migrated calendar still counts the booking: the same slot is full.

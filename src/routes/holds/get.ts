@@ -15,7 +15,7 @@ const route = createRoute({
   request: { params: idParam("hld_01jd3k5v7q8r9s0t1u2v3w4x5y") },
   responses: {
     200: { description: "The hold.", content: { "application/json": { schema: HoldSchema } } },
-    ...problemResponses(404),
+    ...problemResponses(404, 422),
   },
 });
 
