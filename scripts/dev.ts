@@ -319,6 +319,8 @@ async function main(): Promise<void> {
   const devArgs = ["dev", ...args];
   if (ip === undefined) devArgs.push("--ip", "127.0.0.1");
   if (portText === undefined) devArgs.push("--port", String(port));
+  // Webhook receivers on this machine (`npm run webhooks:listen`); production never sets it.
+  devArgs.push("--var", "WEBHOOKS_ALLOW_LOCAL:true");
   log(`starting wrangler ${devArgs.join(" ")}`);
   const child = spawnWrangler(devArgs, { stdio: "inherit" });
   wrangler = child;
