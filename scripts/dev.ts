@@ -5,8 +5,9 @@
  *     `--port 8787` unless given), inheriting stdio;
  *  2. meanwhile, unless this state folder was already prepared (scripts/lib/dev-state.ts),
  *     applies migrations/ to local D1 in the same persist directory and ensures the demo
- *     business "Demo Salon" and its fixed local-only test key (scripts/lib/demo.ts). Nothing
- *     reaches D1 through the server before this is done: /health does not touch storage;
+ *     business "Demo Salon" and its fixed local-only test key (scripts/lib/demo.ts). This script
+ *     sends nothing that reaches D1 before that is done (/health does not touch storage), and
+ *     prints its banner only afterwards;
  *  3. sends the first real request (GET /api/v1/services with the demo key) and prints how long
  *     after the start it was answered;
  *  4. seeds services, customers and bookings through the HTTP API with the demo key, each only
