@@ -1,17 +1,23 @@
 /**
  * `npm run dev [-- <wrangler dev options>]`: the local API with a seeded demo business.
  *
- *  1. applies migrations/ to local D1 in the same persist directory `wrangler dev` will use;
- *  2. ensures the demo business "Demo Salon" and its fixed local-only test key (scripts/lib/demo.ts);
- *  3. starts `wrangler dev` with every argument given here (plus `--ip 127.0.0.1` and
+ *  1. starts `wrangler dev` with every argument given here (plus `--ip 127.0.0.1` and
  *     `--port 8787` unless given), inheriting stdio;
- *  4. waits for GET /api/v1/health, then seeds services, customers and bookings through the
- *     HTTP API with the demo key, each only if the demo business has none yet;
+ *  2. meanwhile, unless this state folder was already prepared (scripts/lib/dev-state.ts),
+ *     applies migrations/ to local D1 in the same persist directory and ensures the demo
+ *     business "Demo Salon" and its fixed local-only test key (scripts/lib/demo.ts). This script
+ *     sends nothing that reaches D1 before that is done (/health does not touch storage), and
+ *     prints its banner only afterwards;
+ *  3. sends the first real request (GET /api/v1/services with the demo key) and prints how long
+ *     after the start it was answered;
+ *  4. seeds services, customers and bookings through the HTTP API with the demo key, each only
+ *     if the demo business has none yet;
  *  5. prints the base URL, the demo key and a sample curl.
  *
  * Ctrl-C / SIGTERM stop wrangler (and so workerd) before this process exits.
  */
 import type { ChildProcess } from "node:child_process";
+import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { addDays, instantOf, localDateOf, weekdayOf } from "../src/calendar/zoned.ts";
 import { apiKeyRecord, insertApiKeySql, insertBusinessSql } from "./lib/accounts.ts";
@@ -27,6 +33,15 @@ import {
   demoCustomers,
   demoServices,
 } from "./lib/demo.ts";
+import {
+  forgetPrepared,
+  hasDatabase,
+  isPrepared,
+  markPrepared,
+  newDatabaseSql,
+  preparationFingerprint,
+  stateDir,
+} from "./lib/dev-state.ts";
 import { applyMigrations, type D1Target, executeSql, killRunningWranglers, spawnWrangler } from "./lib/wrangler.ts";
 
 const log = (message: string) => info(`[dev] ${message}`);
@@ -62,10 +77,15 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 const persistTo = optionValue(args, "--persist-to");
 const target: D1Target = { remote: false, persistTo };
+const state = stateDir(persistTo);
+/** Seconds since this process started, for the start-up timings printed below. */
+const sinceStart = () => `${(performance.now() / 1000).toFixed(1)} s`;
 const origin = `http://${reachableHost(ip ?? "127.0.0.1")}:${port}`;
 const baseUrl = `${origin}/api/v1`;
 
 let wrangler: ChildProcess | undefined;
+/** When the first real request was answered, e.g. "4.2 s". */
+let firstAnswer = "";
 let stopping = false;
 
 function stop(signal: NodeJS.Signals): void {
@@ -102,8 +122,8 @@ process.on("exit", () => {
   if (wrangler && wrangler.exitCode === null && wrangler.signalCode === null) wrangler.kill("SIGTERM");
 });
 
-/** The demo business and its fixed key; the key is re-activated if it was revoked. */
-async function ensureDemoAccount(): Promise<void> {
+/** SQL that creates the demo business and its fixed key, re-activating the key if it was revoked. */
+async function demoAccountSql(): Promise<string> {
   const key = await apiKeyRecord(DEMO_API_KEY_ID, DEMO_BUSINESS_ID, DEMO_API_KEY, new Date(DEMO_CREATED_AT));
   const business = {
     id: DEMO_BUSINESS_ID,
@@ -112,7 +132,29 @@ async function ensureDemoAccount(): Promise<void> {
     updatedAt: DEMO_CREATED_AT,
   };
   const upsertKey = insertApiKeySql(key).replace(/;$/, " ON CONFLICT(id) DO UPDATE SET revoked_at = NULL;");
-  await executeSql(target, `${insertBusinessSql(business, true)}\n${upsertKey}`);
+  return `${insertBusinessSql(business, true)}\n${upsertKey}`;
+}
+
+/** Migrations and the demo account, unless this state folder already has both. */
+async function prepareState(): Promise<void> {
+  const demoSql = await demoAccountSql();
+  const fingerprint = preparationFingerprint(demoSql);
+  if (isPrepared(state, fingerprint)) {
+    log("migrations and the demo account are already in place.");
+    return;
+  }
+  const where = `local D1 (${persistTo ?? ".wrangler/state"})`;
+  if (!hasDatabase(state)) {
+    log(`creating ${where} with every migration and the demo business "${DEMO_BUSINESS_NAME}" while wrangler starts…`);
+    await executeSql(target, newDatabaseSql(demoSql));
+  } else {
+    log(`applying migrations to ${where} while wrangler starts…`);
+    await applyMigrations(target);
+    log(`ensuring the demo business "${DEMO_BUSINESS_NAME}" and its key…`);
+    await executeSql(target, demoSql);
+  }
+  markPrepared(state, fingerprint);
+  log(`local D1 prepared (${sinceStart()} after start).`);
 }
 
 type ApiResponse = { status: number; body: unknown };
@@ -160,7 +202,7 @@ async function waitForHealth(timeoutMs: number): Promise<boolean> {
       await response.body?.cancel();
       if (response.ok) return true;
     } catch {}
-    await sleep(300);
+    await sleep(100);
   }
   return false;
 }
@@ -257,6 +299,7 @@ function banner(): void {
       `  OpenAPI   ${baseUrl}/openapi.json`,
       `  Reference ${baseUrl}/docs`,
       `  Data      ${persistTo ?? ".wrangler/state"} (local D1 and Durable Objects)`,
+      `  Started   first request answered ${firstAnswer} after start; ready with demo data ${sinceStart()}`,
       "",
       "  Try:",
       `    curl -H "Authorization: Bearer ${DEMO_API_KEY}" ${baseUrl}/services`,
@@ -274,15 +317,11 @@ async function main(): Promise<void> {
     spawnWrangler(["dev", ...args], { stdio: "inherit" }).once("exit", (code) => process.exit(code ?? 1));
     return;
   }
-  log(`applying migrations to local D1 (${persistTo ?? ".wrangler/state"})…`);
-  await applyMigrations(target);
-  log(`ensuring the demo business "${DEMO_BUSINESS_NAME}" and its key…`);
-  await ensureDemoAccount();
-  if (stopping) return;
-
   const devArgs = ["dev", ...args];
   if (ip === undefined) devArgs.push("--ip", "127.0.0.1");
   if (portText === undefined) devArgs.push("--port", String(port));
+  // Webhook receivers on this machine (`npm run webhooks:listen`); production never sets it.
+  devArgs.push("--var", "WEBHOOKS_ALLOW_LOCAL:true");
   log(`starting wrangler ${devArgs.join(" ")}`);
   const child = spawnWrangler(devArgs, { stdio: "inherit" });
   wrangler = child;
@@ -295,9 +334,18 @@ async function main(): Promise<void> {
     process.exit(code ?? (signal === "SIGINT" ? 130 : signal === "SIGTERM" ? 143 : 1));
   });
 
-  if (!(await waitForHealth(120_000))) {
+  // wrangler and workerd start (the slow part) while local D1 is prepared.
+  const [healthy] = await Promise.all([waitForHealth(120_000), prepareState()]);
+  if (!healthy) {
     if (!stopping && child.exitCode === null) warn(`${baseUrl}/health did not answer within 120 s; not seeding.`);
     return;
+  }
+  const first = await api("GET", "/services?limit=1");
+  firstAnswer = sinceStart();
+  log(`first request answered ${firstAnswer} after start (GET /api/v1/services: HTTP ${first.status}).`);
+  if (first.status === 401) {
+    forgetPrepared(state);
+    warn("the demo key is not valid in this state (revoked?); the next `npm run dev` restores it.");
   }
   try {
     await seed();
@@ -309,6 +357,10 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   info(`[dev] error: ${error instanceof Error ? error.message : String(error)}`);
-  if (wrangler) wrangler.kill("SIGTERM");
   process.exitCode = 1;
+  if (wrangler) {
+    // Exit 1 (not wrangler's signal status) once it has stopped.
+    wrangler.removeAllListeners("exit").once("exit", () => process.exit(1));
+    wrangler.kill("SIGTERM");
+  }
 });

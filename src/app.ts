@@ -4,11 +4,13 @@ import { requestId } from "hono/request-id";
 import { adminApp } from "./admin/admin";
 import { createDb } from "./db/client";
 import type { AppEnv } from "./env";
+import { deprecatedOperations } from "./lib/deprecations";
 import { ApiError } from "./lib/errors";
 import { onError, problemResponse } from "./lib/problem";
 import { validationHook } from "./lib/validation";
 import { requireApiKey } from "./middleware/auth";
 import { bodyLimit } from "./middleware/body-limit";
+import { deprecation } from "./middleware/deprecation";
 import { rateLimit } from "./middleware/rate-limit";
 import { requestLog } from "./middleware/request-log";
 import { corsFromEnv, securityHeaders } from "./middleware/security";
@@ -66,6 +68,7 @@ export function createApp() {
       },
     }),
   );
+  app.use(deprecation(apiBasePath, deprecatedOperations));
   app.use(bodyLimit(64 * 1024));
   app.use(async (c, next) => {
     c.set("db", createDb(c.env.DB));

@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
+import { deprecatedOperations, markDeprecated } from "../lib/deprecations";
 
 type Document = ReturnType<OpenAPIHono<AppEnv>["getOpenAPI31Document"]>;
 
@@ -30,6 +31,7 @@ export const openApiDocument = (api: OpenAPIHono<AppEnv>) => {
           { name: "Meta", description: "Health, contract, reference and problem types." },
         ],
       });
+      markDeprecated(document, deprecatedOperations);
       if (built.size < 16) built.set(origin, document);
     }
     return document;

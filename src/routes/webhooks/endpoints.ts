@@ -2,9 +2,11 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { and, count, desc, eq, isNull } from "drizzle-orm";
 import { webhookEndpoints } from "../../db/schema";
 import type { AppEnv } from "../../env";
+import { ApiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { bearerSecurity, bodyProblems, idParam, problemResponses } from "../../lib/openapi";
 import { offsetOf, paginate, paginationQuery } from "../../lib/pagination";
+import { isLoopbackReceiver, localReceiversAllowed } from "../../webhooks/receiver-url";
 import { newSigningSecret } from "../../webhooks/signing";
 import { loadWebhook } from "./load";
 import { CreatedWebhookSchema, CreateWebhookSchema, toWebhook, WebhookListSchema, WebhookSchema } from "./schemas";
@@ -75,6 +77,16 @@ const deleteWebhookRoute = createRoute({
 export const webhookEndpointRoutes = (app: OpenAPIHono<AppEnv>) => {
   app.openapi(createWebhookRoute, async (c) => {
     const body = c.req.valid("json");
+    if (isLoopbackReceiver(new URL(body.url)) && !localReceiversAllowed(c.env)) {
+      throw new ApiError("validation_failed", "The request body is invalid.", {
+        errors: [
+          {
+            path: "url",
+            message: "Use a public https:// URL; local receivers work on a local development server only.",
+          },
+        ],
+      });
+    }
     const now = new Date().toISOString();
     const secret = newSigningSecret();
     const [row] = await c.var.db

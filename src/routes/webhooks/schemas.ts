@@ -1,15 +1,29 @@
 import { z } from "@hono/zod-openapi";
 import { webhookEventTypes } from "../../db/schema";
 import { listOf } from "../../lib/pagination";
+import { isLoopbackReceiver, publicReceiverProblem } from "../../webhooks/receiver-url";
 
 export const WebhookEventTypeSchema = z.enum(webhookEventTypes).openapi("WebhookEventType");
 
 export const CreateWebhookSchema = z
   .strictObject({
     url: z
-      .url({ protocol: /^https$/, hostname: z.regexes.domain })
+      .url()
       .max(2000)
-      .openapi({ description: "An HTTPS URL with a host name.", example: "https://example.com/hooks/bookings" }),
+      .superRefine((value, ctx) => {
+        // Zod runs this check after a failed .url() too; that failure is already reported.
+        if (!URL.canParse(value)) return;
+        const url = new URL(value);
+        // Loopback receivers pass here; the handler accepts them only on a local development server.
+        if (isLoopbackReceiver(url)) return;
+        const problem = publicReceiverProblem(url);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      })
+      .openapi({
+        description:
+          "A public HTTPS URL: a host name (no IP address, no local or private-network name), port 443, no user name or password.",
+        example: "https://example.com/hooks/bookings",
+      }),
     events: z
       .array(WebhookEventTypeSchema)
       .min(1)

@@ -1,0 +1,85 @@
+/**
+ * Remembers that a local state folder already has every migration and the demo account, so a
+ * second `npm run dev` skips the two wrangler runs that would find nothing to do (several
+ * seconds). The mark is a fingerprint of migrations/*.sql and the demo account's SQL, kept
+ * beside the local D1 files: deleting the state, adding or editing a migration or changing the
+ * demo account makes the next start do the work again.
+ *
+ * A brand-new state gets everything in one wrangler run instead of two: the migrations exactly
+ * as `wrangler d1 migrations apply` runs them (each file followed by its row in wrangler's
+ * `d1_migrations` table, so later `npm run db:migrate:local` runs see them as applied), then
+ * the demo account.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { repoRoot } from "./cli.ts";
+
+/** Where wrangler keeps local state for `--persist-to` (relative to the repository), or its default. */
+export function stateDir(persistTo: string | undefined): string {
+  return path.resolve(repoRoot, persistTo ?? path.join(".wrangler", "state"));
+}
+
+const d1Dir = (state: string) => path.join(state, "v3", "d1");
+const markFile = (state: string) => path.join(d1Dir(state), "booking-api-dev-ready.json");
+
+const migrationsDir = path.join(repoRoot, "migrations");
+const migrationFiles = () =>
+  readdirSync(migrationsDir)
+    .filter((n) => n.endsWith(".sql"))
+    .sort();
+
+/** A hash of what preparing the state applies: the migration files and the demo account's SQL. */
+export function preparationFingerprint(demoSql: string): string {
+  const hash = createHash("sha256");
+  for (const name of migrationFiles()) {
+    hash
+      .update(`${name}\0`)
+      .update(readFileSync(path.join(migrationsDir, name)))
+      .update("\0");
+  }
+  return hash.update(demoSql).digest("hex");
+}
+
+/** True when the state already holds a local D1 database file. */
+export function hasDatabase(state: string): boolean {
+  const databases = path.join(d1Dir(state), "miniflare-D1DatabaseObject");
+  return existsSync(databases) && readdirSync(databases).some((n) => n.endsWith(".sqlite") && n !== "metadata.sqlite");
+}
+
+/**
+ * Every migration as wrangler applies it to a new database (its table, then each file and its
+ * bookkeeping row, in name order), followed by `extraSql`.
+ */
+export function newDatabaseSql(extraSql: string): string {
+  const parts = [
+    'CREATE TABLE IF NOT EXISTS "d1_migrations"(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL);',
+  ];
+  for (const name of migrationFiles()) {
+    const migration = readFileSync(path.join(migrationsDir, name), "utf8");
+    parts.push(`${migration}\nINSERT INTO "d1_migrations" (name) values ('${name.replace(/'/g, "''")}');`);
+  }
+  parts.push(extraSql);
+  return parts.join("\n");
+}
+
+/** True when the state holds a local D1 database that was prepared with this fingerprint. */
+export function isPrepared(state: string, fingerprint: string): boolean {
+  if (!hasDatabase(state)) return false;
+  try {
+    const mark = JSON.parse(readFileSync(markFile(state), "utf8")) as { fingerprint?: unknown };
+    return mark.fingerprint === fingerprint;
+  } catch {
+    return false;
+  }
+}
+
+export function markPrepared(state: string, fingerprint: string): void {
+  mkdirSync(d1Dir(state), { recursive: true });
+  writeFileSync(markFile(state), `${JSON.stringify({ fingerprint, preparedAt: new Date().toISOString() })}\n`);
+}
+
+/** Makes the next start prepare the state again (e.g. after the demo key was revoked). */
+export function forgetPrepared(state: string): void {
+  rmSync(markFile(state), { force: true });
+}
