@@ -31,7 +31,9 @@ import {
   DEMO_TIMEZONE,
   demoBookings,
   demoCustomers,
+  demoProviders,
   demoServices,
+  demoServicesWithProviders,
 } from "./lib/demo.ts";
 import {
   forgetPrepared,
@@ -217,11 +219,19 @@ async function seed(): Promise<void> {
   let services = (servicesNow.body as ListBody<{ id: string; name: string }>).data;
   const seeded: string[] = [];
   if (services.length === 0) {
+    const providerIds: string[] = [];
+    for (const body of demoProviders) {
+      const r = await api("POST", "/providers", body);
+      if (r.status === 201) providerIds.push((r.body as { id: string }).id);
+      else warn(`could not create provider "${body.name}": ${problemText(r)}`);
+    }
+    if (providerIds.length > 0) seeded.push(`${providerIds.length} providers`);
     services = [];
-    for (const body of demoServices) {
+    for (const service of demoServices) {
+      const body = demoServicesWithProviders.includes(service.name) ? { ...service, providerIds } : service;
       const r = await api("POST", "/services", body);
       if (r.status === 201) services.push(r.body as { id: string; name: string });
-      else warn(`could not create service "${body.name}": ${problemText(r)}`);
+      else warn(`could not create service "${service.name}": ${problemText(r)}`);
     }
     seeded.push(`${services.length} services`);
   }

@@ -80,6 +80,22 @@ export const demoServices = [
 
 export type DemoServiceName = (typeof demoServices)[number]["name"];
 
+/** Request bodies for POST /api/v1/providers: two stylists with their own hours. */
+export const demoProviders = [
+  { name: "Sam Rivera", email: "sam@example.com", timezone: DEMO_TIMEZONE, weeklySchedule: monToSat("09:00", "18:00") },
+  {
+    name: "Kim Lee",
+    email: "kim@example.com",
+    timezone: DEMO_TIMEZONE,
+    weeklySchedule: monToSat("12:00", "18:00"),
+    // A short day on New Year's Eve.
+    dateOverrides: [{ date: "2026-12-31", intervals: [{ start: "12:00", end: "15:00" }] }],
+  },
+] as const;
+
+/** The demo services both stylists perform: booking one books a person (or assigns one). */
+export const demoServicesWithProviders: readonly DemoServiceName[] = ["Haircut", "Beard trim"];
+
 /** Request bodies for POST /api/v1/customers (example.com is reserved for examples). */
 export const demoCustomers = [
   { name: "Ada Lovelace", email: "ada@example.com", phone: "+44 20 7946 0018" },
