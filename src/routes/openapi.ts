@@ -27,6 +27,7 @@ export const openApiDocument = (api: OpenAPIHono<AppEnv>) => {
           { name: "Services", description: "The catalog and its availability." },
           { name: "Customers", description: "Customer profiles." },
           { name: "Providers", description: "People (or rooms) who perform services, with own hours." },
+          { name: "Holds", description: "Seats kept for a few minutes, then booked or released." },
           { name: "Webhooks", description: "Signed booking events (Standard Webhooks) and their deliveries." },
           { name: "Meta", description: "Health, contract, reference and problem types." },
         ],
