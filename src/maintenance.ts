@@ -1,4 +1,5 @@
 import { lt } from "drizzle-orm";
+import { reconcileProviders } from "./calendar/provider/reconcile";
 import { reconcile } from "./calendar/reconcile";
 import { createDb } from "./db/client";
 import { idempotencyKeys } from "./db/schema";
@@ -9,4 +10,8 @@ export async function nightly(env: Env): Promise<void> {
   const report = await reconcile(env);
   const log = report.consistent ? console.log : console.error;
   log(JSON.stringify({ level: report.consistent ? "info" : "error", msg: "reconciliation", ...report }));
+  const people = await reconcileProviders(env);
+  (people.consistent ? console.log : console.error)(
+    JSON.stringify({ level: people.consistent ? "info" : "error", msg: "provider reconciliation", ...people }),
+  );
 }

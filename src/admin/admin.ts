@@ -9,6 +9,7 @@ import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { calendarOf, draftOf, snapshotOf } from "../calendar/client";
 import { providerSnapshotOf } from "../calendar/provider/client";
+import { reconcileProviders } from "../calendar/provider/reconcile";
 import { reconcile } from "../calendar/reconcile";
 import { services } from "../db/schema";
 import type { AppEnv } from "../env";
@@ -41,7 +42,10 @@ const ImportSchema = z.strictObject({
 /** `/internal`: reconciliation of the calendars with D1, and imports of existing appointments. */
 export const adminApp = new Hono<AppEnv>();
 adminApp.use(requireAdminToken);
-adminApp.get("/reconcile", async (c) => c.json(await reconcile(c.env)));
+adminApp.get("/reconcile", async (c) => {
+  const [calendars, people] = await Promise.all([reconcile(c.env), reconcileProviders(c.env)]);
+  return c.json({ ...calendars, providers: people, consistent: calendars.consistent && people.consistent });
+});
 adminApp.post(
   "/services/:serviceId/import",
   zValidator("json", ImportSchema, (result) => {

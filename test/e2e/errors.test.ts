@@ -71,10 +71,14 @@ describe("request bodies", () => {
     expect(withBody.map(label).sort()).toEqual([
       "PATCH /bookings/{id}",
       "PATCH /customers/{id}",
+      "PATCH /providers/{id}",
       "PATCH /services/{id}",
       "POST /bookings",
       "POST /bookings/{id}/cancel",
+      "POST /bookings/{id}/reschedule",
       "POST /customers",
+      "POST /holds",
+      "POST /providers",
       "POST /services",
       "POST /webhooks",
     ]);

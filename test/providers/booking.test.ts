@@ -8,6 +8,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { providerCalendarOf } from "../../src/calendar/provider/client";
 import type { ProviderCalendar } from "../../src/calendar/provider/provider-calendar";
+import { reconcileProviders } from "../../src/calendar/provider/reconcile";
 import { reconcile } from "../../src/calendar/reconcile";
 import { at, bookingBody, calendarStub, d1Bookings, plus, postBooking, statusCounts } from "../bookings/support";
 import { api, createAccount, createService, json, problem, validationError } from "../helpers";
@@ -301,3 +302,46 @@ function serviceSnapshot(s: { businessId: string }) {
     requiresConfirmation: false,
   };
 }
+
+describe("reconciliation of provider calendars", () => {
+  it("is clean after bookings, and reports an unprotected booking and a stray claim", async () => {
+    const s = await salon(1);
+    const [provider] = s.providerIds as [string];
+    const mine = (await report()).differences.filter((d) => d.businessId === s.businessId);
+    expect(mine).toEqual([]);
+    const booking = await json(
+      await postBooking(s.apiKey, bookingBody(s.cut, at(8, "10:00"), { providerId: provider })),
+    );
+    expect((await report()).differences.filter((d) => d.businessId === s.businessId)).toEqual([]);
+    const calendar = providerCalendarOf(env, s.businessId, provider);
+    // The person's calendar loses the claim: the booking is unprotected.
+    await calendar.release(booking.id);
+    const lost = (await report()).differences.filter((d) => d.businessId === s.businessId);
+    expect(lost).toEqual([
+      { businessId: s.businessId, providerId: provider, bookingId: booking.id, kind: "booking_without_claim" },
+    ]);
+    // A claim nobody booked (older than the settle time) is reported too.
+    const stray = await runInDurableObject(calendar, (_i: ProviderCalendar, state) => {
+      const start = Date.parse(at(9, "10:00"));
+      state.storage.sql.exec(
+        "INSERT INTO claims (claim_id, service_id, start_ms, end_ms, blocked_start_ms, blocked_end_ms, capacity, expires_ms, created_ms) VALUES ('bkg_stray', ?, ?, ?, ?, ?, 1, NULL, 1)",
+        s.cut,
+        start,
+        start + 1_800_000,
+        start,
+        start + 1_800_000,
+      );
+      return "bkg_stray";
+    });
+    const both = await report();
+    expect(both.consistent).toBe(false);
+    expect(both.differences.filter((d) => d.businessId === s.businessId).map((d) => [d.bookingId, d.kind])).toEqual(
+      expect.arrayContaining([
+        [stray, "claim_without_booking"],
+        [booking.id, "booking_without_claim"],
+      ]),
+    );
+  });
+});
+
+const report = () => reconcileProviders(env);

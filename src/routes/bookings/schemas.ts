@@ -46,12 +46,22 @@ export const BookingRequestFields = z.strictObject({
   }),
 });
 
-export const CreateBookingSchema = BookingRequestFields.superRefine((body, ctx) => {
-  if (body.holdId !== undefined) return;
-  for (const field of ["serviceId", "startTime", "endTime"] as const) {
-    if (body[field] === undefined) ctx.addIssue({ code: "custom", path: [field], message: "Required without holdId." });
-  }
-}).openapi("CreateBooking");
+/** Without a hold, service and times are required; checked even when other fields fail, so every gap is listed. */
+const withoutHold = {
+  message: "Required without holdId.",
+  when: (payload: { value: unknown }) => typeof payload.value === "object" && payload.value !== null,
+};
+
+export const CreateBookingSchema = BookingRequestFields.refine(
+  (b) => b.holdId !== undefined || b.serviceId !== undefined,
+  {
+    ...withoutHold,
+    path: ["serviceId"],
+  },
+)
+  .refine((b) => b.holdId !== undefined || b.startTime !== undefined, { ...withoutHold, path: ["startTime"] })
+  .refine((b) => b.holdId !== undefined || b.endTime !== undefined, { ...withoutHold, path: ["endTime"] })
+  .openapi("CreateBooking");
 
 export const BookingSchema = z
   .object({
