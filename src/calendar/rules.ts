@@ -116,11 +116,13 @@ export function checkCapacity(rules: ServiceRules, overlapping: number): RuleVio
   return { kind: "unavailable", reason: "fully_booked", detail: "This slot is fully booked." };
 }
 
-/** Every slot of the working hours that starts in `[from, to)`, in order. */
+/** Every slot of the working hours that starts in `[from, to)`, in order, each once. */
 export function slotsBetween(rules: ServiceRules, from: number, to: number): Span[] {
   const duration = rules.durationMinutes * MINUTE;
   const step = rules.slotIntervalMinutes * MINUTE;
-  const slots: Span[] = [];
+  // Keyed by start: an interval ending in a spring-forward gap ends after the gap, so it can
+  // overlap the next interval of the day and reach the same start.
+  const slots = new Map<number, Span>();
   const last = localDateOf(to, rules.timezone);
   // Start a day early: a local day that began before `from` can still hold slots after it.
   for (
@@ -130,11 +132,11 @@ export function slotsBetween(rules: ServiceRules, from: number, to: number): Spa
   ) {
     for (const span of workingSpans(rules, date)) {
       for (let start = span.start; start + duration <= span.end; start += step) {
-        if (start >= from && start < to) slots.push({ start, end: start + duration });
+        if (start >= from && start < to) slots.set(start, { start, end: start + duration });
       }
     }
   }
-  return slots;
+  return [...slots.values()].sort((a, b) => a.start - b.start);
 }
 
 /** Whether two half-open spans share any instant. */
