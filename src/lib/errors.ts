@@ -11,6 +11,7 @@ export const problemTypes = {
   customer_exists: { status: 409, title: "Customer exists" },
   invalid_transition: { status: 409, title: "Invalid status transition" },
   idempotency_key_in_flight: { status: 409, title: "Request with this idempotency key in flight" },
+  webhook_endpoint_limit: { status: 409, title: "Webhook endpoint limit reached" },
   precondition_failed: { status: 412, title: "Precondition failed" },
   payload_too_large: { status: 413, title: "Payload too large" },
   unsupported_media_type: { status: 415, title: "Unsupported media type" },
