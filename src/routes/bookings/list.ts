@@ -13,7 +13,8 @@ const route = createRoute({
   operationId: "listBookings",
   tags: ["Bookings"],
   summary: "List bookings",
-  description: "Newest appointment first (`startTime` descending, then `id` descending).",
+  description:
+    "Newest appointment first (`startTime` descending, then `id` descending). Pages reach back at most 10,000 bookings (see `page`); use `from`/`to` to read older ones.",
   security: bearerSecurity,
   request: {
     query: z.strictObject({
@@ -54,7 +55,7 @@ export const listBookings = (app: OpenAPIHono<AppEnv>) =>
         .where(where)
         .orderBy(desc(bookings.startTime), desc(bookings.id))
         .limit(limit)
-        .offset(offsetOf({ page, limit })),
+        .offset(offsetOf({ page, limit }, "from and to (or status, serviceId, customerId)")),
       c.var.db.select({ total: count() }).from(bookings).where(where),
     ]);
     return c.json(paginate(c, rows.map(toBooking), totals?.total ?? 0, { page, limit }), 200);
