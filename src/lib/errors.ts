@@ -18,7 +18,6 @@ export const problemTypes = {
   validation_failed: { status: 422, title: "Validation failed" },
   service_not_found: { status: 422, title: "Service not found" },
   service_inactive: { status: 422, title: "Service inactive" },
-  booking_rule_violated: { status: 422, title: "Booking rule violated" },
   idempotency_key_reused: { status: 422, title: "Idempotency key reused" },
   rate_limited: { status: 429, title: "Too many requests" },
   internal_error: { status: 500, title: "Internal server error" },
