@@ -118,23 +118,29 @@ export function checkCapacity(rules: ServiceRules, overlapping: number): RuleVio
   return { kind: "unavailable", reason: "fully_booked", detail: "This slot is fully booked." };
 }
 
-/** Every slot of the working hours that starts in `[from, to)`, in order. */
-export function slotsBetween(rules: ServiceRules, from: number, to: number): Span[] {
+/**
+ * Every slot of the working hours that starts in `[from, to)`, in order, each once. With `limit`,
+ * stops as soon as more than `limit` slots are found (the result then holds `limit + 1`), so a
+ * caller can refuse a range without generating all of it.
+ */
+export function slotsBetween(rules: ServiceRules, from: number, to: number, limit = Number.POSITIVE_INFINITY): Span[] {
   const duration = rules.durationMinutes * MINUTE;
   const step = rules.slotIntervalMinutes * MINUTE;
-  const slots: Span[] = [];
+  // Keyed by start: an interval ending in a spring-forward gap ends after the gap, so it can
+  // overlap the next interval of the day and reach the same start.
+  const slots = new Map<number, Span>();
   const last = localDateOf(to, rules.timezone);
   // Start a day early: a local day that began before `from` can still hold slots after it.
   for (
     let date = addDays(localDateOf(from, rules.timezone), -1);
-    compareDates(date, last) <= 0;
+    compareDates(date, last) <= 0 && slots.size <= limit;
     date = addDays(date, 1)
   ) {
     for (const span of workingSpans(rules, date)) {
-      for (let start = span.start; start + duration <= span.end; start += step) {
-        if (start >= from && start < to) slots.push({ start, end: start + duration });
+      for (let start = span.start; start + duration <= span.end && slots.size <= limit; start += step) {
+        if (start >= from && start < to) slots.set(start, { start, end: start + duration });
       }
     }
   }
-  return slots;
+  return [...slots.values()].sort((a, b) => a.start - b.start);
 }

@@ -1,7 +1,8 @@
 /**
  * Wall-clock ↔ instant conversion in IANA time zones, DST-correct via @date-fns/tz.
  * A wall time inside a spring-forward gap moves forward by the gap; one inside the repeated
- * fall-back hour resolves to its later (standard-time) instant.
+ * fall-back hour resolves to its later (standard-time) instant, except midnight, which is the
+ * first instant of its date.
  * Relative imports carry `.ts` so Node scripts (the demo seed) can import this file directly.
  */
 import { TZDate } from "@date-fns/tz";
@@ -25,18 +26,29 @@ export function localDateOf(instantMs: number, timezone: string): LocalDate & { 
   };
 }
 
-/** The instant of `minutes` past local midnight of `date` in `timezone` (1440 = next midnight). */
+/**
+ * The instant of `minutes` past local midnight of `date` in `timezone`. Midnight (0) is when the
+ * date begins and 1440 when the next one begins: where midnight repeats, its first copy, so a
+ * day's intervals never reach into the next local date.
+ */
 export function instantOf(date: LocalDate, minutes: number, timezone: string): number {
+  if (minutes === 1440) return instantOf(addDays(date, 1), 0, timezone);
   const guess = new TZDate(date.year, date.month - 1, date.day, 0, minutes, timezone);
-  // In a repeated fall-back hour the library's pick depends on the zone's side of UTC; a later
-  // instant showing the same wall time (offset grew within hours) is the standard-time one.
-  const offsetLater = new TZDate(guess.getTime() + 3 * HOUR, timezone).getTimezoneOffset();
-  const shift = (offsetLater - guess.getTimezoneOffset()) * MINUTE;
+  // In a repeated fall-back hour the library's pick depends on the zone's side of UTC; other
+  // instants hours apart showing the same wall time are the other copy.
+  const shift =
+    (new TZDate(guess.getTime() + 3 * HOUR, timezone).getTimezoneOffset() -
+      new TZDate(guess.getTime() - 3 * HOUR, timezone).getTimezoneOffset()) *
+    MINUTE;
+  const copies = [guess.getTime()];
   if (shift > 0) {
-    const later = new TZDate(guess.getTime() + shift, timezone);
-    if (later.getHours() === guess.getHours() && later.getMinutes() === guess.getMinutes()) return later.getTime();
+    for (const other of [guess.getTime() - shift, guess.getTime() + shift]) {
+      const zoned = new TZDate(other, timezone);
+      const same = zoned.getDate() === guess.getDate() && zoned.getHours() === guess.getHours();
+      if (same && zoned.getMinutes() === guess.getMinutes()) copies.push(other);
+    }
   }
-  return guess.getTime();
+  return minutes === 0 ? Math.min(...copies) : Math.max(...copies);
 }
 
 /** The weekday of a local date (independent of any time zone). */

@@ -29,14 +29,14 @@ const problemDescriptions = {
   422: "Invalid input.",
   429: "Rate limit exceeded.",
   500: "Unexpected error.",
-  503: "A dependency is unavailable; retry.",
+  503: "Storage is overloaded or restarting; retry after `Retry-After` seconds.",
 } as const;
 
 type ProblemStatus = keyof typeof problemDescriptions;
 
-/** OpenAPI responses for the given problem statuses (plus 401, 429 and 500, which every authenticated route can return). */
+/** OpenAPI responses for the given problem statuses (plus 401, 429, 500 and 503, which every authenticated route can return). */
 export function problemResponses(...statuses: ProblemStatus[]) {
-  const all = new Set<ProblemStatus>([...statuses, 401, 429, 500]);
+  const all = new Set<ProblemStatus>([...statuses, 401, 429, 500, 503]);
   return Object.fromEntries(
     [...all].sort().map((status) => [
       status,

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { ApiError, type ProblemCode, problemTypes, problemTypeUri } from "./errors";
+import { isTransientFailure, RETRY_AFTER_SECONDS } from "./transient";
 
 /** Renders an ApiError as an RFC 9457 `application/problem+json` response. */
 export function problemResponse(c: Context, error: ApiError): Response {
@@ -31,7 +32,8 @@ const httpExceptionCodes: Partial<Record<number, [ProblemCode, string]>> = {
 
 /**
  * The single error handler: known errors keep their status and code, framework errors are
- * translated, and anything else is logged with the request id and answered as a bare 500.
+ * translated, platform overload and resets are a 503 with `Retry-After`, and anything else is
+ * logged with the request id and answered as a bare 500.
  */
 export function onError(err: unknown, c: Context): Response {
   if (err instanceof ApiError) return problemResponse(c, err);
@@ -39,9 +41,10 @@ export function onError(err: unknown, c: Context): Response {
     const known = httpExceptionCodes[err.status];
     if (known) return problemResponse(c, new ApiError(known[0], known[1]));
   }
-  console.error(
+  const transient = isTransientFailure(err);
+  (transient ? console.warn : console.error)(
     JSON.stringify({
-      level: "error",
+      level: transient ? "warn" : "error",
       requestId: c.get("requestId"),
       method: c.req.method,
       path: new URL(c.req.url).pathname,
@@ -49,6 +52,14 @@ export function onError(err: unknown, c: Context): Response {
       stack: err instanceof Error ? err.stack : undefined,
     }),
   );
+  if (transient) {
+    return problemResponse(
+      c,
+      new ApiError("unavailable", `Storage is busy or restarting. Retry in ${RETRY_AFTER_SECONDS} s.`, {
+        headers: { "Retry-After": String(RETRY_AFTER_SECONDS) },
+      }),
+    );
+  }
   return problemResponse(
     c,
     new ApiError("internal_error", "An unexpected error occurred. Quote the request id when reporting it."),

@@ -194,6 +194,44 @@ describe("error", () => {
   });
 });
 
+describe("bound: at most 2000 slots per call", () => {
+  // One-minute appointments every minute around the clock: 1440 slots a day.
+  const everyMinute = (key: string) =>
+    createService(key, { durationMinutes: 1, slotIntervalMinutes: 1, weeklySchedule: allDay });
+
+  it("exactly 2000 slots are listed; one more is a 422 on to that names the latest to that fits", async () => {
+    const { apiKey } = await createAccount();
+    const service = await everyMinute(apiKey);
+    const from = `${dayOf(2)}T00:00:00Z`;
+    const fits = new Date(Date.parse(from) + 2000 * MINUTE_MS).toISOString();
+
+    const body = await availability(apiKey, service.id, from, fits);
+    expect(body.slots).toHaveLength(2000);
+
+    const res = await get(apiKey, service.id, `?from=${from}&to=${iso(Date.parse(fits) + MINUTE_MS)}`);
+    const entry = await validationError(res, "to");
+    expect(entry.message).toContain(fits);
+  });
+
+  it("31 days of one-minute slots are refused (not generated), and the suggested to works", async () => {
+    const { apiKey } = await createAccount();
+    const service = await everyMinute(apiKey);
+    const from = `${dayOf(1)}T00:00:00Z`;
+    const res = await get(apiKey, service.id, `?from=${from}&to=${dayOf(32)}T00:00:00Z`);
+    const body = await problem(res, 422, "validation_failed");
+    expect(body.detail).toMatch(/more than 2000 slots/);
+    const suggested = /to of at most (\S+Z)/.exec(body.detail)?.[1] as string;
+    expect((await availability(apiKey, service.id, from, suggested)).slots).toHaveLength(2000);
+  });
+
+  it("a long range with few slots is still listed whole", async () => {
+    const { apiKey } = await createAccount();
+    const service = await createService(apiKey); // 16 slots a day
+    const body = await availability(apiKey, service.id, `${dayOf(1)}T00:00:00Z`, `${dayOf(32)}T00:00:00Z`);
+    expect(body.slots).toHaveLength(31 * 16);
+  });
+});
+
 describe("security", () => {
   it("another business's service → 404, like an unknown id", async () => {
     const a = await createAccount();

@@ -365,4 +365,12 @@ describe("slotsBetween", () => {
     expect(result.length).toBeGreaterThan(0);
     for (const slot of result) expect(checkWorkingHours(overlapping, slot.start), iso(slot.start)).toBeNull();
   });
+
+  it("with a limit, stops at limit + 1 slots, the first ones in order", () => {
+    const all = between("2026-06-01T00:00:00Z", "2026-06-08T00:00:00Z"); // 5 weekdays × 16
+    expect(all).toHaveLength(80);
+    const capped = starts(slotsBetween(service, at("2026-06-01T00:00:00Z"), at("2026-06-08T00:00:00Z"), 20));
+    expect(capped).toEqual(all.slice(0, 21));
+    expect(slotsBetween(service, at("2026-06-01T00:00:00Z"), at("2026-06-08T00:00:00Z"), 80)).toHaveLength(80);
+  });
 });

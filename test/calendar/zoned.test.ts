@@ -269,3 +269,29 @@ describe("an interval opening inside the repeated fall-back hour", () => {
     expect(checkWorkingHours(service, at("2026-11-01T06:00:00Z"))).not.toBeNull();
   });
 });
+
+describe("an interval ending at 24:00 where local midnight repeats", () => {
+  // The day ends when the next local date begins: at the first of the two midnights.
+  const untilMidnight = (timezone: string, day: "sat") =>
+    rules({ timezone, weeklySchedule: { [day]: [{ start: "23:00", end: "24:00" }] } });
+
+  it("America/Havana 2026-10-31 23:00–24:00 lists only slots booking accepts (midnight repeats at 04:00Z and 05:00Z)", () => {
+    const service = untilMidnight("America/Havana", "sat");
+    const slots = slotsBetween(service, at("2026-10-31T12:00:00Z"), at("2026-11-01T12:00:00Z"));
+    expect(starts(slots)).toEqual(["2026-11-01T03:00:00Z", "2026-11-01T03:30:00Z"]); // 23:00, 23:30 CDT
+    expect(slots.at(-1)?.end).toBe(at("2026-11-01T04:00:00Z")); // the first 00:00
+    for (const slot of slots) expect(checkWorkingHours(service, slot.start), iso(slot.start)).toBeNull();
+    expect(checkWorkingHours(service, at("2026-11-01T04:00:00Z"))).not.toBeNull(); // 00:00 CDT, Sunday
+    expect(checkWorkingHours(service, at("2026-11-01T04:30:00Z"))).not.toBeNull();
+  });
+
+  it("Atlantic/Azores 2026-10-24 23:00–24:00 lists only slots booking accepts (midnight repeats at 00:00Z and 01:00Z)", () => {
+    const service = untilMidnight("Atlantic/Azores", "sat");
+    const slots = slotsBetween(service, at("2026-10-24T12:00:00Z"), at("2026-10-25T12:00:00Z"));
+    expect(starts(slots)).toEqual(["2026-10-24T23:00:00Z", "2026-10-24T23:30:00Z"]); // 23:00, 23:30 (UTC+0)
+    expect(slots.at(-1)?.end).toBe(at("2026-10-25T00:00:00Z"));
+    for (const slot of slots) expect(checkWorkingHours(service, slot.start), iso(slot.start)).toBeNull();
+    expect(checkWorkingHours(service, at("2026-10-25T00:00:00Z"))).not.toBeNull();
+    expect(checkWorkingHours(service, at("2026-10-25T00:30:00Z"))).not.toBeNull();
+  });
+});

@@ -277,3 +277,18 @@ describe("security", () => {
     expect(responses[6]?.status).toBe(200);
   });
 });
+
+describe("problem catalogue", () => {
+  it("documents every code of the OpenAPI Problem schema, and no code the API never answers with", async () => {
+    const doc = await json(await api("GET", "/openapi.json"));
+    const codes: string[] = doc.components.schemas.Problem.properties.code.enum;
+    expect(codes).toEqual(expect.arrayContaining(["unavailable", "webhook_endpoint_limit", "validation_failed"]));
+    expect(codes).not.toContain("booking_rule_violated");
+    for (const code of codes) {
+      const res = await api("GET", `/problems/${code}`);
+      expect(res.status, code).toBe(200);
+      expect((await json(res)).code).toBe(code);
+    }
+    await problem(await api("GET", "/problems/booking_rule_violated"), 404, "not_found");
+  });
+});

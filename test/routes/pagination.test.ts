@@ -1,4 +1,5 @@
 /** Page and limit, the list envelope and the RFC 8288 Link header, shown on GET /customers. */
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { customers } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
@@ -193,5 +194,68 @@ describe("security", () => {
     const { body } = await page(mine.apiKey, "?limit=2&page=2");
     expect(body.pagination).toEqual({ page: 2, limit: 2, total: 3, totalPages: 2, hasMore: false });
     expect(body.data.map((c: { id: string }) => c.id)).toEqual([ids[2]]);
+  });
+});
+
+describe("deep pages: a page skips at most 10,000 items", () => {
+  const lists = (webhookId: string) => [
+    "/bookings",
+    "/services",
+    "/customers",
+    "/webhooks",
+    `/webhooks/${webhookId}/deliveries`,
+  ];
+
+  it("every list serves page 101 at limit 100 and page 501 at limit 20, and refuses one page deeper", async () => {
+    const { apiKey } = await createAccount();
+    const hook = await api("POST", "/webhooks", {
+      key: apiKey,
+      body: { url: "https://hooks.example/deep", events: ["booking.created"] },
+    });
+    const webhookId = (await json(hook)).id;
+    for (const path of lists(webhookId)) {
+      for (const [deepest, limit] of [
+        [101, 100],
+        [501, 20],
+        [10_001, 1],
+      ] as const) {
+        const ok = await api("GET", `${path}?page=${deepest}&limit=${limit}`, { key: apiKey });
+        expect(ok.status, `${path} page ${deepest}`).toBe(200);
+        expect((await json(ok)).data).toEqual([]);
+
+        const res = await api("GET", `${path}?page=${deepest + 1}&limit=${limit}`, { key: apiKey });
+        const entry = await validationError(res, "page");
+        expect(entry.message, path).toContain(`at most ${deepest}`);
+      }
+    }
+  });
+
+  it("the detail explains the bound; on bookings it points to from/to", async () => {
+    const { apiKey } = await createAccount();
+    const res = await api("GET", "/bookings?page=102&limit=100", { key: apiKey });
+    const body = await json(res);
+    expect(body.detail).toContain("at most 10000 items");
+    expect(body.detail).toContain("from and to");
+  });
+
+  it("Link next and last stop at the deepest page while total stays true", async () => {
+    const account = await createAccount();
+    // 10,003 customers in one statement: at limit 1 the deepest page is 10,001.
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10003)
+       INSERT INTO customers (id, business_id, name, email, email_normalized, name_normalized, created_at, updated_at)
+       SELECT printf('cus_deep%06d', i), ?1, 'Deep ' || i, 'deep' || i || '@example.com', 'deep' || i || '@example.com',
+              'deep ' || i, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z' FROM n`,
+    )
+      .bind(account.businessId)
+      .run();
+    const first = await page(account.apiKey, "?limit=1");
+    expect(first.body.pagination).toMatchObject({ total: 10_003, totalPages: 10_003, hasMore: true });
+    expect(links(first.res).last?.searchParams.get("page")).toBe("10001");
+
+    const deepest = await page(account.apiKey, "?limit=1&page=10001");
+    expect(deepest.ids).toHaveLength(1);
+    expect(links(deepest.res).next).toBeUndefined();
+    expect(links(deepest.res).last?.searchParams.get("page")).toBe("10001");
   });
 });

@@ -10,7 +10,8 @@ const route = createRoute({
   operationId: "listBookings",
   tags: ["Bookings"],
   summary: "List bookings",
-  description: "Newest appointment first (`startTime` descending, then `id` descending).",
+  description:
+    "Newest appointment first (`startTime` descending, then `id` descending). Pages reach back at most 10,000 bookings (see `page`); use `from`/`to` to read older ones.",
   security: bearerSecurity,
   request: { query: z.strictObject(bookingListQuery) },
   responses: {

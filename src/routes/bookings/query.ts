@@ -49,7 +49,7 @@ export async function bookingPage(c: Context<AppEnv>, query: BookingListQuery & 
       .where(where)
       .orderBy(desc(bookings.startTime), desc(bookings.id))
       .limit(limit)
-      .offset(offsetOf({ page, limit })),
+      .offset(offsetOf({ page, limit }, "from and to (or status, serviceId, customerId)")),
     c.var.db.select({ total: count() }).from(bookings).where(where),
   ]);
   return paginate(c, rows.map(toBooking), totals?.total ?? 0, { page, limit });

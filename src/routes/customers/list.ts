@@ -55,7 +55,7 @@ export const listCustomers = (app: OpenAPIHono<AppEnv>) =>
         .where(where)
         .orderBy(desc(customers.id))
         .limit(limit)
-        .offset(offsetOf({ page, limit })),
+        .offset(offsetOf({ page, limit }, "search")),
       c.var.db.select({ total: count() }).from(customers).where(where),
     ]);
     return c.json(paginate(c, rows.map(toCustomer), totals?.total ?? 0, { page, limit }), 200);

@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { calendarOf, snapshotOf } from "../../calendar/client";
 import { providerCalendarOf, providerSnapshotOf } from "../../calendar/provider/client";
 import { type ProviderTime, withProviders } from "../../calendar/provider-slots";
-import { blockedSpan, type Span } from "../../calendar/rules";
+import { blockedSpan, type Span, slotsBetween } from "../../calendar/rules";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
 import { bearerSecurity, idParam, problemResponses } from "../../lib/openapi";
@@ -13,6 +13,8 @@ import { providersOfService } from "./providers";
 
 const DAY = 86_400_000;
 const MAX_RANGE_DAYS = 31;
+/** The most slots one response lists (a 1-minute grid around the clock would be 44,640 in 31 days). */
+export const MAX_SLOTS = 2_000;
 
 const SlotSchema = z
   .object({
@@ -48,7 +50,7 @@ const route = createRoute({
   operationId: "getServiceAvailability",
   tags: ["Services"],
   summary: "The live slot calendar",
-  description: `Every slot of the working hours that starts in [from, to), with its live seat counts. The range is at most ${MAX_RANGE_DAYS} days; from defaults to now and to to from + 7 days.`,
+  description: `Every slot of the working hours that starts in [from, to), with its live seat counts. The range is at most ${MAX_RANGE_DAYS} days; from defaults to now and to to from + 7 days. One response lists at most ${MAX_SLOTS} slots: a range holding more is a 422 \`validation_failed\` on \`to\` whose detail names the latest \`to\` that fits; page through longer ranges by moving \`from\`.`,
   security: bearerSecurity,
   request: {
     params: idParam("svc_01jd3k5v7q8r9s0t1u2v3w4x5y"),
@@ -79,6 +81,20 @@ export const getAvailability = (app: OpenAPIHono<AppEnv>) =>
     }
     const service = await loadService(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
     const rules = snapshotOf(service);
+    // Counted here, stopping at the bound, so an oversized range never reaches the calendar.
+    const overflow = slotsBetween(rules, from, to, MAX_SLOTS)[MAX_SLOTS];
+    if (overflow) {
+      const fits = new Date(overflow.start).toISOString();
+      throw new ApiError(
+        "validation_failed",
+        `This range holds more than ${MAX_SLOTS} slots (the service has one every ${rules.slotIntervalMinutes} minutes). Narrow it: with this from, use a to of at most ${fits}, then continue with from=${fits}.`,
+        {
+          errors: [
+            { path: "to", message: `Must be at most ${fits} for this from: at most ${MAX_SLOTS} slots per call.` },
+          ],
+        },
+      );
+    }
     const [slots, people] = await Promise.all([
       calendarOf(c.env, service.businessId, service.id).availability(rules, from, to),
       providerTimes(c, service.id, query.providerId, blockedSpan(rules, from, to + rules.durationMinutes * 60_000)),

@@ -8,6 +8,7 @@ import { bearerSecurity, bodyProblems, idParam, problemResponses } from "../../l
 import { offsetOf, paginate, paginationQuery } from "../../lib/pagination";
 import { isLoopbackReceiver, localReceiversAllowed } from "../../webhooks/receiver-url";
 import { newSigningSecret } from "../../webhooks/signing";
+import { insertEndpoint, MAX_WEBHOOK_ENDPOINTS } from "./insert";
 import { loadWebhook } from "./load";
 import { CreatedWebhookSchema, CreateWebhookSchema, toWebhook, WebhookListSchema, WebhookSchema } from "./schemas";
 
@@ -20,8 +21,7 @@ const createWebhookRoute = createRoute({
   operationId: "createWebhook",
   tags,
   summary: "Register a webhook endpoint",
-  description:
-    "Events are POSTed as JSON signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The signing secret is in this response only.",
+  description: `Events are POSTed as JSON signed per Standard Webhooks (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`). The signing secret is in this response only. A business has at most ${MAX_WEBHOOK_ENDPOINTS} endpoints (deleted ones do not count): registering one more is a 409 \`webhook_endpoint_limit\`.`,
   security: bearerSecurity,
   request: { body: { required: true, content: { "application/json": { schema: CreateWebhookSchema } } } },
   responses: {
@@ -29,7 +29,7 @@ const createWebhookRoute = createRoute({
       description: "The endpoint and its secret.",
       content: { "application/json": { schema: CreatedWebhookSchema } },
     },
-    ...problemResponses(...bodyProblems),
+    ...problemResponses(409, ...bodyProblems),
   },
 });
 
@@ -89,21 +89,22 @@ export const webhookEndpointRoutes = (app: OpenAPIHono<AppEnv>) => {
     }
     const now = new Date().toISOString();
     const secret = newSigningSecret();
-    const [row] = await c.var.db
-      .insert(webhookEndpoints)
-      .values({
-        id: newId("webhook"),
-        businessId: c.var.caller.businessId,
-        url: body.url,
-        description: body.description ?? null,
-        events: body.events,
-        secret,
-        status: "active",
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    const webhook = toWebhook(row as NonNullable<typeof row>);
+    const row = {
+      id: newId("webhook"),
+      businessId: c.var.caller.businessId,
+      url: body.url,
+      description: body.description ?? null,
+      events: body.events,
+      secret,
+      status: "active" as const,
+      disabledReason: null,
+      consecutiveFailures: 0,
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+    };
+    await insertEndpoint(c.var.db, row);
+    const webhook = toWebhook(row);
     c.header("Location", `/api/v1/webhooks/${webhook.id}`);
     return c.json({ ...webhook, secret }, 201);
   });
