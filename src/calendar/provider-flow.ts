@@ -1,7 +1,10 @@
 /**
- * The asynchronous half of a booking with a provider: preference order, then the claim RPC
- * between the calendar's two transactions (see provider-booking.ts for the steps).
+ * The asynchronous halves of what the service calendar does with a provider's calendar: book,
+ * move and hold. Each is a claim RPC between two of the calendar's own transactions (the steps
+ * are in provider-booking.ts, reschedule.ts and hold-steps.ts).
  */
+
+import { type HoldCommand, type HoldResult, type HoldStep, placeHold, settleHoldClaim } from "./hold-steps";
 import { providerCalendarOf } from "./provider/client";
 import type { ClaimResult, ProviderSnapshot } from "./provider/types";
 import {
@@ -11,8 +14,9 @@ import {
   type ProviderStep,
   reserveTentative,
 } from "./provider-booking";
+import { beginMove, dropMove, finishMove } from "./reschedule";
 import type { CalendarTables } from "./tables";
-import type { CalendarResult, CreateBookingCommand, ServiceSnapshot } from "./types";
+import type { CalendarResult, CreateBookingCommand, RescheduleCommand, ServiceSnapshot } from "./types";
 import { addDays, instantOf, localDateOf } from "./zoned";
 
 /** What the flow needs of its calendar object. */
@@ -22,6 +26,8 @@ export type ProviderFlowDeps = {
   tables: CalendarTables;
   /** Writes committed changes to D1 (group commit). */
   afterCommit: () => Promise<void>;
+  /** Sends owed provider releases (and hold confirmations). */
+  sendReleases: () => Promise<void>;
 };
 
 /** Books `command` on a service with providers: tentative row, claim, then confirm or refuse. */
@@ -44,7 +50,7 @@ export async function bookWithProvider(deps: ProviderFlowDeps, command: CreateBo
     } catch {
       // Unknown outcome: give the row up and release whatever the claim may have taken.
       const result = storage.transactionSync(() => abandonTentative(tables, current, Date.now()));
-      await tables.releases.send(env, Date.now());
+      await deps.sendReleases();
       return result;
     }
     if (answer.ok) {
@@ -87,4 +93,48 @@ export async function preferenceOrder(
     .map((p, i) => ({ id: p.id, load: loads[i] as number }))
     .sort((a, b) => a.load - b.load || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .map((c) => c.id);
+}
+
+/** Moves a booking (reschedule.ts); with providers, after the person's calendar claims the new time. */
+export async function moveBooking(deps: ProviderFlowDeps, command: RescheduleCommand): Promise<CalendarResult> {
+  const { storage, env, tables } = deps;
+  const step = storage.transactionSync(() => beginMove(tables, command, Date.now()));
+  if (step.kind === "done") {
+    if (step.result.ok && !step.result.replayed) await deps.afterCommit();
+    return step.result;
+  }
+  let answer: ClaimResult;
+  try {
+    answer = await providerCalendarOf(env, command.service.businessId, step.providerId).claim(step.claim);
+  } catch {
+    storage.transactionSync(() => dropMove(tables, step, false, Date.now()));
+    await deps.sendReleases();
+    const detail = "The provider's calendar did not answer; the booking is unchanged. Retry.";
+    return { ok: false, refusal: { code: "unavailable", detail } };
+  }
+  if (!answer.ok) {
+    storage.transactionSync(() => dropMove(tables, step, true, Date.now()));
+    return { ok: false, refusal: { code: "slot_unavailable", reason: answer.reason, detail: answer.detail } };
+  }
+  const result = storage.transactionSync(() => finishMove(tables, command, step, Date.now()));
+  await deps.sendReleases();
+  if (result.ok) await deps.afterCommit();
+  return result;
+}
+
+/** Places a hold (hold-steps.ts); with providers, after the person's calendar claims the time. */
+export async function holdSeat(deps: ProviderFlowDeps, command: HoldCommand): Promise<HoldResult> {
+  const { storage, env, tables } = deps;
+  const { service, providers, providerId, startTime } = command;
+  const order = await preferenceOrder(env, service, providers, providerId, startTime);
+  let step: HoldStep = storage.transactionSync(() => placeHold(tables, command, order, Date.now()));
+  while (step.kind === "claim") {
+    const current = step;
+    const answer = await providerCalendarOf(env, service.businessId, current.providerId)
+      .claim(current.claim)
+      .catch(() => "no_answer" as const);
+    step = storage.transactionSync(() => settleHoldClaim(tables, command, current, answer, order, Date.now()));
+  }
+  await deps.sendReleases();
+  return step.result;
 }

@@ -2,23 +2,13 @@ import { DurableObject } from "cloudflare:workers";
 import { toBooking } from "../bookings/booking";
 import { type CustomerRewrite, rewriteCustomer } from "./customer-rewrite";
 import { queuePublisher } from "./event-relay";
-import {
-  consumeHold,
-  expireHolds,
-  type HoldCommand,
-  type HoldResult,
-  type HoldStep,
-  placeHold,
-  settleHoldClaim,
-} from "./hold-steps";
+import { consumeHold, expireHolds, type HoldCommand, type HoldResult } from "./hold-steps";
 import type { Hold } from "./holds";
 import { liveSlots } from "./live-slots";
 import { d1Writer } from "./persist";
-import { providerCalendarOf } from "./provider/client";
-import type { ClaimResult, ProviderSnapshot } from "./provider/types";
+import type { ProviderSnapshot } from "./provider/types";
 import { expireTentative } from "./provider-booking";
-import { bookWithProvider, preferenceOrder } from "./provider-flow";
-import { beginMove, dropMove, finishMove } from "./reschedule";
+import { bookWithProvider, holdSeat, moveBooking, type ProviderFlowDeps } from "./provider-flow";
 import { holdsCapacity } from "./reservations";
 import { reserve } from "./reserve";
 import type { ServiceRules } from "./rules";
@@ -80,15 +70,7 @@ export class ServiceCalendar extends DurableObject<Env> {
       return result;
     }
     if (command.providers && command.providers.length > 0) {
-      return bookWithProvider(
-        {
-          storage: this.ctx.storage,
-          env: this.env,
-          tables: this.tables,
-          afterCommit: () => this.writeBehind.afterCommit(),
-        },
-        command,
-      );
+      return bookWithProvider(this.flowDeps(), command);
     }
     const result = this.ctx.storage.transactionSync(() => {
       expireHolds(this.tables, Date.now());
@@ -126,46 +108,12 @@ export class ServiceCalendar extends DurableObject<Env> {
    * providers a tentative row holds the new time while the provider calendar claims it.
    */
   async reschedule(command: RescheduleCommand): Promise<CalendarResult> {
-    const step = this.ctx.storage.transactionSync(() => beginMove(this.tables, command, Date.now()));
-    if (step.kind === "done") {
-      if (step.result.ok && !step.result.replayed) await this.writeBehind.afterCommit();
-      return step.result;
-    }
-    let answer: ClaimResult;
-    try {
-      answer = await providerCalendarOf(this.env, command.service.businessId, step.providerId).claim(step.claim);
-    } catch {
-      this.ctx.storage.transactionSync(() => dropMove(this.tables, step, false, Date.now()));
-      await this.sendReleases();
-      const detail = "The provider's calendar did not answer; the booking is unchanged. Retry.";
-      return { ok: false, refusal: { code: "unavailable", detail } };
-    }
-    if (!answer.ok) {
-      this.ctx.storage.transactionSync(() => dropMove(this.tables, step, true, Date.now()));
-      return { ok: false, refusal: { code: "slot_unavailable", reason: answer.reason, detail: answer.detail } };
-    }
-    const result = this.ctx.storage.transactionSync(() => finishMove(this.tables, command, step, Date.now()));
-    await this.sendReleases();
-    if (result.ok) await this.writeBehind.afterCommit();
-    return result;
+    return moveBooking(this.flowDeps(), command);
   }
 
   /** Places a hold (hold-steps.ts); with providers, after the person's calendar claims the time. */
   async placeHold(command: HoldCommand): Promise<HoldResult> {
-    const { service, providers, providerId, startTime } = command;
-    const order = await preferenceOrder(this.env, service, providers, providerId, startTime);
-    let step: HoldStep = this.ctx.storage.transactionSync(() => placeHold(this.tables, command, order, Date.now()));
-    while (step.kind === "claim") {
-      const current = step;
-      const answer = await providerCalendarOf(this.env, service.businessId, current.providerId)
-        .claim(current.claim)
-        .catch(() => "no_answer" as const);
-      step = this.ctx.storage.transactionSync(() =>
-        settleHoldClaim(this.tables, command, current, answer, order, Date.now()),
-      );
-    }
-    await this.sendReleases();
-    return step.result;
+    return holdSeat(this.flowDeps(), command);
   }
 
   /** A hold of this calendar, as it stands now. */
@@ -207,7 +155,8 @@ export class ServiceCalendar extends DurableObject<Env> {
     // With providers each appointment also needs its person's time: one at a time, same protocol.
     const results: CalendarResult[] = [];
     if (providers.length > 0) {
-      const deps = { storage: this.ctx.storage, env: this.env, tables: this.tables, afterCommit: async () => {} };
+      // Imported bookings reach D1 together once all are in (drain below).
+      const deps = { ...this.flowDeps(), afterCommit: async () => {} };
       for (const { providerId, ...booking } of bookings) {
         results.push(await bookWithProvider(deps, { service, booking, customerId: null, providers, providerId }));
       }
@@ -248,6 +197,17 @@ export class ServiceCalendar extends DurableObject<Env> {
     await this.writeBehind.run();
     await this.tables.alarm.load();
     this.armForProviders();
+  }
+
+  /** What the asynchronous flows (provider-flow.ts) need of this object. */
+  private flowDeps(): ProviderFlowDeps {
+    return {
+      storage: this.ctx.storage,
+      env: this.env,
+      tables: this.tables,
+      afterCommit: () => this.writeBehind.afterCommit(),
+      sendReleases: () => this.sendReleases(),
+    };
   }
 
   /** Sends owed provider releases; what fails stays owed for the alarm. */
