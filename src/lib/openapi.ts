@@ -1,5 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { problemTypes } from "./errors";
+import { type HeaderName, type HeaderObject, type HeaderRef, problemHeaders, responseHeaders } from "./openapi-headers";
+
+export { type HeaderName, registerResponseHeaders, responseHeaders } from "./openapi-headers";
 
 export const ProblemSchema = z
   .object({
@@ -34,22 +37,63 @@ const problemDescriptions = {
 
 type ProblemStatus = keyof typeof problemDescriptions;
 
-/** OpenAPI responses for the given problem statuses (plus 401, 429, 500 and 503, which every authenticated route can return). */
-export function problemResponses(...statuses: ProblemStatus[]) {
-  const all = new Set<ProblemStatus>([...statuses, 401, 429, 500, 503]);
+type ProblemResponse = {
+  description: string;
+  headers: Record<string, HeaderObject | HeaderRef>;
+  content: { "application/problem+json": { schema: typeof ProblemSchema } };
+};
+
+function problemResponsesOf(statuses: Iterable<ProblemStatus>, rateLimited: boolean) {
   return Object.fromEntries(
-    [...all].sort().map((status) => [
+    [...new Set(statuses)].sort().map((status) => [
       status,
       {
         description: problemDescriptions[status],
+        headers: problemHeaders(status, rateLimited),
         content: { "application/problem+json": { schema: ProblemSchema } },
       },
     ]),
-  ) as Record<
-    ProblemStatus,
-    { description: string; content: { "application/problem+json": { schema: typeof ProblemSchema } } }
-  >;
+  ) as Record<ProblemStatus, ProblemResponse>;
 }
+
+/**
+ * OpenAPI responses for the given problem statuses of an authenticated, rate-limited route
+ * (plus 401, 429, 500 and 503, which every such route can return), each with its headers.
+ */
+export function problemResponses(...statuses: ProblemStatus[]) {
+  return problemResponsesOf([...statuses, 401, 429, 500, 503], true);
+}
+
+/** Problem responses of a public route: no key, no rate limit. */
+export function publicProblemResponses(...statuses: ProblemStatus[]) {
+  return problemResponsesOf(statuses, false);
+}
+
+/**
+ * A JSON success response of an authenticated route: `RateLimit-Policy` and `X-Request-Id`,
+ * plus the headers named (e.g. `{ required: ["Location"] }` on a 201).
+ */
+export function jsonResponse<T extends z.ZodType>(
+  description: string,
+  schema: T,
+  headers: { required?: HeaderName[]; optional?: HeaderName[] } = {},
+) {
+  return {
+    description,
+    headers: responseHeaders(["RateLimit-Policy", ...(headers.required ?? [])], headers.optional),
+    content: { "application/json": { schema } },
+  };
+}
+
+/** A page of a list: the envelope with its `Link` header. */
+export const pageResponse = <T extends z.ZodType>(description: string, schema: T) =>
+  jsonResponse(description, schema, { required: ["Link"] });
+
+/** A response without a body of an authenticated route (204, 304). */
+export const emptyResponse = (description: string, required: HeaderName[] = []) => ({
+  description,
+  headers: responseHeaders(["RateLimit-Policy", ...required]),
+});
 
 /** Responses for routes with a JSON body: malformed, oversized, wrong media type, invalid. */
 export const bodyProblems = [400, 413, 415, 422] as const;
@@ -95,26 +139,17 @@ export const ifMatchHeader = z.object({
     .openapi({ param: { in: "header" }, description: "ETag the change is based on; a stale one answers 412." }),
 });
 
-/** The `ETag` response header. */
-export const etagHeader = {
-  ETag: { description: "Entity tag of this representation.", schema: { type: "string" as const } },
-};
-
-/** The 304 response of a conditional GET. */
-const notModifiedResponse = {
-  304: { description: "Not modified: the ETag in If-None-Match is current.", headers: etagHeader },
-};
-
 /**
  * The request and responses of a conditional single-resource GET: `{id}` and `If-None-Match`
  * in, the resource with its `ETag` (200) or 304 out, plus the usual problems.
  */
 export function conditionalGet<T extends z.ZodType>(schema: T, description: string, idExample: string) {
   return {
+    description: "Sends the `ETag`; with `If-None-Match` naming the current one, the answer is a 304 without a body.",
     request: { params: idParam(idExample), headers: ifNoneMatchHeader },
     responses: {
-      200: { description, headers: etagHeader, content: { "application/json": { schema } } },
-      ...notModifiedResponse,
+      200: jsonResponse(description, schema, { required: ["ETag"] }),
+      304: emptyResponse("Not modified: the ETag in If-None-Match is current.", ["ETag"]),
       ...problemResponses(404, 422),
     },
   };

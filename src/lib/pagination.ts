@@ -25,6 +25,13 @@ export const paginationQuery = {
   limit: z.coerce.number().int().min(1).max(100).default(20).openapi({ description: "Items per page, 1 to 100." }),
 };
 
+/**
+ * The rules every list shares that the parameter schemas cannot say on their own, for the list
+ * operations' descriptions.
+ */
+export const listRules =
+  "Pages: `page` from 1, `limit` 1 to 100; a page past the end is an empty `data` with the real `total`, and `Link` carries first, prev, next and last. A page may skip at most 10,000 items (`(page − 1) × limit` ≤ 10,000; deeper is a 422 on `page` naming the deepest one): narrow the list with its filters to reach further. An unknown or repeated query parameter is a 422.";
+
 export type PageRequest = { page: number; limit: number };
 
 export const PaginationSchema = z

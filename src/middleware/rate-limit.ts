@@ -10,7 +10,7 @@ function parseBudget(value: string | undefined, fallback: string): { limit: numb
 
 /**
  * Per-API-key budgets, one for reads (GET, HEAD) and one for writes, enforced by the Workers
- * Rate Limiting bindings. Every response states its policy (IETF RateLimit headers draft); an
+ * Rate Limiting bindings. Every response (problem answers included) states its policy (IETF RateLimit headers draft); an
  * exhausted budget answers 429 with `Retry-After`.
  */
 export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
@@ -25,6 +25,7 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
       headers: { "Retry-After": String(period), "RateLimit-Policy": policy, RateLimit: `"${name}";r=0;t=${period}` },
     });
   }
-  c.header("RateLimit-Policy", policy);
   await next();
+  // Set after the handler: a problem answer is a new Response that would not keep an earlier header.
+  c.header("RateLimit-Policy", policy);
 });

@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
+import { responseHeaders } from "../lib/openapi";
 
 const page = `<!doctype html>
 <html lang="en">
@@ -37,7 +38,11 @@ const route = createRoute({
   description: "A browsable reference of this document, served with its assets by the Worker. No authentication.",
   security: [],
   responses: {
-    200: { description: "The reference page.", content: { "text/html": { schema: z.string() } } },
+    200: {
+      description: "The reference page.",
+      headers: responseHeaders(),
+      content: { "text/html": { schema: z.string() } },
+    },
   },
 });
 

@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
+import { responseHeaders } from "../lib/openapi";
 
 const route = createRoute({
   method: "get",
@@ -12,6 +13,7 @@ const route = createRoute({
   responses: {
     200: {
       description: "The Worker is serving.",
+      headers: responseHeaders(),
       content: { "application/json": { schema: z.object({ status: z.literal("ok") }).openapi("Health") } },
     },
   },

@@ -1,37 +1,44 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
 import { deprecatedOperations, markDeprecated } from "../lib/deprecations";
+import { registerResponseHeaders, responseHeaders } from "../lib/openapi";
+import { examplesAhead } from "../lib/openapi-examples";
 
 type Document = ReturnType<OpenAPIHono<AppEnv>["getOpenAPI31Document"]>;
 
 /**
- * Serves the OpenAPI 3.1.0 document generated from the routes' zod schemas. It is built once
- * per isolate and origin: the public, unauthenticated route costs no more than a lookup.
+ * Serves the OpenAPI 3.1.0 document generated from the routes' zod schemas, its example
+ * instants moved ahead of now (`examplesAhead`). It is built once per isolate and origin: the
+ * public, unauthenticated route costs no more than a lookup.
  */
 export const openApiDocument = (api: OpenAPIHono<AppEnv>) => {
+  registerResponseHeaders(api.openAPIRegistry);
   const built = new Map<string, Document>();
   const documentFor = (origin: string) => {
     let document = built.get(origin);
     if (!document) {
-      document = api.getOpenAPI31Document({
-        openapi: "3.1.0",
-        info: {
-          title: "Booking API",
-          version: "1.0.0",
-          description:
-            "Appointment booking for businesses: services, customers and bookings. Every route except `/health`, `/openapi.json`, `/docs` and `/problems/{code}` needs `Authorization: Bearer <API_KEY>`. Errors are RFC 9457 problem details.",
-        },
-        servers: [{ url: `${origin}/api/v1` }],
-        tags: [
-          { name: "Bookings", description: "Appointments." },
-          { name: "Services", description: "The catalog and its availability." },
-          { name: "Customers", description: "Customer profiles." },
-          { name: "Providers", description: "People (or rooms) who perform services, with own hours." },
-          { name: "Holds", description: "Seats kept for a few minutes, then booked or released." },
-          { name: "Webhooks", description: "Signed booking events (Standard Webhooks) and their deliveries." },
-          { name: "Meta", description: "Health, contract, reference and problem types." },
-        ],
-      });
+      document = examplesAhead(
+        api.getOpenAPI31Document({
+          openapi: "3.1.0",
+          info: {
+            title: "Booking API",
+            version: "1.0.0",
+            description:
+              "Appointment booking for businesses: services, customers and bookings. Every route except `/health`, `/openapi.json`, `/docs` and `/problems/{code}` needs `Authorization: Bearer <API_KEY>`. Errors are RFC 9457 problem details.",
+          },
+          servers: [{ url: `${origin}/api/v1` }],
+          tags: [
+            { name: "Bookings", description: "Appointments." },
+            { name: "Services", description: "The catalog and its availability." },
+            { name: "Customers", description: "Customer profiles." },
+            { name: "Providers", description: "People (or rooms) who perform services, with own hours." },
+            { name: "Holds", description: "Seats kept for a few minutes, then booked or released." },
+            { name: "Webhooks", description: "Signed booking events (Standard Webhooks) and their deliveries." },
+            { name: "Meta", description: "Health, contract, reference and problem types." },
+          ],
+        }),
+        Date.now(),
+      );
       markDeprecated(document, deprecatedOperations);
       if (built.size < 16) built.set(origin, document);
     }
@@ -43,10 +50,13 @@ export const openApiDocument = (api: OpenAPIHono<AppEnv>) => {
     operationId: "getOpenApiDocument",
     tags: ["Meta"],
     summary: "This OpenAPI 3.1.0 document",
+    description:
+      "Generated from the schemas that validate requests. Its example instants are moved ahead of the time it is built, so every example is a request the API accepts.",
     security: [],
     responses: {
       200: {
         description: "The contract of this API.",
+        headers: responseHeaders(),
         content: { "application/json": { schema: z.looseObject({ openapi: z.string() }).openapi("OpenApiDocument") } },
       },
     },

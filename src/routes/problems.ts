@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
 import { ApiError, type ProblemCode, problemTypes } from "../lib/errors";
-import { problemResponses } from "../lib/openapi";
+import { publicProblemResponses, responseHeaders } from "../lib/openapi";
 
 const route = createRoute({
   method: "get",
@@ -19,13 +19,14 @@ const route = createRoute({
   responses: {
     200: {
       description: "The problem type.",
+      headers: responseHeaders(),
       content: {
         "application/json": {
           schema: z.object({ code: z.string(), status: z.number().int(), title: z.string() }).openapi("ProblemType"),
         },
       },
     },
-    404: problemResponses(404)[404],
+    ...publicProblemResponses(404),
   },
 });
 

@@ -34,6 +34,20 @@ const fakeDocument: OpenApiDocument = {
         },
       },
     },
+    "/stamped": {
+      get: {
+        operationId: "stamped",
+        responses: {
+          200: {
+            description: "Headers by reference.",
+            headers: {
+              "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },
+              "Retry-After": { required: false, schema: { type: "integer", minimum: 0 } },
+            },
+          },
+        },
+      },
+    },
     "/things/special": {
       get: {
         operationId: "special",
@@ -42,6 +56,9 @@ const fakeDocument: OpenApiDocument = {
     },
   },
   components: {
+    headers: {
+      "X-Request-Id": { required: true, schema: { type: "string", pattern: "^[A-Za-z0-9_=-]{1,128}$" } },
+    },
     schemas: {
       Thing: {
         type: "object",
@@ -131,6 +148,30 @@ describe("contract checker", () => {
     );
   });
 
+  it("rejects one of the API's own headers sent where the response does not declare it, in any case", () => {
+    const problemHeaders = { "Content-Type": "application/problem+json", "Cache-Control": "no-store" };
+    const notFound = (headers: Record<string, string>) =>
+      checker.violations(observed(404, { status: 404, code: "not_found" }, { ...problemHeaders, ...headers }));
+    expect(notFound({})).toEqual([]);
+    expect(notFound({ "retry-after": "5" })).toEqual([
+      expect.stringMatching(/header retry-after is sent but not declared for this response/),
+    ]);
+    expect(notFound({ RateLimit: '"reads";r=0;t=1' })[0]).toMatch(/header ratelimit is sent but not declared/);
+    // A header declared only in components/headers counts as one of the API's own.
+    expect(notFound({ "X-Request-Id": "r1" })[0]).toMatch(/header x-request-id is sent but not declared/);
+  });
+
+  it("checks declared header values against their schemas, through components/headers references", () => {
+    const stamped = (headers: Record<string, string>) =>
+      checker.violations({ method: "GET", path: "/stamped", status: 200, headers, body: "" });
+    expect(stamped({ "X-Request-Id": "req-1" })).toEqual([]);
+    expect(stamped({ "X-Request-Id": "req-1", "Retry-After": "3" })).toEqual([]);
+    expect(stamped({})[0]).toMatch(/required header X-Request-Id is missing/);
+    expect(stamped({ "X-Request-Id": "not valid!" })[0]).toMatch(/header X-Request-Id: "not valid!" does not match/);
+    expect(stamped({ "X-Request-Id": "req-1", "Retry-After": "soon" })[0]).toMatch(/header Retry-After: "soon"/);
+    expect(stamped({ "X-Request-Id": "req-1", "Retry-After": "-1" })[0]).toMatch(/must be >= 0/);
+  });
+
   it("falls back to 4XX and default responses, and checks bodiless responses", () => {
     const del = { method: "DELETE", path: "/things/{id}", headers: {}, body: "" };
     expect(checker.violations({ ...del, status: 204 })).toEqual([]);
@@ -144,7 +185,8 @@ describe("contract checker", () => {
       }),
     ).toEqual([]);
     expect(checker.violations({ ...del, status: 500 })[0]).toMatch(/response not described/);
-    expect(checker.violations({ ...observed(418, { any: "thing" }), path: "/things/special" })).toEqual([]);
+    const teapot = observed(418, { any: "thing" }, { "Content-Type": "application/json" });
+    expect(checker.violations({ ...teapot, path: "/things/special" })).toEqual([]);
   });
 
   it("checks a non-JSON media type and validates its text", () => {
@@ -167,6 +209,7 @@ describe("contract checker", () => {
       "GET /things/{id} getThing",
       "DELETE /things/{id} deleteThing",
       "GET /page page",
+      "GET /stamped stamped",
       "GET /things/special special",
     ]);
   });

@@ -1,7 +1,11 @@
 /**
  * Runtime contract checks: every response must be one the OpenAPI document describes for its
- * operation — a documented status, the documented media type, and a body valid against the
- * documented schema (Ajv, JSON Schema 2020-12, `#/components/...` refs resolved in the document).
+ * operation — a documented status, the documented media type, a body valid against the
+ * documented schema (Ajv, JSON Schema 2020-12, `#/components/...` refs resolved in the document),
+ * and the documented response headers: each required one present, each sent one valid against
+ * its schema, and none of the API's own headers (`API_HEADERS`) sent without being declared.
+ *
+ * It imports nothing Node-only, so the Workers tests use it too.
  */
 import type { ErrorObject, ValidateFunction } from "ajv";
 import Ajv2020 from "ajv/dist/2020";
@@ -11,9 +15,10 @@ import type { Middleware } from "openapi-fetch";
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 export type MediaTypeObject = { schema?: Record<string, Json> };
+export type HeaderObject = { required?: boolean; schema?: Record<string, Json> };
 export type ResponseObject = {
   description?: string;
-  headers?: Record<string, { required?: boolean; schema?: Record<string, Json> }>;
+  headers?: Record<string, HeaderObject | { $ref: string }>;
   content?: Record<string, MediaTypeObject>;
 };
 export type OperationObject = { operationId?: string; responses?: Record<string, ResponseObject> } & Record<
@@ -45,6 +50,24 @@ export class ContractViolation extends Error {
 
 const DOCUMENT_ID = "https://contract.invalid/openapi.json";
 
+/**
+ * Headers the API itself sends, which a response must declare wherever they are sent. Generic
+ * ones (content type and length, date, caching, CORS, security headers) are not checked unless
+ * the document declares them somewhere, which adds them to this set.
+ */
+export const API_HEADERS = [
+  "X-Request-Id",
+  "Location",
+  "ETag",
+  "Link",
+  "Retry-After",
+  "RateLimit-Policy",
+  "RateLimit",
+  "Idempotent-Replayed",
+  "WWW-Authenticate",
+  "Allow",
+];
+
 /** RFC 6901 escaping of one JSON pointer segment. */
 const pointerSegment = (segment: string) => segment.replaceAll("~", "~0").replaceAll("/", "~1");
 
@@ -69,6 +92,8 @@ export function createContractChecker(document: OpenApiDocument) {
   // The whole document is one schema resource, so `#/components/schemas/X` refs resolve inside it.
   ajv.addSchema({ ...document, $id: DOCUMENT_ID });
   const validators = new Map<string, ValidateFunction>();
+  const componentHeaders = (document.components?.headers ?? {}) as Record<string, HeaderObject>;
+  const checkedHeaders = new Set([...API_HEADERS, ...Object.keys(componentHeaders)].map((h) => h.toLowerCase()));
 
   const templates = Object.keys(document.paths).map((template) => ({
     template,
@@ -106,6 +131,50 @@ export function createContractChecker(document: OpenApiDocument) {
     return validate;
   }
 
+  /** A documented header with its `$ref` (to `#/components/headers/…`) resolved, and its schema's pointer. */
+  function resolveHeader(header: HeaderObject | { $ref: string }, pointer: string): [HeaderObject, string] {
+    if (!("$ref" in header)) return [header, pointer];
+    const name = /^#\/components\/headers\/(.+)$/.exec(header.$ref)?.[1];
+    const target = name === undefined ? undefined : componentHeaders[name.replaceAll("~1", "/").replaceAll("~0", "~")];
+    if (!target || name === undefined) throw new ContractViolation(`unresolvable header reference ${header.$ref}`);
+    return [target, `/components/headers/${name}`];
+  }
+
+  /** Header departures: required ones missing, values off their schema, API headers not declared. */
+  function headerViolations(
+    label: string,
+    documented: ResponseObject,
+    responsePointer: string,
+    headers: Headers,
+  ): string[] {
+    const found: string[] = [];
+    const declared = new Set<string>();
+    for (const [name, entry] of Object.entries(documented.headers ?? {})) {
+      declared.add(name.toLowerCase());
+      const [header, pointer] = resolveHeader(entry, `${responsePointer}/headers/${pointerSegment(name)}`);
+      const value = headers.get(name);
+      if (value === null) {
+        if (header.required) found.push(`${label}: required header ${name} is missing`);
+        continue;
+      }
+      if (!header.schema) continue;
+      // Header values are text; a numeric schema (Retry-After) describes the number they spell.
+      const numeric = ["integer", "number"].includes(String(header.schema.type)) && /^-?\d+(\.\d+)?$/.test(value);
+      const validate = validatorFor(`${pointer}/schema`);
+      if (!validate(numeric ? Number(value) : value)) {
+        found.push(
+          `${label}: header ${name}: ${JSON.stringify(value)} does not match its schema:\n${formatErrors(validate.errors)}`,
+        );
+      }
+    }
+    for (const name of headers.keys()) {
+      if (checkedHeaders.has(name) && !declared.has(name)) {
+        found.push(`${label}: header ${name} is sent but not declared for this response`);
+      }
+    }
+    return found;
+  }
+
   /** Every way `observed` departs from the document; empty when it conforms. */
   function violations(observed: ObservedResponse): string[] {
     const method = observed.method.toUpperCase();
@@ -124,11 +193,24 @@ export function createContractChecker(document: OpenApiDocument) {
     }
     const documented = responses[statusKey] as ResponseObject;
     const headers = observed.headers instanceof Headers ? observed.headers : new Headers(observed.headers);
-    const found: string[] = [];
+    const responsePointer = ["", "paths", template, method.toLowerCase(), "responses", statusKey]
+      .map(pointerSegment)
+      .join("/");
+    return [
+      ...bodyViolations(observed, label, documented, responsePointer, headers),
+      ...headerViolations(label, documented, responsePointer, headers),
+    ];
+  }
 
-    for (const [name, header] of Object.entries(documented.headers ?? {})) {
-      if (header.required && !headers.has(name)) found.push(`${label}: required header ${name} is missing`);
-    }
+  /** Media type and body departures. */
+  function bodyViolations(
+    observed: ObservedResponse,
+    label: string,
+    documented: ResponseObject,
+    responsePointer: string,
+    headers: Headers,
+  ): string[] {
+    const found: string[] = [];
 
     const content = documented.content ?? {};
     const mediaTypes = Object.keys(content);
@@ -154,19 +236,7 @@ export function createContractChecker(document: OpenApiDocument) {
         return found;
       }
     }
-    const pointer = [
-      "",
-      "paths",
-      template,
-      method.toLowerCase(),
-      "responses",
-      statusKey,
-      "content",
-      mediaType,
-      "schema",
-    ]
-      .map(pointerSegment)
-      .join("/");
+    const pointer = `${responsePointer}/content/${pointerSegment(mediaType)}/schema`;
     const validate = validatorFor(pointer);
     if (!validate(body)) {
       found.push(

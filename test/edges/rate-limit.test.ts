@@ -4,6 +4,7 @@
  * over a budget takes a handful of requests instead of hundreds.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { createContractChecker } from "../e2e/contract";
 import { api, createAccount, json, problem, totalOf } from "../helpers";
 import { addApiKey, awayFromWindowEdge, budgetOf, postCustomer, sequential } from "./support";
 
@@ -84,6 +85,20 @@ describe("write budget", () => {
     );
     const after = await json(await api("GET", `/services/${id}`, { key: apiKey }));
     expect(after.name).toBe(`Consultation ${writes.limit - 3}`);
+  });
+});
+
+describe("the document", () => {
+  it("declares the headers of a 429 (Retry-After, RateLimit-Policy, RateLimit) and of the 2xx before it", async () => {
+    const checker = createContractChecker(await json(await api("GET", "/openapi.json")));
+    const { apiKey } = await createAccount();
+    await awayFromWindowEdge(reads.period);
+    const answers = await sequential(reads.limit + 1, () => api("GET", "/customers", { key: apiKey }));
+    expect(answers.map((a) => a.status)).toEqual([...Array(reads.limit).fill(200), 429]);
+    for (const answer of answers) {
+      const observed = { method: "GET", path: "/customers", ...answer, body: answer.text };
+      expect(checker.violations(observed), `${answer.status}`).toEqual([]);
+    }
   });
 });
 

@@ -2,7 +2,14 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
-import { bearerSecurity, bodyProblems, idempotencyKeyHeader, idParam, problemResponses } from "../../lib/openapi";
+import {
+  bearerSecurity,
+  bodyProblems,
+  idempotencyKeyHeader,
+  idParam,
+  jsonResponse,
+  problemResponses,
+} from "../../lib/openapi";
 import { BookingSchema } from "./schemas";
 import { transitionBooking } from "./transition";
 
@@ -25,7 +32,10 @@ const route = createRoute({
   operationId: "cancelBooking",
   tags: ["Bookings"],
   summary: "Cancel a booking",
-  description: "Frees the slot at once. Cancelling a booking that is not PENDING or CONFIRMED is a 409.",
+  description: [
+    "Frees the slot at once. Cancelling a booking that is not PENDING or CONFIRMED is a 409 `invalid_transition`. The body is optional: none, an empty one or `{}` cancel without a reason.",
+    "`Idempotency-Key` works as on `POST /bookings`: a replay answers the first result with `Idempotent-Replayed: true`.",
+  ].join("\n\n"),
   security: bearerSecurity,
   request: {
     params: idParam("bkg_01jd3k5v7q8r9s0t1u2v3w4x5y"),
@@ -33,7 +43,9 @@ const route = createRoute({
     body: { required: false, content: { "application/json": { schema: CancelBookingSchema } } },
   },
   responses: {
-    200: { description: "The cancelled booking.", content: { "application/json": { schema: BookingSchema } } },
+    200: jsonResponse("The cancelled booking. `Idempotent-Replayed: true` on a replay.", BookingSchema, {
+      optional: ["Idempotent-Replayed"],
+    }),
     ...problemResponses(404, 409, ...bodyProblems),
   },
 });

@@ -6,7 +6,7 @@ import { customers, services } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
-import { bearerSecurity, bodyProblems, idempotencyKeyHeader, problemResponses } from "../../lib/openapi";
+import { bearerSecurity, bodyProblems, idempotencyKeyHeader, jsonResponse, problemResponses } from "../../lib/openapi";
 import { providersOfService } from "../services/providers";
 import { bookingTarget } from "./from-hold";
 import { BookingSchema, CreateBookingSchema } from "./schemas";
@@ -17,18 +17,22 @@ const route = createRoute({
   operationId: "createBooking",
   tags: ["Bookings"],
   summary: "Book an appointment",
-  description:
-    "Checks the service's availability rules and reserves the slot atomically in the service's calendar; the customer is created or updated by e-mail. A `409 slot_unavailable` carries `reason` `outside_working_hours` or `fully_booked`; on a service with providers also `provider_unavailable`, `provider_busy` or `no_provider_available`. A provider is never booked for two overlapping appointments of different services. `503 unavailable` (retry) when a provider's calendar did not answer; nothing is then held.",
+  description: [
+    "Checks the service's availability rules and reserves the slot atomically in the service's calendar; the customer is created or updated by e-mail. The booking is CONFIRMED, or PENDING when the service `requiresConfirmation`.",
+    "Rules the schema cannot express, checked in this order: the service exists for this business and is active (else 422 `service_not_found` / `service_inactive`); `endTime` − `startTime` equals the service's `durationMinutes` (else 422); the start is not in the past, at least `minNoticeMinutes` ahead and at most `maxAdvanceDays` ahead (else 422 with a `reason`); the appointment lies inside one working interval of its local day, on the `slotIntervalMinutes` grid (else 409 `slot_unavailable`, `reason` `outside_working_hours`); fewer than `capacity` active bookings and live holds overlap it, buffers included (else 409 `slot_unavailable`, `reason` `fully_booked`). On a service with providers (`providerId`, or one assigned: the free provider with the fewest bookings that local day, ties by id), `capacity` counts that provider's session, and the provider must be active and working then (else `reason` `provider_unavailable`) with no other session of any service overlapping (else `provider_busy`; `no_provider_available` when none could be assigned). A `providerId` that does not perform the service is a 422. `503 unavailable` (retry) when a provider's calendar did not answer; nothing is then held.",
+    "With `holdId`: the hold's service, times and provider are used (sending different ones is a 422) and its seat becomes the booking's in one step; an expired, released or consumed hold is a 409 `hold_expired`.",
+    "`Idempotency-Key`: the same key and request within 24 hours replays the first answer with `Idempotent-Replayed: true`; the same key with another request is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_flight` with `Retry-After`.",
+  ].join("\n\n"),
   security: bearerSecurity,
   request: {
     headers: idempotencyKeyHeader,
     body: { required: true, content: { "application/json": { schema: CreateBookingSchema } } },
   },
   responses: {
-    201: {
-      description: "The booking; `Location` points at it. `Idempotent-Replayed: true` on a replay.",
-      content: { "application/json": { schema: BookingSchema } },
-    },
+    201: jsonResponse("The booking; `Location` points at it. `Idempotent-Replayed: true` on a replay.", BookingSchema, {
+      required: ["Location"],
+      optional: ["Idempotent-Replayed"],
+    }),
     ...problemResponses(409, ...bodyProblems),
   },
 });

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, problemResponses } from "../../lib/openapi";
+import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
+import { listRules } from "../../lib/pagination";
 import { bookingListQuery, bookingPage } from "./query";
 import { BookingListSchema } from "./schemas";
 
@@ -10,12 +11,15 @@ const route = createRoute({
   operationId: "listBookings",
   tags: ["Bookings"],
   summary: "List bookings",
-  description:
-    "Newest appointment first (`startTime` descending, then `id` descending). Pages reach back at most 10,000 bookings (see `page`); use `from`/`to` to read older ones.",
+  description: [
+    "Newest appointment first (`startTime` descending, then `id` descending). Filters combine with AND.",
+    "Rules the schema cannot express: with both `from` and `to`, `from` must be before `to` (else 422 `validation_failed` on `to`).",
+    listRules,
+  ].join("\n\n"),
   security: bearerSecurity,
   request: { query: z.strictObject(bookingListQuery) },
   responses: {
-    200: { description: "A page of bookings.", content: { "application/json": { schema: BookingListSchema } } },
+    200: pageResponse("A page of bookings.", BookingListSchema),
     ...problemResponses(422),
   },
 });

@@ -5,9 +5,10 @@ import type { Context } from "hono";
 import { toBooking } from "../../bookings/booking";
 import { bookings } from "../../db/schema";
 import type { AppEnv } from "../../env";
+import { utcDateTime, utcDateTimeRule } from "../../lib/datetime";
 import { ApiError } from "../../lib/errors";
 import { offsetOf, paginate, paginationQuery } from "../../lib/pagination";
-import { BookingStatusSchema, utcDateTime } from "./schemas";
+import { BookingStatusSchema } from "./schemas";
 
 /** Query parameters of a bookings list: page, limit and the filters. */
 export const bookingListQuery = {
@@ -15,8 +16,14 @@ export const bookingListQuery = {
   status: BookingStatusSchema.optional(),
   serviceId: z.string().min(1).max(64).optional(),
   customerId: z.string().min(1).max(64).optional(),
-  from: utcDateTime.optional().openapi({ description: "Only appointments starting at or after this instant." }),
-  to: utcDateTime.optional().openapi({ description: "Only appointments starting before this instant." }),
+  from: utcDateTime.optional().openapi({
+    description: `Only appointments starting at or after this instant. ${utcDateTimeRule}`,
+    example: "2026-12-01T00:00:00Z",
+  }),
+  to: utcDateTime.optional().openapi({
+    description: `Only appointments starting before this instant; after \`from\` when both are given. ${utcDateTimeRule}`,
+    example: "2026-12-08T00:00:00Z",
+  }),
 };
 
 const listQuery = z.strictObject(bookingListQuery);

@@ -4,21 +4,22 @@ import { bookingOrThrow, calendarOf, snapshotOf } from "../../calendar/client";
 import { providerSnapshotOf } from "../../calendar/provider/client";
 import { services } from "../../db/schema";
 import type { AppEnv } from "../../env";
+import { utcDateTime } from "../../lib/datetime";
 import { ApiError } from "../../lib/errors";
 import { etagOf, ifMatchVersions } from "../../lib/etag";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import {
   bearerSecurity,
   bodyProblems,
-  etagHeader,
   idempotencyKeyHeader,
   idParam,
   ifMatchHeader,
+  jsonResponse,
   problemResponses,
 } from "../../lib/openapi";
 import { providersOfService } from "../services/providers";
 import { loadBooking } from "./load";
-import { BookingSchema, utcDateTime } from "./schemas";
+import { BookingSchema } from "./schemas";
 
 const RescheduleBookingSchema = z
   .strictObject({
@@ -26,7 +27,6 @@ const RescheduleBookingSchema = z
     endTime: utcDateTime.openapi({ example: "2026-12-02T11:30:00Z" }),
     providerId: z.string().min(1).max(64).optional().openapi({
       description: "Move to this provider (one of the service's `providerIds`); absent = the booking's own.",
-      example: "prv_01jd3k5v7q8r9s0t1u2v3w4x5y",
     }),
   })
   .openapi("RescheduleBooking");
@@ -46,11 +46,10 @@ const route = createRoute({
     body: { required: true, content: { "application/json": { schema: RescheduleBookingSchema } } },
   },
   responses: {
-    200: {
-      description: "The moved booking.",
-      headers: etagHeader,
-      content: { "application/json": { schema: BookingSchema } },
-    },
+    200: jsonResponse("The moved booking. `Idempotent-Replayed: true` on a replay.", BookingSchema, {
+      required: ["ETag"],
+      optional: ["Idempotent-Replayed"],
+    }),
     ...problemResponses(404, 409, 412, 503, ...bodyProblems),
   },
 });

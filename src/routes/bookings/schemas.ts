@@ -1,20 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import type { Booking } from "../../bookings/booking";
 import { bookingStatuses } from "../../db/schema";
+import { utcDateTime, utcDateTimeRule, utcTimestamp } from "../../lib/datetime";
 import { listOf } from "../../lib/pagination";
 import { customerEmail, customerName, customerPhone } from "../customers/schemas";
-
-/**
- * An instant as ISO 8601 UTC with a trailing `Z` (fractional seconds allowed); offsets and
- * local times are rejected, and so are impossible dates such as February 30.
- */
-export const utcDateTime = z.iso
-  .datetime({ offset: false, local: false })
-  .refine((value) => {
-    const parsed = new Date(value);
-    return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 19) === value.slice(0, 19);
-  }, "Not a real date and time.")
-  .openapi({ format: "date-time", example: "2026-12-01T10:00:00Z" });
 
 export const BookingStatusSchema = z.enum(bookingStatuses).openapi("BookingStatus");
 
@@ -29,20 +18,22 @@ export const BookingRequestFields = z.strictObject({
   customerName,
   customerEmail,
   customerPhone: customerPhone.optional(),
-  startTime: utcDateTime.optional().openapi({ description: "Required unless `holdId` is sent." }),
-  endTime: utcDateTime
-    .optional()
-    .openapi({ description: "Required unless `holdId` is sent.", example: "2026-12-01T10:30:00Z" }),
+  startTime: utcDateTime.optional().openapi({
+    description: `Required unless \`holdId\` is sent. ${utcDateTimeRule}`,
+    example: "2026-12-01T10:00:00Z",
+  }),
+  endTime: utcDateTime.optional().openapi({
+    description: `startTime plus the service's durationMinutes, exactly; required unless \`holdId\` is sent. ${utcDateTimeRule}`,
+    example: "2026-12-01T10:30:00Z",
+  }),
   notes: z.string().max(2000).optional().openapi({ example: "First visit." }),
   providerId: z.string().min(1).max(64).optional().openapi({
     description:
       "Who should perform it: one of the service's `providerIds`. Omitted on a service with providers, the API assigns the free provider with the fewest bookings that local day (ties by id).",
-    example: "prv_01jd3k5v7q8r9s0t1u2v3w4x5y",
   }),
   holdId: z.string().min(1).max(64).optional().openapi({
     description:
-      "Book the seat of a live hold: service, times and provider come from the hold (sending different ones is a 422). An expired, released or consumed hold is a `409 hold_expired`.",
-    example: "hld_01jd3k5v7q8r9s0t1u2v3w4x5y",
+      "Book the seat of a live hold (`hld_…`): service, times and provider come from the hold (sending different ones is a 422). An expired, released or consumed hold is a `409 hold_expired`.",
   }),
 });
 
@@ -75,13 +66,13 @@ export const BookingSchema = z
     customerName: z.string(),
     customerEmail: z.string(),
     customerPhone: z.string().nullable(),
-    startTime: z.string().openapi({ format: "date-time" }),
-    endTime: z.string().openapi({ format: "date-time" }),
+    startTime: utcTimestamp,
+    endTime: utcTimestamp,
     notes: z.string().nullable(),
     status: BookingStatusSchema,
-    createdAt: z.string().openapi({ format: "date-time" }),
-    updatedAt: z.string().openapi({ format: "date-time" }),
-    cancelledAt: z.string().nullable().openapi({ format: "date-time" }),
+    createdAt: utcTimestamp,
+    updatedAt: utcTimestamp,
+    cancelledAt: utcTimestamp.nullable(),
     cancellationReason: z.string().nullable(),
   })
   .openapi("Booking") satisfies z.ZodType<Booking>;

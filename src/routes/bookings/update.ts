@@ -1,7 +1,14 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { etagOf, ifMatchVersions } from "../../lib/etag";
-import { bearerSecurity, bodyProblems, etagHeader, idParam, ifMatchHeader, problemResponses } from "../../lib/openapi";
+import {
+  bearerSecurity,
+  bodyProblems,
+  idParam,
+  ifMatchHeader,
+  jsonResponse,
+  problemResponses,
+} from "../../lib/openapi";
 import { BookingSchema, BookingStatusSchema } from "./schemas";
 import { transitionBooking } from "./transition";
 
@@ -10,9 +17,16 @@ const UpdateBookingSchema = z
     status: BookingStatusSchema.optional().openapi({
       description:
         "PENDING → CONFIRMED | CANCELLED; CONFIRMED → CANCELLED | COMPLETED | NO_SHOW. Anything else is a 409.",
+      example: "CANCELLED",
     }),
-    notes: z.string().max(2000).nullable().optional(),
-    cancellationReason: z.string().trim().min(1).max(500).optional().openapi({ description: "With status CANCELLED." }),
+    notes: z.string().max(2000).nullable().optional().openapi({ example: "Called to cancel." }),
+    cancellationReason: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .optional()
+      .openapi({ description: "Only together with status CANCELLED.", example: "Customer is ill." }),
   })
   .refine((b) => b.status !== undefined || b.notes !== undefined, "Send status or notes.")
   .refine((b) => b.cancellationReason === undefined || b.status === "CANCELLED", {
@@ -27,6 +41,10 @@ const route = createRoute({
   operationId: "updateBooking",
   tags: ["Bookings"],
   summary: "Change a booking's status or notes",
+  description: [
+    "Rules the schema cannot express: send `status` or `notes` (or both); `cancellationReason` only together with `status` CANCELLED (else 422). A status change must follow PENDING → CONFIRMED | CANCELLED, CONFIRMED → CANCELLED | COMPLETED | NO_SHOW (else 409 `invalid_transition`, also for the status it already has).",
+    "With `If-Match`, the change applies only if the booking still has that ETag (else 412).",
+  ].join("\n\n"),
   security: bearerSecurity,
   request: {
     params: idParam("bkg_01jd3k5v7q8r9s0t1u2v3w4x5y"),
@@ -34,11 +52,7 @@ const route = createRoute({
     body: { required: true, content: { "application/json": { schema: UpdateBookingSchema } } },
   },
   responses: {
-    200: {
-      description: "The updated booking.",
-      headers: etagHeader,
-      content: { "application/json": { schema: BookingSchema } },
-    },
+    200: jsonResponse("The updated booking.", BookingSchema, { required: ["ETag"] }),
     ...problemResponses(404, 409, 412, ...bodyProblems),
   },
 });

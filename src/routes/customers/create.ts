@@ -3,7 +3,7 @@ import { customers } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
-import { bearerSecurity, bodyProblems, problemResponses } from "../../lib/openapi";
+import { bearerSecurity, bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
 import { CreateCustomerSchema, CustomerSchema, toCustomer } from "./schemas";
 
 const route = createRoute({
@@ -12,11 +12,12 @@ const route = createRoute({
   operationId: "createCustomer",
   tags: ["Customers"],
   summary: "Create a customer",
-  description: "E-mail addresses are unique per business, compared case-insensitively.",
+  description:
+    "E-mail addresses are unique per business, compared case-insensitively: a second customer with the same e-mail is a 409 `customer_exists`.",
   security: bearerSecurity,
   request: { body: { required: true, content: { "application/json": { schema: CreateCustomerSchema } } } },
   responses: {
-    201: { description: "The new customer.", content: { "application/json": { schema: CustomerSchema } } },
+    201: jsonResponse("The new customer; `Location` points at it.", CustomerSchema, { required: ["Location"] }),
     ...problemResponses(409, ...bodyProblems),
   },
 });

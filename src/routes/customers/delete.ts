@@ -6,7 +6,7 @@ import type { Database } from "../../db/client";
 import { bookings, customers, idempotencyKeys, webhookEvents } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
-import { bearerSecurity, idParam, problemResponses } from "../../lib/openapi";
+import { bearerSecurity, emptyResponse, idParam, problemResponses } from "../../lib/openapi";
 
 const route = createRoute({
   method: "delete",
@@ -19,7 +19,7 @@ const route = createRoute({
   security: bearerSecurity,
   request: { params: idParam("cus_01jd3k5v7q8r9s0t1u2v3w4x5y") },
   responses: {
-    204: { description: "Erased." },
+    204: emptyResponse("Erased."),
     ...problemResponses(404, 422),
   },
 });

@@ -2,8 +2,8 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { and, count, desc, eq, isNull, or, sql } from "drizzle-orm";
 import { customers } from "../../db/schema";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, problemResponses } from "../../lib/openapi";
-import { offsetOf, paginate, paginationQuery } from "../../lib/pagination";
+import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
+import { listRules, offsetOf, paginate, paginationQuery } from "../../lib/pagination";
 import { CustomerListSchema, toCustomer } from "./schemas";
 
 const route = createRoute({
@@ -12,8 +12,7 @@ const route = createRoute({
   operationId: "listCustomers",
   tags: ["Customers"],
   summary: "List and search customers",
-  description:
-    "Newest first. `search` matches a substring of the name or e-mail, case-insensitively. Erased customers are not listed.",
+  description: `Newest first. \`search\` matches a substring of the name or e-mail, case-insensitively; it is trimmed, and an empty one is a 422. Erased customers are not listed.\n\n${listRules}`,
   security: bearerSecurity,
   request: {
     query: z.strictObject({
@@ -28,7 +27,7 @@ const route = createRoute({
     }),
   },
   responses: {
-    200: { description: "A page of customers.", content: { "application/json": { schema: CustomerListSchema } } },
+    200: pageResponse("A page of customers.", CustomerListSchema),
     ...problemResponses(422),
   },
 });

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { CustomerRow } from "../../db/schema";
+import { utcTimestamp } from "../../lib/datetime";
 import { listOf } from "../../lib/pagination";
 
 export const customerName = z.string().trim().min(1).max(200).openapi({ example: "Ada Lovelace" });
@@ -33,8 +34,8 @@ export const CustomerSchema = z
     name: z.string(),
     email: z.string(),
     phone: z.string().nullable(),
-    createdAt: z.string().openapi({ format: "date-time" }),
-    updatedAt: z.string().openapi({ format: "date-time" }),
+    createdAt: utcTimestamp,
+    updatedAt: utcTimestamp,
   })
   .openapi("Customer");
 

@@ -6,7 +6,14 @@ import { bookings, customers } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
 import { assertIfMatch, etagOf, ifMatchTags } from "../../lib/etag";
-import { bearerSecurity, bodyProblems, etagHeader, idParam, ifMatchHeader, problemResponses } from "../../lib/openapi";
+import {
+  bearerSecurity,
+  bodyProblems,
+  idParam,
+  ifMatchHeader,
+  jsonResponse,
+  problemResponses,
+} from "../../lib/openapi";
 import { isUniqueViolation, loadCustomer } from "./load";
 import { CustomerSchema, toCustomer, UpdateCustomerSchema } from "./schemas";
 
@@ -25,11 +32,7 @@ const route = createRoute({
     body: { required: true, content: { "application/json": { schema: UpdateCustomerSchema } } },
   },
   responses: {
-    200: {
-      description: "The updated customer.",
-      headers: etagHeader,
-      content: { "application/json": { schema: CustomerSchema } },
-    },
+    200: jsonResponse("The updated customer.", CustomerSchema, { required: ["ETag"] }),
     ...problemResponses(404, 409, 412, ...bodyProblems),
   },
 });

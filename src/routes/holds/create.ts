@@ -7,7 +7,7 @@ import { holds, services } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
-import { bearerSecurity, bodyProblems, problemResponses } from "../../lib/openapi";
+import { bearerSecurity, bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
 import { providersOfService } from "../services/providers";
 import { CreateHoldSchema, HoldSchema } from "./schemas";
 
@@ -24,10 +24,7 @@ const route = createRoute({
   security: bearerSecurity,
   request: { body: { required: true, content: { "application/json": { schema: CreateHoldSchema } } } },
   responses: {
-    201: {
-      description: "The hold; `Location` points at it.",
-      content: { "application/json": { schema: HoldSchema } },
-    },
+    201: jsonResponse("The hold; `Location` points at it.", HoldSchema, { required: ["Location"] }),
     ...problemResponses(409, 503, ...bodyProblems),
   },
 });

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, idParam, problemResponses } from "../../lib/openapi";
+import { bearerSecurity, idParam, jsonResponse, problemResponses } from "../../lib/openapi";
 import { loadHold } from "./load";
 import { HoldSchema } from "./schemas";
 
@@ -14,7 +14,7 @@ const route = createRoute({
   security: bearerSecurity,
   request: { params: idParam("hld_01jd3k5v7q8r9s0t1u2v3w4x5y") },
   responses: {
-    200: { description: "The hold.", content: { "application/json": { schema: HoldSchema } } },
+    200: jsonResponse("The hold.", HoldSchema),
     ...problemResponses(404, 422),
   },
 });

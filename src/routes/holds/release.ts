@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { calendarOf } from "../../calendar/client";
 import { holds } from "../../db/schema";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, idParam, problemResponses } from "../../lib/openapi";
+import { bearerSecurity, emptyResponse, idParam, problemResponses } from "../../lib/openapi";
 import { loadHold } from "./load";
 
 const route = createRoute({
@@ -16,7 +16,7 @@ const route = createRoute({
     "Frees the seat (and the provider's time) at once. Releasing a hold that already ended (released, expired or consumed) changes nothing and also answers 204.",
   security: bearerSecurity,
   request: { params: idParam("hld_01jd3k5v7q8r9s0t1u2v3w4x5y") },
-  responses: { 204: { description: "The hold holds nothing." }, ...problemResponses(404, 422) },
+  responses: { 204: emptyResponse("The hold holds nothing."), ...problemResponses(404, 422) },
 });
 
 export const releaseHold = (app: OpenAPIHono<AppEnv>) =>

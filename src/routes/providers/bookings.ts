@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, idParam, problemResponses } from "../../lib/openapi";
+import { bearerSecurity, idParam, pageResponse, problemResponses } from "../../lib/openapi";
 import { bookingListQuery, bookingPage } from "../bookings/query";
 import { BookingListSchema } from "../bookings/schemas";
 import { loadProvider } from "./load";
@@ -16,7 +16,7 @@ const route = createRoute({
   security: bearerSecurity,
   request: { params: idParam("prv_01jd3k5v7q8r9s0t1u2v3w4x5y"), query: z.strictObject(bookingListQuery) },
   responses: {
-    200: { description: "A page of bookings.", content: { "application/json": { schema: BookingListSchema } } },
+    200: pageResponse("A page of bookings.", BookingListSchema),
     ...problemResponses(404, 422),
   },
 });

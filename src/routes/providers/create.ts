@@ -3,7 +3,7 @@ import { providers } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { etagOf } from "../../lib/etag";
 import { newId } from "../../lib/ids";
-import { bearerSecurity, bodyProblems, etagHeader, problemResponses } from "../../lib/openapi";
+import { bearerSecurity, bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
 import { configureCalendar } from "./configure";
 import { CreateProviderSchema, ProviderSchema, toProvider } from "./schemas";
 
@@ -17,11 +17,7 @@ const route = createRoute({
   security: bearerSecurity,
   request: { body: { required: true, content: { "application/json": { schema: CreateProviderSchema } } } },
   responses: {
-    201: {
-      description: "The new provider; `Location` points at it.",
-      headers: etagHeader,
-      content: { "application/json": { schema: ProviderSchema } },
-    },
+    201: jsonResponse("The new provider; `Location` points at it.", ProviderSchema, { required: ["Location", "ETag"] }),
     ...problemResponses(...bodyProblems, 503),
   },
 });

@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { and, count, desc, eq } from "drizzle-orm";
 import { providers } from "../../db/schema";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, problemResponses } from "../../lib/openapi";
+import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
 import { offsetOf, paginate, paginationQuery } from "../../lib/pagination";
 import { ProviderListSchema, toProvider } from "./schemas";
 
@@ -24,7 +24,7 @@ const route = createRoute({
     }),
   },
   responses: {
-    200: { description: "A page of providers.", content: { "application/json": { schema: ProviderListSchema } } },
+    200: pageResponse("A page of providers.", ProviderListSchema),
     ...problemResponses(422),
   },
 });

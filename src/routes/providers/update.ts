@@ -4,7 +4,14 @@ import { providers } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
 import { assertIfMatch, etagOf, ifMatchTags } from "../../lib/etag";
-import { bearerSecurity, bodyProblems, etagHeader, idParam, ifMatchHeader, problemResponses } from "../../lib/openapi";
+import {
+  bearerSecurity,
+  bodyProblems,
+  idParam,
+  ifMatchHeader,
+  jsonResponse,
+  problemResponses,
+} from "../../lib/openapi";
 import { configureCalendar } from "./configure";
 import { loadProvider } from "./load";
 import { ProviderSchema, toProvider, UpdateProviderSchema } from "./schemas";
@@ -24,11 +31,7 @@ const route = createRoute({
     body: { required: true, content: { "application/json": { schema: UpdateProviderSchema } } },
   },
   responses: {
-    200: {
-      description: "The updated provider.",
-      headers: etagHeader,
-      content: { "application/json": { schema: ProviderSchema } },
-    },
+    200: jsonResponse("The updated provider.", ProviderSchema, { required: ["ETag"] }),
     ...problemResponses(404, 412, ...bodyProblems, 503),
   },
 });

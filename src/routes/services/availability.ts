@@ -5,9 +5,9 @@ import { providerCalendarOf, providerSnapshotOf } from "../../calendar/provider/
 import { type ProviderTime, withProviders } from "../../calendar/provider-slots";
 import { blockedSpan, type Span, slotsBetween } from "../../calendar/rules";
 import type { AppEnv } from "../../env";
+import { utcDateTime, utcDateTimeRule, utcTimestamp } from "../../lib/datetime";
 import { ApiError } from "../../lib/errors";
-import { bearerSecurity, idParam, problemResponses } from "../../lib/openapi";
-import { utcDateTime } from "../bookings/schemas";
+import { bearerSecurity, idParam, jsonResponse, problemResponses } from "../../lib/openapi";
 import { loadService } from "./load";
 import { providersOfService } from "./providers";
 
@@ -18,8 +18,8 @@ export const MAX_SLOTS = 2_000;
 
 const SlotSchema = z
   .object({
-    startTime: z.string().openapi({ format: "date-time" }),
-    endTime: z.string().openapi({ format: "date-time" }),
+    startTime: utcTimestamp,
+    endTime: utcTimestamp,
     capacity: z.number().int(),
     booked: z.number().int().openapi({ description: "Active bookings that overlap the slot, buffers included." }),
     held: z.number().int().openapi({ description: "Seats kept by live holds (`POST /holds`) that overlap the slot." }),
@@ -38,8 +38,8 @@ const AvailabilitySchema = z
   .object({
     serviceId: z.string(),
     timezone: z.string(),
-    from: z.string().openapi({ format: "date-time" }),
-    to: z.string().openapi({ format: "date-time" }),
+    from: utcTimestamp,
+    to: utcTimestamp,
     slots: z.array(SlotSchema),
   })
   .openapi("Availability");
@@ -50,21 +50,31 @@ const route = createRoute({
   operationId: "getServiceAvailability",
   tags: ["Services"],
   summary: "The live slot calendar",
-  description: `Every slot of the working hours that starts in [from, to), with its live seat counts. The range is at most ${MAX_RANGE_DAYS} days; from defaults to now and to to from + 7 days. One response lists at most ${MAX_SLOTS} slots: a range holding more is a 422 \`validation_failed\` on \`to\` whose detail names the latest \`to\` that fits; page through longer ranges by moving \`from\`.`,
+  description: [
+    "Every slot of the working hours that starts in [from, to), with its live seat counts (`booked`, `held` by holds, `remaining`).",
+    `Rules the schema cannot express: \`from\` must be before \`to\`, and the range is at most ${MAX_RANGE_DAYS} days (else 422 \`validation_failed\` on \`to\`); \`from\` defaults to now and \`to\` to \`from\` + 7 days. One response lists at most ${MAX_SLOTS} slots: a range holding more is a 422 \`validation_failed\` on \`to\` whose detail names the latest \`to\` that fits; page through longer ranges by moving \`from\`.`,
+    "On a service with providers each slot lists `providers`, the ids with a free seat then, and the counts are over their sessions; `providerId` shows one person's seats (not one of the service's providers: 422).",
+    "An inactive service still lists its slots, none of them bookable.",
+  ].join("\n\n"),
   security: bearerSecurity,
   request: {
     params: idParam("svc_01jd3k5v7q8r9s0t1u2v3w4x5y"),
     query: z.strictObject({
-      from: utcDateTime.optional(),
-      to: utcDateTime.optional(),
+      from: utcDateTime.optional().openapi({
+        description: `Start of the range (inclusive); defaults to now. ${utcDateTimeRule}`,
+        example: "2026-12-01T00:00:00Z",
+      }),
+      to: utcDateTime.optional().openapi({
+        description: `End of the range (exclusive): after from, at most ${MAX_RANGE_DAYS} days later; defaults to from + 7 days. ${utcDateTimeRule}`,
+        example: "2026-12-03T00:00:00Z",
+      }),
       providerId: z.string().min(1).max(64).optional().openapi({
         description: "Only this provider's seats (one of the service's `providerIds`).",
-        example: "prv_01jd3k5v7q8r9s0t1u2v3w4x5y",
       }),
     }),
   },
   responses: {
-    200: { description: "The slots.", content: { "application/json": { schema: AvailabilitySchema } } },
+    200: jsonResponse("The slots.", AvailabilitySchema),
     ...problemResponses(404, 422),
   },
 });

@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { serviceProviders, services } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { newId } from "../../lib/ids";
-import { bearerSecurity, bodyProblems, problemResponses } from "../../lib/openapi";
+import { bearerSecurity, bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
 import { assertProvidersExist } from "./providers";
 import { CreateServiceSchema, ServiceSchema, toService } from "./schemas";
 
@@ -12,13 +12,12 @@ const route = createRoute({
   operationId: "createService",
   tags: ["Services"],
   summary: "Add a service to the catalog",
+  description:
+    "Rules the schema cannot express: `slotIntervalMinutes` defaults to `durationMinutes`; in `weeklySchedule` an interval ends after it starts (intervals do not cross midnight; `24:00` ends a day) and the intervals of one day do not overlap (else 422 at the interval's path).",
   security: bearerSecurity,
   request: { body: { required: true, content: { "application/json": { schema: CreateServiceSchema } } } },
   responses: {
-    201: {
-      description: "The new service; `Location` points at it.",
-      content: { "application/json": { schema: ServiceSchema } },
-    },
+    201: jsonResponse("The new service; `Location` points at it.", ServiceSchema, { required: ["Location"] }),
     ...problemResponses(...bodyProblems),
   },
 });

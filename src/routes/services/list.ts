@@ -2,8 +2,8 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { and, count, desc, eq } from "drizzle-orm";
 import { services } from "../../db/schema";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, problemResponses } from "../../lib/openapi";
-import { offsetOf, paginate, paginationQuery } from "../../lib/pagination";
+import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
+import { listRules, offsetOf, paginate, paginationQuery } from "../../lib/pagination";
 import { providerIdsOf } from "./providers";
 import { ServiceListSchema, toService } from "./schemas";
 
@@ -13,7 +13,7 @@ const route = createRoute({
   operationId: "listServices",
   tags: ["Services"],
   summary: "List the service catalog",
-  description: "Active services unless `active=false` is given; newest first.",
+  description: `Active services unless \`active=false\` is given; newest first.\n\n${listRules}`,
   security: bearerSecurity,
   request: {
     query: z.strictObject({
@@ -25,7 +25,7 @@ const route = createRoute({
     }),
   },
   responses: {
-    200: { description: "A page of services.", content: { "application/json": { schema: ServiceListSchema } } },
+    200: pageResponse("A page of services.", ServiceListSchema),
     ...problemResponses(422),
   },
 });

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { isValidTimeZone } from "../../calendar/schedule";
 import type { ServiceRow } from "../../db/schema";
+import { utcTimestamp } from "../../lib/datetime";
 import { listOf } from "../../lib/pagination";
 import { DateOverridesSchema, WeeklyScheduleSchema } from "../schedules";
 
@@ -14,8 +15,9 @@ const ProviderIdsSchema = z
     });
   })
   .openapi({
-    description: "Providers who perform this service (at most 50); empty means no provider is needed.",
-    example: ["prv_01jd3k5v7q8r9s0t1u2v3w4x5y"],
+    description:
+      "Providers who perform this service (at most 50, ids of `GET /providers`); empty means no provider is needed.",
+    example: [],
   });
 
 const minutes = (max: number) => z.number().int().min(0).max(max);
@@ -88,8 +90,8 @@ export const ServiceSchema = z
     providerIds: z.array(z.string()).openapi({ description: "Providers who perform it, sorted; empty = none needed." }),
     requiresConfirmation: z.boolean(),
     active: z.boolean(),
-    createdAt: z.string().openapi({ format: "date-time" }),
-    updatedAt: z.string().openapi({ format: "date-time" }),
+    createdAt: utcTimestamp,
+    updatedAt: utcTimestamp,
   })
   .openapi("Service");
 

@@ -4,7 +4,14 @@ import { services } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
 import { assertIfMatch, etagOf, ifMatchTags } from "../../lib/etag";
-import { bearerSecurity, bodyProblems, etagHeader, idParam, ifMatchHeader, problemResponses } from "../../lib/openapi";
+import {
+  bearerSecurity,
+  bodyProblems,
+  idParam,
+  ifMatchHeader,
+  jsonResponse,
+  problemResponses,
+} from "../../lib/openapi";
 import { loadService } from "./load";
 import { assertProvidersExist, providerIdsOf, replaceProviders } from "./providers";
 import { ServiceSchema, toService, UpdateServiceSchema } from "./schemas";
@@ -16,7 +23,7 @@ const route = createRoute({
   tags: ["Services"],
   summary: "Change a service",
   description:
-    "Changes apply to the next booking and to the availability calendar at once; existing bookings are kept as booked.",
+    "Changes apply to the next booking and to the availability calendar at once; existing bookings are kept as booked. Send at least one field (else 422); the schedule rules of `POST /services` apply. With `If-Match`, the change applies only if the service still has that ETag (else 412).",
   security: bearerSecurity,
   request: {
     params: idParam("svc_01jd3k5v7q8r9s0t1u2v3w4x5y"),
@@ -24,11 +31,7 @@ const route = createRoute({
     body: { required: true, content: { "application/json": { schema: UpdateServiceSchema } } },
   },
   responses: {
-    200: {
-      description: "The updated service.",
-      headers: etagHeader,
-      content: { "application/json": { schema: ServiceSchema } },
-    },
+    200: jsonResponse("The updated service.", ServiceSchema, { required: ["ETag"] }),
     ...problemResponses(404, 412, ...bodyProblems),
   },
 });

@@ -4,8 +4,8 @@ import type { Database } from "../../db/client";
 import { webhookAttempts, webhookDeliveries } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
-import { bearerSecurity, idParam, problemResponses } from "../../lib/openapi";
-import { offsetOf, paginate, paginationQuery } from "../../lib/pagination";
+import { bearerSecurity, idParam, jsonResponse, pageResponse, problemResponses } from "../../lib/openapi";
+import { listRules, offsetOf, paginate, paginationQuery } from "../../lib/pagination";
 import type { WebhookMessage } from "../../webhooks/events";
 import { loadWebhook } from "./load";
 import { DeliveryListSchema, DeliverySchema } from "./schemas";
@@ -19,11 +19,11 @@ const listDeliveriesRoute = createRoute({
   operationId: "listWebhookDeliveries",
   tags,
   summary: "Deliveries of an endpoint, with every attempt",
-  description: "Newest first. `status` is pending, succeeded, failed (will be retried) or dead (retries exhausted).",
+  description: `Newest first. \`status\` is pending, succeeded, failed (will be retried) or dead (retries exhausted).\n\n${listRules}`,
   security: bearerSecurity,
   request: { params: idParam(whkExample), query: z.strictObject(paginationQuery) },
   responses: {
-    200: { description: "A page of deliveries.", content: { "application/json": { schema: DeliveryListSchema } } },
+    200: pageResponse("A page of deliveries.", DeliveryListSchema),
     ...problemResponses(404, 422),
   },
 });
@@ -34,7 +34,8 @@ const retryDeliveryRoute = createRoute({
   operationId: "retryWebhookDelivery",
   tags,
   summary: "Send a delivery again",
-  description: "Queues one more attempt of any delivery of an active endpoint, even a succeeded or dead one.",
+  description:
+    "Queues one more attempt of any delivery of an active endpoint, even a succeeded or dead one. A disabled endpoint is a 409 `invalid_transition`.",
   security: bearerSecurity,
   request: {
     params: idParam(whkExample).extend({
@@ -46,10 +47,7 @@ const retryDeliveryRoute = createRoute({
     }),
   },
   responses: {
-    202: {
-      description: "Queued; the delivery is pending again.",
-      content: { "application/json": { schema: DeliverySchema } },
-    },
+    202: jsonResponse("Queued; the delivery is pending again.", DeliverySchema),
     ...problemResponses(404, 409, 422),
   },
 });

@@ -4,8 +4,16 @@ import { webhookEndpoints } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
-import { bearerSecurity, bodyProblems, idParam, problemResponses } from "../../lib/openapi";
-import { offsetOf, paginate, paginationQuery } from "../../lib/pagination";
+import {
+  bearerSecurity,
+  bodyProblems,
+  emptyResponse,
+  idParam,
+  jsonResponse,
+  pageResponse,
+  problemResponses,
+} from "../../lib/openapi";
+import { listRules, offsetOf, paginate, paginationQuery } from "../../lib/pagination";
 import { isLoopbackReceiver, localReceiversAllowed } from "../../webhooks/receiver-url";
 import { newSigningSecret } from "../../webhooks/signing";
 import { insertEndpoint, MAX_WEBHOOK_ENDPOINTS } from "./insert";
@@ -21,14 +29,11 @@ const createWebhookRoute = createRoute({
   operationId: "createWebhook",
   tags,
   summary: "Register a webhook endpoint",
-  description: `Events are POSTed as JSON signed per Standard Webhooks (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`). The signing secret is in this response only. A business has at most ${MAX_WEBHOOK_ENDPOINTS} endpoints (deleted ones do not count): registering one more is a 409 \`webhook_endpoint_limit\`.`,
+  description: `Events are POSTed as JSON signed per Standard Webhooks (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`). The signing secret is in this response only. A receiver failing again and again is retried after 10 s, 1 min, 5 min, 30 min, 2 h and 6 h; the endpoint is disabled after 5 deliveries in a row went dead. A business has at most ${MAX_WEBHOOK_ENDPOINTS} endpoints (deleted ones do not count): registering one more is a 409 \`webhook_endpoint_limit\`.`,
   security: bearerSecurity,
   request: { body: { required: true, content: { "application/json": { schema: CreateWebhookSchema } } } },
   responses: {
-    201: {
-      description: "The endpoint and its secret.",
-      content: { "application/json": { schema: CreatedWebhookSchema } },
-    },
+    201: jsonResponse("The endpoint and its secret.", CreatedWebhookSchema, { required: ["Location"] }),
     ...problemResponses(409, ...bodyProblems),
   },
 });
@@ -39,10 +44,11 @@ const listWebhooksRoute = createRoute({
   operationId: "listWebhooks",
   tags,
   summary: "List webhook endpoints",
+  description: `Newest first; deleted endpoints are not listed.\n\n${listRules}`,
   security: bearerSecurity,
   request: { query: z.strictObject(paginationQuery) },
   responses: {
-    200: { description: "A page of endpoints.", content: { "application/json": { schema: WebhookListSchema } } },
+    200: pageResponse("A page of endpoints.", WebhookListSchema),
     ...problemResponses(422),
   },
 });
@@ -56,7 +62,7 @@ const getWebhookRoute = createRoute({
   security: bearerSecurity,
   request: { params: idParam(whkExample) },
   responses: {
-    200: { description: "The endpoint.", content: { "application/json": { schema: WebhookSchema } } },
+    200: jsonResponse("The endpoint.", WebhookSchema),
     ...problemResponses(404, 422),
   },
 });
@@ -70,7 +76,7 @@ const deleteWebhookRoute = createRoute({
   description: "Stops all deliveries to it at once.",
   security: bearerSecurity,
   request: { params: idParam(whkExample) },
-  responses: { 204: { description: "Deleted." }, ...problemResponses(404, 422) },
+  responses: { 204: emptyResponse("Deleted."), ...problemResponses(404, 422) },
 });
 
 /** Registration, listing, reading and deletion of endpoints. */

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { webhookEventTypes } from "../../db/schema";
+import { utcTimestamp } from "../../lib/datetime";
 import { listOf } from "../../lib/pagination";
 import { isLoopbackReceiver, publicReceiverProblem } from "../../webhooks/receiver-url";
 
@@ -30,6 +31,11 @@ export const CreateWebhookSchema = z
       .max(webhookEventTypes.length)
       .refine((e) => new Set(e).size === e.length, {
         message: "List each event once.",
+      })
+      .openapi({
+        uniqueItems: true,
+        description: "The events to receive, each once.",
+        example: ["booking.created", "booking.cancelled"],
       }),
     description: z.string().trim().max(500).optional(),
   })
@@ -44,8 +50,8 @@ export const WebhookSchema = z
     status: z.enum(["active", "disabled"]),
     disabledReason: z.string().nullable(),
     consecutiveFailures: z.number().int().openapi({ description: "Dead-lettered deliveries in a row." }),
-    createdAt: z.string().openapi({ format: "date-time" }),
-    updatedAt: z.string().openapi({ format: "date-time" }),
+    createdAt: utcTimestamp,
+    updatedAt: utcTimestamp,
   })
   .openapi("Webhook");
 
@@ -64,14 +70,14 @@ export const DeliverySchema = z
     attempts: z.array(
       z.object({
         attempt: z.number().int(),
-        at: z.string().openapi({ format: "date-time" }),
+        at: utcTimestamp,
         statusCode: z.number().int().nullable(),
         error: z.string().nullable(),
         durationMs: z.number().int(),
       }),
     ),
-    createdAt: z.string().openapi({ format: "date-time" }),
-    updatedAt: z.string().openapi({ format: "date-time" }),
+    createdAt: utcTimestamp,
+    updatedAt: utcTimestamp,
   })
   .openapi("WebhookDelivery");
 
