@@ -18,7 +18,10 @@ export class AlarmClock {
   arm(at: number): void {
     if (this.at !== null && this.at <= at) return;
     this.at = at;
-    void this.storage.setAlarm(at);
+    // It only fails when the object is being reset; the next instance re-arms from its tables.
+    this.storage.setAlarm(at).catch(() => {
+      this.at = null;
+    });
   }
 
   /** The alarm fired (the runtime cleared it): the next `arm` sets a new one. */

@@ -3,6 +3,7 @@
  * booking (with the customer's name, e-mail, phone and the notes) and of the webhook events not
  * yet handed on. Pure SQL on the calendar's storage, run inside one `transactionSync`.
  */
+import type { Outbox } from "./outbox";
 import type { StoredBooking } from "./persist";
 
 /** The customer details a booking carries. */
@@ -36,7 +37,12 @@ export const isErasedEmail = (email: string) => email.toLowerCase().endsWith("@i
  * converges to it even when an older version is still waiting there. An edit never touches a
  * booking that was erased meanwhile. Returns the ids of the bookings that changed.
  */
-export function rewriteCustomer(sql: SqlStorage, command: CustomerRewrite, now: number): { bookingIds: string[] } {
+export function rewriteCustomer(
+  sql: SqlStorage,
+  outbox: Outbox,
+  command: CustomerRewrite,
+  now: number,
+): { bookingIds: string[] } {
   const at = new Date(now).toISOString();
   const rows = sql
     .exec<{ id: string; record: string }>(
@@ -61,14 +67,7 @@ export function rewriteCustomer(sql: SqlStorage, command: CustomerRewrite, now: 
     next.version = current.version + 1;
     next.updatedAt = at;
     sql.exec("UPDATE bookings SET version = ?, record = ? WHERE id = ?", next.version, JSON.stringify(next), next.id);
-    sql.exec(
-      `INSERT INTO outbox (booking_id, version, attempts, next_attempt_ms) VALUES (?, ?, 0, ?)
-       ON CONFLICT (booking_id) DO UPDATE
-       SET version = excluded.version, next_attempt_ms = min(next_attempt_ms, excluded.next_attempt_ms)`,
-      next.id,
-      next.version,
-      now,
-    );
+    outbox.enqueue(next.id, next.version, now);
     bookingIds.push(next.id);
   }
   if (command.erase) scrubEvents(sql, command.details, bookingIds);

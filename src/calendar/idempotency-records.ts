@@ -3,8 +3,7 @@
  * services; this record makes a replay safe even when D1's copy of the answer was never stored.
  */
 
-/** How long the calendar remembers a key. */
-const IDEMPOTENCY_RETENTION_MS = 48 * 60 * 60 * 1000;
+import { IDEMPOTENCY_RETENTION_MS } from "../lib/idempotency-retention";
 
 /** What a key was used for: the request's fingerprint and the booking it made. */
 export type IdempotencyRecord = { requestHash: string; bookingId: string };

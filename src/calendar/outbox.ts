@@ -1,7 +1,19 @@
 /**
  * The outbox: bookings committed in the calendar whose latest version D1 may not have yet.
  * One row per booking (the latest version wins); a row leaves only once D1 has that version.
+ * Writing a row arms the object's alarm in the same synchronous step, so a reset between the
+ * commit and the D1 write (which the request then awaits) cannot leave a row without an alarm.
  */
+import type { AlarmClock } from "./alarm-clock";
+
+/**
+ * The alarm a new row arms is this far ahead: past the request's own D1 write (5 s timeout), so a
+ * healthy write needs no alarm, and soon enough that a row orphaned by a reset lands within it.
+ */
+export const OUTBOX_ALARM_GRACE_MS = 10_000;
+
+/** An entry waiting longer than this is reported by reconciliation as inconsistent. */
+export const OUTBOX_STUCK_AFTER_MS = 60_000;
 
 /** Outcome of one D1 write attempt for a batch of outbox entries. */
 export type PersistOutcome =
@@ -18,17 +30,26 @@ export type OutboxEntry = { booking_id: string; version: number; attempts: numbe
 
 /** The outbox rows of one calendar. Every method runs inside the caller's transaction. */
 export class Outbox {
-  constructor(private readonly sql: SqlStorage) {}
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly alarm: AlarmClock,
+  ) {}
 
-  /** Queues `version` of a booking for D1, due at once. */
+  /**
+   * Queues `version` of a booking for D1, due at once, and makes sure the alarm fires within
+   * the grace period (an entry already waiting keeps its time of queueing and its backoff).
+   */
   enqueue(bookingId: string, version: number, now: number): void {
     this.sql.exec(
-      `INSERT INTO outbox (booking_id, version, attempts, next_attempt_ms) VALUES (?, ?, 0, ?)
-       ON CONFLICT (booking_id) DO UPDATE SET version = excluded.version`,
+      `INSERT INTO outbox (booking_id, version, attempts, next_attempt_ms, queued_ms) VALUES (?, ?, 0, ?, ?)
+       ON CONFLICT (booking_id) DO UPDATE
+       SET version = excluded.version, next_attempt_ms = min(next_attempt_ms, excluded.next_attempt_ms)`,
       bookingId,
       version,
       now,
+      now,
     );
+    this.alarm.arm(now + OUTBOX_ALARM_GRACE_MS);
   }
 
   /** Up to `limit` entries whose next attempt is due, oldest first. */
@@ -65,6 +86,14 @@ export class Outbox {
   pendingIds(): string[] {
     return this.sql
       .exec<{ booking_id: string }>("SELECT booking_id FROM outbox ORDER BY booking_id")
+      .toArray()
+      .map((r) => r.booking_id);
+  }
+
+  /** Ids of the entries queued before `before` (waiting too long), by id. */
+  queuedBefore(before: number): string[] {
+    return this.sql
+      .exec<{ booking_id: string }>("SELECT booking_id FROM outbox WHERE queued_ms < ? ORDER BY booking_id", before)
       .toArray()
       .map((r) => r.booking_id);
   }

@@ -11,7 +11,11 @@ export type Difference = {
   businessId: string;
   serviceId: string;
   bookingId: string;
-  kind: "missing_in_d1" | "missing_in_calendar" | "status_mismatch" | "pending_in_outbox";
+  /**
+   * `pending_in_outbox`: queued for D1 and converging on the next retry (consistent);
+   * `stuck_in_outbox`: queued longer than 60 s, which a healthy D1 never allows (inconsistent).
+   */
+  kind: "missing_in_d1" | "missing_in_calendar" | "status_mismatch" | "pending_in_outbox" | "stuck_in_outbox";
   calendar?: { status: BookingStatus; version: number };
   d1?: { status: BookingStatus; version: number };
 };
@@ -50,12 +54,15 @@ export async function reconcile(env: Env): Promise<ReconciliationReport> {
       report.bookings += snapshot.bookings.length;
       const inD1 = new Map(stored.map(({ id, status, version }) => [id, { status, version }]));
       const queued = new Set(snapshot.outbox);
+      const stuck = new Set(snapshot.stuckInOutbox);
       const base = { businessId: service.businessId, serviceId: service.id };
       for (const b of snapshot.bookings) {
         const d1 = inD1.get(b.id);
         inD1.delete(b.id);
         const calendar = { status: b.status, version: b.version };
-        if (queued.has(b.id))
+        if (stuck.has(b.id))
+          report.differences.push({ ...base, bookingId: b.id, kind: "stuck_in_outbox", calendar, d1 });
+        else if (queued.has(b.id))
           report.differences.push({ ...base, bookingId: b.id, kind: "pending_in_outbox", calendar, d1 });
         else if (!d1) report.differences.push({ ...base, bookingId: b.id, kind: "missing_in_d1", calendar });
         else if (d1.status !== b.status || d1.version !== b.version) {

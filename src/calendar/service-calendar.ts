@@ -5,6 +5,7 @@ import { queuePublisher } from "./event-relay";
 import { consumeHold, expireHolds, type HoldCommand, type HoldResult } from "./hold-steps";
 import type { Hold } from "./holds";
 import { liveSlots } from "./live-slots";
+import { OUTBOX_STUCK_AFTER_MS } from "./outbox";
 import { d1Writer } from "./persist";
 import type { ProviderSnapshot } from "./provider/types";
 import { expireTentative } from "./provider-booking";
@@ -46,10 +47,11 @@ export class ServiceCalendar extends DurableObject<Env> {
     const sinks = this.sinks();
     this.tables = openTables(ctx.storage, sinks.publish);
     this.writeBehind = new WriteBehind(ctx.storage, this.tables, sinks.writeToD1);
-    // Work a reset may have left without an alarm (tentative rows, owed releases) gets one.
+    // Work a reset may have left without an alarm (outbox rows, events, tentative rows, owed
+    // releases, live holds) gets one.
     ctx.blockConcurrencyWhile(async () => {
       await this.tables.alarm.load();
-      this.armForProviders();
+      this.armForPending();
     });
   }
 
@@ -178,6 +180,7 @@ export class ServiceCalendar extends DurableObject<Env> {
     return {
       bookings: this.tables.reservations.list(),
       outbox: this.tables.outbox.pendingIds(),
+      stuckInOutbox: this.tables.outbox.queuedBefore(Date.now() - OUTBOX_STUCK_AFTER_MS),
       counters: this.tables.reservations.counters(),
       releases: this.tables.releases.pending(),
     };
@@ -196,7 +199,7 @@ export class ServiceCalendar extends DurableObject<Env> {
     await this.sendReleases();
     await this.writeBehind.run();
     await this.tables.alarm.load();
-    this.armForProviders();
+    this.armForPending();
   }
 
   /** What the asynchronous flows (provider-flow.ts) need of this object. */
@@ -214,12 +217,14 @@ export class ServiceCalendar extends DurableObject<Env> {
   private async sendReleases(): Promise<void> {
     if (this.tables.releases.nextAttemptMs() === null) return;
     await this.tables.releases.send(this.env, Date.now());
-    this.armForProviders();
+    this.armForPending();
   }
 
-  /** Arms the alarm for the next tentative deadline or owed release, if any. */
-  private armForProviders(): void {
+  /** Arms the alarm for the earliest pending work: outbox, events, tentative rows, releases, holds. */
+  private armForPending(): void {
     const next = [
+      this.tables.outbox.nextAttemptMs(),
+      this.tables.events.nextAttemptMs(),
       this.tables.reservations.nextTentativeDeadline(),
       this.tables.releases.nextAttemptMs(),
       this.tables.holds.nextExpiry(),
@@ -237,7 +242,9 @@ export class ServiceCalendar extends DurableObject<Env> {
    * queued events (customer-rewrite.ts); the new versions go to D1 through the outbox.
    */
   async rewriteCustomer(command: CustomerRewrite): Promise<{ bookingIds: string[] }> {
-    const result = this.ctx.storage.transactionSync(() => rewriteCustomer(this.ctx.storage.sql, command, Date.now()));
+    const result = this.ctx.storage.transactionSync(() =>
+      rewriteCustomer(this.ctx.storage.sql, this.tables.outbox, command, Date.now()),
+    );
     await this.writeBehind.afterCommit();
     return result;
   }

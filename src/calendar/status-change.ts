@@ -12,6 +12,18 @@ import type { CalendarResult, TransitionCommand } from "./types";
 export function changeStatus(tables: CalendarTables, command: TransitionCommand, now: number): CalendarResult {
   const current = tables.reservations.find(command.bookingId);
   if (!current) return { ok: false, refusal: { code: "not_found", detail: `No booking ${command.bookingId}.` } };
+  const { idempotency } = command;
+  if (idempotency) {
+    const prior = tables.idempotency.lookup(idempotency.key, now);
+    if (prior && (prior.requestHash !== idempotency.requestHash || prior.bookingId !== current.id)) {
+      return {
+        ok: false,
+        refusal: { code: "idempotency_key_reused", detail: "This key was used for another request." },
+      };
+    }
+    // Committed under this key before (its answer may have been lost): the same success again.
+    if (prior) return { ok: true, booking: toBooking(current), version: current.version, replayed: true };
+  }
   if (command.expectedVersions !== undefined && !command.expectedVersions.includes(current.version)) {
     return {
       ok: false,
@@ -34,6 +46,16 @@ export function changeStatus(tables: CalendarTables, command: TransitionCommand,
         refusal: { code: "invalid_transition", detail: `A ${current.status} booking cannot become ${command.status}.` },
       };
     }
+    if ((command.status === "COMPLETED" || command.status === "NO_SHOW") && now < Date.parse(current.startTime)) {
+      // They describe what happened, and would free the seat of an appointment still ahead.
+      return {
+        ok: false,
+        refusal: {
+          code: "invalid_transition",
+          detail: `A booking cannot be ${command.status} before its startTime (${current.startTime}).`,
+        },
+      };
+    }
     next.status = command.status;
     if (command.status === "CANCELLED") {
       next.cancelledAt = at;
@@ -43,6 +65,8 @@ export function changeStatus(tables: CalendarTables, command: TransitionCommand,
   if (command.notes !== undefined) next.notes = command.notes;
 
   tables.reservations.update(current, next);
+  if (idempotency)
+    tables.idempotency.remember(idempotency.key, { requestHash: idempotency.requestHash, bookingId: next.id }, now);
   tables.outbox.enqueue(next.id, next.version, now);
   tables.events.raise(current.status, next, at);
   return { ok: true, booking: toBooking(next), version: next.version, replayed: false };

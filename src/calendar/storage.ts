@@ -75,6 +75,8 @@ const migrations: string[] = [
      last_error TEXT
    );
    CREATE INDEX provider_releases_due ON provider_releases (next_attempt_ms);`,
+  // When an outbox entry was first queued, for reconciliation's bound (0 = queued before this).
+  "ALTER TABLE outbox ADD COLUMN queued_ms INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /** Brings the tables up to date; cheap when they are (one read of the schema version). */

@@ -21,13 +21,14 @@ export type CalendarTables = {
 /** Brings the tables up to date and opens them; call once, from the object's constructor. */
 export function openTables(storage: DurableObjectStorage, publish: EventPublisher): CalendarTables {
   storage.transactionSync(() => migrate(storage.sql));
+  const alarm = new AlarmClock(storage);
   return {
     reservations: new Reservations(storage.sql),
     idempotency: new IdempotencyRecords(storage.sql),
-    outbox: new Outbox(storage.sql),
+    outbox: new Outbox(storage.sql, alarm),
     events: new EventRelay(storage, publish),
     releases: new ProviderReleases(storage),
     holds: new Holds(storage.sql),
-    alarm: new AlarmClock(storage),
+    alarm,
   };
 }

@@ -44,6 +44,11 @@ export type TransitionCommand = {
   notes?: string | null;
   /** From `If-Match`: refuse with precondition_failed unless the booking is at one of these versions. */
   expectedVersions?: number[];
+  /**
+   * The request's `Idempotency-Key` (cancel): a change this calendar already made under the key
+   * is answered again, not refused as a transition from the status it led to.
+   */
+  idempotency?: { key: string; requestHash: string };
 };
 
 /** A move of a booking to a new time (and, on a service with providers, maybe another provider). */
@@ -97,6 +102,8 @@ export type CalendarCounters = Record<
 export type CalendarSnapshot = {
   bookings: { id: string; status: BookingStatus; version: number }[];
   outbox: string[];
+  /** Outbox entries waiting longer than reconciliation's bound (60 s). */
+  stuckInOutbox: string[];
   counters: CalendarCounters;
   /** Provider claims released here but not yet confirmed by the provider calendar. */
   releases?: string[];

@@ -50,10 +50,14 @@ export class WriteBehind {
       });
       return this.writing;
     }
-    this.nextWrite ??= this.writing.then(() => {
-      this.nextWrite = undefined;
-      return this.run();
-    });
+    // Whether the write in flight succeeds or fails, the next one starts after it: a failure
+    // must not be handed to callers whose changes it never carried.
+    this.nextWrite ??= this.writing
+      .catch(() => {})
+      .then(() => {
+        this.nextWrite = undefined;
+        return this.run();
+      });
     return this.nextWrite;
   }
 
@@ -83,7 +87,7 @@ export class WriteBehind {
       }
       await events.publishReady(now);
     } finally {
-      await this.scheduleAlarm(due.length === FLUSH_BATCH);
+      this.scheduleAlarm(due.length === FLUSH_BATCH);
     }
   }
 
@@ -100,13 +104,12 @@ export class WriteBehind {
   }
 
   /** Keeps one alarm at the earliest due outbox entry or event (or now, when a full batch was just sent). */
-  private async scheduleAlarm(moreDue: boolean): Promise<void> {
+  private scheduleAlarm(moreDue: boolean): void {
     const dues = [this.tables.outbox.nextAttemptMs(), this.tables.events.nextAttemptMs()].filter(
       (at): at is number => at !== null,
     );
     if (dues.length === 0) return;
-    const at = moreDue ? Date.now() : Math.max(Math.min(...dues), Date.now());
-    const current = await this.storage.getAlarm();
-    if (current === null || current > at) await this.storage.setAlarm(at);
+    // Through the object's one alarm clock, which only ever moves the alarm earlier.
+    this.tables.alarm.arm(moreDue ? Date.now() : Math.max(Math.min(...dues), Date.now()));
   }
 }

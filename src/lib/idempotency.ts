@@ -9,8 +9,9 @@ import { idempotencyKeys } from "../db/schema";
 import type { AppEnv } from "../env";
 import { sha256Hex } from "./crypto";
 import { ApiError } from "./errors";
+import { IDEMPOTENCY_RETENTION_MS } from "./idempotency-retention";
 
-const RETENTION_MS = 24 * 60 * 60 * 1000;
+const RETENTION_MS = IDEMPOTENCY_RETENTION_MS;
 /** A claim whose request died is taken over after this long. */
 const LEASE_MS = 60 * 1000;
 
@@ -120,14 +121,27 @@ export async function idempotent<T>(
     await c.var.db.delete(idempotencyKeys).where(where);
     throw error;
   }
-  await c.var.db
-    .update(idempotencyKeys)
-    .set({
-      responseStatus: status,
-      responseBody: JSON.stringify(outcome.body),
-      responseLocation: outcome.location ?? null,
-    })
-    .where(where);
+  // The work is committed: failing to store its answer must not turn it into an error. The claim
+  // then lapses after its lease, and a retry reaches the calendar, which answers it again.
+  try {
+    await c.var.db
+      .update(idempotencyKeys)
+      .set({
+        responseStatus: status,
+        responseBody: JSON.stringify(outcome.body),
+        responseLocation: outcome.location ?? null,
+      })
+      .where(where);
+  } catch (error) {
+    console.error(
+      JSON.stringify({
+        level: "error",
+        msg: "storing an idempotent response failed",
+        requestId: c.var.requestId,
+        error: String(error),
+      }),
+    );
+  }
   return { replayed: false, ...outcome };
 }
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { api, createAccount, createService, json, problem, validationError } from "../helpers";
-import { at, book, bookingBody, calendarStub, d1Bookings, postBooking, slotAt } from "./support";
+import { appointmentStarted, at, book, bookingBody, calendarStub, d1Bookings, postBooking, slotAt } from "./support";
 
 async function setup(serviceOverrides: Record<string, unknown> = {}) {
   const account = await createAccount();
@@ -26,9 +26,10 @@ async function state(s: Setup, id: string) {
 }
 
 /** Walks a booking through `statuses` with PATCH, asserting each step is a 200. */
-async function walk(key: string, id: string, statuses: string[]) {
+async function walk(s: { apiKey: string; businessId: string; serviceId: string }, id: string, statuses: string[]) {
   for (const status of statuses) {
-    const res = await patch(key, id, { status });
+    if (status === "COMPLETED" || status === "NO_SHOW") await appointmentStarted(s.businessId, s.serviceId, id);
+    const res = await patch(s.apiKey, id, { status });
     expect(res.status, `→ ${status}: ${await res.clone().text()}`).toBe(200);
   }
 }
@@ -111,6 +112,12 @@ describe("happy", () => {
     expect(confirmed.status).toBe(200);
     expect(await json(confirmed)).toMatchObject({ status: "CONFIRMED", cancelledAt: null });
 
+    // Before the appointment starts it has not happened: a 409 that changes nothing.
+    await problem(await patch(s.apiKey, booking.id, { status: "COMPLETED" }), 409, "invalid_transition");
+    await problem(await patch(s.apiKey, booking.id, { status: "NO_SHOW" }), 409, "invalid_transition");
+    expect((await d1Bookings(s.businessId))[0]).toMatchObject({ status: "CONFIRMED", version: 2 });
+
+    await appointmentStarted(s.businessId, s.serviceId, booking.id);
     const completed = await patch(s.apiKey, booking.id, { status: "COMPLETED" });
     expect(completed.status).toBe(200);
     expect(await json(completed)).toMatchObject({ status: "COMPLETED" });
@@ -122,7 +129,7 @@ describe("happy", () => {
   it("CONFIRMED → NO_SHOW", async () => {
     const s = await setup();
     const booking = await book(s.apiKey, bookingBody(s.serviceId, at(2, "10:00")));
-    await walk(s.apiKey, booking.id, ["NO_SHOW"]);
+    await walk(s, booking.id, ["NO_SHOW"]);
     expect((await d1Bookings(s.businessId))[0]?.status).toBe("NO_SHOW");
   });
 
@@ -209,7 +216,7 @@ describe("error", () => {
   ])("$label is a 409 invalid_transition, nothing changes", async ({ path, to }) => {
     const s = await setup();
     const booking = await book(s.apiKey, bookingBody(s.serviceId, at(2, "10:00")));
-    await walk(s.apiKey, booking.id, path);
+    await walk(s, booking.id, path);
     const before = await state(s, booking.id);
     await problem(await patch(s.apiKey, booking.id, { status: to }), 409, "invalid_transition");
     expect(await state(s, booking.id)).toEqual(before);

@@ -2,6 +2,7 @@
  * Helpers for the booking-engine tests: relative dates, booking bodies, D1 counts and the
  * calendar Durable Object of a service. Not a test file (vitest only picks up *.test.ts).
  */
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { and, count, eq } from "drizzle-orm";
 import type { CalendarSlot } from "../../src/calendar/types";
@@ -105,4 +106,20 @@ export function statusCounts(responses: Response[]): Record<number, number> {
   const counts: Record<number, number> = {};
   for (const r of responses) counts[r.status] = (counts[r.status] ?? 0) + 1;
   return counts;
+}
+
+/**
+ * Time passes for one booking: its appointment starts a minute ago in its calendar, the authority
+ * that decides status changes (COMPLETED and NO_SHOW are refused before the start).
+ */
+export async function appointmentStarted(businessId: string, serviceId: string, bookingId: string) {
+  await runInDurableObject(calendarStub(businessId, serviceId), (_instance, state) => {
+    const row = state.storage.sql.exec<{ record: string }>("SELECT record FROM bookings WHERE id = ?", bookingId).one();
+    const record = JSON.parse(row.record) as { startTime: string; endTime: string };
+    const duration = Date.parse(record.endTime) - Date.parse(record.startTime);
+    const start = Date.now() - 60_000;
+    record.startTime = new Date(start).toISOString();
+    record.endTime = new Date(start + duration).toISOString();
+    state.storage.sql.exec("UPDATE bookings SET record = ? WHERE id = ?", JSON.stringify(record), bookingId);
+  });
 }

@@ -8,8 +8,10 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { AlarmClock } from "../../src/calendar/alarm-clock";
 import { type CustomerRewrite, erasedDetails, rewriteCustomer } from "../../src/calendar/customer-rewrite";
 import type { PersistOutcome } from "../../src/calendar/outbox";
+import { Outbox } from "../../src/calendar/outbox";
 import type { ServiceCalendar } from "../../src/calendar/service-calendar";
 import { bookings, customers, webhookEvents } from "../../src/db/schema";
 import { at, book, bookingBody, calendarStub, d1Bookings, postBooking } from "../bookings/support";
@@ -49,7 +51,14 @@ async function d1IsBack(stub: Stub) {
 /** Runs the rewrite inside the object, in one storage transaction, as its RPC method does. */
 function rewriteInside(stub: Stub, command: CustomerRewrite) {
   return runInDurableObject(stub, (_instance: ServiceCalendar, state) =>
-    state.storage.transactionSync(() => rewriteCustomer(state.storage.sql, command, Date.now())),
+    state.storage.transactionSync(() =>
+      rewriteCustomer(
+        state.storage.sql,
+        new Outbox(state.storage.sql, new AlarmClock(state.storage)),
+        command,
+        Date.now(),
+      ),
+    ),
   );
 }
 

@@ -31,6 +31,7 @@ describe("calendar migrations", () => {
       }
       sql.exec("DROP TABLE holds");
       sql.exec("DROP TABLE provider_releases");
+      sql.exec("ALTER TABLE outbox DROP COLUMN queued_ms");
       sql.exec("ALTER TABLE bookings ADD COLUMN start_ms INTEGER NOT NULL DEFAULT 0");
       sql.exec("UPDATE schema_version SET version = 2");
       expect(columnsOf(sql, "bookings")).toContain("start_ms");
@@ -55,7 +56,7 @@ describe("calendar migrations", () => {
       "tentative_until_ms",
       "expires_ms",
     ]);
-    expect(after.version).toBe(4);
+    expect(after.version).toBe(5);
     expect(after.ids).toEqual([{ id: booking.id }]);
 
     // The migrated calendar still counts the booking: the same slot is full.

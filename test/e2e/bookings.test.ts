@@ -286,13 +286,17 @@ describe("PATCH /bookings/{id}", () => {
     expect(data?.status).toBe("CONFIRMED");
   });
 
-  it("completes a booking; a terminal booking cannot change status (409)", async () => {
+  it("refuses COMPLETED and NO_SHOW before the appointment starts (409); a terminal booking cannot change status", async () => {
     const booking = await createBooking(bookingBody(service, utcAt(3, 10)));
-    const done = await api.PATCH("/bookings/{id}", {
+    for (const status of ["COMPLETED", "NO_SHOW"] as const) {
+      const early = await api.PATCH("/bookings/{id}", { params: { path: { id: booking.id } }, body: { status } });
+      expectProblem(early.response, early.error, 409, "invalid_transition", `/api/v1/bookings/${booking.id}`);
+    }
+    const cancelled = await api.PATCH("/bookings/{id}", {
       params: { path: { id: booking.id } },
-      body: { status: "COMPLETED" },
+      body: { status: "CANCELLED" },
     });
-    expect(done.data?.status).toBe("COMPLETED");
+    expect(cancelled.data?.status).toBe("CANCELLED");
     const back = await api.PATCH("/bookings/{id}", {
       params: { path: { id: booking.id } },
       body: { status: "CONFIRMED" },

@@ -242,17 +242,17 @@ describe("If-Match on PATCH /bookings/{id}", () => {
     const before = await getWithTag(f.key, path);
     const res = await api("PATCH", path, {
       key: f.key,
-      body: { status: "COMPLETED" },
+      body: { status: "CANCELLED" },
       headers: { "If-Match": before.etag as string },
     });
     expect(res.status).toBe(200);
-    expect((await json(res)).status).toBe("COMPLETED");
+    expect((await json(res)).status).toBe("CANCELLED");
     const etag = res.headers.get("ETag");
     expect(etag).toMatch(strongTag);
     expect(etag).not.toBe(before.etag);
     const after = await getWithTag(f.key, path);
     expect(after.etag).toBe(etag);
-    expect(JSON.parse(after.text).status).toBe("COMPLETED");
+    expect(JSON.parse(after.text).status).toBe("CANCELLED");
   });
 
   it("under two concurrent PATCHes with the same current tag lets exactly one win", async () => {

@@ -54,13 +54,14 @@ export const cancelBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
-    const outcome = await idempotent(c, body, 200, async () => {
-      const { booking } = await transitionBooking(c, {
+    const outcome = await idempotent(c, body, 200, async (claim) => {
+      const { booking, replayed } = await transitionBooking(c, {
         bookingId: id,
         status: "CANCELLED",
         cancellationReason: body.reason ?? null,
+        idempotency: claim,
       });
-      return { body: booking };
+      return { body: booking, replayed };
     });
     outcomeHeaders(c, outcome);
     return c.json(outcome.body, 200);

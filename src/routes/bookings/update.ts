@@ -42,7 +42,7 @@ const route = createRoute({
   tags: ["Bookings"],
   summary: "Change a booking's status or notes",
   description: [
-    "Rules the schema cannot express: send `status` or `notes` (or both); `cancellationReason` only together with `status` CANCELLED (else 422). A status change must follow PENDING → CONFIRMED | CANCELLED, CONFIRMED → CANCELLED | COMPLETED | NO_SHOW (else 409 `invalid_transition`, also for the status it already has).",
+    "Rules the schema cannot express: send `status` or `notes` (or both); `cancellationReason` only together with `status` CANCELLED (else 422). A status change must follow PENDING → CONFIRMED | CANCELLED, CONFIRMED → CANCELLED | COMPLETED | NO_SHOW (else 409 `invalid_transition`, also for the status it already has); COMPLETED and NO_SHOW describe what happened, so they are a 409 `invalid_transition` before the appointment's `startTime`.",
     "With `If-Match`, the change applies only if the booking still has that ETag (else 412).",
   ].join("\n\n"),
   security: bearerSecurity,
