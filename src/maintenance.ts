@@ -1,12 +1,26 @@
 import { lt } from "drizzle-orm";
+import { calendarOf } from "./calendar/client";
 import { reconcileProviders } from "./calendar/provider/reconcile";
-import { reconcile } from "./calendar/reconcile";
+import { everyService, reconcile } from "./calendar/reconcile";
 import { createDb } from "./db/client";
 import { idempotencyKeys } from "./db/schema";
+import { pruneWebhookHistory } from "./webhooks/prune";
 
-/** The nightly cron: drop expired idempotency keys, then reconcile and log what differs. */
+/**
+ * The nightly cron: drop expired idempotency keys and webhook history past its retention, prune
+ * each calendar of bookings that can overlap nothing, then reconcile and log what differs.
+ */
 export async function nightly(env: Env): Promise<void> {
-  await createDb(env.DB).delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, new Date().toISOString()));
+  const db = createDb(env.DB);
+  await db.delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, new Date().toISOString()));
+  const deliveries = await pruneWebhookHistory(env.DB);
+  let pruned = 0;
+  for await (const service of everyService(db)) {
+    pruned += (await calendarOf(env, service.businessId, service.id).prune()).bookings;
+  }
+  console.log(
+    JSON.stringify({ level: "info", msg: "pruned", calendarBookings: pruned, webhookDeliveries: deliveries }),
+  );
   const report = await reconcile(env);
   const log = report.consistent ? console.log : console.error;
   log(JSON.stringify({ level: report.consistent ? "info" : "error", msg: "reconciliation", ...report }));

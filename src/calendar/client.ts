@@ -17,6 +17,7 @@ export function snapshotOf(service: ServiceRow): ServiceSnapshot {
   return {
     id: service.id,
     businessId: service.businessId,
+    version: service.version,
     durationMinutes: service.durationMinutes,
     capacity: service.capacity,
     slotIntervalMinutes: service.slotIntervalMinutes,
@@ -67,6 +68,7 @@ export function throwRefusal(refusal: CalendarRefusal): never {
     case "slot_unavailable":
       throw new ApiError("slot_unavailable", refusal.detail, { extensions: { reason: refusal.reason } });
     case "unavailable":
+    case "service_changed":
       throw new ApiError("unavailable", refusal.detail, { headers: { "Retry-After": "1" } });
     case "precondition_failed":
       throw new ApiError("precondition_failed", refusal.detail, { headers: { ETag: etagOf(refusal.version) } });

@@ -54,7 +54,12 @@ export class EventRelay {
 
   /** Records the webhook event of a change, inside the caller's transaction. */
   raise(previous: BookingStatus | null, booking: StoredBooking, at: string): void {
-    this.record(booking.businessId, eventTypeFor(previous, booking.status), toBooking(booking), at);
+    this.record(
+      booking.businessId,
+      eventTypeFor(previous, booking.status),
+      { ...toBooking(booking), version: booking.version },
+      at,
+    );
   }
 
   /** Records `booking.rescheduled`: the moved booking with the time and provider it had before. */
@@ -64,6 +69,7 @@ export class EventRelay {
       "booking.rescheduled",
       {
         ...toBooking(moved),
+        version: moved.version,
         previousStartTime: previous.startTime,
         previousEndTime: previous.endTime,
         previousProviderId: previous.providerId ?? null,
@@ -83,10 +89,21 @@ export class EventRelay {
     );
   }
 
-  /** Up to `limit` events D1 does not have yet, oldest first. */
-  awaitingD1(limit: number): PendingEvents {
+  /**
+   * Up to `limit` events D1 does not have yet, oldest first — only those whose booking version
+   * is in D1 already or travels in the same batch (`bookingIds`): an event never reaches D1, and
+   * so the queue, before the booking it describes.
+   */
+  awaitingD1(limit: number, bookingIds: string[]): PendingEvents {
     const rows = this.sql
-      .exec<EventRow>("SELECT * FROM events WHERE stage = 'd1' ORDER BY id LIMIT ?", limit)
+      .exec<EventRow>(
+        `SELECT * FROM events e WHERE stage = 'd1'
+           AND (NOT EXISTS (SELECT 1 FROM outbox o WHERE o.booking_id = json_extract(e.payload, '$.data.id'))
+                OR json_extract(e.payload, '$.data.id') IN (SELECT value FROM json_each(?)))
+         ORDER BY id LIMIT ?`,
+        JSON.stringify(bookingIds),
+        limit,
+      )
       .toArray();
     return { rows, events: rows.map(toEvent) };
   }

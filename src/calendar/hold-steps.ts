@@ -44,6 +44,8 @@ export function expireHolds(tables: CalendarTables, now: number): void {
 export function placeHold(tables: CalendarTables, command: HoldCommand, order: string[], now: number): HoldStep {
   expireHolds(tables, now);
   const { service } = command;
+  const stale = tables.serviceVersion.stale(service.version);
+  if (stale) return refused(stale);
   const expiresAt = now + command.ttlMs;
   const start = Date.parse(command.startTime);
   const end = Date.parse(command.endTime);

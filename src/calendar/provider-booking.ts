@@ -62,6 +62,8 @@ export function reserveTentative(
       };
     }
   }
+  const stale = tables.serviceVersion.stale(service.version);
+  if (stale) return { kind: "done", result: { ok: false, refusal: stale } };
   for (const claim of tables.holds.expire(now)) tables.releases.queue(claim, now);
   const start = Date.parse(booking.startTime);
   const end = Date.parse(booking.endTime);

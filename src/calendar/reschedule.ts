@@ -45,6 +45,8 @@ export function beginMove(tables: CalendarTables, command: RescheduleCommand, no
       };
     }
   }
+  const stale = tables.serviceVersion.stale(service.version);
+  if (stale) return refused(stale);
   const current = reservations.find(command.bookingId);
   if (!current) return refused({ code: "not_found", detail: `No booking ${command.bookingId}.` });
   if (command.expectedVersions !== undefined && !command.expectedVersions.includes(current.version)) {

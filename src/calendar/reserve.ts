@@ -27,6 +27,9 @@ export function reserve(tables: CalendarTables, command: CreateBookingCommand, n
     }
   }
 
+  const stale = tables.serviceVersion.stale(service.version);
+  if (stale) return { ok: false, refusal: stale };
+
   const start = Date.parse(booking.startTime);
   const end = Date.parse(booking.endTime);
   const violation = checkRequest(service, start, end, now);

@@ -10,6 +10,7 @@ import { d1Writer } from "./persist";
 import type { ProviderSnapshot } from "./provider/types";
 import { expireTentative } from "./provider-booking";
 import { bookWithProvider, holdSeat, moveBooking, type ProviderFlowDeps } from "./provider-flow";
+import { pruneCalendar } from "./prune";
 import { holdsCapacity } from "./reservations";
 import { reserve } from "./reserve";
 import type { ServiceRules } from "./rules";
@@ -116,6 +117,19 @@ export class ServiceCalendar extends DurableObject<Env> {
   /** Places a hold (hold-steps.ts); with providers, after the person's calendar claims the time. */
   async placeHold(command: HoldCommand): Promise<HoldResult> {
     return holdSeat(this.flowDeps(), command);
+  }
+
+  /**
+   * The service changed (`PATCH /services/{id}`, before it answers): commands decided against
+   * an older version are refused from now on.
+   */
+  async serviceChanged(version: number): Promise<void> {
+    this.ctx.storage.transactionSync(() => this.tables.serviceVersion.note(version));
+  }
+
+  /** The nightly prune (prune.ts): drops bookings that ended two days ago or earlier. */
+  async prune(): Promise<{ bookings: number }> {
+    return { bookings: this.ctx.storage.transactionSync(() => pruneCalendar(this.ctx.storage.sql, Date.now())) };
   }
 
   /** A hold of this calendar, as it stands now. */

@@ -6,6 +6,7 @@ import { IdempotencyRecords } from "./idempotency-records";
 import { Outbox } from "./outbox";
 import { ProviderReleases } from "./provider-releases";
 import { Reservations } from "./reservations";
+import { ServiceVersion } from "./service-version";
 import { migrate } from "./storage";
 
 export type CalendarTables = {
@@ -16,6 +17,7 @@ export type CalendarTables = {
   releases: ProviderReleases;
   holds: Holds;
   alarm: AlarmClock;
+  serviceVersion: ServiceVersion;
 };
 
 /** Brings the tables up to date and opens them; call once, from the object's constructor. */
@@ -30,5 +32,6 @@ export function openTables(storage: DurableObjectStorage, publish: EventPublishe
     releases: new ProviderReleases(storage),
     holds: new Holds(storage.sql),
     alarm,
+    serviceVersion: new ServiceVersion(storage.sql),
   };
 }

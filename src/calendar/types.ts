@@ -11,6 +11,8 @@ export type ServiceSnapshot = ServiceRules & {
   id: string;
   businessId: string;
   requiresConfirmation: boolean;
+  /** The service's version in D1 when the Worker read it (service-version.ts). */
+  version: number;
 };
 
 export type CreateBookingCommand = {
@@ -74,7 +76,9 @@ export type CalendarRefusal =
   | { code: "precondition_failed"; detail: string; version: number }
   /** Another object did not answer (reset, overloaded): nothing is held; the client may retry. */
   | { code: "unavailable"; detail: string }
-  | { code: "hold_expired"; detail: string };
+  | { code: "hold_expired"; detail: string }
+  /** The command was decided against an older version of the service than the calendar knows. */
+  | { code: "service_changed"; detail: string };
 
 export type CalendarResult =
   | { ok: true; booking: Booking; version: number; replayed: boolean }

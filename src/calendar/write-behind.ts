@@ -69,7 +69,10 @@ export class WriteBehind {
     const { outbox, events, reservations } = this.tables;
     const now = Date.now();
     const due = outbox.due(now, FLUSH_BATCH);
-    const pending = events.awaitingD1(FLUSH_BATCH);
+    const pending = events.awaitingD1(
+      FLUSH_BATCH,
+      due.map((d) => d.booking_id),
+    );
     try {
       if (due.length > 0 || pending.rows.length > 0) {
         // Whatever the write does, the booking is committed here: a throw is just a failed attempt.

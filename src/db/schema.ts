@@ -57,6 +57,8 @@ export const services = sqliteTable(
     updatedAt: text("updated_at").notNull(),
     /** JSON: `[{ "date": "2026-12-24", "intervals": [...] }]`, local dates in `timezone`. */
     dateOverrides: text("date_overrides", { mode: "json" }).notNull().default([]).$type<DateOverride[]>(),
+    /** Moves forward on every change: the ETag, and how the calendar tells stale settings. */
+    version: integer("version").notNull().default(1),
   },
   (t) => [index("services_business_active_idx").on(t.businessId, t.active, t.id)],
 );
@@ -247,7 +249,10 @@ export const webhookEvents = sqliteTable(
     payload: text("payload").notNull(),
     createdAt: text("created_at").notNull(),
   },
-  (t) => [index("webhook_events_business_idx").on(t.businessId, t.createdAt)],
+  (t) => [
+    index("webhook_events_business_idx").on(t.businessId, t.createdAt),
+    index("webhook_events_created_idx").on(t.createdAt),
+  ],
 );
 
 /** One event for one endpoint; its attempts are in webhook_attempts. */
@@ -273,6 +278,7 @@ export const webhookDeliveries = sqliteTable(
   (t) => [
     index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.id),
     index("webhook_deliveries_event_idx").on(t.eventId),
+    index("webhook_deliveries_created_idx").on(t.createdAt),
   ],
 );
 

@@ -4,8 +4,21 @@ import { apiKeys, businesses } from "../db/schema";
 import type { AppEnv } from "../env";
 import { apiKeyPattern, sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
+import { isKnownUnknown, isThrottled, recordUnknown } from "./unknown-keys";
 
 const challenge = 'Bearer realm="api"';
+
+/** A client that sent too many keys matching nothing: a 429 until its budget period is over. */
+function tooManyUnknownKeys(budget: string | undefined): ApiError {
+  const [limit, period] = (budget ?? "600/60").split("/");
+  return new ApiError("rate_limited", "Too many requests with unknown API keys from this client.", {
+    headers: {
+      "Retry-After": period ?? "60",
+      "RateLimit-Policy": `"unknown-keys";q=${limit};w=${period}`,
+      RateLimit: `"unknown-keys";r=0;t=${period}`,
+    },
+  });
+}
 
 function unauthorized(detail: string, keySent: boolean): ApiError {
   return new ApiError("unauthorized", detail, {
@@ -24,13 +37,22 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
   const key = match?.[1];
   if (!key || !apiKeyPattern.test(key)) throw unauthorized("The API key is invalid or revoked.", true);
 
+  const keyHash = await sha256Hex(key);
+  if (isKnownUnknown(keyHash)) throw unauthorized("The API key is invalid or revoked.", true);
+  const client = c.req.header("CF-Connecting-IP") ?? "unknown";
+  if (isThrottled(client)) throw tooManyUnknownKeys(c.env.READ_BUDGET);
   const [row] = await c.var.db
     .select({ keyId: apiKeys.id, businessId: businesses.id, businessName: businesses.name })
     .from(apiKeys)
     .innerJoin(businesses, eq(businesses.id, apiKeys.businessId))
-    .where(and(eq(apiKeys.keyHash, await sha256Hex(key)), isNull(apiKeys.revokedAt)))
+    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
     .limit(1);
-  if (!row) throw unauthorized("The API key is invalid or revoked.", true);
+  if (!row) {
+    const period = Number((c.env.READ_BUDGET ?? "600/60").split("/")[1]) || 60;
+    if (!(await recordUnknown(keyHash, client, c.env.READ_LIMITER, period)))
+      throw tooManyUnknownKeys(c.env.READ_BUDGET);
+    throw unauthorized("The API key is invalid or revoked.", true);
+  }
 
   c.set("caller", row);
   await next();

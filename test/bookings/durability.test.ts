@@ -10,7 +10,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { PersistOutcome } from "../../src/calendar/outbox";
 import { reconcile } from "../../src/calendar/reconcile";
 import type { ServiceCalendar } from "../../src/calendar/service-calendar";
-import { idempotencyKeys } from "../../src/db/schema";
+import { idempotencyKeys, webhookEvents } from "../../src/db/schema";
 import { IDEMPOTENCY_RETENTION_MS } from "../../src/lib/idempotency-retention";
 import { injectFaults } from "../faults";
 import { api, createAccount, createService, db, json } from "../helpers";
@@ -172,5 +172,45 @@ describe("cancel idempotency", () => {
       headers: { "Idempotency-Key": "c-1" },
     });
     expect(other.status).toBe(422);
+  });
+});
+
+describe("webhook events", () => {
+  const eventsOf = async (bookingId: string) =>
+    (await db().select().from(webhookEvents))
+      .map((e) => ({ type: e.type, data: JSON.parse(e.payload).data as { id: string; version: number } }))
+      .filter((e) => e.data.id === bookingId);
+
+  it("carry the booking version, and reach D1 only with (or after) the booking version they describe", async () => {
+    const s = await setup();
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    await injectFaults(s.stub, { writeToD1: async (): Promise<PersistOutcome> => ({ ok: false, error: "D1 down" }) });
+    const created = await json(await postBooking(s.apiKey, bookingBody(s.serviceId, at(3, "14:00"))));
+    await injectFaults(s.stub, { writeToD1: undefined });
+    // The booking's retry is still backing off while its event is due.
+    await runInDurableObject(s.stub, (_i: ServiceCalendar, state) => {
+      state.storage.sql.exec("UPDATE outbox SET next_attempt_ms = ?", Date.now() + 3_600_000);
+      state.storage.sql.exec("UPDATE events SET next_attempt_ms = 0");
+    });
+    await runDurableObjectAlarm(s.stub);
+    expect(await d1Bookings(s.businessId)).toEqual([]);
+    expect(await eventsOf(created.id)).toEqual([]);
+
+    // Once the booking is due, both land in one write.
+    await runInDurableObject(s.stub, (_i: ServiceCalendar, state) => {
+      state.storage.sql.exec("UPDATE outbox SET next_attempt_ms = 0");
+    });
+    await runDurableObjectAlarm(s.stub);
+    expect(await d1Bookings(s.businessId)).toHaveLength(1);
+    expect(await eventsOf(created.id)).toEqual([
+      { type: "booking.created", data: expect.objectContaining({ id: created.id, version: 1 }) },
+    ]);
+
+    const cancelled = await api("POST", `/bookings/${created.id}/cancel`, { key: s.apiKey, body: {} });
+    expect(cancelled.status).toBe(200);
+    expect((await eventsOf(created.id)).map((e) => [e.type, e.data.version])).toEqual([
+      ["booking.created", 1],
+      ["booking.cancelled", 2],
+    ]);
   });
 });

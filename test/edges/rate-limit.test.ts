@@ -4,6 +4,7 @@
  * over a budget takes a handful of requests instead of hundreds.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { generateApiKey } from "../../src/lib/crypto";
 import { createContractChecker } from "../e2e/contract";
 import { api, createAccount, json, problem, totalOf } from "../helpers";
 import { addApiKey, awayFromWindowEdge, budgetOf, postCustomer, sequential } from "./support";
@@ -188,5 +189,31 @@ describe("public routes are never limited", () => {
         }
       }
     }
+  });
+});
+
+describe("unknown keys", () => {
+  it("lookups that find no key count against the read budget per client address; then 429 without a lookup", async () => {
+    await awayFromWindowEdge(reads.period);
+    const from = { "CF-Connecting-IP": "203.0.113.77" };
+    const answers: number[] = [];
+    for (let i = 0; i < reads.limit + 2; i++) {
+      const res = await api("GET", "/services", { key: generateApiKey("test"), headers: from });
+      answers.push(res.status);
+    }
+    expect(answers.slice(0, reads.limit)).toEqual(Array(reads.limit).fill(401));
+    const last = await api("GET", "/services", { key: generateApiKey("test"), headers: from });
+    const body = await problem(last, 429, "rate_limited");
+    expect(body.detail).toMatch(/unknown API keys/);
+    expect(last.headers.get("Retry-After")).toBe(String(reads.period));
+    expect(last.headers.get("RateLimit")).toMatch(/^"unknown-keys";r=0;t=\d+$/);
+    // Another address, and a real key from this one, are not affected.
+    const other = await api("GET", "/services", {
+      key: generateApiKey("test"),
+      headers: { "CF-Connecting-IP": "203.0.113.78" },
+    });
+    expect(other.status).toBe(401);
+    const { apiKey } = await createAccount();
+    expect((await api("GET", "/services", { key: apiKey, headers: from })).status).toBe(429);
   });
 });

@@ -300,6 +300,7 @@ function serviceSnapshot(s: { businessId: string }) {
     timezone: "UTC",
     weeklySchedule: everyDay,
     requiresConfirmation: false,
+    version: 1,
   };
 }
 

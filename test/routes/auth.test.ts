@@ -1,6 +1,7 @@
 /** API keys, the 401 challenge and tenant isolation. */
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { apiKeyRecord } from "../../src/accounts/accounts";
 import { apiKeys } from "../../src/db/schema";
 import { generateApiKey } from "../../src/lib/crypto";
 import {
@@ -165,5 +166,17 @@ describe("security", () => {
     expect(res.status).toBe(201);
     expect((await json(res)).id).not.toBe(created.id);
     expect((await json(await api("GET", "/customers", { key: a.apiKey }))).data).toEqual([created]);
+  });
+});
+
+describe("unknown keys", () => {
+  it("a well-formed key that matched nothing is refused from the isolate's cache, without a second lookup", async () => {
+    const { businessId } = await createAccount();
+    const key = generateApiKey("test");
+    await problem(await api("GET", "/services", { key }), 401, "unauthorized");
+    // Were D1 asked again, this row would now let the key in; the cache answers instead.
+    const record = await apiKeyRecord("key_unknown_then_stored", businessId, key);
+    await db().insert(apiKeys).values(record);
+    await problem(await api("GET", "/services", { key }), 401, "unauthorized");
   });
 });

@@ -42,47 +42,56 @@ export const createBooking = (app: OpenAPIHono<AppEnv>) =>
     const body = c.req.valid("json");
     const { businessId } = c.var.caller;
     const outcome = await idempotent(c, body, 201, async (claim) => {
-      const target = await bookingTarget(c, body);
-      const [[service], [customer], performers] = await c.var.db.batch([
-        c.var.db
-          .select()
-          .from(services)
-          .where(and(eq(services.businessId, businessId), eq(services.id, target.serviceId)))
-          .limit(1),
-        c.var.db
-          .select({ id: customers.id })
-          .from(customers)
-          .where(
-            and(eq(customers.businessId, businessId), eq(customers.emailNormalized, body.customerEmail.toLowerCase())),
-          )
-          .limit(1),
-        providersOfService(c.var.db, businessId, target.serviceId),
-      ]);
-      if (!service) {
-        throw new ApiError("service_not_found", `No service ${target.serviceId}.`, {
-          errors: [{ path: "serviceId", message: "No such service." }],
+      // Decided on what D1 holds; once more if the service changed meanwhile (service-version.ts).
+      const decide = async () => {
+        const target = await bookingTarget(c, body);
+        const [[service], [customer], performers] = await c.var.db.batch([
+          c.var.db
+            .select()
+            .from(services)
+            .where(and(eq(services.businessId, businessId), eq(services.id, target.serviceId)))
+            .limit(1),
+          c.var.db
+            .select({ id: customers.id })
+            .from(customers)
+            .where(
+              and(
+                eq(customers.businessId, businessId),
+                eq(customers.emailNormalized, body.customerEmail.toLowerCase()),
+              ),
+            )
+            .limit(1),
+          providersOfService(c.var.db, businessId, target.serviceId),
+        ]);
+        if (!service) {
+          throw new ApiError("service_not_found", `No service ${target.serviceId}.`, {
+            errors: [{ path: "serviceId", message: "No such service." }],
+          });
+        }
+        if (!service.active) {
+          throw new ApiError("service_inactive", `Service ${target.serviceId} is not active.`, {
+            errors: [{ path: "serviceId", message: "The service is not active." }],
+          });
+        }
+        const providers = performers.map((row) => providerSnapshotOf(row.provider));
+        if (target.providerId !== undefined && !providers.some((p) => p.id === target.providerId)) {
+          throw new ApiError("validation_failed", `Provider ${target.providerId} does not perform this service.`, {
+            errors: [{ path: "providerId", message: "Not one of the service's providerIds." }],
+          });
+        }
+        const result = await calendarOf(c.env, businessId, service.id).createBooking({
+          service: snapshotOf(service),
+          booking: draftOf({ ...body, ...target }),
+          customerId: customer?.id ?? null,
+          idempotency: claim,
+          providers,
+          providerId: target.providerId ?? null,
+          holdId: body.holdId ?? null,
         });
-      }
-      if (!service.active) {
-        throw new ApiError("service_inactive", `Service ${target.serviceId} is not active.`, {
-          errors: [{ path: "serviceId", message: "The service is not active." }],
-        });
-      }
-      const providers = performers.map((row) => providerSnapshotOf(row.provider));
-      if (target.providerId !== undefined && !providers.some((p) => p.id === target.providerId)) {
-        throw new ApiError("validation_failed", `Provider ${target.providerId} does not perform this service.`, {
-          errors: [{ path: "providerId", message: "Not one of the service's providerIds." }],
-        });
-      }
-      const result = await calendarOf(c.env, businessId, service.id).createBooking({
-        service: snapshotOf(service),
-        booking: draftOf({ ...body, ...target }),
-        customerId: customer?.id ?? null,
-        idempotency: claim,
-        providers,
-        providerId: target.providerId ?? null,
-        holdId: body.holdId ?? null,
-      });
+        return result;
+      };
+      let result = await decide();
+      if (!result.ok && result.refusal.code === "service_changed") result = await decide();
       const { booking, replayed } = bookingOrThrow(result);
       return { body: booking, location: `/api/v1/bookings/${booking.id}`, replayed };
     });

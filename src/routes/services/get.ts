@@ -21,5 +21,5 @@ export const getService = (app: OpenAPIHono<AppEnv>) =>
     const { businessId } = c.var.caller;
     const row = await loadService(c.var.db, businessId, c.req.valid("param").id);
     const providerIds = (await providerIdsOf(c.var.db, businessId, [row.id])).get(row.id) ?? [];
-    return respondConditionally(c, etagOf(row.updatedAt), () => toService(row, providerIds));
+    return respondConditionally(c, etagOf(row.version), () => toService(row, providerIds));
   });

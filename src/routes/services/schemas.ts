@@ -100,6 +100,9 @@ export const ServiceListSchema = listOf(ServiceSchema, "ServiceList");
 export type Service = z.infer<typeof ServiceSchema>;
 
 /** The public shape of a stored service and the providers who perform it. */
-export function toService({ businessId: _businessId, ...service }: ServiceRow, providerIds: string[]): Service {
+export function toService(
+  { businessId: _businessId, version: _version, ...service }: ServiceRow,
+  providerIds: string[],
+): Service {
   return { ...service, providerIds: [...providerIds].sort() };
 }

@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { calendarOf } from "../../calendar/client";
 import { services } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
@@ -46,16 +47,16 @@ export const updateService = (app: OpenAPIHono<AppEnv>) =>
     let where = and(eq(services.businessId, businessId), eq(services.id, id));
     let updatedAt = new Date();
     if (ifMatchTags(c) !== undefined) {
-      // Check the tag, then write only if nothing changed in between (compare-and-set on updatedAt).
+      // Check the tag, then write only if nothing changed in between (compare-and-set on the version).
       const current = await loadService(db, businessId, id);
-      assertIfMatch(c, etagOf(current.updatedAt));
-      where = and(where, eq(services.updatedAt, current.updatedAt));
+      assertIfMatch(c, etagOf(current.version));
+      where = and(where, eq(services.version, current.version));
       updatedAt = new Date(Math.max(updatedAt.getTime(), Date.parse(current.updatedAt) + 1));
     }
     const stamp = updatedAt.toISOString();
     const update = db
       .update(services)
-      .set({ ...changes, updatedAt: stamp })
+      .set({ ...changes, updatedAt: stamp, version: sql`${services.version} + 1` })
       .where(where)
       .returning();
     // The provider links change in the same batch, and only if this update won.
@@ -67,7 +68,10 @@ export const updateService = (app: OpenAPIHono<AppEnv>) =>
       throw new ApiError("precondition_failed", "The service changed while this request ran; fetch it again.");
     }
     if (!row) throw new ApiError("not_found", `No service ${id}.`);
-    c.header("ETag", etagOf(row.updatedAt));
+    // Before the 200: from here on the calendar refuses what was decided against the old settings
+    // (if it cannot be told, the change is saved but the answer is a 503 to retry).
+    await calendarOf(c.env, businessId, id).serviceChanged(row.version);
+    c.header("ETag", etagOf(row.version));
     const linked = providerIds ?? (await providerIdsOf(db, businessId, [id])).get(id) ?? [];
     return c.json(toService(row, linked), 200);
   });
