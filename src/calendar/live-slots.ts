@@ -15,10 +15,18 @@ export function liveSlots(
   if (slots.length === 0) return [];
   const first = blockedSpan(rules, (slots[0] as { start: number }).start, 0).start;
   const last = blockedSpan(rules, 0, (slots.at(-1) as { end: number }).end).end;
-  const held = reservations.holdingOverlapping({ start: first, end: last });
+  // A sweep instead of testing every reservation against every slot: slots come in order, so
+  // reservations enter once their start is before a slot's end and leave once they end before
+  // its start (the profile of a busy day showed the pairwise filter as the top cost).
+  const held = reservations.holdingOverlapping({ start: first, end: last }).sort((a, b) => a.s - b.s);
+  let next = 0;
+  let active: typeof held = [];
   return slots.map((slot) => {
     const blocked = blockedSpan(rules, slot.start, slot.end);
-    const overlapping = held.filter((r) => r.s < blocked.end && r.e > blocked.start);
+    while (next < held.length && (held[next] as (typeof held)[number]).s < blocked.end)
+      active.push(held[next++] as (typeof held)[number]);
+    active = active.filter((r) => r.e > blocked.start);
+    const overlapping = active.filter((r) => r.s < blocked.end);
     const holds = overlapping.filter((r) => r.k === "hold").length;
     const booked = overlapping.length - holds;
     const remaining = Math.max(0, rules.capacity - booked - holds);
