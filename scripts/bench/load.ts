@@ -3,6 +3,7 @@ import autocannon from "autocannon";
 
 export type ScenarioResult = {
   name: string;
+  connections: number;
   rps: number;
   p50: number;
   p99: number;
@@ -18,6 +19,8 @@ export type ScenarioOptions = {
   apiKey?: string;
   seconds: number;
   connections: number;
+  /** Send exactly this many requests instead of loading for `seconds`. */
+  amount?: number;
   /** A fixed request, or one built per request (for distinct booking slots). */
   request: Request | (() => Request);
 };
@@ -31,7 +34,7 @@ export async function runScenario(name: string, options: ScenarioOptions): Promi
   const result = await autocannon({
     url: options.url,
     connections: options.connections,
-    duration: options.seconds,
+    ...(options.amount ? { amount: options.amount } : { duration: options.seconds }),
     headers,
     requests: [
       {
@@ -52,6 +55,7 @@ export async function runScenario(name: string, options: ScenarioOptions): Promi
   });
   return {
     name,
+    connections: options.connections,
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,

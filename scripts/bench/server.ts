@@ -31,8 +31,70 @@ export type BenchServer = {
   dispose(): Promise<void>;
 };
 
+/** Options for a bench server; `inspectorPort` opens workerd's inspector to the worker's isolate. */
+export type ServeOptions = { inspectorPort?: number };
+
+/** The Worker's Miniflare options as `wrangler.toml` gives them (assets included). */
+function wranglerWorkerOptions() {
+  // Module rules describe unbundled sources; the dry-run output is one bundled module.
+  const { modulesRules: _rules, ...workerOptions } = unstable_getMiniflareWorkerOptions(
+    path.join(root, "wrangler.toml"),
+  ).workerOptions;
+  return workerOptions;
+}
+
+/** Miniflare options shared by the API and the calibration Worker: loopback, no access log printed. */
+function serverOptions(options: ServeOptions) {
+  return {
+    host: "127.0.0.1",
+    port: 0,
+    // The access log is one line per request; printing it here would measure the terminal.
+    handleStructuredLogs: () => {},
+    // workerd serves its V8 inspector itself on this port, one path per worker (`/core:user:<name>`).
+    ...(options.inspectorPort ? { inspectorPort: options.inspectorPort } : {}),
+  };
+}
+
+/** The name of the API's worker in the bench's Miniflare (the inspector path). */
+export const API_WORKER = "booking-api";
+/** The name of the one-line calibration worker. */
+export const FLOOR_WORKER = "floor";
+
+/**
+ * A one-line Worker (`new Response("ok")`) on the same workerd with the same Miniflare options
+ * as the API — assets included — minus the bindings whose classes and handlers only the API
+ * exports: the runtime's floor for one request, measured in the same run.
+ */
+export async function startCalibrationServer(options: ServeOptions = {}) {
+  const work = mkdtempSync(path.join(tmpdir(), "booking-floor-"));
+  const {
+    durableObjects: _do,
+    queueConsumers: _qc,
+    triggers: _t,
+    ...workerOptions
+  } = wranglerWorkerOptions() as Record<string, unknown>;
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      ...workerOptions,
+      name: FLOOR_WORKER,
+      modules: true,
+      script: 'export default { fetch: () => new Response("ok") };',
+      resourcePersistencePath: path.join(work, "state"),
+      ...serverOptions(options),
+    } as Parameters<typeof convertV4MiniflareOptions>[0]),
+  );
+  const url = (await mf.ready).toString().replace(/\/$/, "");
+  return {
+    url,
+    async dispose() {
+      await mf.dispose();
+      rmSync(work, { recursive: true, force: true });
+    },
+  };
+}
+
 /** Builds the Worker and serves it on workerd with fresh local storage. */
-export async function startBenchServer(): Promise<BenchServer> {
+export async function startBenchServer(options: ServeOptions = {}): Promise<BenchServer> {
   const work = mkdtempSync(path.join(tmpdir(), "booking-bench-"));
   const outdir = path.join(work, "build");
   const build = spawnSync(
@@ -47,10 +109,7 @@ export async function startBenchServer(): Promise<BenchServer> {
   if (build.status !== 0) throw new Error(`wrangler build failed:\n${build.stderr}`);
   const bundle = readFileSync(path.join(outdir, "index.js"));
 
-  // Module rules describe unbundled sources; the dry-run output is one bundled module.
-  const { modulesRules: _rules, ...workerOptions } = unstable_getMiniflareWorkerOptions(
-    path.join(root, "wrangler.toml"),
-  ).workerOptions;
+  const workerOptions = wranglerWorkerOptions();
   // The load comes from one API key: lift its per-key budgets so the bench measures the API, not the limiter.
   const unlimited = { limit: 1_000_000_000, period: 60 };
   const ratelimits = Object.fromEntries(
@@ -66,15 +125,12 @@ export async function startBenchServer(): Promise<BenchServer> {
         WRITE_BUDGET: "1000000000/60",
         ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
       },
-      name: "booking-api",
+      name: API_WORKER,
       modules: true,
       scriptPath: path.join(outdir, "index.js"),
       modulesRoot: outdir,
       resourcePersistencePath: path.join(work, "state"),
-      host: "127.0.0.1",
-      port: 0,
-      // The access log is one line per request; printing it here would measure the terminal.
-      handleStructuredLogs: () => {},
+      ...serverOptions(options),
     } as Parameters<typeof convertV4MiniflareOptions>[0]),
   );
   const url = (await mf.ready).toString().replace(/\/$/, "");

@@ -1,0 +1,64 @@
+/**
+ * `npm run bench -- --profile`: CPU profiles of the API's isolate under load, one per kind of
+ * request (`/health`, a list, one day's availability, a create), recorded through workerd's
+ * inspector. Saves bench/out/<kind>.cpuprofile (open in Chrome DevTools' Performance panel) and
+ * prints where the sampled time goes, by function (self time).
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { type CpuProfile, connectInspector, selfTimeByFunction } from "./inspector.ts";
+import { runScenario } from "./load.ts";
+import { bookingBody, call, seedBookings, service, slotOfDay, slotTime } from "./seed.ts";
+import { API_WORKER, startBenchServer } from "./server.ts";
+
+const INSPECTOR_PORT = 9240;
+
+export async function profile(options: { seconds: number; outDir: string }) {
+  const server = await startBenchServer({ inspectorPort: INSPECTOR_PORT });
+  const inspector = await connectInspector(INSPECTOR_PORT, API_WORKER);
+  try {
+    const key = await server.createAccount("Profile Salon");
+    const listed = (await call(server.url, key, "POST", "/services", service("Listed"))).body.id;
+    await seedBookings(server.url, listed, 0, 10_000);
+    let slot = slotOfDay(100);
+    const kinds = [
+      { kind: "health", request: () => ({ path: "/api/v1/health" }) },
+      { kind: "list", request: () => ({ path: "/api/v1/bookings?limit=20" }) },
+      {
+        kind: "availability",
+        request: () => ({
+          path: `/api/v1/services/${listed}/availability?from=${slotTime(slotOfDay(3))}&to=${slotTime(slotOfDay(4))}`,
+        }),
+      },
+      {
+        kind: "create",
+        request: () => ({ method: "POST", path: "/api/v1/bookings", body: bookingBody(listed, slot++) }),
+      },
+    ];
+    mkdirSync(options.outDir, { recursive: true });
+    await inspector.send("Profiler.enable");
+    await inspector.send("Profiler.setSamplingInterval", { interval: 100 });
+    const summary: Record<string, { rps: number; top: { fn: string; share: number }[] }> = {};
+    for (const { kind, request } of kinds) {
+      await inspector.send("Profiler.start");
+      const result = await runScenario(kind, {
+        url: server.url,
+        apiKey: key,
+        seconds: options.seconds,
+        connections: 10,
+        request,
+      });
+      const { profile: cpu } = await inspector.send<{ profile: CpuProfile }>("Profiler.stop");
+      writeFileSync(path.join(options.outDir, `${kind}.cpuprofile`), JSON.stringify(cpu));
+      summary[kind] = { rps: result.rps, top: selfTimeByFunction(cpu) };
+    }
+    for (const [kind, { rps, top }] of Object.entries(summary)) {
+      console.log(`\n${kind} (${rps} req/s while profiled): self time by function`);
+      for (const { fn, share } of top) console.log(`  ${String(share).padStart(5)} %  ${fn}`);
+    }
+    writeFileSync(path.join(options.outDir, "profile-summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
+  } finally {
+    inspector.close();
+    await server.dispose();
+  }
+}
