@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ServiceCalendar } from "../../src/calendar/service-calendar";
 import { isTransientFailure } from "../../src/lib/transient";
 import { at, bookingBody, calendarStub, postBooking } from "../bookings/support";
+import { resetOnceOutboxHolds } from "../faults";
 import { api, createAccount, createService, json, problem } from "../helpers";
 
 afterEach(() => vi.restoreAllMocks());
@@ -69,21 +70,8 @@ describe("Durable Object reset", () => {
     const stub = calendarStub(businessId, service.id);
     vi.spyOn(console, "warn").mockImplementation(() => {});
 
-    // Abort the calendar the moment a reservation is committed but not yet written to D1 (its
-    // outbox holds it while the call awaits D1): the call in flight fails as after a reset.
-    const abortMidCall = async () => {
-      for (let i = 0; i < 2000; i++) {
-        const aborted = await runInDurableObject(stub, (_instance: ServiceCalendar, state) => {
-          const pending = state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM outbox").one().n;
-          if (pending === 0) return false;
-          state.abort("reset by a test");
-          return true;
-        }).catch(() => true);
-        if (aborted) return;
-      }
-    };
     const body = bookingBody(service.id, at(3, "10:00"));
-    const [res] = await Promise.all([postBooking(apiKey, body, "reset-key"), abortMidCall()]);
+    const [res] = await Promise.all([postBooking(apiKey, body, "reset-key"), resetOnceOutboxHolds(stub)]);
     if (res.status === 201) return expect.fail("the reset landed after the call completed; no fault injected");
     await expectUnavailable(res);
 
