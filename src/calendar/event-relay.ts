@@ -108,6 +108,17 @@ export class EventRelay {
     return { rows, events: rows.map(toEvent) };
   }
 
+  /** How many events could go to D1 now (due, and their booking not waiting in the outbox). */
+  readyForD1(now: number): number {
+    return this.sql
+      .exec<{ n: number }>(
+        `SELECT count(*) AS n FROM events e WHERE stage = 'd1' AND next_attempt_ms <= ?
+           AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.booking_id = json_extract(e.payload, '$.data.id'))`,
+        now,
+      )
+      .one().n;
+  }
+
   /** After a D1 write that carried `pending`, inside the caller's transaction. */
   settleD1(pending: PendingEvents, outcome: PersistOutcome, now: number): void {
     for (const event of pending.rows) {

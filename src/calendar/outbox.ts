@@ -56,7 +56,7 @@ export class Outbox {
   due(now: number, limit: number): OutboxEntry[] {
     return this.sql
       .exec<OutboxEntry>(
-        "SELECT booking_id, version, attempts FROM outbox WHERE next_attempt_ms <= ? ORDER BY next_attempt_ms LIMIT ?",
+        "SELECT booking_id, version, attempts FROM outbox WHERE next_attempt_ms <= ? ORDER BY next_attempt_ms, booking_id LIMIT ?",
         now,
         limit,
       )

@@ -37,9 +37,13 @@ export class WriteBehind {
     }
   }
 
-  /** Writes until no entry is due now (an import waits for all of its bookings). */
+  /**
+   * Writes until no booking and no event is due now (an import waits for all of its bookings
+   * and leaves no events behind to ride along with later writes).
+   */
   async drain(): Promise<void> {
-    while (this.tables.outbox.countDue(Date.now()) > 0) await this.afterCommit();
+    const { outbox, events } = this.tables;
+    while (outbox.countDue(Date.now()) > 0 || events.readyForD1(Date.now()) > 0) await this.afterCommit();
   }
 
   /** One write of whatever is due; the alarm's step. */

@@ -1,7 +1,9 @@
+import { runInDurableObject } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { ServiceCalendar } from "../../src/calendar/service-calendar";
 import { api, createAccount, createService, json, problem } from "../helpers";
-import { at, bookingBody, d1Bookings, plus } from "./support";
+import { at, bookingBody, calendarStub, d1Bookings, plus } from "./support";
 
 /** POST /internal/services/{id}/import as an operator. */
 function importBookings(serviceId: string, body: unknown, token: string | null = "test-admin-token") {
@@ -70,6 +72,22 @@ describe("happy", () => {
     const again = await api("POST", "/bookings", { key: apiKey, body: bookingBody(service.id, at(2, "10:00")) });
     await problem(again, 409, "slot_unavailable");
     expect(plus(at(2, "10:00"), 30)).toBe(draft(at(2, "10:00")).endTime);
+  });
+});
+
+describe("write-behind after an import", () => {
+  it("leaves nothing waiting: every booking and its event are in D1 when the import answers", async () => {
+    const { apiKey, businessId } = await createAccount();
+    const service = await createService(apiKey, { capacity: 200, slotIntervalMinutes: 30 });
+    // More than two D1 batches (50 each) in one service, all at the same few times.
+    const bookings = Array.from({ length: 130 }, (_, i) => draft(at(2 + (i % 3), "10:00")));
+    expect(await json(await importBookings(service.id, { bookings }))).toEqual({ imported: 130, refused: [] });
+    expect(await d1Bookings(businessId)).toHaveLength(130);
+    const left = await runInDurableObject(calendarStub(businessId, service.id), (_i: ServiceCalendar, state) => ({
+      outbox: state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM outbox").one().n,
+      events: state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM events WHERE stage = 'd1'").one().n,
+    }));
+    expect(left).toEqual({ outbox: 0, events: 0 });
   });
 });
 
