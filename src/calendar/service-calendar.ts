@@ -4,6 +4,7 @@ import { type CustomerRewrite, rewriteCustomer } from "./customer-rewrite";
 import { queuePublisher } from "./event-relay";
 import { consumeHold, expireHolds, type HoldCommand, type HoldResult } from "./hold-steps";
 import type { Hold } from "./holds";
+import { type ImportedBooking, type ImportResult, importBookings } from "./import";
 import { liveSlots } from "./live-slots";
 import { OUTBOX_STUCK_AFTER_MS } from "./outbox";
 import { d1Writer } from "./persist";
@@ -159,34 +160,17 @@ export class ServiceCalendar extends DurableObject<Env> {
   }
 
   /**
-   * Imports existing appointments (a business moving in from another system): every one passes
-   * the same rules as a new booking, all are reserved in one transaction, and the call returns
-   * once D1 has them all (or they wait in the outbox).
+   * Imports existing appointments under the same rules (import.ts); returns once D1 has them all
+   * (or they wait in the outbox).
    */
   async importBookings(
     service: ServiceSnapshot,
-    bookings: (CreateBookingCommand["booking"] & { providerId?: string | null })[],
+    bookings: ImportedBooking[],
     providers: ProviderSnapshot[] = [],
-  ): Promise<{ imported: number; refused: { index: number; reason: string }[] }> {
-    // With providers each appointment also needs its person's time: one at a time, same protocol.
-    const results: CalendarResult[] = [];
-    if (providers.length > 0) {
-      // Imported bookings reach D1 together once all are in (drain below).
-      const deps = { ...this.flowDeps(), afterCommit: async () => {} };
-      for (const { providerId, ...booking } of bookings) {
-        results.push(await bookWithProvider(deps, { service, booking, customerId: null, providers, providerId }));
-      }
-    } else {
-      const reserved = this.ctx.storage.transactionSync(() =>
-        bookings.map((booking) => reserve(this.tables, { service, booking, customerId: null }, Date.now())),
-      );
-      results.push(...reserved);
-    }
-    const refused = results.flatMap((r, index) =>
-      r.ok ? [] : [{ index, reason: "reason" in r.refusal ? r.refusal.reason : r.refusal.code }],
-    );
+  ): Promise<ImportResult> {
+    const result = await importBookings(this.flowDeps(), service, bookings, providers);
     await this.writeBehind.drain();
-    return { imported: results.length - refused.length, refused };
+    return result;
   }
 
   /** Every booking id with its status and version, the outbox and the counters. */
