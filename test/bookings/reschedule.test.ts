@@ -5,10 +5,12 @@
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { providerCalendarOf } from "../../src/calendar/provider/client";
 import type { ProviderCalendar } from "../../src/calendar/provider/provider-calendar";
-import { api, createAccount, createService, json, problem, validationError } from "../helpers";
+import { webhookEvents } from "../../src/db/schema";
+import { api, createAccount, createService, db, json, problem, validationError } from "../helpers";
 import type { ProviderCalendar as FaultyProviderCalendar } from "../worker";
 import { at, book, bookingBody, d1Bookings, plus, postBooking, slotAt, statusCounts } from "./support";
 
@@ -45,6 +47,30 @@ describe("happy", () => {
     expect((await slotAt(apiKey, service.id, to))?.remaining).toBe(0);
     const [stored] = await d1Bookings(businessId, service.id);
     expect(stored).toMatchObject({ id: booking.id, startTime: new Date(to).toISOString(), version: 2 });
+  });
+
+  it("raises booking.rescheduled with the new times, the previous ones and the booking version", async () => {
+    const { apiKey } = await createAccount();
+    const service = await createService(apiKey);
+    const booking = await book(apiKey, bookingBody(service.id, at(3, "10:00")));
+    expect((await move(apiKey, booking.id, at(3, "15:00"))).status).toBe(200);
+    const events = (await db().select().from(webhookEvents).where(eq(webhookEvents.type, "booking.rescheduled")))
+      .map((e) => JSON.parse(e.payload))
+      .filter((p) => p.data.id === booking.id);
+    expect(events).toEqual([
+      {
+        type: "booking.rescheduled",
+        timestamp: expect.any(String),
+        data: expect.objectContaining({
+          id: booking.id,
+          version: 2,
+          startTime: new Date(at(3, "15:00")).toISOString(),
+          previousStartTime: new Date(at(3, "10:00")).toISOString(),
+          previousEndTime: new Date(at(3, "10:30")).toISOString(),
+          previousProviderId: null,
+        }),
+      },
+    ]);
   });
 
   it("a move that overlaps the booking's own time is allowed (the booking itself is not counted)", async () => {

@@ -168,6 +168,26 @@ describe("errors and security", () => {
     await problem(await placeHold(apiKey, service.id, at(5, "10:00")), 409, "hold_limit_reached");
   });
 
+  it("60 concurrent holds from one key: exactly 50 succeed, the rest are 409 hold_limit_reached", async () => {
+    const { apiKey } = await createAccount();
+    const service = await createService(apiKey, { capacity: 100 });
+    const answers = await Promise.all(Array.from({ length: 60 }, () => placeHold(apiKey, service.id, at(5, "11:00"))));
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(50);
+    for (const refused of answers.filter((r) => r.status !== 201)) await problem(refused, 409, "hold_limit_reached");
+  });
+
+  it("a hold the calendar refuses gives the key's place back", async () => {
+    const { apiKey } = await createAccount();
+    const roomy = await createService(apiKey, { capacity: 100 });
+    const single = await createService(apiKey, { capacity: 1 });
+    for (let i = 0; i < 48; i++) expect((await placeHold(apiKey, roomy.id, at(5, "10:00"))).status).toBe(201);
+    expect((await placeHold(apiKey, single.id, at(5, "10:00"))).status).toBe(201);
+    await problem(await placeHold(apiKey, single.id, at(5, "10:00")), 409, "slot_unavailable");
+    // 49 live: the 50th is allowed, the 51st is not.
+    expect((await placeHold(apiKey, roomy.id, at(5, "10:00"))).status).toBe(201);
+    await problem(await placeHold(apiKey, roomy.id, at(5, "10:00")), 409, "hold_limit_reached");
+  });
+
   it("another business's hold is a 404 everywhere and cannot be booked", async () => {
     const owner = await createAccount();
     const other = await createAccount();

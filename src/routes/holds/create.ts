@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { and, count, eq, gt, isNull } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { calendarOf, snapshotOf, throwRefusal } from "../../calendar/client";
 import type { HoldResult } from "../../calendar/hold-steps";
 import { providerSnapshotOf } from "../../calendar/provider/client";
@@ -34,17 +34,13 @@ export const createHold = (app: OpenAPIHono<AppEnv>) =>
     const body = c.req.valid("json");
     const { businessId, keyId } = c.var.caller;
     const now = Date.now();
-    const [[service], performers, [live]] = await c.var.db.batch([
+    const [[service], performers] = await c.var.db.batch([
       c.var.db
         .select()
         .from(services)
         .where(and(eq(services.businessId, businessId), eq(services.id, body.serviceId)))
         .limit(1),
       providersOfService(c.var.db, businessId, body.serviceId),
-      c.var.db
-        .select({ n: count() })
-        .from(holds)
-        .where(and(eq(holds.apiKeyId, keyId), gt(holds.expiresAt, new Date(now).toISOString()), isNull(holds.endedAt))),
     ]);
     if (!service) {
       throw new ApiError("service_not_found", `No service ${body.serviceId}.`, {
@@ -56,12 +52,6 @@ export const createHold = (app: OpenAPIHono<AppEnv>) =>
         errors: [{ path: "serviceId", message: "The service is not active." }],
       });
     }
-    if ((live?.n ?? 0) >= MAX_LIVE_HOLDS_PER_KEY) {
-      throw new ApiError(
-        "hold_limit_reached",
-        `This API key has ${MAX_LIVE_HOLDS_PER_KEY} live holds; book or release one first.`,
-      );
-    }
     const providers = performers.map((row) => providerSnapshotOf(row.provider));
     if (body.providerId !== undefined && !providers.some((p) => p.id === body.providerId)) {
       throw new ApiError("validation_failed", `Provider ${body.providerId} does not perform this service.`, {
@@ -69,25 +59,44 @@ export const createHold = (app: OpenAPIHono<AppEnv>) =>
       });
     }
     const id = newId("hold", now);
-    const result: HoldResult = await calendarOf(c.env, businessId, service.id).placeHold({
-      holdId: id,
-      service: snapshotOf(service),
-      startTime: body.startTime,
-      endTime: body.endTime,
-      ttlMs: body.ttlSeconds * 1000,
-      providers,
-      providerId: body.providerId ?? null,
-    });
-    if (!result.ok) throwRefusal(result.refusal);
+    // The key's place is taken before the calendar is asked, counted and inserted in one
+    // statement, so a burst cannot pass the limit; it is given back if the calendar refuses.
+    const expiresAt = new Date(now + body.ttlSeconds * 1000).toISOString();
+    const { meta } = await c.env.DB.prepare(
+      `INSERT INTO holds (id, business_id, service_id, api_key_id, expires_at, created_at)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6
+       WHERE (SELECT count(*) FROM holds WHERE api_key_id = ?4 AND expires_at > ?6 AND ended_at IS NULL) < ?7`,
+    )
+      .bind(id, businessId, service.id, keyId, expiresAt, new Date(now).toISOString(), MAX_LIVE_HOLDS_PER_KEY)
+      .run();
+    if (meta.changes === 0) {
+      throw new ApiError(
+        "hold_limit_reached",
+        `This API key has ${MAX_LIVE_HOLDS_PER_KEY} live holds; book or release one first.`,
+      );
+    }
+    const giveBack = () => c.var.db.delete(holds).where(eq(holds.id, id));
+    const result: HoldResult = await calendarOf(c.env, businessId, service.id)
+      .placeHold({
+        holdId: id,
+        service: snapshotOf(service),
+        startTime: body.startTime,
+        endTime: body.endTime,
+        ttlMs: body.ttlSeconds * 1000,
+        providers,
+        providerId: body.providerId ?? null,
+      })
+      .catch(async (error: unknown) => {
+        // Unanswered (a reset): a hold the calendar may have placed still expires on its own.
+        await giveBack().catch(() => {});
+        throw error;
+      });
+    if (!result.ok) {
+      await giveBack();
+      throwRefusal(result.refusal);
+    }
     const { hold } = result;
-    await c.var.db.insert(holds).values({
-      id,
-      businessId,
-      serviceId: service.id,
-      apiKeyId: keyId,
-      expiresAt: hold.expiresAt,
-      createdAt: hold.createdAt,
-    });
+    await c.var.db.update(holds).set({ expiresAt: hold.expiresAt, createdAt: hold.createdAt }).where(eq(holds.id, id));
     c.header("Location", `/api/v1/holds/${id}`);
     return c.json(hold, 201);
   });
