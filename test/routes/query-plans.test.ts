@@ -116,7 +116,9 @@ describe("query plans", () => {
     const scans: string[] = [];
     for (const sql of sqls) {
       // The plan does not depend on the values: every placeholder gets NULL.
-      const placeholders = sql.match(/\?/g)?.length ?? 0;
+      // `?N` placeholders count up to the highest N; plain ones each count.
+      const numbered = [...sql.matchAll(/\?(\d+)/g)].map((m) => Number(m[1]));
+      const placeholders = numbered.length > 0 ? Math.max(...numbered) : (sql.match(/\?/g)?.length ?? 0);
       const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
         .bind(...Array(placeholders).fill(null))
         .all<{ detail: string }>();
