@@ -3,6 +3,9 @@ import type { Database } from "./db/client";
 /** The caller, resolved from its API key by the auth middleware. */
 export type Caller = { businessId: string; businessName: string; keyId: string };
 
+/** A read request's key check, owed until one of the request's D1 round trips made it. */
+export type KeyCheck = { keyHash: string; owed: boolean };
+
 /** Hono environment shared by every route: Worker bindings plus per-request variables. */
 export type AppEnv = {
   Bindings: Env;
@@ -10,5 +13,7 @@ export type AppEnv = {
     requestId: string;
     db: Database;
     caller: Caller;
+    /** Set on a read from a key this isolate has seen: the key check the request still owes. */
+    keyCheck?: KeyCheck;
   };
 };

@@ -106,6 +106,53 @@ describe("errors", () => {
     );
   });
 
+  // A read from a key the isolate has already seen checks the key in its own D1 batch (lists) or
+  // after the handler (every other read). Each read gets a key of its own, used once and then
+  // revoked, so every path is the first read of a revoked key the isolate still remembers.
+  it("a key revoked after it was used gets a 401 for every kind of read, and no data", async () => {
+    const t = await twoTenants();
+    const reads = [
+      "/services",
+      "/services?active=false",
+      "/customers",
+      "/customers?search=owner",
+      "/bookings",
+      `/bookings?serviceId=${t.service.id}&status=CONFIRMED`,
+      `/bookings/${t.booking.id}`,
+      `/customers/${t.customer.id}`,
+      `/services/${t.service.id}`,
+      `/services/${t.service.id}/availability?from=2026-12-01T00:00:00Z&to=2026-12-02T00:00:00Z`,
+      "/bookings/bkg_00000000000000000000000000",
+    ];
+    for (const [i, path] of reads.entries()) {
+      const key = generateApiKey("test");
+      await db()
+        .insert(apiKeys)
+        .values(await apiKeyRecord(`key_read_${i}`, t.owner.businessId, key));
+      expect((await api("GET", path, { key })).status).not.toBe(401);
+      await db()
+        .update(apiKeys)
+        .set({ revokedAt: new Date().toISOString() })
+        .where(eq(apiKeys.id, `key_read_${i}`));
+      await expectUnauthorized(await api("GET", path, { key }), true);
+    }
+    // The business's first key, never revoked, still reads.
+    expect((await api("GET", "/bookings", { key: t.owner.apiKey })).status).toBe(200);
+  });
+
+  it("reads from two businesses interleaved each see only their own rows", async () => {
+    const t = await twoTenants();
+    for (let round = 0; round < 3; round++) {
+      const mine = await json(await api("GET", "/bookings", { key: t.owner.apiKey }));
+      const theirs = await json(await api("GET", "/bookings", { key: t.other.apiKey }));
+      expect(mine.data.map((b: { id: string }) => b.id)).toEqual([t.booking.id]);
+      expect(theirs.data).toEqual([]);
+      expect(theirs.pagination.total).toBe(0);
+      expect((await json(await api("GET", "/services", { key: t.other.apiKey }))).data).toEqual([]);
+      expect((await json(await api("GET", "/customers", { key: t.other.apiKey }))).data).toEqual([]);
+    }
+  });
+
   it("the 401 does not say whether the key was unknown, revoked or malformed", async () => {
     const account = await createAccount();
     await db()

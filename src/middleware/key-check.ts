@@ -1,0 +1,80 @@
+/**
+ * A read checks its API key in its own D1 round trip. A key never moves to another business;
+ * only revocation changes, and revocation is immediate. So the isolate remembers callers by key
+ * hash (at most 1,000), and a read from a remembered key is answered only once its key was found
+ * live in D1 during that same request: as the first statement of the handler's batch
+ * (`readWithKey`), or, for a handler that did not fold it in, in one lookup after the handler and
+ * before the answer leaves. Writes always look their key up first.
+ */
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Context } from "hono";
+import type { Database } from "../db/client";
+import { type BoundRead, bind, preparedOnce, readBatch } from "../db/prepared";
+import { apiKeys, businesses } from "../db/schema";
+import type { AppEnv, Caller, KeyCheck } from "../env";
+import { ApiError } from "../lib/errors";
+
+const challenge = 'Bearer realm="api"';
+
+/**
+ * The one 401 for a request without a usable key: missing, malformed, unknown and revoked keys
+ * all get the same detail, so the answer does not say which.
+ */
+export function unauthorized(keySent: boolean, detail = "The API key is invalid or revoked."): ApiError {
+  return new ApiError("unauthorized", detail, {
+    headers: { "WWW-Authenticate": keySent ? `${challenge}, error="invalid_token"` : challenge },
+  });
+}
+
+const MAX_REMEMBERED = 1_000;
+const remembered = new Map<string, Caller>();
+
+/** The caller this isolate last found for a key hash, if any (not proof that the key is live). */
+export const rememberedCaller = (keyHash: string): Caller | undefined => remembered.get(keyHash);
+
+/** Remembers a live key's caller; the oldest entry goes once the map is full. */
+export function remember(keyHash: string, caller: Caller): void {
+  remembered.delete(keyHash);
+  if (remembered.size >= MAX_REMEMBERED) remembered.delete(remembered.keys().next().value as string);
+  remembered.set(keyHash, caller);
+}
+
+/** Forgets a key found revoked (or gone). */
+export const forget = (keyHash: string): void => void remembered.delete(keyHash);
+
+/**
+ * The live key with this hash and its business, prepared once per isolate. Its columns have
+ * distinct names (`id`, `business_id`, `name`): a D1 batch answers rows keyed by column name.
+ */
+export const keyLookup = (db: Database) =>
+  preparedOnce(db, "api-key", () =>
+    db
+      .select({ keyId: apiKeys.id, businessId: apiKeys.businessId, businessName: businesses.name })
+      .from(apiKeys)
+      .innerJoin(businesses, eq(businesses.id, apiKeys.businessId))
+      .where(and(eq(apiKeys.keyHash, sql.placeholder("keyHash")), isNull(apiKeys.revokedAt)))
+      .limit(1)
+      .prepare(),
+  );
+
+/**
+ * Runs a handler's reads in one D1 batch, with the caller's key check as its first statement
+ * when the request still owes one; a 401 when the key is no longer live.
+ */
+export async function readWithKey<const T extends readonly BoundRead<unknown>[]>(c: Context<AppEnv>, reads: T) {
+  const check = c.var.keyCheck;
+  if (!check?.owed) return readBatch(c.env.DB, reads);
+  const [live, ...rest] = await readBatch(c.env.DB, [bind(keyLookup(c.var.db), { keyHash: check.keyHash }), ...reads]);
+  settle(check, live[0]);
+  return rest as unknown as Awaited<ReturnType<typeof readBatch<T>>>;
+}
+
+/** Records the outcome of a key check: a live key is remembered afresh, a dead one forgotten (401). */
+export function settle(check: KeyCheck, live: Caller | undefined): void {
+  if (!live) {
+    forget(check.keyHash);
+    throw unauthorized(true);
+  }
+  check.owed = false;
+  remember(check.keyHash, live);
+}
