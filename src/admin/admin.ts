@@ -2,7 +2,7 @@
  * Operator routes outside the public API and its OpenAPI document. They answer only to
  * `Authorization: Bearer <ADMIN_TOKEN>` (a Worker secret); without the secret they do not exist.
  */
-import { z } from "@hono/zod-openapi";
+
 import { zValidator } from "@hono/zod-validator";
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
@@ -16,6 +16,7 @@ import type { AppEnv } from "../env";
 import { sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
 import { assertWellFormed, fieldErrors } from "../lib/validation";
+import { z } from "../lib/zod";
 import { BookingRequestFields } from "../routes/bookings/schemas";
 import { providersOfService } from "../routes/services/providers";
 

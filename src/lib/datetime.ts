@@ -1,4 +1,4 @@
-import { z } from "@hono/zod-openapi";
+import { z } from "./zod";
 
 /**
  * The one form of instants this API reads and writes, as a JSON Schema pattern: RFC 3339 in UTC

@@ -1,6 +1,6 @@
-import { z } from "@hono/zod-openapi";
 import { problemTypes } from "./errors";
 import { type HeaderName, type HeaderObject, type HeaderRef, problemHeaders, responseHeaders } from "./openapi-headers";
+import { z } from "./zod";
 
 export { type HeaderName, registerResponseHeaders, responseHeaders } from "./openapi-headers";
 

@@ -1,6 +1,6 @@
-import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { ApiError } from "./errors";
+import { z } from "./zod";
 
 /**
  * The most rows a page may skip: SQLite walks every skipped row, so `(page − 1) × limit` is

@@ -1,6 +1,7 @@
-import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
 import { responseHeaders } from "../lib/openapi";
+import { z } from "../lib/zod";
 
 const page = `<!doctype html>
 <html lang="en">

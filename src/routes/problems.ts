@@ -1,7 +1,8 @@
-import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
 import { ApiError, type ProblemCode, problemTypes } from "../lib/errors";
 import { publicProblemResponses, responseHeaders } from "../lib/openapi";
+import { z } from "../lib/zod";
 
 const route = createRoute({
   method: "get",

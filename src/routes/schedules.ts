@@ -2,9 +2,10 @@
  * Working-hours schemas shared by services and providers: weekly intervals and date overrides,
  * local wall-clock time in the owner's time zone.
  */
-import { z } from "@hono/zod-openapi";
+
 import { findOverlap, minutesOfDay, timeOfDayPattern } from "../calendar/schedule";
 import type { Weekday } from "../db/schema";
+import { z } from "../lib/zod";
 
 const TimeIntervalSchema = z
   .strictObject({

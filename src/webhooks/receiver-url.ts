@@ -4,7 +4,7 @@
  * `.dev.vars`, never in wrangler.toml), also plain HTTP to the machine itself, so events can be
  * watched without a public tunnel.
  */
-import { z } from "@hono/zod-openapi";
+import { z } from "../lib/zod";
 
 /** Host names of the local machine and of private networks (RFC 6761, RFC 6762, RFC 8375). */
 const nonPublicSuffixes = [".localhost", ".local", ".internal", ".arpa"];

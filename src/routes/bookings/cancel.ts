@@ -1,4 +1,4 @@
-import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
@@ -10,6 +10,7 @@ import {
   jsonResponse,
   problemResponses,
 } from "../../lib/openapi";
+import { z } from "../../lib/zod";
 import { BookingSchema } from "./schemas";
 import { transitionBooking } from "./transition";
 

@@ -1,7 +1,8 @@
-import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
 import { listRules } from "../../lib/pagination";
+import { z } from "../../lib/zod";
 import { bookingListQuery, bookingPage } from "./query";
 import { BookingListSchema } from "./schemas";
 

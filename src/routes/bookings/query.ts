@@ -1,5 +1,5 @@
 /** The bookings list query, shared by `GET /bookings` and `GET /providers/{id}/bookings`. */
-import { z } from "@hono/zod-openapi";
+
 import { and, count, desc, eq, gte, lt, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { toBooking } from "../../bookings/booking";
@@ -10,6 +10,7 @@ import type { AppEnv } from "../../env";
 import { utcDateTime, utcDateTimeRule } from "../../lib/datetime";
 import { ApiError } from "../../lib/errors";
 import { offsetOf, paginate, paginationQuery } from "../../lib/pagination";
+import { z } from "../../lib/zod";
 import { readWithKey } from "../../middleware/key-check";
 import { BookingStatusSchema } from "./schemas";
 

@@ -1,4 +1,4 @@
-import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import { bookingOrThrow, calendarOf, snapshotOf } from "../../calendar/client";
 import { providerSnapshotOf } from "../../calendar/provider/client";
@@ -17,6 +17,7 @@ import {
   jsonResponse,
   problemResponses,
 } from "../../lib/openapi";
+import { z } from "../../lib/zod";
 import { providersOfService } from "../services/providers";
 import { loadBooking } from "./load";
 import { BookingSchema } from "./schemas";

@@ -1,8 +1,8 @@
-import { z } from "@hono/zod-openapi";
 import type { Booking } from "../../bookings/booking";
 import { bookingStatuses } from "../../db/schema";
 import { utcDateTime, utcDateTimeRule, utcTimestamp } from "../../lib/datetime";
 import { listOf } from "../../lib/pagination";
+import { z } from "../../lib/zod";
 import { customerEmail, customerName, customerPhone } from "../customers/schemas";
 
 export const BookingStatusSchema = z.enum(bookingStatuses).openapi("BookingStatus");

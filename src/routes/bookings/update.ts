@@ -1,4 +1,4 @@
-import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { etagOf, ifMatchVersions } from "../../lib/etag";
 import {
@@ -9,6 +9,7 @@ import {
   jsonResponse,
   problemResponses,
 } from "../../lib/openapi";
+import { z } from "../../lib/zod";
 import { BookingSchema, BookingStatusSchema } from "./schemas";
 import { transitionBooking } from "./transition";
 

@@ -1,7 +1,7 @@
-import { z } from "@hono/zod-openapi";
 import type { CustomerRow } from "../../db/schema";
 import { utcTimestamp } from "../../lib/datetime";
 import { listOf } from "../../lib/pagination";
+import { z } from "../../lib/zod";
 
 export const customerName = z.string().trim().min(1).max(200).openapi({ example: "Ada Lovelace" });
 export const customerEmail = z

@@ -1,5 +1,5 @@
-import { z } from "@hono/zod-openapi";
 import { utcDateTime, utcTimestamp } from "../../lib/datetime";
+import { z } from "../../lib/zod";
 
 export const CreateHoldSchema = z
   .strictObject({

@@ -1,6 +1,7 @@
-import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { bearerSecurity, idParam, pageResponse, problemResponses } from "../../lib/openapi";
+import { z } from "../../lib/zod";
 import { bookingListQuery, bookingPage } from "../bookings/query";
 import { BookingListSchema } from "../bookings/schemas";
 import { loadProvider } from "./load";

@@ -1,9 +1,10 @@
-import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { and, count, desc, eq } from "drizzle-orm";
 import { providers } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
 import { offsetOf, paginate, paginationQuery } from "../../lib/pagination";
+import { z } from "../../lib/zod";
 import { ProviderListSchema, toProvider } from "./schemas";
 
 const route = createRoute({

@@ -1,7 +1,7 @@
-import { z } from "@hono/zod-openapi";
 import { isValidTimeZone } from "../../calendar/schedule";
 import type { ProviderRow } from "../../db/schema";
 import { listOf } from "../../lib/pagination";
+import { z } from "../../lib/zod";
 import { customerEmail } from "../customers/schemas";
 import { DateOverridesSchema, WeeklyScheduleSchema } from "../schedules";
 

@@ -1,4 +1,4 @@
-import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { calendarOf, snapshotOf } from "../../calendar/client";
 import { providerCalendarOf, providerSnapshotOf } from "../../calendar/provider/client";
@@ -8,6 +8,7 @@ import type { AppEnv } from "../../env";
 import { utcDateTime, utcDateTimeRule, utcTimestamp } from "../../lib/datetime";
 import { ApiError } from "../../lib/errors";
 import { bearerSecurity, idParam, jsonResponse, problemResponses } from "../../lib/openapi";
+import { z } from "../../lib/zod";
 import { loadService } from "./load";
 import { providersOfService } from "./providers";
 

@@ -1,4 +1,4 @@
-import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { bind, preparedOnce } from "../../db/prepared";
@@ -6,6 +6,7 @@ import { serviceProviders, services } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
 import { listRules, offsetOf, paginate, paginationQuery } from "../../lib/pagination";
+import { z } from "../../lib/zod";
 import { readWithKey } from "../../middleware/key-check";
 import { ServiceListSchema, toService } from "./schemas";
 

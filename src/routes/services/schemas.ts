@@ -1,8 +1,8 @@
-import { z } from "@hono/zod-openapi";
 import { isValidTimeZone } from "../../calendar/schedule";
 import type { ServiceRow } from "../../db/schema";
 import { utcTimestamp } from "../../lib/datetime";
 import { listOf } from "../../lib/pagination";
+import { z } from "../../lib/zod";
 import { DateOverridesSchema, WeeklyScheduleSchema } from "../schedules";
 
 /** Who performs a service: unique provider ids of the business; empty = no provider needed. */

@@ -1,4 +1,4 @@
-import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { webhookAttempts, webhookDeliveries } from "../../db/schema";
@@ -6,6 +6,7 @@ import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
 import { bearerSecurity, idParam, jsonResponse, pageResponse, problemResponses } from "../../lib/openapi";
 import { listRules, offsetOf, paginate, paginationQuery } from "../../lib/pagination";
+import { z } from "../../lib/zod";
 import type { WebhookMessage } from "../../webhooks/events";
 import { loadWebhook } from "./load";
 import { DeliveryListSchema, DeliverySchema } from "./schemas";

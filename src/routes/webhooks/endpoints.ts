@@ -1,4 +1,4 @@
-import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { and, count, desc, eq, isNull } from "drizzle-orm";
 import { webhookEndpoints } from "../../db/schema";
 import type { AppEnv } from "../../env";
@@ -14,6 +14,7 @@ import {
   problemResponses,
 } from "../../lib/openapi";
 import { listRules, offsetOf, paginate, paginationQuery } from "../../lib/pagination";
+import { z } from "../../lib/zod";
 import { isLoopbackReceiver, localReceiversAllowed } from "../../webhooks/receiver-url";
 import { newSigningSecret } from "../../webhooks/signing";
 import { insertEndpoint, MAX_WEBHOOK_ENDPOINTS } from "./insert";

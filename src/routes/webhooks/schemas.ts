@@ -1,7 +1,7 @@
-import { z } from "@hono/zod-openapi";
 import { webhookEventTypes } from "../../db/schema";
 import { utcTimestamp } from "../../lib/datetime";
 import { listOf } from "../../lib/pagination";
+import { z } from "../../lib/zod";
 import { isLoopbackReceiver, publicReceiverProblem } from "../../webhooks/receiver-url";
 
 export const WebhookEventTypeSchema = z.enum(webhookEventTypes).openapi("WebhookEventType");
