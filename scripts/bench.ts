@@ -46,16 +46,26 @@ if (args.memory) {
   process.exit(0);
 }
 
-// The floor first, alone on the machine: a one-line Worker with the same Miniflare options.
-const floorServer = await startCalibrationServer();
-log(`bench: the one-line Worker at ${floorServer.url}`);
-const floor = await runScenario("one-line Worker (floor)", {
-  url: floorServer.url,
-  seconds,
-  connections: 10,
-  request: { path: "/api/v1/health" },
-});
-await floorServer.dispose();
+/**
+ * The floor, alone on the machine: a one-line Worker with the same Miniflare options. Measured
+ * at the start and again at the end of the run; ratios use the mean of the two, so a machine
+ * that got busier or quieter during the run moves the floor with it.
+ */
+async function measureFloor(when: string): Promise<ScenarioResult> {
+  const floorServer = await startCalibrationServer();
+  log(`bench: the one-line Worker (${when}) at ${floorServer.url}`);
+  try {
+    return await runScenario(`one-line Worker (floor, ${when})`, {
+      url: floorServer.url,
+      seconds,
+      connections: 10,
+      request: { path: "/api/v1/health" },
+    });
+  } finally {
+    await floorServer.dispose();
+  }
+}
+const floorAtStart = await measureFloor("start");
 
 const server = await startBenchServer();
 log(`bench: serving the bundle (${server.bundle.gzip} B gzip) at ${server.url}`);
@@ -65,7 +75,7 @@ const seedBookings = (serviceId: string, firstSlot: number, count: number) =>
   seedAt(server.url, serviceId, firstSlot, count);
 
 try {
-  const results: ScenarioResult[] = [floor];
+  const results: ScenarioResult[] = [];
   const run = async (name: string, options: Omit<Parameters<typeof runScenario>[1], "url" | "seconds">) => {
     log(`bench: ${name}`);
     const r = await runScenario(name, { url: server.url, seconds, ...options });
@@ -199,6 +209,18 @@ try {
   const stormMs = Math.round(performance.now() - t);
   const stormWins = storm.filter((r) => r.status === 201).length;
 
+  const floorAtEnd = await measureFloor("end");
+  const floor: ScenarioResult = {
+    ...floorAtStart,
+    name: "one-line Worker (the floor: mean of start and end)",
+    rps: Math.round((floorAtStart.rps + floorAtEnd.rps) / 2),
+    p50: (floorAtStart.p50 + floorAtEnd.p50) / 2,
+    p99: (floorAtStart.p99 + floorAtEnd.p99) / 2,
+    requests: floorAtStart.requests + floorAtEnd.requests,
+    non2xx: floorAtStart.non2xx + floorAtEnd.non2xx,
+    errors: floorAtStart.errors + floorAtEnd.errors,
+  };
+  results.unshift(floor, floorAtStart, floorAtEnd);
   const devMs = await devServerFirstResponse();
 
   const ratio = (r: ScenarioResult) => Math.round((r.rps / health.rps) * 100) / 100;

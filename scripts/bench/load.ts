@@ -21,17 +21,38 @@ export type ScenarioOptions = {
   connections: number;
   /** Send exactly this many requests instead of loading for `seconds`. */
   amount?: number;
+  /** Seconds of the same load first, not counted: JIT, caches and connections warm (default 1). */
+  warmupSeconds?: number;
   /** A fixed request, or one built per request (for distinct booking slots). */
   request: Request | (() => Request);
 };
 
-/** Runs one autocannon scenario and reduces it to requests/s and latency percentiles (ms). */
+/**
+ * Runs one autocannon scenario, after an uncounted warm-up of the same load, and reduces it to
+ * requests/s and latency percentiles (ms).
+ */
 export async function runScenario(name: string, options: ScenarioOptions): Promise<ScenarioResult> {
+  const warmup = options.amount ? 0 : (options.warmupSeconds ?? 1);
+  if (warmup > 0) await load({ ...options, seconds: warmup });
+  const result = await load(options);
+  return {
+    name,
+    connections: options.connections,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+function load(options: ScenarioOptions) {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
   const build = typeof options.request === "function" ? options.request : () => options.request as Request;
   const first = build();
-  const result = await autocannon({
+  return autocannon({
     url: options.url,
     connections: options.connections,
     ...(options.amount ? { amount: options.amount } : { duration: options.seconds }),
@@ -53,14 +74,4 @@ export async function runScenario(name: string, options: ScenarioOptions): Promi
       },
     ],
   });
-  return {
-    name,
-    connections: options.connections,
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    requests: result.requests.total,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-  };
 }
