@@ -31,7 +31,10 @@ export type BenchServer = {
   dispose(): Promise<void>;
 };
 
-/** Options for a bench server; `inspectorPort` opens workerd's inspector to the worker's isolate. */
+/**
+ * Options for a bench server; `inspectorPort` opens workerd's inspector to the worker's isolate
+ * and serves the bundle unminified, so a CPU profile names functions as the source does.
+ */
 export type ServeOptions = { inspectorPort?: number };
 
 /** The Worker's Miniflare options as `wrangler.toml` gives them (assets included). */
@@ -99,7 +102,7 @@ export async function startBenchServer(options: ServeOptions = {}): Promise<Benc
   const outdir = path.join(work, "build");
   const build = spawnSync(
     path.join(root, "node_modules", ".bin", "wrangler"),
-    ["deploy", "--dry-run", "--outdir", outdir],
+    ["deploy", "--dry-run", "--outdir", outdir, ...(options.inspectorPort ? ["--minify=false"] : [])],
     {
       cwd: root,
       env: { ...process.env, ...quietWrangler },
