@@ -47,25 +47,22 @@ if (args.memory) {
 }
 
 /**
- * The floor, alone on the machine: a one-line Worker with the same Miniflare options. Measured
- * at the start and again at the end of the run; ratios use the mean of the two, so a machine
- * that got busier or quieter during the run moves the floor with it.
+ * The floor: a one-line Worker on the same workerd with the same Miniflare options, alive for the
+ * whole run and measured (2 s, after its warm-up) right before each scenario. Each scenario's
+ * ratio is to the floor measured beside it, so a machine that gets busier or quieter during the
+ * run moves the floor with it instead of skewing the later rows.
  */
-async function measureFloor(when: string): Promise<ScenarioResult> {
-  const floorServer = await startCalibrationServer();
-  log(`bench: the one-line Worker (${when}) at ${floorServer.url}`);
-  try {
-    return await runScenario(`one-line Worker (floor, ${when})`, {
+const floorServer = await startCalibrationServer();
+log(`bench: the one-line Worker at ${floorServer.url}`);
+const floorBeside = async () =>
+  (
+    await runScenario("floor", {
       url: floorServer.url,
-      seconds,
+      seconds: Math.min(2, seconds),
       connections: 10,
       request: { path: "/api/v1/health" },
-    });
-  } finally {
-    await floorServer.dispose();
-  }
-}
-const floorAtStart = await measureFloor("start");
+    })
+  ).rps;
 
 const server = await startBenchServer();
 log(`bench: serving the bundle (${server.bundle.gzip} B gzip) at ${server.url}`);
@@ -75,10 +72,12 @@ const seedBookings = (serviceId: string, firstSlot: number, count: number) =>
   seedAt(server.url, serviceId, firstSlot, count);
 
 try {
-  const results: ScenarioResult[] = [];
+  type Measured = ScenarioResult & { floorRps: number };
+  const results: Measured[] = [];
   const run = async (name: string, options: Omit<Parameters<typeof runScenario>[1], "url" | "seconds">) => {
     log(`bench: ${name}`);
-    const r = await runScenario(name, { url: server.url, seconds, ...options });
+    const floorRps = await floorBeside();
+    const r = { ...(await runScenario(name, { url: server.url, seconds, ...options })), floorRps };
     results.push(r);
     return r;
   };
@@ -209,23 +208,13 @@ try {
   const stormMs = Math.round(performance.now() - t);
   const stormWins = storm.filter((r) => r.status === 201).length;
 
-  const floorAtEnd = await measureFloor("end");
-  const floor: ScenarioResult = {
-    ...floorAtStart,
-    name: "one-line Worker (the floor: mean of start and end)",
-    rps: Math.round((floorAtStart.rps + floorAtEnd.rps) / 2),
-    p50: (floorAtStart.p50 + floorAtEnd.p50) / 2,
-    p99: (floorAtStart.p99 + floorAtEnd.p99) / 2,
-    requests: floorAtStart.requests + floorAtEnd.requests,
-    non2xx: floorAtStart.non2xx + floorAtEnd.non2xx,
-    errors: floorAtStart.errors + floorAtEnd.errors,
-  };
-  results.unshift(floor, floorAtStart, floorAtEnd);
+  const floors = results.map((r) => r.floorRps);
+  const floorRps = Math.round(floors.reduce((sum, x) => sum + x, 0) / floors.length);
   const devMs = await devServerFirstResponse();
 
   const ratio = (r: ScenarioResult) => Math.round((r.rps / health.rps) * 100) / 100;
-  const ratioToFloor = (r: ScenarioResult) => Math.round((r.rps / floor.rps) * 1000) / 1000;
-  const byName = (name: string) => results.find((r) => r.name === name) as ScenarioResult;
+  const ratioToFloor = (r: Measured) => Math.round((r.rps / r.floorRps) * 1000) / 1000;
+  const byName = (name: string) => results.find((r) => r.name === name) as Measured;
   const lastVsFirst = byName("GET /bookings last page").p50 / Math.max(0.01, byName("GET /bookings page 1").p50);
   // Targets as multiples of the floor (the one-line Worker) measured above.
   const availability1 = byName("GET availability 1 day");
@@ -246,6 +235,7 @@ try {
     date: new Date().toISOString(),
     secondsPerScenario: seconds,
     node: process.version,
+    floor: { meanRps: floorRps, minRps: Math.min(...floors), maxRps: Math.max(...floors) },
     scenarios: results.map((r) => ({ ...r, ratioToFloor: ratioToFloor(r), ratioToHealth: ratio(r) })),
     seedCreatesPerSecond: seedRate,
     create: {
@@ -268,11 +258,14 @@ try {
 
   if (args.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
-    console.log("| scenario | conns | req/s | p50 ms | p99 ms | × floor | × /health | non-2xx |");
-    console.log("|---|---:|---:|---:|---:|---:|---:|---:|");
+    console.log("| scenario | conns | req/s | p50 ms | p99 ms | floor beside, req/s | × floor | × /health | non-2xx |");
+    console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    console.log(
+      `| one-line Worker (the floor: mean, min–max) | 10 | ${floorRps} | | | ${Math.min(...floors)}–${Math.max(...floors)} | 1 | ${Math.round((floorRps / health.rps) * 100) / 100} | 0 |`,
+    );
     for (const r of report.scenarios)
       console.log(
-        `| ${r.name} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.ratioToFloor} | ${r.ratioToHealth} | ${r.non2xx} |`,
+        `| ${r.name} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.floorRps} | ${r.ratioToFloor} | ${r.ratioToHealth} | ${r.non2xx} |`,
       );
     console.log(
       `\ncreate p50: ${create0.p50} ms with 0 bookings, ${create50k.p50} ms with 50,000 (×${report.create.ratio})`,
@@ -292,6 +285,7 @@ try {
   writeFileSync(path.join(root, "bench", "results.json"), `${JSON.stringify(report, null, 2)}\n`);
 } finally {
   await server.dispose();
+  await floorServer.dispose();
 }
 
 /** Milliseconds from `npm run dev` (fresh state) to the first `/health` answer. */
