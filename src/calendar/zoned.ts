@@ -2,7 +2,7 @@
  * Wall-clock ↔ instant conversion in IANA time zones, DST-correct via @date-fns/tz.
  * A wall time inside a spring-forward gap moves forward by the gap; one inside the repeated
  * fall-back hour resolves to its later (standard-time) instant, except midnight, which is the
- * first instant of its date.
+ * first instant of its date; one in a gap that runs past midnight is the next date's first instant.
  * Relative imports carry `.ts` so Node scripts (the demo seed) can import this file directly.
  */
 import { TZDate } from "@date-fns/tz";
@@ -48,7 +48,13 @@ export function instantOf(date: LocalDate, minutes: number, timezone: string): n
       if (same && zoned.getMinutes() === guess.getMinutes()) copies.push(other);
     }
   }
-  return minutes === 0 ? Math.min(...copies) : Math.max(...copies);
+  const instant = minutes === 0 ? Math.min(...copies) : Math.max(...copies);
+  // A wall time in a gap that ends the date (clocks jumping from before midnight into the next
+  // date, as America/Scoresbysund's 23:00 → 00:00) moves past midnight; the date ends there.
+  if (minutes > 0 && new TZDate(instant, timezone).getDate() !== date.day) {
+    return instantOf(addDays(date, 1), 0, timezone);
+  }
+  return instant;
 }
 
 /** The weekday of a local date (independent of any time zone). */

@@ -285,6 +285,25 @@ describe("an interval ending at 24:00 where local midnight repeats", () => {
     expect(checkWorkingHours(service, at("2026-11-01T04:30:00Z"))).not.toBeNull();
   });
 
+  // Greenland's east coast springs forward from Saturday 23:00 (UTC−2) straight to Sunday 00:00
+  // (UTC−1): that Saturday ends at 23:00, so its 23:30 does not exist on that date.
+  it("America/Scoresbysund 2027-03-27 00:00–23:30 ends where Sunday begins (01:00Z), not in Sunday", () => {
+    const saturday = { year: 2027, month: 3, day: 27 };
+    expect(instantOf(saturday, 23 * 60 + 30, "America/Scoresbysund")).toBe(at("2027-03-28T01:00:00Z"));
+    expect(instantOf(saturday, 23 * 60 + 15, "America/Scoresbysund")).toBe(at("2027-03-28T01:00:00Z"));
+    expect(instantOf(saturday, 22 * 60 + 45, "America/Scoresbysund")).toBe(at("2027-03-28T00:45:00Z"));
+    const service = rules({
+      timezone: "America/Scoresbysund",
+      durationMinutes: 15,
+      slotIntervalMinutes: 15,
+      weeklySchedule: { ...everyDay(), sat: [{ start: "00:00", end: "23:30" }] },
+    });
+    const slots = slotsBetween(service, at("2027-03-27T22:00:00Z"), at("2027-03-28T04:00:00Z"));
+    expect(starts(slots).at(-1)).toBe("2027-03-28T00:45:00Z"); // Saturday 22:45, the last quarter of its day
+    for (const slot of slots) expect(checkWorkingHours(service, slot.start), iso(slot.start)).toBeNull();
+    expect(checkWorkingHours(service, at("2027-03-28T01:00:00Z"))).not.toBeNull(); // Sunday 00:00
+  });
+
   it("Atlantic/Azores 2026-10-24 23:00–24:00 lists only slots booking accepts (midnight repeats at 00:00Z and 01:00Z)", () => {
     const service = untilMidnight("Atlantic/Azores", "sat");
     const slots = slotsBetween(service, at("2026-10-24T12:00:00Z"), at("2026-10-25T12:00:00Z"));
