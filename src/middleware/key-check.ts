@@ -71,10 +71,10 @@ export async function readWithKey<const T extends readonly BoundRead<unknown>[]>
 
 /** Records the outcome of a key check: a live key is remembered afresh, a dead one forgotten (401). */
 export function settle(check: KeyCheck, live: Caller | undefined): void {
+  check.owed = false;
   if (!live) {
     forget(check.keyHash);
     throw unauthorized(true);
   }
-  check.owed = false;
   remember(check.keyHash, live);
 }
