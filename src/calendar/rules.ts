@@ -85,16 +85,46 @@ export function workingSpans(rules: WorkingHours, date: LocalDate): Span[] {
   }));
 }
 
+/** Local dates a chain of touching intervals may be followed into: an appointment lasts at most a day. */
+const MAX_CHAIN_DAYS = 3;
+
+/**
+ * Where working time that continues from `span` (an interval of `date`) ends, followed no
+ * further than `needed`: an interval that starts where the previous one ends joins it, within a
+ * day and across local midnight (a person working 00:00–24:00 every day works through midnight).
+ */
+export function continuousEnd(hours: WorkingHours, date: LocalDate, span: Span, needed: number): number {
+  let end = span.end;
+  for (let day = date, hops = 0; end < needed && hops < MAX_CHAIN_DAYS; day = addDays(day, 1), hops++) {
+    // A day's intervals come sorted by start, so one pass follows a chain through the day.
+    for (const next of workingSpans(hours, day)) if (next.start === end) end = next.end;
+  }
+  return end;
+}
+
+/**
+ * Whether `[start, end)` is working time: it starts inside an interval of its local day and ends
+ * before the working time continuing from that interval ends (touching intervals join).
+ * With `step`, the start must also sit on that interval's grid (counted from its start).
+ */
+export function withinWorkingTime(hours: WorkingHours, start: number, end: number, step?: number): boolean {
+  const date = localDateOf(start, hours.timezone);
+  for (const span of workingSpans(hours, date)) {
+    if (start < span.start || start >= span.end) continue;
+    if (step !== undefined && (start - span.start) % step !== 0) continue;
+    if (end <= continuousEnd(hours, date, span, end)) return true;
+  }
+  return false;
+}
+
 /**
  * Rule 4: the start lies in one working interval of its local day, on the slot grid counted
- * from that interval's start, and the appointment ends inside the same interval.
+ * from that interval's start, and the appointment ends within the working time continuing from
+ * there (intervals that touch, also at local midnight, join).
  */
 export function checkWorkingHours(rules: ServiceRules, start: number): RuleViolation | null {
-  const duration = rules.durationMinutes * MINUTE;
-  const step = rules.slotIntervalMinutes * MINUTE;
-  for (const span of workingSpans(rules, localDateOf(start, rules.timezone))) {
-    if (start >= span.start && start + duration <= span.end && (start - span.start) % step === 0) return null;
-  }
+  const end = start + rules.durationMinutes * MINUTE;
+  if (withinWorkingTime(rules, start, end, rules.slotIntervalMinutes * MINUTE)) return null;
   return {
     kind: "unavailable",
     reason: "outside_working_hours",
@@ -137,7 +167,8 @@ export function slotsBetween(rules: ServiceRules, from: number, to: number, limi
     date = addDays(date, 1)
   ) {
     for (const span of workingSpans(rules, date)) {
-      for (let start = span.start; start + duration <= span.end && slots.size <= limit; start += step) {
+      const reach = continuousEnd(rules, date, span, span.end + duration);
+      for (let start = span.start; start < span.end && start + duration <= reach && slots.size <= limit; start += step) {
         if (start >= from && start < to) slots.set(start, { start, end: start + duration });
       }
     }

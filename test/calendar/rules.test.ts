@@ -157,15 +157,69 @@ describe("checkWorkingHours in UTC (rule 4)", () => {
       expect(checkWorkingHours(late([{ start: "00:00", end: "02:00" }]), at("2026-06-02T00:00:00Z"))).toBeNull();
     });
 
-    it("does not let an appointment run past midnight into the next day's interval", () => {
+    it("lets an appointment run past midnight into the next day's interval when they touch", () => {
       const hourLong = rules({
         durationMinutes: 60,
         slotIntervalMinutes: 30,
         weeklySchedule: { mon: [{ start: "18:00", end: "24:00" }], tue: [{ start: "00:00", end: "02:00" }] },
       });
       expect(checkWorkingHours(hourLong, at("2026-06-01T23:00:00Z"))).toBeNull();
+      expect(checkWorkingHours(hourLong, at("2026-06-01T23:30:00Z"))).toBeNull();
+      expect(
+        slotsBetween(hourLong, at("2026-06-01T23:00:00Z"), at("2026-06-02T00:30:00Z")).map((s) => s.start),
+      ).toEqual([at("2026-06-01T23:00:00Z"), at("2026-06-01T23:30:00Z"), at("2026-06-02T00:00:00Z")]);
+    });
+
+    it("keeps a gap after midnight a gap: the next day starting 00:30 does not join", () => {
+      const hourLong = rules({
+        durationMinutes: 60,
+        slotIntervalMinutes: 30,
+        weeklySchedule: { mon: [{ start: "18:00", end: "24:00" }], tue: [{ start: "00:30", end: "02:00" }] },
+      });
       expect(checkWorkingHours(hourLong, at("2026-06-01T23:30:00Z"))).not.toBeNull();
     });
+
+    it("joins a date override that ends at 24:00 with the next day's hours", () => {
+      const hourLong = rules({
+        durationMinutes: 60,
+        slotIntervalMinutes: 30,
+        weeklySchedule: { mon: [{ start: "09:00", end: "17:00" }], tue: [{ start: "00:00", end: "08:00" }] },
+        dateOverrides: [{ date: "2026-06-01", intervals: [{ start: "20:00", end: "24:00" }] }],
+      });
+      expect(checkWorkingHours(hourLong, at("2026-06-01T23:30:00Z"))).toBeNull();
+      expect(checkWorkingHours(hourLong, at("2026-06-08T23:30:00Z"))).not.toBeNull(); // no override that Monday
+    });
+  });
+
+  it("joins touching intervals of one day, keeping each interval's own grid", () => {
+    const split = rules({
+      durationMinutes: 60,
+      slotIntervalMinutes: 60,
+      weeklySchedule: {
+        mon: [
+          { start: "09:00", end: "12:00" },
+          { start: "12:00", end: "17:00" },
+        ],
+      },
+    });
+    expect(checkWorkingHours(split, at("2026-06-01T11:00:00Z"))).toBeNull();
+    // 11:30 is off the 09:00 grid; 12:00 starts the second interval's grid.
+    expect(checkWorkingHours(split, at("2026-06-01T11:30:00Z"))).not.toBeNull();
+    expect(checkWorkingHours(split, at("2026-06-01T12:00:00Z"))).toBeNull();
+  });
+
+  it("joins working days around the clock across local midnight in a DST zone (Europe/Berlin)", () => {
+    const day = [{ start: "00:00", end: "24:00" }];
+    const allWeek = { mon: day, tue: day, wed: day, thu: day, fri: day, sat: day, sun: day };
+    const overnight = rules({
+      durationMinutes: 120,
+      slotIntervalMinutes: 60,
+      timezone: "Europe/Berlin",
+      weeklySchedule: allWeek,
+    });
+    // 2026-03-28 23:00 local (22:00Z) to 2026-03-29 02:00 local: the clocks jump at 02:00 that night.
+    expect(checkWorkingHours(overnight, at("2026-03-28T22:00:00Z"))).toBeNull();
+    expect(checkWorkingHours(overnight, at("2026-10-24T21:00:00Z"))).toBeNull(); // before the fall-back night
   });
 });
 

@@ -2,21 +2,17 @@
  * A provider's rules as pure functions (rules 6 and 7 of a booking with a provider). The
  * provider calendar calls them inside its critical section, so none of them does I/O.
  */
-import { workingSpans } from "../rules";
-import { localDateOf } from "../zoned";
+import { withinWorkingTime } from "../rules";
 import type { ClaimCommand, ClaimResult, ProviderSnapshot } from "./types";
 
 type Refusal = Extract<ClaimResult, { ok: false }>;
 
-/** Rule 6: the provider is active and `[start, end)` lies inside one of its working intervals that day. */
+/** Rule 6: the provider is active and `[start, end)` is their working time (touching intervals join, also at midnight). */
 export function checkProviderWorking(provider: ProviderSnapshot, start: number, end: number): Refusal | null {
   if (!provider.active) {
     return { ok: false, reason: "provider_unavailable", detail: "The provider is not active." };
   }
-  // An interval ends at the next local midnight at the latest, so only the start's local day can hold it.
-  for (const span of workingSpans(provider, localDateOf(start, provider.timezone))) {
-    if (start >= span.start && end <= span.end) return null;
-  }
+  if (withinWorkingTime(provider, start, end)) return null;
   return {
     ok: false,
     reason: "provider_unavailable",
