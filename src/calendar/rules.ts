@@ -168,7 +168,11 @@ export function slotsBetween(rules: ServiceRules, from: number, to: number, limi
   ) {
     for (const span of workingSpans(rules, date)) {
       const reach = continuousEnd(rules, date, span, span.end + duration);
-      for (let start = span.start; start < span.end && start + duration <= reach && slots.size <= limit; start += step) {
+      for (
+        let start = span.start;
+        start < span.end && start + duration <= reach && slots.size <= limit;
+        start += step
+      ) {
         if (start >= from && start < to) slots.set(start, { start, end: start + duration });
       }
     }
