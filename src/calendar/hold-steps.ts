@@ -6,6 +6,7 @@
 import { toBooking } from "../bookings/booking";
 import { newId } from "../lib/ids";
 import type { Hold } from "./holds";
+import { priorAnswer } from "./idempotency-records";
 import type { StoredBooking } from "./persist";
 import type { ClaimCommand, ProviderSnapshot } from "./provider/types";
 import { firstWithSeat, TENTATIVE_MS } from "./provider-booking";
@@ -133,6 +134,9 @@ export function consumeHold(
   command: CreateBookingCommand & { holdId: string },
   now: number,
 ): CalendarResult {
+  // A conversion whose answer was lost is answered again, not refused as a consumed hold.
+  const prior = priorAnswer(tables.idempotency, tables.reservations, command.idempotency, now);
+  if (prior) return prior;
   expireHolds(tables, now);
   const hold = tables.holds.find(command.holdId, now);
   const seat = hold?.status === "HELD" ? tables.holds.seat(command.holdId) : undefined;
@@ -159,6 +163,7 @@ export function consumeHold(
     updatedAt: new Date(now).toISOString(),
     cancelledAt: null,
     cancellationReason: null,
+    holdId: hold.id,
   };
   const claim = tables.holds.end(hold.id, "CONSUMED", record.id);
   tables.reservations.insert(

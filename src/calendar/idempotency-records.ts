@@ -3,7 +3,10 @@
  * services; this record makes a replay safe even when D1's copy of the answer was never stored.
  */
 
+import { toBooking } from "../bookings/booking";
 import { IDEMPOTENCY_RETENTION_MS } from "../lib/idempotency-retention";
+import type { Reservations } from "./reservations";
+import type { CalendarResult } from "./types";
 
 /** What a key was used for: the request's fingerprint and the booking it made. */
 export type IdempotencyRecord = { requestHash: string; bookingId: string };
@@ -32,4 +35,25 @@ export class IdempotencyRecords {
       now,
     );
   }
+}
+
+/**
+ * The answer a command under `idempotency` already got here, if any: the same success again
+ * (its booking as it stands now), or a refusal when the key was used for another request. A
+ * command whose answer was lost (a reset, a timeout) is answered this way on its retry.
+ */
+export function priorAnswer(
+  records: IdempotencyRecords,
+  reservations: Reservations,
+  idempotency: { key: string; requestHash: string } | undefined,
+  now: number,
+): CalendarResult | undefined {
+  if (!idempotency) return undefined;
+  const prior = records.lookup(idempotency.key, now);
+  if (!prior) return undefined;
+  if (prior.requestHash !== idempotency.requestHash) {
+    return { ok: false, refusal: { code: "idempotency_key_reused", detail: "This key was used for another request." } };
+  }
+  const stored = reservations.load(prior.bookingId);
+  return { ok: true, booking: toBooking(stored), version: stored.version, replayed: true };
 }

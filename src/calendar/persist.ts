@@ -2,9 +2,9 @@
  * Writes calendar bookings to D1: the customer upserted by e-mail, the booking upserted by id.
  * Replays are harmless — D1 keeps the highest version and never lets an old copy win.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { createDb, type Database } from "../db/client";
-import { type BookingRow, bookings, customers } from "../db/schema";
+import { type BookingRow, bookings, customers, holds } from "../db/schema";
 import { newId } from "../lib/ids";
 import { type BookingEvent, eventStatements } from "../webhooks/events";
 import type { PersistOutcome } from "./outbox";
@@ -12,8 +12,12 @@ import type { PersistOutcome } from "./outbox";
 /** How long a D1 write may take before the booking is left to the outbox alarm. */
 const D1_WRITE_TIMEOUT_MS = 5_000;
 
-/** A booking as the calendar stores it: the D1 row without the customer link resolved. */
-export type StoredBooking = Omit<BookingRow, "customerId"> & { customerId: string };
+/**
+ * A booking as the calendar stores it: the D1 row without the customer link resolved, and the
+ * hold it was made from (its D1 row ends in the booking's own write, so the key's count of live
+ * holds drops with it).
+ */
+export type StoredBooking = Omit<BookingRow, "customerId"> & { customerId: string; holdId?: string };
 
 /**
  * Persists bookings and their webhook events in one D1 batch; returns each booking's customer
@@ -24,7 +28,7 @@ export async function persistBookings(
   records: StoredBooking[],
   events: BookingEvent[] = [],
 ): Promise<{ customerIds: Map<string, string>; eventsWithDeliveries: Set<string> }> {
-  const statements = records.flatMap((b) => {
+  const statements = records.flatMap(({ holdId: _holdId, ...b }) => {
     const email = b.customerEmail.toLowerCase();
     const customerOf = sql`(SELECT id FROM customers WHERE business_id = ${b.businessId} AND email_normalized = ${email})`;
     return [
@@ -80,7 +84,17 @@ export async function persistBookings(
     ];
   });
   const eventParts = events.map((event) => eventStatements(db, event));
-  const [first, ...rest] = [...statements, ...eventParts.flat()];
+  const holdsEnded = records.flatMap((b) =>
+    b.holdId
+      ? [
+          db
+            .update(holds)
+            .set({ endedAt: b.createdAt })
+            .where(and(eq(holds.id, b.holdId), isNull(holds.endedAt))),
+        ]
+      : [],
+  );
+  const [first, ...rest] = [...statements, ...eventParts.flat(), ...holdsEnded];
   if (!first) return { customerIds: new Map(), eventsWithDeliveries: new Set() };
   const results = (await db.batch([first, ...rest])) as unknown[];
   const customerIds = new Map<string, string>();

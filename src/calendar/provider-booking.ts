@@ -16,6 +16,7 @@
  */
 import { toBooking } from "../bookings/booking";
 import { newId } from "../lib/ids";
+import { priorAnswer } from "./idempotency-records";
 import type { StoredBooking } from "./persist";
 import type { ProviderReason } from "./provider/reasons";
 import type { ClaimCommand, ProviderSnapshot } from "./provider/types";
@@ -48,20 +49,8 @@ export function reserveTentative(
   now: number,
 ): ProviderStep {
   const { service, booking, idempotency } = command;
-  if (idempotency) {
-    const prior = tables.idempotency.lookup(idempotency.key, now);
-    if (prior && prior.requestHash !== idempotency.requestHash) {
-      const detail = "This key was used for another request.";
-      return { kind: "done", result: { ok: false, refusal: { code: "idempotency_key_reused", detail } } };
-    }
-    if (prior) {
-      const stored = tables.reservations.load(prior.bookingId);
-      return {
-        kind: "done",
-        result: { ok: true, booking: toBooking(stored), version: stored.version, replayed: true },
-      };
-    }
-  }
+  const prior = priorAnswer(tables.idempotency, tables.reservations, idempotency, now);
+  if (prior) return { kind: "done", result: prior };
   const stale = tables.serviceVersion.stale(service.version);
   if (stale) return { kind: "done", result: { ok: false, refusal: stale } };
   for (const claim of tables.holds.expire(now)) tables.releases.queue(claim, now);

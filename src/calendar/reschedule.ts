@@ -10,6 +10,7 @@
  * Refused, unanswered or timed out, the row goes and the booking is untouched.
  */
 import { toBooking } from "../bookings/booking";
+import { priorAnswer } from "./idempotency-records";
 import type { StoredBooking } from "./persist";
 import type { ClaimCommand, ProviderSnapshot } from "./provider/types";
 import { TENTATIVE_MS } from "./provider-booking";
@@ -32,19 +33,8 @@ const refused = (refusal: CalendarRefusal): MoveStep => ({ kind: "done", result:
 export function beginMove(tables: CalendarTables, command: RescheduleCommand, now: number): MoveStep {
   const { reservations } = tables;
   const { service, idempotency } = command;
-  if (idempotency) {
-    const prior = tables.idempotency.lookup(idempotency.key, now);
-    if (prior && prior.requestHash !== idempotency.requestHash) {
-      return refused({ code: "idempotency_key_reused", detail: "This key was used for another request." });
-    }
-    if (prior) {
-      const stored = reservations.load(prior.bookingId);
-      return {
-        kind: "done",
-        result: { ok: true, booking: toBooking(stored), version: stored.version, replayed: true },
-      };
-    }
-  }
+  const prior = priorAnswer(tables.idempotency, reservations, idempotency, now);
+  if (prior) return { kind: "done", result: prior };
   const stale = tables.serviceVersion.stale(service.version);
   if (stale) return refused(stale);
   const current = reservations.find(command.bookingId);

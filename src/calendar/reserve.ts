@@ -4,6 +4,7 @@
  */
 import { toBooking } from "../bookings/booking";
 import { newId } from "../lib/ids";
+import { priorAnswer } from "./idempotency-records";
 import type { StoredBooking } from "./persist";
 import { blockedSpan, checkCapacity, checkRequest } from "./rules";
 import type { CalendarTables } from "./tables";
@@ -13,19 +14,8 @@ import type { CalendarResult, CreateBookingCommand } from "./types";
 export function reserve(tables: CalendarTables, command: CreateBookingCommand, now: number): CalendarResult {
   const { service, booking, idempotency } = command;
   const { reservations } = tables;
-  if (idempotency) {
-    const prior = tables.idempotency.lookup(idempotency.key, now);
-    if (prior && prior.requestHash !== idempotency.requestHash) {
-      return {
-        ok: false,
-        refusal: { code: "idempotency_key_reused", detail: "This key was used for another request." },
-      };
-    }
-    if (prior) {
-      const stored = reservations.load(prior.bookingId);
-      return { ok: true, booking: toBooking(stored), version: stored.version, replayed: true };
-    }
-  }
+  const prior = priorAnswer(tables.idempotency, reservations, idempotency, now);
+  if (prior) return prior;
 
   const stale = tables.serviceVersion.stale(service.version);
   if (stale) return { ok: false, refusal: stale };

@@ -4,10 +4,12 @@
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { providerCalendarOf } from "../../src/calendar/provider/client";
+import { idempotencyKeys } from "../../src/db/schema";
 import { at, bookingBody, calendarStub, plus, postBooking, slotAt, statusCounts } from "../bookings/support";
-import { api, createAccount, createService, json, problem, validationError } from "../helpers";
+import { api, createAccount, createService, db, json, problem, validationError } from "../helpers";
 
 function placeHold(key: string, serviceId: string, startTime: string, extra: Record<string, unknown> = {}) {
   return api("POST", "/holds", { key, body: { serviceId, startTime, endTime: plus(startTime, 30), ...extra } });
@@ -166,6 +168,34 @@ describe("errors and security", () => {
     const service = await createService(apiKey, { capacity: 60 });
     for (let i = 0; i < 50; i++) expect((await placeHold(apiKey, service.id, at(5, "10:00"))).status).toBe(201);
     await problem(await placeHold(apiKey, service.id, at(5, "10:00")), 409, "hold_limit_reached");
+  });
+
+  it("holds that became bookings stop counting: a key that sold 50 holds can hold again at once", async () => {
+    const { apiKey } = await createAccount();
+    const service = await createService(apiKey, { capacity: 60 });
+    for (let i = 0; i < 50; i++) {
+      const hold = await json(await placeHold(apiKey, service.id, at(5, "10:00")));
+      expect((await bookHold(apiKey, hold.id)).status).toBe(201);
+    }
+    expect((await placeHold(apiKey, service.id, at(5, "10:00"))).status).toBe(201);
+  });
+
+  it("a conversion whose answer was lost is answered again under its Idempotency-Key, not refused", async () => {
+    const { apiKey, businessId } = await createAccount();
+    const service = await createService(apiKey);
+    const hold = await json(await placeHold(apiKey, service.id, at(3, "10:00")));
+    const body = { holdId: hold.id, customerName: "Ada", customerEmail: "ada@example.com" };
+    const first = await postBooking(apiKey, body, "convert-1");
+    expect(first.status).toBe(201);
+    const booking = await json(first);
+    // The answer never reached the client and D1 kept no record of it (the request failed after
+    // the calendar committed): only the calendar remembers the key.
+    await db()
+      .delete(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.businessId, businessId), eq(idempotencyKeys.key, "convert-1")));
+    const again = await postBooking(apiKey, body, "convert-1");
+    expect(again.status).toBe(201);
+    expect((await json(again)).id).toBe(booking.id);
   });
 
   it("60 concurrent holds from one key: exactly 50 succeed, the rest are 409 hold_limit_reached", async () => {
