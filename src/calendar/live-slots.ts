@@ -17,7 +17,8 @@ export function liveSlots(
   const last = blockedSpan(rules, 0, (slots.at(-1) as { end: number }).end).end;
   // A sweep instead of testing every reservation against every slot: slots come in order, so
   // reservations enter once their start is before a slot's end and leave once they end before
-  // its start (the profile of a busy day showed the pairwise filter as the top cost).
+  // its start (the CPU profile of a busy day showed the pairwise filter as the top cost:
+  // docs/performance.md, "Where the time goes (CPU profiles)").
   const held = reservations.holdingOverlapping({ start: first, end: last }).sort((a, b) => a.s - b.s);
   let next = 0;
   let active: typeof held = [];

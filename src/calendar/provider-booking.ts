@@ -1,7 +1,7 @@
 /**
  * A booking for a service with providers: the seat is decided here, the person's time by that
- * person's ProviderCalendar (README, Consistency: "Providers"). Two synchronous transactions here
- * with one RPC between them:
+ * person's ProviderCalendar (docs/consistency.md, "Booking a person: the protocol between the two
+ * calendars"). Two synchronous transactions here with one RPC between them:
  *
  * 1. `reserveTentative`: the rules of the service, then a tentative row (it holds the seat and
  *    the provider's share of it) with a deadline, and an alarm at that deadline;

@@ -11,7 +11,7 @@ import type { Span } from "./rules";
 import type { CalendarCounters } from "./types";
 
 /**
- * Statuses whose rows take a seat (README, Behaviour). The partial index
+ * Statuses whose rows take a seat (docs/api-behaviour.md, "Availability rules"). The partial index
  * `bookings_active_blocked` and the overlap query spell the same list.
  */
 export const HOLDING_STATUSES = ["PENDING", "CONFIRMED"] as const satisfies readonly BookingStatus[];

@@ -1,6 +1,7 @@
 /**
- * The availability rules of a service as pure functions (README, Behaviour). The calendar Durable
- * Object calls them inside its critical section, so none of them does I/O or awaits.
+ * The availability rules of a service as pure functions (docs/api-behaviour.md, "Availability
+ * rules"). The calendar Durable Object calls them inside its critical section, so none of them
+ * does I/O or awaits.
  */
 import type { DateOverride, WeeklySchedule } from "../db/schema";
 import { intervalsOn, type WorkingHours } from "./overrides";

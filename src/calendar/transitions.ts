@@ -1,6 +1,6 @@
 import type { BookingStatus } from "../db/schema";
 
-/** Allowed status changes (README, Behaviour). PENDING and CONFIRMED hold capacity. */
+/** Allowed status changes (docs/api-behaviour.md, "Booking statuses"). PENDING and CONFIRMED hold capacity. */
 export const allowedTransitions: Record<BookingStatus, readonly BookingStatus[]> = {
   PENDING: ["CONFIRMED", "CANCELLED"],
   CONFIRMED: ["CANCELLED", "COMPLETED", "NO_SHOW"],

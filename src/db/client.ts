@@ -5,8 +5,9 @@ export type Database = DrizzleD1Database<typeof schema>;
 
 /**
  * One Drizzle handle per D1 binding, kept for the isolate's life: building one maps the whole
- * schema's relational config, which showed in every request's profile. Keyed weakly by the
- * binding, so the cache holds at most one entry per live binding object.
+ * schema's relational config, which showed in every request's CPU profile (docs/performance.md,
+ * "Where the time goes (CPU profiles)"). Keyed weakly by the binding, so the cache holds at most
+ * one entry per live binding object.
  */
 const handles = new WeakMap<D1Database, Database>();
 

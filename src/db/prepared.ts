@@ -27,9 +27,9 @@ type Results<T extends readonly BoundRead<unknown>[]> = {
 /**
  * Runs prepared reads in one D1 round trip, each mapped to rows as Drizzle would. A batch answers
  * rows keyed by column name, so a read's columns need distinct names (no two `id`s from a join).
- * Drizzle's
- * own `batch` takes query builders and builds their SQL on every call; a list's fixed queries
- * are built once per isolate instead (`preparedOnce`), which the CPU profile asked for.
+ * Drizzle's own `batch` takes query builders and builds their SQL on every call; a list's fixed
+ * queries are built once per isolate instead (`preparedOnce`), which the list's CPU profile asked
+ * for (docs/performance.md, "Where the time goes (CPU profiles)").
  */
 export async function readBatch<const T extends readonly BoundRead<unknown>[]>(
   d1: D1Database,

@@ -1,8 +1,8 @@
 /**
- * The declarative list of deprecated operations (README "Versioning"). An entry makes every
- * answer of that operation carry `Deprecation` (RFC 9745), `Sunset` once a removal date is set
- * (RFC 8594) and `Link`s to the notice, and marks the operation `deprecated` in the OpenAPI
- * document. Nothing in v1 is deprecated yet.
+ * The declarative list of deprecated operations (docs/api-behaviour.md, "Versioning and
+ * deprecation"). An entry makes every answer of that operation carry `Deprecation` (RFC 9745),
+ * `Sunset` once a removal date is set (RFC 8594) and `Link`s to the notice, and marks the
+ * operation `deprecated` in the OpenAPI document. Nothing in v1 is deprecated yet.
  */
 export type DeprecatedOperation = {
   method: "get" | "post" | "patch" | "put" | "delete";

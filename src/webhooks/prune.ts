@@ -4,7 +4,7 @@
  * `created_at` indexes, never scans).
  */
 
-/** How long delivery logs and events are kept (README, Webhooks). */
+/** How long delivery logs and events are kept (docs/api-behaviour.md, "Webhooks"). */
 export const WEBHOOK_HISTORY_DAYS = 30;
 const BATCH = 500;
 

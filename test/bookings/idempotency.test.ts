@@ -1,7 +1,7 @@
 /**
- * `Idempotency-Key` on POST /bookings (README, Behaviour): one booking per key however the retries
- * race, replays carry `Idempotent-Replayed: true`, reuse with another body is a 422, keys are
- * per business, and a failed request releases its key.
+ * `Idempotency-Key` on POST /bookings (docs/api-behaviour.md, "Idempotency"): one booking per
+ * key however the retries race, replays carry `Idempotent-Replayed: true`, reuse with another
+ * body is a 422, keys are per business, and a failed request releases its key.
  */
 import { describe, expect, it } from "vitest";
 import { createAccount, createService, json, problem, validationError } from "../helpers";

@@ -1,6 +1,6 @@
 /**
- * After the create: cancel, status transitions (README, Behaviour), notes, and service changes —
- * each applied in the calendar at once and mirrored in D1.
+ * After the create: cancel, status transitions (docs/api-behaviour.md, "Booking statuses"),
+ * notes, and service changes — each applied in the calendar at once and mirrored in D1.
  */
 import { describe, expect, it } from "vitest";
 import { api, createAccount, createService, json, problem, validationError } from "../helpers";

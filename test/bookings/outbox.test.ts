@@ -1,7 +1,8 @@
 /**
- * Fault injection on the calendar's D1 write (README, Behaviour): a booking that got a 2xx is
- * never lost and never double-booked. While D1 writes fail the calendar keeps the booking in
- * its outbox, reconciliation sees it as pending, and the alarm writes it once D1 is back.
+ * Fault injection on the calendar's D1 write (docs/consistency.md, "Outbox: D1 written behind
+ * the calendar"): a booking that got a 2xx is never lost and never double-booked. While D1
+ * writes fail the calendar keeps the booking in its outbox, reconciliation sees it as pending,
+ * and the alarm writes it once D1 is back.
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
@@ -202,7 +203,8 @@ describe("happy", () => {
     const startTime = at(2, "10:00");
     const res = await postBooking(s.apiKey, bookingBody(s.serviceId, startTime));
     const text = await res.clone().text();
-    // The reservation committed before D1 was awaited, so the booking stands (README, Behaviour).
+    // The reservation committed before D1 was awaited, so the booking stands
+    // (docs/consistency.md, "Outbox: D1 written behind the calendar").
     const snapshot = await s.stub.snapshot();
     expect(snapshot.bookings).toHaveLength(1);
     expect(res.status, text).toBe(201);
@@ -278,8 +280,9 @@ describe("happy", () => {
 });
 
 describe("consistency", () => {
-  // Documented limit (README, Behaviour): a customer id made up during an outage yields to the
-  // customer D1 created meanwhile for the same e-mail; the booking joins that one everywhere.
+  // Documented limit (docs/api-behaviour.md, "Bookings not yet in D1"): a customer id made up
+  // during an outage yields to the customer D1 created meanwhile for the same e-mail; the
+  // booking joins that one everywhere.
   it("a booking held during an outage joins the customer D1 created meanwhile for the same e-mail", async () => {
     const s = await setup();
     const other = await createService(s.apiKey);

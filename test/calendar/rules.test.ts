@@ -1,4 +1,7 @@
-/** The availability rules of README, Behaviour as pure functions, in UTC (DST cases live in zoned.test.ts). */
+/**
+ * The availability rules (docs/api-behaviour.md, "Availability rules") as pure functions, in UTC
+ * (DST cases live in zoned.test.ts).
+ */
 import { describe, expect, it } from "vitest";
 import {
   blockedSpan,

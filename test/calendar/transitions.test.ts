@@ -1,4 +1,4 @@
-/** Booking status changes (README, Behaviour), checked over all 25 pairs. */
+/** Booking status changes (docs/api-behaviour.md, "Booking statuses"), checked over all 25 pairs. */
 import { describe, expect, it } from "vitest";
 import { canTransition } from "../../src/calendar/transitions";
 import { type BookingStatus, bookingStatuses } from "../../src/db/schema";

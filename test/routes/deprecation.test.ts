@@ -1,8 +1,8 @@
 /**
- * Deprecation machinery (README "Versioning"): the middleware and the document marking, driven by
- * a declarative list. v1 deprecates nothing, so the headers are proven on a test-only app with the
- * same middleware, error handler and validation hook as the real one; the real app is checked to
- * announce nothing, and its list to be well-formed.
+ * Deprecation machinery (docs/api-behaviour.md, "Versioning and deprecation"): the middleware
+ * and the document marking, driven by a declarative list. v1 deprecates nothing, so the headers
+ * are proven on a test-only app with the same middleware, error handler and validation hook as
+ * the real one; the real app is checked to announce nothing, and its list to be well-formed.
  */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
