@@ -177,8 +177,8 @@ export function consumeHold(
     const { key, requestHash } = command.idempotency;
     tables.idempotency.remember(key, { requestHash, bookingId: record.id }, now);
   }
-  const provider = command.providers?.find((p) => p.id === hold.providerId);
-  if (claim && provider) {
+  // The person keeps the hold's claim for the booking, even if they left the service meanwhile.
+  if (claim) {
     const confirm = {
       claimId: claim.claimId,
       serviceId: service.id,
@@ -187,7 +187,6 @@ export function consumeHold(
       blockedStart: seat.blocked.start,
       blockedEnd: seat.blocked.end,
       capacity: service.capacity,
-      provider,
     };
     tables.releases.queueConfirm(claim, confirm, now);
   }

@@ -3,6 +3,12 @@ import type { Reservations } from "./reservations";
 import { blockedSpan, checkTiming, type ServiceRules, slotsBetween } from "./rules";
 import type { CalendarSlot } from "./types";
 
+/**
+ * A slot as the calendar counts it, with the rows among its `booked` and `held` that have no
+ * provider: on a service with providers they take a seat in every provider's session.
+ */
+export type LiveSlot = CalendarSlot & { unassigned: { booked: number; held: number } };
+
 /** Slots starting in `[from, to)`, read with one overlap scan for the whole range. */
 export function liveSlots(
   reservations: Reservations,
@@ -10,7 +16,7 @@ export function liveSlots(
   from: number,
   to: number,
   now: number,
-): CalendarSlot[] {
+): LiveSlot[] {
   const slots = slotsBetween(rules, from, to);
   if (slots.length === 0) return [];
   const first = blockedSpan(rules, (slots[0] as { start: number }).start, 0).start;
@@ -30,6 +36,8 @@ export function liveSlots(
     const overlapping = active.filter((r) => r.s < blocked.end);
     const holds = overlapping.filter((r) => r.k === "hold").length;
     const booked = overlapping.length - holds;
+    const nobody = overlapping.filter((r) => r.p === null);
+    const unassignedHeld = nobody.filter((r) => r.k === "hold").length;
     const remaining = Math.max(0, rules.capacity - booked - holds);
     return {
       startTime: new Date(slot.start).toISOString(),
@@ -39,6 +47,7 @@ export function liveSlots(
       held: holds,
       remaining,
       bookable: remaining > 0 && checkTiming(rules, slot.start, slot.end, now) === null,
+      unassigned: { booked: nobody.length - unassignedHeld, held: unassignedHeld },
     };
   });
 }

@@ -173,9 +173,7 @@ export function firstWithSeat(
   blocked: Span,
   tried: string[],
 ): string | undefined {
-  return order.find(
-    (id) => !tried.includes(id) && tables.reservations.providerOverlapping(id, blocked).length < capacity,
-  );
+  return order.find((id) => !tried.includes(id) && tables.reservations.seatsTaken(id, blocked) < capacity);
 }
 
 function noSeat(command: CreateBookingCommand): ProviderStep {

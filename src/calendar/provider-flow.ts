@@ -14,7 +14,7 @@ import {
   type ProviderStep,
   reserveTentative,
 } from "./provider-booking";
-import { beginMove, dropMove, finishMove } from "./reschedule";
+import { beginMove, dropMove, finishMove, moveCandidates, nextMoveCandidate } from "./reschedule";
 import type { CalendarTables } from "./tables";
 import type { CalendarResult, CreateBookingCommand, RescheduleCommand, ServiceSnapshot } from "./types";
 import { addDays, instantOf, localDateOf } from "./zoned";
@@ -95,31 +95,42 @@ export async function preferenceOrder(
     .map((c) => c.id);
 }
 
-/** Moves a booking (reschedule.ts); with providers, after the person's calendar claims the new time. */
+/**
+ * Moves a booking (reschedule.ts); with providers, after a person's calendar claims the new
+ * time — the next candidate is tried when one refuses, as for a new booking.
+ */
 export async function moveBooking(deps: ProviderFlowDeps, command: RescheduleCommand): Promise<CalendarResult> {
   const { storage, env, tables } = deps;
-  const step = storage.transactionSync(() => beginMove(tables, command, Date.now()));
-  if (step.kind === "done") {
-    if (step.result.ok && !step.result.replayed) await deps.afterCommit();
-    return step.result;
+  const current = tables.reservations.find(command.bookingId);
+  // Only a booking made before its service had providers, moved without a providerId, is assigned one.
+  const assigns = current && !current.providerId && !command.providerId && (command.providers?.length ?? 0) > 0;
+  const preferred = assigns
+    ? await preferenceOrder(env, command.service, command.providers, undefined, command.startTime)
+    : [];
+  const candidates = current ? (moveCandidates(command, current, preferred) ?? []) : [];
+  let step = storage.transactionSync(() => beginMove(tables, command, preferred, Date.now()));
+  while (step.kind === "claim") {
+    const current = step;
+    let answer: ClaimResult;
+    try {
+      answer = await providerCalendarOf(env, command.service.businessId, current.providerId).claim(current.claim);
+    } catch {
+      storage.transactionSync(() => dropMove(tables, current, false, Date.now()));
+      await deps.sendReleases();
+      const detail = "The provider's calendar did not answer; the booking is unchanged. Retry.";
+      return { ok: false, refusal: { code: "unavailable", detail } };
+    }
+    if (answer.ok) {
+      const result = storage.transactionSync(() => finishMove(tables, command, current, Date.now()));
+      await deps.sendReleases();
+      if (result.ok) await deps.afterCommit();
+      return result;
+    }
+    step = storage.transactionSync(() => nextMoveCandidate(tables, command, current, candidates, answer, Date.now()));
   }
-  let answer: ClaimResult;
-  try {
-    answer = await providerCalendarOf(env, command.service.businessId, step.providerId).claim(step.claim);
-  } catch {
-    storage.transactionSync(() => dropMove(tables, step, false, Date.now()));
-    await deps.sendReleases();
-    const detail = "The provider's calendar did not answer; the booking is unchanged. Retry.";
-    return { ok: false, refusal: { code: "unavailable", detail } };
-  }
-  if (!answer.ok) {
-    storage.transactionSync(() => dropMove(tables, step, true, Date.now()));
-    return { ok: false, refusal: { code: "slot_unavailable", reason: answer.reason, detail: answer.detail } };
-  }
-  const result = storage.transactionSync(() => finishMove(tables, command, step, Date.now()));
+  if (step.result.ok && !step.result.replayed) await deps.afterCommit();
   await deps.sendReleases();
-  if (result.ok) await deps.afterCommit();
-  return result;
+  return step.result;
 }
 
 /** Places a hold (hold-steps.ts); with providers, after the person's calendar claims the time. */

@@ -48,7 +48,7 @@ export class ProviderReleases {
    * same claim again without an expiry (idempotent). Until it lands, the claim's own expiry
    * (later than the hold's) keeps the person's time.
    */
-  queueConfirm(claim: HeldClaim, command: ClaimCommand, now: number): void {
+  queueConfirm(claim: HeldClaim, command: Omit<ClaimCommand, "provider">, now: number): void {
     this.sql.exec(
       `INSERT INTO provider_releases (claim_id, business_id, provider_id, action, claim, attempts, next_attempt_ms)
        VALUES (?, ?, ?, 'confirm', ?, 0, ?) ON CONFLICT (claim_id) DO NOTHING`,
@@ -74,7 +74,7 @@ export class ProviderReleases {
         const calendar = providerCalendarOf(env, row.business_id, row.provider_id);
         const sent =
           row.action === "confirm"
-            ? calendar.claim(JSON.parse(row.claim ?? "{}") as ClaimCommand).then((answer) => {
+            ? calendar.confirm(JSON.parse(row.claim ?? "{}") as Omit<ClaimCommand, "provider">).then((answer) => {
                 // Within the claim's grace this cannot happen; if it does, reconciliation shows it.
                 if (!answer.ok) console.error(JSON.stringify({ level: "error", msg: "hold claim lost", ...row }));
               })

@@ -1,9 +1,12 @@
 /**
- * The slot calendar of a service with providers, as a pure function: a slot has a seat where one
- * of the providers is active, working then, and free (no other session overlaps, and their
- * session of this service still has a seat). The same rules the provider calendar decides a
- * claim with (provider/rules.ts), so the calendar shows what booking would accept.
+ * The slot calendar of a service with providers, as a pure function. A provider offers a session
+ * at a slot when they are active, working then, and their time then is free or taken only by
+ * this session (claims of this service at this start); the slot's `capacity`, `booked` and
+ * `held` count those sessions, so `remaining = capacity − booked − held`, and `providers` lists
+ * the ones with a seat left. The same rules the provider calendar decides a claim with
+ * (provider/rules.ts), so the calendar shows what booking would accept.
  */
+import type { LiveSlot } from "./live-slots";
 import { checkProviderFree, checkProviderWorking } from "./provider/rules";
 import type { ProviderClaim, ProviderSnapshot } from "./provider/types";
 import { blockedSpan, checkTiming, type ServiceRules } from "./rules";
@@ -12,44 +15,47 @@ import type { CalendarSlot } from "./types";
 /** A provider with the live claims on their time around the range. */
 export type ProviderTime = { provider: ProviderSnapshot; claims: ProviderClaim[] };
 
-/** Adds each slot's free providers and recounts its seats over those providers' sessions. */
+/**
+ * Recounts each slot over the sessions its providers offer. A booking or hold without a provider
+ * (made before the service had providers) takes a seat in every session at its time.
+ */
 export function withProviders(
-  slots: CalendarSlot[],
+  slots: LiveSlot[],
   rules: ServiceRules,
   serviceId: string,
   people: ProviderTime[],
   now: number,
 ): (CalendarSlot & { providers: string[] })[] {
-  return slots.map((slot) => {
+  return slots.map(({ unassigned, ...slot }) => {
     const start = Date.parse(slot.startTime);
     const end = Date.parse(slot.endTime);
     const blocked = blockedSpan(rules, start, end);
-    let remaining = 0;
+    let capacity = 0;
     let booked = 0;
     let held = 0;
     const free: string[] = [];
     for (const { provider, claims } of people) {
       const overlapping = claims.filter((c) => c.blockedStart < blocked.end && c.blockedEnd > blocked.start);
-      const sessionClaims = overlapping.filter((c) => c.serviceId === serviceId && c.start === start);
-      const session = sessionClaims.length;
-      const holds = sessionClaims.filter((c) => c.expiresAt !== null).length;
-      held += holds;
-      booked += session - holds;
-      const refused =
-        checkProviderWorking(provider, start, end) ??
-        checkProviderFree({ serviceId, start, capacity: rules.capacity }, overlapping);
-      if (refused) continue;
-      free.push(provider.id);
-      remaining += rules.capacity - session;
+      const offers =
+        checkProviderWorking(provider, start, end) === null &&
+        checkProviderFree({ serviceId, start, capacity: Number.POSITIVE_INFINITY }, overlapping) === null;
+      if (!offers) continue;
+      // Every overlapping claim is this session's (checked above); holds expire, bookings do not.
+      const sessionHeld = overlapping.filter((c) => c.expiresAt !== null).length + unassigned.held;
+      const sessionBooked = overlapping.length - (sessionHeld - unassigned.held) + unassigned.booked;
+      capacity += rules.capacity;
+      booked += sessionBooked;
+      held += sessionHeld;
+      if (sessionBooked + sessionHeld < rules.capacity) free.push(provider.id);
     }
-    const capacity = rules.capacity * people.length;
+    const remaining = capacity - booked - held;
     return {
       ...slot,
       capacity,
       booked,
       held,
       remaining,
-      bookable: remaining > 0 && checkTiming(rules, start, end, now) === null,
+      bookable: free.length > 0 && checkTiming(rules, start, end, now) === null,
       providers: free.sort(),
     };
   });

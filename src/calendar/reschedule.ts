@@ -12,6 +12,7 @@
 import { toBooking } from "../bookings/booking";
 import { priorAnswer } from "./idempotency-records";
 import type { StoredBooking } from "./persist";
+import type { ProviderReason } from "./provider/reasons";
 import type { ClaimCommand, ProviderSnapshot } from "./provider/types";
 import { TENTATIVE_MS } from "./provider-booking";
 import { holdsCapacity, moveRowId } from "./reservations";
@@ -22,15 +23,38 @@ import type { CalendarRefusal, CalendarResult, RescheduleCommand } from "./types
 /** What a move needs next: an answer, or the provider calendar's claim on the new time. */
 export type MoveStep =
   | { kind: "done"; result: CalendarResult }
-  | { kind: "claim"; bookingId: string; providerId: string; claim: ClaimCommand };
+  | { kind: "claim"; bookingId: string; providerId: string; claim: ClaimCommand; tried: string[] };
 
 const refused = (refusal: CalendarRefusal): MoveStep => ({ kind: "done", result: { ok: false, refusal } });
 
 /**
- * The checks of a move, then (without providers) the move itself or (with providers) the
- * tentative row holding the new time. Inside the caller's transaction.
+ * Who a move may go to, in order, on a service with providers: the provider asked for; else the
+ * booking's own, while they still perform the service; else, for a booking made before the
+ * service had providers, the service's providers in `preferred` order (assigned as for a new
+ * booking). Undefined when the booking's own provider left the service and none was asked for.
  */
-export function beginMove(tables: CalendarTables, command: RescheduleCommand, now: number): MoveStep {
+export function moveCandidates(
+  command: RescheduleCommand,
+  current: StoredBooking,
+  preferred: string[],
+): string[] | undefined {
+  if (command.providerId) return [command.providerId];
+  if (!current.providerId) return preferred;
+  return command.providers?.some((p) => p.id === current.providerId) ? [current.providerId] : undefined;
+}
+
+/**
+ * The checks of a move, then (without providers) the move itself or (with providers) the
+ * tentative row holding the new time for the first candidate with a seat. Inside the caller's
+ * transaction. On a service that no longer has providers the moved booking has none either: its
+ * person's time is released once it moves.
+ */
+export function beginMove(
+  tables: CalendarTables,
+  command: RescheduleCommand,
+  preferred: string[],
+  now: number,
+): MoveStep {
   const { reservations } = tables;
   const { service, idempotency } = command;
   const prior = priorAnswer(tables.idempotency, reservations, idempotency, now);
@@ -57,37 +81,104 @@ export function beginMove(tables: CalendarTables, command: RescheduleCommand, no
   if (violation) return refused({ code: "slot_unavailable", reason: violation.reason, detail: violation.detail });
 
   const blocked = blockedSpan(service, start, end);
-  const providerId = command.providerId ?? current.providerId ?? null;
   const moved: StoredBooking = {
     ...current,
-    providerId,
+    providerId: null,
     startTime: new Date(start).toISOString(),
     endTime: new Date(end).toISOString(),
     version: current.version + 1,
     updatedAt: new Date(now).toISOString(),
   };
-  if (!providerId) {
+  if (!command.providers || command.providers.length === 0) {
     const full = checkCapacity(service, reservations.holdingOverlapping(blocked, current.id).length);
     if (full) return refused({ code: "slot_unavailable", reason: "fully_booked", detail: full.detail });
-    return { kind: "done", result: commitMove(tables, command, current, moved, blocked, null, now) };
+    const previousClaim = reservations.claimOf(current.id);
+    const result = commitMove(tables, command, current, moved, blocked, null, now);
+    if (previousClaim) tables.releases.queue(previousClaim, now);
+    return { kind: "done", result };
   }
-  if (reservations.providerOverlapping(providerId, blocked, current.id).length >= service.capacity) {
-    const detail = "The provider's session at that time is fully booked.";
-    return refused({ code: "slot_unavailable", reason: "fully_booked", detail });
+  const candidates = moveCandidates(command, current, preferred);
+  if (!candidates) {
+    return refused({
+      code: "validation_failed",
+      reason: "provider_left_service",
+      field: "providerId",
+      detail: `The booking's provider ${current.providerId} no longer performs this service: send the providerId of one who does.`,
+    });
   }
-  const provider = command.providers?.find((p) => p.id === providerId);
-  if (!provider) throw new RangeError(`Provider ${providerId} is not one of the service's providers.`);
+  return claimNext(tables, command, current, moved, blocked, candidates, [], now);
+}
+
+/**
+ * The first candidate not yet tried with a seat in their session here gets a tentative row for
+ * the new time and a claim to make; with none left, the move is refused.
+ */
+function claimNext(
+  tables: CalendarTables,
+  command: RescheduleCommand,
+  current: StoredBooking,
+  moved: StoredBooking,
+  blocked: Span,
+  candidates: string[],
+  tried: string[],
+  now: number,
+): MoveStep {
+  const { reservations } = tables;
+  const { service } = command;
+  const providerId = candidates.find(
+    (id) => !tried.includes(id) && reservations.seatsTaken(id, blocked, current.id) < service.capacity,
+  );
+  if (!providerId) {
+    if (candidates.length === 1) {
+      const detail = "The provider's session at that time is fully booked.";
+      return refused({ code: "slot_unavailable", reason: "fully_booked", detail });
+    }
+    const detail = "None of the service's providers is free at that time.";
+    return refused({ code: "slot_unavailable", reason: "no_provider_available", detail });
+  }
+  const provider = command.providers?.find((p) => p.id === providerId) as ProviderSnapshot;
   const held = reservations.claimOf(current.id);
   // A fresh id per attempt: a release of an earlier, unanswered attempt leaves a tombstone.
-  const claimId = `${current.id}.m${now.toString(36)}`;
-  reservations.insert(moved, blocked, { claimId, tentativeUntil: now + TENTATIVE_MS }, "move");
+  const claimId = `${current.id}.m${now.toString(36)}${tried.length}`;
+  reservations.insert({ ...moved, providerId }, blocked, { claimId, tentativeUntil: now + TENTATIVE_MS }, "move");
   tables.alarm.arm(now + TENTATIVE_MS);
   return {
     kind: "claim",
     bookingId: current.id,
     providerId,
     claim: claimOf(moved, blocked, claimId, service.capacity, provider, held?.claimId ?? null),
+    tried: [...tried, providerId],
   };
+}
+
+/**
+ * The provider calendar refused the new time for `step.providerId`: the tentative row goes and
+ * the next candidate is tried; with one candidate (asked for, or the booking's own) the refusal
+ * is the answer. Inside the caller's transaction.
+ */
+export function nextMoveCandidate(
+  tables: CalendarTables,
+  command: RescheduleCommand,
+  step: Extract<MoveStep, { kind: "claim" }>,
+  candidates: string[],
+  refusal: { reason: ProviderReason; detail: string },
+  now: number,
+): MoveStep {
+  dropMove(tables, step, true, now);
+  const current = tables.reservations.find(step.bookingId);
+  if (candidates.length === 1 || !current || !holdsCapacity(current.status)) {
+    return refused({ code: "slot_unavailable", reason: refusal.reason, detail: refusal.detail });
+  }
+  const blocked = { start: step.claim.blockedStart, end: step.claim.blockedEnd };
+  const moved: StoredBooking = {
+    ...current,
+    providerId: null,
+    startTime: new Date(step.claim.start).toISOString(),
+    endTime: new Date(step.claim.end).toISOString(),
+    version: current.version + 1,
+    updatedAt: new Date(now).toISOString(),
+  };
+  return claimNext(tables, command, current, moved, blocked, candidates, step.tried, now);
 }
 
 /** The provider calendar accepted the new time: the booking moves, in the caller's transaction. */

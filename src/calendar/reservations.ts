@@ -8,6 +8,7 @@ import type { BookingStatus } from "../db/schema";
 import type { StoredBooking } from "./persist";
 import type { HeldClaim } from "./provider-releases";
 import type { Span } from "./rules";
+import type { SeatRow } from "./seat-conflicts";
 import type { CalendarCounters } from "./types";
 
 /**
@@ -19,8 +20,11 @@ export const HOLDING_STATUSES = ["PENDING", "CONFIRMED"] as const satisfies read
 /** Whether a row in `status` takes a seat. */
 export const holdsCapacity = (status: BookingStatus) => (HOLDING_STATUSES as readonly BookingStatus[]).includes(status);
 
-/** A row's blocked span as stored: `[s, e)` in epoch milliseconds; `k` is its kind (booking, move, hold). */
-export type HeldSpan = { s: number; e: number; k: string };
+/**
+ * A row's blocked span as stored: `[s, e)` in epoch milliseconds; `k` is its kind (booking, move,
+ * hold); `p` its provider, or null.
+ */
+export type HeldSpan = { s: number; e: number; k: string; p: string | null };
 
 /** The reservation rows of one calendar. Every method runs inside the caller's transaction. */
 export class Reservations {
@@ -38,7 +42,7 @@ export class Reservations {
   holdingOverlapping(span: Span, exceptId = ""): HeldSpan[] {
     return this.sql
       .exec<HeldSpan>(
-        `SELECT blocked_start_ms AS s, blocked_end_ms AS e, kind AS k FROM bookings
+        `SELECT blocked_start_ms AS s, blocked_end_ms AS e, kind AS k, provider_id AS p FROM bookings
          WHERE status IN ('PENDING', 'CONFIRMED') AND blocked_start_ms > ? AND blocked_start_ms < ? AND blocked_end_ms > ?
            AND id <> ?`,
         span.start - this.maxBlockedMs - 1,
@@ -50,14 +54,16 @@ export class Reservations {
   }
 
   /**
-   * Rows of one provider holding capacity that overlap `span` (tentative ones included): rule 5
-   * for a service with providers counts the seats of that provider's session only.
+   * Seats taken in one provider's session of this service over `span` (tentative rows included):
+   * that provider's rows, and every row without a provider. A service's rows have no provider
+   * when they were made before it had providers; such a row keeps its seat and, since nobody's
+   * time was claimed for it, takes a seat in every provider's session at its time.
    */
-  providerOverlapping(providerId: string, span: Span, exceptId = ""): HeldSpan[] {
+  seatsTaken(providerId: string, span: Span, exceptId = ""): number {
     return this.sql
-      .exec<HeldSpan>(
-        `SELECT blocked_start_ms AS s, blocked_end_ms AS e, kind AS k FROM bookings
-         WHERE provider_id = ? AND status IN ('PENDING', 'CONFIRMED') AND provider_id IS NOT NULL
+      .exec<{ n: number }>(
+        `SELECT count(*) AS n FROM bookings
+         WHERE status IN ('PENDING', 'CONFIRMED') AND (provider_id = ? OR provider_id IS NULL)
            AND blocked_start_ms > ? AND blocked_start_ms < ? AND blocked_end_ms > ? AND id <> ?`,
         providerId,
         span.start - this.maxBlockedMs - 1,
@@ -65,7 +71,7 @@ export class Reservations {
         span.start,
         exceptId,
       )
-      .toArray();
+      .one().n;
   }
 
   /**
@@ -172,6 +178,17 @@ export class Reservations {
       this.maxBlockedMs = blocked.end - blocked.start;
       this.sql.exec("UPDATE meta SET value = ? WHERE key = 'max_blocked_ms'", this.maxBlockedMs);
     }
+  }
+
+  /** Every row holding a seat whose blocked span ends after `now`: what a configuration change is checked against. */
+  upcomingSeats(now: number): SeatRow[] {
+    return this.sql
+      .exec<SeatRow>(
+        `SELECT id, blocked_start_ms AS s, blocked_end_ms AS e, provider_id AS p FROM bookings
+         WHERE status IN ('PENDING', 'CONFIRMED') AND blocked_end_ms > ?`,
+        now,
+      )
+      .toArray();
   }
 
   /** Tentative rows whose deadline passed: their request died between the two transactions. */

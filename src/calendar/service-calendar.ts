@@ -5,7 +5,7 @@ import { queuePublisher } from "./event-relay";
 import { consumeHold, expireHolds, type HoldCommand, type HoldResult } from "./hold-steps";
 import type { Hold } from "./holds";
 import { type ImportedBooking, type ImportResult, importBookings } from "./import";
-import { liveSlots } from "./live-slots";
+import { type LiveSlot, liveSlots } from "./live-slots";
 import { OUTBOX_STUCK_AFTER_MS } from "./outbox";
 import { d1Writer } from "./persist";
 import type { ProviderSnapshot } from "./provider/types";
@@ -15,11 +15,11 @@ import { pruneCalendar } from "./prune";
 import { holdsCapacity } from "./reservations";
 import { reserve } from "./reserve";
 import type { ServiceRules } from "./rules";
+import { type ProposalResult, proposeChange, type ServiceChange } from "./service-change";
 import { changeStatus } from "./status-change";
 import { type CalendarTables, openTables } from "./tables";
 import type {
   CalendarResult,
-  CalendarSlot,
   CalendarSnapshot,
   CreateBookingCommand,
   RescheduleCommand,
@@ -128,6 +128,17 @@ export class ServiceCalendar extends DurableObject<Env> {
     this.ctx.storage.transactionSync(() => this.tables.serviceVersion.note(version));
   }
 
+  /**
+   * A change existing bookings could conflict with (service-change.ts), before the PATCH writes
+   * D1: refused with the conflicts, or held pending until `serviceChanged` confirms it.
+   */
+  async proposeChange(change: ServiceChange): Promise<ProposalResult> {
+    return this.ctx.storage.transactionSync(() => {
+      expireHolds(this.tables, Date.now());
+      return proposeChange(this.tables, change, Date.now());
+    });
+  }
+
   /** The nightly prune (prune.ts): drops bookings that ended two days ago or earlier. */
   async prune(): Promise<{ bookings: number }> {
     return { bookings: this.ctx.storage.transactionSync(() => pruneCalendar(this.ctx.storage.sql, Date.now())) };
@@ -154,7 +165,7 @@ export class ServiceCalendar extends DurableObject<Env> {
   }
 
   /** The live slot calendar for slots starting in `[from, to)`. */
-  async availability(rules: ServiceRules, from: number, to: number): Promise<CalendarSlot[]> {
+  async availability(rules: ServiceRules, from: number, to: number): Promise<LiveSlot[]> {
     this.ctx.storage.transactionSync(() => expireHolds(this.tables, Date.now()));
     return liveSlots(this.tables.reservations, rules, from, to, Date.now());
   }

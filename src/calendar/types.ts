@@ -68,7 +68,7 @@ export type RescheduleCommand = {
 
 /** Why the calendar refused; the route maps each to an HTTP problem. */
 export type CalendarRefusal =
-  | { code: "validation_failed"; reason: string; field: "startTime" | "endTime"; detail: string }
+  | { code: "validation_failed"; reason: string; field: "startTime" | "endTime" | "providerId"; detail: string }
   | { code: "slot_unavailable"; reason: "outside_working_hours" | "fully_booked" | ProviderReason; detail: string }
   | { code: "invalid_transition"; detail: string }
   | { code: "not_found"; detail: string }

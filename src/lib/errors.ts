@@ -14,6 +14,7 @@ export const problemTypes = {
   hold_limit_reached: { status: 409, title: "Too many live holds" },
   idempotency_key_in_flight: { status: 409, title: "Request with this idempotency key in flight" },
   webhook_endpoint_limit: { status: 409, title: "Webhook endpoint limit reached" },
+  bookings_conflict: { status: 409, title: "Existing bookings conflict with the change" },
   precondition_failed: { status: 412, title: "Precondition failed" },
   payload_too_large: { status: 413, title: "Payload too large" },
   unsupported_media_type: { status: 415, title: "Unsupported media type" },

@@ -100,20 +100,22 @@ describe("slot calendar", () => {
     const slots = (
       await json(await api("GET", `/services/${s.colour}/availability?from=${from}&to=${to}`, { key: s.apiKey }))
     ).slots;
+    // At 10:00 `a` is busy with a cut, so only `b` offers a session: its seat is the slot's only one.
     expect(slots[0]).toMatchObject({
       startTime: new Date(start).toISOString(),
       providers: [b],
-      capacity: 2,
+      capacity: 1,
+      booked: 0,
       remaining: 1,
     });
-    expect(slots[1]).toMatchObject({ providers: [a, b], remaining: 2, bookable: true });
+    expect(slots[1]).toMatchObject({ providers: [a, b], capacity: 2, remaining: 2, bookable: true });
     // One person's view.
     const onlyA = (
       await json(
         await api("GET", `/services/${s.colour}/availability?from=${from}&to=${to}&providerId=${a}`, { key: s.apiKey }),
       )
     ).slots;
-    expect(onlyA[0]).toMatchObject({ providers: [], remaining: 0, bookable: false });
+    expect(onlyA[0]).toMatchObject({ providers: [], capacity: 0, remaining: 0, bookable: false });
     // What the calendar shows, booking accepts; what it hides, booking refuses.
     expect((await postBooking(s.apiKey, bookingBody(s.colour, start, { providerId: b }))).status).toBe(201);
     expect((await postBooking(s.apiKey, bookingBody(s.colour, start, { providerId: a }))).status).toBe(409);

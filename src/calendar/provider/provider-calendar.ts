@@ -60,6 +60,21 @@ export class ProviderCalendar extends DurableObject<Env> {
     return this.ctx.storage.transactionSync(() => this.decide(command, Date.now()));
   }
 
+  /**
+   * Keeps a hold's claim for the booking it became: the same claim without an expiry. Needs no
+   * snapshot of the provider (they may have left the service meanwhile): a live claim only loses
+   * its expiry; one that lapsed is decided again on the settings this calendar holds.
+   */
+  confirm(command: Omit<ClaimCommand, "provider">): ClaimResult {
+    return this.ctx.storage.transactionSync(() => {
+      const provider = this.stored();
+      if (!provider) return { ok: false, reason: "provider_unavailable", detail: "This calendar has no provider." };
+      const claim = { ...command, expiresAt: null, provider };
+      assertWellFormedClaim(claim);
+      return this.decide(claim, Date.now());
+    });
+  }
+
   /** Frees a claim and remembers its id as released; releasing twice (or an unknown id) is harmless. */
   release(claimId: string): { released: boolean } {
     return this.ctx.storage.transactionSync(() => {

@@ -74,7 +74,8 @@ export const createBooking = (app: OpenAPIHono<AppEnv>) =>
           });
         }
         const providers = performers.map((row) => providerSnapshotOf(row.provider));
-        if (target.providerId !== undefined && !providers.some((p) => p.id === target.providerId)) {
+        // A hold's provider was checked when it was placed; they keep it even if they left since.
+        if (!body.holdId && target.providerId !== undefined && !providers.some((p) => p.id === target.providerId)) {
           throw new ApiError("validation_failed", `Provider ${target.providerId} does not perform this service.`, {
             errors: [{ path: "providerId", message: "Not one of the service's providerIds." }],
           });

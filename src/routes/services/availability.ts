@@ -30,7 +30,7 @@ const SlotSchema = z
     }),
     providers: z.array(z.string()).optional().openapi({
       description:
-        "Services with providers only: the providers with a free seat then (active, working, not busy with another session), sorted. `capacity`, `booked` and `remaining` count the seats of these providers' sessions.",
+        "Services with providers only: the providers with a seat left then, sorted. On such a service `capacity`, `booked`, `held` and `remaining` count the sessions the providers offer then (each active, working, and not busy with another appointment), so `remaining` = `capacity` − `booked` − `held`; a booking made before the service had providers takes a seat in each of them.",
     }),
   })
   .openapi("Slot");
@@ -116,9 +116,10 @@ export const getAvailability = (app: OpenAPIHono<AppEnv>) =>
         timezone: service.timezone,
         from: new Date(from).toISOString(),
         to: new Date(to).toISOString(),
-        slots: (people ? withProviders(slots, rules, service.id, people, Date.now()) : slots).map((slot) =>
-          service.active ? slot : { ...slot, bookable: false },
-        ),
+        slots: (people
+          ? withProviders(slots, rules, service.id, people, Date.now())
+          : slots.map(({ unassigned: _unassigned, ...slot }) => slot)
+        ).map((slot) => (service.active ? slot : { ...slot, bookable: false })),
       },
       200,
     );
