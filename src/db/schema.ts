@@ -186,6 +186,8 @@ export const idempotencyKeys = sqliteTable(
     responseStatus: integer("response_status"),
     responseBody: text("response_body"),
     responseLocation: text("response_location"),
+    /** JSON: the other headers of the first answer a replay carries again (e.g. `ETag`). */
+    responseHeaders: text("response_headers", { mode: "json" }).$type<Record<string, string>>(),
     /** An in-flight claim older than this is abandoned and may be taken over. */
     lockedUntil: text("locked_until").notNull(),
     createdAt: text("created_at").notNull(),

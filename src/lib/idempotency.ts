@@ -49,7 +49,7 @@ function canonicalJson(value: unknown): string {
  * A handler's answer: the body, where the created resource lives, and whether it is a replay
  * the handler found on its own (the calendar keeps its own record of keys it has served).
  */
-export type Outcome<T> = { body: T; location?: string; replayed?: boolean };
+export type Outcome<T> = { body: T; location?: string; replayed?: boolean; headers?: Record<string, string> };
 
 /**
  * Runs `handler` at most once per key and returns its outcome, or the stored one on a replay
@@ -85,6 +85,7 @@ export async function idempotent<T>(
         responseStatus: null,
         responseBody: null,
         responseLocation: null,
+        responseHeaders: null,
         lockedUntil: sql`excluded.locked_until`,
         createdAt: sql`excluded.created_at`,
         expiresAt: sql`excluded.expires_at`,
@@ -110,6 +111,7 @@ export async function idempotent<T>(
     return {
       body: JSON.parse(prior.responseBody ?? "null") as T,
       location: prior.responseLocation ?? undefined,
+      headers: prior.responseHeaders ?? undefined,
       replayed: true,
     };
   }
@@ -130,6 +132,7 @@ export async function idempotent<T>(
         responseStatus: status,
         responseBody: JSON.stringify(outcome.body),
         responseLocation: outcome.location ?? null,
+        responseHeaders: outcome.headers ?? null,
       })
       .where(where);
   } catch (error) {
@@ -145,8 +148,9 @@ export async function idempotent<T>(
   return { replayed: false, ...outcome };
 }
 
-/** Sets `Location` and `Idempotent-Replayed` for an outcome. */
+/** Sets `Location`, the outcome's other headers and `Idempotent-Replayed`: a replay carries what the first answer did. */
 export function outcomeHeaders(c: Context<AppEnv>, outcome: Outcome<unknown>): void {
   if (outcome.location) c.header("Location", outcome.location);
+  for (const [name, value] of Object.entries(outcome.headers ?? {})) c.header(name, value);
   if (outcome.replayed) c.header("Idempotent-Replayed", "true");
 }

@@ -121,6 +121,38 @@ describe("slot calendar", () => {
     expect((await postBooking(s.apiKey, bookingBody(s.colour, start, { providerId: a }))).status).toBe(409);
   });
 
+  it("counts only the people working then: capacity, booked, held and remaining agree on every slot", async () => {
+    const { apiKey } = await createAccount();
+    const early = await newProvider(apiKey, "Morning", {
+      weeklySchedule: {
+        mon: [{ start: "09:00", end: "12:00" }],
+        tue: [{ start: "09:00", end: "12:00" }],
+        wed: [{ start: "09:00", end: "12:00" }],
+        thu: [{ start: "09:00", end: "12:00" }],
+        fri: [{ start: "09:00", end: "12:00" }],
+        sat: [{ start: "09:00", end: "12:00" }],
+        sun: [{ start: "09:00", end: "12:00" }],
+      },
+    });
+    const late = await newProvider(apiKey, "All day");
+    const service = await createService(apiKey, { capacity: 2, providerIds: [early, late] });
+    await postBooking(apiKey, bookingBody(service.id, at(3, "10:00"), { providerId: late }));
+    await api("POST", "/holds", {
+      key: apiKey,
+      body: { serviceId: service.id, startTime: at(3, "10:00"), endTime: plus(at(3, "10:00"), 30), providerId: early },
+    });
+    const { slots } = await json(
+      await api("GET", `/services/${service.id}/availability?from=${at(3, "09:00")}&to=${at(3, "17:00")}`, {
+        key: apiKey,
+      }),
+    );
+    for (const slot of slots) expect(slot.remaining, slot.startTime).toBe(slot.capacity - slot.booked - slot.held);
+    const byStart = (hhmm: string) =>
+      slots.find((x: { startTime: string }) => x.startTime === new Date(at(3, hhmm)).toISOString());
+    expect(byStart("10:00")).toMatchObject({ capacity: 4, booked: 1, held: 1, remaining: 2 });
+    expect(byStart("14:00")).toMatchObject({ capacity: 2, booked: 0, held: 0, remaining: 2, providers: [late] });
+  });
+
   it("a provider who does not perform the service is a 422 on providerId", async () => {
     const s = await salon(1);
     const other = await newProvider(s.apiKey, "Other");

@@ -61,7 +61,6 @@ export const rescheduleBooking = (app: OpenAPIHono<AppEnv>) =>
     const body = c.req.valid("json");
     const expectedVersions = ifMatchVersions(c);
     const { businessId } = c.var.caller;
-    let version = 0;
     const outcome = await idempotent(c, body, 200, async (claim) => {
       const stored = await loadBooking(c.var.db, businessId, id);
       const [[service], performers] = await c.var.db.batch([
@@ -90,10 +89,8 @@ export const rescheduleBooking = (app: OpenAPIHono<AppEnv>) =>
         idempotency: claim,
       });
       const moved = bookingOrThrow(result);
-      version = moved.version;
-      return { body: moved.booking, replayed: moved.replayed };
+      return { body: moved.booking, replayed: moved.replayed, headers: { ETag: etagOf(moved.version) } };
     });
     outcomeHeaders(c, outcome);
-    if (version > 0) c.header("ETag", etagOf(version));
     return c.json(outcome.body, 200);
   });
