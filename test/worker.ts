@@ -38,16 +38,24 @@ export class ServiceCalendar extends ProductionCalendar {
 }
 
 /**
- * The provider calendar with a fault switch for `claim`: "before" throws before deciding (the
- * object reset before its write), "after" throws once the claim is committed (the answer lost).
+ * The provider calendar with fault switches for `claim` and `release`: "before" throws before
+ * deciding (the object reset before its write), "after" throws once the change is committed
+ * (the answer lost).
  */
 export class ProviderCalendar extends ProductionProviderCalendar {
-  readonly faults: { claim?: "before" | "after" } = {};
+  readonly faults: { claim?: "before" | "after"; release?: "before" | "after" } = {};
 
   override claim(command: ClaimCommand): ClaimResult {
     if (this.faults.claim === "before") throw new Error("injected: provider calendar reset before the claim");
     const result = super.claim(command);
     if (this.faults.claim === "after") throw new Error("injected: provider calendar reset after the claim");
+    return result;
+  }
+
+  override release(claimId: string): { released: boolean } {
+    if (this.faults.release === "before") throw new Error("injected: provider calendar reset before the release");
+    const result = super.release(claimId);
+    if (this.faults.release === "after") throw new Error("injected: provider calendar reset after the release");
     return result;
   }
 }

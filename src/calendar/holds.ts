@@ -130,6 +130,18 @@ export class Holds {
     return claim;
   }
 
+  /** Every hold record kept here, and whether it holds its seat at `now`, for reconciliation. */
+  list(now: number): { id: string; live: boolean; expiresAt: string }[] {
+    return this.sql
+      .exec<{ id: string; status: string; expires_ms: number }>("SELECT id, status, expires_ms FROM holds ORDER BY id")
+      .toArray()
+      .map((h) => ({
+        id: h.id,
+        live: h.status === "HELD" && h.expires_ms > now,
+        expiresAt: new Date(h.expires_ms).toISOString(),
+      }));
+  }
+
   /** Drops ended holds older than `before` (their answers are no longer asked for). */
   prune(before: number): void {
     this.sql.exec("DELETE FROM holds WHERE status <> 'HELD' AND expires_ms < ?", before);

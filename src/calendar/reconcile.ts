@@ -2,23 +2,36 @@
  * Compares every calendar with D1. The calendars are the authority; D1 should hold each of
  * their bookings at the same status and version, except entries still queued in an outbox.
  */
-import { and, asc, eq, gt } from "drizzle-orm";
+import { and, asc, eq, gt, isNull } from "drizzle-orm";
 import { createDb, type Database } from "../db/client";
-import { type BookingStatus, bookings, services } from "../db/schema";
+import { type BookingStatus, bookings, holds, services } from "../db/schema";
 import { calendarOf } from "./client";
 import { CALENDAR_KEEPS_PAST_MS } from "./prune";
 
 export type Difference = {
   businessId: string;
   serviceId: string;
+  /** The booking concerned; for a hold's difference, the hold. */
   bookingId: string;
   /**
    * `pending_in_outbox`: queued for D1 and converging on the next retry (consistent);
-   * `stuck_in_outbox`: queued longer than 60 s, which a healthy D1 never allows (inconsistent).
+   * `stuck_in_outbox`: queued longer than 60 s, which a healthy D1 never allows (inconsistent);
+   * `hold_missing_in_calendar`: D1 counts a live hold against its API key that the calendar does
+   * not hold (consistent while younger than 60 s: a hold being placed); `hold_missing_in_d1`: the
+   * calendar keeps a seat for a hold D1 does not count as live (nobody can find or release it).
    */
-  kind: "missing_in_d1" | "missing_in_calendar" | "status_mismatch" | "pending_in_outbox" | "stuck_in_outbox";
+  kind:
+    | "missing_in_d1"
+    | "missing_in_calendar"
+    | "status_mismatch"
+    | "pending_in_outbox"
+    | "stuck_in_outbox"
+    | "hold_missing_in_calendar"
+    | "hold_missing_in_d1";
   calendar?: { status: BookingStatus; version: number };
   d1?: { status: BookingStatus; version: number };
+  /** A hold's difference that is young enough to be a hold being placed right now. */
+  young?: boolean;
 };
 
 export type ReconciliationReport = {
@@ -33,14 +46,18 @@ export type ReconciliationReport = {
 };
 
 const PAGE = 100;
+/** A hold D1 knows for less than this may still be on its way to its calendar. */
+const HOLD_SETTLE_MS = 60_000;
+/** Holds this close to their expiry may have ended on one side and not yet on the other. */
+const EXPIRY_MARGIN_MS = 2_000;
 
-/** Every service of every business, by id, read from D1 a page at a time. */
-export async function* everyService(db: Database) {
+/** Every service of every business (or of one), by id, read from D1 a page at a time. */
+export async function* everyService(db: Database, businessId?: string) {
   for (let after = ""; ; ) {
     const page = await db
       .select({ id: services.id, businessId: services.businessId })
       .from(services)
-      .where(gt(services.id, after))
+      .where(and(gt(services.id, after), businessId === undefined ? undefined : eq(services.businessId, businessId)))
       .orderBy(asc(services.id))
       .limit(PAGE);
     yield* page;
@@ -49,12 +66,12 @@ export async function* everyService(db: Database) {
   }
 }
 
-/** Walks all services page by page and diffs each calendar's snapshot against D1. */
-export async function reconcile(env: Env): Promise<ReconciliationReport> {
+/** Walks all services (or one business's) page by page and diffs each calendar's snapshot against D1. */
+export async function reconcile(env: Env, scope: { businessId?: string } = {}): Promise<ReconciliationReport> {
   const db = createDb(env.DB);
   const report: ReconciliationReport = { services: 0, bookings: 0, differences: [], unreadable: [], consistent: true };
   const horizon = new Date(Date.now() - CALENDAR_KEEPS_PAST_MS).toISOString();
-  for await (const service of everyService(db)) {
+  for await (const service of everyService(db, scope.businessId)) {
     // One service that cannot be read is reported on its own; the walk goes on.
     const read = await Promise.all([
       calendarOf(env, service.businessId, service.id).snapshot(),
@@ -63,12 +80,16 @@ export async function reconcile(env: Env): Promise<ReconciliationReport> {
         .from(bookings)
         // With the business first, the (business, service, start) index serves it.
         .where(and(eq(bookings.businessId, service.businessId), eq(bookings.serviceId, service.id))),
+      db
+        .select({ id: holds.id, expiresAt: holds.expiresAt, endedAt: holds.endedAt, createdAt: holds.createdAt })
+        .from(holds)
+        .where(and(eq(holds.businessId, service.businessId), eq(holds.serviceId, service.id), isNull(holds.endedAt))),
     ]).catch((error: unknown) => {
       report.unreadable.push({ businessId: service.businessId, serviceId: service.id, error: String(error) });
       return undefined;
     });
     if (!read) continue;
-    const [snapshot, stored] = read;
+    const [snapshot, stored, heldInD1] = read;
     report.services++;
     report.bookings += snapshot.bookings.length;
     const inD1 = new Map(stored.map(({ id, status, version }) => [id, { status, version }]));
@@ -93,7 +114,40 @@ export async function reconcile(env: Env): Promise<ReconciliationReport> {
       if (endedBefore.has(bookingId)) continue;
       report.differences.push({ ...base, bookingId, kind: "missing_in_calendar", d1 });
     }
+    report.differences.push(...holdDifferences(base, snapshot.holds ?? [], heldInD1, Date.now()));
   }
-  report.consistent = report.unreadable.length === 0 && report.differences.every((d) => d.kind === "pending_in_outbox");
+  report.consistent =
+    report.unreadable.length === 0 &&
+    report.differences.every(
+      (d) => d.kind === "pending_in_outbox" || (d.kind === "hold_missing_in_calendar" && d.young),
+    );
   return report;
+}
+
+/**
+ * Holds one side counts as live and the other does not. D1's row (the key's count) is written
+ * before the calendar is asked and ended when the hold is released or booked; the calendar's
+ * seat ends on time by itself.
+ */
+function holdDifferences(
+  base: { businessId: string; serviceId: string },
+  inCalendar: { id: string; live: boolean; expiresAt: string }[],
+  inD1: { id: string; expiresAt: string; createdAt: string }[],
+  now: number,
+): Difference[] {
+  const settled = (expiresAt: string) => Math.abs(Date.parse(expiresAt) - now) > EXPIRY_MARGIN_MS;
+  const calendar = new Map(inCalendar.map((h) => [h.id, h]));
+  const d1Live = new Set(inD1.filter((h) => Date.parse(h.expiresAt) > now).map((h) => h.id));
+  const differences: Difference[] = [];
+  for (const hold of inD1) {
+    if (!d1Live.has(hold.id) || !settled(hold.expiresAt) || calendar.get(hold.id)?.live) continue;
+    const young = now - Date.parse(hold.createdAt) < HOLD_SETTLE_MS;
+    differences.push({ ...base, bookingId: hold.id, kind: "hold_missing_in_calendar", young });
+  }
+  for (const hold of inCalendar) {
+    if (hold.live && settled(hold.expiresAt) && !d1Live.has(hold.id)) {
+      differences.push({ ...base, bookingId: hold.id, kind: "hold_missing_in_d1" });
+    }
+  }
+  return differences;
 }

@@ -192,6 +192,7 @@ export class ServiceCalendar extends DurableObject<Env> {
       stuckInOutbox: this.tables.outbox.queuedBefore(Date.now() - OUTBOX_STUCK_AFTER_MS),
       counters: this.tables.reservations.counters(),
       releases: this.tables.releases.pending(),
+      holds: this.tables.holds.list(Date.now()),
     };
   }
 

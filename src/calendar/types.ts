@@ -111,6 +111,8 @@ export type CalendarSnapshot = {
   counters: CalendarCounters;
   /** Provider claims released here but not yet confirmed by the provider calendar. */
   releases?: string[];
+  /** The holds this calendar has a record of, live or ended. */
+  holds?: { id: string; live: boolean; expiresAt: string }[];
 };
 
 /** The Durable Object's name for a business's service. */

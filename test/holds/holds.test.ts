@@ -7,7 +7,8 @@ import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { providerCalendarOf } from "../../src/calendar/provider/client";
-import { idempotencyKeys } from "../../src/db/schema";
+import { reconcile } from "../../src/calendar/reconcile";
+import { holds, idempotencyKeys } from "../../src/db/schema";
 import { at, bookingBody, calendarStub, plus, postBooking, slotAt, statusCounts } from "../bookings/support";
 import { api, createAccount, createService, db, json, problem, validationError } from "../helpers";
 
@@ -227,5 +228,44 @@ describe("errors and security", () => {
     await problem(await api("DELETE", `/holds/${hold.id}`, { key: other.apiKey }), 404, "not_found");
     await validationError(await bookHold(other.apiKey, hold.id), "holdId");
     expect((await json(await api("GET", `/holds/${hold.id}`, { key: owner.apiKey }))).status).toBe("HELD");
+  });
+});
+
+describe("reconciliation", () => {
+  it("finds nothing to report while holds are placed, booked and released as usual", async () => {
+    const { apiKey, businessId } = await createAccount();
+    const service = await createService(apiKey, { capacity: 3 });
+    const booked = await json(await placeHold(apiKey, service.id, at(3, "10:00")));
+    await bookHold(apiKey, booked.id);
+    const released = await json(await placeHold(apiKey, service.id, at(3, "10:00")));
+    await api("DELETE", `/holds/${released.id}`, { key: apiKey });
+    await placeHold(apiKey, service.id, at(3, "10:00"));
+    const report = await reconcile(env, { businessId });
+    expect(report.differences).toEqual([]);
+    expect(report.consistent).toBe(true);
+  });
+
+  it("reports a seat kept for a hold D1 does not count, and a hold D1 counts that the calendar does not keep", async () => {
+    const { apiKey, businessId } = await createAccount();
+    const service = await createService(apiKey, { capacity: 2 });
+    const orphan = await json(await placeHold(apiKey, service.id, at(3, "10:00")));
+    const ghost = await json(await placeHold(apiKey, service.id, at(3, "11:00")));
+    // One side loses each: D1 forgets the first; the calendar lets the second go, two minutes ago.
+    await db().delete(holds).where(eq(holds.id, orphan.id));
+    await calendarStub(businessId, service.id).releaseHold(ghost.id);
+    const young = await reconcile(env, { businessId });
+    expect(young.differences.map((d) => [d.kind, d.bookingId]).sort()).toEqual(
+      [
+        ["hold_missing_in_calendar", ghost.id],
+        ["hold_missing_in_d1", orphan.id],
+      ].sort(),
+    );
+    await db()
+      .update(holds)
+      .set({ createdAt: new Date(Date.now() - 120_000).toISOString() })
+      .where(eq(holds.id, ghost.id));
+    const report = await reconcile(env, { businessId });
+    expect(report.consistent).toBe(false);
+    expect(report.differences.find((d) => d.bookingId === ghost.id)?.young).toBe(false);
   });
 });
