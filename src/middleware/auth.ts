@@ -3,7 +3,7 @@ import type { AppEnv, KeyCheck } from "../env";
 import { apiKeyPattern, sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
 import { keyLookup, remember, rememberedCaller, settle, unauthorized } from "./key-check";
-import { isKnownUnknown, isThrottled, recordUnknown } from "./unknown-keys";
+import { isKnownUnknown, recordUnknown } from "./unknown-keys";
 
 /** A client that sent too many keys matching nothing: a 429 until its budget period is over. */
 function tooManyUnknownKeys(budget: string | undefined): ApiError {
@@ -33,7 +33,6 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
   const keyHash = await sha256Hex(key);
   if (isKnownUnknown(keyHash)) throw unauthorized(true);
   const client = c.req.header("CF-Connecting-IP") ?? "unknown";
-  if (isThrottled(client)) throw tooManyUnknownKeys(c.env.READ_BUDGET);
 
   const known = rememberedCaller(keyHash);
   if (known && (c.req.method === "GET" || c.req.method === "HEAD")) {
@@ -47,9 +46,12 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
   }
   const [row] = await keyLookup(c.var.db).execute({ keyHash });
   if (!row) {
+    // Only keys that match nothing are throttled per address: a valid key is looked up and let
+    // through whatever its address did, so one bad actor behind a shared address locks nobody out.
     const period = Number((c.env.READ_BUDGET ?? "600/60").split("/")[1]) || 60;
-    if (!(await recordUnknown(keyHash, client, c.env.READ_LIMITER, period)))
+    if (!(await recordUnknown(keyHash, client, c.env.READ_LIMITER, period))) {
       throw tooManyUnknownKeys(c.env.READ_BUDGET);
+    }
     throw unauthorized(true);
   }
 

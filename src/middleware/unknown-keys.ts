@@ -1,11 +1,14 @@
 /**
- * Unknown API keys must not each cost a D1 lookup. Two isolate-level guards, both bounded:
- * - a negative cache of key hashes that matched no live key (at most 1,000, each for 60 s): a
- *   key is random, so one that matched nothing never starts matching; a revoked key stays
- *   refused, which keeps revocation immediate;
- * - per client address, lookups that found nothing count against the read budget (the
- *   `READ_LIMITER` binding, key `unknown-key:<address>`); once it is spent, the address gets
- *   429 for any key not known here for the rest of the period (at most 1,000 addresses kept).
+ * Unknown API keys: two isolate-level guards, both bounded.
+ * - A negative cache of key hashes that matched no live key (at most 1,000, each for 60 s): a
+ *   key is random, so one that matched nothing never starts matching, and repeating it costs no
+ *   D1 lookup; a revoked key stays refused, which keeps revocation immediate.
+ * - Per client address, lookups that found nothing count against the read budget (the
+ *   `READ_LIMITER` binding, key `unknown-key:<address>`); once it is spent, keys from that
+ *   address that match nothing get 429 instead of 401 for the rest of the period (at most 1,000
+ *   addresses kept). Only what the sender controls is throttled: every key is still looked up,
+ *   so a valid key is never refused because someone else behind its address (an office, a
+ *   carrier's NAT) sent garbage.
  */
 
 const MAX_ENTRIES = 1_000;
@@ -36,12 +39,10 @@ const throttledClients = new ExpiringSet();
 /** Whether this key hash is known to match no live key. */
 export const isKnownUnknown = (keyHash: string, now = Date.now()) => unknownHashes.has(keyHash, now);
 
-/** Whether this client spent its budget of unknown-key lookups. */
-export const isThrottled = (client: string, now = Date.now()) => throttledClients.has(client, now);
 
 /**
- * Records a lookup that found nothing: the hash is cached, and the client's budget is charged;
- * answers false when that budget is spent (the caller answers 429).
+ * Records a lookup that found nothing: the hash is cached, and the client's budget is charged
+ * (unless it is spent already); answers false when that budget is spent (the caller answers 429).
  */
 export async function recordUnknown(
   keyHash: string,
@@ -51,6 +52,7 @@ export async function recordUnknown(
   now = Date.now(),
 ): Promise<boolean> {
   unknownHashes.add(keyHash, now + NEGATIVE_TTL_MS);
+  if (throttledClients.has(client, now)) return false;
   const { success } = await limiter.limit({ key: `unknown-key:${client}` });
   if (!success) throttledClients.add(client, now + periodSeconds * 1000);
   return success;
