@@ -25,7 +25,13 @@ const edgesCorsOrigins = ["https://app.example", "https://admin.example"];
 export default defineConfig(async () => {
   // Read once here (Node), applied inside the Workers runtime by test/setup/apply-migrations.ts.
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
-  const bindings = { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: "test-admin-token" };
+  // The model-based test (test/model) runs MODEL_RUNS sequences; `npm run test:model -- --runs N` sets it.
+  const model = {
+    MODEL_RUNS: process.env.MODEL_RUNS ?? "200",
+    MODEL_SEED: process.env.MODEL_SEED ?? "",
+    MODEL_TRACE: process.env.MODEL_TRACE ?? "",
+  };
+  const bindings = { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: "test-admin-token", ...model };
   const wrangler = { configPath: "./wrangler.toml" };
   // The production Worker with fault switches on the calendar's D1 writer and queue publisher.
   const main = "./test/worker.ts";

@@ -41,8 +41,17 @@ export function expireHolds(tables: CalendarTables, now: number): void {
   for (const claim of tables.holds.expire(now)) tables.releases.queue(claim, now);
 }
 
-/** Places a hold, inside the caller's transaction: done, or a claim to make for it. */
-export function placeHold(tables: CalendarTables, command: HoldCommand, order: string[], now: number): HoldStep {
+/**
+ * Places a hold, inside the caller's transaction: done, or a claim to make for it with the first
+ * provider of `order` not in `tried` who has a seat here.
+ */
+export function placeHold(
+  tables: CalendarTables,
+  command: HoldCommand,
+  order: string[],
+  now: number,
+  tried: string[] = [],
+): HoldStep {
   expireHolds(tables, now);
   const { service } = command;
   const stale = tables.serviceVersion.stale(service.version);
@@ -72,7 +81,7 @@ export function placeHold(tables: CalendarTables, command: HoldCommand, order: s
     tables.alarm.arm(expiresAt);
     return { kind: "done", result: { ok: true, hold } };
   }
-  const providerId = firstWithSeat(tables, service.capacity, order, blocked, []);
+  const providerId = firstWithSeat(tables, service.capacity, order, blocked, tried);
   if (!providerId) {
     const reason = command.providerId ? "fully_booked" : "no_provider_available";
     return refused({ code: "slot_unavailable", reason, detail: "No provider has a free seat at that time." });
@@ -84,7 +93,7 @@ export function placeHold(tables: CalendarTables, command: HoldCommand, order: s
   });
   tables.alarm.arm(now + TENTATIVE_MS);
   const claim = claimFor(command, providerId, expiresAt);
-  return { kind: "claim", holdId: hold.id, providerId, claim, tried: [providerId] };
+  return { kind: "claim", holdId: hold.id, providerId, claim, tried: [...tried, providerId] };
 }
 
 /** The provider calendar answered the claim of a tentative hold. */
@@ -117,12 +126,8 @@ export function settleHoldClaim(
     const reason = command.providerId ? (answer.reason as "provider_busy") : "no_provider_available";
     return refused({ code: "slot_unavailable", reason, detail: answer.detail });
   }
-  return placeHold(
-    tables,
-    { ...command, providerId: undefined },
-    order.filter((id) => !step.tried.includes(id)),
-    now,
-  );
+  // Every provider tried so far stays tried: the next attempt moves down the order, never back.
+  return placeHold(tables, { ...command, providerId: undefined }, order, now, step.tried);
 }
 
 /**

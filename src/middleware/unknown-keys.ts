@@ -39,7 +39,6 @@ const throttledClients = new ExpiringSet();
 /** Whether this key hash is known to match no live key. */
 export const isKnownUnknown = (keyHash: string, now = Date.now()) => unknownHashes.has(keyHash, now);
 
-
 /**
  * Records a lookup that found nothing: the hash is cached, and the client's budget is charged
  * (unless it is spent already); answers false when that budget is spent (the caller answers 429).

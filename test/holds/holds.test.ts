@@ -150,6 +150,29 @@ describe("with providers", () => {
     expect(claims).toHaveLength(1);
     expect(claims[0]?.expiresAt).toBeNull();
   });
+
+  it("when every person refuses the time, each is asked once and the hold is refused", async () => {
+    const { apiKey } = await createAccount();
+    const morning = [{ start: "09:00", end: "12:00" }];
+    const weeklySchedule = {
+      mon: morning,
+      tue: morning,
+      wed: morning,
+      thu: morning,
+      fri: morning,
+      sat: morning,
+      sun: morning,
+    };
+    const people = [];
+    for (const name of ["Ana", "Bo", "Cy"]) {
+      const res = await api("POST", "/providers", { key: apiKey, body: { name, timezone: "UTC", weeklySchedule } });
+      people.push((await json(res)).id);
+    }
+    const service = await createService(apiKey, { providerIds: people });
+    // The service is open at 15:00; nobody works then, so every person's calendar refuses.
+    const refused = await problem(await placeHold(apiKey, service.id, at(3, "15:00")), 409, "slot_unavailable");
+    expect(refused.reason).toBe("no_provider_available");
+  });
 });
 
 describe("errors and security", () => {

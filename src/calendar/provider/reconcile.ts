@@ -35,8 +35,11 @@ const PAGE = 100;
 /** A claim younger than this may belong to a booking or release still on its way. */
 export const CLAIM_SETTLE_MS = 60_000;
 
-/** Walks all providers page by page and diffs each one's live claims against D1. */
-export async function reconcileProviders(env: Env): Promise<ProviderReconciliationReport> {
+/** Walks all providers (or one business's) page by page and diffs each one's live claims against D1. */
+export async function reconcileProviders(
+  env: Env,
+  scope: { businessId?: string } = {},
+): Promise<ProviderReconciliationReport> {
   const db = createDb(env.DB);
   const report: ProviderReconciliationReport = { providers: 0, claims: 0, differences: [], consistent: true };
   const now = Date.now();
@@ -44,7 +47,12 @@ export async function reconcileProviders(env: Env): Promise<ProviderReconciliati
     const page = await db
       .select({ id: providers.id, businessId: providers.businessId })
       .from(providers)
-      .where(gt(providers.id, after))
+      .where(
+        and(
+          gt(providers.id, after),
+          scope.businessId === undefined ? undefined : eq(providers.businessId, scope.businessId),
+        ),
+      )
       .orderBy(asc(providers.id))
       .limit(PAGE);
     for (const provider of page) {

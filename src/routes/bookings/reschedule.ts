@@ -39,7 +39,7 @@ const route = createRoute({
   tags: ["Bookings"],
   summary: "Move a booking to another time",
   description:
-    "PENDING and CONFIRMED bookings only (else `409 invalid_transition`). The new time passes every rule of a new booking (duration = the service's, notice, horizon, working hours, seats; on a service with providers the provider's hours and other bookings), with the booking itself not counted. The booking keeps its id and status, its version moves on, and the old time is freed in the step that takes the new one. Refused: `409 slot_unavailable` and the booking is unchanged. Raises the `booking.rescheduled` webhook with `previousStartTime`, `previousEndTime` and `previousProviderId`.",
+    "PENDING and CONFIRMED bookings of an active service only (else `409 invalid_transition`, or `422 service_inactive`). The new time passes every rule of a new booking (duration = the service's, notice, horizon, working hours, seats; on a service with providers the provider's hours and other bookings), with the booking itself not counted. The booking keeps its id and status, its version moves on, and the old time is freed in the step that takes the new one. Refused: `409 slot_unavailable` and the booking is unchanged. Raises the `booking.rescheduled` webhook with `previousStartTime`, `previousEndTime` and `previousProviderId`.",
   security: bearerSecurity,
   request: {
     params: idParam("bkg_01jd3k5v7q8r9s0t1u2v3w4x5y"),
@@ -72,6 +72,10 @@ export const rescheduleBooking = (app: OpenAPIHono<AppEnv>) =>
         providersOfService(c.var.db, businessId, stored.serviceId),
       ]);
       if (!service) throw new ApiError("not_found", `No booking ${id}.`);
+      // Every rule of a new booking applies to the new time, the first being an active service.
+      if (!service.active) {
+        throw new ApiError("service_inactive", `Service ${service.id} is not active; its bookings cannot move.`);
+      }
       const providers = performers.map((row) => providerSnapshotOf(row.provider));
       if (body.providerId !== undefined && !providers.some((p) => p.id === body.providerId)) {
         throw new ApiError("validation_failed", `Provider ${body.providerId} does not perform this service.`, {

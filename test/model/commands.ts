@@ -1,0 +1,405 @@
+/**
+ * The commands of the model-based test. Each one asks the model what the API should answer,
+ * sends the request, compares, and applies the answer to the model (the engine's choices, such
+ * as which person it assigned, come from the real answer and are checked against the model's
+ * options). `toString` is what a shrunk counterexample prints.
+ */
+import fc from "fast-check";
+import { expect } from "vitest";
+import {
+  blockedOf,
+  DAY,
+  expectCreate,
+  expectMove,
+  type HoursName,
+  liveHold,
+  MINUTE,
+  type Model,
+  type ProviderKey,
+  type ServiceKey,
+  type ServiceModel,
+  seatsFit,
+  T0,
+  type Zone,
+} from "./model";
+import { advance, checkInvariants, expectAnswer, providerBody, type System, send, serviceBody } from "./system";
+
+type Cmd = fc.AsyncCommand<Model, System>;
+
+/** Start times worth trying (UTC): working-hour edges of both zones, and around midnight. */
+const times = [
+  "00:00",
+  "01:30",
+  "03:30",
+  "06:30",
+  "09:00",
+  "10:00",
+  "11:30",
+  "12:00",
+  "12:30",
+  "16:30",
+  "18:00",
+  "18:30",
+  "20:30",
+  "23:30",
+];
+const iso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
+const at = (day: number, time: number) =>
+  T0 +
+  day * DAY +
+  Number((times[time] as string).slice(0, 2)) * 60 * MINUTE +
+  Number((times[time] as string).slice(3)) * MINUTE;
+const label = (ms: number) => `d${Math.floor((ms - T0) / DAY)} ${new Date(ms).toISOString().slice(11, 16)}`;
+const email = () => `${crypto.randomUUID()}@example.com`;
+const idOf = (sys: System, key: ProviderKey | null) => (key ? sys.ids[key] : undefined);
+
+/** Books a time, after reading the slot calendar for it: what it lists as bookable must book, and only that. */
+class Create implements Cmd {
+  constructor(
+    readonly service: ServiceKey,
+    readonly day: number,
+    readonly time: number,
+    readonly person: ProviderKey | null,
+  ) {}
+  check = () => true;
+  async run(m: Model, sys: System) {
+    const start = at(this.day, this.time);
+    const end = start + m.services[this.service].duration * MINUTE;
+    const expected = expectCreate(m, this.service, start, end, this.person);
+    const personQuery = this.person ? `&providerId=${sys.ids[this.person]}` : "";
+    const calendar = await send(
+      sys,
+      "GET",
+      `/services/${sys.ids[this.service]}/availability?from=${iso(start)}&to=${iso(start + MINUTE)}${personQuery}`,
+    );
+    const slot =
+      calendar.status === 200
+        ? (((await calendar.json()) as { slots: unknown[] }).slots as { startTime: string; bookable: boolean }[]).find(
+            (s) => Date.parse(s.startTime) === start,
+          )
+        : undefined;
+    const res = await send(sys, "POST", "/bookings", {
+      serviceId: sys.ids[this.service],
+      customerName: "Model",
+      customerEmail: email(),
+      startTime: iso(start),
+      endTime: iso(end),
+      ...(this.person ? { providerId: sys.ids[this.person] } : {}),
+    });
+    const body = await expectAnswer(res, expected, this.toString());
+    if (calendar.status === 200)
+      expect(slot?.bookable ?? false, "the slot calendar agrees with booking").toBe(res.status === 201);
+    if (res.status === 201) this.record(m, sys, body, expected, start, end);
+    await checkInvariants(m, sys);
+  }
+  private record(
+    m: Model,
+    sys: System,
+    body: { id: string; providerId: string | null },
+    expected: ReturnType<typeof expectCreate>,
+    start: number,
+    end: number,
+  ) {
+    const person = (["P0", "P1"] as const).find((p) => sys.ids[p] === body.providerId) ?? null;
+    if ("candidates" in expected && expected.candidates) expect(expected.candidates).toContain(person);
+    const blocked = blockedOf(m.services[this.service], start, end);
+    m.bookings.push({ id: body.id, service: this.service, provider: person, start, end, blocked, status: "CONFIRMED" });
+  }
+  toString = () => `create(${this.service}, ${label(at(this.day, this.time))}${this.person ? `, ${this.person}` : ""})`;
+}
+
+/** Places a hold for a time (the same rules as a booking). */
+class Hold implements Cmd {
+  constructor(
+    readonly service: ServiceKey,
+    readonly day: number,
+    readonly time: number,
+    readonly person: ProviderKey | null,
+    readonly ttl: number,
+  ) {}
+  check = () => true;
+  async run(m: Model, sys: System) {
+    const start = at(this.day, this.time);
+    const end = start + m.services[this.service].duration * MINUTE;
+    const expected = expectCreate(m, this.service, start, end, this.person);
+    const res = await send(sys, "POST", "/holds", {
+      serviceId: sys.ids[this.service],
+      startTime: iso(start),
+      endTime: iso(end),
+      ttlSeconds: this.ttl,
+      ...(this.person ? { providerId: sys.ids[this.person] } : {}),
+    });
+    const body = await expectAnswer(res, expected, this.toString());
+    if (res.status === 201) {
+      const person = (["P0", "P1"] as const).find((p) => sys.ids[p] === body.providerId) ?? null;
+      if ("candidates" in expected && expected.candidates) expect(expected.candidates).toContain(person);
+      const blocked = blockedOf(m.services[this.service], start, end);
+      m.holds.push({
+        id: body.id,
+        service: this.service,
+        provider: person,
+        start,
+        end,
+        blocked,
+        expiresAt: Date.parse(body.expiresAt),
+        state: "HELD",
+      });
+    }
+    await checkInvariants(m, sys);
+  }
+  toString = () =>
+    `hold(${this.service}, ${label(at(this.day, this.time))}${this.person ? `, ${this.person}` : ""}, ${this.ttl}s)`;
+}
+
+/** Books a hold (its time, seat and person). */
+class Convert implements Cmd {
+  constructor(readonly index: number) {}
+  check = (m: Readonly<Model>) => m.holds.length > 0;
+  async run(m: Model, sys: System) {
+    const hold = m.holds[this.index % m.holds.length] as Model["holds"][number];
+    const expected = !m.services[hold.service].active
+      ? ({ status: 422, code: "service_inactive" } as const)
+      : liveHold(m, hold)
+        ? ({ status: 201 } as const)
+        : ({ status: 409, code: "hold_expired" } as const);
+    const res = await send(sys, "POST", "/bookings", {
+      holdId: hold.id,
+      customerName: "Model",
+      customerEmail: email(),
+    });
+    const body = await expectAnswer(res, expected, this.toString());
+    if (res.status === 201) {
+      expect(body.providerId ?? null).toBe(idOf(sys, hold.provider) ?? null);
+      hold.state = "CONSUMED";
+      m.bookings.push({
+        id: body.id,
+        service: hold.service,
+        provider: hold.provider,
+        start: hold.start,
+        end: hold.end,
+        blocked: hold.blocked,
+        status: "CONFIRMED",
+      });
+    }
+    await checkInvariants(m, sys);
+  }
+  toString = () => `book-hold(#${this.index})`;
+}
+
+/** Releases a hold (204 whatever its state). */
+class Release implements Cmd {
+  constructor(readonly index: number) {}
+  check = (m: Readonly<Model>) => m.holds.length > 0;
+  async run(m: Model, sys: System) {
+    const hold = m.holds[this.index % m.holds.length] as Model["holds"][number];
+    await expectAnswer(await send(sys, "DELETE", `/holds/${hold.id}`), { status: 204 }, this.toString());
+    if (liveHold(m, hold)) hold.state = "RELEASED";
+    await checkInvariants(m, sys);
+  }
+  toString = () => `release-hold(#${this.index})`;
+}
+
+/** Cancels a booking, or marks it COMPLETED / NO_SHOW (only once it has started). */
+class Status implements Cmd {
+  constructor(
+    readonly index: number,
+    readonly status: "CANCELLED" | "COMPLETED" | "NO_SHOW",
+  ) {}
+  check = (m: Readonly<Model>) => m.bookings.length > 0;
+  async run(m: Model, sys: System) {
+    const booking = m.bookings[this.index % m.bookings.length] as Model["bookings"][number];
+    const allowed = booking.status === "CONFIRMED" && (this.status === "CANCELLED" || m.now >= booking.start);
+    const res =
+      this.status === "CANCELLED"
+        ? await send(sys, "POST", `/bookings/${booking.id}/cancel`, {})
+        : await send(sys, "PATCH", `/bookings/${booking.id}`, { status: this.status });
+    await expectAnswer(res, allowed ? { status: 200 } : { status: 409, code: "invalid_transition" }, this.toString());
+    if (allowed) booking.status = this.status;
+    await checkInvariants(m, sys);
+  }
+  toString = () => `${this.status.toLowerCase()}(#${this.index})`;
+}
+
+/** Moves a booking to another time (and maybe person). */
+class Move implements Cmd {
+  constructor(
+    readonly index: number,
+    readonly day: number,
+    readonly time: number,
+    readonly person: ProviderKey | null,
+  ) {}
+  check = (m: Readonly<Model>) => m.bookings.length > 0;
+  async run(m: Model, sys: System) {
+    const booking = m.bookings[this.index % m.bookings.length] as Model["bookings"][number];
+    const start = at(this.day, this.time);
+    const service = m.services[booking.service];
+    const end = start + service.duration * MINUTE;
+    const expected = expectMove(m, booking, start, this.person);
+    const res = await send(sys, "POST", `/bookings/${booking.id}/reschedule`, {
+      startTime: iso(start),
+      endTime: iso(end),
+      ...(this.person ? { providerId: sys.ids[this.person] } : {}),
+    });
+    const body = await expectAnswer(res, expected, this.toString());
+    if (res.status === 200) {
+      const person = (["P0", "P1"] as const).find((p) => sys.ids[p] === body.providerId) ?? null;
+      if ("candidates" in expected && expected.candidates) expect(expected.candidates).toContain(person);
+      else expect(person).toBeNull();
+      Object.assign(booking, { start, end, blocked: blockedOf(service, start, end), provider: person });
+    }
+    await checkInvariants(m, sys);
+  }
+  toString = () => `move(#${this.index}, ${label(at(this.day, this.time))}${this.person ? `, ${this.person}` : ""})`;
+}
+
+type ServiceChange = Partial<
+  Pick<ServiceModel, "capacity" | "duration" | "bufferBefore" | "bufferAfter" | "hours" | "providers" | "active">
+>;
+
+/** Changes one setting of a service; fewer seats are refused while upcoming bookings would not fit. */
+class PatchService implements Cmd {
+  constructor(
+    readonly service: ServiceKey,
+    readonly change: ServiceChange,
+  ) {}
+  check = () => true;
+  async run(m: Model, sys: System) {
+    const current = m.services[this.service];
+    const next = { ...current, ...this.change };
+    const fewer = next.capacity < current.capacity || (current.providers.length > 0 && next.providers.length === 0);
+    const fits = !fewer || seatsFit(m, this.service, next.capacity, next.providers.length > 0);
+    const body = Object.fromEntries(
+      Object.entries(serviceBody(next, sys.ids)).filter(([field]) => field in fieldsOf(this.change)),
+    );
+    const res = await send(sys, "PATCH", `/services/${sys.ids[this.service]}`, body);
+    await expectAnswer(res, fits ? { status: 200 } : { status: 409, code: "bookings_conflict" }, this.toString());
+    if (fits) m.services[this.service] = next;
+    await checkInvariants(m, sys);
+  }
+  toString = () => `patch(${this.service}, ${JSON.stringify(this.change)})`;
+}
+
+/** The API field names a model change touches. */
+function fieldsOf(change: ServiceChange): Record<string, true> {
+  const names: Record<keyof ServiceChange, string> = {
+    capacity: "capacity",
+    duration: "durationMinutes",
+    bufferBefore: "bufferBeforeMinutes",
+    bufferAfter: "bufferAfterMinutes",
+    hours: "weeklySchedule",
+    providers: "providerIds",
+    active: "active",
+  };
+  return Object.fromEntries(Object.keys(change).map((k) => [names[k as keyof ServiceChange], true]));
+}
+
+/** Changes a person's hours, zone, day off or active flag; their bookings stay. */
+class PatchProvider implements Cmd {
+  constructor(
+    readonly person: ProviderKey,
+    readonly change: Partial<Model["providers"][ProviderKey]>,
+  ) {}
+  check = () => true;
+  async run(m: Model, sys: System) {
+    const next = { ...m.providers[this.person], ...this.change };
+    const res = await send(sys, "PATCH", `/providers/${sys.ids[this.person]}`, providerBody(next));
+    await expectAnswer(res, { status: 200 }, this.toString());
+    m.providers[this.person] = next;
+    await checkInvariants(m, sys);
+  }
+  toString = () => `patch(${this.person}, ${JSON.stringify(this.change)})`;
+}
+
+/** Time passes (alarms run as they would). */
+class Advance implements Cmd {
+  constructor(readonly minutes: number) {}
+  check = () => true;
+  async run(m: Model, sys: System) {
+    await advance(m, sys, this.minutes);
+    await checkInvariants(m, sys);
+  }
+  toString = () => `wait(${this.minutes} min)`;
+}
+
+const service = fc.constantFrom<ServiceKey>("S0", "S1");
+const person = fc.constantFrom<ProviderKey>("P0", "P1");
+const maybePerson = fc.option(person, { nil: null, freq: 2 });
+const day = fc.integer({ min: 0, max: 2 });
+const time = fc.integer({ min: 0, max: times.length - 1 });
+const index = fc.nat(20);
+const hours = fc.constantFrom<HoursName>("day", "allDay", "evening", "split");
+const zone = fc.constantFrom<Zone>("UTC", "Asia/Kolkata");
+const people = fc.subarray<ProviderKey>(["P0", "P1"]);
+
+/** Every command, weighted towards bookings and changes that meet them. */
+export const commands = [
+  fc.tuple(service, day, time, maybePerson).map(([s, d, t, p]) => new Create(s, d, t, p)),
+  fc.tuple(service, day, time, maybePerson).map(([s, d, t, p]) => new Create(s, d, t, p)),
+  fc
+    .tuple(service, day, time, maybePerson, fc.constantFrom(60, 600))
+    .map(([s, d, t, p, ttl]) => new Hold(s, d, t, p, ttl)),
+  index.map((i) => new Convert(i)),
+  index.map((i) => new Release(i)),
+  fc
+    .tuple(
+      index,
+      fc.constantFrom("CANCELLED", "COMPLETED", "NO_SHOW") as fc.Arbitrary<"CANCELLED" | "COMPLETED" | "NO_SHOW">,
+    )
+    .map(([i, s]) => new Status(i, s)),
+  fc.tuple(index, day, time, maybePerson).map(([i, d, t, p]) => new Move(i, d, t, p)),
+  fc
+    .tuple(
+      service,
+      fc.oneof(
+        fc.record({ capacity: fc.integer({ min: 1, max: 3 }) }),
+        fc.record({ duration: fc.constantFrom(30, 60, 90) }),
+        fc.record({ bufferBefore: fc.constantFrom(0, 15), bufferAfter: fc.constantFrom(0, 30) }),
+        fc.record({ hours }),
+        fc.record({ providers: people }),
+        fc.record({ active: fc.boolean() }),
+      ),
+    )
+    .map(([s, change]) => new PatchService(s, change)),
+  fc
+    .tuple(
+      person,
+      fc.oneof(
+        fc.record({ hours, zone }),
+        fc.record({ dayOff: fc.option(day, { nil: null }) }),
+        fc.record({ active: fc.boolean() }),
+      ),
+    )
+    .map(([p, change]) => new PatchProvider(p, change)),
+  fc.constantFrom(30, 120, 600, 1440).map((mins) => new Advance(mins)),
+];
+
+/** A first state: two services and two people in any of the settings commands can reach. */
+export const initialModel: fc.Arbitrary<Model> = fc
+  .record({
+    s0: fc.record({
+      capacity: fc.integer({ min: 1, max: 2 }),
+      hours,
+      providers: people,
+      duration: fc.constantFrom(30, 60),
+    }),
+    s1: fc.record({
+      capacity: fc.integer({ min: 1, max: 2 }),
+      hours,
+      providers: people,
+      duration: fc.constantFrom(30, 60),
+    }),
+    p0: fc.record({ zone, hours }),
+    p1: fc.record({ zone, hours }),
+  })
+  .map(({ s0, s1, p0, p1 }) => ({
+    now: T0 - 12 * 60 * MINUTE,
+    services: {
+      S0: { ...s0, bufferBefore: 0, bufferAfter: 0, active: true },
+      S1: { ...s1, bufferBefore: 0, bufferAfter: 15, active: true },
+    },
+    providers: { P0: { ...p0, dayOff: null, active: true }, P1: { ...p1, dayOff: null, active: true } },
+    bookings: [],
+    holds: [],
+  }));
+
+export { Advance, Convert, Create, Hold, Move, PatchProvider, PatchService, Release, Status };

@@ -1,0 +1,291 @@
+/**
+ * A small reference model of the booking engine for the model-based test: seats and people over
+ * time, written from the documented rules (docs/api-behaviour.md) without the engine's code.
+ * Services keep their hours in UTC; people work in UTC or Asia/Kolkata (a fixed offset), every
+ * day the same, with at most one day off. Every function here is pure.
+ */
+
+export const MINUTE = 60_000;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
+/** A Monday far from the real clock, so the runtime's own alarms never fire during a run. */
+export const T0 = Date.UTC(2031, 0, 6);
+/** The offset of each time zone people may work in (neither changes offset). */
+export const zones = { UTC: 0, "Asia/Kolkata": 330 } as const;
+export type Zone = keyof typeof zones;
+
+/** Working hours, the same every day, as local "HH:MM" intervals. */
+export const hoursCatalog = {
+  day: [["09:00", "17:00"]],
+  allDay: [["00:00", "24:00"]],
+  evening: [
+    ["00:00", "02:00"],
+    ["18:00", "24:00"],
+  ],
+  split: [
+    ["09:00", "12:00"],
+    ["12:00", "17:00"],
+  ],
+} as const satisfies Record<string, readonly (readonly [string, string])[]>;
+export type HoursName = keyof typeof hoursCatalog;
+
+export type ServiceKey = "S0" | "S1";
+export type ProviderKey = "P0" | "P1";
+export type Span = { start: number; end: number };
+export type Status = "CONFIRMED" | "CANCELLED" | "COMPLETED" | "NO_SHOW";
+
+export type ServiceModel = {
+  capacity: number;
+  duration: number;
+  bufferBefore: number;
+  bufferAfter: number;
+  hours: HoursName;
+  providers: ProviderKey[];
+  active: boolean;
+};
+export type ProviderModel = { zone: Zone; hours: HoursName; dayOff: number | null; active: boolean };
+export type BookingModel = {
+  id: string;
+  service: ServiceKey;
+  provider: ProviderKey | null;
+  start: number;
+  end: number;
+  blocked: Span;
+  status: Status;
+};
+export type HoldModel = {
+  id: string;
+  service: ServiceKey;
+  provider: ProviderKey | null;
+  start: number;
+  end: number;
+  blocked: Span;
+  expiresAt: number;
+  state: "HELD" | "CONSUMED" | "RELEASED";
+};
+export type Model = {
+  now: number;
+  services: Record<ServiceKey, ServiceModel>;
+  providers: Record<ProviderKey, ProviderModel>;
+  bookings: BookingModel[];
+  holds: HoldModel[];
+};
+
+/** What a request should get: success, or a problem with its code and (for 409 slot_unavailable) reason. */
+export type Expected =
+  | { status: 200 | 201 | 204; candidates?: ProviderKey[] }
+  | { status: 409 | 422; code: string; reason?: string };
+
+const ok201 = (candidates?: ProviderKey[]): Expected => ({ status: 201, candidates });
+const refused = (status: 409 | 422, code: string, reason?: string): Expected => ({ status, code, reason });
+
+const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3));
+const overlaps = (a: Span, b: Span) => a.start < b.end && b.start < a.end;
+
+/** The working time of some hours in a zone, as merged blocks of absolute time around the run's days. */
+export function workingBlocks(hours: HoursName, zone: Zone, dayOff: number | null = null): Span[] {
+  const offset = zones[zone] * MINUTE;
+  const spans: Span[] = [];
+  for (let day = -3; day <= 8; day++) {
+    if (day === dayOff) continue;
+    for (const [from, to] of hoursCatalog[hours]) {
+      const midnight = T0 + day * DAY - offset;
+      spans.push({ start: midnight + minutes(from) * MINUTE, end: midnight + minutes(to) * MINUTE });
+    }
+  }
+  spans.sort((a, b) => a.start - b.start);
+  const merged: Span[] = [];
+  for (const span of spans) {
+    const last = merged.at(-1);
+    if (last && span.start <= last.end) last.end = Math.max(last.end, span.end);
+    else merged.push({ ...span });
+  }
+  return merged;
+}
+
+/** Whether `[start, end)` lies in one stretch of working time. */
+export const within = (blocks: Span[], start: number, end: number) =>
+  blocks.some((b) => b.start <= start && end <= b.end);
+
+export const blockedOf = (service: ServiceModel, start: number, end: number): Span => ({
+  start: start - service.bufferBefore * MINUTE,
+  end: end + service.bufferAfter * MINUTE,
+});
+
+const active = (b: BookingModel) => b.status === "CONFIRMED";
+export const liveHold = (m: Model, h: HoldModel) => h.state === "HELD" && m.now < h.expiresAt;
+
+/** Rows holding a seat in a service's calendar: active bookings and live holds. */
+export function seatRows(m: Model, service: ServiceKey, exceptId = "") {
+  return [
+    ...m.bookings.filter((b) => b.service === service && active(b) && b.id !== exceptId),
+    ...m.holds.filter((h) => h.service === service && liveHold(m, h)),
+  ];
+}
+
+/** Claims on a person's time across services: their active bookings and live holds. */
+export function claimsOf(m: Model, provider: ProviderKey, exceptId = "") {
+  return [
+    ...m.bookings.filter((b) => b.provider === provider && active(b) && b.id !== exceptId),
+    ...m.holds.filter((h) => h.provider === provider && liveHold(m, h)),
+  ];
+}
+
+/** Rules 2–4 of a booking (duration, time, working hours); null when they pass. */
+function timingAndHours(m: Model, service: ServiceModel, start: number, end: number): Expected | null {
+  if (end - start !== service.duration * MINUTE) return refused(422, "validation_failed", "wrong_duration");
+  if (start < m.now) return refused(422, "validation_failed", "in_the_past");
+  if (start % (30 * MINUTE) !== 0 || !within(workingBlocks(service.hours, "UTC"), start, end)) {
+    return refused(409, "slot_unavailable", "outside_working_hours");
+  }
+  return null;
+}
+
+/** Why a person's calendar refuses the time, or null. */
+function personRefuses(
+  m: Model,
+  key: ProviderKey,
+  serviceKey: ServiceKey,
+  start: number,
+  end: number,
+  blocked: Span,
+  exceptId = "",
+): string | null {
+  const person = m.providers[key];
+  if (!person.active || !within(workingBlocks(person.hours, person.zone, person.dayOff), start, end)) {
+    return "provider_unavailable";
+  }
+  const overlapping = claimsOf(m, key, exceptId).filter((c) => overlaps(c.blocked, blocked));
+  if (overlapping.some((c) => c.service !== serviceKey || c.start !== start)) return "provider_busy";
+  if (overlapping.length >= m.services[serviceKey].capacity) return "provider_busy";
+  return null;
+}
+
+/** Seats taken in a person's session of a service: their rows and every row without a person. */
+const seatsTaken = (m: Model, service: ServiceKey, key: ProviderKey, blocked: Span, exceptId = "") =>
+  seatRows(m, service, exceptId).filter(
+    (r) => (r.provider === key || r.provider === null) && overlaps(r.blocked, blocked),
+  ).length;
+
+/** What `POST /bookings` (or `POST /holds`) for this time should get. */
+export function expectCreate(
+  m: Model,
+  key: ServiceKey,
+  start: number,
+  end: number,
+  asked: ProviderKey | null,
+): Expected {
+  const service = m.services[key];
+  if (!service.active) return refused(422, "service_inactive");
+  if (asked && !service.providers.includes(asked)) return refused(422, "validation_failed");
+  const rules = timingAndHours(m, service, start, end);
+  if (rules) return rules;
+  const blocked = blockedOf(service, start, end);
+  if (service.providers.length === 0) {
+    const taken = seatRows(m, key).filter((r) => overlaps(r.blocked, blocked)).length;
+    return taken < service.capacity ? ok201() : refused(409, "slot_unavailable", "fully_booked");
+  }
+  if (asked) {
+    if (seatsTaken(m, key, asked, blocked) >= service.capacity) return refused(409, "slot_unavailable", "fully_booked");
+    const reason = personRefuses(m, asked, key, start, end, blocked);
+    return reason ? refused(409, "slot_unavailable", reason) : ok201([asked]);
+  }
+  const free = service.providers.filter(
+    (p) =>
+      m.providers[p].active &&
+      seatsTaken(m, key, p, blocked) < service.capacity &&
+      personRefuses(m, p, key, start, end, blocked) === null,
+  );
+  return free.length > 0 ? ok201(free) : refused(409, "slot_unavailable", "no_provider_available");
+}
+
+/** What `POST /bookings/{id}/reschedule` to `start` should get. */
+export function expectMove(m: Model, booking: BookingModel, start: number, asked: ProviderKey | null): Expected {
+  const service = m.services[booking.service];
+  const end = start + service.duration * MINUTE;
+  if (!service.active) return refused(422, "service_inactive");
+  if (asked && !service.providers.includes(asked)) return refused(422, "validation_failed");
+  if (!active(booking)) return refused(409, "invalid_transition");
+  const rules = timingAndHours(m, service, start, end);
+  if (rules) return rules;
+  const blocked = blockedOf(service, start, end);
+  if (service.providers.length === 0) {
+    const taken = seatRows(m, booking.service, booking.id).filter((r) => overlaps(r.blocked, blocked)).length;
+    return taken < service.capacity ? { status: 200 } : refused(409, "slot_unavailable", "fully_booked");
+  }
+  let candidates: ProviderKey[];
+  if (asked) candidates = [asked];
+  else if (booking.provider && service.providers.includes(booking.provider)) candidates = [booking.provider];
+  else if (booking.provider) return refused(422, "validation_failed", "provider_left_service");
+  else candidates = service.providers.filter((p) => m.providers[p].active);
+  const free = candidates.filter(
+    (p) =>
+      seatsTaken(m, booking.service, p, blocked, booking.id) < service.capacity &&
+      personRefuses(m, p, booking.service, start, end, blocked, booking.id) === null,
+  );
+  if (free.length > 0) return { status: 200, candidates: free };
+  if (candidates.length !== 1) return refused(409, "slot_unavailable", "no_provider_available");
+  const only = candidates[0] as ProviderKey;
+  if (seatsTaken(m, booking.service, only, blocked, booking.id) >= service.capacity) {
+    return refused(409, "slot_unavailable", "fully_booked");
+  }
+  return refused(
+    409,
+    "slot_unavailable",
+    personRefuses(m, only, booking.service, start, end, blocked, booking.id) ?? "",
+  );
+}
+
+/** The most rows overlapping at any instant. */
+function peak(spans: Span[]): number {
+  const events = spans.flatMap((s) => [
+    [s.start, 1],
+    [s.end, -1],
+  ]);
+  events.sort((a, b) => (a[0] as number) - (b[0] as number) || (a[1] as number) - (b[1] as number));
+  let now = 0;
+  let most = 0;
+  for (const [, delta] of events) {
+    now += delta as number;
+    most = Math.max(most, now);
+  }
+  return most;
+}
+
+/**
+ * Whether a service may drop to `capacity` seats (per person when `perPerson`): every upcoming
+ * row still fits. Rows without a person count in every person's session.
+ */
+export function seatsFit(m: Model, key: ServiceKey, capacity: number, perPerson: boolean): boolean {
+  const rows = seatRows(m, key).filter((r) => r.blocked.end > m.now);
+  if (!perPerson) return peak(rows.map((r) => r.blocked)) <= capacity;
+  const nobody = rows.filter((r) => r.provider === null);
+  const people = [...new Set(rows.flatMap((r) => (r.provider ? [r.provider] : [])))];
+  const groups = people.length > 0 ? people.map((p) => [...rows.filter((r) => r.provider === p), ...nobody]) : [nobody];
+  return groups.every((g) => peak(g.map((r) => r.blocked)) <= capacity);
+}
+
+/**
+ * The invariants of a state: no upcoming service seat and no person over capacity, and every
+ * person's overlapping claims form one group session. Answers what is wrong, or an empty list.
+ */
+export function violations(m: Model): string[] {
+  const wrong: string[] = [];
+  for (const key of ["S0", "S1"] as const) {
+    const service = m.services[key];
+    const perPerson = service.providers.length > 0;
+    if (!seatsFit(m, key, service.capacity, perPerson)) wrong.push(`${key} holds more than ${service.capacity} seats`);
+  }
+  for (const person of ["P0", "P1"] as const) {
+    const claims = claimsOf(m, person).filter((c) => c.blocked.end > m.now);
+    for (const a of claims) {
+      const together = claims.filter((b) => overlaps(a.blocked, b.blocked));
+      if (together.some((b) => b.service !== a.service || b.start !== a.start)) {
+        wrong.push(`${person} has overlapping sessions (${a.id})`);
+      } else if (together.length > m.services[a.service].capacity) {
+        wrong.push(`${person}'s session of ${a.service} at ${new Date(a.start).toISOString()} is over capacity`);
+      }
+    }
+  }
+  return [...new Set(wrong)];
+}

@@ -1,0 +1,143 @@
+/**
+ * The real side of the model-based test: one business per sequence, driven through the Worker's
+ * HTTP surface with a faked clock, and the checks made after every command (nothing answered
+ * 5xx, the model's invariants hold, D1 agrees with the model, reconciliation finds nothing).
+ */
+import { runDurableObjectAlarm } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { expect, vi } from "vitest";
+import { providerCalendarOf } from "../../src/calendar/provider/client";
+import { reconcileProviders } from "../../src/calendar/provider/reconcile";
+import { reconcile } from "../../src/calendar/reconcile";
+import { calendarStub } from "../bookings/support";
+import { api, createAccount } from "../helpers";
+import {
+  type Expected,
+  HOUR,
+  type HoursName,
+  hoursCatalog,
+  MINUTE,
+  type Model,
+  type ProviderKey,
+  type ProviderModel,
+  type ServiceKey,
+  type ServiceModel,
+  T0,
+  violations,
+} from "./model";
+
+/** Prints every request as it is sent (MODEL_TRACE=1), to find where a sequence stops. */
+const TRACE = (env as unknown as { MODEL_TRACE?: string }).MODEL_TRACE === "1";
+
+/** The business under test: its key, and the real id of each model key. */
+export type System = {
+  apiKey: string;
+  businessId: string;
+  ids: Record<ServiceKey | ProviderKey, string>;
+  /** Real booking and hold ids are the model's ids; this maps them to nothing more. */
+  log: string[];
+};
+
+/** The clock starts half a day before the first day appointments are made for. */
+export const START = T0 - 12 * HOUR;
+
+export const weekly = (hours: HoursName) => {
+  const day = hoursCatalog[hours].map(([start, end]) => ({ start, end }));
+  return { mon: day, tue: day, wed: day, thu: day, fri: day, sat: day, sun: day };
+};
+
+/** The local date of day `n` of the run (the same in both zones: T0 is midnight UTC). */
+export const dateOf = (n: number) => new Date(T0 + n * 24 * HOUR).toISOString().slice(0, 10);
+
+export const providerBody = (p: ProviderModel) => ({
+  timezone: p.zone,
+  weeklySchedule: weekly(p.hours),
+  dateOverrides: p.dayOff === null ? [] : [{ date: dateOf(p.dayOff), intervals: [] }],
+  active: p.active,
+});
+
+export const serviceBody = (s: ServiceModel, ids: Record<string, string>) => ({
+  capacity: s.capacity,
+  durationMinutes: s.duration,
+  bufferBeforeMinutes: s.bufferBefore,
+  bufferAfterMinutes: s.bufferAfter,
+  weeklySchedule: weekly(s.hours),
+  providerIds: s.providers.map((p) => ids[p]),
+  active: s.active,
+});
+
+/** Sends a request and fails on any 5xx, whatever the command expected. */
+export async function send(sys: System, method: string, path: string, body?: unknown): Promise<Response> {
+  if (TRACE) console.log(`model: ${method} ${path} ${JSON.stringify(body ?? "")}`);
+  const res = await api(method, path, { key: sys.apiKey, body });
+  sys.log.push(`${method} ${path} → ${res.status}`);
+  expect(res.status, `${method} ${path} answered ${res.status}: ${await res.clone().text()}`).toBeLessThan(500);
+  return res;
+}
+
+/** Asserts that an answer is what the model expected; returns the body. */
+export async function expectAnswer(res: Response, expected: Expected, what: string) {
+  // biome-ignore lint/suspicious/noExplicitAny: assertions read arbitrary JSON
+  const body: any = res.status === 204 ? null : await res.json();
+  const got = { status: res.status, code: body?.code, reason: body?.reason };
+  const want =
+    "code" in expected
+      ? { status: expected.status, code: expected.code, reason: expected.reason }
+      : { status: expected.status, code: undefined, reason: undefined };
+  expect(got, `${what}: ${JSON.stringify(body)}`).toEqual(want);
+  return body;
+}
+
+/** Makes the business with the model's first state. */
+export async function setUp(model: Model): Promise<System> {
+  vi.setSystemTime(model.now);
+  const { apiKey, businessId } = await createAccount("Model");
+  const sys: System = { apiKey, businessId, ids: {} as System["ids"], log: [] };
+  for (const key of ["P0", "P1"] as const) {
+    const res = await send(sys, "POST", "/providers", { name: key, ...providerBody(model.providers[key]) });
+    sys.ids[key] = ((await res.json()) as { id: string }).id;
+  }
+  for (const key of ["S0", "S1"] as const) {
+    const body = { name: key, timezone: "UTC", slotIntervalMinutes: 30, ...serviceBody(model.services[key], sys.ids) };
+    const res = await send(sys, "POST", "/services", body);
+    expect(res.status).toBe(201);
+    sys.ids[key] = ((await res.json()) as { id: string }).id;
+  }
+  return sys;
+}
+
+/** Time passes: the clock moves and every calendar object's alarm runs, as it would on time. */
+export async function advance(model: Model, sys: System, minutes: number): Promise<void> {
+  model.now += minutes * MINUTE;
+  vi.setSystemTime(model.now);
+  for (const key of ["S0", "S1"] as const) await runDurableObjectAlarm(calendarStub(sys.businessId, sys.ids[key]));
+  for (const key of ["P0", "P1"] as const) {
+    await runDurableObjectAlarm(providerCalendarOf(env, sys.businessId, sys.ids[key]));
+  }
+}
+
+/** The checks after every command. */
+export async function checkInvariants(model: Model, sys: System): Promise<void> {
+  expect(violations(model), "model invariants").toEqual([]);
+  // D1 holds what the model holds: every booking with its status, times and person.
+  const res = await send(sys, "GET", "/bookings?limit=100");
+  const listed = (
+    ((await res.json()) as { data: unknown[] }).data as {
+      id: string;
+      status: string;
+      startTime: string;
+      providerId: string;
+    }[]
+  )
+    .map((b) => ({ id: b.id, status: b.status, start: Date.parse(b.startTime), provider: b.providerId }))
+    .sort((a, b) => (a.id < b.id ? -1 : 1));
+  const modelled = model.bookings
+    .map((b) => ({ id: b.id, status: b.status, start: b.start, provider: b.provider ? sys.ids[b.provider] : null }))
+    .sort((a, b) => (a.id < b.id ? -1 : 1));
+  expect(listed, "D1 bookings").toEqual(modelled);
+  const scope = { businessId: sys.businessId };
+  const [calendars, people] = await Promise.all([reconcile(env, scope), reconcileProviders(env, scope)]);
+  expect(calendars.differences, "calendars vs D1").toEqual([]);
+  expect(calendars.consistent).toBe(true);
+  expect(people.differences, "people's calendars vs D1").toEqual([]);
+}
