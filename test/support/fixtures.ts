@@ -3,8 +3,9 @@
  * runs inside workerd): providers, the `salon` — a business whose services are performed by
  * providers — webhook endpoints, holds, and a poll for work the Worker finishes after answering.
  */
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { expect } from "vitest";
-import { plus } from "../bookings/support";
+import { calendarStub, plus } from "../bookings/support";
 import { api, createAccount, createService, json, type TestAccount } from "../helpers";
 
 const DAY = [{ start: "09:00", end: "17:00" }];
@@ -76,6 +77,22 @@ export async function hold(key: string, serviceId: string, startTime: string, ex
   const res = await placeHold(key, serviceId, startTime, extra);
   if (res.status !== 201) throw new Error(`hold failed: ${res.status} ${await res.text()}`);
   return json(res);
+}
+
+/**
+ * Lets a hold's time run out: its calendar's copy expires as if `expiresAt` had passed, then the
+ * calendar's alarm runs, as it would at `expiresAt` with no request arriving.
+ */
+export async function expireHold(businessId: string, serviceId: string, holdId: string) {
+  const stub = calendarStub(businessId, serviceId);
+  await runInDurableObject(stub, (_instance, state) => {
+    state.storage.sql.exec("UPDATE bookings SET expires_ms = 1 WHERE id = ?", holdId);
+    state.storage.sql.exec(
+      "UPDATE holds SET expires_ms = 1, record = json_set(record, '$.expiresAt', '1970-01-01T00:00:00.001Z') WHERE id = ?",
+      holdId,
+    );
+  });
+  await runDurableObjectAlarm(stub);
 }
 
 /**
