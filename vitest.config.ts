@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { configDefaults, defineConfig } from "vitest/config";
@@ -21,6 +22,23 @@ const edgesFiles = ["test/edges/rate-limit*.test.ts", "test/edges/cors*.test.ts"
 const edgesBudgets = { reads: { limit: 10, period: 60 }, writes: { limit: 5, period: 60 } } as const;
 /** The browser origins the "edges" project allows through CORS (tests read CORS_ORIGINS). */
 const edgesCorsOrigins = ["https://app.example", "https://admin.example"];
+
+/**
+ * Every test file under test/routes (its path relative to that folder, with `/`) and the names of
+ * the describe blocks its source declares. Tests in workerd cannot read the file system, so
+ * test/routes/operations.test.ts gets this map as the `ROUTE_TEST_FILES` binding, read here.
+ */
+function routeTestFiles(): Record<string, string[]> {
+  const root = path.join(import.meta.dirname, "test", "routes");
+  const files = readdirSync(root, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".test.ts"));
+  return Object.fromEntries(
+    files.sort().map((file) => {
+      const source = readFileSync(path.join(root, file), "utf8");
+      const names = [...source.matchAll(/\bdescribe\(\s*(["'`])(.*?)\1/g)].map((match) => match[2] ?? "");
+      return [file.split(path.sep).join("/"), names];
+    }),
+  );
+}
 
 export default defineConfig(async () => {
   // Read once here (Node), applied inside the Workers runtime by test/setup/apply-migrations.ts.
@@ -47,7 +65,13 @@ export default defineConfig(async () => {
       onConsoleLog: (log: string) => !log.includes('"msg":"request"'),
       projects: [
         {
-          plugins: [cloudflareTest({ wrangler, main, miniflare: { bindings } })],
+          plugins: [
+            cloudflareTest({
+              wrangler,
+              main,
+              miniflare: { bindings: { ...bindings, ROUTE_TEST_FILES: routeTestFiles() } },
+            }),
+          ],
           test: {
             name: "workers",
             include: ["test/**/*.test.ts"],

@@ -4,17 +4,7 @@ import { describe, expect, it } from "vitest";
 import { apiKeyRecord } from "../../src/accounts/accounts";
 import { apiKeys } from "../../src/db/schema";
 import { generateApiKey } from "../../src/lib/crypto";
-import {
-  api,
-  createAccount,
-  createCustomer,
-  createService,
-  db,
-  insertBooking,
-  json,
-  problem,
-  type TestAccount,
-} from "../helpers";
+import { api, createAccount, createCustomer, createService, db, insertBooking, json, problem } from "../helpers";
 
 /** A 401 `unauthorized` problem with the Bearer challenge; `keySent` adds `error="invalid_token"`. */
 async function expectUnauthorized(res: Response, keySent: boolean) {
@@ -63,12 +53,6 @@ describe("happy", () => {
     const res = await api("GET", path);
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toMatch(/^application\/json/);
-  });
-
-  it("public routes ignore a bad key rather than rejecting it", async () => {
-    const res = await api("GET", "/health", { headers: { Authorization: "Bearer nonsense" } });
-    expect(res.status).toBe(200);
-    expect(await json(res)).toEqual({ status: "ok" });
   });
 });
 
@@ -192,27 +176,6 @@ describe("security", () => {
       expect(body.data, path).toEqual([]);
       expect(body.pagination.total, path).toBe(0);
     }
-  });
-
-  it("another business cannot PATCH the owner's service", async () => {
-    const t = await twoTenants();
-    const res = await api("PATCH", `/services/${t.service.id}`, {
-      key: t.other.apiKey,
-      body: { name: "Hijacked", active: false },
-    });
-    await problem(res, 404, "not_found");
-    expect(await json(await api("GET", `/services/${t.service.id}`, { key: t.owner.apiKey }))).toEqual(t.service);
-  });
-
-  it("a key acts only for its own business", async () => {
-    const a: TestAccount = await createAccount("A");
-    const b: TestAccount = await createAccount("B");
-    const created = await createCustomer(a.apiKey, { email: "mine@example.com" });
-    // B may create the same e-mail: A's customer is invisible to B, not a conflict.
-    const res = await api("POST", "/customers", { key: b.apiKey, body: { name: "B's", email: "MINE@example.com" } });
-    expect(res.status).toBe(201);
-    expect((await json(res)).id).not.toBe(created.id);
-    expect((await json(await api("GET", "/customers", { key: a.apiKey }))).data).toEqual([created]);
   });
 });
 

@@ -5,9 +5,11 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ServiceCalendar } from "../../src/calendar/service-calendar";
-import { at, book, bookingBody, calendarStub, postBooking } from "../bookings/support";
-import { api, createAccount, createCustomer, createService, json, problem, validationError } from "../helpers";
+import type { ServiceCalendar } from "../../../src/calendar/service-calendar";
+import { at, book, bookingBody, calendarStub, postBooking } from "../../bookings/support";
+import { api, createAccount, createCustomer, createService, json, problem, validationError } from "../../helpers";
+import { eventually } from "../../support/fixtures";
+import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 
 const secrets = {
   name: "Zelda Quixotewright",
@@ -37,15 +39,6 @@ function receiver() {
 }
 
 afterEach(() => vi.restoreAllMocks());
-
-async function until<T>(probe: () => Promise<T | undefined>, what: string, ms = 10_000): Promise<T> {
-  for (const started = Date.now(); Date.now() - started < ms; ) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 const text = async (res: Response) => {
   expect(res.status, `${res.url} ${res.status}`).toBeLessThan(300);
@@ -80,7 +73,7 @@ async function customerWithHistory() {
     headers: { "Idempotency-Key": "erase-cancel-1" },
   });
   expect(cancel.status).toBe(200);
-  await until(async () => (sent.length >= 3 ? true : undefined), "three deliveries");
+  await eventually(async () => (sent.length >= 3 ? true : undefined), "three deliveries");
   expect(leaks(sent.join("\n"))).toEqual(Object.values(secrets));
   return { ...account, key, service, hook, body, bookings: [kept, second], customerId: kept.customerId, sent };
 }
@@ -142,7 +135,7 @@ describe("happy", () => {
     const before = s.sent.length;
     const retried = await api("POST", `/webhooks/${s.hook.id}/deliveries/${delivery.id}/retry`, { key: s.key });
     expect(retried.status).toBe(202);
-    await until(async () => (s.sent.length > before ? true : undefined), "the re-sent delivery");
+    await eventually(async () => (s.sent.length > before ? true : undefined), "the re-sent delivery");
     expect(leaks(s.sent.slice(before).join("\n"))).toEqual([]);
     expect(JSON.parse(s.sent.at(-1) as string).data.customerName).toBe("Erased customer");
 
@@ -207,7 +200,7 @@ describe("happy", () => {
   });
 });
 
-describe("errors", () => {
+describe("error", () => {
   it("an unknown id is 404", async () => {
     const { apiKey } = await createAccount();
     await problem(await api("DELETE", "/customers/cus_00000000000000000000000000", { key: apiKey }), 404, "not_found");
@@ -232,11 +225,36 @@ describe("errors", () => {
 });
 
 describe("security", () => {
-  it("needs an API key", async () => {
+  it("needs an API key: 401 with the Bearer challenge, nothing erased", async () => {
     const { apiKey } = await createAccount();
     const customer = await createCustomer(apiKey);
-    await problem(await api("DELETE", `/customers/${customer.id}`), 401, "unauthorized");
+    await expectUnauthorized(await api("DELETE", `/customers/${customer.id}`), false);
     expect((await api("GET", `/customers/${customer.id}`, { key: apiKey })).status).toBe(200);
+  });
+
+  it("a revoked key: 401, nothing erased", async () => {
+    const { apiKey, businessId } = await createAccount();
+    const customer = await createCustomer(apiKey);
+    await expectUnauthorized(
+      await api("DELETE", `/customers/${customer.id}`, { key: await revokedKey(businessId) }),
+      true,
+    );
+    expect(await json(await api("GET", `/customers/${customer.id}`, { key: apiKey }))).toEqual(customer);
+  });
+
+  it("the 404 for another business's customer is the one an unknown id gets, naming nothing of the owner", async () => {
+    const owner = await createAccount("Owner Bakery");
+    const other = await createAccount("Other");
+    const customer = await createCustomer(owner.apiKey, { name: secrets.name, email: secrets.email });
+    const unknownId = unknownIdLike(customer.id);
+    await expectNotFoundLikeUnknown(
+      await api("DELETE", `/customers/${customer.id}`, { key: other.apiKey }),
+      customer.id,
+      await api("DELETE", `/customers/${unknownId}`, { key: other.apiKey }),
+      unknownId,
+      ["Owner Bakery", secrets.name, secrets.email, owner.businessId],
+    );
+    expect((await json(await api("GET", `/customers/${customer.id}`, { key: owner.apiKey }))).name).toBe(secrets.name);
   });
 
   it("another business cannot erase the customer (404) and nothing of it changes", async () => {

@@ -1,7 +1,8 @@
 /** PATCH /customers/{id}: edits, e-mail uniqueness, conditional writes, and bookings that follow the edit. */
 import { describe, expect, it } from "vitest";
-import { at, book, bookingBody } from "../bookings/support";
-import { api, createAccount, createCustomer, createService, json, problem, validationError } from "../helpers";
+import { at, book, bookingBody } from "../../bookings/support";
+import { api, createAccount, createCustomer, createService, json, problem, validationError } from "../../helpers";
+import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 
 const patch = (key: string, id: string, body: unknown, headers?: Record<string, string>) =>
   api("PATCH", `/customers/${id}`, { key, body, headers });
@@ -123,7 +124,7 @@ describe("happy", () => {
   });
 });
 
-describe("errors", () => {
+describe("error", () => {
   it("an e-mail another customer has, in any case, is 409 customer_exists and changes nothing", async () => {
     const { apiKey } = await createAccount();
     await createCustomer(apiKey, { email: "grace@example.com" });
@@ -181,11 +182,18 @@ describe("errors", () => {
 });
 
 describe("security", () => {
-  it("needs an API key", async () => {
+  it("needs an API key: 401 with the Bearer challenge, nothing changed", async () => {
     const { apiKey } = await createAccount();
     const customer = await createCustomer(apiKey);
-    await problem(await api("PATCH", `/customers/${customer.id}`, { body: { name: "Eve" } }), 401, "unauthorized");
+    await expectUnauthorized(await api("PATCH", `/customers/${customer.id}`, { body: { name: "Eve" } }), false);
     expect((await json(await api("GET", `/customers/${customer.id}`, { key: apiKey }))).name).toBe(customer.name);
+  });
+
+  it("a revoked key: 401, nothing changed", async () => {
+    const { apiKey, businessId } = await createAccount();
+    const customer = await createCustomer(apiKey);
+    await expectUnauthorized(await patch(await revokedKey(businessId), customer.id, { name: "Eve" }), true);
+    expect(await json(await api("GET", `/customers/${customer.id}`, { key: apiKey }))).toEqual(customer);
   });
 
   it("another business's customer is 404 and stays unchanged; its e-mail is free there", async () => {
@@ -197,6 +205,20 @@ describe("security", () => {
     const mine = await createCustomer(other.apiKey, { email: "grace@example.com" });
     expect((await json(await patch(other.apiKey, mine.id, { email: "ADA@example.com" }))).email).toBe(
       "ADA@example.com",
+    );
+  });
+
+  it("the 404 for another business's customer is the one an unknown id gets, naming nothing of the owner", async () => {
+    const owner = await createAccount("Owner Bakery");
+    const other = await createAccount("Other");
+    const customer = await createCustomer(owner.apiKey, { name: "Zelda Owner", email: "zelda@example.com" });
+    const unknownId = unknownIdLike(customer.id);
+    await expectNotFoundLikeUnknown(
+      await patch(other.apiKey, customer.id, { email: "zelda@example.com" }),
+      customer.id,
+      await patch(other.apiKey, unknownId, { email: "zelda@example.com" }),
+      unknownId,
+      ["Owner Bakery", "Zelda Owner", owner.businessId],
     );
   });
 });

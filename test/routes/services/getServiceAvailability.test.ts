@@ -1,0 +1,124 @@
+/**
+ * GET /services/{id}/availability: the live slot calendar. (The slot rules — notice, horizon,
+ * time zones, the 2,000-slot bound — are proven in test/bookings/availability.test.ts.)
+ */
+import { describe, expect, it } from "vitest";
+import { at, availability, book, bookingBody, type Slot } from "../../bookings/support";
+import { api, createAccount, createService, json, problem, validationError } from "../../helpers";
+import { hold, newProvider, salon } from "../../support/fixtures";
+import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
+
+const slotsOf = (key: string, serviceId: string, query: string) =>
+  api("GET", `/services/${serviceId}/availability${query}`, { key });
+
+/** The slot starting at `startTime` in an availability body (with `providers` on a service with providers). */
+const slotAt = (body: { slots: (Slot & { providers?: string[] })[] }, startTime: string) =>
+  body.slots.find((s) => Date.parse(s.startTime) === Date.parse(startTime));
+
+describe("happy", () => {
+  it("lists the slots starting in [from, to) with their seats: a booking counts as booked, a hold as held", async () => {
+    const { apiKey } = await createAccount();
+    const service = await createService(apiKey, { capacity: 3 });
+    await book(apiKey, bookingBody(service.id, at(2, "10:00")));
+    await hold(apiKey, service.id, at(2, "10:00"));
+    const res = await slotsOf(apiKey, service.id, `?from=${at(2, "10:00")}&to=${at(2, "11:00")}`);
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    expect(body).toEqual({
+      serviceId: service.id,
+      timezone: "UTC",
+      from: new Date(at(2, "10:00")).toISOString(),
+      to: new Date(at(2, "11:00")).toISOString(),
+      slots: [
+        {
+          startTime: new Date(at(2, "10:00")).toISOString(),
+          endTime: new Date(at(2, "10:30")).toISOString(),
+          capacity: 3,
+          booked: 1,
+          held: 1,
+          remaining: 1,
+          bookable: true,
+        },
+        {
+          startTime: new Date(at(2, "10:30")).toISOString(),
+          endTime: new Date(at(2, "11:00")).toISOString(),
+          capacity: 3,
+          booked: 0,
+          held: 0,
+          remaining: 3,
+          bookable: true,
+        },
+      ],
+    });
+  });
+
+  it("on a service with providers each slot names the free providers; providerId shows one person's seats", async () => {
+    const s = await salon(2);
+    const [busy, free] = s.providerIds as [string, string];
+    await book(s.apiKey, bookingBody(s.cut, at(3, "10:00"), { providerId: busy }));
+    const all = await availability(s.apiKey, s.cut, at(3, "10:00"), at(3, "11:00"));
+    expect(slotAt(all, at(3, "10:00"))).toMatchObject({ providers: [free], remaining: 1, bookable: true });
+    expect(slotAt(all, at(3, "10:30"))?.providers).toEqual([busy, free].sort());
+    // The person is busy for every service they perform, not only the one booked.
+    expect(
+      slotAt(await availability(s.apiKey, s.colour, at(3, "10:00"), at(3, "10:30")), at(3, "10:00")),
+    ).toMatchObject({ providers: [free] });
+    const onlyBusy = await json(
+      await slotsOf(s.apiKey, s.cut, `?from=${at(3, "10:00")}&to=${at(3, "10:30")}&providerId=${busy}`),
+    );
+    expect(onlyBusy.slots).toEqual([expect.objectContaining({ providers: [], remaining: 0, bookable: false })]);
+  });
+});
+
+describe("error", () => {
+  it("to not after from, or more than 31 days after it, is a 422 on to", async () => {
+    const { apiKey } = await createAccount();
+    const service = await createService(apiKey);
+    await validationError(await slotsOf(apiKey, service.id, `?from=${at(2, "10:00")}&to=${at(2, "10:00")}`), "to");
+    await validationError(await slotsOf(apiKey, service.id, `?from=${at(1, "00:00")}&to=${at(33, "00:00")}`), "to");
+  });
+
+  it("a providerId that does not perform the service is a 422 on providerId", async () => {
+    const s = await salon(1);
+    const outsider = await newProvider(s.apiKey, "Outsider");
+    const res = await slotsOf(s.apiKey, s.cut, `?from=${at(3, "10:00")}&to=${at(3, "11:00")}&providerId=${outsider}`);
+    await validationError(res, "providerId");
+  });
+
+  it("an unknown service is 404, an id longer than 64 characters 422", async () => {
+    const { apiKey } = await createAccount();
+    await problem(await slotsOf(apiKey, "svc_unknown", ""), 404, "not_found");
+    await validationError(await slotsOf(apiKey, `svc_${"x".repeat(61)}`, ""), "id");
+  });
+});
+
+describe("security", () => {
+  it("without an API key: 401 with the Bearer challenge", async () => {
+    const { apiKey } = await createAccount();
+    const service = await createService(apiKey);
+    await expectUnauthorized(await api("GET", `/services/${service.id}/availability`), false);
+  });
+
+  it("a revoked key gets a 401 and no slots", async () => {
+    const { apiKey, businessId } = await createAccount();
+    const service = await createService(apiKey);
+    const res = await slotsOf(await revokedKey(businessId), service.id, `?from=${at(2, "10:00")}&to=${at(2, "11:00")}`);
+    const text = await res.clone().text();
+    await expectUnauthorized(res, true);
+    expect(text).not.toContain("slots");
+  });
+
+  it("another business's service is the 404 of an unknown id, naming nothing of the owner", async () => {
+    const owner = await createAccount("Owner Clinic");
+    const other = await createAccount("Other");
+    const service = await createService(owner.apiKey, { timezone: "Europe/Vienna" });
+    const unknownId = unknownIdLike(service.id);
+    await expectNotFoundLikeUnknown(
+      await slotsOf(other.apiKey, service.id, ""),
+      service.id,
+      await slotsOf(other.apiKey, unknownId, ""),
+      unknownId,
+      ["Owner Clinic", "Europe/Vienna", owner.businessId],
+    );
+  });
+});
