@@ -67,6 +67,18 @@ describe("happy", () => {
     expect(await json(res)).toMatchObject({ id: booking.id, providerId: second });
   });
 
+  it("the same Idempotency-Key replays the move with Idempotent-Replayed and the booking's ETag", async () => {
+    const s = await setup();
+    const headers = { "Idempotency-Key": "move-once" };
+    const first = await move(s.apiKey, s.booking.id, at(3, "14:00"), {}, headers);
+    const again = await move(s.apiKey, s.booking.id, at(3, "14:00"), {}, headers);
+    expect([first.status, again.status]).toEqual([200, 200]);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await json(again.clone())).toEqual(await json(first.clone()));
+    expect(first.headers.get("ETag")).toBe('"v2"');
+    expect(again.headers.get("ETag")).toBe('"v2"');
+  });
+
   it("If-Match with the current ETag applies the move", async () => {
     const s = await setup();
     const res = await move(s.apiKey, s.booking.id, at(3, "12:00"), {}, { "If-Match": '"v1"' });
@@ -89,6 +101,16 @@ describe("error", () => {
     const s = await setup();
     const res = await move(s.apiKey, s.booking.id, at(3, "20:00"));
     expect((await problem(res, 409, "slot_unavailable")).reason).toBe("outside_working_hours");
+  });
+
+  it("a booking of a deactivated service cannot move to a new time: 422 service_inactive, nothing changes", async () => {
+    const s = await setup();
+    expect((await api("PATCH", `/services/${s.serviceId}`, { key: s.apiKey, body: { active: false } })).status).toBe(
+      200,
+    );
+    const before = await state(s);
+    await problem(await move(s.apiKey, s.booking.id, at(3, "14:00")), 422, "service_inactive");
+    expect(await state(s)).toEqual(before);
   });
 
   it("a cancelled booking cannot move: 409 invalid_transition", async () => {

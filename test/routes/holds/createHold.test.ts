@@ -3,9 +3,9 @@
  * proven in test/holds/holds.test.ts.)
  */
 import { describe, expect, it } from "vitest";
-import { at, book, bookingBody, plus, postBooking, slotAt } from "../../bookings/support";
+import { at, book, bookingBody, freshEmail, plus, postBooking, slotAt } from "../../bookings/support";
 import { api, createAccount, createService, json, problem, validationError } from "../../helpers";
-import { placeHold, salon } from "../../support/fixtures";
+import { hold, placeHold, salon } from "../../support/fixtures";
 import { expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 
 const holdFields = [
@@ -110,6 +110,19 @@ describe("error", () => {
     for (let i = 0; i < 50; i++) expect((await placeHold(apiKey, service.id, at(5, "10:00"))).status).toBe(201);
     await problem(await placeHold(apiKey, service.id, at(5, "10:00")), 409, "hold_limit_reached");
     expect(await slotAt(apiKey, service.id, at(5, "10:00"))).toMatchObject({ held: 50 });
+  });
+
+  it("booked (CONSUMED) holds are no longer live: 50 holds turned into bookings leave room for a 51st", async () => {
+    const { apiKey } = await createAccount();
+    const service = await createService(apiKey, { capacity: 60 });
+    for (let i = 0; i < 50; i++) {
+      const placed = await hold(apiKey, service.id, at(5, "10:00"));
+      const booked = await postBooking(apiKey, { holdId: placed.id, customerName: "Ada", customerEmail: freshEmail() });
+      expect(booked.status).toBe(201);
+    }
+    expect(await slotAt(apiKey, service.id, at(5, "10:00"))).toMatchObject({ booked: 50, held: 0 });
+    const res = await placeHold(apiKey, service.id, at(5, "10:00"));
+    expect(res.status, await res.clone().text()).toBe(201);
   });
 
   it("malformed JSON is 400, a body that is not JSON 415; no seat is held", async () => {
