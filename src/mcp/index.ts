@@ -17,9 +17,24 @@ import { restOperations } from "./schemas";
 import { createServer } from "./server";
 import { tools } from "./tools";
 
+/**
+ * Any JSON object passes here: what makes it a JSON-RPC message is the protocol library's to
+ * judge, and its verdict is a JSON-RPC error. The document describes a valid message.
+ */
 const JsonRpcMessageSchema = z.looseObject({}).openapi("JsonRpcMessage", {
   description:
-    "One JSON-RPC 2.0 message: a request (`jsonrpc`, `id`, `method`, `params`), a notification (no `id`) or a response. The methods are MCP's: `initialize`, `notifications/initialized`, `tools/list`, `tools/call`, `ping`.",
+    "One JSON-RPC 2.0 message: a request (with `id`), a notification (without) or a response to the server. The methods are MCP's: `initialize`, `notifications/initialized`, `tools/list`, `tools/call`, `ping`.",
+  properties: {
+    jsonrpc: { type: "string", const: "2.0", example: "2.0" },
+    id: { type: ["string", "integer"], description: "Absent on a notification.", example: 1 },
+    method: { type: "string", example: "tools/list" },
+    params: {
+      type: "object",
+      description: "For `tools/call`: `name` and `arguments`.",
+      example: { name: "list_services", arguments: {} },
+    },
+  },
+  required: ["jsonrpc"],
   example: { jsonrpc: "2.0", id: 1, method: "tools/list" },
 });
 
@@ -28,12 +43,9 @@ const JsonRpcResponseSchema = z
     jsonrpc: z.literal("2.0"),
     id: z.string().or(z.number()).nullable(),
     result: z.looseObject({}).optional().openapi({ description: "The method's result, on success." }),
-    error: z
-      .looseObject({ code: z.number().int(), message: z.string() })
-      .optional()
-      .openapi({
-        description: "Why the request failed: -32700 parse error, -32601 unknown method, -32602 bad params…",
-      }),
+    error: z.looseObject({ code: z.number().int(), message: z.string() }).optional().openapi({
+      description: "Why the request failed: -32700 parse error, -32601 unknown method, -32602 bad params…",
+    }),
   })
   .openapi("JsonRpcResponse", {
     description: "The JSON-RPC 2.0 response to the request: `result` or `error`.",
@@ -99,6 +111,8 @@ export const mcp = (api: OpenAPIHono<AppEnv>) => {
     const version = c.req.header("MCP-Protocol-Version");
     if (version !== undefined) headers.set("MCP-Protocol-Version", version);
     const request = new Request(c.req.url, { method: "POST", headers });
-    return transport.handleRequest(request, { parsedBody: c.req.valid("json") });
+    const answer = await transport.handleRequest(request, { parsedBody: c.req.valid("json") });
+    // Through the context, so the headers the middleware set (X-Request-Id…) are kept.
+    return c.newResponse(answer.body, answer);
   });
 };

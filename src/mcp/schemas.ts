@@ -73,17 +73,29 @@ export type OpenApiDocument = {
   components?: { schemas?: Record<string, JsonSchema> };
 };
 
-/** Keywords whose values are data (not schemas): copied as they are. */
-const dataKeywords = new Set(["default", "enum", "const", "examples", "required"]);
-/** Keywords whose values map names to schemas. */
-const schemaMaps = new Set(["properties", "patternProperties", "$defs"]);
+/** Keywords whose value is a schema, a list of schemas, or a map of names to schemas. */
+const schemaKeywords = new Set([
+  "items",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "contains",
+  "propertyNames",
+  "not",
+  "if",
+  "then",
+  "else",
+]);
+const schemaListKeywords = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
+const schemaMapKeywords = new Set(["properties", "patternProperties", "dependentSchemas", "$defs"]);
 
 /**
  * A document schema as a standalone JSON Schema (2020-12): `$ref`s to components inlined, and the
- * OpenAPI-only `example` turned into the standard `examples`.
+ * OpenAPI-only `example` turned into the standard `examples`. Other keywords are copied as they are.
  */
 export function standalone(schema: unknown, components: Record<string, JsonSchema>, depth = 0): JsonSchema {
   if (depth > 32) throw new Error("A schema of the document nests too deep to inline.");
+  if (typeof schema === "boolean") return schema ? {} : { not: {} };
   if (!schema || typeof schema !== "object" || Array.isArray(schema)) return {};
   const { $ref, example, ...rest } = schema as JsonSchema;
   if (typeof $ref === "string") {
@@ -91,15 +103,14 @@ export function standalone(schema: unknown, components: Record<string, JsonSchem
     if (!target) throw new Error(`The document has no schema ${$ref}.`);
     return standalone({ ...target, ...rest, ...(example === undefined ? {} : { example }) }, components, depth + 1);
   }
+  const inner = (sub: unknown) => standalone(sub, components, depth + 1);
   const out: JsonSchema = {};
   for (const [keyword, value] of Object.entries(rest)) {
-    if (dataKeywords.has(keyword) || !value || typeof value !== "object") out[keyword] = value;
-    else if (schemaMaps.has(keyword)) {
-      out[keyword] = Object.fromEntries(
-        Object.entries(value).map(([name, sub]) => [name, standalone(sub, components, depth + 1)]),
-      );
-    } else if (Array.isArray(value)) out[keyword] = value.map((sub) => standalone(sub, components, depth + 1));
-    else out[keyword] = standalone(value, components, depth + 1);
+    if (schemaKeywords.has(keyword) && typeof value === "object" && value !== null) out[keyword] = inner(value);
+    else if (schemaListKeywords.has(keyword) && Array.isArray(value)) out[keyword] = value.map(inner);
+    else if (schemaMapKeywords.has(keyword) && typeof value === "object" && value !== null) {
+      out[keyword] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, inner(sub)]));
+    } else out[keyword] = value;
   }
   if (example !== undefined && out.examples === undefined) out.examples = [example];
   return out;

@@ -19,7 +19,7 @@ import type { AppEnv } from "../env";
 import { ApiError, type FieldError } from "../lib/errors";
 import { problemResponse } from "../lib/problem";
 import { fieldErrors } from "../lib/validation";
-import type { z } from "../lib/zod";
+import { z } from "../lib/zod";
 import { type Rest, type RestAnswer, restFor } from "./rest";
 import {
   idempotencyArgument,
@@ -210,6 +210,8 @@ async function callTool(c: Context<AppEnv>, rest: Rest, tool: Tool, operation: R
 const instructions = (businessName: string) =>
   `Books appointments for ${businessName}. Usual flow: list_services for the serviceId; find_availability for free slots; hold_slot to keep one while you ask for the customer's name and e-mail; book_appointment with the holdId and an idempotencyKey. list_bookings and find_customers look things up; reschedule_booking and cancel_booking change a booking by its id. Times are UTC instants with a trailing Z; pass slot times unchanged. A result with isError is a refusal: read its problem code and detail, fix the arguments or pick another slot, and retry writes with the same idempotencyKey.`;
 
+const anyToolsCall = z.looseObject({ method: z.literal("tools/call") });
+
 /** A fresh protocol server for one request, its tools reaching REST through `c`. */
 export function createServer(c: Context<AppEnv>, operations: Map<string, RestOperation>): Server {
   const server = new Server(
@@ -222,7 +224,13 @@ export function createServer(c: Context<AppEnv>, operations: Map<string, RestOpe
   );
   const rest = restFor(c);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await listTools(rest) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  // Registered under a schema that takes any tools/call: the SDK's own check of the request
+  // (CallToolRequestSchema) then runs in its tools/call wrapper and answers -32602 for bad params,
+  // where a failed parse at registration would answer -32603 (an internal error).
+  server.setRequestHandler(anyToolsCall, async (message) => {
+    const parsed = CallToolRequestSchema.safeParse(message);
+    if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, "Invalid tools/call request.");
+    const request = parsed.data;
     const tool = tools.find((t) => t.name === request.params.name);
     const operation = tool && operations.get(tool.operationId);
     if (!tool || !operation) {
