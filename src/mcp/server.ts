@@ -28,7 +28,7 @@ import {
   outputSchemaOf,
   type RestOperation,
 } from "./schemas";
-import { bookableSlots, SLOTS_SUGGESTED, slotText, type Tool, tools } from "./tools";
+import { bookableSlots, SLOTS_SUGGESTED, type Tool, tools } from "./tools";
 
 /**
  * This server never validates JSON Schemas itself (it asks clients for nothing): arguments are
@@ -84,18 +84,21 @@ type Problem = {
   [member: string]: unknown;
 };
 
-/** A refusal: isError, a sentence for the model, and the problem details as JSON. */
-function refusal(problem: Problem, hint = ""): CallToolResult {
+/** A refusal: isError, a sentence for the model, and the problem details (plus any hint data) as JSON. */
+function refusal(problem: Problem, hint: Hint = { text: "" }): CallToolResult {
   const errors = (problem.errors ?? []).map((e) => `\n- ${e.path}: ${e.message}`).join("");
-  const text = `Refused (${problem.status} ${problem.code}${problem.reason ? `, ${problem.reason}` : ""}): ${problem.detail}${errors}${hint}`;
+  const text = `Refused (${problem.status} ${problem.code}${problem.reason ? `, ${problem.reason}` : ""}): ${problem.detail}${errors}${hint.text}`;
   return {
     isError: true,
     content: [
       { type: "text", text },
-      { type: "text", text: JSON.stringify({ problem }) },
+      { type: "text", text: JSON.stringify({ problem, ...hint.data }) },
     ],
   };
 }
+
+/** What a refusal adds to the problem: a sentence, and the same as data. */
+type Hint = { text: string; data?: Record<string, unknown> };
 
 /** The problem of a REST answer that is not a success (a bare status if its body is no problem). */
 function problemOf(answer: RestAnswer): Problem {
@@ -109,9 +112,9 @@ function problemOf(answer: RestAnswer): Problem {
   };
 }
 
-const retryHint = (answer: RestAnswer) => {
+const retryHint = (answer: RestAnswer): Hint => {
   const after = answer.headers.get("Retry-After");
-  return after ? `\nRetry after ${after} s.` : "";
+  return { text: after ? `\nRetry after ${after} s.` : "" };
 };
 
 /** Checks one part of the request with the route's schema; field errors carry the tool's names. */
@@ -131,9 +134,15 @@ function check(
 
 type Args = Record<string, unknown>;
 
-/** The next free slots of a service after a refused time, as a sentence (empty if none known). */
-async function nextFreeHint(rest: Rest, serviceId: unknown, startTime: unknown, providerId: unknown) {
-  if (typeof serviceId !== "string") return "";
+/** The next free slots of a service after a refused time, as a sentence and as data. */
+async function nextFreeHint(
+  rest: Rest,
+  serviceId: unknown,
+  problem: Problem,
+  startTime: unknown,
+  providerId: unknown,
+): Promise<Hint> {
+  if (typeof serviceId !== "string") return { text: "" };
   const query: Record<string, string> = {};
   const start = typeof startTime === "string" ? Date.parse(startTime) : Number.NaN;
   if (start > Date.now()) query.from = new Date(start).toISOString();
@@ -145,10 +154,19 @@ async function nextFreeHint(rest: Rest, serviceId: unknown, startTime: unknown, 
     const from = query.from ? Date.parse(query.from) : Date.now();
     answer = await rest({ method: "GET", path, query: { ...query, to: new Date(from + 86_400_000).toISOString() } });
   }
-  if (answer.status !== 200) return "";
+  if (answer.status !== 200) return { text: "" };
   const summary = bookableSlots(answer.body as Parameters<typeof bookableSlots>[0], SLOTS_SUGGESTED);
-  if (summary.slots.length === 0) return `\nNo free slot of ${serviceId} between ${summary.from} and ${summary.to}.`;
-  return `\nThat slot was just taken or is not bookable; next free: ${summary.slots.map(slotText).join(", ")}.`;
+  const why = problem.reason === "fully_booked" ? "That slot was just taken" : "That slot cannot be booked";
+  if (summary.slots.length === 0) {
+    return {
+      text: `\n${why}, and ${serviceId} has no free slot between ${summary.from} and ${summary.to}.`,
+      data: { nextFree: [] },
+    };
+  }
+  const listed = summary.slots.map(
+    (slot) => `${slot.startTime}–${slot.endTime}${slot.providers?.length ? ` (${slot.providers.join(", ")})` : ""}`,
+  );
+  return { text: `\n${why}; next free: ${listed.join(", ")}.`, data: { nextFree: summary.slots } };
 }
 
 /** The service a refused write was for: its argument, or the booking's (for a reschedule). */
@@ -202,7 +220,7 @@ async function callTool(c: Context<AppEnv>, rest: Rest, tool: Tool, operation: R
   const problem = problemOf(answer);
   if (problem.code === "slot_unavailable") {
     const serviceId = await serviceOf(rest, tool, args);
-    return refusal(problem, await nextFreeHint(rest, serviceId, args.startTime, args.providerId));
+    return refusal(problem, await nextFreeHint(rest, serviceId, problem, args.startTime, args.providerId));
   }
   return refusal(problem, retryHint(answer));
 }

@@ -60,7 +60,7 @@ export function bookableSlots(availability: Availability, limit: number) {
   };
 }
 
-export const slotText = (slot: { startTime: string; providers?: string[] }) =>
+const slotText = (slot: { startTime: string; providers?: string[] }) =>
   slot.providers?.length ? `${slot.startTime} (${slot.providers.join(", ")})` : slot.startTime;
 
 /** The summary's schema: the document's Availability, its slots cut to the fields listed. */

@@ -159,17 +159,25 @@ describe("hold, book, reschedule and cancel", () => {
     const startTime = at(5, "10:00");
     await book(apiKey, bookingBody(service.id, startTime));
 
-    const { problem, text } = await toolRefused(
-      apiKey,
-      "book_appointment",
-      { serviceId: service.id, startTime, endTime: plus(startTime, 30), ...customer() },
-      "slot_unavailable",
-    );
+    const result = await callTool(apiKey, "book_appointment", {
+      serviceId: service.id,
+      startTime,
+      endTime: plus(startTime, 30),
+      ...customer(),
+    });
+    const { problem, text } = refusalOf(result, "slot_unavailable");
     expect(problem).toMatchObject({ status: 409, reason: "fully_booked" });
-    expect(text).toContain("next free:");
+    expect(text).toContain("That slot was just taken; next free:");
     // The first suggestion is the slot right after the taken one, and it is really free.
     const next = new Date(plus(startTime, 30)).toISOString();
-    expect(text).toContain(next);
+    expect(text).toContain(`${next}–${new Date(plus(startTime, 60)).toISOString()}`);
+    const { nextFree } = JSON.parse(result.content[1].text);
+    expect(nextFree).toHaveLength(5);
+    expect(nextFree[0]).toEqual({
+      startTime: next,
+      endTime: new Date(plus(startTime, 60)).toISOString(),
+      remaining: 1,
+    });
     expect((await availability(apiKey, service.id, next, plus(next, 1))).slots[0].bookable).toBe(true);
 
     const held = await toolRefused(
