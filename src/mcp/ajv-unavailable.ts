@@ -1,7 +1,7 @@
 /**
  * What `ajv` and `ajv-formats` resolve to in the Worker bundle (wrangler.toml [alias]). The MCP
  * SDK's server module imports Ajv as its default JSON Schema validator, but Ajv compiles schemas
- * to JavaScript with `new Function`, which Workers refuse, and it would add about 38 KB gzip. The
+ * to JavaScript with `new Function`, which Workers refuse, and it would add about 44 KB gzip. The
  * server is given its own validator (src/mcp/server.ts), so this is never called.
  */
 export default function ajvUnavailable(): never {
