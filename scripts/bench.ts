@@ -112,10 +112,24 @@ try {
   const day = (d: number) => `from=${slotTime(slotOfDay(d))}&to=${slotTime(slotOfDay(d + 1))}`;
   // Seven days of 5-minute slots are 2,016: the last 16 are past the 2,000-slot bound of one call.
   const week = `from=${slotTime(0)}&to=${slotTime(2000)}`;
-  await run("GET availability 1 day", {
+  const availabilityDay = await run("GET availability 1 day", {
     apiKey: key,
     connections: 10,
     request: { path: `/api/v1/services/${listed}/availability?${day(3)}` },
+  });
+  // The same read as an MCP tool call: the POST, the protocol, the in-process REST call, the summary.
+  const mcpFind = await run("MCP find_availability 1 day", {
+    apiKey: key,
+    connections: 10,
+    request: {
+      method: "POST",
+      path: "/api/v1/mcp",
+      body: mcpToolCall("find_availability", {
+        serviceId: listed,
+        from: slotTime(slotOfDay(3)),
+        to: slotTime(slotOfDay(4)),
+      }),
+    },
   });
   await run("GET availability 7 days", {
     apiKey: key,
@@ -130,6 +144,15 @@ try {
     apiKey: key,
     connections: 10,
     request: () => ({ method: "POST", path: "/api/v1/bookings", body: bookingBody(hot, hotSlot++) }),
+  });
+  const mcpBook = await run("MCP book_appointment hot service", {
+    apiKey: key,
+    connections: 10,
+    request: () => ({
+      method: "POST",
+      path: "/api/v1/mcp",
+      body: mcpToolCall("book_appointment", JSON.parse(bookingBody(hot, hotSlot++))),
+    }),
   });
   await run("POST /bookings distinct slots, 20 conns", {
     apiKey: key,
@@ -244,6 +267,11 @@ try {
       ratio: Math.round((create50k.p50 / Math.max(create0.p50, 1)) * 100) / 100,
     },
     lastPageVsFirstP50: Math.round(lastVsFirst * 100) / 100,
+    /** Requests/s of each MCP tool call over its REST request, measured one after the other. */
+    mcpOverRest: {
+      findAvailability: Math.round((mcpFind.rps / Math.max(availabilityDay.rps, 1)) * 100) / 100,
+      bookAppointment: Math.round((mcpBook.rps / Math.max(plainCreate.rps, 1)) * 100) / 100,
+    },
     storm: {
       requests: 200,
       capacity: 2,
@@ -271,6 +299,9 @@ try {
       `\ncreate p50: ${create0.p50} ms with 0 bookings, ${create50k.p50} ms with 50,000 (×${report.create.ratio})`,
     );
     console.log(`last page vs first page p50: ×${report.lastPageVsFirstP50}`);
+    console.log(
+      `MCP over REST, req/s: find_availability ×${report.mcpOverRest.findAvailability}, book_appointment ×${report.mcpOverRest.bookAppointment}`,
+    );
     console.log(`storm: ${stormWins} of 200 succeeded (capacity 2), ${report.storm.conflicts} × 409, ${stormMs} ms`);
     console.log(
       `bundle: ${server.bundle.raw} B raw, ${server.bundle.gzip} B gzip; dev server first response: ${devMs} ms`,
@@ -286,6 +317,11 @@ try {
 } finally {
   await server.dispose();
   await floorServer.dispose();
+}
+
+/** The body of an MCP `tools/call` (POST /api/v1/mcp). */
+function mcpToolCall(name: string, args: Record<string, unknown>): string {
+  return JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
 }
 
 /** Milliseconds from `npm run dev` (fresh state) to the first `/health` answer. */

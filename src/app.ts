@@ -8,6 +8,7 @@ import { deprecatedOperations } from "./lib/deprecations";
 import { ApiError } from "./lib/errors";
 import { onError, problemResponse } from "./lib/problem";
 import { validationHook } from "./lib/validation";
+import { mcp } from "./mcp";
 import { requireApiKey } from "./middleware/auth";
 import { bodyLimit } from "./middleware/body-limit";
 import { deprecation } from "./middleware/deprecation";
@@ -42,6 +43,7 @@ function createApi() {
   api.route("/webhooks", webhooksApp);
   api.route("/providers", providersApp);
   api.route("/holds", holdsApp);
+  mcp(api);
   api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",

@@ -35,6 +35,7 @@ export const openApiDocument = (api: OpenAPIHono<AppEnv>) => {
             { name: "Providers", description: "People (or rooms) who perform services, with own hours." },
             { name: "Holds", description: "Seats kept for a few minutes, then booked or released." },
             { name: "Webhooks", description: "Signed booking events (Standard Webhooks) and their deliveries." },
+            { name: "Agents", description: "The API as a Model Context Protocol server, for AI agents." },
             { name: "Meta", description: "Health, contract, reference and problem types." },
           ],
         }),

@@ -78,6 +78,7 @@ describe("request bodies", () => {
       "POST /bookings/{id}/reschedule",
       "POST /customers",
       "POST /holds",
+      "POST /mcp",
       "POST /providers",
       "POST /services",
       "POST /webhooks",

@@ -38,6 +38,7 @@ const expectedOperations = [
   "DELETE /webhooks/{id} deleteWebhook",
   "GET /webhooks/{id}/deliveries listWebhookDeliveries",
   "POST /webhooks/{id}/deliveries/{deliveryId}/retry retryWebhookDelivery",
+  "POST /mcp mcp",
 ];
 
 describe("the served OpenAPI document", () => {

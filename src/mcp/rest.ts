@@ -1,0 +1,62 @@
+/**
+ * The REST API, called in-process. A tool does not touch calendars or D1 itself: it sends the
+ * request a REST client would send, with the caller's own `Authorization`, through the same
+ * Worker app, so key checks, rate limits, validation, idempotency and every booking rule are the
+ * REST operation's own.
+ */
+import type { Context } from "hono";
+import { apiBasePath, app } from "../app";
+import type { AppEnv } from "../env";
+
+export type RestCall = {
+  method: string;
+  /** Under /api/v1, path parameters already encoded. */
+  path: string;
+  query?: Record<string, string>;
+  body?: unknown;
+  idempotencyKey?: string;
+};
+
+export type RestAnswer = {
+  status: number;
+  /** The parsed JSON body; undefined when there was none or it was not JSON. */
+  body: unknown;
+  headers: Headers;
+};
+
+export type Rest = (call: RestCall) => Promise<RestAnswer>;
+
+/** Headers of the MCP request that the REST request carries on. */
+const forwarded = ["Authorization", "CF-Connecting-IP"];
+
+/**
+ * Sends REST requests on behalf of this MCP request: same origin, same key, and the MCP request's
+ * id as `X-Request-Id`, so the access log ties a tool call's REST requests to it.
+ */
+export function restFor(c: Context<AppEnv>): Rest {
+  const origin = new URL(c.req.url).origin;
+  return async ({ method, path, query, body, idempotencyKey }) => {
+    const url = new URL(`${origin}${apiBasePath}${path}`);
+    for (const [name, value] of Object.entries(query ?? {})) url.searchParams.set(name, value);
+    const headers = new Headers({ "X-Request-Id": c.var.requestId });
+    for (const name of forwarded) {
+      const value = c.req.header(name);
+      if (value !== undefined) headers.set(name, value);
+    }
+    if (idempotencyKey !== undefined) headers.set("Idempotency-Key", idempotencyKey);
+    let payload: string | undefined;
+    if (body !== undefined) {
+      payload = JSON.stringify(body);
+      headers.set("Content-Type", "application/json");
+    }
+    const response = await app.fetch(new Request(url, { method, headers, body: payload }), c.env, c.executionCtx);
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, body: parsed, headers: response.headers };
+  };
+}
