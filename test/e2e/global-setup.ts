@@ -5,17 +5,15 @@
  * path to the tests. Teardown stops the whole process group (npm, scripts/dev.ts, wrangler,
  * workerd) and removes the temporary state.
  */
-import type { ChildProcess } from "node:child_process";
 import { createWriteStream, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import type { TestProject } from "vitest/node";
 import { DEMO_API_KEY } from "../../scripts/lib/demo.ts";
-import { freePort, signalGroup, startDevServer, stopGroup } from "../support/dev-server.ts";
+import { freePort, signalGroup, startDevServer, stopGroup, waitUntilSeeded } from "../support/dev-server.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -32,9 +30,6 @@ declare module "vitest" {
 const generatedDir = path.join(import.meta.dirname, ".generated");
 /** Startup (migrations, wrangler, workerd, seeding) takes ~30 s on a loaded 2-core machine. */
 const STARTUP_TIMEOUT_MS = Number(process.env.E2E_STARTUP_TIMEOUT_MS ?? 240_000);
-const SEEDED_LINE = /\[dev\] (seeded .*|demo data already present\.)/;
-/** How long after the "seeded" line the demo bookings may take to show up in GET /bookings. */
-const SEEDED_GRACE_MS = 60_000;
 
 async function fetchJson(url: string, init: RequestInit = {}): Promise<{ status: number; body: unknown }> {
   const response = await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
@@ -46,39 +41,6 @@ async function fetchJson(url: string, init: RequestInit = {}): Promise<{ status:
   return { status: response.status, body };
 }
 
-/** Resolves once the dev server printed its "seeded"/"already present" line and bookings exist. */
-async function waitUntilReady(child: ChildProcess, output: { text: string }, baseUrl: string): Promise<void> {
-  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
-  let lastProblem = "no answer yet";
-  let seededAt: number | undefined;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`npm run dev exited early (${child.signalCode ?? `code ${child.exitCode}`})`);
-    }
-    if (SEEDED_LINE.test(output.text)) {
-      seededAt ??= Date.now();
-      // Seeding is over; bookings deferred to the outbox may still reach D1, but not forever.
-      if (Date.now() - seededAt > SEEDED_GRACE_MS) {
-        throw new Error(`seeding finished, but after ${SEEDED_GRACE_MS / 1000} s still ${lastProblem}`);
-      }
-      try {
-        const r = await fetchJson(`${baseUrl}/bookings?limit=1`, {
-          headers: { Authorization: `Bearer ${DEMO_API_KEY}` },
-        });
-        const total = (r.body as { pagination?: { total?: number } }).pagination?.total ?? 0;
-        if (r.status === 200 && total > 0) return;
-        lastProblem = `GET /bookings answered ${r.status} with total ${total}`;
-      } catch (error) {
-        lastProblem = error instanceof Error ? error.message : String(error);
-      }
-    }
-    await sleep(250);
-  }
-  throw new Error(
-    `the dev server was not ready with seeded data within ${STARTUP_TIMEOUT_MS / 1000} s (${lastProblem})`,
-  );
-}
-
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   mkdirSync(generatedDir, { recursive: true });
   const port = await freePort();
@@ -88,7 +50,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const logPath = path.join(generatedDir, "dev-server.log");
   const log = createWriteStream(logPath);
 
-  const { child, pgid, output } = startDevServer(port, persistDir, (chunk) => log.write(chunk));
+  const server = startDevServer(port, persistDir, (chunk) => log.write(chunk));
+  const { pgid, output } = server;
   // If Vitest exits without running teardown (Ctrl-C), leave no wrangler/workerd and no state behind.
   const onExit = () => {
     signalGroup(pgid, "SIGKILL");
@@ -107,7 +70,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 
   try {
-    await waitUntilReady(child, output, baseUrl);
+    await waitUntilSeeded(server, baseUrl, DEMO_API_KEY, STARTUP_TIMEOUT_MS);
 
     const doc = await fetchJson(`${baseUrl}/openapi.json`);
     if (doc.status !== 200 || typeof doc.body !== "object") {

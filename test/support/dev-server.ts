@@ -1,6 +1,7 @@
 /**
- * `npm run dev` as a user types it, for the Node-side suites (e2e contract tests, browser test):
- * a free port, a fresh state folder, its own process group, and a stop that leaves nothing behind.
+ * `npm run dev` as a user types it, for the Node-side suites (e2e contract tests, browser test,
+ * contract tester): a free port, a fresh state folder, its own process group, a wait until the
+ * demo data is seeded, and a stop that leaves nothing behind.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import net from "node:net";
@@ -9,6 +10,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 const STOP_TIMEOUT_MS = 15_000;
+const SEEDED_LINE = /\[dev\] (seeded .*|demo data already present\.)/;
+/** How long after the "seeded" line the demo bookings may take to show up in GET /bookings. */
+const SEEDED_GRACE_MS = 60_000;
 
 export type DevServer = {
   child: ChildProcess;
@@ -93,4 +97,46 @@ export async function stopGroup(pgid: number): Promise<boolean> {
     while (groupAlive(pgid) && Date.now() < killDeadline) await sleep(100);
   }
   return !groupAlive(pgid);
+}
+
+/** The demo key `npm run dev` printed in its banner ("Demo key  bk_test_…"), once it has. */
+export function printedDemoKey(output: { text: string }): string | undefined {
+  return /Demo key\s+(bk_\w+)/.exec(output.text)?.[1];
+}
+
+/**
+ * Resolves once the dev server printed its "seeded"/"already present" line and bookings exist
+ * (GET /bookings with `apiKey` counts some); throws if it exits or is not ready in `timeoutMs`.
+ */
+export async function waitUntilSeeded(server: DevServer, baseUrl: string, apiKey: string, timeoutMs: number) {
+  const { child, output } = server;
+  const deadline = Date.now() + timeoutMs;
+  let lastProblem = "no answer yet";
+  let seededAt: number | undefined;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`npm run dev exited early (${child.signalCode ?? `code ${child.exitCode}`})`);
+    }
+    if (SEEDED_LINE.test(output.text)) {
+      seededAt ??= Date.now();
+      // Seeding is over; bookings deferred to the outbox may still reach D1, but not forever.
+      if (Date.now() - seededAt > SEEDED_GRACE_MS) {
+        throw new Error(`seeding finished, but after ${SEEDED_GRACE_MS / 1000} s still ${lastProblem}`);
+      }
+      try {
+        const response = await fetch(`${baseUrl}/bookings?limit=1`, {
+          headers: { Authorization: `Bearer ${apiKey}` },
+          signal: AbortSignal.timeout(10_000),
+        });
+        const body = (await response.json().catch(() => ({}))) as { pagination?: { total?: number } };
+        const total = body.pagination?.total ?? 0;
+        if (response.status === 200 && total > 0) return;
+        lastProblem = `GET /bookings answered ${response.status} with total ${total}`;
+      } catch (error) {
+        lastProblem = error instanceof Error ? error.message : String(error);
+      }
+    }
+    await sleep(250);
+  }
+  throw new Error(`the dev server was not ready with seeded data within ${timeoutMs / 1000} s (${lastProblem})`);
 }
