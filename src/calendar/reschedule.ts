@@ -138,8 +138,9 @@ function claimNext(
   }
   const provider = command.providers?.find((p) => p.id === providerId) as ProviderSnapshot;
   const held = reservations.claimOf(current.id);
-  // A fresh id per attempt: a release of an earlier, unanswered attempt leaves a tombstone.
-  const claimId = `${current.id}.m${now.toString(36)}${tried.length}`;
+  // A fresh id per attempt, never the booking's current claim id (two moves can share a
+  // millisecond): a release of an earlier, unanswered attempt leaves a tombstone.
+  const claimId = `${current.id}.m${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
   reservations.insert({ ...moved, providerId }, blocked, { claimId, tentativeUntil: now + TENTATIVE_MS }, "move");
   tables.alarm.arm(now + TENTATIVE_MS);
   return {
@@ -206,7 +207,7 @@ export function finishMove(
   reservations.removeTentative(rowId);
   const previousClaim = reservations.claimOf(current.id);
   const result = commitMove(tables, command, current, moved, blocked, step.claim.claimId, now);
-  if (previousClaim) tables.releases.queue(previousClaim, now);
+  if (previousClaim && previousClaim.claimId !== step.claim.claimId) tables.releases.queue(previousClaim, now);
   return result;
 }
 

@@ -31,14 +31,18 @@ describe("model-based: bookings, holds and catalog changes in any order", () => 
     const started = Date.now();
     console.log(`model: seed ${seed}, ${runs} sequences`);
     await fc.assert(
-      fc.asyncProperty(initialModel, fc.commands(commands, { maxCommands: 20 }), async (first: Model, sequence) => {
-        const model = structuredClone(first);
-        const system = await setUp(model);
-        await fc.asyncModelRun(() => ({ model, real: system }), sequence);
-        sequences++;
-        commandsRun += [...sequence].length;
-        if (sequences % 25 === 0) console.log(`model: ${sequences} sequences so far`);
-      }),
+      fc.asyncProperty(
+        initialModel,
+        fc.commands(commands, { maxCommands: 30, size: "medium" }),
+        async (first: Model, sequence) => {
+          const model = structuredClone(first);
+          const system = await setUp(model);
+          await fc.asyncModelRun(() => ({ model, real: system }), sequence);
+          sequences++;
+          commandsRun += [...sequence].length;
+          if (sequences % 25 === 0) console.log(`model: ${sequences} sequences so far`);
+        },
+      ),
       { numRuns: runs, seed },
     );
     vi.useRealTimers();

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { assertWellFormedClaim, checkProviderFree, checkProviderWorking, type OverlappingClaim } from "./rules";
+import { CALENDAR_KEEPS_PAST_MS } from "../prune";
 import { migrate } from "./storage";
 import type { ClaimCommand, ClaimResult, ProviderCalendarSnapshot, ProviderClaim, ProviderSnapshot } from "./types";
 
@@ -135,11 +136,16 @@ export class ProviderCalendar extends DurableObject<Env> {
     }));
   }
 
-  /** Drops holds that expired and tombstones past retention; idempotent, then re-arms for the next. */
+  /**
+   * Drops holds that expired, tombstones past retention and claims that ended long enough ago to
+   * overlap nothing (so the calendar's size follows the person's upcoming time, not their
+   * history); idempotent, then re-arms for the next.
+   */
   override async alarm(): Promise<void> {
     this.ctx.storage.transactionSync(() => {
       const now = Date.now();
       this.sql.exec("DELETE FROM claims WHERE expires_ms IS NOT NULL AND expires_ms <= ?", now);
+      this.sql.exec("DELETE FROM claims WHERE blocked_end_ms <= ?", now - CALENDAR_KEEPS_PAST_MS);
       this.sql.exec("DELETE FROM tombstones WHERE released_ms <= ?", now - TOMBSTONE_RETENTION_MS);
       this.scheduleAlarm();
     });
@@ -187,7 +193,7 @@ export class ProviderCalendar extends DurableObject<Env> {
       this.maxBlockedMs = blockedMs;
       this.sql.exec("UPDATE meta SET value = ? WHERE key = 'max_blocked_ms'", blockedMs);
     }
-    if (command.expiresAt != null || held?.expires_ms != null) this.scheduleAlarm();
+    this.scheduleAlarm();
     return { ok: true, replayed: false, moved: live !== undefined };
   }
 
@@ -229,16 +235,18 @@ export class ProviderCalendar extends DurableObject<Env> {
   }
 
   /**
-   * Keeps one alarm at the earliest hold expiry or tombstone end, written in the caller's
-   * transaction (SQLite-backed storage commits the alarm with it).
+   * Keeps one alarm at the earliest hold expiry, tombstone end or claim to prune, written in the
+   * caller's transaction (SQLite-backed storage commits the alarm with it).
    */
   private scheduleAlarm(): void {
     const next = this.sql
       .exec<{ at: number | null }>(
         `SELECT min(at) AS at FROM (
            SELECT min(expires_ms) AS at FROM claims WHERE expires_ms IS NOT NULL
-           UNION ALL SELECT min(released_ms) + ? FROM tombstones)`,
+           UNION ALL SELECT min(released_ms) + ? FROM tombstones
+           UNION ALL SELECT min(blocked_end_ms) + ? FROM claims)`,
         TOMBSTONE_RETENTION_MS,
+        CALENDAR_KEEPS_PAST_MS,
       )
       .one().at;
     if (next === null) void this.ctx.storage.deleteAlarm();

@@ -26,6 +26,8 @@ const migrations: string[] = [
    CREATE INDEX tombstones_released ON tombstones (released_ms);
    CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
    INSERT INTO meta (key, value) VALUES ('max_blocked_ms', 0);`,
+  // Claims that ended long ago are pruned by the alarm; it finds the oldest by this index.
+  "CREATE INDEX claims_blocked_end ON claims (blocked_end_ms);",
 ];
 
 /** Brings the tables up to date; cheap when they are (one read of the schema version). */

@@ -1,0 +1,126 @@
+/**
+ * Sequences the model-based test must always pass: the defects that were found in the engine,
+ * each replayed through the same commands and checks (test/model/system.ts).
+ */
+import fc from "fast-check";
+import { afterEach, beforeEach, describe, it, vi } from "vitest";
+import { Advance, Convert, Create, Hold, Move, PatchProvider, PatchService } from "./commands";
+import { MINUTE, type Model, T0 } from "./model";
+import { setUp } from "./system";
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** A first state: services open `day` hours in UTC, people working `day` hours in UTC, nothing booked. */
+function start(changes: { s0?: Partial<Model["services"]["S0"]>; p0?: Partial<Model["providers"]["P0"]> } = {}): Model {
+  const service = {
+    capacity: 1,
+    duration: 30,
+    bufferBefore: 0,
+    bufferAfter: 0,
+    hours: "day",
+    providers: [],
+    active: true,
+  } as const;
+  const person = { zone: "UTC", hours: "day", dayOff: null, active: true } as const;
+  return {
+    now: T0 - 12 * 60 * MINUTE,
+    services: { S0: { ...service, providers: [], ...changes.s0 }, S1: { ...service, providers: [] } },
+    providers: { P0: { ...person, ...changes.p0 }, P1: { ...person } },
+    bookings: [],
+    holds: [],
+  };
+}
+
+async function replay(first: Model, commands: fc.AsyncCommand<Model, Awaited<ReturnType<typeof setUp>>>[]) {
+  const model = structuredClone(first);
+  const system = await setUp(model);
+  await fc.asyncModelRun(() => ({ model, real: system }), commands);
+}
+
+/** Index of a time in the commands' list of start times. */
+const time = (hhmm: string) =>
+  [
+    "00:00",
+    "01:30",
+    "03:30",
+    "06:30",
+    "09:00",
+    "10:00",
+    "11:30",
+    "12:00",
+    "12:30",
+    "16:30",
+    "18:00",
+    "18:30",
+    "20:30",
+    "23:30",
+  ].indexOf(hhmm);
+
+describe("regressions", () => {
+  it("a service that gets a person keeps its earlier booking's seat (no second booking in a 1-seat slot)", async () => {
+    await replay(start(), [
+      new Create("S0", 1, time("10:00"), null),
+      new PatchService("S0", { providers: ["P0"] }),
+      new Create("S0", 1, time("10:00"), null),
+      new Move(0, 1, time("12:00"), null),
+      new Create("S1", 1, time("12:00"), null),
+      new PatchService("S1", { providers: ["P0"] }),
+      new Create("S1", 1, time("12:00"), "P0"),
+    ]);
+  });
+
+  it("moving a booking whose person left the service is a 422, not a 500", async () => {
+    await replay(start({ s0: { providers: ["P0", "P1"] } }), [
+      new Create("S0", 1, time("10:00"), "P0"),
+      new PatchService("S0", { providers: ["P1"] }),
+      new Move(0, 1, time("11:30"), null),
+      new PatchService("S0", { providers: [] }),
+      new Move(0, 1, time("11:30"), null),
+    ]);
+  });
+
+  it("booked holds stop counting against the key's 50 live holds", async () => {
+    const commands = [];
+    for (let i = 0; i < 51; i++) commands.push(new Hold("S0", 1, time("10:00"), null, 600), new Convert(i));
+    await replay(start({ s0: { capacity: 60 } }), commands);
+  });
+
+  it("a person working around the clock in Kolkata is booked across their midnight", async () => {
+    await replay(
+      start({
+        s0: { providers: ["P0"], hours: "allDay", duration: 60 },
+        p0: { zone: "Asia/Kolkata", hours: "allDay" },
+      }),
+      [new Create("S0", 1, time("18:00"), "P0"), new Create("S0", 1, time("18:30"), null)],
+    );
+  });
+
+  it("a hold that every person refuses is refused once each, not asked again and again", async () => {
+    await replay(start({ s0: { providers: ["P0", "P1"], hours: "allDay" } }), [
+      new Hold("S0", 1, time("01:30"), null, 600),
+    ]);
+  });
+
+  it("reconciliation leaves people's claims of bookings long past alone", async () => {
+    await replay(start({ s0: { providers: ["P0"] } }), [
+      new Create("S0", 0, time("09:00"), null),
+      new Advance(1440),
+      new Advance(1440),
+      new Advance(1440),
+      new PatchProvider("P0", { hours: "allDay" }),
+    ]);
+  });
+
+  it("moving a booking to its own time twice in one millisecond keeps the person's claim", async () => {
+    await replay(start({ s0: { providers: ["P1"] } }), [
+      new Create("S0", 0, time("09:00"), null),
+      new Move(0, 0, time("09:00"), null),
+      new Move(0, 0, time("09:00"), null),
+    ]);
+  });
+});
