@@ -1,7 +1,7 @@
 /** The Worker's side of the calendar: addressing the Durable Object and reading its answers. */
 
-import type { Booking } from "../bookings/booking";
 import type { ServiceRow } from "../db/schema";
+import type { Booking } from "../domain/booking";
 import { ApiError } from "../lib/errors";
 import { etagOf } from "../lib/etag";
 import type { CalendarRefusal, CalendarResult, CreateBookingCommand, ServiceSnapshot } from "./types";

@@ -4,8 +4,9 @@
  * dropped once the queue has it. Whatever fails waits here for the next attempt.
  */
 
-import { toBooking } from "../bookings/booking";
-import type { BookingStatus, WebhookEventType } from "../db/schema";
+import type { BookingStatus } from "../domain/booking";
+import { toBooking } from "../domain/booking";
+import type { WebhookEventType } from "../domain/webhook";
 import { newId } from "../lib/ids";
 import { type BookingEvent, eventPayload, eventTypeFor, type WebhookMessage } from "../webhooks/events";
 import { type PersistOutcome, retryDelayMs } from "./outbox";

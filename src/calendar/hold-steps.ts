@@ -3,9 +3,9 @@
  * expiry; with providers a tentative seat while the person's calendar claims the time) and
  * turning one into a booking in a single transaction, so the seat is never free in between.
  */
-import { toBooking } from "../bookings/booking";
+import { toBooking } from "../domain/booking";
+import type { Hold } from "../domain/hold";
 import { newId } from "../lib/ids";
-import type { Hold } from "./holds";
 import { priorAnswer } from "./idempotency-records";
 import type { StoredBooking } from "./persist";
 import type { ClaimCommand, ProviderSnapshot } from "./provider/types";

@@ -6,25 +6,9 @@
  * expired hold never counts and is never converted, and the alarm frees it on time without any
  * request arriving.
  */
+import type { Hold, HoldStatus } from "../domain/hold";
 import type { HeldClaim } from "./provider-releases";
 import type { Span } from "./rules";
-
-/** The states of a hold; only HELD takes a seat. */
-export type HoldStatus = "HELD" | "CONSUMED" | "RELEASED" | "EXPIRED";
-
-/** A hold as the API shows it. */
-export type Hold = {
-  id: string;
-  serviceId: string;
-  providerId: string | null;
-  startTime: string;
-  endTime: string;
-  expiresAt: string;
-  status: HoldStatus;
-  /** The booking it became, once CONSUMED. */
-  bookingId: string | null;
-  createdAt: string;
-};
 
 /** The hold records and seat rows of one calendar. Every method runs inside the caller's transaction. */
 export class Holds {

@@ -3,7 +3,7 @@
  * services; this record makes a replay safe even when D1's copy of the answer was never stored.
  */
 
-import { toBooking } from "../bookings/booking";
+import { toBooking } from "../domain/booking";
 import { IDEMPOTENCY_RETENTION_MS } from "../lib/idempotency-retention";
 import type { Reservations } from "./reservations";
 import type { CalendarResult } from "./types";

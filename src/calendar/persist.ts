@@ -4,7 +4,8 @@
  */
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { createDb, type Database } from "../db/client";
-import { type BookingRow, bookings, customers, holds } from "../db/schema";
+import { bookings, customers, holds } from "../db/schema";
+import type { BookingRecord } from "../domain/booking";
 import { newId } from "../lib/ids";
 import { type BookingEvent, eventStatements } from "../webhooks/events";
 import type { PersistOutcome } from "./outbox";
@@ -12,12 +13,8 @@ import type { PersistOutcome } from "./outbox";
 /** How long a D1 write may take before the booking is left to the outbox alarm. */
 const D1_WRITE_TIMEOUT_MS = 5_000;
 
-/**
- * A booking as the calendar stores it: the D1 row without the customer link resolved, and the
- * hold it was made from (its D1 row ends in the booking's own write, so the key's count of live
- * holds drops with it).
- */
-export type StoredBooking = Omit<BookingRow, "customerId"> & { customerId: string; holdId?: string };
+/** A booking as the calendar stores it (the domain's record). */
+export type StoredBooking = BookingRecord;
 
 /**
  * Persists bookings and their webhook events in one D1 batch; returns each booking's customer

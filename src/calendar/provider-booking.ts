@@ -14,7 +14,7 @@
  * releases the claim (a tombstone there refuses a late duplicate), so a refused or abandoned
  * request holds nothing anywhere once the deadline has passed.
  */
-import { toBooking } from "../bookings/booking";
+import { toBooking } from "../domain/booking";
 import { newId } from "../lib/ids";
 import { priorAnswer } from "./idempotency-records";
 import type { StoredBooking } from "./persist";

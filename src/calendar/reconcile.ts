@@ -4,7 +4,8 @@
  */
 import { and, asc, eq, gt, isNull } from "drizzle-orm";
 import { createDb, type Database } from "../db/client";
-import { type BookingStatus, bookings, holds, services } from "../db/schema";
+import { bookings, holds, services } from "../db/schema";
+import type { BookingStatus } from "../domain/booking";
 import { calendarOf } from "./client";
 import { CALENDAR_KEEPS_PAST_MS } from "./prune";
 

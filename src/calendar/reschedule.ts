@@ -9,13 +9,13 @@
  * then one transaction moves the booking and drops the row, and the old claim is released.
  * Refused, unanswered or timed out, the row goes and the booking is untouched.
  */
-import { toBooking } from "../bookings/booking";
+import { holdsCapacity, toBooking } from "../domain/booking";
 import { priorAnswer } from "./idempotency-records";
 import type { StoredBooking } from "./persist";
 import type { ProviderReason } from "./provider/reasons";
 import type { ClaimCommand, ProviderSnapshot } from "./provider/types";
 import { TENTATIVE_MS } from "./provider-booking";
-import { holdsCapacity, moveRowId } from "./reservations";
+import { moveRowId } from "./reservations";
 import { blockedSpan, checkCapacity, checkRequest, type Span } from "./rules";
 import type { CalendarTables } from "./tables";
 import type { CalendarRefusal, CalendarResult, RescheduleCommand } from "./types";

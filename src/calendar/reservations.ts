@@ -4,21 +4,12 @@
  * those rows, with one range scan of a partial index, so their cost grows with the overlapping
  * rows, not with everything the calendar ever stored.
  */
-import type { BookingStatus } from "../db/schema";
+import type { BookingStatus } from "../domain/booking";
 import type { StoredBooking } from "./persist";
 import type { HeldClaim } from "./provider-releases";
 import type { Span } from "./rules";
 import type { SeatRow } from "./seat-conflicts";
 import type { CalendarCounters } from "./types";
-
-/**
- * Statuses whose rows take a seat (docs/api-behaviour.md, "Availability rules"). The partial index
- * `bookings_active_blocked` and the overlap query spell the same list.
- */
-export const HOLDING_STATUSES = ["PENDING", "CONFIRMED"] as const satisfies readonly BookingStatus[];
-
-/** Whether a row in `status` takes a seat. */
-export const holdsCapacity = (status: BookingStatus) => (HOLDING_STATUSES as readonly BookingStatus[]).includes(status);
 
 /**
  * A row's blocked span as stored: `[s, e)` in epoch milliseconds; `k` is its kind (booking, move,

@@ -2,7 +2,7 @@
  * Reserving: the critical section of a new booking. The rules are checked and the seat is taken
  * in one synchronous transaction (the caller's `transactionSync`), with no await in between.
  */
-import { toBooking } from "../bookings/booking";
+import { toBooking } from "../domain/booking";
 import { newId } from "../lib/ids";
 import { priorAnswer } from "./idempotency-records";
 import type { StoredBooking } from "./persist";

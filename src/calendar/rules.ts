@@ -3,7 +3,7 @@
  * rules"). The calendar Durable Object calls them inside its critical section, so none of them
  * does I/O or awaits.
  */
-import type { DateOverride, WeeklySchedule } from "../db/schema";
+import type { DateOverride, WeeklySchedule } from "../domain/schedule";
 import { intervalsOn, type WorkingHours } from "./overrides";
 import { addDays, compareDates, instantOf, type LocalDate, localDateOf } from "./zoned";
 

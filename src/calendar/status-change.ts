@@ -2,7 +2,7 @@
  * Status changes (and notes edits) of a booking, in one synchronous transaction: the seat is
  * freed in the same step that moves the booking out of a status that holds capacity.
  */
-import { toBooking } from "../bookings/booking";
+import { toBooking } from "../domain/booking";
 import type { StoredBooking } from "./persist";
 import type { CalendarTables } from "./tables";
 import { canTransition } from "./transitions";

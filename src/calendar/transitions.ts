@@ -1,4 +1,4 @@
-import type { BookingStatus } from "../db/schema";
+import type { BookingStatus } from "../domain/booking";
 
 /** Allowed status changes (docs/api-behaviour.md, "Booking statuses"). PENDING and CONFIRMED hold capacity. */
 export const allowedTransitions: Record<BookingStatus, readonly BookingStatus[]> = {

@@ -1,7 +1,6 @@
 /** The typed contract between the routes and the ServiceCalendar Durable Object. */
 
-import type { Booking } from "../bookings/booking";
-import type { BookingStatus } from "../db/schema";
+import type { Booking, BookingStatus } from "../domain/booking";
 import type { ProviderReason } from "./provider/reasons";
 import type { ProviderSnapshot } from "./provider/types";
 import type { ServiceRules } from "./rules";

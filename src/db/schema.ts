@@ -7,6 +7,9 @@
  */
 
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { bookingStatuses } from "../domain/booking.ts";
+import type { DateOverride, WeeklySchedule } from "../domain/schedule.ts";
+import { type WebhookEventType, webhookEventTypes } from "../domain/webhook.ts";
 
 export const businesses = sqliteTable("businesses", {
   id: text("id").primaryKey(),
@@ -131,9 +134,6 @@ export const customers = sqliteTable(
   ],
 );
 
-export const bookingStatuses = ["PENDING", "CONFIRMED", "CANCELLED", "COMPLETED", "NO_SHOW"] as const;
-export type BookingStatus = (typeof bookingStatuses)[number];
-
 export const bookings = sqliteTable(
   "bookings",
   {
@@ -196,25 +196,11 @@ export const idempotencyKeys = sqliteTable(
   (t) => [primaryKey({ columns: [t.businessId, t.key] }), index("idempotency_keys_expires_idx").on(t.expiresAt)],
 );
 
-export type Weekday = "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
-export type TimeInterval = { start: string; end: string };
-export type WeeklySchedule = Partial<Record<Weekday, TimeInterval[]>>;
-/** A local date (`YYYY-MM-DD`) whose intervals replace its weekday's; `[]` closes the day. */
-export type DateOverride = { date: string; intervals: TimeInterval[] };
-
 export type ServiceRow = typeof services.$inferSelect;
 export type CustomerRow = typeof customers.$inferSelect;
 export type ProviderRow = typeof providers.$inferSelect;
 /** A booking row; `providerId` may be absent in records written before bookings had providers. */
 export type BookingRow = Omit<typeof bookings.$inferSelect, "providerId"> & { providerId?: string | null };
-
-export const webhookEventTypes = [
-  "booking.created",
-  "booking.cancelled",
-  "booking.updated",
-  "booking.rescheduled",
-] as const;
-export type WebhookEventType = (typeof webhookEventTypes)[number];
 
 /** HTTPS endpoints a business registered for booking events. */
 export const webhookEndpoints = sqliteTable(

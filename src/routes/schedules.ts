@@ -4,7 +4,7 @@
  */
 
 import { findOverlap, minutesOfDay, timeOfDayPattern } from "../calendar/schedule";
-import type { Weekday } from "../db/schema";
+import type { Weekday } from "../domain/schedule";
 import { z } from "../lib/zod";
 
 const TimeIntervalSchema = z

@@ -3,15 +3,10 @@
  * with the booking (fanned out to the subscribed endpoints there), then put on the queue.
  */
 import { and, count, eq, isNull, sql } from "drizzle-orm";
-import type { Booking } from "../bookings/booking";
 import type { Database } from "../db/client";
-import {
-  type BookingStatus,
-  type WebhookEventType,
-  webhookDeliveries,
-  webhookEndpoints,
-  webhookEvents,
-} from "../db/schema";
+import { webhookDeliveries, webhookEndpoints, webhookEvents } from "../db/schema";
+import type { Booking, BookingStatus } from "../domain/booking";
+import type { WebhookEventType } from "../domain/webhook";
 
 /** An event as the calendar's outbox holds it. */
 export type BookingEvent = {

@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkWorkingHours, type ServiceRules, slotsBetween } from "../../src/calendar/rules";
 import { weekdays } from "../../src/calendar/schedule";
-import type { TimeInterval, WeeklySchedule } from "../../src/db/schema";
+import type { TimeInterval, WeeklySchedule } from "../../src/domain/schedule";
 import { iso, rules } from "./fixtures";
 
 const MINUTE = 60_000;

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { dateKey, overrideFor } from "../../src/calendar/overrides";
 import { checkWorkingHours, type ServiceRules, slotsBetween, workingSpans } from "../../src/calendar/rules";
 import { localDateOf } from "../../src/calendar/zoned";
-import type { DateOverride, TimeInterval, Weekday } from "../../src/db/schema";
+import type { DateOverride, TimeInterval, Weekday } from "../../src/domain/schedule";
 import { at, everyDay, rules, starts } from "./fixtures";
 
 describe("overrideFor", () => {

@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
-import { assertWellFormedClaim, checkProviderFree, checkProviderWorking, type OverlappingClaim } from "./rules";
 import { CALENDAR_KEEPS_PAST_MS } from "../prune";
+import { assertWellFormedClaim, checkProviderFree, checkProviderWorking, type OverlappingClaim } from "./rules";
 import { migrate } from "./storage";
 import type { ClaimCommand, ClaimResult, ProviderCalendarSnapshot, ProviderClaim, ProviderSnapshot } from "./types";
 

@@ -1,5 +1,5 @@
 /** The typed contract of the ProviderCalendar Durable Object. All instants are epoch milliseconds. */
-import type { DateOverride } from "../../db/schema";
+import type { DateOverride } from "../../domain/schedule";
 import type { WorkingHours } from "../overrides";
 import type { ProviderReason } from "./reasons";
 

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { toBooking } from "../../bookings/booking";
+import { toBooking } from "../../domain/booking";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
 import { bearerSecurity, conditionalGet } from "../../lib/openapi";

@@ -2,10 +2,10 @@
 
 import { and, count, desc, eq, gte, lt, sql } from "drizzle-orm";
 import type { Context } from "hono";
-import { toBooking } from "../../bookings/booking";
 import type { Database } from "../../db/client";
 import { bind, preparedOnce } from "../../db/prepared";
 import { bookings } from "../../db/schema";
+import { toBooking } from "../../domain/booking";
 import type { AppEnv } from "../../env";
 import { utcDateTime, utcDateTimeRule } from "../../lib/datetime";
 import { ApiError } from "../../lib/errors";

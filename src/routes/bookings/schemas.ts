@@ -1,5 +1,5 @@
-import type { Booking } from "../../bookings/booking";
-import { bookingStatuses } from "../../db/schema";
+import type { Booking } from "../../domain/booking";
+import { bookingStatuses } from "../../domain/booking";
 import { utcDateTime, utcDateTimeRule, utcTimestamp } from "../../lib/datetime";
 import { listOf } from "../../lib/pagination";
 import { z } from "../../lib/zod";

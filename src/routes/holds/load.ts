@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { calendarOf } from "../../calendar/client";
-import type { Hold } from "../../calendar/holds";
 import { holds } from "../../db/schema";
+import type { Hold } from "../../domain/hold";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
 

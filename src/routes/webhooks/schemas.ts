@@ -1,4 +1,4 @@
-import { webhookEventTypes } from "../../db/schema";
+import { webhookEventTypes } from "../../domain/webhook";
 import { utcTimestamp } from "../../lib/datetime";
 import { listOf } from "../../lib/pagination";
 import { z } from "../../lib/zod";

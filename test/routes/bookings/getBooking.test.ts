@@ -1,7 +1,7 @@
 /** GET /bookings/{id}: one booking, bare, with its version as ETag. */
 import type { z } from "@hono/zod-openapi";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import type { Booking } from "../../../src/bookings/booking";
+import type { Booking } from "../../../src/domain/booking";
 import { BookingSchema } from "../../../src/routes/bookings/schemas";
 import { at, book, bookingBody } from "../../bookings/support";
 import {

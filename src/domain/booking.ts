@@ -1,0 +1,80 @@
+/**
+ * A booking: its lifecycle statuses, the record the calendar keeps (and D1 stores), and the public
+ * shape clients see (API responses, webhook payloads). The routes' zod schema is checked against
+ * the public shape, so they cannot drift.
+ */
+
+export const bookingStatuses = ["PENDING", "CONFIRMED", "CANCELLED", "COMPLETED", "NO_SHOW"] as const;
+export type BookingStatus = (typeof bookingStatuses)[number];
+
+/** A booking as its calendar keeps it and D1 stores it. */
+export type BookingRecord = {
+  id: string;
+  businessId: string;
+  serviceId: string;
+  /** The person who performs it; null (or absent in records older than people) for none. */
+  providerId?: string | null;
+  customerId: string;
+  customerName: string;
+  customerEmail: string;
+  customerPhone: string | null;
+  startTime: string;
+  endTime: string;
+  notes: string | null;
+  status: BookingStatus;
+  /** Moves forward on every change; D1 keeps the highest it has seen. */
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+  cancelledAt: string | null;
+  cancellationReason: string | null;
+  /** The hold it was made from, if any (its D1 row ends in the booking's own write). */
+  holdId?: string;
+};
+
+/** The public shape of a booking. */
+export type Booking = {
+  id: string;
+  serviceId: string;
+  /** The person who performs it; null for services without providers. */
+  providerId: string | null;
+  customerId: string;
+  customerName: string;
+  customerEmail: string;
+  customerPhone: string | null;
+  startTime: string;
+  endTime: string;
+  notes: string | null;
+  status: BookingStatus;
+  createdAt: string;
+  updatedAt: string;
+  cancelledAt: string | null;
+  cancellationReason: string | null;
+};
+
+/** The public shape of a booking record. */
+export function toBooking(row: Omit<BookingRecord, "businessId" | "version">): Booking {
+  return {
+    id: row.id,
+    serviceId: row.serviceId,
+    providerId: row.providerId ?? null,
+    customerId: row.customerId,
+    customerName: row.customerName,
+    customerEmail: row.customerEmail,
+    customerPhone: row.customerPhone,
+    startTime: row.startTime,
+    endTime: row.endTime,
+    notes: row.notes,
+    status: row.status,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    cancelledAt: row.cancelledAt,
+    cancellationReason: row.cancellationReason,
+  };
+}
+
+/** Statuses that take a seat: a booking in one of them holds capacity. */
+export const HOLDING_STATUSES = ["PENDING", "CONFIRMED"] as const satisfies readonly BookingStatus[];
+
+/** Whether a booking in `status` takes a seat. */
+export const holdsCapacity = (status: BookingStatus) => (HOLDING_STATUSES as readonly BookingStatus[]).includes(status);

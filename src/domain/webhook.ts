@@ -1,0 +1,8 @@
+/** The booking events a business can subscribe a webhook endpoint to. */
+export const webhookEventTypes = [
+  "booking.created",
+  "booking.cancelled",
+  "booking.updated",
+  "booking.rescheduled",
+] as const;
+export type WebhookEventType = (typeof webhookEventTypes)[number];
