@@ -3,8 +3,7 @@ import { nightly } from "./maintenance";
 import { deadLetterWebhooks, deliverWebhooks } from "./webhooks/deliver";
 import type { WebhookMessage } from "./webhooks/events";
 
-export { ProviderCalendar } from "./calendar/provider/provider-calendar";
-export { ServiceCalendar } from "./calendar/service-calendar";
+export { ProviderCalendar, ServiceCalendar } from "./calendar";
 
 export default {
   fetch: app.fetch,

@@ -1,7 +1,5 @@
 import { lt } from "drizzle-orm";
-import { calendarOf } from "./calendar/client";
-import { reconcileProviders } from "./calendar/provider/reconcile";
-import { everyService, reconcile } from "./calendar/reconcile";
+import { everyService, pruneCalendar, reconcile, reconcileProviders } from "./calendar";
 import { createDb } from "./db/client";
 import { idempotencyKeys } from "./db/schema";
 import { pruneWebhookHistory } from "./webhooks/prune";
@@ -16,7 +14,7 @@ export async function nightly(env: Env): Promise<void> {
   const deliveries = await pruneWebhookHistory(env.DB);
   let pruned = 0;
   for await (const service of everyService(db)) {
-    pruned += (await calendarOf(env, service.businessId, service.id).prune()).bookings;
+    pruned += await pruneCalendar(env, service.businessId, service.id);
   }
   console.log(
     JSON.stringify({ level: "info", msg: "pruned", calendarBookings: pruned, webhookDeliveries: deliveries }),

@@ -7,18 +7,18 @@ import { zValidator } from "@hono/zod-validator";
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
-import { calendarOf, draftOf, snapshotOf } from "../calendar/client";
-import { providerSnapshotOf } from "../calendar/provider/client";
-import { reconcileProviders } from "../calendar/provider/reconcile";
-import { reconcile } from "../calendar/reconcile";
+import { draftOf } from "../bookings/refusal";
+import { importBookings, reconcile, reconcileProviders } from "../calendar";
 import { services } from "../db/schema";
 import type { AppEnv } from "../env";
 import { sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
 import { assertWellFormed, fieldErrors } from "../lib/validation";
 import { z } from "../lib/zod";
+import { providerSnapshotOf } from "../providers/snapshot";
 import { BookingRequestFields } from "../routes/bookings/schemas";
 import { providersOfService } from "../routes/services/providers";
+import { snapshotOf } from "../services/snapshot";
 
 const requireAdminToken = createMiddleware<AppEnv>(async (c, next) => {
   const expected = c.env.ADMIN_TOKEN;
@@ -69,8 +69,6 @@ adminApp.post(
     );
     if (errors.length > 0) throw new ApiError("validation_failed", "The request body is invalid.", { errors });
     const bookings = items.map((b) => ({ ...draftOf(b), providerId: b.providerId ?? null }));
-    return c.json(
-      await calendarOf(c.env, service.businessId, service.id).importBookings(snapshotOf(service), bookings, providers),
-    );
+    return c.json(await importBookings(c.env, snapshotOf(service), bookings, providers));
   },
 );

@@ -6,8 +6,8 @@ import { and, asc, eq, gt, isNull } from "drizzle-orm";
 import { createDb, type Database } from "../db/client";
 import { bookings, holds, services } from "../db/schema";
 import type { BookingStatus } from "../domain/booking";
-import { calendarOf } from "./client";
 import { CALENDAR_KEEPS_PAST_MS } from "./prune";
+import { serviceCalendarOf } from "./stubs";
 
 export type Difference = {
   businessId: string;
@@ -75,7 +75,7 @@ export async function reconcile(env: Env, scope: { businessId?: string } = {}): 
   for await (const service of everyService(db, scope.businessId)) {
     // One service that cannot be read is reported on its own; the walk goes on.
     const read = await Promise.all([
-      calendarOf(env, service.businessId, service.id).snapshot(),
+      serviceCalendarOf(env, service.businessId, service.id).snapshot(),
       db
         .select({ id: bookings.id, status: bookings.status, version: bookings.version, endTime: bookings.endTime })
         .from(bookings)

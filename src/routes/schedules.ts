@@ -3,7 +3,7 @@
  * local wall-clock time in the owner's time zone.
  */
 
-import { findOverlap, minutesOfDay, timeOfDayPattern } from "../calendar/schedule";
+import { findOverlap, minutesOfDay, timeOfDayPattern } from "../calendar";
 import type { Weekday } from "../domain/schedule";
 import { z } from "../lib/zod";
 

@@ -1,12 +1,14 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
-import { bookingOrThrow, calendarOf, draftOf, snapshotOf } from "../../calendar/client";
-import { providerSnapshotOf } from "../../calendar/provider/client";
+import { bookingOrThrow, draftOf } from "../../bookings/refusal";
+import { book } from "../../calendar";
 import { customers, services } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity, bodyProblems, idempotencyKeyHeader, jsonResponse, problemResponses } from "../../lib/openapi";
+import { providerSnapshotOf } from "../../providers/snapshot";
+import { snapshotOf } from "../../services/snapshot";
 import { providersOfService } from "../services/providers";
 import { bookingTarget } from "./from-hold";
 import { BookingSchema, CreateBookingSchema } from "./schemas";
@@ -80,7 +82,7 @@ export const createBooking = (app: OpenAPIHono<AppEnv>) =>
             errors: [{ path: "providerId", message: "Not one of the service's providerIds." }],
           });
         }
-        const result = await calendarOf(c.env, businessId, service.id).createBooking({
+        const result = await book(c.env, {
           service: snapshotOf(service),
           booking: draftOf({ ...body, ...target }),
           customerId: customer?.id ?? null,

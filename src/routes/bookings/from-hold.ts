@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Context } from "hono";
-import { calendarOf } from "../../calendar/client";
+import { findHold } from "../../calendar";
 import { holds } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
@@ -22,7 +22,7 @@ export async function bookingTarget(
     .from(holds)
     .where(and(eq(holds.businessId, businessId), eq(holds.id, body.holdId)))
     .limit(1);
-  const hold = row ? await calendarOf(c.env, businessId, row.serviceId).getHold(body.holdId) : null;
+  const hold = row ? await findHold(c.env, businessId, row.serviceId, body.holdId) : null;
   if (!hold) {
     throw new ApiError("validation_failed", `No hold ${body.holdId}.`, {
       errors: [{ path: "holdId", message: "No such hold." }],

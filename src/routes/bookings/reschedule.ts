@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
-import { bookingOrThrow, calendarOf, snapshotOf } from "../../calendar/client";
-import { providerSnapshotOf } from "../../calendar/provider/client";
+import { bookingOrThrow } from "../../bookings/refusal";
+import { reschedule } from "../../calendar";
 import { services } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { utcDateTime } from "../../lib/datetime";
@@ -18,6 +18,8 @@ import {
   problemResponses,
 } from "../../lib/openapi";
 import { z } from "../../lib/zod";
+import { providerSnapshotOf } from "../../providers/snapshot";
+import { snapshotOf } from "../../services/snapshot";
 import { providersOfService } from "../services/providers";
 import { loadBooking } from "./load";
 import { BookingSchema } from "./schemas";
@@ -82,7 +84,7 @@ export const rescheduleBooking = (app: OpenAPIHono<AppEnv>) =>
           errors: [{ path: "providerId", message: "Not one of the service's providerIds." }],
         });
       }
-      const result = await calendarOf(c.env, businessId, stored.serviceId).reschedule({
+      const result = await reschedule(c.env, {
         bookingId: id,
         startTime: body.startTime,
         endTime: body.endTime,

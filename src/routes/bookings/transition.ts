@@ -1,6 +1,6 @@
 import type { Context } from "hono";
-import { bookingOrThrow, calendarOf } from "../../calendar/client";
-import type { TransitionCommand } from "../../calendar/types";
+import { bookingOrThrow } from "../../bookings/refusal";
+import { changeBooking, type TransitionCommand } from "../../calendar";
 import type { AppEnv } from "../../env";
 import { loadBooking } from "./load";
 
@@ -8,6 +8,6 @@ import { loadBooking } from "./load";
 export async function transitionBooking(c: Context<AppEnv>, command: TransitionCommand) {
   const { businessId } = c.var.caller;
   const stored = await loadBooking(c.var.db, businessId, command.bookingId);
-  const result = await calendarOf(c.env, businessId, stored.serviceId).transition(command);
+  const result = await changeBooking(c.env, businessId, stored.serviceId, command);
   return bookingOrThrow(result);
 }

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { and, eq, sql } from "drizzle-orm";
-import { rewriteCustomerInCalendars } from "../../calendar/customer-client";
-import { type CustomerDetails, erasedDetails } from "../../calendar/customer-rewrite";
+import { type CustomerDetails, erasedDetails } from "../../calendar";
+import { rewriteCustomerInCalendars } from "../../customers/calendars";
 import type { Database } from "../../db/client";
 import { bookings, customers, idempotencyKeys, webhookEvents } from "../../db/schema";
 import type { AppEnv } from "../../env";

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { rewriteCustomerInCalendars } from "../../calendar/customer-client";
+import { rewriteCustomerInCalendars } from "../../customers/calendars";
 import type { Database } from "../../db/client";
 import { bookings, customers } from "../../db/schema";
 import type { AppEnv } from "../../env";

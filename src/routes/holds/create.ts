@@ -1,13 +1,14 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
-import { calendarOf, snapshotOf, throwRefusal } from "../../calendar/client";
-import type { HoldResult } from "../../calendar/hold-steps";
-import { providerSnapshotOf } from "../../calendar/provider/client";
+import { throwRefusal } from "../../bookings/refusal";
+import { type HoldResult, placeHold } from "../../calendar";
 import { holds, services } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { bearerSecurity, bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
+import { providerSnapshotOf } from "../../providers/snapshot";
+import { snapshotOf } from "../../services/snapshot";
 import { providersOfService } from "../services/providers";
 import { CreateHoldSchema, HoldSchema } from "./schemas";
 
@@ -76,21 +77,19 @@ export const createHold = (app: OpenAPIHono<AppEnv>) =>
       );
     }
     const giveBack = () => c.var.db.delete(holds).where(eq(holds.id, id));
-    const result: HoldResult = await calendarOf(c.env, businessId, service.id)
-      .placeHold({
-        holdId: id,
-        service: snapshotOf(service),
-        startTime: body.startTime,
-        endTime: body.endTime,
-        ttlMs: body.ttlSeconds * 1000,
-        providers,
-        providerId: body.providerId ?? null,
-      })
-      .catch(async (error: unknown) => {
-        // Unanswered (a reset): a hold the calendar may have placed still expires on its own.
-        await giveBack().catch(() => {});
-        throw error;
-      });
+    const result: HoldResult = await placeHold(c.env, {
+      holdId: id,
+      service: snapshotOf(service),
+      startTime: body.startTime,
+      endTime: body.endTime,
+      ttlMs: body.ttlSeconds * 1000,
+      providers,
+      providerId: body.providerId ?? null,
+    }).catch(async (error: unknown) => {
+      // Unanswered (a reset): a hold the calendar may have placed still expires on its own.
+      await giveBack().catch(() => {});
+      throw error;
+    });
     if (!result.ok) {
       await giveBack();
       throwRefusal(result.refusal);

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Context } from "hono";
-import { calendarOf } from "../../calendar/client";
+import { findHold } from "../../calendar";
 import { holds } from "../../db/schema";
 import type { Hold } from "../../domain/hold";
 import type { AppEnv } from "../../env";
@@ -14,7 +14,7 @@ export async function loadHold(c: Context<AppEnv>, id: string): Promise<{ hold: 
     .from(holds)
     .where(and(eq(holds.businessId, businessId), eq(holds.id, id)))
     .limit(1);
-  const hold = row ? await calendarOf(c.env, businessId, row.serviceId).getHold(id) : null;
+  const hold = row ? await findHold(c.env, businessId, row.serviceId, id) : null;
   if (!row || !hold) throw new ApiError("not_found", `No hold ${id}.`);
   return { hold, serviceId: row.serviceId };
 }

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
-import { calendarOf } from "../../calendar/client";
+import { releaseHold as freeHold } from "../../calendar";
 import { holds } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { bearerSecurity, emptyResponse, idParam, problemResponses } from "../../lib/openapi";
@@ -24,7 +24,7 @@ export const releaseHold = (app: OpenAPIHono<AppEnv>) =>
     const { id } = c.req.valid("param");
     const { businessId } = c.var.caller;
     const { serviceId } = await loadHold(c, id);
-    await calendarOf(c.env, businessId, serviceId).releaseHold(id);
+    await freeHold(c.env, businessId, serviceId, id);
     await c.var.db
       .update(holds)
       .set({ endedAt: new Date().toISOString() })

@@ -1,6 +1,7 @@
-import { providerCalendarOf, providerSnapshotOf } from "../../calendar/provider/client";
+import { configurePerson } from "../../calendar";
 import type { ProviderRow } from "../../db/schema";
 import { ApiError } from "../../lib/errors";
+import { providerSnapshotOf } from "../../providers/snapshot";
 
 /**
  * Pushes a provider's settings to its calendar before the write is answered, so once a client
@@ -10,7 +11,7 @@ import { ApiError } from "../../lib/errors";
  */
 export async function configureCalendar(env: Env, row: ProviderRow): Promise<void> {
   try {
-    await providerCalendarOf(env, row.businessId, row.id).configure(providerSnapshotOf(row));
+    await configurePerson(env, providerSnapshotOf(row));
   } catch (error) {
     console.error(
       JSON.stringify({ msg: "provider calendar configure failed", providerId: row.id, error: String(error) }),

@@ -1,4 +1,4 @@
-import { isValidTimeZone } from "../../calendar/schedule";
+import { isValidTimeZone } from "../../calendar";
 import type { ProviderRow } from "../../db/schema";
 import { listOf } from "../../lib/pagination";
 import { z } from "../../lib/zod";

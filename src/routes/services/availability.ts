@@ -1,14 +1,13 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { calendarOf, snapshotOf } from "../../calendar/client";
-import { providerCalendarOf, providerSnapshotOf } from "../../calendar/provider/client";
-import { type ProviderTime, withProviders } from "../../calendar/provider-slots";
-import { blockedSpan, type Span, slotsBetween } from "../../calendar/rules";
+import { type ProviderSnapshot, slotBeyond, slotCalendar } from "../../calendar";
 import type { AppEnv } from "../../env";
 import { utcDateTime, utcDateTimeRule, utcTimestamp } from "../../lib/datetime";
 import { ApiError } from "../../lib/errors";
 import { bearerSecurity, idParam, jsonResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
+import { providerSnapshotOf } from "../../providers/snapshot";
+import { snapshotOf } from "../../services/snapshot";
 import { loadService } from "./load";
 import { providersOfService } from "./providers";
 
@@ -93,9 +92,9 @@ export const getAvailability = (app: OpenAPIHono<AppEnv>) =>
     const service = await loadService(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
     const rules = snapshotOf(service);
     // Counted here, stopping at the bound, so an oversized range never reaches the calendar.
-    const overflow = slotsBetween(rules, from, to, MAX_SLOTS)[MAX_SLOTS];
-    if (overflow) {
-      const fits = new Date(overflow.start).toISOString();
+    const overflow = slotBeyond(rules, from, to, MAX_SLOTS);
+    if (overflow !== undefined) {
+      const fits = new Date(overflow).toISOString();
       throw new ApiError(
         "validation_failed",
         `This range holds more than ${MAX_SLOTS} slots (the service has one every ${rules.slotIntervalMinutes} minutes). Narrow it: with this from, use a to of at most ${fits}, then continue with from=${fits}.`,
@@ -106,37 +105,27 @@ export const getAvailability = (app: OpenAPIHono<AppEnv>) =>
         },
       );
     }
-    const [slots, people] = await Promise.all([
-      calendarOf(c.env, service.businessId, service.id).availability(rules, from, to),
-      providerTimes(c, service.id, query.providerId, blockedSpan(rules, from, to + rules.durationMinutes * 60_000)),
-    ]);
+    const people = await peopleOf(c, service.id, query.providerId);
+    const slots = await slotCalendar(c.env, rules, from, to, people);
     return c.json(
       {
         serviceId: service.id,
         timezone: service.timezone,
         from: new Date(from).toISOString(),
         to: new Date(to).toISOString(),
-        slots: (people
-          ? withProviders(slots, rules, service.id, people, Date.now())
-          : slots.map(({ unassigned: _unassigned, ...slot }) => slot)
-        ).map((slot) => (service.active ? slot : { ...slot, bookable: false })),
+        slots: slots.map((slot) => (service.active ? slot : { ...slot, bookable: false })),
       },
       200,
     );
   });
 
-/**
- * The providers of a service (or the one asked for) with their claims around the range, read
- * from each person's calendar in parallel; undefined for a service without providers.
- */
-async function providerTimes(
+/** The providers of a service (or the one asked for); undefined for a service without providers. */
+async function peopleOf(
   c: Context<AppEnv>,
   serviceId: string,
   providerId: string | undefined,
-  around: Span,
-): Promise<ProviderTime[] | undefined> {
-  const { businessId } = c.var.caller;
-  const rows = await providersOfService(c.var.db, businessId, serviceId);
+): Promise<ProviderSnapshot[] | undefined> {
+  const rows = await providersOfService(c.var.db, c.var.caller.businessId, serviceId);
   if (rows.length === 0 && providerId === undefined) return undefined;
   const chosen = providerId === undefined ? rows : rows.filter((row) => row.provider.id === providerId);
   if (chosen.length === 0) {
@@ -144,10 +133,5 @@ async function providerTimes(
       errors: [{ path: "providerId", message: "Not one of the service's providerIds." }],
     });
   }
-  return Promise.all(
-    chosen.map(async ({ provider }) => ({
-      provider: providerSnapshotOf(provider),
-      claims: await providerCalendarOf(c.env, businessId, provider.id).claimsBetween(around.start, around.end),
-    })),
-  );
+  return chosen.map(({ provider }) => providerSnapshotOf(provider));
 }

@@ -1,4 +1,4 @@
-import { isValidTimeZone } from "../../calendar/schedule";
+import { isValidTimeZone } from "../../calendar";
 import type { ServiceRow } from "../../db/schema";
 import { utcTimestamp } from "../../lib/datetime";
 import { listOf } from "../../lib/pagination";

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { and, eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
-import { calendarOf } from "../../calendar/client";
+import { proposeServiceChange, serviceChanged } from "../../calendar";
 import { type ServiceRow, services } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
@@ -78,7 +78,7 @@ export const updateService = (app: OpenAPIHono<AppEnv>) =>
     if (!row) throw new ApiError("not_found", `No service ${id}.`);
     // Before the 200: from here on the calendar refuses what was decided against the old settings
     // (if it cannot be told, the change is saved but the answer is a 503 to retry).
-    await calendarOf(c.env, businessId, id).serviceChanged(row.version);
+    await serviceChanged(c.env, businessId, id, row.version);
     c.header("ETag", etagOf(row.version));
     const linked = providerIds ?? (await providerIdsOf(db, businessId, [id])).get(id) ?? [];
     return c.json(toService(row, linked), 200);
@@ -105,7 +105,7 @@ async function proposeSeats(
   const after = providerIds ?? before;
   const fewer = (capacity ?? current.capacity) < current.capacity || (before.length > 0 && after.length === 0);
   if (!fewer) return undefined;
-  const answer = await calendarOf(c.env, businessId, id).proposeChange({
+  const answer = await proposeServiceChange(c.env, businessId, id, {
     version: current.version + 1,
     capacity: capacity ?? current.capacity,
     withProviders: after.length > 0,

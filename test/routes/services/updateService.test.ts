@@ -5,8 +5,9 @@
  */
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { draftOf, snapshotOf } from "../../../src/calendar/client";
+import { draftOf } from "../../../src/bookings/refusal";
 import { services } from "../../../src/db/schema";
+import { snapshotOf } from "../../../src/services/snapshot";
 import { at, bookingBody, calendarStub, dayOf, postBooking } from "../../bookings/support";
 import { api, createAccount, createService, db, json, problem, sleep, totalOf, validationError } from "../../helpers";
 import { newProvider } from "../../support/fixtures";

@@ -1,36 +1,8 @@
-/** The Worker's side of the calendar: addressing the Durable Object and reading its answers. */
-
-import type { ServiceRow } from "../db/schema";
+/** The calendar's answers as HTTP: a booking request's draft, and refusals as problems. */
+import type { CalendarRefusal, CalendarResult, CreateBookingCommand } from "../calendar";
 import type { Booking } from "../domain/booking";
 import { ApiError } from "../lib/errors";
 import { etagOf } from "../lib/etag";
-import type { CalendarRefusal, CalendarResult, CreateBookingCommand, ServiceSnapshot } from "./types";
-import { calendarName } from "./types";
-
-/** The calendar stub of a business's service. */
-export function calendarOf(env: Env, businessId: string, serviceId: string) {
-  return env.SERVICE_CALENDAR.get(env.SERVICE_CALENDAR.idFromName(calendarName(businessId, serviceId)));
-}
-
-/** What the calendar needs to know of a service. */
-export function snapshotOf(service: ServiceRow): ServiceSnapshot {
-  return {
-    id: service.id,
-    businessId: service.businessId,
-    version: service.version,
-    durationMinutes: service.durationMinutes,
-    capacity: service.capacity,
-    slotIntervalMinutes: service.slotIntervalMinutes,
-    bufferBeforeMinutes: service.bufferBeforeMinutes,
-    bufferAfterMinutes: service.bufferAfterMinutes,
-    minNoticeMinutes: service.minNoticeMinutes,
-    maxAdvanceDays: service.maxAdvanceDays,
-    timezone: service.timezone,
-    weeklySchedule: service.weeklySchedule,
-    dateOverrides: service.dateOverrides,
-    requiresConfirmation: service.requiresConfirmation,
-  };
-}
 
 /** The calendar's view of a booking request body (absent optional fields become null). */
 export function draftOf(body: {

@@ -1,0 +1,166 @@
+/**
+ * The calendar's public face: the only module the Worker's routes, domain modules, operator
+ * routes and maintenance import from `src/calendar/`. Every operation that decides availability
+ * goes through a Durable Object here; what comes back is a typed result (a booking, a hold, slots)
+ * or a refusal the caller maps to HTTP. Inside, rooms by job: the pure rules, the service
+ * calendar object and its steps, the people's calendars, and the write-behind to D1.
+ */
+import type { Hold } from "../domain/hold";
+import type { CustomerRewrite } from "./customer-rewrite";
+import type { HoldCommand, HoldResult } from "./hold-steps";
+import type { ImportedBooking, ImportResult } from "./import";
+import { providerCalendarOf } from "./provider/client";
+import type { ProviderSnapshot } from "./provider/types";
+import { type ProviderTime, withProviders } from "./provider-slots";
+import { blockedSpan, slotsBetween } from "./rules";
+import type { ServiceChange } from "./service-change";
+import { serviceCalendarOf } from "./stubs";
+import type {
+  CalendarSlot,
+  CreateBookingCommand,
+  RescheduleCommand,
+  ServiceSnapshot,
+  TransitionCommand,
+} from "./types";
+
+export { type CustomerDetails, type CustomerRewrite, erasedDetails, isErasedEmail } from "./customer-rewrite";
+export type { HoldCommand, HoldResult } from "./hold-steps";
+export type { ImportedBooking, ImportResult } from "./import";
+export { ProviderCalendar } from "./provider/provider-calendar";
+export type { ProviderReason } from "./provider/reasons";
+export { providerReasons } from "./provider/reasons";
+export { reconcileProviders } from "./provider/reconcile";
+export type { ProviderSnapshot } from "./provider/types";
+export { everyService, reconcile } from "./reconcile";
+export { findOverlap, isValidTimeZone, minutesOfDay, timeOfDayPattern } from "./schedule";
+export { ServiceCalendar } from "./service-calendar";
+export type { ChangeConflict, ProposalResult, ServiceChange } from "./service-change";
+export type {
+  CalendarRefusal,
+  CalendarResult,
+  CalendarSlot,
+  CreateBookingCommand,
+  RescheduleCommand,
+  ServiceSnapshot,
+  TransitionCommand,
+} from "./types";
+
+const serviceCalendar = serviceCalendarOf;
+
+/** Books an appointment (or a hold's seat) in its service's calendar. */
+export const book = (env: Env, command: CreateBookingCommand) =>
+  serviceCalendar(env, command.service.businessId, command.service.id).createBooking(command);
+
+/** Moves a booking to a new time (and maybe person) in its service's calendar. */
+export const reschedule = (env: Env, command: RescheduleCommand) =>
+  serviceCalendar(env, command.service.businessId, command.service.id).reschedule(command);
+
+/** A status change (or a notes edit) of a booking of this service. */
+export const changeBooking = (env: Env, businessId: string, serviceId: string, command: TransitionCommand) =>
+  serviceCalendar(env, businessId, serviceId).transition(command);
+
+/** Keeps a seat (and a person's time) for a few minutes. */
+export const placeHold = (env: Env, command: HoldCommand): Promise<HoldResult> =>
+  serviceCalendar(env, command.service.businessId, command.service.id).placeHold(command);
+
+/** A hold as its service's calendar knows it now, or null. */
+export const findHold = (env: Env, businessId: string, serviceId: string, holdId: string): Promise<Hold | null> =>
+  serviceCalendar(env, businessId, serviceId).getHold(holdId);
+
+/** Frees a live hold's seat (and person) at once; a hold already ended changes nothing. */
+export const releaseHold = (env: Env, businessId: string, serviceId: string, holdId: string) =>
+  serviceCalendar(env, businessId, serviceId).releaseHold(holdId);
+
+/**
+ * The first slot start past `max` slots of the service's working hours in `[from, to)`, or
+ * undefined when the range holds at most `max`: a caller refuses an oversized range without
+ * asking any calendar.
+ */
+export function slotBeyond(service: ServiceSnapshot, from: number, to: number, max: number): number | undefined {
+  return slotsBetween(service, from, to, max)[max]?.start;
+}
+
+/**
+ * The live slot calendar of `[from, to)`. With `people` (the service's providers, or the one
+ * asked for) each slot is counted over the sessions they offer then, read from each person's
+ * calendar in parallel with the service's.
+ */
+export async function slotCalendar(
+  env: Env,
+  service: ServiceSnapshot,
+  from: number,
+  to: number,
+  people?: ProviderSnapshot[],
+): Promise<(CalendarSlot & { providers?: string[] })[]> {
+  const around = blockedSpan(service, from, to + service.durationMinutes * 60_000);
+  const [slots, times] = await Promise.all([
+    serviceCalendar(env, service.businessId, service.id).availability(service, from, to),
+    people === undefined
+      ? undefined
+      : Promise.all(
+          people.map(
+            async (provider): Promise<ProviderTime> => ({
+              provider,
+              claims: await providerCalendarOf(env, service.businessId, provider.id).claimsBetween(
+                around.start,
+                around.end,
+              ),
+            }),
+          ),
+        ),
+  ]);
+  if (times) return withProviders(slots, service, service.id, times, Date.now());
+  return slots.map(({ unassigned: _unassigned, ...slot }) => slot);
+}
+
+/** Proposes a change that leaves fewer seats; the calendar refuses it or holds older commands off. */
+export const proposeServiceChange = (env: Env, businessId: string, serviceId: string, change: ServiceChange) =>
+  serviceCalendar(env, businessId, serviceId).proposeChange(change);
+
+/** The service's new version is saved: the calendar refuses what was decided against older ones. */
+export const serviceChanged = (env: Env, businessId: string, serviceId: string, version: number) =>
+  serviceCalendar(env, businessId, serviceId).serviceChanged(version);
+
+/** Pushes a person's settings to their calendar; answers the version it holds. */
+export const configurePerson = (env: Env, person: ProviderSnapshot) =>
+  providerCalendarOf(env, person.businessId, person.id).configure(person);
+
+/** Calendars asked at once by a customer rewrite. */
+const PARALLEL_CALENDARS = 8;
+
+/**
+ * Rewrites (edit) or erases a customer's details in every calendar of these services: each
+ * answers once its rewritten bookings reached D1 or wait in its outbox. Every service of the
+ * business must be listed, not only those D1 has bookings for: a booking whose D1 write is still
+ * pending is known only to its calendar. Answers the ids of the changed bookings.
+ */
+export async function rewriteCustomer(
+  env: Env,
+  businessId: string,
+  serviceIds: string[],
+  command: CustomerRewrite,
+): Promise<string[]> {
+  const changed: string[] = [];
+  for (let i = 0; i < serviceIds.length; i += PARALLEL_CALENDARS) {
+    const answers = await Promise.all(
+      serviceIds
+        .slice(i, i + PARALLEL_CALENDARS)
+        .map((id) => serviceCalendar(env, businessId, id).rewriteCustomer(command)),
+    );
+    for (const answer of answers) changed.push(...answer.bookingIds);
+  }
+  return changed;
+}
+
+/** Imports existing appointments into a service's calendar under the same rules. */
+export const importBookings = (
+  env: Env,
+  service: ServiceSnapshot,
+  bookings: ImportedBooking[],
+  providers: ProviderSnapshot[],
+): Promise<ImportResult> =>
+  serviceCalendar(env, service.businessId, service.id).importBookings(service, bookings, providers);
+
+/** The nightly prune of one service's calendar; answers how many bookings went. */
+export const pruneCalendar = async (env: Env, businessId: string, serviceId: string) =>
+  (await serviceCalendar(env, businessId, serviceId).prune()).bookings;
