@@ -19,7 +19,7 @@
 import type { ChildProcess } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
-import { addDays, instantOf, localDateOf, weekdayOf } from "../src/calendar/zoned.ts";
+import { addDays, instantOf, localDateOf, weekdayOf } from "../src/calendar/rules/zoned.ts";
 import { apiKeyRecord, insertApiKeySql, insertBusinessSql } from "./lib/accounts.ts";
 import { info, out } from "./lib/cli.ts";
 import {

@@ -3,7 +3,7 @@
  * Not a test file (vitest only picks up *.test.ts).
  */
 import { runInDurableObject } from "cloudflare:test";
-import type { ServiceCalendar as ProductionCalendar } from "../src/calendar/service-calendar";
+import type { ServiceCalendar as ProductionCalendar } from "../src/calendar/service/service-calendar";
 import type { CalendarFaults, ServiceCalendar } from "./worker";
 
 /** Sets (or, with `undefined` values, clears) faults on the live calendar behind `stub`. */

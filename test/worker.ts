@@ -4,13 +4,13 @@
  * Production code has no such switch; only this subclass does.
  */
 
-import type { EventPublisher } from "../src/calendar/event-relay";
-import type { PersistOutcome } from "../src/calendar/outbox";
-import type { D1Writer, StoredBooking } from "../src/calendar/persist";
+import type { ClaimCommand, ClaimResult, ProviderSnapshot } from "../src/calendar/claims/types";
 import { ProviderCalendar as ProductionProviderCalendar } from "../src/calendar/provider/provider-calendar";
-import type { ClaimCommand, ClaimResult } from "../src/calendar/provider/types";
-import { ServiceCalendar as ProductionCalendar } from "../src/calendar/service-calendar";
-import type { WriteBehindSinks } from "../src/calendar/write-behind";
+import { ServiceCalendar as ProductionCalendar } from "../src/calendar/service/service-calendar";
+import type { EventPublisher } from "../src/calendar/sync/event-relay";
+import type { PersistOutcome } from "../src/calendar/sync/outbox";
+import type { D1Writer, StoredBooking } from "../src/calendar/sync/persist";
+import type { WriteBehindSinks } from "../src/calendar/sync/write-behind";
 import type { BookingEvent } from "../src/webhooks/events";
 
 export { default } from "../src/index";
@@ -45,7 +45,7 @@ export class ServiceCalendar extends ProductionCalendar {
 export class ProviderCalendar extends ProductionProviderCalendar {
   readonly faults: { claim?: "before" | "after"; release?: "before" | "after" } = {};
 
-  override claim(command: ClaimCommand): ClaimResult {
+  override claim(command: ClaimCommand<ProviderSnapshot>): ClaimResult {
     if (this.faults.claim === "before") throw new Error("injected: provider calendar reset before the claim");
     const result = super.claim(command);
     if (this.faults.claim === "after") throw new Error("injected: provider calendar reset after the claim");

@@ -6,44 +6,45 @@
  * calendar object and its steps, the people's calendars, and the write-behind to D1.
  */
 import type { Hold } from "../domain/hold";
-import type { CustomerRewrite } from "./customer-rewrite";
-import type { HoldCommand, HoldResult } from "./hold-steps";
-import type { ImportedBooking, ImportResult } from "./import";
-import { providerCalendarOf } from "./provider/client";
-import type { ProviderSnapshot } from "./provider/types";
-import { type ProviderTime, withProviders } from "./provider-slots";
-import { blockedSpan, slotsBetween } from "./rules";
-import type { ServiceChange } from "./service-change";
-import { serviceCalendarOf } from "./stubs";
+import type { ProviderSnapshot } from "./claims/types";
+import { blockedSpan, slotsBetween } from "./rules/service-rules";
+import { type ProviderTime, withProviders } from "./rules/slot-counts";
+import type { CustomerRewrite } from "./service/customer-rewrite";
+import type { ImportedBooking, ImportResult } from "./service/import";
+import type { ServiceChange } from "./service/service-change";
+import { providerCalendarOf, serviceCalendarOf } from "./stubs";
 import type {
   CalendarSlot,
   CreateBookingCommand,
+  HoldCommand,
+  HoldResult,
   RescheduleCommand,
   ServiceSnapshot,
   TransitionCommand,
 } from "./types";
 
-export { type CustomerDetails, type CustomerRewrite, erasedDetails, isErasedEmail } from "./customer-rewrite";
-export type { HoldCommand, HoldResult } from "./hold-steps";
-export type { ImportedBooking, ImportResult } from "./import";
+export type { ProviderSnapshot } from "./claims/types";
 export { ProviderCalendar } from "./provider/provider-calendar";
-export type { ProviderReason } from "./provider/reasons";
-export { providerReasons } from "./provider/reasons";
-export { reconcileProviders } from "./provider/reconcile";
-export type { ProviderSnapshot } from "./provider/types";
-export { everyService, reconcile } from "./reconcile";
-export { findOverlap, isValidTimeZone, minutesOfDay, timeOfDayPattern } from "./schedule";
-export { ServiceCalendar } from "./service-calendar";
-export type { ChangeConflict, ProposalResult, ServiceChange } from "./service-change";
+export { findOverlap, isValidTimeZone, minutesOfDay, timeOfDayPattern } from "./rules/schedule";
+export { type CustomerDetails, type CustomerRewrite, erasedDetails, isErasedEmail } from "./service/customer-rewrite";
+export type { ImportedBooking, ImportResult } from "./service/import";
+export { ServiceCalendar } from "./service/service-calendar";
+export type { ChangeConflict, ProposalResult, ServiceChange } from "./service/service-change";
+export { reconcileProviders } from "./sync/reconcile-people";
+export { everyService, reconcile } from "./sync/reconcile-services";
 export type {
   CalendarRefusal,
   CalendarResult,
   CalendarSlot,
   CreateBookingCommand,
+  HoldCommand,
+  HoldResult,
   RescheduleCommand,
   ServiceSnapshot,
+  SlotReason,
   TransitionCommand,
 } from "./types";
+export { slotReasons } from "./types";
 
 const serviceCalendar = serviceCalendarOf;
 

@@ -1,9 +1,9 @@
-/** The typed contract between the routes and the ServiceCalendar Durable Object. */
+/** The typed contract between the Worker and the ServiceCalendar Durable Object. */
 
 import type { Booking, BookingStatus } from "../domain/booking";
-import type { ProviderReason } from "./provider/reasons";
-import type { ProviderSnapshot } from "./provider/types";
-import type { ServiceRules } from "./rules";
+import type { Hold } from "../domain/hold";
+import type { ClaimReason, ProviderSnapshot } from "./claims/types";
+import type { ServiceRules } from "./rules/service-rules";
 
 /** The service as the calendar needs it, sent with every call so edits apply at once. */
 export type ServiceSnapshot = ServiceRules & {
@@ -65,10 +65,40 @@ export type RescheduleCommand = {
   idempotency?: { key: string; requestHash: string };
 };
 
+/** A hold request: the seat (and people) kept for `ttlMs` from the moment the calendar places it. */
+export type HoldCommand = {
+  holdId: string;
+  service: ServiceSnapshot;
+  startTime: string;
+  endTime: string;
+  ttlMs: number;
+  providers?: ProviderSnapshot[];
+  providerId?: string | null;
+};
+
+export type HoldResult = { ok: true; hold: Hold } | { ok: false; refusal: CalendarRefusal };
+
+/**
+ * Why a slot is unavailable: the service's own rules (`outside_working_hours`, `fully_booked`),
+ * a claimed calendar's (`provider_unavailable`, `provider_busy`, `resource_unavailable`), or no
+ * provider could be assigned (`no_provider_available`).
+ */
+export type SlotReason = "outside_working_hours" | "fully_booked" | ClaimReason | "no_provider_available";
+
+/** The reasons, for the documentation of a 409 `slot_unavailable`. */
+export const slotReasons: readonly SlotReason[] = [
+  "outside_working_hours",
+  "fully_booked",
+  "provider_unavailable",
+  "provider_busy",
+  "no_provider_available",
+  "resource_unavailable",
+];
+
 /** Why the calendar refused; the route maps each to an HTTP problem. */
 export type CalendarRefusal =
   | { code: "validation_failed"; reason: string; field: "startTime" | "endTime" | "providerId"; detail: string }
-  | { code: "slot_unavailable"; reason: "outside_working_hours" | "fully_booked" | ProviderReason; detail: string }
+  | { code: "slot_unavailable"; reason: SlotReason; detail: string }
   | { code: "invalid_transition"; detail: string }
   | { code: "not_found"; detail: string }
   | { code: "idempotency_key_reused"; detail: string }
@@ -108,11 +138,8 @@ export type CalendarSnapshot = {
   /** Outbox entries waiting longer than reconciliation's bound (60 s). */
   stuckInOutbox: string[];
   counters: CalendarCounters;
-  /** Provider claims released here but not yet confirmed by the provider calendar. */
+  /** Claims whose release (or confirmation) is still owed to another calendar. */
   releases?: string[];
   /** The holds this calendar has a record of, live or ended. */
   holds?: { id: string; live: boolean; expiresAt: string }[];
 };
-
-/** The Durable Object's name for a business's service. */
-export const calendarName = (businessId: string, serviceId: string) => `${businessId}:${serviceId}`;

@@ -8,8 +8,8 @@
 import { TZDate } from "@date-fns/tz";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkWorkingHours, type ServiceRules, slotsBetween } from "../../src/calendar/rules";
-import { weekdays } from "../../src/calendar/schedule";
+import { weekdays } from "../../src/calendar/rules/schedule";
+import { checkWorkingHours, type ServiceRules, slotsBetween } from "../../src/calendar/rules/service-rules";
 import type { TimeInterval, WeeklySchedule } from "../../src/domain/schedule";
 import { iso, rules } from "./fixtures";
 

@@ -1,6 +1,6 @@
 /** Small helpers shared by the calendar unit tests. */
 
-import type { ServiceRules, Span } from "../../src/calendar/rules";
+import type { ServiceRules, Span } from "../../src/calendar/rules/service-rules";
 import type { TimeInterval, WeeklySchedule } from "../../src/domain/schedule";
 
 /** Epoch milliseconds of an ISO 8601 instant (must carry `Z`). */

@@ -4,9 +4,14 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { dateKey, overrideFor } from "../../src/calendar/overrides";
-import { checkWorkingHours, type ServiceRules, slotsBetween, workingSpans } from "../../src/calendar/rules";
-import { localDateOf } from "../../src/calendar/zoned";
+import { dateKey, overrideFor } from "../../src/calendar/rules/overrides";
+import {
+  checkWorkingHours,
+  type ServiceRules,
+  slotsBetween,
+  workingSpans,
+} from "../../src/calendar/rules/service-rules";
+import { localDateOf } from "../../src/calendar/rules/zoned";
 import type { DateOverride, TimeInterval, Weekday } from "../../src/domain/schedule";
 import { at, everyDay, rules, starts } from "./fixtures";
 

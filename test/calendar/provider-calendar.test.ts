@@ -5,9 +5,9 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { providerCalendarOf } from "../../src/calendar/provider/client";
+import type { ClaimCommand, ProviderSnapshot } from "../../src/calendar/claims/types";
 import type { ProviderCalendar } from "../../src/calendar/provider/provider-calendar";
-import type { ClaimCommand, ProviderSnapshot } from "../../src/calendar/provider/types";
+import { providerCalendarOf } from "../../src/calendar/stubs";
 import { newId } from "../../src/lib/ids";
 import { sleep } from "../helpers";
 import { at, everyDay } from "./fixtures";
@@ -40,17 +40,23 @@ const claimRows = (stub: ReturnType<typeof fresh>["stub"]) =>
   );
 
 /** A 30-minute claim starting at `start`, no buffers, for one seat. */
-function claimAt(provider: ProviderSnapshot, start: number, fields: Partial<ClaimCommand> = {}): ClaimCommand {
+function claimAt(
+  provider: ProviderSnapshot,
+  start: number,
+  fields: Partial<ClaimCommand<ProviderSnapshot>> = {},
+): ClaimCommand<ProviderSnapshot> {
   const end = start + 30 * MINUTE;
+  const serviceId = fields.serviceId ?? "svc_a";
   return {
     claimId: newId("booking"),
-    serviceId: "svc_a",
+    serviceId,
+    session: `${serviceId}@${fields.start ?? start}`,
     start,
     end,
     blockedStart: start,
     blockedEnd: end,
     capacity: 1,
-    provider,
+    settings: provider,
     ...fields,
   };
 }
@@ -105,8 +111,8 @@ describe("idempotency, moves and release", () => {
   it("replays the same claim without a second row", async () => {
     const { provider, stub } = fresh();
     const claim = claimAt(provider, TEN);
-    expect(await stub.claim(claim)).toEqual({ ok: true, replayed: false, moved: false });
-    expect(await stub.claim(claim)).toEqual({ ok: true, replayed: true, moved: false });
+    expect(await stub.claim(claim)).toEqual({ ok: true, replayed: false });
+    expect(await stub.claim(claim)).toEqual({ ok: true, replayed: true });
     expect((await stub.snapshot()).claims.map((c) => c.claimId)).toEqual([claim.claimId]);
   });
 
@@ -116,7 +122,7 @@ describe("idempotency, moves and release", () => {
     await stub.claim(claim);
     // Overlapping its own old span is fine: the claim does not block itself.
     const moved = claimAt(provider, TEN + 15 * MINUTE, { claimId: claim.claimId });
-    expect(await stub.claim(moved)).toEqual({ ok: true, replayed: false, moved: true });
+    expect(await stub.claim(moved)).toEqual({ ok: true, replayed: false });
     expect((await stub.snapshot()).claims.map((c) => [c.claimId, c.start])).toEqual([
       [claim.claimId, TEN + 15 * MINUTE],
     ]);
@@ -269,6 +275,6 @@ describe("provider_unavailable", () => {
     expect(await stub.claim(claimAt(provider, TEN))).toMatchObject({ reason: "provider_unavailable" });
     const reactivated = { ...provider, version: 3, active: true };
     expect((await stub.claim(claimAt(reactivated, TEN))).ok).toBe(true);
-    expect((await stub.snapshot()).provider?.version).toBe(3);
+    expect((await stub.snapshot()).settings?.version).toBe(3);
   });
 });

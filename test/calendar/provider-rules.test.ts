@@ -1,7 +1,7 @@
 /** A provider's working-time rule (rule 6) as a pure function: own hours, own zone, midnight joins. */
 import { describe, expect, it } from "vitest";
-import { checkProviderWorking } from "../../src/calendar/provider/rules";
-import type { ProviderSnapshot } from "../../src/calendar/provider/types";
+import type { ProviderSnapshot } from "../../src/calendar/claims/types";
+import { checkProviderWorking } from "../../src/calendar/rules/person-rules";
 import { at, everyDay } from "./fixtures";
 
 const person = (fields: Partial<ProviderSnapshot> = {}): ProviderSnapshot => ({

@@ -10,7 +10,7 @@ import {
   checkTiming,
   checkWorkingHours,
   slotsBetween,
-} from "../../src/calendar/rules";
+} from "../../src/calendar/rules/service-rules";
 import { at, iso, rules, starts } from "./fixtures";
 
 // 2026-06-01 is a Monday.

@@ -6,7 +6,7 @@ import {
   minutesOfDay,
   timeOfDayPattern,
   weekdays,
-} from "../../src/calendar/schedule";
+} from "../../src/calendar/rules/schedule";
 
 describe("minutesOfDay", () => {
   it.each([

@@ -1,8 +1,9 @@
 /** The calendar's SQLite migrations bring an object made by an older release up to date. */
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { ServiceCalendar } from "../../src/calendar/service-calendar";
-import { migrate } from "../../src/calendar/storage";
+import type { ServiceCalendar } from "../../src/calendar/service/service-calendar";
+import { serviceMigrations } from "../../src/calendar/service/storage";
+import { migrate } from "../../src/calendar/sqlite-migrations";
 import { at, book, bookingBody, calendarStub } from "../bookings/support";
 import { createAccount, createService } from "../helpers";
 
@@ -26,16 +27,16 @@ describe("calendar migrations", () => {
       for (const index of ["bookings_provider_blocked", "bookings_tentative", "bookings_expiring"]) {
         sql.exec(`DROP INDEX ${index}`);
       }
-      for (const column of ["kind", "provider_id", "claim_id", "tentative_until_ms", "expires_ms"]) {
+      for (const column of ["kind", "provider_id", "claims", "tentative_until_ms", "expires_ms"]) {
         sql.exec(`ALTER TABLE bookings DROP COLUMN ${column}`);
       }
       sql.exec("DROP TABLE holds");
-      sql.exec("DROP TABLE provider_releases");
+      sql.exec("DROP TABLE claim_tasks");
       sql.exec("ALTER TABLE outbox DROP COLUMN queued_ms");
       sql.exec("ALTER TABLE bookings ADD COLUMN start_ms INTEGER NOT NULL DEFAULT 0");
       sql.exec("UPDATE schema_version SET version = 2");
       expect(columnsOf(sql, "bookings")).toContain("start_ms");
-      state.storage.transactionSync(() => migrate(sql));
+      state.storage.transactionSync(() => migrate(sql, serviceMigrations));
       return {
         columns: columnsOf(sql, "bookings"),
         version: sql.exec<{ version: number }>("SELECT version FROM schema_version").one().version,
@@ -52,11 +53,11 @@ describe("calendar migrations", () => {
       "record",
       "kind",
       "provider_id",
-      "claim_id",
       "tentative_until_ms",
       "expires_ms",
+      "claims",
     ]);
-    expect(after.version).toBe(5);
+    expect(after.version).toBe(serviceMigrations.length);
     expect(after.ids).toEqual([{ id: booking.id }]);
 
     // The migrated calendar still counts the booking: the same slot is full.

@@ -5,8 +5,8 @@
  * All four change days are Sundays.
  */
 import { describe, expect, it } from "vitest";
-import { checkWorkingHours, slotsBetween } from "../../src/calendar/rules";
-import { addDays, compareDates, instantOf, localDateOf, weekdayOf } from "../../src/calendar/zoned";
+import { checkWorkingHours, slotsBetween } from "../../src/calendar/rules/service-rules";
+import { addDays, compareDates, instantOf, localDateOf, weekdayOf } from "../../src/calendar/rules/zoned";
 import { at, everyDay, iso, rules, starts } from "./fixtures";
 
 const HOUR = 3_600_000;

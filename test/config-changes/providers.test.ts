@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { providerCalendarOf } from "../../src/calendar/provider/client";
+import { providerCalendarOf } from "../../src/calendar/stubs";
 import { at, book, bookingBody, plus, postBooking, slotAt } from "../bookings/support";
 import { api, createAccount, createService, json, problem, validationError } from "../helpers";
 

@@ -6,9 +6,9 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect, vi } from "vitest";
-import { providerCalendarOf } from "../../src/calendar/provider/client";
-import { reconcileProviders } from "../../src/calendar/provider/reconcile";
-import { reconcile } from "../../src/calendar/reconcile";
+import { providerCalendarOf } from "../../src/calendar/stubs";
+import { reconcileProviders } from "../../src/calendar/sync/reconcile-people";
+import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { calendarStub } from "../bookings/support";
 import { api, createAccount } from "../helpers";
 import {

@@ -6,10 +6,10 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { providerCalendarOf } from "../../src/calendar/provider/client";
 import type { ProviderCalendar } from "../../src/calendar/provider/provider-calendar";
-import { reconcileProviders } from "../../src/calendar/provider/reconcile";
-import { reconcile } from "../../src/calendar/reconcile";
+import { providerCalendarOf } from "../../src/calendar/stubs";
+import { reconcileProviders } from "../../src/calendar/sync/reconcile-people";
+import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { at, bookingBody, calendarStub, d1Bookings, plus, postBooking, statusCounts } from "../bookings/support";
 import { api, createAccount, createService, json, problem, validationError } from "../helpers";
 import type { ProviderCalendar as FaultyProviderCalendar } from "../worker";
@@ -251,10 +251,11 @@ describe("faults between the two calendars", () => {
     // Step 1 and 2 happen, then the object is reset before step 3: simulated by running them here.
     const service = calendarStub(s.businessId, s.cut);
     const claimId = await runInDurableObject(service, async (instance, state) => {
-      const { reserveTentative } = await import("../../src/calendar/provider-booking");
+      const { beginCreate } = await import("../../src/calendar/service/create");
       // biome-ignore lint/suspicious/noExplicitAny: the test drives the calendar's private tables
       const tables = (instance as any).tables;
       const providerRow = await api("GET", `/providers/${provider}`, { key: s.apiKey }).then(json);
+      const person = { ...providerRow, businessId: s.businessId, version: 1 };
       const command = {
         service: { ...serviceSnapshot(s), id: s.cut },
         booking: {
@@ -266,13 +267,15 @@ describe("faults between the two calendars", () => {
           notes: null,
         },
         customerId: null,
-        providers: [{ ...providerRow, businessId: s.businessId, version: 1 }],
+        providers: [person],
         providerId: provider,
       };
-      const step = state.storage.transactionSync(() => reserveTentative(tables, command, [provider], Date.now()));
+      const candidates = [{ providerId: provider, people: [person] }];
+      const step = state.storage.transactionSync(() => beginCreate(tables, command, candidates, Date.now()));
       if (step.kind !== "claim") throw new Error("expected a claim step");
-      expect((await providerCalendarOf(env, s.businessId, provider).claim(step.claim)).ok).toBe(true);
-      return step.claim.claimId;
+      const need = step.attempt.needs[0] as (typeof step.attempt.needs)[number];
+      expect((await providerCalendarOf(env, s.businessId, provider).claim(need.command as never)).ok).toBe(true);
+      return need.claimId;
     });
     expect((await claimsOf(s.businessId, provider)).map((c) => c.claimId)).toEqual([claimId]);
     // The seat is held while tentative: another booking of that provider is refused.

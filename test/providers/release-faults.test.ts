@@ -6,9 +6,9 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { providerCalendarOf } from "../../src/calendar/provider/client";
 import type { ProviderCalendar } from "../../src/calendar/provider/provider-calendar";
-import { reconcileProviders } from "../../src/calendar/provider/reconcile";
+import { providerCalendarOf } from "../../src/calendar/stubs";
+import { reconcileProviders } from "../../src/calendar/sync/reconcile-people";
 import { at, book, bookingBody, calendarStub, postBooking } from "../bookings/support";
 import { api, createAccount, createService, json } from "../helpers";
 import type { ProviderCalendar as FaultyProviderCalendar } from "../worker";
@@ -26,7 +26,7 @@ async function setFault(businessId: string, providerId: string, fault: "before" 
 async function runAlarmWithReleasesDue(businessId: string, serviceId: string) {
   const stub = calendarStub(businessId, serviceId);
   await runInDurableObject(stub, (_instance, state) => {
-    state.storage.sql.exec("UPDATE provider_releases SET next_attempt_ms = 0");
+    state.storage.sql.exec("UPDATE claim_tasks SET next_attempt_ms = 0");
   });
   await runDurableObjectAlarm(stub);
 }
@@ -34,7 +34,7 @@ async function runAlarmWithReleasesDue(businessId: string, serviceId: string) {
 const owed = (businessId: string, serviceId: string) =>
   runInDurableObject(calendarStub(businessId, serviceId), (_instance, state) =>
     state.storage.sql
-      .exec<{ claim_id: string }>("SELECT claim_id FROM provider_releases")
+      .exec<{ claim_id: string }>("SELECT claim_id FROM claim_tasks")
       .toArray()
       .map((r) => r.claim_id),
   );

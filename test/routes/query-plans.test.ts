@@ -6,8 +6,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
-import { reconcileProviders } from "../../src/calendar/provider/reconcile";
-import { reconcile } from "../../src/calendar/reconcile";
+import { reconcileProviders } from "../../src/calendar/sync/reconcile-people";
+import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { at, bookingBody } from "../bookings/support";
 import { createAccount, createCustomer, createService, json, origin } from "../helpers";
 

@@ -1,7 +1,7 @@
 /** POST /providers: a person (or a room, a chair) who performs services, with own hours. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { providerCalendarOf } from "../../../src/calendar/provider/client";
+import { providerCalendarOf } from "../../../src/calendar/stubs";
 import { api, createAccount, json, problem, totalOf, validationError } from "../../helpers";
 import { createProvider, providerBody } from "../../support/fixtures";
 import { expectUnauthorized, revokedKey } from "../../support/security";
@@ -53,7 +53,7 @@ describe("happy", () => {
     const { apiKey, businessId } = await createAccount();
     const provider = await createProvider(apiKey);
     const calendar = providerCalendarOf(env, businessId, provider.id);
-    expect((await calendar.snapshot()).provider).toMatchObject({ id: provider.id, version: 1, active: true });
+    expect((await calendar.snapshot()).settings).toMatchObject({ id: provider.id, version: 1, active: true });
   });
 });
 

@@ -4,7 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { providerCalendarOf } from "../../../src/calendar/provider/client";
+import { providerCalendarOf } from "../../../src/calendar/stubs";
 import { at, bookingBody, postBooking } from "../../bookings/support";
 import { api, createAccount, json, problem, validationError } from "../../helpers";
 import { createProvider, salon } from "../../support/fixtures";
@@ -60,7 +60,7 @@ describe("happy", () => {
     const provider = await createProvider(apiKey);
     const calendar = providerCalendarOf(env, businessId, provider.id);
     await patchProvider(apiKey, provider.id, { active: false, timezone: "Asia/Tokyo" });
-    expect((await calendar.snapshot()).provider).toMatchObject({ version: 2, active: false, timezone: "Asia/Tokyo" });
+    expect((await calendar.snapshot()).settings).toMatchObject({ version: 2, active: false, timezone: "Asia/Tokyo" });
   });
 
   it("a provider set inactive takes no new booking from then on; existing bookings stay", async () => {

@@ -1,0 +1,120 @@
+/**
+ * What the entry calendar owes the calendars it claimed time in: releases (of a claim whose
+ * booking was cancelled, moved, refused or abandoned) and confirmations (of a hold's claim that
+ * became a booking's). Queued in the transaction that frees the seat here, then sent right after
+ * the commit and by the alarm until the other calendar has it (both are idempotent). Until a
+ * release lands, the time stays blocked there: a late release can refuse a booking, never
+ * double-book one.
+ */
+
+import { claimedCalendarOf } from "../stubs";
+import { errorText } from "../sync/event-relay";
+import { retryDelayMs } from "../sync/outbox";
+import type { ClaimedKind, ClaimRef, ClaimSpan } from "./types";
+
+type TaskRow = {
+  calendar: ClaimedKind;
+  target_id: string;
+  claim_id: string;
+  business_id: string;
+  action: "release" | "confirm";
+  payload: string | null;
+  attempts: number;
+};
+
+/** The claim_tasks rows of one calendar. `release` and `confirm` run inside the caller's transaction. */
+export class ClaimTasks {
+  constructor(private readonly storage: DurableObjectStorage) {}
+
+  private get sql() {
+    return this.storage.sql;
+  }
+
+  /** Owes each claim's calendar its release, due at once (a release wins over a pending confirm). */
+  release(businessId: string, claims: readonly ClaimRef[], now: number): void {
+    for (const claim of claims) {
+      this.sql.exec(
+        `INSERT INTO claim_tasks (calendar, target_id, claim_id, business_id, action, attempts, next_attempt_ms)
+         VALUES (?, ?, ?, ?, 'release', 0, ?)
+         ON CONFLICT (calendar, target_id, claim_id) DO UPDATE
+         SET action = 'release', payload = NULL, attempts = 0, next_attempt_ms = excluded.next_attempt_ms`,
+        claim.calendar,
+        claim.id,
+        claim.claimId,
+        businessId,
+        now,
+      );
+    }
+  }
+
+  /**
+   * Owes a calendar the confirmation of a hold's claim that became a booking: the same claim
+   * without an expiry. Until it lands, the claim's own expiry (later than the hold's) keeps the time.
+   */
+  confirm(businessId: string, claim: ClaimRef, span: ClaimSpan, now: number): void {
+    this.sql.exec(
+      `INSERT INTO claim_tasks (calendar, target_id, claim_id, business_id, action, payload, attempts, next_attempt_ms)
+       VALUES (?, ?, ?, ?, 'confirm', ?, 0, ?) ON CONFLICT (calendar, target_id, claim_id) DO NOTHING`,
+      claim.calendar,
+      claim.id,
+      claim.claimId,
+      businessId,
+      JSON.stringify({ ...span, claimId: claim.claimId, expiresAt: null }),
+      now,
+    );
+  }
+
+  /** Sends every due task; each one that fails backs off and waits for the alarm. */
+  async send(env: Env, now: number): Promise<void> {
+    const due = this.sql
+      .exec<TaskRow>(
+        `SELECT calendar, target_id, claim_id, business_id, action, payload, attempts FROM claim_tasks
+         WHERE next_attempt_ms <= ? ORDER BY next_attempt_ms LIMIT 50`,
+        now,
+      )
+      .toArray();
+    await Promise.all(
+      due.map(async (row) => {
+        const calendar = claimedCalendarOf(env, row.business_id, { calendar: row.calendar, id: row.target_id });
+        const sent =
+          row.action === "confirm"
+            ? calendar.confirm(JSON.parse(row.payload ?? "{}") as ClaimSpan).then((answer) => {
+                // Within the claim's grace this cannot happen; if it does, reconciliation shows it.
+                if (!answer.ok) console.error(JSON.stringify({ level: "error", msg: "hold claim lost", ...row }));
+              })
+            : calendar.release(row.claim_id);
+        const error = await sent.then(
+          () => null,
+          (e: unknown) => errorText(e),
+        );
+        this.storage.transactionSync(() => {
+          const key = [row.calendar, row.target_id, row.claim_id] as const;
+          if (error === null) {
+            this.sql.exec("DELETE FROM claim_tasks WHERE calendar = ? AND target_id = ? AND claim_id = ?", ...key);
+          } else {
+            this.sql.exec(
+              `UPDATE claim_tasks SET attempts = attempts + 1, next_attempt_ms = ?, last_error = ?
+               WHERE calendar = ? AND target_id = ? AND claim_id = ?`,
+              now + retryDelayMs(row.attempts + 1),
+              error.slice(0, 500),
+              ...key,
+            );
+          }
+        });
+      }),
+    );
+  }
+
+  /** Claim ids still owed something, for reconciliation. */
+  pending(): string[] {
+    return this.sql
+      .exec<{ claim_id: string }>("SELECT claim_id FROM claim_tasks ORDER BY claim_id")
+      .toArray()
+      .map((r) => r.claim_id);
+  }
+
+  /** When the earliest task is due, or null. */
+  nextAttemptMs(): number | null {
+    return this.sql.exec<{ at: number | null }>("SELECT min(next_attempt_ms) AS at FROM claim_tasks").one().at;
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * The claim protocol's vocabulary (docs/consistency.md, "The claim protocol"). A booking, a
+ * hold or a move may need other calendars besides its service's seats — a person's time, a
+ * room's units — and gets each of them by a claim, idempotent by its id, that the other calendar
+ * decides on its own. All instants are epoch milliseconds.
+ */
+import type { DateOverride } from "../../domain/schedule";
+import type { WorkingHours } from "../rules/overrides";
+
+/** The calendars a booking can claim time in. */
+export type ClaimedKind = "provider" | "resource";
+
+/** A claim as the entry calendar knows it: which calendar holds it, and its id there. */
+export type ClaimRef = { calendar: ClaimedKind; id: string; claimId: string };
+
+/** What every claimed calendar keeps of its owner; `version` only grows (bumped by every PATCH). */
+export type ClaimedSettings = {
+  id: string;
+  businessId: string;
+  version: number;
+  active: boolean;
+};
+
+/** A person's settings as their calendar needs them. */
+export type ProviderSnapshot = ClaimedSettings & WorkingHours & { dateOverrides: DateOverride[] };
+
+/**
+ * A claim on a calendar's time for one booking (no `expiresAt`) or hold (expires by itself).
+ * `[blockedStart, blockedEnd)` is the appointment widened by the service's buffers.
+ */
+export type ClaimSpan = {
+  /** A booking id, a hold id or a move's attempt id; the claim is idempotent by it. */
+  claimId: string;
+  serviceId: string;
+  /**
+   * Claims of one session share the calendar: further seats of a group session share the person
+   * (up to `capacity`) and the room's unit.
+   */
+  session: string;
+  start: number;
+  end: number;
+  blockedStart: number;
+  blockedEnd: number;
+  /** Seats of one session of this service. */
+  capacity: number;
+  expiresAt?: number | null;
+  /**
+   * A claim of the same booking this one may overlap: its current time while it is being moved.
+   * Not counted against the new claim; released by the entry once the move commits.
+   */
+  alongside?: string | null;
+};
+
+/** A claim and the caller's copy of the owner's settings (the calendar keeps the newer). */
+export type ClaimCommand<S extends ClaimedSettings = ClaimedSettings> = ClaimSpan & { settings: S };
+
+/** Why a claimed calendar refuses: the `reason` of a 409 `slot_unavailable`. */
+export type ClaimReason = "provider_unavailable" | "provider_busy" | "resource_unavailable";
+
+/** What `claim` answers; `replayed` when the same claim was already held with the same span. */
+export type ClaimResult = { ok: true; replayed: boolean } | { ok: false; reason: ClaimReason; detail: string };
+
+/** A claim as a claimed calendar holds it. */
+export type HeldClaim = Omit<ClaimSpan, "alongside" | "expiresAt"> & { expiresAt: number | null; createdAt: number };
+
+/** What a claimed calendar holds, for reconciliation: its settings and its live claims by start. */
+export type ClaimedSnapshot<S extends ClaimedSettings = ClaimedSettings> = { settings: S | null; claims: HeldClaim[] };
+
+/** One claim the entry needs, with the command to send. */
+export type ClaimNeed = ClaimRef & { command: ClaimCommand };
+
+/**
+ * The session a booking's seat belongs to in a claimed calendar: a person's group session is
+ * the service at a start; a room's unit is shared by one session of the same people.
+ */
+export function sessionOf(kind: ClaimedKind, serviceId: string, start: number, people: readonly string[]): string {
+  const base = `${serviceId}@${start}`;
+  return kind === "provider" ? base : `${base}#${[...people].sort().join(",")}`;
+}
+
+/** The global order claims are made in, so two bookings needing the same calendars never both lose. */
+export const claimOrder = (a: ClaimRef, b: ClaimRef) =>
+  a.calendar === b.calendar ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.calendar < b.calendar ? -1 : 1;

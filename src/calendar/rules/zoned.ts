@@ -1,0 +1,74 @@
+/**
+ * Wall-clock ↔ instant conversion in IANA time zones, DST-correct via @date-fns/tz.
+ * A wall time inside a spring-forward gap moves forward by the gap; one inside the repeated
+ * fall-back hour resolves to its later (standard-time) instant, except midnight, which is the
+ * first instant of its date; one in a gap that runs past midnight is the next date's first instant.
+ * Relative imports carry `.ts` so Node scripts (the demo seed) can import this file directly.
+ */
+import { TZDate } from "@date-fns/tz";
+import type { Weekday } from "../../domain/schedule.ts";
+import { weekdays } from "./schedule.ts";
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** A calendar date in some time zone; `month` is 1–12. */
+export type LocalDate = { year: number; month: number; day: number };
+
+/** The local calendar date and weekday of an instant in `timezone`. */
+export function localDateOf(instantMs: number, timezone: string): LocalDate & { weekday: Weekday } {
+  const zoned = new TZDate(instantMs, timezone);
+  return {
+    year: zoned.getFullYear(),
+    month: zoned.getMonth() + 1,
+    day: zoned.getDate(),
+    weekday: weekdays[zoned.getDay()] as Weekday,
+  };
+}
+
+/**
+ * The instant of `minutes` past local midnight of `date` in `timezone`. Midnight (0) is when the
+ * date begins and 1440 when the next one begins: where midnight repeats, its first copy, so a
+ * day's intervals never reach into the next local date.
+ */
+export function instantOf(date: LocalDate, minutes: number, timezone: string): number {
+  if (minutes === 1440) return instantOf(addDays(date, 1), 0, timezone);
+  const guess = new TZDate(date.year, date.month - 1, date.day, 0, minutes, timezone);
+  // In a repeated fall-back hour the library's pick depends on the zone's side of UTC; other
+  // instants hours apart showing the same wall time are the other copy.
+  const shift =
+    (new TZDate(guess.getTime() + 3 * HOUR, timezone).getTimezoneOffset() -
+      new TZDate(guess.getTime() - 3 * HOUR, timezone).getTimezoneOffset()) *
+    MINUTE;
+  const copies = [guess.getTime()];
+  if (shift > 0) {
+    for (const other of [guess.getTime() - shift, guess.getTime() + shift]) {
+      const zoned = new TZDate(other, timezone);
+      const same = zoned.getDate() === guess.getDate() && zoned.getHours() === guess.getHours();
+      if (same && zoned.getMinutes() === guess.getMinutes()) copies.push(other);
+    }
+  }
+  const instant = minutes === 0 ? Math.min(...copies) : Math.max(...copies);
+  // A wall time in a gap that ends the date (clocks jumping from before midnight into the next
+  // date, as America/Scoresbysund's 23:00 → 00:00) moves past midnight; the date ends there.
+  if (minutes > 0 && new TZDate(instant, timezone).getDate() !== date.day) {
+    return instantOf(addDays(date, 1), 0, timezone);
+  }
+  return instant;
+}
+
+/** The weekday of a local date (independent of any time zone). */
+export function weekdayOf(date: LocalDate): Weekday {
+  return weekdays[new Date(Date.UTC(date.year, date.month - 1, date.day)).getUTCDay()] as Weekday;
+}
+
+/** The local date `days` after `date`. */
+export function addDays(date: LocalDate, days: number): LocalDate {
+  const d = new Date(Date.UTC(date.year, date.month - 1, date.day + days));
+  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
+}
+
+/** Orders local dates: negative, zero or positive. */
+export function compareDates(a: LocalDate, b: LocalDate): number {
+  return a.year - b.year || a.month - b.month || a.day - b.day;
+}

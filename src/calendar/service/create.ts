@@ -1,0 +1,128 @@
+/**
+ * Creating a booking in the service's calendar. The rules are checked and the seat is taken in
+ * one synchronous transaction; a booking that needs other calendars (people) holds its seat in a
+ * tentative row while they are claimed (claims/flow.ts), then is committed, or the next
+ * candidate is tried, or it is given up — each step one transaction.
+ */
+import { type Attempt, type Refused, type Step, TENTATIVE_MS } from "../claims/flow";
+import type { Candidate } from "../claims/preference";
+import type { ClaimRef } from "../claims/types";
+import { blockedSpan, checkRequest, type Span } from "../rules/service-rules";
+import type { CalendarRefusal, CalendarResult, CreateBookingCommand } from "../types";
+import { expireHolds } from "./expiry";
+import { priorAnswer } from "./idempotency-records";
+import { buildBooking, commitBooking } from "./new-booking";
+import { candidateKey, claimNeeds, firstWithSeat, noAnswer, noCandidateLeft, tooLate } from "./staffing";
+import type { CalendarTables } from "./tables";
+
+const done = (result: CalendarResult): Step<CalendarResult> => ({ kind: "done", result });
+const refused = (refusal: CalendarRefusal): Step<CalendarResult> => done({ ok: false, refusal });
+
+/** The checks of a new booking, then its seat for the first candidate with one. Inside the caller's transaction. */
+export function beginCreate(
+  tables: CalendarTables,
+  command: CreateBookingCommand,
+  candidates: Candidate[],
+  now: number,
+): Step<CalendarResult> {
+  const prior = priorAnswer(tables.idempotency, tables.reservations, command.idempotency, now);
+  if (prior) return done(prior);
+  const stale = tables.serviceVersion.stale(command.service.version, now);
+  if (stale) return refused(stale);
+  expireHolds(tables, now);
+  const start = Date.parse(command.booking.startTime);
+  const end = Date.parse(command.booking.endTime);
+  const violation = checkRequest(command.service, start, end, now);
+  if (violation?.kind === "invalid") return refused({ code: "validation_failed", ...violation });
+  if (violation) return refused({ code: "slot_unavailable", reason: violation.reason, detail: violation.detail });
+  return seatNext(tables, command, candidates, { start, end }, [], undefined, now);
+}
+
+/**
+ * Takes the seat for the next candidate: committed at once when the booking claims nothing
+ * elsewhere, else a tentative row and the claims to make.
+ */
+function seatNext(
+  tables: CalendarTables,
+  command: CreateBookingCommand,
+  candidates: Candidate[],
+  time: { start: number; end: number },
+  tried: string[],
+  last: Refused | undefined,
+  now: number,
+): Step<CalendarResult> {
+  const { service } = command;
+  const blocked = blockedSpan(service, time.start, time.end);
+  const candidate = firstWithSeat(tables.reservations.seats, service, candidates, blocked, tried);
+  if (!candidate) return refused(noCandidateLeft(command.providers, command.providerId, last));
+  const record = buildBooking(
+    service,
+    command.booking,
+    { ...time, providerId: candidate.providerId, customerId: command.customerId },
+    now,
+  );
+  const needs = claimNeeds(candidate, claimedTime(command, time, blocked), record.id);
+  if (needs.length === 0) {
+    tables.reservations.insert(record, blocked);
+    return done(commitBooking(tables, record, command.idempotency, now));
+  }
+  tables.reservations.insert(record, blocked, { claims: refsOf(needs), tentativeUntil: now + TENTATIVE_MS });
+  tables.alarm.arm(now + TENTATIVE_MS);
+  const attempt: Attempt = {
+    rowId: record.id,
+    businessId: service.businessId,
+    needs,
+    tried: [...tried, candidateKey(candidate)],
+  };
+  return { kind: "claim", attempt };
+}
+
+/** Every claim was granted: the tentative row becomes the booking. */
+export function confirmCreate(
+  tables: CalendarTables,
+  command: CreateBookingCommand,
+  attempt: Attempt,
+  now: number,
+): CalendarResult {
+  if (!tables.reservations.isTentative(attempt.rowId)) return { ok: false, refusal: tooLate("booking") };
+  tables.reservations.confirm(attempt.rowId);
+  return commitBooking(tables, tables.reservations.load(attempt.rowId), command.idempotency, now);
+}
+
+/** A calendar refused: the row goes, what was granted is released, and the next candidate is tried. */
+export function retryCreate(
+  tables: CalendarTables,
+  command: CreateBookingCommand,
+  candidates: Candidate[],
+  attempt: Attempt,
+  refusal: Refused,
+  now: number,
+): Step<CalendarResult> {
+  if (!tables.reservations.isTentative(attempt.rowId)) return refused(tooLate("booking"));
+  const { startTime, endTime } = tables.reservations.load(attempt.rowId);
+  tables.reservations.removeTentative(attempt.rowId);
+  tables.tasks.release(attempt.businessId, refusal.granted, now);
+  const time = { start: Date.parse(startTime), end: Date.parse(endTime) };
+  return seatNext(tables, command, candidates, time, attempt.tried, refusal, now);
+}
+
+/** A calendar did not answer: the row goes and every claim that may have been made is released. */
+export function abandonCreate(
+  tables: CalendarTables,
+  attempt: Attempt,
+  claims: ClaimRef[],
+  now: number,
+): CalendarResult {
+  tables.reservations.removeTentative(attempt.rowId);
+  tables.tasks.release(attempt.businessId, claims, now);
+  return { ok: false, refusal: noAnswer("booking") };
+}
+
+/** The time a booking claims elsewhere. */
+function claimedTime(command: CreateBookingCommand, time: { start: number; end: number }, blocked: Span) {
+  return { serviceId: command.service.id, ...time, blocked, capacity: command.service.capacity };
+}
+
+/** The references of a row's claims, as it stores them. */
+export const refsOf = (needs: { calendar: ClaimRef["calendar"]; id: string; claimId: string }[]): ClaimRef[] =>
+  needs.map(({ calendar, id, claimId }) => ({ calendar, id, claimId }));

@@ -1,0 +1,164 @@
+/**
+ * Holds in the service's calendar: placing one (the rules of a booking, then a seat until the
+ * expiry; with people, a tentative seat while their calendars claim the time), and turning one
+ * into a booking in a single transaction, so the seat is never free in between.
+ */
+import type { Hold } from "../../domain/hold";
+import { type Attempt, type Refused, type Step, TENTATIVE_MS } from "../claims/flow";
+import type { Candidate } from "../claims/preference";
+import { type ClaimRef, sessionOf } from "../claims/types";
+import { blockedSpan, checkRequest } from "../rules/service-rules";
+import type { CalendarRefusal, CalendarResult, CreateBookingCommand, HoldCommand, HoldResult } from "../types";
+import { refsOf } from "./create";
+import { expireHolds } from "./expiry";
+import { priorAnswer } from "./idempotency-records";
+import { buildBooking, commitBooking } from "./new-booking";
+import { candidateKey, claimNeeds, firstWithSeat, noAnswer, noCandidateLeft, tooLate } from "./staffing";
+import type { CalendarTables } from "./tables";
+
+/** A person's claim for a hold outlives the hold by this much, so a conversion can confirm it in time. */
+export const HOLD_CLAIM_GRACE_MS = 5 * 60_000;
+
+const refused = (refusal: CalendarRefusal): Step<HoldResult> => ({ kind: "done", result: { ok: false, refusal } });
+
+/** The checks of a hold, then its seat for the first candidate with one. Inside the caller's transaction. */
+export function beginHold(
+  tables: CalendarTables,
+  command: HoldCommand,
+  candidates: Candidate[],
+  now: number,
+): Step<HoldResult> {
+  expireHolds(tables, now);
+  const stale = tables.serviceVersion.stale(command.service.version, now);
+  if (stale) return refused(stale);
+  const start = Date.parse(command.startTime);
+  const end = Date.parse(command.endTime);
+  const violation = checkRequest(command.service, start, end, now);
+  if (violation?.kind === "invalid") return refused({ code: "validation_failed", ...violation });
+  if (violation) return refused({ code: "slot_unavailable", reason: violation.reason, detail: violation.detail });
+  return seatNext(tables, command, candidates, [], undefined, now);
+}
+
+function seatNext(
+  tables: CalendarTables,
+  command: HoldCommand,
+  candidates: Candidate[],
+  tried: string[],
+  last: Refused | undefined,
+  now: number,
+): Step<HoldResult> {
+  const { service } = command;
+  const start = Date.parse(command.startTime);
+  const end = Date.parse(command.endTime);
+  const blocked = blockedSpan(service, start, end);
+  const candidate = firstWithSeat(tables.reservations.seats, service, candidates, blocked, tried);
+  if (!candidate) return refused(noCandidateLeft(command.providers, command.providerId, last));
+  const expiresAt = now + command.ttlMs;
+  const hold: Hold = {
+    id: command.holdId,
+    serviceId: service.id,
+    providerId: candidate.providerId,
+    startTime: new Date(start).toISOString(),
+    endTime: new Date(end).toISOString(),
+    expiresAt: new Date(expiresAt).toISOString(),
+    status: "HELD",
+    bookingId: null,
+    createdAt: new Date(now).toISOString(),
+  };
+  // A fresh claim id per attempt: a release of an earlier attempt's grant leaves a tombstone.
+  const claimId = tried.length === 0 ? hold.id : `${hold.id}.${tried.length}`;
+  const time = { serviceId: service.id, start, end, blocked, capacity: service.capacity };
+  const needs = claimNeeds(candidate, { ...time, expiresAt: expiresAt + HOLD_CLAIM_GRACE_MS }, claimId);
+  if (needs.length === 0) {
+    tables.holds.place(hold, service.businessId, blocked);
+    tables.alarm.arm(expiresAt);
+    return { kind: "done", result: { ok: true, hold } };
+  }
+  tables.holds.place(hold, service.businessId, blocked, { claims: refsOf(needs), tentativeUntil: now + TENTATIVE_MS });
+  tables.alarm.arm(now + TENTATIVE_MS);
+  const attempt: Attempt = {
+    rowId: hold.id,
+    businessId: service.businessId,
+    needs,
+    tried: [...tried, candidateKey(candidate)],
+  };
+  return { kind: "claim", attempt };
+}
+
+/** Every claim was granted: the hold is live until its expiry. */
+export function confirmHold(tables: CalendarTables, attempt: Attempt, now: number): HoldResult {
+  if (!tables.holds.seat(attempt.rowId)) return { ok: false, refusal: tooLate("hold") };
+  tables.holds.confirm(attempt.rowId);
+  const hold = tables.holds.find(attempt.rowId, now) as Hold;
+  tables.alarm.arm(Date.parse(hold.expiresAt));
+  return { ok: true, hold };
+}
+
+/** A calendar refused: the seat goes, what was granted is released, and the next candidate is tried. */
+export function retryHold(
+  tables: CalendarTables,
+  command: HoldCommand,
+  candidates: Candidate[],
+  attempt: Attempt,
+  refusal: Refused,
+  now: number,
+): Step<HoldResult> {
+  if (!tables.holds.seat(attempt.rowId)) return refused(tooLate("hold"));
+  tables.holds.discard(attempt.rowId);
+  tables.tasks.release(attempt.businessId, refusal.granted, now);
+  return seatNext(tables, command, candidates, attempt.tried, refusal, now);
+}
+
+/** A calendar did not answer: nothing is held, and every claim that may have been made is released. */
+export function abandonHold(tables: CalendarTables, attempt: Attempt, claims: ClaimRef[], now: number): HoldResult {
+  tables.holds.discard(attempt.rowId);
+  tables.tasks.release(attempt.businessId, claims, now);
+  return { ok: false, refusal: noAnswer("hold") };
+}
+
+/**
+ * Turns a live hold into a booking in one transaction: the hold's seat row goes and the
+ * booking's comes over the same span with the same claims, so nothing is free in between; each
+ * claim is then confirmed without its expiry.
+ */
+export function consumeHold(
+  tables: CalendarTables,
+  command: CreateBookingCommand & { holdId: string },
+  now: number,
+): CalendarResult {
+  // A conversion whose answer was lost is answered again, not refused as a consumed hold.
+  const prior = priorAnswer(tables.idempotency, tables.reservations, command.idempotency, now);
+  if (prior) return prior;
+  expireHolds(tables, now);
+  const hold = tables.holds.find(command.holdId, now);
+  const seat = hold?.status === "HELD" ? tables.holds.seat(command.holdId) : undefined;
+  if (!hold || !seat) {
+    const detail = hold ? `The hold is ${hold.status}.` : "No live hold with this id.";
+    return { ok: false, refusal: { code: "hold_expired", detail } };
+  }
+  const { service } = command;
+  const start = Date.parse(hold.startTime);
+  const end = Date.parse(hold.endTime);
+  const record = buildBooking(
+    service,
+    command.booking,
+    { start, end, providerId: hold.providerId, customerId: command.customerId, holdId: hold.id },
+    now,
+  );
+  const claims = tables.holds.end(hold.id, "CONSUMED", record.id);
+  tables.reservations.insert(record, seat.blocked, { claims, tentativeUntil: null });
+  const result = commitBooking(tables, record, command.idempotency, now);
+  // The people keep the hold's claims for the booking, even those who left the service meanwhile.
+  const people = hold.providerId ? [hold.providerId] : [];
+  const span = { serviceId: service.id, start, end, blockedStart: seat.blocked.start, blockedEnd: seat.blocked.end };
+  for (const claim of claims) {
+    const session = sessionOf(claim.calendar, service.id, start, people);
+    tables.tasks.confirm(
+      service.businessId,
+      claim,
+      { ...span, claimId: claim.claimId, session, capacity: service.capacity },
+      now,
+    );
+  }
+  return result;
+}

@@ -1,0 +1,209 @@
+/**
+ * Rescheduling: a booking keeps its id and status and moves to a new time (and maybe another
+ * person). Every rule of a new booking applies, with the booking itself not counted.
+ *
+ * A booking that claims nothing elsewhere moves in one transaction: the new span is taken and the
+ * old one freed in the same step. Otherwise a tentative `move` row holds the new time while the
+ * other calendars claim it (beside the booking's current claims, which they do not count); then
+ * one transaction moves the booking and drops the row, and the old claims are released. Refused,
+ * unanswered or timed out, the row goes and the booking is untouched.
+ */
+import { type BookingRecord, holdsCapacity, toBooking } from "../../domain/booking";
+import { type Attempt, type Refused, type Step, TENTATIVE_MS } from "../claims/flow";
+import type { Candidate } from "../claims/preference";
+import type { ClaimRef } from "../claims/types";
+import { blockedSpan, checkRequest, type Span } from "../rules/service-rules";
+import type { CalendarRefusal, CalendarResult, RescheduleCommand } from "../types";
+import { refsOf } from "./create";
+import { expireHolds } from "./expiry";
+import { priorAnswer } from "./idempotency-records";
+import { moveRowId } from "./reservations";
+import { candidateKey, claimNeeds, firstWithSeat, noAnswer, noCandidateLeft, tooLate } from "./staffing";
+import type { CalendarTables } from "./tables";
+
+const done = (result: CalendarResult): Step<CalendarResult> => ({ kind: "done", result });
+const refused = (refusal: CalendarRefusal): Step<CalendarResult> => done({ ok: false, refusal });
+
+/**
+ * Who a move may go to, on a service with providers: the provider asked for; else the booking's
+ * own, while they still perform the service; else, for a booking made before the service had
+ * providers, the service's candidates in `preferred` order (assigned as for a new booking).
+ * Undefined when the booking's own provider left the service and none was asked for.
+ */
+export function moveCandidates(
+  command: RescheduleCommand,
+  current: BookingRecord,
+  preferred: Candidate[],
+): Candidate[] | undefined {
+  const providers = command.providers ?? [];
+  if (providers.length === 0) return [{ providerId: null, people: [] }];
+  const one = (id: string) => providers.filter((p) => p.id === id).map((p) => ({ providerId: id, people: [p] }));
+  if (command.providerId) return one(command.providerId);
+  if (!current.providerId) return preferred;
+  return providers.some((p) => p.id === current.providerId) ? one(current.providerId) : undefined;
+}
+
+/** The checks of a move, then the move itself or its tentative row. Inside the caller's transaction. */
+export function beginMove(
+  tables: CalendarTables,
+  command: RescheduleCommand,
+  preferred: Candidate[],
+  now: number,
+): Step<CalendarResult> {
+  const { reservations } = tables;
+  const prior = priorAnswer(tables.idempotency, reservations, command.idempotency, now);
+  if (prior) return done(prior);
+  const stale = tables.serviceVersion.stale(command.service.version, now);
+  if (stale) return refused(stale);
+  const current = reservations.find(command.bookingId);
+  if (!current) return refused({ code: "not_found", detail: `No booking ${command.bookingId}.` });
+  if (command.expectedVersions !== undefined && !command.expectedVersions.includes(current.version)) {
+    const detail = "The booking changed since the ETag you sent.";
+    return refused({ code: "precondition_failed", detail, version: current.version });
+  }
+  if (!holdsCapacity(current.status)) {
+    return refused({ code: "invalid_transition", detail: `A ${current.status} booking cannot be rescheduled.` });
+  }
+  if (reservations.isTentative(moveRowId(current.id))) {
+    return refused({ code: "unavailable", detail: "The booking is being moved already; retry in a moment." });
+  }
+  expireHolds(tables, now);
+  const start = Date.parse(command.startTime);
+  const end = Date.parse(command.endTime);
+  const violation = checkRequest(command.service, start, end, now);
+  if (violation?.kind === "invalid") return refused({ code: "validation_failed", ...violation });
+  if (violation) return refused({ code: "slot_unavailable", reason: violation.reason, detail: violation.detail });
+  const candidates = moveCandidates(command, current, preferred);
+  if (!candidates) {
+    return refused({
+      code: "validation_failed",
+      reason: "provider_left_service",
+      field: "providerId",
+      detail: `The booking's provider ${current.providerId} no longer performs this service: send the providerId of one who does.`,
+    });
+  }
+  return seatNext(tables, command, current, candidates, { start, end }, [], undefined, now);
+}
+
+/**
+ * Takes the new time for the next candidate: moved at once when the booking claims nothing
+ * elsewhere (its old claims released), else a tentative move row and the claims to make.
+ */
+function seatNext(
+  tables: CalendarTables,
+  command: RescheduleCommand,
+  current: BookingRecord,
+  candidates: Candidate[],
+  time: { start: number; end: number },
+  tried: string[],
+  last: Refused | undefined,
+  now: number,
+): Step<CalendarResult> {
+  const { service } = command;
+  const blocked = blockedSpan(service, time.start, time.end);
+  const candidate = firstWithSeat(tables.reservations.seats, service, candidates, blocked, tried, current.id);
+  if (!candidate) return refused(noCandidateLeft(command.providers, candidates.length === 1 ? "one" : null, last));
+  const moved: BookingRecord = {
+    ...current,
+    providerId: candidate.providerId,
+    startTime: new Date(time.start).toISOString(),
+    endTime: new Date(time.end).toISOString(),
+    version: current.version + 1,
+    updatedAt: new Date(now).toISOString(),
+  };
+  // A fresh id per attempt, never the booking's current claim id (two moves can share a
+  // millisecond): a release of an earlier, unanswered attempt leaves a tombstone.
+  const claimId = `${current.id}.m${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+  const held = tables.reservations.claimsOf(current.id);
+  const alongside = (calendarId: string) => held.find((c) => c.id === calendarId)?.claimId ?? null;
+  const claimed = { serviceId: service.id, ...time, blocked, capacity: service.capacity };
+  const needs = claimNeeds(candidate, claimed, claimId, alongside);
+  if (needs.length === 0) return done(commitMove(tables, command, current, moved, blocked, [], now));
+  tables.reservations.insert(moved, blocked, { claims: refsOf(needs), tentativeUntil: now + TENTATIVE_MS }, "move");
+  tables.alarm.arm(now + TENTATIVE_MS);
+  const attempt: Attempt = {
+    rowId: moveRowId(current.id),
+    businessId: service.businessId,
+    needs,
+    tried: [...tried, candidateKey(candidate)],
+  };
+  return { kind: "claim", attempt };
+}
+
+/** Every claim of the new time was granted: the booking moves, in the caller's transaction. */
+export function finishMove(
+  tables: CalendarTables,
+  command: RescheduleCommand,
+  attempt: Attempt,
+  now: number,
+): CalendarResult {
+  const { reservations } = tables;
+  if (!reservations.isTentative(attempt.rowId)) return { ok: false, refusal: tooLate("move") };
+  const moved = reservations.load(attempt.rowId);
+  const current = reservations.load(moved.id);
+  if (!holdsCapacity(current.status)) {
+    // Cancelled (or completed) while the other calendars were deciding: the move is moot.
+    abandonMove(tables, attempt, refsOf(attempt.needs), now);
+    const detail = `The booking became ${current.status} meanwhile; it was not moved.`;
+    return { ok: false, refusal: { code: "invalid_transition", detail } };
+  }
+  const claims = reservations.removeTentative(attempt.rowId);
+  const { blockedStart, blockedEnd } = (attempt.needs[0] as (typeof attempt.needs)[number]).command;
+  return commitMove(tables, command, current, moved, { start: blockedStart, end: blockedEnd }, claims, now);
+}
+
+/** A calendar refused the new time: the row goes, what was granted is released, the next candidate is tried. */
+export function retryMove(
+  tables: CalendarTables,
+  command: RescheduleCommand,
+  preferred: Candidate[],
+  attempt: Attempt,
+  refusal: Refused,
+  now: number,
+): Step<CalendarResult> {
+  if (!tables.reservations.isTentative(attempt.rowId)) return refused(tooLate("move"));
+  const moved = tables.reservations.load(attempt.rowId);
+  tables.reservations.removeTentative(attempt.rowId);
+  tables.tasks.release(attempt.businessId, refusal.granted, now);
+  const current = tables.reservations.find(moved.id);
+  if (!current || !holdsCapacity(current.status)) {
+    return refused({ code: "slot_unavailable", reason: refusal.reason, detail: refusal.detail });
+  }
+  const time = { start: Date.parse(moved.startTime), end: Date.parse(moved.endTime) };
+  const candidates = moveCandidates(command, current, preferred) ?? [];
+  return seatNext(tables, command, current, candidates, time, attempt.tried, refusal, now);
+}
+
+/** The move was not answered (or became moot): the row goes and every claim it may have made is released. */
+export function abandonMove(tables: CalendarTables, attempt: Attempt, claims: ClaimRef[], now: number): CalendarResult {
+  tables.reservations.removeTentative(attempt.rowId);
+  tables.tasks.release(attempt.businessId, claims, now);
+  return { ok: false, refusal: noAnswer("move") };
+}
+
+/** Moves the booking to its new span and claims; the claims it held before are released. */
+function commitMove(
+  tables: CalendarTables,
+  command: RescheduleCommand,
+  current: BookingRecord,
+  moved: BookingRecord,
+  blocked: Span,
+  claims: ClaimRef[],
+  now: number,
+): CalendarResult {
+  const previous = tables.reservations.claimsOf(current.id);
+  tables.reservations.move(moved, blocked, claims);
+  const kept = new Set(claims.map((c) => `${c.calendar}:${c.id}:${c.claimId}`));
+  tables.tasks.release(
+    current.businessId,
+    previous.filter((c) => !kept.has(`${c.calendar}:${c.id}:${c.claimId}`)),
+    now,
+  );
+  tables.outbox.enqueue(moved.id, moved.version, now);
+  tables.events.raiseRescheduled(current, moved, moved.updatedAt);
+  if (command.idempotency) {
+    const { key, requestHash } = command.idempotency;
+    tables.idempotency.remember(key, { requestHash, bookingId: moved.id }, now);
+  }
+  return { ok: true, booking: toBooking(moved), version: moved.version, replayed: false };
+}

@@ -1,0 +1,64 @@
+/**
+ * The one booking path: how every new booking is built — plain, with people, from a hold, by
+ * import — and how it is committed: its outbox entry (D1 is written behind), its webhook event
+ * and its idempotency record, in the caller's transaction. A feature that needs more calendars
+ * adds a claim before the commit, not a copy of it.
+ */
+import { type BookingRecord, toBooking } from "../../domain/booking";
+import { newId } from "../../lib/ids";
+import type { CalendarResult, CreateBookingCommand, ServiceSnapshot } from "../types";
+import type { CalendarTables } from "./tables";
+
+/** The customer's side of a booking request. */
+export type BookingDraft = Pick<
+  CreateBookingCommand["booking"],
+  "customerName" | "customerEmail" | "customerPhone" | "notes"
+>;
+
+/** A new booking of `service` at `[start, end)`: CONFIRMED, or PENDING when the service confirms by hand. */
+export function buildBooking(
+  service: ServiceSnapshot,
+  draft: BookingDraft,
+  at: { start: number; end: number; providerId: string | null; customerId: string | null; holdId?: string },
+  now: number,
+): BookingRecord {
+  const createdAt = new Date(now).toISOString();
+  return {
+    id: newId("booking", now),
+    businessId: service.businessId,
+    serviceId: service.id,
+    providerId: at.providerId,
+    customerId: at.customerId ?? newId("customer", now),
+    customerName: draft.customerName,
+    customerEmail: draft.customerEmail,
+    customerPhone: draft.customerPhone,
+    startTime: new Date(at.start).toISOString(),
+    endTime: new Date(at.end).toISOString(),
+    notes: draft.notes,
+    status: service.requiresConfirmation ? "PENDING" : "CONFIRMED",
+    version: 1,
+    createdAt,
+    updatedAt: createdAt,
+    cancelledAt: null,
+    cancellationReason: null,
+    ...(at.holdId ? { holdId: at.holdId } : {}),
+  };
+}
+
+/**
+ * Commits a booking whose row holds its seat: queued for D1, its `booking.created` event raised,
+ * its `Idempotency-Key` remembered. Inside the caller's transaction.
+ */
+export function commitBooking(
+  tables: CalendarTables,
+  record: BookingRecord,
+  idempotency: CreateBookingCommand["idempotency"],
+  now: number,
+): CalendarResult {
+  tables.outbox.enqueue(record.id, record.version, now);
+  tables.events.raise(null, record, record.createdAt);
+  if (idempotency) {
+    tables.idempotency.remember(idempotency.key, { requestHash: idempotency.requestHash, bookingId: record.id }, now);
+  }
+  return { ok: true, booking: toBooking(record), version: record.version, replayed: false };
+}

@@ -1,0 +1,291 @@
+import { DurableObject } from "cloudflare:workers";
+import { toBooking } from "../../domain/booking";
+import type { Hold } from "../../domain/hold";
+import { runClaims } from "../claims/flow";
+import { type Candidate, candidatesFor, preferenceOrder } from "../claims/preference";
+import type { ProviderSnapshot } from "../claims/types";
+import type { ServiceRules } from "../rules/service-rules";
+import { queuePublisher } from "../sync/event-relay";
+import { OUTBOX_STUCK_AFTER_MS } from "../sync/outbox";
+import { d1Writer } from "../sync/persist";
+import { WriteBehind, type WriteBehindSinks } from "../sync/write-behind";
+import type {
+  CalendarResult,
+  CalendarSnapshot,
+  CreateBookingCommand,
+  HoldCommand,
+  HoldResult,
+  RescheduleCommand,
+  ServiceSnapshot,
+  TransitionCommand,
+} from "../types";
+import { abandonCreate, beginCreate, confirmCreate, retryCreate } from "./create";
+import { type CustomerRewrite, rewriteCustomer } from "./customer-rewrite";
+import { expireHolds, expireTentative } from "./expiry";
+import { abandonHold, beginHold, confirmHold, consumeHold, retryHold } from "./hold";
+import type { ImportedBooking, ImportResult } from "./import";
+import { type LiveSlot, liveSlots } from "./live-slots";
+import { abandonMove, beginMove, finishMove, retryMove } from "./move";
+import { pruneCalendar } from "./prune";
+import { type ProposalResult, proposeChange, type ServiceChange } from "./service-change";
+import { changeStatus } from "./status-change";
+import { type CalendarTables, openTables } from "./tables";
+
+/**
+ * The live calendar of one business's service: the authority on its availability, and the entry
+ * of every booking, hold and move of the service. Each check-and-write runs in one synchronous
+ * SQLite transaction, so requests for the same service are serialised without locks; other
+ * calendars a booking needs are claimed between transactions (claims/flow.ts); D1 is written
+ * behind, only after a change commits (sync/write-behind.ts).
+ */
+export class ServiceCalendar extends DurableObject<Env> {
+  private readonly tables: CalendarTables;
+  private readonly writeBehind: WriteBehind;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    const sinks = this.sinks();
+    this.tables = openTables(ctx.storage, sinks.publish);
+    this.writeBehind = new WriteBehind(ctx.storage, this.tables, sinks.writeToD1);
+    // Work a reset may have left without an alarm (outbox rows, events, tentative rows, owed
+    // releases, live holds) gets one.
+    ctx.blockConcurrencyWhile(async () => {
+      await this.tables.alarm.load();
+      this.armForPending();
+    });
+  }
+
+  /** Checks availability and reserves the slot (and the people it needs); then records the booking in D1. */
+  async createBooking(command: CreateBookingCommand): Promise<CalendarResult> {
+    const result = await this.create(command);
+    if (!result.ok || result.replayed) return result;
+    await this.writeBehind.afterCommit();
+    // D1 may have linked the booking to an existing customer meanwhile.
+    const stored = this.tables.reservations.load(result.booking.id);
+    return { ...result, booking: toBooking(stored), version: stored.version };
+  }
+
+  /** A booking's commit without its D1 write (the caller writes, or the alarm does). */
+  private async create(command: CreateBookingCommand): Promise<CalendarResult> {
+    const { storage } = this.ctx;
+    if (command.holdId) {
+      const { holdId } = command;
+      const result = storage.transactionSync(() => consumeHold(this.tables, { ...command, holdId }, Date.now()));
+      await this.sendTasks();
+      return result;
+    }
+    const { service, providers, providerId, booking } = command;
+    const candidates = await candidatesFor(this.env, service, providers, providerId, booking.startTime);
+    const t = this.tables;
+    return runClaims(
+      storage,
+      this.env,
+      storage.transactionSync(() => beginCreate(t, command, candidates, Date.now())),
+      {
+        confirm: (attempt) => confirmCreate(t, command, attempt, Date.now()),
+        refused: (attempt, refusal) => retryCreate(t, command, candidates, attempt, refusal, Date.now()),
+        unanswered: (attempt, claims) => abandonCreate(t, attempt, claims, Date.now()),
+      },
+    ).finally(() => this.sendTasks());
+  }
+
+  /** Applies a status change (or a notes edit) to a booking of this calendar. */
+  async transition(command: TransitionCommand): Promise<CalendarResult> {
+    const result = this.ctx.storage.transactionSync(() => changeStatus(this.tables, command, Date.now()));
+    if (result.ok && !result.replayed) {
+      await this.sendTasks();
+      await this.writeBehind.afterCommit();
+    }
+    return result;
+  }
+
+  /**
+   * Moves a booking to a new time (move.ts): one transaction when it claims nothing elsewhere;
+   * otherwise a tentative row holds the new time while the other calendars claim it.
+   */
+  async reschedule(command: RescheduleCommand): Promise<CalendarResult> {
+    const { storage } = this.ctx;
+    const t = this.tables;
+    const current = t.reservations.find(command.bookingId);
+    // Only a booking made before its service had providers, moved without a providerId, is assigned one.
+    const assigns = current && !current.providerId && !command.providerId && (command.providers?.length ?? 0) > 0;
+    const preferred = assigns ? await this.candidates(command.service, command.providers ?? [], command.startTime) : [];
+    const result = await runClaims(
+      storage,
+      this.env,
+      storage.transactionSync(() => beginMove(t, command, preferred, Date.now())),
+      {
+        confirm: (attempt) => finishMove(t, command, attempt, Date.now()),
+        refused: (attempt, refusal) => retryMove(t, command, preferred, attempt, refusal, Date.now()),
+        unanswered: (attempt, claims) => abandonMove(t, attempt, claims, Date.now()),
+      },
+    );
+    await this.sendTasks();
+    if (result.ok && !result.replayed) await this.writeBehind.afterCommit();
+    return result;
+  }
+
+  /** Places a hold (hold.ts); with people, after their calendars claim the time. */
+  async placeHold(command: HoldCommand): Promise<HoldResult> {
+    const { storage } = this.ctx;
+    const t = this.tables;
+    const { service, providers, providerId, startTime } = command;
+    const candidates = await candidatesFor(this.env, service, providers, providerId, startTime);
+    const result = await runClaims(
+      storage,
+      this.env,
+      storage.transactionSync(() => beginHold(t, command, candidates, Date.now())),
+      {
+        confirm: (attempt) => confirmHold(t, attempt, Date.now()),
+        refused: (attempt, refusal) => retryHold(t, command, candidates, attempt, refusal, Date.now()),
+        unanswered: (attempt, claims) => abandonHold(t, attempt, claims, Date.now()),
+      },
+    );
+    await this.sendTasks();
+    return result;
+  }
+
+  /**
+   * The service changed (`PATCH /services/{id}`, before it answers): commands decided against
+   * an older version are refused from now on.
+   */
+  async serviceChanged(version: number): Promise<void> {
+    this.ctx.storage.transactionSync(() => this.tables.serviceVersion.note(version));
+  }
+
+  /**
+   * A change existing bookings could conflict with (service-change.ts), before the PATCH writes
+   * D1: refused with the conflicts, or held pending until `serviceChanged` confirms it.
+   */
+  async proposeChange(change: ServiceChange): Promise<ProposalResult> {
+    return this.ctx.storage.transactionSync(() => {
+      expireHolds(this.tables, Date.now());
+      return proposeChange(this.tables, change, Date.now());
+    });
+  }
+
+  /** The nightly prune (prune.ts): drops bookings that ended two days ago or earlier. */
+  async prune(): Promise<{ bookings: number }> {
+    return { bookings: this.ctx.storage.transactionSync(() => pruneCalendar(this.ctx.storage.sql, Date.now())) };
+  }
+
+  /** A hold of this calendar, as it stands now. */
+  async getHold(id: string): Promise<Hold | null> {
+    return this.tables.holds.find(id, Date.now()) ?? null;
+  }
+
+  /** Releases a live hold: its seat (and its people's time) is free at once. */
+  async releaseHold(id: string): Promise<Hold | null> {
+    const hold = this.ctx.storage.transactionSync(() => {
+      const now = Date.now();
+      expireHolds(this.tables, now);
+      const current = this.tables.holds.find(id, now);
+      if (current?.status !== "HELD") return current ?? null;
+      const seat = this.tables.holds.seat(id);
+      const claims = this.tables.holds.end(id, "RELEASED");
+      if (seat) this.tables.tasks.release(seat.businessId, claims, now);
+      return this.tables.holds.find(id, now) ?? null;
+    });
+    await this.sendTasks();
+    return hold;
+  }
+
+  /** The live slot calendar for slots starting in `[from, to)`. */
+  async availability(rules: ServiceRules, from: number, to: number): Promise<LiveSlot[]> {
+    this.ctx.storage.transactionSync(() => expireHolds(this.tables, Date.now()));
+    return liveSlots(this.tables.reservations.seats, rules, from, to, Date.now());
+  }
+
+  /**
+   * Imports existing appointments under the same rules, one by one; returns once D1 has them all
+   * (or they wait in the outbox).
+   */
+  async importBookings(
+    service: ServiceSnapshot,
+    bookings: ImportedBooking[],
+    providers: ProviderSnapshot[] = [],
+  ): Promise<ImportResult> {
+    const refused: ImportResult["refused"] = [];
+    for (const [index, { providerId, ...booking }] of bookings.entries()) {
+      const result = await this.create({ service, booking, customerId: null, providers, providerId });
+      if (!result.ok)
+        refused.push({ index, reason: "reason" in result.refusal ? result.refusal.reason : result.refusal.code });
+    }
+    await this.writeBehind.drain();
+    return { imported: bookings.length - refused.length, refused };
+  }
+
+  /** Every booking id with its status and version, the outbox and the counters. */
+  async snapshot(): Promise<CalendarSnapshot> {
+    return {
+      bookings: this.tables.reservations.list(),
+      outbox: this.tables.outbox.pendingIds(),
+      stuckInOutbox: this.tables.outbox.queuedBefore(Date.now() - OUTBOX_STUCK_AFTER_MS),
+      counters: this.tables.reservations.counters(),
+      releases: this.tables.tasks.pending(),
+      holds: this.tables.holds.list(Date.now()),
+    };
+  }
+
+  /**
+   * Gives up tentative rows past their deadline, sends what is owed to other calendars, retries
+   * every due outbox entry and event; reschedules itself while any remain. Every step is idempotent.
+   */
+  override async alarm(): Promise<void> {
+    this.tables.alarm.fired();
+    this.ctx.storage.transactionSync(() => {
+      expireHolds(this.tables, Date.now());
+      expireTentative(this.tables, Date.now());
+    });
+    await this.sendTasks();
+    await this.writeBehind.run();
+    await this.tables.alarm.load();
+    this.armForPending();
+  }
+
+  /**
+   * Rewrites (edit) or erases a customer's details in every booking this calendar holds, and in
+   * queued events (customer-rewrite.ts); the new versions go to D1 through the outbox.
+   */
+  async rewriteCustomer(command: CustomerRewrite): Promise<{ bookingIds: string[] }> {
+    const result = this.ctx.storage.transactionSync(() =>
+      rewriteCustomer(this.ctx.storage.sql, this.tables.outbox, command, Date.now()),
+    );
+    await this.writeBehind.afterCommit();
+    return result;
+  }
+
+  /** The service's providers in assignment order, as candidates. */
+  private async candidates(
+    service: ServiceSnapshot,
+    providers: ProviderSnapshot[],
+    startTime: string,
+  ): Promise<Candidate[]> {
+    const order = await preferenceOrder(this.env, service, providers, undefined, startTime);
+    return order.flatMap((id) => providers.filter((p) => p.id === id).map((p) => ({ providerId: id, people: [p] })));
+  }
+
+  /** Sends what is owed to other calendars; what fails stays owed for the alarm. */
+  private async sendTasks(): Promise<void> {
+    if (this.tables.tasks.nextAttemptMs() === null) return;
+    await this.tables.tasks.send(this.env, Date.now());
+    this.armForPending();
+  }
+
+  /** Arms the alarm for the earliest pending work: outbox, events, tentative rows, tasks, holds. */
+  private armForPending(): void {
+    const next = [
+      this.tables.outbox.nextAttemptMs(),
+      this.tables.events.nextAttemptMs(),
+      this.tables.reservations.nextTentativeDeadline(),
+      this.tables.tasks.nextAttemptMs(),
+      this.tables.holds.nextExpiry(),
+    ].filter((at): at is number => at !== null);
+    if (next.length > 0) this.tables.alarm.arm(Math.max(Math.min(...next), Date.now()));
+  }
+
+  /** Where committed changes go: D1 and the webhook queue. */
+  protected sinks(): WriteBehindSinks {
+    return { writeToD1: d1Writer(this.env.DB), publish: queuePublisher(this.env.WEBHOOK_QUEUE) };
+  }
+}

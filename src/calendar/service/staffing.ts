@@ -1,0 +1,114 @@
+/**
+ * Staffing a booking inside the service's calendar: which candidate still has a seat here, what
+ * its booking claims in other calendars, and the refusal when none is left. All synchronous.
+ */
+
+import type { Refused } from "../claims/flow";
+import type { Candidate } from "../claims/preference";
+import { type ClaimNeed, claimOrder, sessionOf } from "../claims/types";
+import type { Span } from "../rules/service-rules";
+import type { CalendarRefusal, ServiceSnapshot } from "../types";
+import type { Seats } from "./seats";
+
+/** The key a candidate is remembered by among those tried. */
+export const candidateKey = (candidate: Candidate) => candidate.providerId ?? "";
+
+/** The first candidate not yet tried whose session here still has a seat over `blocked`. */
+export function firstWithSeat(
+  seats: Seats,
+  service: ServiceSnapshot,
+  candidates: Candidate[],
+  blocked: Span,
+  tried: string[],
+  exceptId = "",
+): Candidate | undefined {
+  return candidates.find((candidate) => {
+    if (tried.includes(candidateKey(candidate))) return false;
+    const taken =
+      candidate.providerId === null
+        ? seats.holding(blocked, exceptId).length
+        : seats.takenFor(candidate.providerId, blocked, exceptId);
+    return taken < service.capacity;
+  });
+}
+
+/** The appointment a claim is made for. */
+export type ClaimedTime = {
+  serviceId: string;
+  start: number;
+  end: number;
+  blocked: Span;
+  capacity: number;
+  /** A hold's claims expire by themselves (later than the hold). */
+  expiresAt?: number | null;
+};
+
+/**
+ * What a candidate's booking claims in other calendars, in the global order, under `claimId`;
+ * `alongside(ref)` names the claim a moved booking already holds there (not counted against it).
+ */
+export function claimNeeds(
+  candidate: Candidate,
+  time: ClaimedTime,
+  claimId: string,
+  alongside: (calendarId: string) => string | null = () => null,
+): ClaimNeed[] {
+  const people = candidate.people.map((p) => p.id);
+  return candidate.people
+    .map(
+      (person): ClaimNeed => ({
+        calendar: "provider",
+        id: person.id,
+        claimId,
+        command: {
+          claimId,
+          serviceId: time.serviceId,
+          session: sessionOf("provider", time.serviceId, time.start, people),
+          start: time.start,
+          end: time.end,
+          blockedStart: time.blocked.start,
+          blockedEnd: time.blocked.end,
+          capacity: time.capacity,
+          expiresAt: time.expiresAt ?? null,
+          alongside: alongside(person.id),
+          settings: person,
+        },
+      }),
+    )
+    .sort(claimOrder);
+}
+
+/**
+ * Why nobody could take the booking: the asked provider's (or a service without providers')
+ * own refusal, else — automatic assignment — no provider available.
+ */
+export function noCandidateLeft(
+  providers: unknown[] | undefined,
+  askedProviderId: string | null | undefined,
+  last: Refused | undefined,
+): CalendarRefusal {
+  if (!providers || providers.length === 0 || askedProviderId) {
+    if (last) return { code: "slot_unavailable", reason: last.reason, detail: last.detail };
+    const detail = askedProviderId
+      ? "The provider's session at that time is fully booked."
+      : "This slot is fully booked.";
+    return { code: "slot_unavailable", reason: "fully_booked", detail };
+  }
+  return {
+    code: "slot_unavailable",
+    reason: "no_provider_available",
+    detail: "None of the service's providers is free at that time.",
+  };
+}
+
+/** A row whose deadline passed before its claims were answered: the request is answered as unavailable. */
+export const tooLate = (what: string): CalendarRefusal => ({
+  code: "unavailable",
+  detail: `The ${what} took too long to confirm; nothing was changed. Retry.`,
+});
+
+/** A claimed calendar that did not answer: nothing is held. */
+export const noAnswer = (what: string): CalendarRefusal => ({
+  code: "unavailable",
+  detail: `A calendar the ${what} needs did not answer; nothing was changed. Retry.`,
+});

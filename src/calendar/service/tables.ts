@@ -1,0 +1,39 @@
+/** The calendar's SQLite tables, each behind the module that owns its job. */
+import { ClaimTasks } from "../claims/tasks";
+import { migrate } from "../sqlite-migrations";
+import { type EventPublisher, EventRelay } from "../sync/event-relay";
+import { Outbox } from "../sync/outbox";
+import { AlarmClock } from "./alarm-clock";
+import { Holds } from "./holds";
+import { IdempotencyRecords } from "./idempotency-records";
+import { Reservations } from "./reservations";
+import { ServiceVersion } from "./service-version";
+import { serviceMigrations } from "./storage";
+
+export type CalendarTables = {
+  reservations: Reservations;
+  idempotency: IdempotencyRecords;
+  outbox: Outbox;
+  events: EventRelay;
+  /** What is owed to the calendars this one claimed time in. */
+  tasks: ClaimTasks;
+  holds: Holds;
+  alarm: AlarmClock;
+  serviceVersion: ServiceVersion;
+};
+
+/** Brings the tables up to date and opens them; call once, from the object's constructor. */
+export function openTables(storage: DurableObjectStorage, publish: EventPublisher): CalendarTables {
+  storage.transactionSync(() => migrate(storage.sql, serviceMigrations));
+  const alarm = new AlarmClock(storage);
+  return {
+    reservations: new Reservations(storage.sql),
+    idempotency: new IdempotencyRecords(storage.sql),
+    outbox: new Outbox(storage.sql, alarm),
+    events: new EventRelay(storage, publish),
+    tasks: new ClaimTasks(storage),
+    holds: new Holds(storage.sql),
+    alarm,
+    serviceVersion: new ServiceVersion(storage.sql),
+  };
+}

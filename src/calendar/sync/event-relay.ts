@@ -1,0 +1,167 @@
+/**
+ * Event relay: a booking change's webhook event is recorded in the change's own transaction,
+ * goes to D1 with its booking (stage 'd1'), then to the webhook queue (stage 'queue'), and is
+ * dropped once the queue has it. Whatever fails waits here for the next attempt.
+ */
+
+import type { BookingStatus } from "../../domain/booking";
+import { toBooking } from "../../domain/booking";
+import type { WebhookEventType } from "../../domain/webhook";
+import { newId } from "../../lib/ids";
+import { type BookingEvent, eventPayload, eventTypeFor, type WebhookMessage } from "../../webhooks/events";
+import { type PersistOutcome, retryDelayMs } from "./outbox";
+import type { StoredBooking } from "./persist";
+
+/** Puts events that D1 has on the webhook queue; throws when the queue refuses them. */
+export type EventPublisher = (events: BookingEvent[]) => Promise<void>;
+
+/** The production publisher: one queue message per event. */
+export function queuePublisher(queue: Queue<WebhookMessage>): EventPublisher {
+  return async (events) => {
+    await queue.sendBatch(events.map((e) => ({ body: { eventId: e.id } satisfies WebhookMessage })));
+  };
+}
+
+type EventRow = {
+  id: string;
+  business_id: string;
+  type: BookingEvent["type"];
+  payload: string;
+  created_at: string;
+  attempts: number;
+};
+
+const toEvent = (row: EventRow): BookingEvent => ({
+  id: row.id,
+  businessId: row.business_id,
+  type: row.type,
+  payload: row.payload,
+  createdAt: row.created_at,
+});
+
+/** A batch of events on its way to D1, as the write-behind carries it. */
+export type PendingEvents = { rows: EventRow[]; events: BookingEvent[] };
+
+/** The events table of one calendar and the step that publishes it. */
+export class EventRelay {
+  constructor(
+    private readonly storage: DurableObjectStorage,
+    private readonly publish: EventPublisher,
+  ) {}
+
+  private get sql() {
+    return this.storage.sql;
+  }
+
+  /** Records the webhook event of a change, inside the caller's transaction. */
+  raise(previous: BookingStatus | null, booking: StoredBooking, at: string): void {
+    this.record(
+      booking.businessId,
+      eventTypeFor(previous, booking.status),
+      { ...toBooking(booking), version: booking.version },
+      at,
+    );
+  }
+
+  /** Records `booking.rescheduled`: the moved booking with the time and provider it had before. */
+  raiseRescheduled(previous: StoredBooking, moved: StoredBooking, at: string): void {
+    this.record(
+      moved.businessId,
+      "booking.rescheduled",
+      {
+        ...toBooking(moved),
+        version: moved.version,
+        previousStartTime: previous.startTime,
+        previousEndTime: previous.endTime,
+        previousProviderId: previous.providerId ?? null,
+      },
+      at,
+    );
+  }
+
+  private record(businessId: string, type: WebhookEventType, data: object, at: string): void {
+    this.sql.exec(
+      "INSERT INTO events (id, business_id, type, payload, created_at, stage, attempts, next_attempt_ms) VALUES (?, ?, ?, ?, ?, 'd1', 0, 0)",
+      newId("event", Date.parse(at)),
+      businessId,
+      type,
+      eventPayload(type, data, at),
+      at,
+    );
+  }
+
+  /**
+   * Up to `limit` events D1 does not have yet, oldest first — only those whose booking version
+   * is in D1 already or travels in the same batch (`bookingIds`): an event never reaches D1, and
+   * so the queue, before the booking it describes.
+   */
+  awaitingD1(limit: number, bookingIds: string[]): PendingEvents {
+    const rows = this.sql
+      .exec<EventRow>(
+        `SELECT * FROM events e WHERE stage = 'd1'
+           AND (NOT EXISTS (SELECT 1 FROM outbox o WHERE o.booking_id = json_extract(e.payload, '$.data.id'))
+                OR json_extract(e.payload, '$.data.id') IN (SELECT value FROM json_each(?)))
+         ORDER BY id LIMIT ?`,
+        JSON.stringify(bookingIds),
+        limit,
+      )
+      .toArray();
+    return { rows, events: rows.map(toEvent) };
+  }
+
+  /** How many events could go to D1 now (due, and their booking not waiting in the outbox). */
+  readyForD1(now: number): number {
+    return this.sql
+      .exec<{ n: number }>(
+        `SELECT count(*) AS n FROM events e WHERE stage = 'd1' AND next_attempt_ms <= ?
+           AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.booking_id = json_extract(e.payload, '$.data.id'))`,
+        now,
+      )
+      .one().n;
+  }
+
+  /** After a D1 write that carried `pending`, inside the caller's transaction. */
+  settleD1(pending: PendingEvents, outcome: PersistOutcome, now: number): void {
+    for (const event of pending.rows) {
+      if (!outcome.ok) this.defer(event, now, outcome.error);
+      else if (outcome.eventsWithDeliveries.has(event.id)) {
+        this.sql.exec("UPDATE events SET stage = 'queue', next_attempt_ms = 0 WHERE id = ?", event.id);
+      } else this.sql.exec("DELETE FROM events WHERE id = ?", event.id);
+    }
+  }
+
+  /** Sends every due event that D1 has to the queue. */
+  async publishReady(now: number): Promise<void> {
+    const ready = this.sql
+      .exec<EventRow>("SELECT * FROM events WHERE stage = 'queue' AND next_attempt_ms <= ? ORDER BY id LIMIT 100", now)
+      .toArray();
+    if (ready.length === 0) return;
+    const error = await this.publish(ready.map(toEvent)).then(
+      () => null,
+      (e: unknown) => errorText(e),
+    );
+    this.storage.transactionSync(() => {
+      for (const event of ready) {
+        if (error === null) this.sql.exec("DELETE FROM events WHERE id = ?", event.id);
+        else this.defer(event, now, error);
+      }
+    });
+  }
+
+  /** When the earliest event is due, or null when none waits. */
+  nextAttemptMs(): number | null {
+    return this.sql.exec<{ at: number | null }>("SELECT min(next_attempt_ms) AS at FROM events").one().at;
+  }
+
+  private defer(event: EventRow, now: number, error: string): void {
+    this.sql.exec(
+      "UPDATE events SET attempts = attempts + 1, next_attempt_ms = ?, last_error = ? WHERE id = ?",
+      now + retryDelayMs(event.attempts + 1),
+      error.slice(0, 500),
+      event.id,
+    );
+  }
+}
+
+/** The message of a thrown value, for logs and `last_error`. */
+export const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
