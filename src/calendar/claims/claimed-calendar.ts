@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { CALENDAR_KEEPS_PAST_MS } from "../service/prune";
 import { migrate } from "../sqlite-migrations";
+import { assertWellFormedClaim, type ClaimRow, claimOf, sameSpan } from "./claim-rows";
 import { claimedMigrations } from "./storage";
 import type { ClaimCommand, ClaimedSettings, ClaimedSnapshot, ClaimResult, ClaimSpan, HeldClaim } from "./types";
 
@@ -12,32 +13,6 @@ export type OverlappingClaim = { serviceId: string; start: number; session: stri
 
 /** A refusal of a claimed calendar. */
 export type ClaimRefusal = Extract<ClaimResult, { ok: false }>;
-
-type ClaimRow = {
-  claim_id: string;
-  service_id: string;
-  session: string;
-  start_ms: number;
-  end_ms: number;
-  blocked_start_ms: number;
-  blocked_end_ms: number;
-  capacity: number;
-  expires_ms: number | null;
-  created_ms: number;
-};
-
-const claimOf = (row: ClaimRow): HeldClaim => ({
-  claimId: row.claim_id,
-  serviceId: row.service_id,
-  session: row.session,
-  start: row.start_ms,
-  end: row.end_ms,
-  blockedStart: row.blocked_start_ms,
-  blockedEnd: row.blocked_end_ms,
-  capacity: row.capacity,
-  expiresAt: row.expires_ms,
-  createdAt: row.created_ms,
-});
 
 /**
  * A calendar that bookings claim time in — a person's, a room's — the single authority on its
@@ -78,9 +53,8 @@ export abstract class ClaimedCalendar<S extends ClaimedSettings> extends Durable
   }
 
   /**
-   * Keeps a hold's claim for the booking it became: the same claim without an expiry. Needs no
-   * copy of the settings (the owner may have left the service meanwhile): a live claim only loses
-   * its expiry; one that lapsed is decided again on the settings this calendar holds.
+   * Keeps a hold's claim for the booking it became, without an expiry. Needs no copy of the
+   * settings (the owner may have left the service): one that lapsed is decided on those held here.
    */
   confirm(span: ClaimSpan): ClaimResult {
     const claim = { ...span, expiresAt: null };
@@ -272,30 +246,5 @@ export abstract class ClaimedCalendar<S extends ClaimedSettings> extends Durable
       .one().at;
     if (next === null) void this.ctx.storage.deleteAlarm();
     else void this.ctx.storage.setAlarm(next);
-  }
-}
-
-/** Whether a held claim covers exactly the requested span for the same session. */
-function sameSpan(row: ClaimRow, command: ClaimSpan): boolean {
-  return (
-    row.service_id === command.serviceId &&
-    row.session === command.session &&
-    row.start_ms === command.start &&
-    row.end_ms === command.end &&
-    row.blocked_start_ms === command.blockedStart &&
-    row.blocked_end_ms === command.blockedEnd
-  );
-}
-
-/** Throws on a claim no caller should send: these are programming errors, not client input. */
-export function assertWellFormedClaim(claim: ClaimSpan): void {
-  const instants = [claim.start, claim.end, claim.blockedStart, claim.blockedEnd];
-  if (!instants.every(Number.isSafeInteger)) throw new RangeError("Claim instants must be integer milliseconds.");
-  if (!(claim.blockedStart <= claim.start && claim.start < claim.end && claim.end <= claim.blockedEnd)) {
-    throw new RangeError("A claim needs blockedStart <= start < end <= blockedEnd.");
-  }
-  if (!Number.isSafeInteger(claim.capacity) || claim.capacity < 1) throw new RangeError("Capacity must be >= 1.");
-  if (!claim.claimId || !claim.serviceId || !claim.session) {
-    throw new RangeError("A claim needs a claimId, a serviceId and a session.");
   }
 }

@@ -1,8 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { toBooking } from "../../domain/booking";
 import type { Hold } from "../../domain/hold";
-import { runClaims } from "../claims/flow";
-import { type Candidate, candidatesFor, preferenceOrder } from "../claims/preference";
 import type { ProviderSnapshot } from "../claims/types";
 import type { ServiceRules } from "../rules/service-rules";
 import { queuePublisher } from "../sync/event-relay";
@@ -19,13 +17,11 @@ import type {
   ServiceSnapshot,
   TransitionCommand,
 } from "../types";
-import { abandonCreate, beginCreate, confirmCreate, retryCreate } from "./create";
 import { type CustomerRewrite, rewriteCustomer } from "./customer-rewrite";
 import { expireHolds, expireTentative } from "./expiry";
-import { abandonHold, beginHold, confirmHold, consumeHold, retryHold } from "./hold";
+import { createFlow, type FlowDeps, holdFlow, moveFlow } from "./flows";
 import type { ImportedBooking, ImportResult } from "./import";
 import { type LiveSlot, liveSlots } from "./live-slots";
-import { abandonMove, beginMove, finishMove, retryMove } from "./move";
 import { pruneCalendar } from "./prune";
 import { type ProposalResult, proposeChange, type ServiceChange } from "./service-change";
 import { changeStatus } from "./status-change";
@@ -67,26 +63,7 @@ export class ServiceCalendar extends DurableObject<Env> {
 
   /** A booking's commit without its D1 write (the caller writes, or the alarm does). */
   private async create(command: CreateBookingCommand): Promise<CalendarResult> {
-    const { storage } = this.ctx;
-    if (command.holdId) {
-      const { holdId } = command;
-      const result = storage.transactionSync(() => consumeHold(this.tables, { ...command, holdId }, Date.now()));
-      await this.sendTasks();
-      return result;
-    }
-    const { service, providers, providerId, booking } = command;
-    const candidates = await candidatesFor(this.env, service, providers, providerId, booking.startTime);
-    const t = this.tables;
-    return runClaims(
-      storage,
-      this.env,
-      storage.transactionSync(() => beginCreate(t, command, candidates, Date.now())),
-      {
-        confirm: (attempt) => confirmCreate(t, command, attempt, Date.now()),
-        refused: (attempt, refusal) => retryCreate(t, command, candidates, attempt, refusal, Date.now()),
-        unanswered: (attempt, claims) => abandonCreate(t, attempt, claims, Date.now()),
-      },
-    ).finally(() => this.sendTasks());
+    return createFlow(this.deps(), command).finally(() => this.sendTasks());
   }
 
   /** Applies a status change (or a notes edit) to a booking of this calendar. */
@@ -104,22 +81,7 @@ export class ServiceCalendar extends DurableObject<Env> {
    * otherwise a tentative row holds the new time while the other calendars claim it.
    */
   async reschedule(command: RescheduleCommand): Promise<CalendarResult> {
-    const { storage } = this.ctx;
-    const t = this.tables;
-    const current = t.reservations.find(command.bookingId);
-    // Only a booking made before its service had providers, moved without a providerId, is assigned one.
-    const assigns = current && !current.providerId && !command.providerId && (command.providers?.length ?? 0) > 0;
-    const preferred = assigns ? await this.candidates(command.service, command.providers ?? [], command.startTime) : [];
-    const result = await runClaims(
-      storage,
-      this.env,
-      storage.transactionSync(() => beginMove(t, command, preferred, Date.now())),
-      {
-        confirm: (attempt) => finishMove(t, command, attempt, Date.now()),
-        refused: (attempt, refusal) => retryMove(t, command, preferred, attempt, refusal, Date.now()),
-        unanswered: (attempt, claims) => abandonMove(t, attempt, claims, Date.now()),
-      },
-    );
+    const result = await moveFlow(this.deps(), command);
     await this.sendTasks();
     if (result.ok && !result.replayed) await this.writeBehind.afterCommit();
     return result;
@@ -127,20 +89,7 @@ export class ServiceCalendar extends DurableObject<Env> {
 
   /** Places a hold (hold.ts); with people, after their calendars claim the time. */
   async placeHold(command: HoldCommand): Promise<HoldResult> {
-    const { storage } = this.ctx;
-    const t = this.tables;
-    const { service, providers, providerId, startTime } = command;
-    const candidates = await candidatesFor(this.env, service, providers, providerId, startTime);
-    const result = await runClaims(
-      storage,
-      this.env,
-      storage.transactionSync(() => beginHold(t, command, candidates, Date.now())),
-      {
-        confirm: (attempt) => confirmHold(t, attempt, Date.now()),
-        refused: (attempt, refusal) => retryHold(t, command, candidates, attempt, refusal, Date.now()),
-        unanswered: (attempt, claims) => abandonHold(t, attempt, claims, Date.now()),
-      },
-    );
+    const result = await holdFlow(this.deps(), command);
     await this.sendTasks();
     return result;
   }
@@ -255,14 +204,9 @@ export class ServiceCalendar extends DurableObject<Env> {
     return result;
   }
 
-  /** The service's providers in assignment order, as candidates. */
-  private async candidates(
-    service: ServiceSnapshot,
-    providers: ProviderSnapshot[],
-    startTime: string,
-  ): Promise<Candidate[]> {
-    const order = await preferenceOrder(this.env, service, providers, undefined, startTime);
-    return order.flatMap((id) => providers.filter((p) => p.id === id).map((p) => ({ providerId: id, people: [p] })));
+  /** What the flows (flows.ts) need of this object. */
+  private deps(): FlowDeps {
+    return { storage: this.ctx.storage, env: this.env, tables: this.tables };
   }
 
   /** Sends what is owed to other calendars; what fails stays owed for the alarm. */
