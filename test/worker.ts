@@ -4,7 +4,7 @@
  * Production code has no such switch; only this subclass does.
  */
 
-import type { ClaimCommand, ClaimResult, ProviderSnapshot } from "../src/calendar/claims/types";
+import type { ClaimCommand, ClaimResult, ProviderSnapshot } from "../src/calendar/claim-types";
 import { ProviderCalendar as ProductionProviderCalendar } from "../src/calendar/provider/provider-calendar";
 import { ServiceCalendar as ProductionCalendar } from "../src/calendar/service/service-calendar";
 import type { EventPublisher } from "../src/calendar/sync/event-relay";

@@ -6,7 +6,7 @@
  * calendar object and its steps, the people's calendars, and the write-behind to D1.
  */
 import type { Hold } from "../domain/hold";
-import type { ProviderSnapshot } from "./claims/types";
+import type { ProviderSnapshot } from "./claim-types";
 import { blockedSpan, slotsBetween } from "./rules/service-rules";
 import { type ProviderTime, withProviders } from "./rules/slot-counts";
 import type { CustomerRewrite } from "./service/customer-rewrite";
@@ -23,7 +23,7 @@ import type {
   TransitionCommand,
 } from "./types";
 
-export type { ProviderSnapshot } from "./claims/types";
+export type { ProviderSnapshot } from "./claim-types";
 export { ProviderCalendar } from "./provider/provider-calendar";
 export { findOverlap, isValidTimeZone, minutesOfDay, timeOfDayPattern } from "./rules/schedule";
 export { type CustomerDetails, type CustomerRewrite, erasedDetails, isErasedEmail } from "./service/customer-rewrite";

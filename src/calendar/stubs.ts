@@ -1,5 +1,5 @@
 /** Addressing the calendar objects: a service's, and those bookings claim time in. */
-import type { ClaimedKind } from "./claims/types";
+import type { ClaimedKind } from "./claim-types";
 
 /** The Durable Object name of a business's service, person or resource. */
 export const objectName = (businessId: string, ownerId: string) => `${businessId}:${ownerId}`;

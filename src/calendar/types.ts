@@ -2,7 +2,7 @@
 
 import type { Booking, BookingStatus } from "../domain/booking";
 import type { Hold } from "../domain/hold";
-import type { ClaimReason, ProviderSnapshot } from "./claims/types";
+import type { ClaimReason, ProviderSnapshot } from "./claim-types";
 import type { ServiceRules } from "./rules/service-rules";
 
 /** The service as the calendar needs it, sent with every call so edits apply at once. */
@@ -113,17 +113,7 @@ export type CalendarResult =
   | { ok: true; booking: Booking; version: number; replayed: boolean }
   | { ok: false; refusal: CalendarRefusal };
 
-/** One slot of the live calendar. */
-export type CalendarSlot = {
-  startTime: string;
-  endTime: string;
-  capacity: number;
-  booked: number;
-  /** Seats kept by live holds. */
-  held: number;
-  remaining: number;
-  bookable: boolean;
-};
+export type { CalendarSlot } from "./rules/slots";
 
 /** Live counters of a service's calendar. */
 export type CalendarCounters = Record<

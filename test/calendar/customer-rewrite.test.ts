@@ -8,7 +8,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { AlarmClock } from "../../src/calendar/service/alarm-clock";
+import { AlarmClock } from "../../src/calendar/alarm-clock";
 import { type CustomerRewrite, erasedDetails, rewriteCustomer } from "../../src/calendar/service/customer-rewrite";
 import type { ServiceCalendar } from "../../src/calendar/service/service-calendar";
 import type { PersistOutcome } from "../../src/calendar/sync/outbox";

@@ -5,7 +5,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { ClaimCommand, ProviderSnapshot } from "../../src/calendar/claims/types";
+import type { ClaimCommand, ProviderSnapshot } from "../../src/calendar/claim-types";
 import type { ProviderCalendar } from "../../src/calendar/provider/provider-calendar";
 import { providerCalendarOf } from "../../src/calendar/stubs";
 import { newId } from "../../src/lib/ids";

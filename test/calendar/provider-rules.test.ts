@@ -1,6 +1,6 @@
 /** A provider's working-time rule (rule 6) as a pure function: own hours, own zone, midnight joins. */
 import { describe, expect, it } from "vitest";
-import type { ProviderSnapshot } from "../../src/calendar/claims/types";
+import type { ProviderSnapshot } from "../../src/calendar/claim-types";
 import { checkProviderWorking } from "../../src/calendar/rules/person-rules";
 import { at, everyDay } from "./fixtures";
 

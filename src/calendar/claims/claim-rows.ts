@@ -1,5 +1,5 @@
 /** A claimed calendar's claims as stored, and the checks every claim goes through. */
-import type { ClaimSpan, HeldClaim } from "./types";
+import type { ClaimSpan, HeldClaim } from "../claim-types";
 
 /** A row of the `claims` table. */
 export type ClaimRow = {

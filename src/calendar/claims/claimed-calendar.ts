@@ -1,18 +1,21 @@
 import { DurableObject } from "cloudflare:workers";
-import { CALENDAR_KEEPS_PAST_MS } from "../service/prune";
+import type {
+  ClaimCommand,
+  ClaimedSettings,
+  ClaimedSnapshot,
+  ClaimRefusal,
+  ClaimResult,
+  ClaimSpan,
+  HeldClaim,
+  OverlappingClaim,
+} from "../claim-types";
+import { CALENDAR_KEEPS_PAST_MS } from "../retention";
 import { migrate } from "../sqlite-migrations";
 import { assertWellFormedClaim, type ClaimRow, claimOf, sameSpan } from "./claim-rows";
 import { claimedMigrations } from "./storage";
-import type { ClaimCommand, ClaimedSettings, ClaimedSnapshot, ClaimResult, ClaimSpan, HeldClaim } from "./types";
 
 /** How long a released claim id is remembered, so a late duplicate cannot bring it back. */
 export const TOMBSTONE_RETENTION_MS = 7 * 86_400_000;
-
-/** A claim that overlaps the one being decided: which session it belongs to. */
-export type OverlappingClaim = { serviceId: string; start: number; session: string };
-
-/** A refusal of a claimed calendar. */
-export type ClaimRefusal = Extract<ClaimResult, { ok: false }>;
 
 /**
  * A calendar that bookings claim time in — a person's, a room's — the single authority on its

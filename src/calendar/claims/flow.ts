@@ -6,8 +6,9 @@
  * (releasing everything). A reset at any point leaves the tentative row to its deadline alarm,
  * which releases every claim it lists; claims and releases are idempotent by claim id.
  */
+
+import type { ClaimNeed, ClaimReason, ClaimRef } from "../claim-types";
 import { claimedCalendarOf } from "../stubs";
-import type { ClaimNeed, ClaimReason, ClaimRef } from "./types";
 
 /** How long a tentative row may wait for the calendars it claims before the alarm gives it up. */
 export const TENTATIVE_MS = 30_000;

@@ -3,10 +3,11 @@
  * providers with the fewest live claims on the booking's local day (the service's time zone),
  * ties by id. The load is only a preference: each claim is still decided by the person's calendar.
  */
+
+import type { ProviderSnapshot } from "../claim-types";
 import { addDays, instantOf, localDateOf } from "../rules/zoned";
 import { providerCalendarOf } from "../stubs";
 import type { ServiceSnapshot } from "../types";
-import type { ProviderSnapshot } from "./types";
 
 /** One way to staff a booking: the person who performs it (null: nobody), and the people claimed for it. */
 export type Candidate = { providerId: string | null; people: ProviderSnapshot[] };

@@ -7,10 +7,9 @@
  * double-book one.
  */
 
+import type { ClaimedKind, ClaimRef, ClaimSpan } from "../claim-types";
+import { errorText, retryDelayMs } from "../retention";
 import { claimedCalendarOf } from "../stubs";
-import { errorText } from "../sync/event-relay";
-import { retryDelayMs } from "../sync/outbox";
-import type { ClaimedKind, ClaimRef, ClaimSpan } from "./types";
 
 type TaskRow = {
   calendar: ClaimedKind;

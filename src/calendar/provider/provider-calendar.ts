@@ -1,5 +1,5 @@
-import { ClaimedCalendar, type ClaimRefusal, type OverlappingClaim } from "../claims/claimed-calendar";
-import type { ClaimSpan, ProviderSnapshot } from "../claims/types";
+import type { ClaimRefusal, ClaimSpan, OverlappingClaim, ProviderSnapshot } from "../claim-types";
+import { ClaimedCalendar } from "../claims/claimed-calendar";
 import { checkProviderFree, checkProviderWorking } from "../rules/person-rules";
 
 /**

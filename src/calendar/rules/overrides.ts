@@ -2,16 +2,9 @@
  * Date overrides: for a local date in the owner's time zone, a list of intervals that replaces
  * that weekday's weekly intervals (an empty list closes the day).
  */
-import type { DateOverride, TimeInterval, WeeklySchedule } from "../../domain/schedule.ts";
+import type { DateOverride, TimeInterval, WeeklySchedule, WorkingHours } from "../../domain/schedule.ts";
 import { intervalsOf, minutesOfDay } from "./schedule.ts";
 import { type LocalDate, weekdayOf } from "./zoned.ts";
-
-/** Whose working hours these are: a service's or a provider's, in its own time zone. */
-export type WorkingHours = {
-  timezone: string;
-  weeklySchedule: WeeklySchedule;
-  dateOverrides?: readonly DateOverride[];
-};
 
 /** `YYYY-MM-DD` of a local date. */
 export function dateKey(date: LocalDate): string {

@@ -2,8 +2,7 @@
  * A person's rules as pure functions (rules 6 and 7 of a booking with a provider). The person's
  * calendar calls them inside its critical section, so none of them does I/O.
  */
-import type { ClaimRefusal, OverlappingClaim } from "../claims/claimed-calendar";
-import type { ProviderSnapshot } from "../claims/types";
+import type { ClaimRefusal, OverlappingClaim, ProviderSnapshot } from "../claim-types";
 import { withinWorkingTime } from "./service-rules";
 
 /** Rule 6: the provider is active and `[start, end)` is their working time (touching intervals join, also at midnight). */

@@ -3,8 +3,8 @@
  * rules"). The calendar Durable Object calls them inside its critical section, so none of them
  * does I/O or awaits.
  */
-import type { DateOverride, WeeklySchedule } from "../../domain/schedule";
-import { intervalsOn, type WorkingHours } from "./overrides";
+import type { DateOverride, WeeklySchedule, WorkingHours } from "../../domain/schedule";
+import { intervalsOn } from "./overrides";
 import { addDays, compareDates, instantOf, type LocalDate, localDateOf } from "./zoned";
 
 const MINUTE = 60_000;

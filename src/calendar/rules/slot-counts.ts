@@ -7,11 +7,10 @@
  * (provider/rules.ts), so the calendar shows what booking would accept.
  */
 
-import { type HeldClaim, type ProviderSnapshot, sessionOf } from "../claims/types";
-import type { LiveSlot } from "../service/live-slots";
-import type { CalendarSlot } from "../types";
+import { type HeldClaim, type ProviderSnapshot, sessionOf } from "../claim-types";
 import { checkProviderFree, checkProviderWorking } from "./person-rules";
 import { blockedSpan, checkTiming, type ServiceRules } from "./service-rules";
+import type { CalendarSlot, LiveSlot } from "./slots";
 
 /** A provider with the live claims on their time around the range. */
 export type ProviderTime = { provider: ProviderSnapshot; claims: HeldClaim[] };

@@ -4,9 +4,10 @@
  * tentative row while they are claimed (claims/flow.ts), then is committed, or the next
  * candidate is tried, or it is given up — each step one transaction.
  */
+
+import type { ClaimRef } from "../claim-types";
 import { type Attempt, type Refused, type Step, TENTATIVE_MS } from "../claims/flow";
 import type { Candidate } from "../claims/preference";
-import type { ClaimRef } from "../claims/types";
 import { blockedSpan, checkRequest, type Span } from "../rules/service-rules";
 import type { CalendarRefusal, CalendarResult, CreateBookingCommand } from "../types";
 import { expireHolds } from "./expiry";

@@ -4,9 +4,9 @@
  * into a booking in a single transaction, so the seat is never free in between.
  */
 import type { Hold } from "../../domain/hold";
+import { type ClaimRef, sessionOf } from "../claim-types";
 import { type Attempt, type Refused, type Step, TENTATIVE_MS } from "../claims/flow";
 import type { Candidate } from "../claims/preference";
-import { type ClaimRef, sessionOf } from "../claims/types";
 import { blockedSpan, checkRequest } from "../rules/service-rules";
 import type { CalendarRefusal, CalendarResult, CreateBookingCommand, HoldCommand, HoldResult } from "../types";
 import { refsOf } from "./create";

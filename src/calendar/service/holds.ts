@@ -7,7 +7,7 @@
  * request arriving.
  */
 import type { Hold, HoldStatus } from "../../domain/hold";
-import type { ClaimRef } from "../claims/types";
+import type { ClaimRef } from "../claim-types";
 import type { Span } from "../rules/service-rules";
 import type { RowClaims } from "./reservations";
 

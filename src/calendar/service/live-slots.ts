@@ -1,14 +1,8 @@
 /** The live slot calendar: every slot of a range with the seats its overlapping reservations take. */
 
 import { blockedSpan, checkTiming, type ServiceRules, slotsBetween } from "../rules/service-rules";
-import type { CalendarSlot } from "../types";
+import type { LiveSlot } from "../rules/slots";
 import type { Seats } from "./seats";
-
-/**
- * A slot as the calendar counts it, with the rows among its `booked` and `held` that have no
- * provider: on a service with providers they take a seat in every provider's session.
- */
-export type LiveSlot = CalendarSlot & { unassigned: { booked: number; held: number } };
 
 /** Slots starting in `[from, to)`, read with one overlap scan for the whole range. */
 export function liveSlots(seats: Seats, rules: ServiceRules, from: number, to: number, now: number): LiveSlot[] {

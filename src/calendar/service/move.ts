@@ -9,9 +9,9 @@
  * unanswered or timed out, the row goes and the booking is untouched.
  */
 import { type BookingRecord, holdsCapacity, toBooking } from "../../domain/booking";
+import type { ClaimRef } from "../claim-types";
 import { type Attempt, type Refused, type Step, TENTATIVE_MS } from "../claims/flow";
 import type { Candidate } from "../claims/preference";
-import type { ClaimRef } from "../claims/types";
 import { blockedSpan, checkRequest, type Span } from "../rules/service-rules";
 import type { CalendarRefusal, CalendarResult, RescheduleCommand } from "../types";
 import { refsOf } from "./create";

@@ -1,10 +1,5 @@
-/**
- * What a calendar keeps: every booking that can still overlap a new one, and every row some
- * pending work refers to. A booking that ended more than two days ago can overlap nothing (no
- * booking starts in the past) and no live Idempotency-Key can name it (keys live 24 hours and
- * bookings are made before they end), so the nightly cron drops it here; D1 keeps it for good.
- */
-export const CALENDAR_KEEPS_PAST_MS = 2 * 86_400_000;
+/** The nightly prune: a calendar drops the rows of bookings past the retention (retention.ts). */
+import { CALENDAR_KEEPS_PAST_MS } from "../retention";
 
 /** Drops rows past the horizon; inside the caller's transaction. Answers how many bookings went. */
 export function pruneCalendar(sql: SqlStorage, now: number): number {

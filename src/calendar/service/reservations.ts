@@ -5,7 +5,7 @@
  * waits for them it is tentative, with a deadline after which the alarm gives it up.
  */
 import type { BookingRecord, BookingStatus } from "../../domain/booking";
-import type { ClaimRef } from "../claims/types";
+import type { ClaimRef } from "../claim-types";
 import type { Span } from "../rules/service-rules";
 import type { CalendarCounters } from "../types";
 import { Seats } from "./seats";

@@ -3,9 +3,9 @@
  * its booking claims in other calendars, and the refusal when none is left. All synchronous.
  */
 
+import { type ClaimNeed, claimOrder, sessionOf } from "../claim-types";
 import type { Refused } from "../claims/flow";
 import type { Candidate } from "../claims/preference";
-import { type ClaimNeed, claimOrder, sessionOf } from "../claims/types";
 import type { Span } from "../rules/service-rules";
 import type { CalendarRefusal, ServiceSnapshot } from "../types";
 import type { Seats } from "./seats";

@@ -1,9 +1,10 @@
 /** The calendar's SQLite tables, each behind the module that owns its job. */
+
+import { AlarmClock } from "../alarm-clock";
 import { ClaimTasks } from "../claims/tasks";
 import { migrate } from "../sqlite-migrations";
 import { type EventPublisher, EventRelay } from "../sync/event-relay";
 import { Outbox } from "../sync/outbox";
-import { AlarmClock } from "./alarm-clock";
 import { Holds } from "./holds";
 import { IdempotencyRecords } from "./idempotency-records";
 import { Reservations } from "./reservations";

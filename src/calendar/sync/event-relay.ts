@@ -9,7 +9,8 @@ import { toBooking } from "../../domain/booking";
 import type { WebhookEventType } from "../../domain/webhook";
 import { newId } from "../../lib/ids";
 import { type BookingEvent, eventPayload, eventTypeFor, type WebhookMessage } from "../../webhooks/events";
-import { type PersistOutcome, retryDelayMs } from "./outbox";
+import { errorText, retryDelayMs } from "../retention";
+import type { PersistOutcome } from "./outbox";
 import type { StoredBooking } from "./persist";
 
 /** Puts events that D1 has on the webhook queue; throws when the queue refuses them. */
@@ -162,6 +163,3 @@ export class EventRelay {
     );
   }
 }
-
-/** The message of a thrown value, for logs and `last_error`. */
-export const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));

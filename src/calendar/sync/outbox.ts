@@ -4,7 +4,8 @@
  * Writing a row arms the object's alarm in the same synchronous step, so a reset between the
  * commit and the D1 write (which the request then awaits) cannot leave a row without an alarm.
  */
-import type { AlarmClock } from "../service/alarm-clock";
+import type { AlarmClock } from "../alarm-clock";
+import { retryDelayMs } from "../retention";
 
 /**
  * The alarm a new row arms is this far ahead: past the request's own D1 write (5 s timeout), so a
@@ -19,11 +20,6 @@ export const OUTBOX_STUCK_AFTER_MS = 60_000;
 export type PersistOutcome =
   | { ok: true; customerIds: Map<string, string>; eventsWithDeliveries: Set<string> }
   | { ok: false; error: string };
-
-/** Exponential backoff for D1 retries: 1 s, 2 s, 4 s … capped at 5 minutes. */
-export function retryDelayMs(attempt: number): number {
-  return Math.min(1_000 * 2 ** Math.max(0, attempt - 1), 300_000);
-}
 
 /** One booking waiting for D1. */
 export type OutboxEntry = { booking_id: string; version: number; attempts: number };

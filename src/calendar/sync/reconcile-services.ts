@@ -6,7 +6,7 @@ import { and, asc, eq, gt, isNull } from "drizzle-orm";
 import { createDb, type Database } from "../../db/client";
 import { bookings, holds, services } from "../../db/schema";
 import type { BookingStatus } from "../../domain/booking";
-import { CALENDAR_KEEPS_PAST_MS } from "../service/prune";
+import { CALENDAR_KEEPS_PAST_MS } from "../retention";
 import { serviceCalendarOf } from "../stubs";
 
 export type Difference = {

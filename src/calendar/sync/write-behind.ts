@@ -4,13 +4,23 @@
  * share writes (group commit); whatever fails stays queued and the alarm retries it.
  */
 
-import type { CalendarTables } from "../service/tables";
-import { type EventPublisher, errorText } from "./event-relay";
-import type { OutboxEntry, PersistOutcome } from "./outbox";
+import type { BookingRecord } from "../../domain/booking";
+import type { AlarmClock } from "../alarm-clock";
+import { errorText } from "../retention";
+import type { EventPublisher, EventRelay } from "./event-relay";
+import type { Outbox, OutboxEntry, PersistOutcome } from "./outbox";
 import type { D1Writer } from "./persist";
 
 /** Bookings (and events) per D1 batch: a burst of creates shares a few writes. */
 const FLUSH_BATCH = 50;
+
+/** What the write-behind reads and settles: the outbox, the events, the bookings, the alarm. */
+export type WriteBehindTables = {
+  outbox: Outbox;
+  events: EventRelay;
+  alarm: AlarmClock;
+  reservations: { load(id: string): BookingRecord; linkCustomer(id: string, customerId: string): void };
+};
 
 /** Where committed changes go. Constructor dependencies, so tests can put faults in their way. */
 export type WriteBehindSinks = { writeToD1: D1Writer; publish: EventPublisher };
@@ -21,7 +31,7 @@ export class WriteBehind {
 
   constructor(
     private readonly storage: DurableObjectStorage,
-    private readonly tables: CalendarTables,
+    private readonly tables: WriteBehindTables,
     private readonly writeToD1: D1Writer,
   ) {}
 

@@ -4,8 +4,7 @@
  * room's units — and gets each of them by a claim, idempotent by its id, that the other calendar
  * decides on its own. All instants are epoch milliseconds.
  */
-import type { DateOverride } from "../../domain/schedule";
-import type { WorkingHours } from "../rules/overrides";
+import type { DateOverride, WorkingHours } from "../domain/schedule";
 
 /** The calendars a booking can claim time in. */
 export type ClaimedKind = "provider" | "resource";
@@ -59,6 +58,12 @@ export type ClaimReason = "provider_unavailable" | "provider_busy" | "resource_u
 
 /** What `claim` answers; `replayed` when the same claim was already held with the same span. */
 export type ClaimResult = { ok: true; replayed: boolean } | { ok: false; reason: ClaimReason; detail: string };
+
+/** A refusal of a claimed calendar. */
+export type ClaimRefusal = Extract<ClaimResult, { ok: false }>;
+
+/** A live claim that overlaps the one being decided: which session it belongs to. */
+export type OverlappingClaim = { serviceId: string; start: number; session: string };
 
 /** A claim as a claimed calendar holds it. */
 export type HeldClaim = Omit<ClaimSpan, "alongside" | "expiresAt"> & { expiresAt: number | null; createdAt: number };

@@ -1,0 +1,15 @@
+/**
+ * What a calendar keeps: every booking that can still overlap a new one, and every row some
+ * pending work refers to. A booking that ended more than two days ago can overlap nothing (no
+ * booking starts in the past) and no live Idempotency-Key can name it (keys live 24 hours and
+ * bookings are made before they end), so calendars drop it; D1 keeps it for good.
+ */
+export const CALENDAR_KEEPS_PAST_MS = 2 * 86_400_000;
+
+/** Exponential backoff for work owed to D1, the queue or another calendar: 1 s, 2 s, 4 s … capped at 5 minutes. */
+export function retryDelayMs(attempt: number): number {
+  return Math.min(1_000 * 2 ** Math.max(0, attempt - 1), 300_000);
+}
+
+/** The message of a thrown value, for logs and `last_error`. */
+export const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
