@@ -72,6 +72,23 @@ describe("happy", () => {
   });
 });
 
+describe("a hold as the longest row", () => {
+  it("blocks a booking that starts inside it, even as the calendar's first row", async () => {
+    const { apiKey } = await createAccount();
+    const service = await createService(apiKey, { durationMinutes: 60, slotIntervalMinutes: 30 });
+    const start = at(3, "10:00");
+    const hold = await api("POST", "/holds", {
+      key: apiKey,
+      body: { serviceId: service.id, startTime: start, endTime: plus(start, 60) },
+    });
+    expect(hold.status).toBe(201);
+    const inside = plus(start, 30);
+    expect(await slotAt(apiKey, service.id, inside)).toMatchObject({ held: 1, remaining: 0, bookable: false });
+    const res = await postBooking(apiKey, bookingBody(service.id, inside, { endTime: plus(inside, 60) }));
+    expect((await problem(res, 409, "slot_unavailable")).reason).toBe("fully_booked");
+  });
+});
+
 describe("expiry", () => {
   it("the alarm frees an expired hold's seat with no request arriving, and it is never booked after", async () => {
     const { apiKey, businessId } = await createAccount();

@@ -123,4 +123,11 @@ describe("regressions", () => {
       new Move(0, 0, time("09:00"), null),
     ]);
   });
+
+  it("a hold that is the calendar's longest row blocks a booking starting inside it", async () => {
+    await replay(start({ s0: { hours: "allDay", duration: 60 } }), [
+      new Hold("S0", 0, time("18:00"), null, 60),
+      new Create("S0", 0, time("18:30"), null),
+    ]);
+  });
 });

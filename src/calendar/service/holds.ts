@@ -16,7 +16,11 @@ export type HoldSeat = { businessId: string; blocked: Span; claims: ClaimRef[] }
 
 /** The hold records and seat rows of one calendar. Every method runs inside the caller's transaction. */
 export class Holds {
-  constructor(private readonly sql: SqlStorage) {}
+  constructor(
+    private readonly sql: SqlStorage,
+    /** The rows' longest span, which overlap scans start from (a hold's counts like a booking's). */
+    private readonly widen: (blocked: Span) => void,
+  ) {}
 
   /** Stores a live hold over `blocked`; with a deadline it still waits for the calendars it claims. */
   place(hold: Hold, businessId: string, blocked: Span, claims: RowClaims = { claims: [], tentativeUntil: null }): void {
@@ -40,6 +44,7 @@ export class Holds {
       expires,
       JSON.stringify(hold),
     );
+    this.widen(blocked);
   }
 
   /** The hold, if this calendar has it; a HELD one past its expiry reads as EXPIRED. */

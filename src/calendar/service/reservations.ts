@@ -115,8 +115,11 @@ export class Reservations {
     this.widen(blocked);
   }
 
-  /** Remembers the longest blocked span, which bounds how far back an overlap can begin. */
-  private widen(blocked: Span): void {
+  /**
+   * Remembers the longest blocked span, which bounds how far back an overlap can begin: every row
+   * that holds a seat (bookings, moves, holds) must pass through here.
+   */
+  widen(blocked: Span): void {
     if (blocked.end - blocked.start > this.maxBlockedMs) {
       this.maxBlockedMs = blocked.end - blocked.start;
       this.sql.exec("UPDATE meta SET value = ? WHERE key = 'max_blocked_ms'", this.maxBlockedMs);

@@ -27,13 +27,14 @@ export type CalendarTables = {
 export function openTables(storage: DurableObjectStorage, publish: EventPublisher): CalendarTables {
   storage.transactionSync(() => migrate(storage.sql, serviceMigrations));
   const alarm = new AlarmClock(storage);
+  const reservations = new Reservations(storage.sql);
   return {
-    reservations: new Reservations(storage.sql),
+    reservations,
     idempotency: new IdempotencyRecords(storage.sql),
     outbox: new Outbox(storage.sql, alarm),
     events: new EventRelay(storage, publish),
     tasks: new ClaimTasks(storage),
-    holds: new Holds(storage.sql),
+    holds: new Holds(storage.sql, (blocked) => reservations.widen(blocked)),
     alarm,
     serviceVersion: new ServiceVersion(storage.sql),
   };
