@@ -3,7 +3,7 @@ import { nightly } from "./maintenance";
 import { deadLetterWebhooks, deliverWebhooks } from "./webhooks/deliver";
 import type { WebhookMessage } from "./webhooks/events";
 
-export { ProviderCalendar, ServiceCalendar } from "./calendar";
+export { ProviderCalendar, ResourceCalendar, ServiceCalendar } from "./calendar";
 
 export default {
   fetch: app.fetch,

@@ -4,8 +4,9 @@
  * Production code has no such switch; only this subclass does.
  */
 
-import type { ClaimCommand, ClaimResult, ProviderSnapshot } from "../src/calendar/claim-types";
+import type { ClaimCommand, ClaimResult, ProviderSnapshot, ResourceSnapshot } from "../src/calendar/claim-types";
 import { ProviderCalendar as ProductionProviderCalendar } from "../src/calendar/provider/provider-calendar";
+import { ResourceCalendar as ProductionResourceCalendar } from "../src/calendar/resource/resource-calendar";
 import { ServiceCalendar as ProductionCalendar } from "../src/calendar/service/service-calendar";
 import type { EventPublisher } from "../src/calendar/sync/event-relay";
 import type { PersistOutcome } from "../src/calendar/sync/outbox";
@@ -56,6 +57,25 @@ export class ProviderCalendar extends ProductionProviderCalendar {
     if (this.faults.release === "before") throw new Error("injected: provider calendar reset before the release");
     const result = super.release(claimId);
     if (this.faults.release === "after") throw new Error("injected: provider calendar reset after the release");
+    return result;
+  }
+}
+
+/** The resource calendar with the same fault switches as a person's. */
+export class ResourceCalendar extends ProductionResourceCalendar {
+  readonly faults: { claim?: "before" | "after"; release?: "before" | "after" } = {};
+
+  override claim(command: ClaimCommand<ResourceSnapshot>): ClaimResult {
+    if (this.faults.claim === "before") throw new Error("injected: resource calendar reset before the claim");
+    const result = super.claim(command);
+    if (this.faults.claim === "after") throw new Error("injected: resource calendar reset after the claim");
+    return result;
+  }
+
+  override release(claimId: string): { released: boolean } {
+    if (this.faults.release === "before") throw new Error("injected: resource calendar reset before the release");
+    const result = super.release(claimId);
+    if (this.faults.release === "after") throw new Error("injected: resource calendar reset after the release");
     return result;
   }
 }

@@ -4,7 +4,7 @@
  * room's units — and gets each of them by a claim, idempotent by its id, that the other calendar
  * decides on its own. All instants are epoch milliseconds.
  */
-import type { DateOverride, WorkingHours } from "../domain/schedule";
+import type { DateOverride, WeeklySchedule, WorkingHours } from "../domain/schedule";
 
 /** The calendars a booking can claim time in. */
 export type ClaimedKind = "provider" | "resource";
@@ -22,6 +22,20 @@ export type ClaimedSettings = {
 
 /** A person's settings as their calendar needs them. */
 export type ProviderSnapshot = ClaimedSettings & WorkingHours & { dateOverrides: DateOverride[] };
+
+/**
+ * A resource's settings (a room, a chair, a machine): `quantity` identical units; open whenever
+ * a service using it is, unless it has hours of its own.
+ */
+export type ResourceSnapshot = ClaimedSettings & {
+  quantity: number;
+  timezone: string;
+  weeklySchedule: WeeklySchedule | null;
+  dateOverrides: DateOverride[];
+};
+
+/** The settings of any claimed calendar. */
+export type AnySnapshot = ProviderSnapshot | ResourceSnapshot;
 
 /**
  * A claim on a calendar's time for one booking (no `expiresAt`) or hold (expires by itself).
@@ -72,7 +86,9 @@ export type HeldClaim = Omit<ClaimSpan, "alongside" | "expiresAt"> & { expiresAt
 export type ClaimedSnapshot<S extends ClaimedSettings = ClaimedSettings> = { settings: S | null; claims: HeldClaim[] };
 
 /** One claim the entry needs, with the command to send. */
-export type ClaimNeed = ClaimRef & { command: ClaimCommand };
+export type ClaimNeed =
+  | (ClaimRef & { calendar: "provider"; command: ClaimCommand<ProviderSnapshot> })
+  | (ClaimRef & { calendar: "resource"; command: ClaimCommand<ResourceSnapshot> });
 
 /**
  * The session a booking's seat belongs to in a claimed calendar: a person's group session is

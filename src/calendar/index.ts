@@ -25,6 +25,7 @@ import type {
 
 export type { ProviderSnapshot } from "./claim-types";
 export { ProviderCalendar } from "./provider/provider-calendar";
+export { ResourceCalendar } from "./resource/resource-calendar";
 export { findOverlap, isValidTimeZone, minutesOfDay, timeOfDayPattern } from "./rules/schedule";
 export { type CustomerDetails, type CustomerRewrite, erasedDetails, isErasedEmail } from "./service/customer-rewrite";
 export type { ImportedBooking, ImportResult } from "./service/import";

@@ -12,7 +12,13 @@ export const serviceCalendarOf = (env: Env, businessId: string, serviceId: strin
 export const providerCalendarOf = (env: Env, businessId: string, providerId: string) =>
   env.PROVIDER_CALENDAR.get(env.PROVIDER_CALENDAR.idFromName(objectName(businessId, providerId)));
 
+/** The calendar object of a business's resource. */
+export const resourceCalendarOf = (env: Env, businessId: string, resourceId: string) =>
+  env.RESOURCE_CALENDAR.get(env.RESOURCE_CALENDAR.idFromName(objectName(businessId, resourceId)));
+
 /** The calendar a claim lives in. */
 export function claimedCalendarOf(env: Env, businessId: string, ref: { calendar: ClaimedKind; id: string }) {
-  return providerCalendarOf(env, businessId, ref.id);
+  return ref.calendar === "resource"
+    ? resourceCalendarOf(env, businessId, ref.id)
+    : providerCalendarOf(env, businessId, ref.id);
 }

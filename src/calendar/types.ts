@@ -2,7 +2,7 @@
 
 import type { Booking, BookingStatus } from "../domain/booking";
 import type { Hold } from "../domain/hold";
-import type { ClaimReason, ProviderSnapshot } from "./claim-types";
+import type { ClaimReason, ProviderSnapshot, ResourceSnapshot } from "./claim-types";
 import type { ServiceRules } from "./rules/service-rules";
 
 /** The service as the calendar needs it, sent with every call so edits apply at once. */
@@ -10,6 +10,8 @@ export type ServiceSnapshot = ServiceRules & {
   id: string;
   businessId: string;
   requiresConfirmation: boolean;
+  /** With providers: `one` of them performs each booking (default), or `all` of them together. */
+  providerMode?: "one" | "all";
   /** The service's version in D1 when the Worker read it (service-version.ts). */
   version: number;
 };
@@ -34,6 +36,8 @@ export type CreateBookingCommand = {
   providers?: ProviderSnapshot[];
   /** The provider the client asked for; absent = the calendar assigns one. */
   providerId?: string | null;
+  /** The resources every booking of the service takes a unit of (empty or absent: none). */
+  resources?: ResourceSnapshot[];
   /** A live hold of this calendar to turn into the booking (its time, seat and provider). */
   holdId?: string | null;
 };
@@ -61,6 +65,7 @@ export type RescheduleCommand = {
   providerId?: string | null;
   service: ServiceSnapshot;
   providers?: ProviderSnapshot[];
+  resources?: ResourceSnapshot[];
   expectedVersions?: number[];
   idempotency?: { key: string; requestHash: string };
 };
@@ -74,6 +79,7 @@ export type HoldCommand = {
   ttlMs: number;
   providers?: ProviderSnapshot[];
   providerId?: string | null;
+  resources?: ResourceSnapshot[];
 };
 
 export type HoldResult = { ok: true; hold: Hold } | { ok: false; refusal: CalendarRefusal };

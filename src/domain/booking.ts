@@ -12,8 +12,12 @@ export type BookingRecord = {
   id: string;
   businessId: string;
   serviceId: string;
-  /** The person who performs it; null (or absent in records older than people) for none. */
+  /** The person who performs it; null (or absent in records older than people) for none or a team. */
   providerId?: string | null;
+  /** Everyone claimed for it: the one person, or a team (absent in older records: `providerId` alone). */
+  providerIds?: string[];
+  /** The resources it takes a unit of (absent in older records: none). */
+  resourceIds?: string[];
   customerId: string;
   customerName: string;
   customerEmail: string;

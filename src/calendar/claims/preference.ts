@@ -4,28 +4,51 @@
  * ties by id. The load is only a preference: each claim is still decided by the person's calendar.
  */
 
-import type { ProviderSnapshot } from "../claim-types";
+import type { ProviderSnapshot, ResourceSnapshot } from "../claim-types";
 import { addDays, instantOf, localDateOf } from "../rules/zoned";
 import { providerCalendarOf } from "../stubs";
 import type { ServiceSnapshot } from "../types";
 
-/** One way to staff a booking: the person who performs it (null: nobody), and the people claimed for it. */
-export type Candidate = { providerId: string | null; people: ProviderSnapshot[] };
+/**
+ * One way to staff a booking: the person who performs it (null: nobody, or a team), the people
+ * and the resources claimed for it.
+ */
+export type Candidate = { providerId: string | null; people: ProviderSnapshot[]; resources: ResourceSnapshot[] };
+
+/** What a service needs besides its seats: its providers (with how they work) and its resources. */
+export type Staffing = { providers?: ProviderSnapshot[]; resources?: ResourceSnapshot[] };
+
+/** The only candidate of a service without providers, or of a team (every provider together). */
+export function fixedCandidate(service: ServiceSnapshot, staffing: Staffing): Candidate | undefined {
+  const providers = staffing.providers ?? [];
+  const resources = staffing.resources ?? [];
+  if (providers.length === 0) return { providerId: null, people: [], resources };
+  if (service.providerMode === "all") return { providerId: null, people: providers, resources };
+  return undefined;
+}
+
+/** The candidates of one provider each, in `order`. */
+export function oneEach(order: string[], staffing: Staffing): Candidate[] {
+  const resources = staffing.resources ?? [];
+  return order.flatMap((id) =>
+    (staffing.providers ?? [])
+      .filter((p) => p.id === id)
+      .map((person) => ({ providerId: id, people: [person], resources })),
+  );
+}
 
 /** The candidates of a booking, in the order they are tried. */
 export async function candidatesFor(
   env: Env,
   service: ServiceSnapshot,
-  providers: ProviderSnapshot[] | undefined,
+  staffing: Staffing,
   providerId: string | null | undefined,
   startTime: string,
 ): Promise<Candidate[]> {
-  if (!providers || providers.length === 0) return [{ providerId: null, people: [] }];
-  const order = await preferenceOrder(env, service, providers, providerId, startTime);
-  return order.flatMap((id) => {
-    const person = providers.find((p) => p.id === id);
-    return person ? [{ providerId: id, people: [person] }] : [];
-  });
+  const fixed = fixedCandidate(service, staffing);
+  if (fixed) return [fixed];
+  const order = await preferenceOrder(env, service, staffing.providers ?? [], providerId, startTime);
+  return oneEach(order, staffing);
 }
 
 /** The provider ids to try, in order (see the module comment). */

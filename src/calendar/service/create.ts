@@ -12,7 +12,7 @@ import { blockedSpan, checkRequest, type Span } from "../rules/service-rules";
 import type { CalendarRefusal, CalendarResult, CreateBookingCommand } from "../types";
 import { expireHolds } from "./expiry";
 import { priorAnswer } from "./idempotency-records";
-import { buildBooking, commitBooking } from "./new-booking";
+import { buildBooking, commitBooking, staffOf } from "./new-booking";
 import { candidateKey, claimNeeds, firstWithSeat, noAnswer, noCandidateLeft, tooLate } from "./staffing";
 import type { CalendarTables } from "./tables";
 
@@ -55,11 +55,11 @@ function seatNext(
   const { service } = command;
   const blocked = blockedSpan(service, time.start, time.end);
   const candidate = firstWithSeat(tables.reservations.seats, service, candidates, blocked, tried);
-  if (!candidate) return refused(noCandidateLeft(command.providers, command.providerId, last));
+  if (!candidate) return refused(noCandidateLeft(singleWay(command), last));
   const record = buildBooking(
     service,
     command.booking,
-    { ...time, providerId: candidate.providerId, customerId: command.customerId },
+    { ...time, staff: staffOf(candidate), customerId: command.customerId },
     now,
   );
   const needs = claimNeeds(candidate, claimedTime(command, time, blocked), record.id);
@@ -118,6 +118,17 @@ export function abandonCreate(
   tables.tasks.release(attempt.businessId, claims, now);
   return { ok: false, refusal: noAnswer("booking") };
 }
+
+/** Whether a booking has one way to be staffed (asked provider, team, or no providers): refusals keep their reason. */
+export const singleWay = (command: {
+  service: { providerMode?: string };
+  providers?: unknown[];
+  providerId?: string | null;
+}) =>
+  !command.providers ||
+  command.providers.length === 0 ||
+  !!command.providerId ||
+  command.service.providerMode === "all";
 
 /** The time a booking claims elsewhere. */
 function claimedTime(command: CreateBookingCommand, time: { start: number; end: number }, blocked: Span) {

@@ -3,7 +3,7 @@
  * of its transactions with the claims of other calendars between them (claims/flow.ts).
  */
 import { runClaims } from "../claims/flow";
-import { type Candidate, candidatesFor, preferenceOrder } from "../claims/preference";
+import { type Candidate, candidatesFor, oneEach, preferenceOrder } from "../claims/preference";
 import type { CalendarResult, CreateBookingCommand, HoldCommand, HoldResult, RescheduleCommand } from "../types";
 import { abandonCreate, beginCreate, confirmCreate, retryCreate } from "./create";
 import { abandonHold, beginHold, confirmHold, consumeHold, retryHold } from "./hold";
@@ -20,8 +20,8 @@ export async function createFlow(deps: FlowDeps, command: CreateBookingCommand):
     const { holdId } = command;
     return storage.transactionSync(() => consumeHold(t, { ...command, holdId }, Date.now()));
   }
-  const { service, providers, providerId, booking } = command;
-  const candidates = await candidatesFor(env, service, providers, providerId, booking.startTime);
+  const { service, providerId, booking } = command;
+  const candidates = await candidatesFor(env, service, command, providerId, booking.startTime);
   return runClaims(
     storage,
     env,
@@ -42,9 +42,7 @@ export async function moveFlow(deps: FlowDeps, command: RescheduleCommand): Prom
   const providers = command.providers ?? [];
   const assigns = current && !current.providerId && !command.providerId && providers.length > 0;
   const preferred: Candidate[] = assigns
-    ? (await preferenceOrder(env, command.service, providers, undefined, command.startTime)).flatMap((id) =>
-        providers.filter((p) => p.id === id).map((p) => ({ providerId: id, people: [p] })),
-      )
+    ? oneEach(await preferenceOrder(env, command.service, providers, undefined, command.startTime), command)
     : [];
   return runClaims(
     storage,
@@ -61,8 +59,8 @@ export async function moveFlow(deps: FlowDeps, command: RescheduleCommand): Prom
 /** A hold: the seat (and people) kept until its expiry. */
 export async function holdFlow(deps: FlowDeps, command: HoldCommand): Promise<HoldResult> {
   const { storage, env, tables: t } = deps;
-  const { service, providers, providerId, startTime } = command;
-  const candidates = await candidatesFor(env, service, providers, providerId, startTime);
+  const { service, providerId, startTime } = command;
+  const candidates = await candidatesFor(env, service, command, providerId, startTime);
   return runClaims(
     storage,
     env,

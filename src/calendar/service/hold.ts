@@ -9,12 +9,18 @@ import { type Attempt, type Refused, type Step, TENTATIVE_MS } from "../claims/f
 import type { Candidate } from "../claims/preference";
 import { blockedSpan, checkRequest } from "../rules/service-rules";
 import type { CalendarRefusal, CalendarResult, CreateBookingCommand, HoldCommand, HoldResult } from "../types";
-import { refsOf } from "./create";
+import { refsOf, singleWay } from "./create";
 import { expireHolds } from "./expiry";
 import { priorAnswer } from "./idempotency-records";
-import { buildBooking, commitBooking } from "./new-booking";
+import { buildBooking, commitBooking, type Staff } from "./new-booking";
 import { candidateKey, claimNeeds, firstWithSeat, noAnswer, noCandidateLeft, tooLate } from "./staffing";
 import type { CalendarTables } from "./tables";
+
+/** The staff of a hold's booking, from what its seat claims. */
+function staffOfClaims(providerId: string | null, claims: ClaimRef[]): Staff {
+  const ids = (calendar: ClaimRef["calendar"]) => claims.filter((c) => c.calendar === calendar).map((c) => c.id);
+  return { providerId, providerIds: ids("provider"), resourceIds: ids("resource") };
+}
 
 /** A person's claim for a hold outlives the hold by this much, so a conversion can confirm it in time. */
 export const HOLD_CLAIM_GRACE_MS = 5 * 60_000;
@@ -52,7 +58,7 @@ function seatNext(
   const end = Date.parse(command.endTime);
   const blocked = blockedSpan(service, start, end);
   const candidate = firstWithSeat(tables.reservations.seats, service, candidates, blocked, tried);
-  if (!candidate) return refused(noCandidateLeft(command.providers, command.providerId, last));
+  if (!candidate) return refused(noCandidateLeft(singleWay(command), last));
   const expiresAt = now + command.ttlMs;
   const hold: Hold = {
     id: command.holdId,
@@ -142,14 +148,14 @@ export function consumeHold(
   const record = buildBooking(
     service,
     command.booking,
-    { start, end, providerId: hold.providerId, customerId: command.customerId, holdId: hold.id },
+    { start, end, staff: staffOfClaims(hold.providerId, seat.claims), customerId: command.customerId, holdId: hold.id },
     now,
   );
   const claims = tables.holds.end(hold.id, "CONSUMED", record.id);
   tables.reservations.insert(record, seat.blocked, { claims, tentativeUntil: null });
   const result = commitBooking(tables, record, command.idempotency, now);
   // The people keep the hold's claims for the booking, even those who left the service meanwhile.
-  const people = hold.providerId ? [hold.providerId] : [];
+  const people = seat.claims.filter((c) => c.calendar === "provider").map((c) => c.id);
   const span = { serviceId: service.id, start, end, blockedStart: seat.blocked.start, blockedEnd: seat.blocked.end };
   for (const claim of claims) {
     const session = sessionOf(claim.calendar, service.id, start, people);

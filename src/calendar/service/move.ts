@@ -11,12 +11,13 @@
 import { type BookingRecord, holdsCapacity, toBooking } from "../../domain/booking";
 import type { ClaimRef } from "../claim-types";
 import { type Attempt, type Refused, type Step, TENTATIVE_MS } from "../claims/flow";
-import type { Candidate } from "../claims/preference";
+import { type Candidate, fixedCandidate, oneEach } from "../claims/preference";
 import { blockedSpan, checkRequest, type Span } from "../rules/service-rules";
 import type { CalendarRefusal, CalendarResult, RescheduleCommand } from "../types";
 import { refsOf } from "./create";
 import { expireHolds } from "./expiry";
 import { priorAnswer } from "./idempotency-records";
+import { staffOf } from "./new-booking";
 import { moveRowId } from "./reservations";
 import { candidateKey, claimNeeds, firstWithSeat, noAnswer, noCandidateLeft, tooLate } from "./staffing";
 import type { CalendarTables } from "./tables";
@@ -35,9 +36,10 @@ export function moveCandidates(
   current: BookingRecord,
   preferred: Candidate[],
 ): Candidate[] | undefined {
+  const fixed = fixedCandidate(command.service, command);
+  if (fixed) return [fixed];
   const providers = command.providers ?? [];
-  if (providers.length === 0) return [{ providerId: null, people: [] }];
-  const one = (id: string) => providers.filter((p) => p.id === id).map((p) => ({ providerId: id, people: [p] }));
+  const one = (id: string) => oneEach([id], command);
   if (command.providerId) return one(command.providerId);
   if (!current.providerId) return preferred;
   return providers.some((p) => p.id === current.providerId) ? one(current.providerId) : undefined;
@@ -102,10 +104,10 @@ function seatNext(
   const { service } = command;
   const blocked = blockedSpan(service, time.start, time.end);
   const candidate = firstWithSeat(tables.reservations.seats, service, candidates, blocked, tried, current.id);
-  if (!candidate) return refused(noCandidateLeft(command.providers, candidates.length === 1 ? "one" : null, last));
+  if (!candidate) return refused(noCandidateLeft(candidates.length === 1, last));
   const moved: BookingRecord = {
     ...current,
-    providerId: candidate.providerId,
+    ...staffOf(candidate),
     startTime: new Date(time.start).toISOString(),
     endTime: new Date(time.end).toISOString(),
     version: current.version + 1,

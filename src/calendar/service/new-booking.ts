@@ -9,6 +9,20 @@ import { newId } from "../../lib/ids";
 import type { CalendarResult, CreateBookingCommand, ServiceSnapshot } from "../types";
 import type { CalendarTables } from "./tables";
 
+/** Who performs a booking and what it takes: the one person (or null), all people, all resources. */
+export type Staff = { providerId: string | null; providerIds: string[]; resourceIds: string[] };
+
+/** The staff of a candidate. */
+export const staffOf = (candidate: {
+  providerId: string | null;
+  people: { id: string }[];
+  resources: { id: string }[];
+}): Staff => ({
+  providerId: candidate.providerId,
+  providerIds: candidate.people.map((p) => p.id),
+  resourceIds: candidate.resources.map((r) => r.id),
+});
+
 /** The customer's side of a booking request. */
 export type BookingDraft = Pick<
   CreateBookingCommand["booking"],
@@ -19,7 +33,14 @@ export type BookingDraft = Pick<
 export function buildBooking(
   service: ServiceSnapshot,
   draft: BookingDraft,
-  at: { start: number; end: number; providerId: string | null; customerId: string | null; holdId?: string },
+  at: {
+    start: number;
+    end: number;
+    /** Who performs it, and everyone and everything it claims (see `staffedBy`). */
+    staff: Staff;
+    customerId: string | null;
+    holdId?: string;
+  },
   now: number,
 ): BookingRecord {
   const createdAt = new Date(now).toISOString();
@@ -27,7 +48,7 @@ export function buildBooking(
     id: newId("booking", now),
     businessId: service.businessId,
     serviceId: service.id,
-    providerId: at.providerId,
+    ...at.staff,
     customerId: at.customerId ?? newId("customer", now),
     customerName: draft.customerName,
     customerEmail: draft.customerEmail,

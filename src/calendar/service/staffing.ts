@@ -54,45 +54,47 @@ export function claimNeeds(
   alongside: (calendarId: string) => string | null = () => null,
 ): ClaimNeed[] {
   const people = candidate.people.map((p) => p.id);
-  return candidate.people
-    .map(
-      (person): ClaimNeed => ({
+  const span = (calendar: "provider" | "resource", id: string) => ({
+    claimId,
+    serviceId: time.serviceId,
+    session: sessionOf(calendar, time.serviceId, time.start, people),
+    start: time.start,
+    end: time.end,
+    blockedStart: time.blocked.start,
+    blockedEnd: time.blocked.end,
+    capacity: time.capacity,
+    expiresAt: time.expiresAt ?? null,
+    alongside: alongside(id),
+  });
+  const needs: ClaimNeed[] = [
+    ...candidate.people.map(
+      (settings): ClaimNeed => ({
         calendar: "provider",
-        id: person.id,
+        id: settings.id,
         claimId,
-        command: {
-          claimId,
-          serviceId: time.serviceId,
-          session: sessionOf("provider", time.serviceId, time.start, people),
-          start: time.start,
-          end: time.end,
-          blockedStart: time.blocked.start,
-          blockedEnd: time.blocked.end,
-          capacity: time.capacity,
-          expiresAt: time.expiresAt ?? null,
-          alongside: alongside(person.id),
-          settings: person,
-        },
+        command: { ...span("provider", settings.id), settings },
       }),
-    )
-    .sort(claimOrder);
+    ),
+    ...candidate.resources.map(
+      (settings): ClaimNeed => ({
+        calendar: "resource",
+        id: settings.id,
+        claimId,
+        command: { ...span("resource", settings.id), settings },
+      }),
+    ),
+  ];
+  return needs.sort(claimOrder);
 }
 
 /**
- * Why nobody could take the booking: the asked provider's (or a service without providers')
- * own refusal, else — automatic assignment — no provider available.
+ * Why nobody could take the booking: with one way to staff it (the provider asked for, a team,
+ * or no providers) that way's own refusal, else — automatic assignment — no provider available.
  */
-export function noCandidateLeft(
-  providers: unknown[] | undefined,
-  askedProviderId: string | null | undefined,
-  last: Refused | undefined,
-): CalendarRefusal {
-  if (!providers || providers.length === 0 || askedProviderId) {
+export function noCandidateLeft(single: boolean, last: Refused | undefined): CalendarRefusal {
+  if (single) {
     if (last) return { code: "slot_unavailable", reason: last.reason, detail: last.detail };
-    const detail = askedProviderId
-      ? "The provider's session at that time is fully booked."
-      : "This slot is fully booked.";
-    return { code: "slot_unavailable", reason: "fully_booked", detail };
+    return { code: "slot_unavailable", reason: "fully_booked", detail: "This slot (or session) is fully booked." };
   }
   return {
     code: "slot_unavailable",

@@ -1,0 +1,27 @@
+/**
+ * A resource's rule as a pure function (rule 8): every required resource is active, open then,
+ * and has a free unit. Units are identical; the seats of one session (the same service at the
+ * same start, with the same people) share one unit. Its calendar calls this inside its critical
+ * section, so it does no I/O.
+ */
+import type { ClaimRefusal, ClaimSpan, OverlappingClaim, ResourceSnapshot } from "../claim-types";
+import { withinWorkingTime } from "./service-rules";
+
+/** Why the resource cannot take this claim beside the `overlapping` live ones, or null. */
+export function checkResourceFree(
+  resource: ResourceSnapshot,
+  claim: Pick<ClaimSpan, "session" | "start" | "end">,
+  overlapping: readonly Pick<OverlappingClaim, "session">[],
+): ClaimRefusal | null {
+  if (!resource.active) return { ok: false, reason: "resource_unavailable", detail: "The resource is not active." };
+  if (
+    resource.weeklySchedule &&
+    !withinWorkingTime({ ...resource, weeklySchedule: resource.weeklySchedule }, claim.start, claim.end)
+  ) {
+    return { ok: false, reason: "resource_unavailable", detail: "The resource is closed at that time." };
+  }
+  const sessions = new Set(overlapping.map((c) => c.session));
+  if (sessions.has(claim.session) || sessions.size < resource.quantity) return null;
+  const units = resource.quantity === 1 ? "Its unit is" : `All ${resource.quantity} units are`;
+  return { ok: false, reason: "resource_unavailable", detail: `${units} taken at that time.` };
+}
