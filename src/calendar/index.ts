@@ -6,15 +6,14 @@
  * calendar object and its steps, the people's calendars, and the write-behind to D1.
  */
 import type { Hold } from "../domain/hold";
-import type { ProviderSnapshot } from "./claim-types";
+import type { ProviderSnapshot, ResourceSnapshot } from "./claim-types";
 import { blockedSpan, slotsBetween } from "./rules/service-rules";
-import { type ProviderTime, withProviders } from "./rules/slot-counts";
+import { type CountedSlot, countSlots } from "./rules/slot-counts";
 import type { CustomerRewrite } from "./service/customer-rewrite";
 import type { ImportedBooking, ImportResult } from "./service/import";
 import type { ServiceChange } from "./service/service-change";
-import { providerCalendarOf, serviceCalendarOf } from "./stubs";
+import { claimedCalendarOf, providerCalendarOf, serviceCalendarOf } from "./stubs";
 import type {
-  CalendarSlot,
   CreateBookingCommand,
   HoldCommand,
   HoldResult,
@@ -23,7 +22,7 @@ import type {
   TransitionCommand,
 } from "./types";
 
-export type { ProviderSnapshot } from "./claim-types";
+export type { ProviderSnapshot, ResourceSnapshot } from "./claim-types";
 export { ProviderCalendar } from "./provider/provider-calendar";
 export { ResourceCalendar } from "./resource/resource-calendar";
 export { findOverlap, isValidTimeZone, minutesOfDay, timeOfDayPattern } from "./rules/schedule";
@@ -84,35 +83,34 @@ export function slotBeyond(service: ServiceSnapshot, from: number, to: number, m
 
 /**
  * The live slot calendar of `[from, to)`. With `people` (the service's providers, or the one
- * asked for) each slot is counted over the sessions they offer then, read from each person's
- * calendar in parallel with the service's.
+ * asked for) or `resources`, each slot is counted over what they can take then (rules/slot-counts.ts),
+ * read from their calendars in parallel with the service's.
  */
 export async function slotCalendar(
   env: Env,
   service: ServiceSnapshot,
   from: number,
   to: number,
-  people?: ProviderSnapshot[],
-): Promise<(CalendarSlot & { providers?: string[] })[]> {
+  staffing: { people?: ProviderSnapshot[]; resources?: ResourceSnapshot[] } = {},
+): Promise<CountedSlot[]> {
   const around = blockedSpan(service, from, to + service.durationMinutes * 60_000);
-  const [slots, times] = await Promise.all([
-    serviceCalendar(env, service.businessId, service.id).availability(service, from, to),
-    people === undefined
-      ? undefined
-      : Promise.all(
-          people.map(
-            async (provider): Promise<ProviderTime> => ({
-              provider,
-              claims: await providerCalendarOf(env, service.businessId, provider.id).claimsBetween(
-                around.start,
-                around.end,
-              ),
-            }),
-          ),
-        ),
+  const claimsOf = (calendar: "provider" | "resource", id: string) =>
+    claimedCalendarOf(env, service.businessId, { calendar, id }).claimsBetween(around.start, around.end);
+  const [slots, people, resources] = await Promise.all([
+    serviceCalendarOf(env, service.businessId, service.id).availability(service, from, to),
+    staffing.people &&
+      Promise.all(
+        staffing.people.map(async (provider) => ({ provider, claims: await claimsOf("provider", provider.id) })),
+      ),
+    staffing.resources?.length
+      ? Promise.all(
+          staffing.resources.map(async (resource) => ({ resource, claims: await claimsOf("resource", resource.id) })),
+        )
+      : undefined,
   ]);
-  if (times) return withProviders(slots, service, service.id, times, Date.now());
-  return slots.map(({ unassigned: _unassigned, ...slot }) => slot);
+  if (!people && !resources) return slots.map(({ unassigned: _unassigned, ...slot }) => slot);
+  const team = service.providerMode === "all";
+  return countSlots(slots, service, service.id, { people, team, resources }, Date.now());
 }
 
 /** Proposes a change that leaves fewer seats; the calendar refuses it or holds older commands off. */

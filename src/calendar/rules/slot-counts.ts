@@ -1,65 +1,105 @@
 /**
- * The slot calendar of a service with providers, as a pure function. A provider offers a session
- * at a slot when they are active, working then, and their time then is free or taken only by
- * this session (claims of this service at this start); the slot's `capacity`, `booked` and
- * `held` count those sessions, so `remaining = capacity − booked − held`, and `providers` lists
- * the ones with a seat left. The same rules the provider calendar decides a claim with
- * (provider/rules.ts), so the calendar shows what booking would accept.
+ * The slot calendar of a service that claims other calendars, as a pure function: each slot
+ * recounted over what its people and resources can take then, by the same rules their calendars
+ * decide a claim with (person-rules.ts, resource-rules.ts), so the calendar shows what booking
+ * would accept.
+ *
+ * - One provider per booking: a provider offers a session at a slot when they are active,
+ *   working then, their time then is free or taken only by this session, and every resource has
+ *   a unit for it; `capacity`, `booked` and `held` count those sessions (so
+ *   `remaining = capacity − booked − held`) and `providers` lists the ones with a seat left. A
+ *   booking or hold without a provider (made before the service had providers) takes a seat in
+ *   every session at its time.
+ * - A team (`providerMode` all): the one session is offered when every provider offers it.
+ * - Resources: a slot is bookable only when every resource has a unit; `resources` lists those
+ *   with a unit for the slot's session.
  */
-
-import { type HeldClaim, type ProviderSnapshot, sessionOf } from "../claim-types";
+import { type HeldClaim, type ProviderSnapshot, type ResourceSnapshot, sessionOf } from "../claim-types";
 import { checkProviderFree, checkProviderWorking } from "./person-rules";
-import { blockedSpan, checkTiming, type ServiceRules } from "./service-rules";
+import { checkResourceFree } from "./resource-rules";
+import { blockedSpan, checkTiming, type ServiceRules, type Span } from "./service-rules";
 import type { CalendarSlot, LiveSlot } from "./slots";
 
-/** A provider with the live claims on their time around the range. */
+/** A person with the live claims on their time around the range. */
 export type ProviderTime = { provider: ProviderSnapshot; claims: HeldClaim[] };
+/** A resource with the live claims on its units around the range. */
+export type ResourceTime = { resource: ResourceSnapshot; claims: HeldClaim[] };
 
-/**
- * Recounts each slot over the sessions its providers offer. A booking or hold without a provider
- * (made before the service had providers) takes a seat in every session at its time.
- */
-export function withProviders(
+/** What a service's slots are counted over. */
+export type SlotStaffing = {
+  people?: ProviderTime[];
+  /** Every provider together (a team) instead of one per booking. */
+  team?: boolean;
+  resources?: ResourceTime[];
+};
+
+/** A counted slot: with `providers` on a service with providers, `resources` on one with resources. */
+export type CountedSlot = CalendarSlot & { providers?: string[]; resources?: string[] };
+
+const overlapping = (claims: HeldClaim[], blocked: Span) =>
+  claims.filter((c) => c.blockedStart < blocked.end && c.blockedEnd > blocked.start);
+
+/** Counts every slot over the service's people and resources (see the module comment). */
+export function countSlots(
   slots: LiveSlot[],
   rules: ServiceRules,
   serviceId: string,
-  people: ProviderTime[],
+  staffing: SlotStaffing,
   now: number,
-): (CalendarSlot & { providers: string[] })[] {
+): CountedSlot[] {
   return slots.map(({ unassigned, ...slot }) => {
     const start = Date.parse(slot.startTime);
     const end = Date.parse(slot.endTime);
     const blocked = blockedSpan(rules, start, end);
+    /** The resources with a unit for the session of these people. */
+    const unitsFor = (people: string[]) =>
+      (staffing.resources ?? [])
+        .filter(({ resource, claims }) => {
+          const session = sessionOf("resource", serviceId, start, people);
+          return checkResourceFree(resource, { session, start, end }, overlapping(claims, blocked)) === null;
+        })
+        .map(({ resource }) => resource.id);
+    const allUnits = (people: string[]) => unitsFor(people).length === (staffing.resources ?? []).length;
+    const timely = checkTiming(rules, start, end, now) === null;
+    /** The resources with a unit for any of these sessions (each a list of people). */
+    const withResources = (counted: CountedSlot, sessions: string[][]): CountedSlot =>
+      staffing.resources ? { ...counted, resources: [...new Set(sessions.flatMap(unitsFor))].sort() } : counted;
+    if (!staffing.people) return withResources({ ...slot, bookable: slot.bookable && allUnits([]) }, [[]]);
+    const offers = ({ provider, claims }: ProviderTime) =>
+      checkProviderWorking(provider, start, end) === null &&
+      checkProviderFree(
+        { session: sessionOf("provider", serviceId, start, []), capacity: Number.POSITIVE_INFINITY },
+        overlapping(claims, blocked),
+      ) === null;
+    if (staffing.team) {
+      const ids = staffing.people.map((p) => p.provider.id).sort();
+      if (!staffing.people.every(offers)) {
+        const none = { ...slot, capacity: 0, booked: 0, held: 0, remaining: 0, bookable: false, providers: [] };
+        return withResources(none, [ids]);
+      }
+      const free = slot.remaining > 0 && allUnits(ids);
+      return withResources({ ...slot, bookable: free && timely, providers: free ? ids : [] }, [ids]);
+    }
     let capacity = 0;
     let booked = 0;
     let held = 0;
     const free: string[] = [];
-    for (const { provider, claims } of people) {
-      const overlapping = claims.filter((c) => c.blockedStart < blocked.end && c.blockedEnd > blocked.start);
-      const offers =
-        checkProviderWorking(provider, start, end) === null &&
-        checkProviderFree(
-          { session: sessionOf("provider", serviceId, start, []), capacity: Number.POSITIVE_INFINITY },
-          overlapping,
-        ) === null;
-      if (!offers) continue;
+    for (const person of staffing.people) {
+      if (!offers(person) || !allUnits([person.provider.id])) continue;
       // Every overlapping claim is this session's (checked above); holds expire, bookings do not.
-      const sessionHeld = overlapping.filter((c) => c.expiresAt !== null).length + unassigned.held;
-      const sessionBooked = overlapping.length - (sessionHeld - unassigned.held) + unassigned.booked;
+      const claims = overlapping(person.claims, blocked);
+      const sessionHeld = claims.filter((c) => c.expiresAt !== null).length + unassigned.held;
+      const sessionBooked = claims.length - (sessionHeld - unassigned.held) + unassigned.booked;
       capacity += rules.capacity;
       booked += sessionBooked;
       held += sessionHeld;
-      if (sessionBooked + sessionHeld < rules.capacity) free.push(provider.id);
+      if (sessionBooked + sessionHeld < rules.capacity) free.push(person.provider.id);
     }
-    const remaining = capacity - booked - held;
-    return {
-      ...slot,
-      capacity,
-      booked,
-      held,
-      remaining,
-      bookable: free.length > 0 && checkTiming(rules, start, end, now) === null,
-      providers: free.sort(),
-    };
+    const counted = { ...slot, capacity, booked, held, remaining: capacity - booked - held };
+    const bookable = free.length > 0 && timely;
+    return withResources(
+      { ...counted, bookable, providers: free.sort() },
+      free.map((id) => [id]),
+    );
   });
 }

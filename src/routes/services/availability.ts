@@ -106,7 +106,7 @@ export const getAvailability = (app: OpenAPIHono<AppEnv>) =>
       );
     }
     const people = await peopleOf(c, service.id, query.providerId);
-    const slots = await slotCalendar(c.env, rules, from, to, people);
+    const slots = await slotCalendar(c.env, rules, from, to, { people });
     return c.json(
       {
         serviceId: service.id,
