@@ -58,3 +58,27 @@ function overfull(rows: readonly SeatRow[], capacity: number, providerId: string
   }
   return conflicts;
 }
+
+/** A claim on a resource's units: its id, session and blocked span. */
+export type UnitClaim = { claimId: string; session: string; s: number; e: number };
+
+/**
+ * Moments where a resource's claims would need more than `quantity` units: the claims of one
+ * session share a unit, so each session counts once over the span its claims cover. A conflict
+ * names the claims (booking or hold ids) of the sessions overlapping then.
+ */
+export function unitConflicts(claims: readonly UnitClaim[], quantity: number): SeatConflict[] {
+  const sessions = new Map<string, SeatRow & { claims: string[] }>();
+  for (const c of claims) {
+    const known = sessions.get(c.session);
+    if (known) {
+      known.s = Math.min(known.s, c.s);
+      known.e = Math.max(known.e, c.e);
+      known.claims.push(c.claimId);
+    } else sessions.set(c.session, { id: c.session, s: c.s, e: c.e, p: null, claims: [c.claimId] });
+  }
+  return overfull([...sessions.values()], quantity, null).map((conflict) => ({
+    ...conflict,
+    rowIds: conflict.rowIds.flatMap((session) => sessions.get(session)?.claims ?? []).sort(),
+  }));
+}
