@@ -16,8 +16,8 @@ import { ApiError } from "../lib/errors";
 import { assertWellFormed, fieldErrors } from "../lib/validation";
 import { z } from "../lib/zod";
 import { providerSnapshotOf } from "../providers/snapshot";
-import { BookingRequestFields } from "../routes/bookings/schemas";
 import { providersOfService } from "../routes/services/providers";
+import { BookingRequestFields } from "../schemas/bookings";
 import { snapshotOf } from "../services/snapshot";
 
 const requireAdminToken = createMiddleware<AppEnv>(async (c, next) => {

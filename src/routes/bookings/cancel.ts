@@ -11,7 +11,7 @@ import {
   problemResponses,
 } from "../../lib/openapi";
 import { z } from "../../lib/zod";
-import { BookingSchema } from "./schemas";
+import { BookingSchema } from "../../schemas/bookings";
 import { transitionBooking } from "./transition";
 
 const CancelBookingSchema = z

@@ -8,10 +8,10 @@ import { ApiError } from "../../lib/errors";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity, bodyProblems, idempotencyKeyHeader, jsonResponse, problemResponses } from "../../lib/openapi";
 import { providerSnapshotOf } from "../../providers/snapshot";
+import { BookingSchema, CreateBookingSchema } from "../../schemas/bookings";
 import { snapshotOf } from "../../services/snapshot";
 import { providersOfService } from "../services/providers";
 import { bookingTarget } from "./from-hold";
-import { BookingSchema, CreateBookingSchema } from "./schemas";
 
 const route = createRoute({
   method: "post",

@@ -3,8 +3,8 @@ import { toBooking } from "../../domain/booking";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
 import { bearerSecurity, conditionalGet } from "../../lib/openapi";
+import { BookingSchema } from "../../schemas/bookings";
 import { loadBooking } from "./load";
-import { BookingSchema } from "./schemas";
 
 const route = createRoute({
   method: "get",

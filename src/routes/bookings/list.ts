@@ -3,8 +3,8 @@ import type { AppEnv } from "../../env";
 import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
 import { listRules } from "../../lib/pagination";
 import { z } from "../../lib/zod";
-import { bookingListQuery, bookingPage } from "./query";
-import { BookingListSchema } from "./schemas";
+import { BookingListSchema, bookingListQuery } from "../../schemas/bookings";
+import { bookingPage } from "./query";
 
 const route = createRoute({
   method: "get",

@@ -7,31 +7,10 @@ import { bind, preparedOnce } from "../../db/prepared";
 import { bookings } from "../../db/schema";
 import { toBooking } from "../../domain/booking";
 import type { AppEnv } from "../../env";
-import { utcDateTime, utcDateTimeRule } from "../../lib/datetime";
 import { ApiError } from "../../lib/errors";
-import { offsetOf, paginate, paginationQuery } from "../../lib/pagination";
-import { z } from "../../lib/zod";
+import { offsetOf, paginate } from "../../lib/pagination";
 import { readWithKey } from "../../middleware/key-check";
-import { BookingStatusSchema } from "./schemas";
-
-/** Query parameters of a bookings list: page, limit and the filters. */
-export const bookingListQuery = {
-  ...paginationQuery,
-  status: BookingStatusSchema.optional(),
-  serviceId: z.string().min(1).max(64).optional(),
-  customerId: z.string().min(1).max(64).optional(),
-  from: utcDateTime.optional().openapi({
-    description: `Only appointments starting at or after this instant. ${utcDateTimeRule}`,
-    example: "2026-12-01T00:00:00Z",
-  }),
-  to: utcDateTime.optional().openapi({
-    description: `Only appointments starting before this instant; after \`from\` when both are given. ${utcDateTimeRule}`,
-    example: "2026-12-08T00:00:00Z",
-  }),
-};
-
-const listQuery = z.strictObject(bookingListQuery);
-export type BookingListQuery = z.infer<typeof listQuery>;
+import type { BookingListQuery } from "../../schemas/bookings";
 
 type Filters = Pick<BookingListQuery, "status" | "serviceId" | "customerId" | "from" | "to"> & { providerId?: string };
 const filterNames = ["status", "serviceId", "customerId", "providerId", "from", "to"] as const;

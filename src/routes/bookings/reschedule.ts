@@ -19,10 +19,10 @@ import {
 } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { providerSnapshotOf } from "../../providers/snapshot";
+import { BookingSchema } from "../../schemas/bookings";
 import { snapshotOf } from "../../services/snapshot";
 import { providersOfService } from "../services/providers";
 import { loadBooking } from "./load";
-import { BookingSchema } from "./schemas";
 
 const RescheduleBookingSchema = z
   .strictObject({

@@ -10,7 +10,7 @@ import {
   problemResponses,
 } from "../../lib/openapi";
 import { z } from "../../lib/zod";
-import { BookingSchema, BookingStatusSchema } from "./schemas";
+import { BookingSchema, BookingStatusSchema } from "../../schemas/bookings";
 import { transitionBooking } from "./transition";
 
 const UpdateBookingSchema = z

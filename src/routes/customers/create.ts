@@ -4,7 +4,7 @@ import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { bearerSecurity, bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
-import { CreateCustomerSchema, CustomerSchema, toCustomer } from "./schemas";
+import { CreateCustomerSchema, CustomerSchema, toCustomer } from "../../schemas/customers";
 
 const route = createRoute({
   method: "post",

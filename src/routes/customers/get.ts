@@ -2,8 +2,8 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
 import { bearerSecurity, conditionalGet } from "../../lib/openapi";
+import { CustomerSchema, toCustomer } from "../../schemas/customers";
 import { loadCustomer } from "./load";
-import { CustomerSchema, toCustomer } from "./schemas";
 
 const route = createRoute({
   method: "get",

@@ -8,7 +8,7 @@ import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openap
 import { listRules, offsetOf, paginate, paginationQuery } from "../../lib/pagination";
 import { z } from "../../lib/zod";
 import { readWithKey } from "../../middleware/key-check";
-import { CustomerListSchema, toCustomer } from "./schemas";
+import { CustomerListSchema, toCustomer } from "../../schemas/customers";
 
 const route = createRoute({
   method: "get",

@@ -14,8 +14,8 @@ import {
   jsonResponse,
   problemResponses,
 } from "../../lib/openapi";
+import { CustomerSchema, toCustomer, UpdateCustomerSchema } from "../../schemas/customers";
 import { isUniqueViolation, loadCustomer } from "./load";
-import { CustomerSchema, toCustomer, UpdateCustomerSchema } from "./schemas";
 
 const route = createRoute({
   method: "patch",

@@ -8,9 +8,9 @@ import { ApiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { bearerSecurity, bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
 import { providerSnapshotOf } from "../../providers/snapshot";
+import { CreateHoldSchema, HoldSchema } from "../../schemas/holds";
 import { snapshotOf } from "../../services/snapshot";
 import { providersOfService } from "../services/providers";
-import { CreateHoldSchema, HoldSchema } from "./schemas";
 
 /** Live holds one API key may have at once, so nobody can freeze a calendar. */
 export const MAX_LIVE_HOLDS_PER_KEY = 50;

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { bearerSecurity, idParam, jsonResponse, problemResponses } from "../../lib/openapi";
+import { HoldSchema } from "../../schemas/holds";
 import { loadHold } from "./load";
-import { HoldSchema } from "./schemas";
 
 const route = createRoute({
   method: "get",

@@ -2,8 +2,8 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { bearerSecurity, idParam, pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
-import { bookingListQuery, bookingPage } from "../bookings/query";
-import { BookingListSchema } from "../bookings/schemas";
+import { BookingListSchema, bookingListQuery } from "../../schemas/bookings";
+import { bookingPage } from "../bookings/query";
 import { loadProvider } from "./load";
 
 const route = createRoute({

@@ -1,18 +1,14 @@
-import { isValidTimeZone } from "../../calendar";
 import type { ProviderRow } from "../../db/schema";
 import { listOf } from "../../lib/pagination";
 import { z } from "../../lib/zod";
-import { customerEmail } from "../customers/schemas";
-import { DateOverridesSchema, WeeklyScheduleSchema } from "../schedules";
+import { customerEmail, timezone } from "../../schemas/fields";
+import { DateOverridesSchema, WeeklyScheduleSchema } from "../../schemas/schedule";
 
 /** Every writable provider field with its rules; create requires some, PATCH takes any. */
 const providerFields = {
   name: z.string().trim().min(1).max(200).openapi({ example: "Alex Morgan" }),
   email: customerEmail.nullable().openapi({ example: "alex@example.com" }),
-  timezone: z
-    .string()
-    .refine(isValidTimeZone, "Use an IANA time zone name such as Europe/Berlin.")
-    .openapi({ example: "Europe/Berlin" }),
+  timezone,
   weeklySchedule: WeeklyScheduleSchema,
   dateOverrides: DateOverridesSchema,
   active: z.boolean().openapi({ description: "An inactive provider takes no new bookings." }),

@@ -3,8 +3,8 @@ import { serviceProviders, services } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { newId } from "../../lib/ids";
 import { bearerSecurity, bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
+import { CreateServiceSchema, ServiceSchema, toService } from "../../schemas/services";
 import { assertProvidersExist } from "./providers";
-import { CreateServiceSchema, ServiceSchema, toService } from "./schemas";
 
 const route = createRoute({
   method: "post",

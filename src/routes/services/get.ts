@@ -2,9 +2,9 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
 import { bearerSecurity, conditionalGet } from "../../lib/openapi";
+import { ServiceSchema, toService } from "../../schemas/services";
 import { loadService } from "./load";
 import { providerIdsOf } from "./providers";
-import { ServiceSchema, toService } from "./schemas";
 
 const route = createRoute({
   method: "get",

@@ -14,9 +14,9 @@ import {
   jsonResponse,
   problemResponses,
 } from "../../lib/openapi";
+import { ServiceSchema, toService, UpdateServiceSchema } from "../../schemas/services";
 import { loadService } from "./load";
 import { assertProvidersExist, providerIdsOf, replaceProviders } from "./providers";
-import { ServiceSchema, toService, UpdateServiceSchema } from "./schemas";
 
 const route = createRoute({
   method: "patch",

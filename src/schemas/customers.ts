@@ -1,19 +1,9 @@
-import type { CustomerRow } from "../../db/schema";
-import { utcTimestamp } from "../../lib/datetime";
-import { listOf } from "../../lib/pagination";
-import { z } from "../../lib/zod";
-
-export const customerName = z.string().trim().min(1).max(200).openapi({ example: "Ada Lovelace" });
-export const customerEmail = z
-  .email()
-  .max(254)
-  // RFC 2606 reserves .invalid; erased customers get such addresses, so no client may use one.
-  .refine((email) => !/(^|[@.])invalid$/i.test(email), "Addresses under the reserved domain .invalid are not accepted.")
-  .openapi({ example: "ada@example.com" });
-export const customerPhone = z
-  .string()
-  .regex(/^\+?[0-9][0-9 ()./-]{2,30}$/, "Use digits, spaces and ( ) . / - with an optional leading +.")
-  .openapi({ example: "+49 30 1234567" });
+/** The customer as the API shows it, and the bodies that create and change one. */
+import type { CustomerRow } from "../db/schema";
+import { utcTimestamp } from "../lib/datetime";
+import { listOf } from "../lib/pagination";
+import { z } from "../lib/zod";
+import { customerEmail, customerName, customerPhone } from "./fields";
 
 export const CreateCustomerSchema = z
   .strictObject({ name: customerName, email: customerEmail, phone: customerPhone.optional() })

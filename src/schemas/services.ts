@@ -1,9 +1,10 @@
-import { isValidTimeZone } from "../../calendar";
-import type { ServiceRow } from "../../db/schema";
-import { utcTimestamp } from "../../lib/datetime";
-import { listOf } from "../../lib/pagination";
-import { z } from "../../lib/zod";
-import { DateOverridesSchema, WeeklyScheduleSchema } from "../schedules";
+/** The service as the API shows it, and the bodies that create and change one. */
+import type { ServiceRow } from "../db/schema";
+import { utcTimestamp } from "../lib/datetime";
+import { listOf } from "../lib/pagination";
+import { z } from "../lib/zod";
+import { timezone } from "./fields";
+import { DateOverridesSchema, WeeklyScheduleSchema } from "./schedule";
 
 /** Who performs a service: unique provider ids of the business; empty = no provider needed. */
 const ProviderIdsSchema = z
@@ -38,10 +39,7 @@ const serviceFields = {
   bufferAfterMinutes: minutes(1440),
   minNoticeMinutes: minutes(525_600),
   maxAdvanceDays: z.number().int().min(1).max(730),
-  timezone: z
-    .string()
-    .refine(isValidTimeZone, "Use an IANA time zone name such as Europe/Berlin.")
-    .openapi({ example: "Europe/Berlin" }),
+  timezone,
   weeklySchedule: WeeklyScheduleSchema,
   dateOverrides: DateOverridesSchema,
   providerIds: ProviderIdsSchema,
