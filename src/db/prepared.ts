@@ -25,6 +25,13 @@ type Results<T extends readonly BoundRead<unknown>[]> = {
 };
 
 /**
+ * Runs prepared reads in one D1 round trip, each answering its rows: `readBatch` over a binding,
+ * or a request's own reader, which folds the key check it owes into the same batch
+ * (`batchReader` in src/middleware/key-check.ts).
+ */
+export type ReadBatch = <const T extends readonly BoundRead<unknown>[]>(reads: T) => Promise<Results<T>>;
+
+/**
  * Runs prepared reads in one D1 round trip, each mapped to rows as Drizzle would. A batch answers
  * rows keyed by column name, so a read's columns need distinct names (no two `id`s from a join).
  * Drizzle's own `batch` takes query builders and builds their SQL on every call; a list's fixed

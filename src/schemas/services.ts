@@ -1,5 +1,4 @@
 /** The service as the API shows it, and the bodies that create and change one. */
-import type { ServiceRow } from "../db/schema";
 import { utcTimestamp } from "../lib/datetime";
 import { listOf } from "../lib/pagination";
 import { z } from "../lib/zod";
@@ -94,13 +93,3 @@ export const ServiceSchema = z
   .openapi("Service");
 
 export const ServiceListSchema = listOf(ServiceSchema, "ServiceList");
-
-export type Service = z.infer<typeof ServiceSchema>;
-
-/** The public shape of a stored service and the providers who perform it. */
-export function toService(
-  { businessId: _businessId, version: _version, ...service }: ServiceRow,
-  providerIds: string[],
-): Service {
-  return { ...service, providerIds: [...providerIds].sort() };
-}

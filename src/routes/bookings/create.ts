@@ -2,15 +2,12 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import { bookingOrThrow, draftOf } from "../../bookings/refusal";
 import { book } from "../../calendar";
-import { customers, services } from "../../db/schema";
+import { customers } from "../../db/schema";
 import type { AppEnv } from "../../env";
-import { ApiError } from "../../lib/errors";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity, bodyProblems, idempotencyKeyHeader, jsonResponse, problemResponses } from "../../lib/openapi";
-import { providerSnapshotOf } from "../../providers/snapshot";
 import { BookingSchema, CreateBookingSchema } from "../../schemas/bookings";
-import { snapshotOf } from "../../services/snapshot";
-import { providersOfService } from "../services/providers";
+import { loadBookableService } from "../../services/bookable";
 import { bookingTarget } from "./from-hold";
 
 const route = createRoute({
@@ -47,12 +44,17 @@ export const createBooking = (app: OpenAPIHono<AppEnv>) =>
       // Decided on what D1 holds; once more if the service changed meanwhile (service-version.ts).
       const decide = async () => {
         const target = await bookingTarget(c, body);
-        const [[service], [customer], performers] = await c.var.db.batch([
-          c.var.db
-            .select()
-            .from(services)
-            .where(and(eq(services.businessId, businessId), eq(services.id, target.serviceId)))
-            .limit(1),
+        // A hold's provider was checked when it was placed; they keep it even if they left since.
+        const providerId = body.holdId ? undefined : target.providerId;
+        const {
+          service,
+          providers,
+          also: [[customer]],
+        } = await loadBookableService(
+          c.var.db,
+          businessId,
+          target.serviceId,
+          { providerId },
           c.var.db
             .select({ id: customers.id })
             .from(customers)
@@ -63,27 +65,9 @@ export const createBooking = (app: OpenAPIHono<AppEnv>) =>
               ),
             )
             .limit(1),
-          providersOfService(c.var.db, businessId, target.serviceId),
-        ]);
-        if (!service) {
-          throw new ApiError("service_not_found", `No service ${target.serviceId}.`, {
-            errors: [{ path: "serviceId", message: "No such service." }],
-          });
-        }
-        if (!service.active) {
-          throw new ApiError("service_inactive", `Service ${target.serviceId} is not active.`, {
-            errors: [{ path: "serviceId", message: "The service is not active." }],
-          });
-        }
-        const providers = performers.map((row) => providerSnapshotOf(row.provider));
-        // A hold's provider was checked when it was placed; they keep it even if they left since.
-        if (!body.holdId && target.providerId !== undefined && !providers.some((p) => p.id === target.providerId)) {
-          throw new ApiError("validation_failed", `Provider ${target.providerId} does not perform this service.`, {
-            errors: [{ path: "providerId", message: "Not one of the service's providerIds." }],
-          });
-        }
+        );
         const result = await book(c.env, {
-          service: snapshotOf(service),
+          service,
           booking: draftOf({ ...body, ...target }),
           customerId: customer?.id ?? null,
           idempotency: claim,

@@ -1,8 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
 import { bookingOrThrow } from "../../bookings/refusal";
 import { reschedule } from "../../calendar";
-import { services } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { utcDateTime } from "../../lib/datetime";
 import { ApiError } from "../../lib/errors";
@@ -18,10 +16,8 @@ import {
   problemResponses,
 } from "../../lib/openapi";
 import { z } from "../../lib/zod";
-import { providerSnapshotOf } from "../../providers/snapshot";
 import { BookingSchema } from "../../schemas/bookings";
-import { snapshotOf } from "../../services/snapshot";
-import { providersOfService } from "../services/providers";
+import { loadBookableService } from "../../services/bookable";
 import { loadBooking } from "./load";
 
 const RescheduleBookingSchema = z
@@ -65,31 +61,19 @@ export const rescheduleBooking = (app: OpenAPIHono<AppEnv>) =>
     const { businessId } = c.var.caller;
     const outcome = await idempotent(c, body, 200, async (claim) => {
       const stored = await loadBooking(c.var.db, businessId, id);
-      const [[service], performers] = await c.var.db.batch([
-        c.var.db
-          .select()
-          .from(services)
-          .where(and(eq(services.businessId, businessId), eq(services.id, stored.serviceId)))
-          .limit(1),
-        providersOfService(c.var.db, businessId, stored.serviceId),
-      ]);
-      if (!service) throw new ApiError("not_found", `No booking ${id}.`);
       // Every rule of a new booking applies to the new time, the first being an active service.
-      if (!service.active) {
-        throw new ApiError("service_inactive", `Service ${service.id} is not active; its bookings cannot move.`);
-      }
-      const providers = performers.map((row) => providerSnapshotOf(row.provider));
-      if (body.providerId !== undefined && !providers.some((p) => p.id === body.providerId)) {
-        throw new ApiError("validation_failed", `Provider ${body.providerId} does not perform this service.`, {
-          errors: [{ path: "providerId", message: "Not one of the service's providerIds." }],
-        });
-      }
+      const { service, providers } = await loadBookableService(c.var.db, businessId, stored.serviceId, {
+        missing: () => new ApiError("not_found", `No booking ${id}.`),
+        inactive: () =>
+          new ApiError("service_inactive", `Service ${stored.serviceId} is not active; its bookings cannot move.`),
+        providerId: body.providerId,
+      });
       const result = await reschedule(c.env, {
         bookingId: id,
         startTime: body.startTime,
         endTime: body.endTime,
         providerId: body.providerId ?? null,
-        service: snapshotOf(service),
+        service,
         providers,
         expectedVersions,
         idempotency: claim,

@@ -43,7 +43,7 @@ export const updateCustomer = (app: OpenAPIHono<AppEnv>) =>
     const { name, email, phone } = c.req.valid("json");
     const { businessId } = c.var.caller;
     const current = await loadCustomer(c.var.db, businessId, id);
-    assertIfMatch(c, etagOf(current.updatedAt));
+    assertIfMatch(ifMatchTags(c), etagOf(current.updatedAt));
     let where = and(eq(customers.businessId, businessId), eq(customers.id, id), isNull(customers.erasedAt));
     // With If-Match, write only if nothing changed since the check (compare-and-set on updatedAt).
     if (ifMatchTags(c) !== undefined) where = and(where, eq(customers.updatedAt, current.updatedAt));

@@ -1,16 +1,14 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { throwRefusal } from "../../bookings/refusal";
 import { type HoldResult, placeHold } from "../../calendar";
-import { holds, services } from "../../db/schema";
+import { holds } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { bearerSecurity, bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
-import { providerSnapshotOf } from "../../providers/snapshot";
 import { CreateHoldSchema, HoldSchema } from "../../schemas/holds";
-import { snapshotOf } from "../../services/snapshot";
-import { providersOfService } from "../services/providers";
+import { loadBookableService } from "../../services/bookable";
 
 /** Live holds one API key may have at once, so nobody can freeze a calendar. */
 export const MAX_LIVE_HOLDS_PER_KEY = 50;
@@ -35,30 +33,9 @@ export const createHold = (app: OpenAPIHono<AppEnv>) =>
     const body = c.req.valid("json");
     const { businessId, keyId } = c.var.caller;
     const now = Date.now();
-    const [[service], performers] = await c.var.db.batch([
-      c.var.db
-        .select()
-        .from(services)
-        .where(and(eq(services.businessId, businessId), eq(services.id, body.serviceId)))
-        .limit(1),
-      providersOfService(c.var.db, businessId, body.serviceId),
-    ]);
-    if (!service) {
-      throw new ApiError("service_not_found", `No service ${body.serviceId}.`, {
-        errors: [{ path: "serviceId", message: "No such service." }],
-      });
-    }
-    if (!service.active) {
-      throw new ApiError("service_inactive", `Service ${body.serviceId} is not active.`, {
-        errors: [{ path: "serviceId", message: "The service is not active." }],
-      });
-    }
-    const providers = performers.map((row) => providerSnapshotOf(row.provider));
-    if (body.providerId !== undefined && !providers.some((p) => p.id === body.providerId)) {
-      throw new ApiError("validation_failed", `Provider ${body.providerId} does not perform this service.`, {
-        errors: [{ path: "providerId", message: "Not one of the service's providerIds." }],
-      });
-    }
+    const { service, providers } = await loadBookableService(c.var.db, businessId, body.serviceId, {
+      providerId: body.providerId,
+    });
     const id = newId("hold", now);
     // The key's place is taken before the calendar is asked, counted and inserted in one
     // statement, so a burst cannot pass the limit; it is given back if the calendar refuses.
@@ -79,7 +56,7 @@ export const createHold = (app: OpenAPIHono<AppEnv>) =>
     const giveBack = () => c.var.db.delete(holds).where(eq(holds.id, id));
     const result: HoldResult = await placeHold(c.env, {
       holdId: id,
-      service: snapshotOf(service),
+      service,
       startTime: body.startTime,
       endTime: body.endTime,
       ttlMs: body.ttlSeconds * 1000,

@@ -45,7 +45,7 @@ export const updateProvider = (app: OpenAPIHono<AppEnv>) =>
     if (ifMatchTags(c) !== undefined) {
       // Check the tag, then write only if nothing changed in between (compare-and-set on version).
       const current = await loadProvider(c.var.db, businessId, id);
-      assertIfMatch(c, etagOf(current.version));
+      assertIfMatch(ifMatchTags(c), etagOf(current.version));
       where = and(where, eq(providers.version, current.version));
     }
     const [row] = await c.var.db

@@ -1,0 +1,58 @@
+/**
+ * Rows a business owns, found by id: one read that answers a 404 for another tenant's id as for
+ * a missing one, and the If-Match compare-and-set that edits of such rows share.
+ */
+import { and, eq, type SQL } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Database } from "../db/client";
+import { ApiError } from "./errors";
+import { assertIfMatch, etagOf } from "./etag";
+
+/** A tenant-owned table: each row has an `id` and its owner's `businessId`. */
+type OwnedTable = SQLiteTable & { id: SQLiteColumn; businessId: SQLiteColumn };
+
+/**
+ * The business's row of `table` with this id that meets the further conditions (such as "not
+ * erased"), or a 404 `No <noun> <id>.` that does not tell other tenants' ids apart.
+ */
+export async function loadOwned<T extends OwnedTable>(
+  db: Database,
+  table: T,
+  noun: string,
+  businessId: string,
+  id: string,
+  ...conditions: SQL[]
+): Promise<T["$inferSelect"]> {
+  const [row] = await db
+    .select()
+    .from(table as SQLiteTable)
+    .where(and(eq(table.businessId, businessId), eq(table.id, id), ...conditions))
+    .limit(1);
+  if (!row) throw new ApiError("not_found", `No ${noun} ${id}.`);
+  return row as T["$inferSelect"];
+}
+
+/**
+ * What makes an edit held to `If-Match` a compare-and-set: throws 412 unless the tags name the
+ * ETag of `marker` as read, and answers the condition "the row still has that marker" for the
+ * write. Without If-Match there is nothing to hold to: undefined, the edit applies as it finds
+ * the row.
+ */
+export function ifMatchCondition(
+  ifMatch: string[] | undefined,
+  column: SQLiteColumn,
+  marker: string | number,
+): SQL | undefined {
+  if (ifMatch === undefined) return undefined;
+  assertIfMatch(ifMatch, etagOf(marker));
+  return eq(column, marker);
+}
+
+/**
+ * Why an edit of the business's row wrote nothing: under If-Match the row changed between the
+ * check and the write (412); otherwise there is no such row (404).
+ */
+export function nothingWritten(noun: string, id: string, ifMatch: string[] | undefined): ApiError {
+  if (ifMatch === undefined) return new ApiError("not_found", `No ${noun} ${id}.`);
+  return new ApiError("precondition_failed", `The ${noun} changed while this request ran; fetch it again.`);
+}
