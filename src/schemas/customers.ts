@@ -1,5 +1,4 @@
 /** The customer as the API shows it, and the bodies that create and change one. */
-import type { CustomerRow } from "../db/schema";
 import { utcTimestamp } from "../lib/datetime";
 import { listOf } from "../lib/pagination";
 import { z } from "../lib/zod";
@@ -30,15 +29,3 @@ export const CustomerSchema = z
   .openapi("Customer");
 
 export const CustomerListSchema = listOf(CustomerSchema, "CustomerList");
-
-/** The public shape of a stored customer. */
-export function toCustomer(row: CustomerRow): z.infer<typeof CustomerSchema> {
-  return {
-    id: row.id,
-    name: row.name,
-    email: row.email,
-    phone: row.phone,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
-}
