@@ -2,9 +2,9 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { bearerSecurity, idParam, pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
+import { loadProvider } from "../../providers/records";
 import { BookingListSchema, bookingListQuery } from "../../schemas/bookings";
 import { bookingPage } from "../bookings/query";
-import { loadProvider } from "./load";
 
 const route = createRoute({
   method: "get",

@@ -1,11 +1,10 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { and, count, desc, eq } from "drizzle-orm";
-import { providers } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
-import { offsetOf, paginate, paginationQuery } from "../../lib/pagination";
+import { paginate, paginationQuery } from "../../lib/pagination";
 import { z } from "../../lib/zod";
-import { ProviderListSchema, toProvider } from "./schemas";
+import { providerPage } from "../../providers/records";
+import { ProviderListSchema } from "./schemas";
 
 const route = createRoute({
   method: "get",
@@ -33,16 +32,10 @@ const route = createRoute({
 export const listProviders = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { page, limit, active } = c.req.valid("query");
-    const where = and(eq(providers.businessId, c.var.caller.businessId), eq(providers.active, active === "true"));
-    const [rows, [totals]] = await c.var.db.batch([
-      c.var.db
-        .select()
-        .from(providers)
-        .where(where)
-        .orderBy(desc(providers.id))
-        .limit(limit)
-        .offset(offsetOf({ page, limit })),
-      c.var.db.select({ total: count() }).from(providers).where(where),
-    ]);
-    return c.json(paginate(c, rows.map(toProvider), totals?.total ?? 0, { page, limit }), 200);
+    const { items, total } = await providerPage(c.var.db, c.var.caller.businessId, {
+      page,
+      limit,
+      active: active === "true",
+    });
+    return c.json(paginate(c, items, total, { page, limit }), 200);
   });

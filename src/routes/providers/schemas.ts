@@ -1,4 +1,3 @@
-import type { ProviderRow } from "../../db/schema";
 import { listOf } from "../../lib/pagination";
 import { z } from "../../lib/zod";
 import { customerEmail, timezone } from "../../schemas/fields";
@@ -52,20 +51,3 @@ export const ProviderSchema = z
   .openapi("Provider", { description: "A person (or a room, a chair) who performs services, with own hours." });
 
 export const ProviderListSchema = listOf(ProviderSchema, "ProviderList");
-
-export type Provider = z.infer<typeof ProviderSchema>;
-
-/** The public shape of a stored provider. */
-export function toProvider(row: ProviderRow): Provider {
-  return {
-    id: row.id,
-    name: row.name,
-    email: row.email,
-    timezone: row.timezone,
-    weeklySchedule: row.weeklySchedule,
-    dateOverrides: row.dateOverrides,
-    active: row.active,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
-}
