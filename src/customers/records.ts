@@ -24,6 +24,14 @@ export function toCustomer(row: CustomerRow) {
   };
 }
 
+/** The query for the id of the business's customer with this e-mail (case-insensitively), to run in a batch. */
+export const customerIdByEmail = (db: Database, businessId: string, email: string) =>
+  db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(eq(customers.businessId, businessId), eq(customers.emailNormalized, email.toLowerCase())))
+    .limit(1);
+
 /** Adds a customer; a 409 `customer_exists` when the business has one with this e-mail (case-insensitively). */
 export async function addCustomer(
   db: Database,

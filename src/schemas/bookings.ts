@@ -98,6 +98,3 @@ export const bookingListQuery = {
     example: "2026-12-08T00:00:00Z",
   }),
 };
-
-const listQuery = z.strictObject(bookingListQuery);
-export type BookingListQuery = z.infer<typeof listQuery>;

@@ -1,14 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
-import { bookingOrThrow, draftOf } from "../../bookings/refusal";
-import { book } from "../../calendar";
-import { customers } from "../../db/schema";
+import { bookAppointment } from "../../bookings/book";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity, bodyProblems, idempotencyKeyHeader, jsonResponse, problemResponses } from "../../lib/openapi";
 import { BookingSchema, CreateBookingSchema } from "../../schemas/bookings";
-import { loadBookableService } from "../../services/bookable";
-import { bookingTarget } from "./from-hold";
 
 const route = createRoute({
   method: "post",
@@ -39,47 +34,8 @@ const route = createRoute({
 export const createBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
-    const { businessId } = c.var.caller;
     const outcome = await idempotent(c, body, 201, async (claim) => {
-      // Decided on what D1 holds; once more if the service changed meanwhile (service-version.ts).
-      const decide = async () => {
-        const target = await bookingTarget(c, body);
-        // A hold's provider was checked when it was placed; they keep it even if they left since.
-        const providerId = body.holdId ? undefined : target.providerId;
-        const {
-          service,
-          providers,
-          also: [[customer]],
-        } = await loadBookableService(
-          c.var.db,
-          businessId,
-          target.serviceId,
-          { providerId },
-          c.var.db
-            .select({ id: customers.id })
-            .from(customers)
-            .where(
-              and(
-                eq(customers.businessId, businessId),
-                eq(customers.emailNormalized, body.customerEmail.toLowerCase()),
-              ),
-            )
-            .limit(1),
-        );
-        const result = await book(c.env, {
-          service,
-          booking: draftOf({ ...body, ...target }),
-          customerId: customer?.id ?? null,
-          idempotency: claim,
-          providers,
-          providerId: target.providerId ?? null,
-          holdId: body.holdId ?? null,
-        });
-        return result;
-      };
-      let result = await decide();
-      if (!result.ok && result.refusal.code === "service_changed") result = await decide();
-      const { booking, replayed } = bookingOrThrow(result);
+      const { booking, replayed } = await bookAppointment(c.env, c.var.db, c.var.caller.businessId, body, claim);
       return { body: booking, location: `/api/v1/bookings/${booking.id}`, replayed };
     });
     outcomeHeaders(c, outcome);

@@ -1,9 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { bookingOrThrow } from "../../bookings/refusal";
-import { reschedule } from "../../calendar";
+import { moveBooking } from "../../bookings/move";
 import type { AppEnv } from "../../env";
 import { utcDateTime } from "../../lib/datetime";
-import { ApiError } from "../../lib/errors";
 import { etagOf, ifMatchVersions } from "../../lib/etag";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import {
@@ -17,8 +15,6 @@ import {
 } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { BookingSchema } from "../../schemas/bookings";
-import { loadBookableService } from "../../services/bookable";
-import { loadBooking } from "./load";
 
 const RescheduleBookingSchema = z
   .strictObject({
@@ -60,25 +56,7 @@ export const rescheduleBooking = (app: OpenAPIHono<AppEnv>) =>
     const expectedVersions = ifMatchVersions(c);
     const { businessId } = c.var.caller;
     const outcome = await idempotent(c, body, 200, async (claim) => {
-      const stored = await loadBooking(c.var.db, businessId, id);
-      // Every rule of a new booking applies to the new time, the first being an active service.
-      const { service, providers } = await loadBookableService(c.var.db, businessId, stored.serviceId, {
-        missing: () => new ApiError("not_found", `No booking ${id}.`),
-        inactive: () =>
-          new ApiError("service_inactive", `Service ${stored.serviceId} is not active; its bookings cannot move.`),
-        providerId: body.providerId,
-      });
-      const result = await reschedule(c.env, {
-        bookingId: id,
-        startTime: body.startTime,
-        endTime: body.endTime,
-        providerId: body.providerId ?? null,
-        service,
-        providers,
-        expectedVersions,
-        idempotency: claim,
-      });
-      const moved = bookingOrThrow(result);
+      const moved = await moveBooking(c.env, c.var.db, businessId, id, body, expectedVersions, claim);
       return { body: moved.booking, replayed: moved.replayed, headers: { ETag: etagOf(moved.version) } };
     });
     outcomeHeaders(c, outcome);

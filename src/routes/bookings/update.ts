@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { transitionBooking } from "../../bookings/transition";
 import type { AppEnv } from "../../env";
 import { etagOf, ifMatchVersions } from "../../lib/etag";
 import {
@@ -11,7 +12,6 @@ import {
 } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { BookingSchema, BookingStatusSchema } from "../../schemas/bookings";
-import { transitionBooking } from "./transition";
 
 const UpdateBookingSchema = z
   .strictObject({
@@ -63,7 +63,7 @@ export const updateBooking = (app: OpenAPIHono<AppEnv>) =>
     const { id } = c.req.valid("param");
     const { status, notes, cancellationReason } = c.req.valid("json");
     const expectedVersions = ifMatchVersions(c);
-    const { booking, version } = await transitionBooking(c, {
+    const { booking, version } = await transitionBooking(c.env, c.var.db, c.var.caller.businessId, {
       bookingId: id,
       status,
       notes,
