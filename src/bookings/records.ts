@@ -1,12 +1,12 @@
 /** Bookings as D1 keeps them: one by id, and the list of `GET /bookings` and `GET /providers/{id}/bookings`. */
-import { and, count, desc, eq, gte, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { bind, preparedOnce, type ReadBatch } from "../db/prepared";
+import { bind, pageQueries, preparedOnce, type ReadBatch } from "../db/prepared";
 import { type BookingRow, bookings } from "../db/schema";
 import { type BookingStatus, toBooking } from "../domain/booking";
 import { ApiError } from "../lib/errors";
-import { loadOwned } from "../lib/owned";
 import { offsetOf, type PageRequest } from "../lib/pagination";
+import { loadOwned } from "../lib/rows";
 import { loadProvider } from "../providers/records";
 
 /** The business's booking with this id, or a 404 that does not tell other tenants' ids apart. */
@@ -42,17 +42,7 @@ function listQueries(db: Database, filters: BookingFilters) {
       has("from") ? gte(bookings.startTime, sql.placeholder("from")) : undefined,
       has("to") ? lt(bookings.startTime, sql.placeholder("to")) : undefined,
     );
-    return {
-      page: db
-        .select()
-        .from(bookings)
-        .where(where)
-        .orderBy(desc(bookings.startTime), desc(bookings.id))
-        .limit(sql.placeholder("limit"))
-        .offset(sql.placeholder("offset"))
-        .prepare(),
-      total: db.select({ total: count() }).from(bookings).where(where).prepare(),
-    };
+    return pageQueries(db, bookings, where, [desc(bookings.startTime), desc(bookings.id)]);
   });
 }
 

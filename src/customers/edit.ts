@@ -3,7 +3,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { bookings, customers } from "../db/schema";
 import { ApiError } from "../lib/errors";
-import { ifMatchCondition, nothingWritten } from "../lib/owned";
+import { ifMatchCondition, nothingWritten } from "../lib/rows";
 import { rewriteCustomerInCalendars } from "./calendars";
 import { loadCustomer, toCustomer } from "./records";
 

@@ -3,7 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { type CustomerDetails, erasedDetails } from "../calendar";
 import type { Database } from "../db/client";
 import { bookings, customers, idempotencyKeys, webhookEvents } from "../db/schema";
-import { loadOwned } from "../lib/owned";
+import { loadOwned } from "../lib/rows";
 import { rewriteCustomerInCalendars } from "./calendars";
 
 /**

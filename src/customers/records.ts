@@ -1,12 +1,12 @@
 /** Customers' rows: one by id, a new one, a page of them, and the public shape. */
-import { and, count, desc, eq, isNull, or, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { bind, preparedOnce, type ReadBatch } from "../db/prepared";
+import { bind, pageQueries, preparedOnce, type ReadBatch } from "../db/prepared";
 import { type CustomerRow, customers } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { loadOwned } from "../lib/owned";
 import { offsetOf, type PageRequest } from "../lib/pagination";
+import { loadOwned } from "../lib/rows";
 
 /** The business's customer with this id, or a 404 that does not tell other tenants' ids (or erased people) apart. */
 export const loadCustomer = (db: Database, businessId: string, id: string): Promise<CustomerRow> =>
@@ -73,17 +73,7 @@ const listQueries = (db: Database, searching: boolean) =>
           )
         : undefined,
     );
-    return {
-      page: db
-        .select()
-        .from(customers)
-        .where(where)
-        .orderBy(desc(customers.id))
-        .limit(sql.placeholder("limit"))
-        .offset(sql.placeholder("offset"))
-        .prepare(),
-      total: db.select({ total: count() }).from(customers).where(where).prepare(),
-    };
+    return pageQueries(db, customers, where, [desc(customers.id)]);
   });
 
 /**

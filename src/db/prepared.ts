@@ -1,4 +1,5 @@
-import { fillPlaceholders, type Query } from "drizzle-orm";
+import { count, fillPlaceholders, type Query, type SQL, sql } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client";
 
 /**
@@ -69,4 +70,26 @@ export function preparedOnce<P>(db: Database, name: string, build: () => P): P {
     byName.set(name, prepared);
   }
   return prepared;
+}
+
+/**
+ * The two reads of a list, to prepare once: a page of the rows of `table` that meet `where`, in
+ * `order` (its size and offset are the placeholders `limit` and `offset`), and their total.
+ */
+export function pageQueries<T extends SQLiteTable>(db: Database, table: T, where: SQL | undefined, order: SQL[]) {
+  return {
+    page: db
+      .select()
+      .from(table as SQLiteTable)
+      .where(where)
+      .orderBy(...order)
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset"))
+      .prepare() as PreparedRead<T["$inferSelect"][]>,
+    total: db
+      .select({ total: count() })
+      .from(table as SQLiteTable)
+      .where(where)
+      .prepare(),
+  };
 }

@@ -1,7 +1,7 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { providers } from "../db/schema";
-import { ifMatchCondition, nothingWritten } from "../lib/owned";
+import { ifMatchCondition, nothingWritten } from "../lib/rows";
 import { configureCalendar } from "./configure";
 import { loadProvider, type ProviderFields, toProvider } from "./records";
 

@@ -1,10 +1,10 @@
 /** Providers' rows: one by id, a new one, a page of them, and the public shape. */
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { type ProviderRow, providers } from "../db/schema";
 import { newId } from "../lib/ids";
-import { loadOwned } from "../lib/owned";
-import { offsetOf, type PageRequest } from "../lib/pagination";
+import type { PageRequest } from "../lib/pagination";
+import { loadOwned, newestFirst } from "../lib/rows";
 import { configureCalendar } from "./configure";
 
 /** A provider's own settings, as a client writes them. */
@@ -61,12 +61,9 @@ export async function addProvider(
 export async function providerPage(
   db: Database,
   businessId: string,
-  { page, limit, active }: PageRequest & { active: boolean },
+  { active, ...page }: PageRequest & { active: boolean },
 ) {
   const where = and(eq(providers.businessId, businessId), eq(providers.active, active));
-  const [rows, [totals]] = await db.batch([
-    db.select().from(providers).where(where).orderBy(desc(providers.id)).limit(limit).offset(offsetOf({ page, limit })),
-    db.select({ total: count() }).from(providers).where(where),
-  ]);
-  return { items: rows.map(toProvider), total: totals?.total ?? 0 };
+  const { rows, total } = await newestFirst(db, providers, where, page);
+  return { items: rows.map(toProvider), total };
 }

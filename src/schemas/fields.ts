@@ -1,4 +1,4 @@
-/** Field schemas several resources share: a person's name, e-mail and phone, and a time zone. */
+/** Field schemas several resources share: a person's name, e-mail and phone, a time zone, a list's `active` filter. */
 import { isValidTimeZone } from "../calendar";
 import { z } from "../lib/zod";
 
@@ -22,3 +22,10 @@ export const timezone = z
   .string()
   .refine(isValidTimeZone, "Use an IANA time zone name such as Europe/Berlin.")
   .openapi({ example: "Europe/Berlin" });
+
+/** The `active` filter of a list of `things`: `true` (the default) lists the active ones, `false` the others. */
+export const activeFilter = (things: string) =>
+  z
+    .enum(["true", "false"])
+    .default("true")
+    .openapi({ description: `\`true\` (default) for active ${things}, \`false\` for inactive ones.` });

@@ -5,7 +5,7 @@ import type { Database } from "../db/client";
 import { type ServiceRow, services } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { assertIfMatch, etagOf } from "../lib/etag";
-import { nothingWritten } from "../lib/owned";
+import { nothingWritten } from "../lib/rows";
 import { assertProvidersExist, providerIdsOf, replaceProviders } from "./providers";
 import { loadService, type ServiceFields, toService } from "./records";
 

@@ -5,8 +5,8 @@ import { bind, preparedOnce, type ReadBatch } from "../db/prepared";
 import { type ServiceRow, serviceProviders, services } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { loadOwned } from "../lib/owned";
 import { offsetOf, type PageRequest } from "../lib/pagination";
+import { loadOwned } from "../lib/rows";
 import { assertProvidersExist, providerIdsOf } from "./providers";
 
 /** A service's own settings, as a client writes them. */

@@ -1,9 +1,10 @@
 /** The delivery log of an endpoint (every delivery with its attempts), and deliveries sent again by hand. */
-import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { webhookAttempts, webhookDeliveries } from "../db/schema";
 import { ApiError } from "../lib/errors";
-import { offsetOf, type PageRequest } from "../lib/pagination";
+import type { PageRequest } from "../lib/pagination";
+import { newestFirst } from "../lib/rows";
 import { loadEndpoint } from "./endpoints";
 import type { WebhookMessage } from "./events";
 
@@ -35,20 +36,11 @@ async function withAttempts(db: Database, rows: (typeof webhookDeliveries.$infer
 }
 
 /** One page of the deliveries to the business's endpoint, newest first, each with its attempts, and how many there are. */
-export async function deliveryPage(db: Database, businessId: string, endpointId: string, { page, limit }: PageRequest) {
+export async function deliveryPage(db: Database, businessId: string, endpointId: string, page: PageRequest) {
   const endpoint = await loadEndpoint(db, businessId, endpointId);
   const where = eq(webhookDeliveries.endpointId, endpoint.id);
-  const [rows, [totals]] = await db.batch([
-    db
-      .select()
-      .from(webhookDeliveries)
-      .where(where)
-      .orderBy(desc(webhookDeliveries.id))
-      .limit(limit)
-      .offset(offsetOf({ page, limit })),
-    db.select({ total: count() }).from(webhookDeliveries).where(where),
-  ]);
-  return { items: await withAttempts(db, rows), total: totals?.total ?? 0 };
+  const { rows, total } = await newestFirst(db, webhookDeliveries, where, page);
+  return { items: await withAttempts(db, rows), total };
 }
 
 /**

@@ -1,12 +1,12 @@
 /** Webhook endpoints a business registers: one by id, a new one under the limit, a page of them, a deletion. */
-import { and, count, desc, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, count, eq, isNull, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { businesses, webhookEndpoints } from "../db/schema";
 import type { WebhookEventType } from "../domain/webhook";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { loadOwned } from "../lib/owned";
-import { offsetOf, type PageRequest } from "../lib/pagination";
+import type { PageRequest } from "../lib/pagination";
+import { loadOwned, newestFirst } from "../lib/rows";
 import { isLoopbackReceiver, localReceiversAllowed } from "./receiver-url";
 import { newSigningSecret } from "./signing";
 
@@ -124,19 +124,10 @@ export async function registerEndpoint(
 }
 
 /** One page of the business's endpoints (not deleted), newest first, and how many there are. */
-export async function endpointPage(db: Database, businessId: string, { page, limit }: PageRequest) {
+export async function endpointPage(db: Database, businessId: string, page: PageRequest) {
   const where = and(eq(webhookEndpoints.businessId, businessId), isNull(webhookEndpoints.deletedAt));
-  const [rows, [totals]] = await db.batch([
-    db
-      .select()
-      .from(webhookEndpoints)
-      .where(where)
-      .orderBy(desc(webhookEndpoints.id))
-      .limit(limit)
-      .offset(offsetOf({ page, limit })),
-    db.select({ total: count() }).from(webhookEndpoints).where(where),
-  ]);
-  return { items: rows.map(toWebhook), total: totals?.total ?? 0 };
+  const { rows, total } = await newestFirst(db, webhookEndpoints, where, page);
+  return { items: rows.map(toWebhook), total };
 }
 
 /** Deletes the business's endpoint: deliveries to it stop at once. */

@@ -8,13 +8,17 @@ export const businesses = sqliteTable("businesses", {
   updatedAt: text("updated_at").notNull(),
 });
 
+/** The column of a tenant-owned row that names its business; the table's indexes lead with it. */
+export const businessIdColumn = () =>
+  text("business_id")
+    .notNull()
+    .references(() => businesses.id);
+
 export const apiKeys = sqliteTable(
   "api_keys",
   {
     id: text("id").primaryKey(),
-    businessId: text("business_id")
-      .notNull()
-      .references(() => businesses.id),
+    businessId: businessIdColumn(),
     /** SHA-256 of the whole key, lowercase hex. The key itself is never stored. */
     keyHash: text("key_hash").notNull(),
     /** First characters of the key (e.g. `bk_live_a1b2`), to tell keys apart in listings. */

@@ -1,7 +1,7 @@
 /** Bookings as D1 stores them (the service calendars are the authority; D1 is the query store). */
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { bookingStatuses } from "../../domain/booking.ts";
-import { businesses } from "./accounts.ts";
+import { businessIdColumn } from "./accounts.ts";
 import { providers, services } from "./catalog.ts";
 import { customers } from "./customers.ts";
 
@@ -9,9 +9,7 @@ export const bookings = sqliteTable(
   "bookings",
   {
     id: text("id").primaryKey(),
-    businessId: text("business_id")
-      .notNull()
-      .references(() => businesses.id),
+    businessId: businessIdColumn(),
     serviceId: text("service_id")
       .notNull()
       .references(() => services.id),

@@ -1,15 +1,13 @@
 /** The catalog: services, the providers who perform them, and which provider performs which service. */
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { DateOverride, WeeklySchedule } from "../../domain/schedule.ts";
-import { businesses } from "./accounts.ts";
+import { businessIdColumn } from "./accounts.ts";
 
 export const services = sqliteTable(
   "services",
   {
     id: text("id").primaryKey(),
-    businessId: text("business_id")
-      .notNull()
-      .references(() => businesses.id),
+    businessId: businessIdColumn(),
     name: text("name").notNull(),
     description: text("description"),
     durationMinutes: integer("duration_minutes").notNull(),
@@ -39,9 +37,7 @@ export const providers = sqliteTable(
   "providers",
   {
     id: text("id").primaryKey(),
-    businessId: text("business_id")
-      .notNull()
-      .references(() => businesses.id),
+    businessId: businessIdColumn(),
     name: text("name").notNull(),
     email: text("email"),
     timezone: text("timezone").notNull(),
@@ -60,9 +56,7 @@ export const providers = sqliteTable(
 export const serviceProviders = sqliteTable(
   "service_providers",
   {
-    businessId: text("business_id")
-      .notNull()
-      .references(() => businesses.id),
+    businessId: businessIdColumn(),
     serviceId: text("service_id")
       .notNull()
       .references(() => services.id),

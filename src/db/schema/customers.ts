@@ -1,14 +1,12 @@
 /** Customers: one per e-mail address and business. */
 import { index, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { businesses } from "./accounts.ts";
+import { businessIdColumn } from "./accounts.ts";
 
 export const customers = sqliteTable(
   "customers",
   {
     id: text("id").primaryKey(),
-    businessId: text("business_id")
-      .notNull()
-      .references(() => businesses.id),
+    businessId: businessIdColumn(),
     name: text("name").notNull(),
     email: text("email").notNull(),
     /** Lower-cased e-mail: the per-business identity of a customer. */

@@ -1,5 +1,5 @@
 import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { businesses } from "./accounts.ts";
+import { businessIdColumn } from "./accounts.ts";
 import { services } from "./catalog.ts";
 
 /**
@@ -10,9 +10,7 @@ export const holds = sqliteTable(
   "holds",
   {
     id: text("id").primaryKey(),
-    businessId: text("business_id")
-      .notNull()
-      .references(() => businesses.id),
+    businessId: businessIdColumn(),
     serviceId: text("service_id")
       .notNull()
       .references(() => services.id),

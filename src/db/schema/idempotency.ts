@@ -1,13 +1,11 @@
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { businesses } from "./accounts.ts";
+import { businessIdColumn } from "./accounts.ts";
 
 /** Idempotency-Key records, per business (IETF draft), kept at least 24 hours. */
 export const idempotencyKeys = sqliteTable(
   "idempotency_keys",
   {
-    businessId: text("business_id")
-      .notNull()
-      .references(() => businesses.id),
+    businessId: businessIdColumn(),
     key: text("key").notNull(),
     /** SHA-256 of method, path and canonical body: tells a replay from a reuse. */
     requestHash: text("request_hash").notNull(),

@@ -1,16 +1,14 @@
 /** Webhook endpoints, the booking events sent to them, and each delivery with its attempts. */
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { type WebhookEventType, webhookEventTypes } from "../../domain/webhook.ts";
-import { businesses } from "./accounts.ts";
+import { businessIdColumn } from "./accounts.ts";
 
 /** HTTPS endpoints a business registered for booking events. */
 export const webhookEndpoints = sqliteTable(
   "webhook_endpoints",
   {
     id: text("id").primaryKey(),
-    businessId: text("business_id")
-      .notNull()
-      .references(() => businesses.id),
+    businessId: businessIdColumn(),
     url: text("url").notNull(),
     description: text("description"),
     events: text("events", { mode: "json" }).notNull().$type<WebhookEventType[]>(),

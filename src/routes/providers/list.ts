@@ -4,6 +4,7 @@ import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openap
 import { paginate, paginationQuery } from "../../lib/pagination";
 import { z } from "../../lib/zod";
 import { providerPage } from "../../providers/records";
+import { activeFilter } from "../../schemas/fields";
 import { ProviderListSchema } from "./schemas";
 
 const route = createRoute({
@@ -17,10 +18,7 @@ const route = createRoute({
   request: {
     query: z.strictObject({
       ...paginationQuery,
-      active: z
-        .enum(["true", "false"])
-        .default("true")
-        .openapi({ description: "`true` (default) for active providers, `false` for inactive ones." }),
+      active: activeFilter("providers"),
     }),
   },
   responses: {
@@ -31,11 +29,10 @@ const route = createRoute({
 
 export const listProviders = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const { page, limit, active } = c.req.valid("query");
+    const { active, ...query } = c.req.valid("query");
     const { items, total } = await providerPage(c.var.db, c.var.caller.businessId, {
-      page,
-      limit,
+      ...query,
       active: active === "true",
     });
-    return c.json(paginate(c, items, total, { page, limit }), 200);
+    return c.json(paginate(c, items, total, query), 200);
   });

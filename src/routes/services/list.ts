@@ -4,6 +4,7 @@ import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openap
 import { listRules, paginate, paginationQuery } from "../../lib/pagination";
 import { z } from "../../lib/zod";
 import { batchReader } from "../../middleware/key-check";
+import { activeFilter } from "../../schemas/fields";
 import { ServiceListSchema } from "../../schemas/services";
 import { servicePage } from "../../services/records";
 
@@ -18,10 +19,7 @@ const route = createRoute({
   request: {
     query: z.strictObject({
       ...paginationQuery,
-      active: z
-        .enum(["true", "false"])
-        .default("true")
-        .openapi({ description: "`true` (default) for active services, `false` for inactive ones." }),
+      active: activeFilter("services"),
     }),
   },
   responses: {
@@ -32,11 +30,10 @@ const route = createRoute({
 
 export const listServices = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const { page, limit, active } = c.req.valid("query");
+    const { active, ...query } = c.req.valid("query");
     const { items, total } = await servicePage(c.var.db, batchReader(c), c.var.caller.businessId, {
-      page,
-      limit,
+      ...query,
       active: active === "true",
     });
-    return c.json(paginate(c, items, total, { page, limit }), 200);
+    return c.json(paginate(c, items, total, query), 200);
   });

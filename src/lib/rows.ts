@@ -1,12 +1,14 @@
 /**
- * Rows a business owns, found by id: one read that answers a 404 for another tenant's id as for
- * a missing one, and the If-Match compare-and-set that edits of such rows share.
+ * Reading and writing rows the way every resource does: a business's row by id (a 404 for another
+ * tenant's id as for a missing one), a page newest first with its total, and the If-Match
+ * compare-and-set of an edit.
  */
-import { and, eq, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/client";
 import { ApiError } from "./errors";
 import { assertIfMatch, etagOf } from "./etag";
+import { offsetOf, type PageRequest } from "./pagination";
 
 /** A tenant-owned table: each row has an `id` and its owner's `businessId`. */
 type OwnedTable = SQLiteTable & { id: SQLiteColumn; businessId: SQLiteColumn };
@@ -30,6 +32,33 @@ export async function loadOwned<T extends OwnedTable>(
     .limit(1);
   if (!row) throw new ApiError("not_found", `No ${noun} ${id}.`);
   return row as T["$inferSelect"];
+}
+
+/**
+ * One page of the rows of `table` that meet `where`, newest first (ids sort by creation time),
+ * and how many there are, in one D1 batch built per request. The lists that many requests read
+ * are prepared once per isolate instead (src/db/prepared.ts).
+ */
+export async function newestFirst<T extends SQLiteTable & { id: SQLiteColumn }>(
+  db: Database,
+  table: T,
+  where: SQL | undefined,
+  { page, limit }: PageRequest,
+): Promise<{ rows: T["$inferSelect"][]; total: number }> {
+  const [rows, [totals]] = await db.batch([
+    db
+      .select()
+      .from(table as SQLiteTable)
+      .where(where)
+      .orderBy(desc(table.id))
+      .limit(limit)
+      .offset(offsetOf({ page, limit })),
+    db
+      .select({ total: count() })
+      .from(table as SQLiteTable)
+      .where(where),
+  ]);
+  return { rows: rows as T["$inferSelect"][], total: totals?.total ?? 0 };
 }
 
 /**
