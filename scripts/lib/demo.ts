@@ -6,7 +6,7 @@
  * Miniflare state by scripts/dev.ts, only as its SHA-256 hash, and must never be inserted into
  * a remote database. Real keys come from `npm run account:create`.
  */
-/** Same shape as WeeklySchedule in src/db/schema.ts (kept local so scripts load no Worker code). */
+/** Same shape as WeeklySchedule in src/domain/schedule.ts (kept local so scripts load no Worker code). */
 type WeeklySchedule = Partial<
   Record<"mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun", { start: string; end: string }[]>
 >;

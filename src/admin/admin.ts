@@ -4,21 +4,16 @@
  */
 
 import { zValidator } from "@hono/zod-validator";
-import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
-import { draftOf } from "../bookings/refusal";
-import { importBookings, reconcile, reconcileProviders } from "../calendar";
-import { services } from "../db/schema";
+import { importAppointments } from "../bookings/import";
+import { reconcile, reconcileProviders } from "../calendar";
 import type { AppEnv } from "../env";
 import { sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
 import { assertWellFormed, fieldErrors } from "../lib/validation";
 import { z } from "../lib/zod";
-import { providerSnapshotOf } from "../providers/snapshot";
-import { BookingRequestFields } from "../routes/bookings/schemas";
-import { providersOfService } from "../routes/services/providers";
-import { snapshotOf } from "../services/snapshot";
+import { BookingRequestFields } from "../schemas/bookings";
 
 const requireAdminToken = createMiddleware<AppEnv>(async (c, next) => {
   const expected = c.env.ADMIN_TOKEN;
@@ -57,18 +52,6 @@ adminApp.post(
   }),
   async (c) => {
     const serviceId = c.req.param("serviceId");
-    const [service] = await c.var.db.select().from(services).where(eq(services.id, serviceId)).limit(1);
-    if (!service) throw new ApiError("not_found", `No service ${serviceId}.`);
-    const performers = await providersOfService(c.var.db, service.businessId, service.id);
-    const providers = performers.map((row) => providerSnapshotOf(row.provider));
-    const items = c.req.valid("json").bookings;
-    const errors = items.flatMap((b, i) =>
-      b.providerId === undefined || providers.some((p) => p.id === b.providerId)
-        ? []
-        : [{ path: `bookings.${i}.providerId`, message: "Not one of the service's providerIds." }],
-    );
-    if (errors.length > 0) throw new ApiError("validation_failed", "The request body is invalid.", { errors });
-    const bookings = items.map((b) => ({ ...draftOf(b), providerId: b.providerId ?? null }));
-    return c.json(await importBookings(c.env, snapshotOf(service), bookings, providers));
+    return c.json(await importAppointments(c.env, c.var.db, serviceId, c.req.valid("json").bookings));
   },
 );

@@ -1,4 +1,5 @@
-import { fillPlaceholders, type Query } from "drizzle-orm";
+import { count, fillPlaceholders, type Query, type SQL, sql } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client";
 
 /**
@@ -23,6 +24,13 @@ export const bind = <T>(query: PreparedRead<T>, values: Record<string, unknown> 
 type Results<T extends readonly BoundRead<unknown>[]> = {
   -readonly [K in keyof T]: T[K] extends BoundRead<infer R> ? R : never;
 };
+
+/**
+ * Runs prepared reads in one D1 round trip, each answering its rows: `readBatch` over a binding,
+ * or a request's own reader, which folds the key check it owes into the same batch
+ * (`batchReader` in src/middleware/key-check.ts).
+ */
+export type ReadBatch = <const T extends readonly BoundRead<unknown>[]>(reads: T) => Promise<Results<T>>;
 
 /**
  * Runs prepared reads in one D1 round trip, each mapped to rows as Drizzle would. A batch answers
@@ -62,4 +70,26 @@ export function preparedOnce<P>(db: Database, name: string, build: () => P): P {
     byName.set(name, prepared);
   }
   return prepared;
+}
+
+/**
+ * The two reads of a list, to prepare once: a page of the rows of `table` that meet `where`, in
+ * `order` (its size and offset are the placeholders `limit` and `offset`), and their total.
+ */
+export function pageQueries<T extends SQLiteTable>(db: Database, table: T, where: SQL | undefined, order: SQL[]) {
+  return {
+    page: db
+      .select()
+      .from(table as SQLiteTable)
+      .where(where)
+      .orderBy(...order)
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset"))
+      .prepare() as PreparedRead<T["$inferSelect"][]>,
+    total: db
+      .select({ total: count() })
+      .from(table as SQLiteTable)
+      .where(where)
+      .prepare(),
+  };
 }

@@ -36,9 +36,8 @@ export function ifMatchTags(c: Context): string[] | undefined {
   return header.split(",").map((t) => t.trim());
 }
 
-/** Throws 412 unless `If-Match` is absent, `*`, or names this tag (strong comparison). */
-export function assertIfMatch(c: Context, etag: string): void {
-  const tags = ifMatchTags(c);
+/** Throws 412 unless the `If-Match` tags are absent (no header, or `*`) or name this tag (strong comparison). */
+export function assertIfMatch(tags: string[] | undefined, etag: string): void {
   if (tags && !tags.includes(etag)) {
     throw new ApiError("precondition_failed", "The resource changed since the ETag you sent; fetch it again.", {
       headers: { ETag: etag },

@@ -4,10 +4,10 @@
  * model. `find_availability` is the one that condenses: the next bookable slots, not the calendar.
  */
 import type { z } from "../lib/zod";
-import type { BookingListSchema, BookingSchema } from "../routes/bookings/schemas";
-import type { CustomerListSchema } from "../routes/customers/schemas";
-import type { HoldSchema } from "../routes/holds/schemas";
-import type { ServiceListSchema } from "../routes/services/schemas";
+import type { BookingListSchema, BookingSchema } from "../schemas/bookings";
+import type { CustomerListSchema } from "../schemas/customers";
+import type { HoldSchema } from "../schemas/holds";
+import type { ServiceListSchema } from "../schemas/services";
 import { type JsonSchema, type OpenApiDocument, outputSchemaOf } from "./schemas";
 
 type Booking = z.infer<typeof BookingSchema>;

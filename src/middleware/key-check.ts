@@ -9,7 +9,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import type { Database } from "../db/client";
-import { type BoundRead, bind, preparedOnce, readBatch } from "../db/prepared";
+import { type BoundRead, bind, preparedOnce, type ReadBatch, readBatch } from "../db/prepared";
 import { apiKeys, businesses } from "../db/schema";
 import type { AppEnv, Caller, KeyCheck } from "../env";
 import { ApiError } from "../lib/errors";
@@ -68,6 +68,12 @@ export async function readWithKey<const T extends readonly BoundRead<unknown>[]>
   settle(check, live[0]);
   return rest as unknown as Awaited<ReturnType<typeof readBatch<T>>>;
 }
+
+/** This request's reader of prepared reads: `readWithKey`, for the domain module that builds a list's batch. */
+export const batchReader =
+  (c: Context<AppEnv>): ReadBatch =>
+  (reads) =>
+    readWithKey(c, reads);
 
 /** Records the outcome of a key check: a live key is remembered afresh, a dead one forgotten (401). */
 export function settle(check: KeyCheck, live: Caller | undefined): void {

@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
+import { transitionBooking } from "../../bookings/transition";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import {
@@ -11,8 +12,7 @@ import {
   problemResponses,
 } from "../../lib/openapi";
 import { z } from "../../lib/zod";
-import { BookingSchema } from "./schemas";
-import { transitionBooking } from "./transition";
+import { BookingSchema } from "../../schemas/bookings";
 
 const CancelBookingSchema = z
   .strictObject({ reason: z.string().trim().min(1).max(500).optional().openapi({ example: "Customer is ill." }) })
@@ -56,7 +56,7 @@ export const cancelBooking = (app: OpenAPIHono<AppEnv>) =>
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
     const outcome = await idempotent(c, body, 200, async (claim) => {
-      const { booking, replayed } = await transitionBooking(c, {
+      const { booking, replayed } = await transitionBooking(c.env, c.var.db, c.var.caller.businessId, {
         bookingId: id,
         status: "CANCELLED",
         cancellationReason: body.reason ?? null,

@@ -1,17 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
-import { bookingOrThrow, draftOf } from "../../bookings/refusal";
-import { book } from "../../calendar";
-import { customers, services } from "../../db/schema";
+import { bookAppointment } from "../../bookings/book";
 import type { AppEnv } from "../../env";
-import { ApiError } from "../../lib/errors";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity, bodyProblems, idempotencyKeyHeader, jsonResponse, problemResponses } from "../../lib/openapi";
-import { providerSnapshotOf } from "../../providers/snapshot";
-import { snapshotOf } from "../../services/snapshot";
-import { providersOfService } from "../services/providers";
-import { bookingTarget } from "./from-hold";
-import { BookingSchema, CreateBookingSchema } from "./schemas";
+import { BookingSchema, CreateBookingSchema } from "../../schemas/bookings";
 
 const route = createRoute({
   method: "post",
@@ -42,60 +34,8 @@ const route = createRoute({
 export const createBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
-    const { businessId } = c.var.caller;
     const outcome = await idempotent(c, body, 201, async (claim) => {
-      // Decided on what D1 holds; once more if the service changed meanwhile (service-version.ts).
-      const decide = async () => {
-        const target = await bookingTarget(c, body);
-        const [[service], [customer], performers] = await c.var.db.batch([
-          c.var.db
-            .select()
-            .from(services)
-            .where(and(eq(services.businessId, businessId), eq(services.id, target.serviceId)))
-            .limit(1),
-          c.var.db
-            .select({ id: customers.id })
-            .from(customers)
-            .where(
-              and(
-                eq(customers.businessId, businessId),
-                eq(customers.emailNormalized, body.customerEmail.toLowerCase()),
-              ),
-            )
-            .limit(1),
-          providersOfService(c.var.db, businessId, target.serviceId),
-        ]);
-        if (!service) {
-          throw new ApiError("service_not_found", `No service ${target.serviceId}.`, {
-            errors: [{ path: "serviceId", message: "No such service." }],
-          });
-        }
-        if (!service.active) {
-          throw new ApiError("service_inactive", `Service ${target.serviceId} is not active.`, {
-            errors: [{ path: "serviceId", message: "The service is not active." }],
-          });
-        }
-        const providers = performers.map((row) => providerSnapshotOf(row.provider));
-        // A hold's provider was checked when it was placed; they keep it even if they left since.
-        if (!body.holdId && target.providerId !== undefined && !providers.some((p) => p.id === target.providerId)) {
-          throw new ApiError("validation_failed", `Provider ${target.providerId} does not perform this service.`, {
-            errors: [{ path: "providerId", message: "Not one of the service's providerIds." }],
-          });
-        }
-        const result = await book(c.env, {
-          service: snapshotOf(service),
-          booking: draftOf({ ...body, ...target }),
-          customerId: customer?.id ?? null,
-          idempotency: claim,
-          providers,
-          providerId: target.providerId ?? null,
-          holdId: body.holdId ?? null,
-        });
-        return result;
-      };
-      let result = await decide();
-      if (!result.ok && result.refusal.code === "service_changed") result = await decide();
-      const { booking, replayed } = bookingOrThrow(result);
+      const { booking, replayed } = await bookAppointment(c.env, c.var.db, c.var.caller.businessId, body, claim);
       return { body: booking, location: `/api/v1/bookings/${booking.id}`, replayed };
     });
     outcomeHeaders(c, outcome);

@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { loadBooking } from "../../bookings/records";
 import { toBooking } from "../../domain/booking";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
 import { bearerSecurity, conditionalGet } from "../../lib/openapi";
-import { loadBooking } from "./load";
-import { BookingSchema } from "./schemas";
+import { BookingSchema } from "../../schemas/bookings";
 
 const route = createRoute({
   method: "get",

@@ -1,10 +1,11 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { bookingPage } from "../../bookings/records";
 import type { AppEnv } from "../../env";
 import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
-import { listRules } from "../../lib/pagination";
+import { listRules, paginate } from "../../lib/pagination";
 import { z } from "../../lib/zod";
-import { bookingListQuery, bookingPage } from "./query";
-import { BookingListSchema } from "./schemas";
+import { batchReader } from "../../middleware/key-check";
+import { BookingListSchema, bookingListQuery } from "../../schemas/bookings";
 
 const route = createRoute({
   method: "get",
@@ -26,4 +27,8 @@ const route = createRoute({
 });
 
 export const listBookings = (app: OpenAPIHono<AppEnv>) =>
-  app.openapi(route, async (c) => c.json(await bookingPage(c, c.req.valid("query")), 200));
+  app.openapi(route, async (c) => {
+    const query = c.req.valid("query");
+    const { items, total } = await bookingPage(c.var.db, batchReader(c), c.var.caller.businessId, query);
+    return c.json(paginate(c, items, total, query), 200);
+  });

@@ -1,11 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
-import { bookingOrThrow } from "../../bookings/refusal";
-import { reschedule } from "../../calendar";
-import { services } from "../../db/schema";
+import { moveBooking } from "../../bookings/move";
 import type { AppEnv } from "../../env";
 import { utcDateTime } from "../../lib/datetime";
-import { ApiError } from "../../lib/errors";
 import { etagOf, ifMatchVersions } from "../../lib/etag";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import {
@@ -18,11 +14,7 @@ import {
   problemResponses,
 } from "../../lib/openapi";
 import { z } from "../../lib/zod";
-import { providerSnapshotOf } from "../../providers/snapshot";
-import { snapshotOf } from "../../services/snapshot";
-import { providersOfService } from "../services/providers";
-import { loadBooking } from "./load";
-import { BookingSchema } from "./schemas";
+import { BookingSchema } from "../../schemas/bookings";
 
 const RescheduleBookingSchema = z
   .strictObject({
@@ -64,37 +56,7 @@ export const rescheduleBooking = (app: OpenAPIHono<AppEnv>) =>
     const expectedVersions = ifMatchVersions(c);
     const { businessId } = c.var.caller;
     const outcome = await idempotent(c, body, 200, async (claim) => {
-      const stored = await loadBooking(c.var.db, businessId, id);
-      const [[service], performers] = await c.var.db.batch([
-        c.var.db
-          .select()
-          .from(services)
-          .where(and(eq(services.businessId, businessId), eq(services.id, stored.serviceId)))
-          .limit(1),
-        providersOfService(c.var.db, businessId, stored.serviceId),
-      ]);
-      if (!service) throw new ApiError("not_found", `No booking ${id}.`);
-      // Every rule of a new booking applies to the new time, the first being an active service.
-      if (!service.active) {
-        throw new ApiError("service_inactive", `Service ${service.id} is not active; its bookings cannot move.`);
-      }
-      const providers = performers.map((row) => providerSnapshotOf(row.provider));
-      if (body.providerId !== undefined && !providers.some((p) => p.id === body.providerId)) {
-        throw new ApiError("validation_failed", `Provider ${body.providerId} does not perform this service.`, {
-          errors: [{ path: "providerId", message: "Not one of the service's providerIds." }],
-        });
-      }
-      const result = await reschedule(c.env, {
-        bookingId: id,
-        startTime: body.startTime,
-        endTime: body.endTime,
-        providerId: body.providerId ?? null,
-        service: snapshotOf(service),
-        providers,
-        expectedVersions,
-        idempotency: claim,
-      });
-      const moved = bookingOrThrow(result);
+      const moved = await moveBooking(c.env, c.var.db, businessId, id, body, expectedVersions, claim);
       return { body: moved.booking, replayed: moved.replayed, headers: { ETag: etagOf(moved.version) } };
     });
     outcomeHeaders(c, outcome);

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { transitionBooking } from "../../bookings/transition";
 import type { AppEnv } from "../../env";
 import { etagOf, ifMatchVersions } from "../../lib/etag";
 import {
@@ -10,8 +11,7 @@ import {
   problemResponses,
 } from "../../lib/openapi";
 import { z } from "../../lib/zod";
-import { BookingSchema, BookingStatusSchema } from "./schemas";
-import { transitionBooking } from "./transition";
+import { BookingSchema, BookingStatusSchema } from "../../schemas/bookings";
 
 const UpdateBookingSchema = z
   .strictObject({
@@ -63,7 +63,7 @@ export const updateBooking = (app: OpenAPIHono<AppEnv>) =>
     const { id } = c.req.valid("param");
     const { status, notes, cancellationReason } = c.req.valid("json");
     const expectedVersions = ifMatchVersions(c);
-    const { booking, version } = await transitionBooking(c, {
+    const { booking, version } = await transitionBooking(c.env, c.var.db, c.var.caller.businessId, {
       bookingId: id,
       status,
       notes,

@@ -1,10 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { customers } from "../../db/schema";
+import { addCustomer } from "../../customers/records";
 import type { AppEnv } from "../../env";
-import { ApiError } from "../../lib/errors";
-import { newId } from "../../lib/ids";
 import { bearerSecurity, bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
-import { CreateCustomerSchema, CustomerSchema, toCustomer } from "./schemas";
+import { CreateCustomerSchema, CustomerSchema } from "../../schemas/customers";
 
 const route = createRoute({
   method: "post",
@@ -24,24 +22,7 @@ const route = createRoute({
 
 export const createCustomer = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const { name, email, phone } = c.req.valid("json");
-    const now = new Date().toISOString();
-    const [row] = await c.var.db
-      .insert(customers)
-      .values({
-        id: newId("customer"),
-        businessId: c.var.caller.businessId,
-        name,
-        email,
-        emailNormalized: email.toLowerCase(),
-        nameNormalized: name.toLowerCase(),
-        phone: phone ?? null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (!row) throw new ApiError("customer_exists", `A customer with the e-mail ${email} exists already.`);
-    c.header("Location", `/api/v1/customers/${row.id}`);
-    return c.json(toCustomer(row), 201);
+    const customer = await addCustomer(c.var.db, c.var.caller.businessId, c.req.valid("json"));
+    c.header("Location", `/api/v1/customers/${customer.id}`);
+    return c.json(customer, 201);
   });

@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { loadCustomer, toCustomer } from "../../customers/records";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
 import { bearerSecurity, conditionalGet } from "../../lib/openapi";
-import { loadCustomer } from "./load";
-import { CustomerSchema, toCustomer } from "./schemas";
+import { CustomerSchema } from "../../schemas/customers";
 
 const route = createRoute({
   method: "get",
@@ -17,7 +17,6 @@ const route = createRoute({
 
 export const getCustomer = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const { id } = c.req.valid("param");
-    const row = await loadCustomer(c.var.db, c.var.caller.businessId, id);
+    const row = await loadCustomer(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
     return respondConditionally(c, etagOf(row.updatedAt), () => toCustomer(row));
   });

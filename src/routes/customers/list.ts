@@ -1,14 +1,11 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { and, count, desc, eq, isNull, or, sql } from "drizzle-orm";
-import type { Database } from "../../db/client";
-import { bind, preparedOnce } from "../../db/prepared";
-import { customers } from "../../db/schema";
+import { customerPage } from "../../customers/records";
 import type { AppEnv } from "../../env";
 import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
-import { listRules, offsetOf, paginate, paginationQuery } from "../../lib/pagination";
+import { listRules, paginate, paginationQuery } from "../../lib/pagination";
 import { z } from "../../lib/zod";
-import { readWithKey } from "../../middleware/key-check";
-import { CustomerListSchema, toCustomer } from "./schemas";
+import { batchReader } from "../../middleware/key-check";
+import { CustomerListSchema } from "../../schemas/customers";
 
 const route = createRoute({
   method: "get",
@@ -36,42 +33,9 @@ const route = createRoute({
   },
 });
 
-/** A page of customers and its total, with or without a search term: prepared once per isolate. */
-const listQueries = (db: Database, searching: boolean) =>
-  preparedOnce(db, `customers-list:${searching}`, () => {
-    const term = sql.placeholder("term");
-    // instr() is a plain substring test: no LIKE wildcards to escape, and both sides are lower-cased.
-    const where = and(
-      eq(customers.businessId, sql.placeholder("businessId")),
-      isNull(customers.erasedAt),
-      searching
-        ? or(
-            sql`instr(${customers.nameNormalized}, ${term}) > 0`,
-            sql`instr(${customers.emailNormalized}, ${term}) > 0`,
-          )
-        : undefined,
-    );
-    return {
-      page: db
-        .select()
-        .from(customers)
-        .where(where)
-        .orderBy(desc(customers.id))
-        .limit(sql.placeholder("limit"))
-        .offset(sql.placeholder("offset"))
-        .prepare(),
-      total: db.select({ total: count() }).from(customers).where(where).prepare(),
-    };
-  });
-
 export const listCustomers = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const { page, limit, search } = c.req.valid("query");
-    const queries = listQueries(c.var.db, search !== undefined);
-    const values = { businessId: c.var.caller.businessId, term: search?.toLowerCase() };
-    const [rows, [totals]] = await readWithKey(c, [
-      bind(queries.page, { ...values, limit, offset: offsetOf({ page, limit }, "search") }),
-      bind(queries.total, values),
-    ]);
-    return c.json(paginate(c, rows.map(toCustomer), totals?.total ?? 0, { page, limit }), 200);
+    const query = c.req.valid("query");
+    const { items, total } = await customerPage(c.var.db, batchReader(c), c.var.caller.businessId, query);
+    return c.json(paginate(c, items, total, query), 200);
   });

@@ -1,19 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
 import { throwRefusal } from "../../bookings/refusal";
-import { type HoldResult, placeHold } from "../../calendar";
-import { holds, services } from "../../db/schema";
 import type { AppEnv } from "../../env";
-import { ApiError } from "../../lib/errors";
-import { newId } from "../../lib/ids";
+import { holdSeat, MAX_LIVE_HOLDS_PER_KEY } from "../../holds/place";
 import { bearerSecurity, bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
-import { providerSnapshotOf } from "../../providers/snapshot";
-import { snapshotOf } from "../../services/snapshot";
-import { providersOfService } from "../services/providers";
-import { CreateHoldSchema, HoldSchema } from "./schemas";
-
-/** Live holds one API key may have at once, so nobody can freeze a calendar. */
-export const MAX_LIVE_HOLDS_PER_KEY = 50;
+import { CreateHoldSchema, HoldSchema } from "../../schemas/holds";
 
 const route = createRoute({
   method: "post",
@@ -32,70 +22,8 @@ const route = createRoute({
 
 export const createHold = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const body = c.req.valid("json");
-    const { businessId, keyId } = c.var.caller;
-    const now = Date.now();
-    const [[service], performers] = await c.var.db.batch([
-      c.var.db
-        .select()
-        .from(services)
-        .where(and(eq(services.businessId, businessId), eq(services.id, body.serviceId)))
-        .limit(1),
-      providersOfService(c.var.db, businessId, body.serviceId),
-    ]);
-    if (!service) {
-      throw new ApiError("service_not_found", `No service ${body.serviceId}.`, {
-        errors: [{ path: "serviceId", message: "No such service." }],
-      });
-    }
-    if (!service.active) {
-      throw new ApiError("service_inactive", `Service ${body.serviceId} is not active.`, {
-        errors: [{ path: "serviceId", message: "The service is not active." }],
-      });
-    }
-    const providers = performers.map((row) => providerSnapshotOf(row.provider));
-    if (body.providerId !== undefined && !providers.some((p) => p.id === body.providerId)) {
-      throw new ApiError("validation_failed", `Provider ${body.providerId} does not perform this service.`, {
-        errors: [{ path: "providerId", message: "Not one of the service's providerIds." }],
-      });
-    }
-    const id = newId("hold", now);
-    // The key's place is taken before the calendar is asked, counted and inserted in one
-    // statement, so a burst cannot pass the limit; it is given back if the calendar refuses.
-    const expiresAt = new Date(now + body.ttlSeconds * 1000).toISOString();
-    const { meta } = await c.env.DB.prepare(
-      `INSERT INTO holds (id, business_id, service_id, api_key_id, expires_at, created_at)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6
-       WHERE (SELECT count(*) FROM holds WHERE api_key_id = ?4 AND expires_at > ?6 AND ended_at IS NULL) < ?7`,
-    )
-      .bind(id, businessId, service.id, keyId, expiresAt, new Date(now).toISOString(), MAX_LIVE_HOLDS_PER_KEY)
-      .run();
-    if (meta.changes === 0) {
-      throw new ApiError(
-        "hold_limit_reached",
-        `This API key has ${MAX_LIVE_HOLDS_PER_KEY} live holds; book or release one first.`,
-      );
-    }
-    const giveBack = () => c.var.db.delete(holds).where(eq(holds.id, id));
-    const result: HoldResult = await placeHold(c.env, {
-      holdId: id,
-      service: snapshotOf(service),
-      startTime: body.startTime,
-      endTime: body.endTime,
-      ttlMs: body.ttlSeconds * 1000,
-      providers,
-      providerId: body.providerId ?? null,
-    }).catch(async (error: unknown) => {
-      // Unanswered (a reset): a hold the calendar may have placed still expires on its own.
-      await giveBack().catch(() => {});
-      throw error;
-    });
-    if (!result.ok) {
-      await giveBack();
-      throwRefusal(result.refusal);
-    }
-    const { hold } = result;
-    await c.var.db.update(holds).set({ expiresAt: hold.expiresAt, createdAt: hold.createdAt }).where(eq(holds.id, id));
-    c.header("Location", `/api/v1/holds/${id}`);
-    return c.json(hold, 201);
+    const result = await holdSeat(c.env, c.var.db, c.var.caller, c.req.valid("json"));
+    if (!result.ok) throwRefusal(result.refusal);
+    c.header("Location", `/api/v1/holds/${result.hold.id}`);
+    return c.json(result.hold, 201);
   });

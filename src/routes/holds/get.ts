@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
+import { loadHold } from "../../holds/records";
 import { bearerSecurity, idParam, jsonResponse, problemResponses } from "../../lib/openapi";
-import { loadHold } from "./load";
-import { HoldSchema } from "./schemas";
+import { HoldSchema } from "../../schemas/holds";
 
 const route = createRoute({
   method: "get",
@@ -21,6 +21,6 @@ const route = createRoute({
 
 export const getHold = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const { hold } = await loadHold(c, c.req.valid("param").id);
+    const { hold } = await loadHold(c.env, c.var.db, c.var.caller.businessId, c.req.valid("param").id);
     return c.json(hold, 200);
   });

@@ -1,10 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
-import { releaseHold as freeHold } from "../../calendar";
-import { holds } from "../../db/schema";
 import type { AppEnv } from "../../env";
+import { releaseHeldSeat } from "../../holds/records";
 import { bearerSecurity, emptyResponse, idParam, problemResponses } from "../../lib/openapi";
-import { loadHold } from "./load";
 
 const route = createRoute({
   method: "delete",
@@ -21,13 +18,6 @@ const route = createRoute({
 
 export const releaseHold = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const { id } = c.req.valid("param");
-    const { businessId } = c.var.caller;
-    const { serviceId } = await loadHold(c, id);
-    await freeHold(c.env, businessId, serviceId, id);
-    await c.var.db
-      .update(holds)
-      .set({ endedAt: new Date().toISOString() })
-      .where(and(eq(holds.businessId, businessId), eq(holds.id, id)));
+    await releaseHeldSeat(c.env, c.var.db, c.var.caller.businessId, c.req.valid("param").id);
     return c.body(null, 204);
   });

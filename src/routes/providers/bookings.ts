@@ -1,10 +1,11 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { providerBookingPage } from "../../bookings/records";
 import type { AppEnv } from "../../env";
 import { bearerSecurity, idParam, pageResponse, problemResponses } from "../../lib/openapi";
+import { paginate } from "../../lib/pagination";
 import { z } from "../../lib/zod";
-import { bookingListQuery, bookingPage } from "../bookings/query";
-import { BookingListSchema } from "../bookings/schemas";
-import { loadProvider } from "./load";
+import { batchReader } from "../../middleware/key-check";
+import { BookingListSchema, bookingListQuery } from "../../schemas/bookings";
 
 const route = createRoute({
   method: "get",
@@ -24,7 +25,9 @@ const route = createRoute({
 
 export const listProviderBookings = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
+    const query = c.req.valid("query");
+    const { businessId } = c.var.caller;
     const { id } = c.req.valid("param");
-    await loadProvider(c.var.db, c.var.caller.businessId, id);
-    return c.json(await bookingPage(c, { ...c.req.valid("query"), providerId: id }), 200);
+    const { items, total } = await providerBookingPage(c.var.db, batchReader(c), businessId, id, query);
+    return c.json(paginate(c, items, total, query), 200);
   });

@@ -1,11 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { providers } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { etagOf } from "../../lib/etag";
-import { newId } from "../../lib/ids";
 import { bearerSecurity, bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
-import { configureCalendar } from "./configure";
-import { CreateProviderSchema, ProviderSchema, toProvider } from "./schemas";
+import { addProvider } from "../../providers/records";
+import { CreateProviderSchema, ProviderSchema } from "./schemas";
 
 const route = createRoute({
   method: "post",
@@ -24,23 +22,8 @@ const route = createRoute({
 
 export const createProvider = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const body = c.req.valid("json");
-    const now = new Date().toISOString();
-    const [row] = await c.var.db
-      .insert(providers)
-      .values({
-        ...body,
-        email: body.email ?? null,
-        id: newId("provider"),
-        businessId: c.var.caller.businessId,
-        version: 1,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    const stored = row as NonNullable<typeof row>;
-    await configureCalendar(c.env, stored);
-    c.header("Location", `/api/v1/providers/${stored.id}`);
-    c.header("ETag", etagOf(stored.version));
-    return c.json(toProvider(stored), 201);
+    const { provider, version } = await addProvider(c.env, c.var.db, c.var.caller.businessId, c.req.valid("json"));
+    c.header("Location", `/api/v1/providers/${provider.id}`);
+    c.header("ETag", etagOf(version));
+    return c.json(provider, 201);
   });

@@ -2,8 +2,8 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
 import { bearerSecurity, conditionalGet } from "../../lib/openapi";
-import { loadProvider } from "./load";
-import { ProviderSchema, toProvider } from "./schemas";
+import { loadProvider, toProvider } from "../../providers/records";
+import { ProviderSchema } from "./schemas";
 
 const route = createRoute({
   method: "get",

@@ -1,18 +1,13 @@
-import { isValidTimeZone } from "../../calendar";
-import type { ProviderRow } from "../../db/schema";
 import { listOf } from "../../lib/pagination";
 import { z } from "../../lib/zod";
-import { customerEmail } from "../customers/schemas";
-import { DateOverridesSchema, WeeklyScheduleSchema } from "../schedules";
+import { customerEmail, timezone } from "../../schemas/fields";
+import { DateOverridesSchema, WeeklyScheduleSchema } from "../../schemas/schedule";
 
 /** Every writable provider field with its rules; create requires some, PATCH takes any. */
 const providerFields = {
   name: z.string().trim().min(1).max(200).openapi({ example: "Alex Morgan" }),
   email: customerEmail.nullable().openapi({ example: "alex@example.com" }),
-  timezone: z
-    .string()
-    .refine(isValidTimeZone, "Use an IANA time zone name such as Europe/Berlin.")
-    .openapi({ example: "Europe/Berlin" }),
+  timezone,
   weeklySchedule: WeeklyScheduleSchema,
   dateOverrides: DateOverridesSchema,
   active: z.boolean().openapi({ description: "An inactive provider takes no new bookings." }),
@@ -56,20 +51,3 @@ export const ProviderSchema = z
   .openapi("Provider", { description: "A person (or a room, a chair) who performs services, with own hours." });
 
 export const ProviderListSchema = listOf(ProviderSchema, "ProviderList");
-
-export type Provider = z.infer<typeof ProviderSchema>;
-
-/** The public shape of a stored provider. */
-export function toProvider(row: ProviderRow): Provider {
-  return {
-    id: row.id,
-    name: row.name,
-    email: row.email,
-    timezone: row.timezone,
-    weeklySchedule: row.weeklySchedule,
-    dateOverrides: row.dateOverrides,
-    active: row.active,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
-}

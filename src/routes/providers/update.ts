@@ -1,9 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { and, eq, sql } from "drizzle-orm";
-import { providers } from "../../db/schema";
 import type { AppEnv } from "../../env";
-import { ApiError } from "../../lib/errors";
-import { assertIfMatch, etagOf, ifMatchTags } from "../../lib/etag";
+import { etagOf, ifMatchTags } from "../../lib/etag";
 import {
   bearerSecurity,
   bodyProblems,
@@ -12,9 +9,8 @@ import {
   jsonResponse,
   problemResponses,
 } from "../../lib/openapi";
-import { configureCalendar } from "./configure";
-import { loadProvider } from "./load";
-import { ProviderSchema, toProvider, UpdateProviderSchema } from "./schemas";
+import { editProvider } from "../../providers/edit";
+import { ProviderSchema, UpdateProviderSchema } from "./schemas";
 
 const route = createRoute({
   method: "patch",
@@ -39,25 +35,15 @@ const route = createRoute({
 export const updateProvider = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
-    const changes = c.req.valid("json");
     const { businessId } = c.var.caller;
-    let where = and(eq(providers.businessId, businessId), eq(providers.id, id));
-    if (ifMatchTags(c) !== undefined) {
-      // Check the tag, then write only if nothing changed in between (compare-and-set on version).
-      const current = await loadProvider(c.var.db, businessId, id);
-      assertIfMatch(c, etagOf(current.version));
-      where = and(where, eq(providers.version, current.version));
-    }
-    const [row] = await c.var.db
-      .update(providers)
-      .set({ ...changes, version: sql`${providers.version} + 1`, updatedAt: new Date().toISOString() })
-      .where(where)
-      .returning();
-    if (!row && ifMatchTags(c) !== undefined) {
-      throw new ApiError("precondition_failed", "The provider changed while this request ran; fetch it again.");
-    }
-    if (!row) throw new ApiError("not_found", `No provider ${id}.`);
-    await configureCalendar(c.env, row);
-    c.header("ETag", etagOf(row.version));
-    return c.json(toProvider(row), 200);
+    const { provider, version } = await editProvider(
+      c.env,
+      c.var.db,
+      businessId,
+      id,
+      c.req.valid("json"),
+      ifMatchTags(c),
+    );
+    c.header("ETag", etagOf(version));
+    return c.json(provider, 200);
   });

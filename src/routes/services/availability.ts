@@ -1,20 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import { type ProviderSnapshot, slotBeyond, slotCalendar } from "../../calendar";
 import type { AppEnv } from "../../env";
 import { utcDateTime, utcDateTimeRule, utcTimestamp } from "../../lib/datetime";
-import { ApiError } from "../../lib/errors";
 import { bearerSecurity, idParam, jsonResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
-import { providerSnapshotOf } from "../../providers/snapshot";
-import { snapshotOf } from "../../services/snapshot";
-import { loadService } from "./load";
-import { providersOfService } from "./providers";
-
-const DAY = 86_400_000;
-const MAX_RANGE_DAYS = 31;
-/** The most slots one response lists (a 1-minute grid around the clock would be 44,640 in 31 days). */
-export const MAX_SLOTS = 2_000;
+import { MAX_RANGE_DAYS, MAX_SLOTS, serviceAvailability } from "../../services/availability";
 
 const SlotSchema = z
   .object({
@@ -79,59 +68,8 @@ const route = createRoute({
   },
 });
 
-export const getAvailability = (app: OpenAPIHono<AppEnv>) =>
+export const getServiceAvailability = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const query = c.req.valid("query");
-    const from = query.from ? Date.parse(query.from) : Date.now();
-    const to = query.to ? Date.parse(query.to) : from + 7 * DAY;
-    if (to <= from || to - from > MAX_RANGE_DAYS * DAY) {
-      throw new ApiError("validation_failed", `Use a range with from < to of at most ${MAX_RANGE_DAYS} days.`, {
-        errors: [{ path: "to", message: `Must be after from and at most ${MAX_RANGE_DAYS} days later.` }],
-      });
-    }
-    const service = await loadService(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
-    const rules = snapshotOf(service);
-    // Counted here, stopping at the bound, so an oversized range never reaches the calendar.
-    const overflow = slotBeyond(rules, from, to, MAX_SLOTS);
-    if (overflow !== undefined) {
-      const fits = new Date(overflow).toISOString();
-      throw new ApiError(
-        "validation_failed",
-        `This range holds more than ${MAX_SLOTS} slots (the service has one every ${rules.slotIntervalMinutes} minutes). Narrow it: with this from, use a to of at most ${fits}, then continue with from=${fits}.`,
-        {
-          errors: [
-            { path: "to", message: `Must be at most ${fits} for this from: at most ${MAX_SLOTS} slots per call.` },
-          ],
-        },
-      );
-    }
-    const people = await peopleOf(c, service.id, query.providerId);
-    const slots = await slotCalendar(c.env, rules, from, to, { people });
-    return c.json(
-      {
-        serviceId: service.id,
-        timezone: service.timezone,
-        from: new Date(from).toISOString(),
-        to: new Date(to).toISOString(),
-        slots: slots.map((slot) => (service.active ? slot : { ...slot, bookable: false })),
-      },
-      200,
-    );
+    const { id } = c.req.valid("param");
+    return c.json(await serviceAvailability(c.env, c.var.db, c.var.caller.businessId, id, c.req.valid("query")), 200);
   });
-
-/** The providers of a service (or the one asked for); undefined for a service without providers. */
-async function peopleOf(
-  c: Context<AppEnv>,
-  serviceId: string,
-  providerId: string | undefined,
-): Promise<ProviderSnapshot[] | undefined> {
-  const rows = await providersOfService(c.var.db, c.var.caller.businessId, serviceId);
-  if (rows.length === 0 && providerId === undefined) return undefined;
-  const chosen = providerId === undefined ? rows : rows.filter((row) => row.provider.id === providerId);
-  if (chosen.length === 0) {
-    throw new ApiError("validation_failed", `Provider ${providerId} does not perform this service.`, {
-      errors: [{ path: "providerId", message: "Not one of the service's providerIds." }],
-    });
-  }
-  return chosen.map(({ provider }) => providerSnapshotOf(provider));
-}

@@ -1,10 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { serviceProviders, services } from "../../db/schema";
 import type { AppEnv } from "../../env";
-import { newId } from "../../lib/ids";
 import { bearerSecurity, bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
-import { assertProvidersExist } from "./providers";
-import { CreateServiceSchema, ServiceSchema, toService } from "./schemas";
+import { CreateServiceSchema, ServiceSchema } from "../../schemas/services";
+import { addService } from "../../services/records";
 
 const route = createRoute({
   method: "post",
@@ -24,28 +22,7 @@ const route = createRoute({
 
 export const createService = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const { providerIds, ...body } = c.req.valid("json");
-    const { businessId } = c.var.caller;
-    const { db } = c.var;
-    await assertProvidersExist(db, businessId, providerIds);
-    const now = new Date().toISOString();
-    const id = newId("service");
-    const insert = db
-      .insert(services)
-      .values({
-        ...body,
-        description: body.description ?? null,
-        slotIntervalMinutes: body.slotIntervalMinutes ?? body.durationMinutes,
-        id,
-        businessId,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    const links = providerIds.map((providerId) => ({ businessId, serviceId: id, providerId }));
-    const [rows] =
-      links.length > 0 ? await db.batch([insert, db.insert(serviceProviders).values(links)]) : [await insert];
-    const service = toService(rows[0] as NonNullable<(typeof rows)[0]>, providerIds);
+    const service = await addService(c.var.db, c.var.caller.businessId, c.req.valid("json"));
     c.header("Location", `/api/v1/services/${service.id}`);
     return c.json(service, 201);
   });

@@ -2,9 +2,8 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
 import { bearerSecurity, conditionalGet } from "../../lib/openapi";
-import { loadService } from "./load";
-import { providerIdsOf } from "./providers";
-import { ServiceSchema, toService } from "./schemas";
+import { ServiceSchema } from "../../schemas/services";
+import { findService } from "../../services/records";
 
 const route = createRoute({
   method: "get",
@@ -18,8 +17,6 @@ const route = createRoute({
 
 export const getService = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const { businessId } = c.var.caller;
-    const row = await loadService(c.var.db, businessId, c.req.valid("param").id);
-    const providerIds = (await providerIdsOf(c.var.db, businessId, [row.id])).get(row.id) ?? [];
-    return respondConditionally(c, etagOf(row.version), () => toService(row, providerIds));
+    const { service, version } = await findService(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
+    return respondConditionally(c, etagOf(version), () => service);
   });

@@ -1,7 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { validationHook } from "../../lib/validation";
-import { getAvailability } from "./availability";
+import { getServiceAvailability } from "./availability";
 import { createService } from "./create";
 import { getService } from "./get";
 import { listServices } from "./list";
@@ -13,4 +13,4 @@ listServices(servicesApp);
 createService(servicesApp);
 getService(servicesApp);
 updateService(servicesApp);
-getAvailability(servicesApp);
+getServiceAvailability(servicesApp);

@@ -1,10 +1,18 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { validationHook } from "../../lib/validation";
-import { webhookDeliveryRoutes } from "./deliveries";
-import { webhookEndpointRoutes } from "./endpoints";
+import { createWebhook } from "./create";
+import { deleteWebhook } from "./delete";
+import { listWebhookDeliveries } from "./deliveries";
+import { getWebhook } from "./get";
+import { listWebhooks } from "./list";
+import { retryWebhookDelivery } from "./retry";
 
 /** `/webhooks`: endpoints for booking events and their delivery log. */
 export const webhooksApp = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-webhookEndpointRoutes(webhooksApp);
-webhookDeliveryRoutes(webhooksApp);
+createWebhook(webhooksApp);
+listWebhooks(webhooksApp);
+getWebhook(webhooksApp);
+deleteWebhook(webhooksApp);
+listWebhookDeliveries(webhooksApp);
+retryWebhookDelivery(webhooksApp);

@@ -83,30 +83,3 @@ export const DeliverySchema = z
 
 export const WebhookListSchema = listOf(WebhookSchema, "WebhookList");
 export const DeliveryListSchema = listOf(DeliverySchema, "WebhookDeliveryList");
-
-type EndpointRow = {
-  id: string;
-  url: string;
-  description: string | null;
-  events: (typeof webhookEventTypes)[number][];
-  status: "active" | "disabled";
-  disabledReason: string | null;
-  consecutiveFailures: number;
-  createdAt: string;
-  updatedAt: string;
-};
-
-/** The public shape of an endpoint (never its secret). */
-export function toWebhook(row: EndpointRow): z.infer<typeof WebhookSchema> {
-  return {
-    id: row.id,
-    url: row.url,
-    description: row.description,
-    events: row.events,
-    status: row.status,
-    disabledReason: row.disabledReason,
-    consecutiveFailures: row.consecutiveFailures,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
-}

@@ -2,7 +2,7 @@
 import type { z } from "@hono/zod-openapi";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { Booking } from "../../../src/domain/booking";
-import { BookingSchema } from "../../../src/routes/bookings/schemas";
+import { BookingSchema } from "../../../src/schemas/bookings";
 import { at, book, bookingBody } from "../../bookings/support";
 import {
   api,

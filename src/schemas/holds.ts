@@ -1,5 +1,6 @@
-import { utcDateTime, utcTimestamp } from "../../lib/datetime";
-import { z } from "../../lib/zod";
+/** The hold as the API shows it, and the body that places one. */
+import { utcDateTime, utcTimestamp } from "../lib/datetime";
+import { z } from "../lib/zod";
 
 export const CreateHoldSchema = z
   .strictObject({

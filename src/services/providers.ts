@@ -1,8 +1,8 @@
 /** The link between services and the providers who perform them (`service_providers`). */
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Database } from "../../db/client";
-import { providers, serviceProviders, services } from "../../db/schema";
-import { ApiError } from "../../lib/errors";
+import type { Database } from "../db/client";
+import { providers, serviceProviders, services } from "../db/schema";
+import { ApiError } from "../lib/errors";
 
 /** The provider ids of each of these services of the business (every service id is a key). */
 export async function providerIdsOf(

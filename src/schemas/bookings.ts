@@ -1,9 +1,13 @@
-import type { Booking } from "../../domain/booking";
-import { bookingStatuses } from "../../domain/booking";
-import { utcDateTime, utcDateTimeRule, utcTimestamp } from "../../lib/datetime";
-import { listOf } from "../../lib/pagination";
-import { z } from "../../lib/zod";
-import { customerEmail, customerName, customerPhone } from "../customers/schemas";
+/**
+ * The booking as the API shows it, the fields of a booking request (also the operator import's),
+ * and the filters of a bookings list (also a provider's).
+ */
+import type { Booking } from "../domain/booking";
+import { bookingStatuses } from "../domain/booking";
+import { utcDateTime, utcDateTimeRule, utcTimestamp } from "../lib/datetime";
+import { listOf, paginationQuery } from "../lib/pagination";
+import { z } from "../lib/zod";
+import { customerEmail, customerName, customerPhone } from "./fields";
 
 export const BookingStatusSchema = z.enum(bookingStatuses).openapi("BookingStatus");
 
@@ -78,3 +82,19 @@ export const BookingSchema = z
   .openapi("Booking") satisfies z.ZodType<Booking>;
 
 export const BookingListSchema = listOf(BookingSchema, "BookingList");
+
+/** Query parameters of a bookings list: page, limit and the filters. */
+export const bookingListQuery = {
+  ...paginationQuery,
+  status: BookingStatusSchema.optional(),
+  serviceId: z.string().min(1).max(64).optional(),
+  customerId: z.string().min(1).max(64).optional(),
+  from: utcDateTime.optional().openapi({
+    description: `Only appointments starting at or after this instant. ${utcDateTimeRule}`,
+    example: "2026-12-01T00:00:00Z",
+  }),
+  to: utcDateTime.optional().openapi({
+    description: `Only appointments starting before this instant; after \`from\` when both are given. ${utcDateTimeRule}`,
+    example: "2026-12-08T00:00:00Z",
+  }),
+};

@@ -1,7 +1,7 @@
-import { configurePerson } from "../../calendar";
-import type { ProviderRow } from "../../db/schema";
-import { ApiError } from "../../lib/errors";
-import { providerSnapshotOf } from "../../providers/snapshot";
+import { configurePerson } from "../calendar";
+import type { ProviderRow } from "../db/schema";
+import { ApiError } from "../lib/errors";
+import { providerSnapshotOf } from "./snapshot";
 
 /**
  * Pushes a provider's settings to its calendar before the write is answered, so once a client

@@ -1,9 +1,9 @@
-import { isValidTimeZone } from "../../calendar";
-import type { ServiceRow } from "../../db/schema";
-import { utcTimestamp } from "../../lib/datetime";
-import { listOf } from "../../lib/pagination";
-import { z } from "../../lib/zod";
-import { DateOverridesSchema, WeeklyScheduleSchema } from "../schedules";
+/** The service as the API shows it, and the bodies that create and change one. */
+import { utcTimestamp } from "../lib/datetime";
+import { listOf } from "../lib/pagination";
+import { z } from "../lib/zod";
+import { timezone } from "./fields";
+import { DateOverridesSchema, WeeklyScheduleSchema } from "./schedule";
 
 /** Who performs a service: unique provider ids of the business; empty = no provider needed. */
 const ProviderIdsSchema = z
@@ -38,10 +38,7 @@ const serviceFields = {
   bufferAfterMinutes: minutes(1440),
   minNoticeMinutes: minutes(525_600),
   maxAdvanceDays: z.number().int().min(1).max(730),
-  timezone: z
-    .string()
-    .refine(isValidTimeZone, "Use an IANA time zone name such as Europe/Berlin.")
-    .openapi({ example: "Europe/Berlin" }),
+  timezone,
   weeklySchedule: WeeklyScheduleSchema,
   dateOverrides: DateOverridesSchema,
   providerIds: ProviderIdsSchema,
@@ -96,13 +93,3 @@ export const ServiceSchema = z
   .openapi("Service");
 
 export const ServiceListSchema = listOf(ServiceSchema, "ServiceList");
-
-export type Service = z.infer<typeof ServiceSchema>;
-
-/** The public shape of a stored service and the providers who perform it. */
-export function toService(
-  { businessId: _businessId, version: _version, ...service }: ServiceRow,
-  providerIds: string[],
-): Service {
-  return { ...service, providerIds: [...providerIds].sort() };
-}

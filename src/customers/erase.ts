@@ -1,0 +1,85 @@
+/** A customer's erasure: placeholders everywhere the API keeps their details. */
+import { and, eq, sql } from "drizzle-orm";
+import { type CustomerDetails, erasedDetails } from "../calendar";
+import type { Database } from "../db/client";
+import { bookings, customers, idempotencyKeys, webhookEvents } from "../db/schema";
+import { loadOwned } from "../lib/rows";
+import { rewriteCustomerInCalendars } from "./calendars";
+
+/**
+ * Replaces the person's name, e-mail and phone, and the notes and cancellation reasons of their
+ * bookings, by placeholders: on the customer, in every calendar, on the bookings in D1, in stored
+ * idempotent responses and in webhook payloads. Erasing an erased customer repeats the erasure.
+ */
+export async function eraseCustomer(env: Env, db: Database, businessId: string, id: string): Promise<void> {
+  const whereCustomer = and(eq(customers.businessId, businessId), eq(customers.id, id));
+  // An erased customer is found too: erasing again repeats the erasure.
+  const current = await loadOwned(db, customers, "customer", businessId, id);
+
+  const startedAt = new Date(Math.max(Date.now(), Date.parse(current.updatedAt) + 1)).toISOString();
+  const details = erasedDetails(id);
+  // The customer first: from here on its e-mail belongs to nobody, so a new booking with it
+  // makes a new customer, and a booking write still in flight with the old e-mail cannot
+  // join this row (its D1 write fails on the id and is retried with the erased copy).
+  await db
+    .update(customers)
+    .set({
+      name: details.customerName,
+      nameNormalized: details.customerName.toLowerCase(),
+      email: details.customerEmail,
+      emailNormalized: details.customerEmail,
+      phone: null,
+      updatedAt: startedAt,
+      erasedAt: current.erasedAt ?? startedAt,
+    })
+    .where(whereCustomer);
+  // Then every calendar: each answers once its D1 writes (including any in flight) are done.
+  await rewriteCustomerInCalendars(env, db, businessId, {
+    customerId: id,
+    email: current.emailNormalized,
+    before: startedAt,
+    details,
+    erase: true,
+  });
+  await eraseFromD1(db, businessId, id, details);
+}
+
+/**
+ * Scrubs D1 copies of the person: the bookings' denormalised details, notes and cancellation
+ * reasons, and the booking bodies embedded in stored idempotent responses and webhook payloads.
+ */
+function eraseFromD1(db: Database, businessId: string, customerId: string, details: CustomerDetails) {
+  const bookingIds = sql`(SELECT ${bookings.id} FROM ${bookings} WHERE ${bookings.businessId} = ${businessId} AND ${bookings.customerId} = ${customerId})`;
+  const scrubbed = (column: typeof idempotencyKeys.responseBody | typeof webhookEvents.payload, root: string) =>
+    sql`json_set(${column}, ${`${root}.customerName`}, ${details.customerName}, ${`${root}.customerEmail`}, ${details.customerEmail}, ${`${root}.customerPhone`}, NULL, ${`${root}.notes`}, NULL, ${`${root}.cancellationReason`}, NULL)`;
+  return db.batch([
+    db
+      .update(bookings)
+      .set({
+        customerName: details.customerName,
+        customerEmail: details.customerEmail,
+        customerPhone: null,
+        notes: null,
+        cancellationReason: null,
+      })
+      .where(and(eq(bookings.businessId, businessId), eq(bookings.customerId, customerId))),
+    db
+      .update(idempotencyKeys)
+      .set({ responseBody: scrubbed(idempotencyKeys.responseBody, "$") })
+      .where(
+        and(
+          eq(idempotencyKeys.businessId, businessId),
+          sql`json_valid(${idempotencyKeys.responseBody}) AND json_extract(${idempotencyKeys.responseBody}, '$.id') IN ${bookingIds}`,
+        ),
+      ),
+    db
+      .update(webhookEvents)
+      .set({ payload: scrubbed(webhookEvents.payload, "$.data") })
+      .where(
+        and(
+          eq(webhookEvents.businessId, businessId),
+          sql`json_extract(${webhookEvents.payload}, '$.data.id') IN ${bookingIds}`,
+        ),
+      ),
+  ]);
+}

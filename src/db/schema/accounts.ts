@@ -1,0 +1,30 @@
+/** The businesses (tenants) and their API keys. */
+import { index, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const businesses = sqliteTable("businesses", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+});
+
+/** The column of a tenant-owned row that names its business; the table's indexes lead with it. */
+export const businessIdColumn = () =>
+  text("business_id")
+    .notNull()
+    .references(() => businesses.id);
+
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    businessId: businessIdColumn(),
+    /** SHA-256 of the whole key, lowercase hex. The key itself is never stored. */
+    keyHash: text("key_hash").notNull(),
+    /** First characters of the key (e.g. `bk_live_a1b2`), to tell keys apart in listings. */
+    keyPrefix: text("key_prefix").notNull(),
+    createdAt: text("created_at").notNull(),
+    revokedAt: text("revoked_at"),
+  },
+  (t) => [uniqueIndex("api_keys_hash_uq").on(t.keyHash), index("api_keys_business_idx").on(t.businessId)],
+);

@@ -1,0 +1,45 @@
+/** Bookings as D1 stores them (the service calendars are the authority; D1 is the query store). */
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { bookingStatuses } from "../../domain/booking.ts";
+import { businessIdColumn } from "./accounts.ts";
+import { providers, services } from "./catalog.ts";
+import { customers } from "./customers.ts";
+
+export const bookings = sqliteTable(
+  "bookings",
+  {
+    id: text("id").primaryKey(),
+    businessId: businessIdColumn(),
+    serviceId: text("service_id")
+      .notNull()
+      .references(() => services.id),
+    /** Who performs it; null for services without providers. */
+    providerId: text("provider_id").references(() => providers.id),
+    customerId: text("customer_id")
+      .notNull()
+      .references(() => customers.id),
+    customerName: text("customer_name").notNull(),
+    customerEmail: text("customer_email").notNull(),
+    customerPhone: text("customer_phone"),
+    startTime: text("start_time").notNull(),
+    endTime: text("end_time").notNull(),
+    notes: text("notes"),
+    status: text("status", { enum: bookingStatuses }).notNull(),
+    /** Bumped by the service's calendar on every change; D1 keeps the highest it has seen. */
+    version: integer("version").notNull().default(1),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    cancelledAt: text("cancelled_at"),
+    cancellationReason: text("cancellation_reason"),
+  },
+  (t) => [
+    index("bookings_business_start_idx").on(t.businessId, t.startTime, t.id),
+    index("bookings_business_status_start_idx").on(t.businessId, t.status, t.startTime, t.id),
+    index("bookings_business_service_start_idx").on(t.businessId, t.serviceId, t.startTime, t.id),
+    index("bookings_business_customer_start_idx").on(t.businessId, t.customerId, t.startTime, t.id),
+    index("bookings_business_provider_start_idx").on(t.businessId, t.providerId, t.startTime, t.id),
+  ],
+);
+
+/** A booking row; `providerId` may be absent in records written before bookings had providers. */
+export type BookingRow = Omit<typeof bookings.$inferSelect, "providerId"> & { providerId?: string | null };

@@ -1,0 +1,75 @@
+/** The catalog: services, the providers who perform them, and which provider performs which service. */
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { DateOverride, WeeklySchedule } from "../../domain/schedule.ts";
+import { businessIdColumn } from "./accounts.ts";
+
+export const services = sqliteTable(
+  "services",
+  {
+    id: text("id").primaryKey(),
+    businessId: businessIdColumn(),
+    name: text("name").notNull(),
+    description: text("description"),
+    durationMinutes: integer("duration_minutes").notNull(),
+    capacity: integer("capacity").notNull().default(1),
+    slotIntervalMinutes: integer("slot_interval_minutes").notNull(),
+    bufferBeforeMinutes: integer("buffer_before_minutes").notNull().default(0),
+    bufferAfterMinutes: integer("buffer_after_minutes").notNull().default(0),
+    minNoticeMinutes: integer("min_notice_minutes").notNull().default(0),
+    maxAdvanceDays: integer("max_advance_days").notNull().default(365),
+    timezone: text("timezone").notNull(),
+    /** JSON: `{ "mon": [{ "start": "09:00", "end": "17:00" }], ... }` in `timezone`. */
+    weeklySchedule: text("weekly_schedule", { mode: "json" }).notNull().$type<WeeklySchedule>(),
+    requiresConfirmation: integer("requires_confirmation", { mode: "boolean" }).notNull().default(false),
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    /** JSON: `[{ "date": "2026-12-24", "intervals": [...] }]`, local dates in `timezone`. */
+    dateOverrides: text("date_overrides", { mode: "json" }).notNull().default([]).$type<DateOverride[]>(),
+    /** Moves forward on every change: the ETag, and how the calendar tells stale settings. */
+    version: integer("version").notNull().default(1),
+  },
+  (t) => [index("services_business_active_idx").on(t.businessId, t.active, t.id)],
+);
+
+/** People (or rooms, chairs) who perform services, each with own hours in own time zone. */
+export const providers = sqliteTable(
+  "providers",
+  {
+    id: text("id").primaryKey(),
+    businessId: businessIdColumn(),
+    name: text("name").notNull(),
+    email: text("email"),
+    timezone: text("timezone").notNull(),
+    weeklySchedule: text("weekly_schedule", { mode: "json" }).notNull().$type<WeeklySchedule>(),
+    dateOverrides: text("date_overrides", { mode: "json" }).notNull().default([]).$type<DateOverride[]>(),
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
+    /** Bumped on every change; the ETag and the provider calendar's settings both follow it. */
+    version: integer("version").notNull().default(1),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [index("providers_business_active_idx").on(t.businessId, t.active, t.id)],
+);
+
+/** Who performs which service. */
+export const serviceProviders = sqliteTable(
+  "service_providers",
+  {
+    businessId: businessIdColumn(),
+    serviceId: text("service_id")
+      .notNull()
+      .references(() => services.id),
+    providerId: text("provider_id")
+      .notNull()
+      .references(() => providers.id),
+  },
+  (t) => [
+    primaryKey({ columns: [t.serviceId, t.providerId] }),
+    index("service_providers_business_provider_idx").on(t.businessId, t.providerId, t.serviceId),
+    index("service_providers_business_service_idx").on(t.businessId, t.serviceId, t.providerId),
+  ],
+);
+
+export type ServiceRow = typeof services.$inferSelect;
+export type ProviderRow = typeof providers.$inferSelect;

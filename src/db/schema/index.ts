@@ -1,0 +1,14 @@
+/**
+ * D1 tables, the single source of truth for the query store, one file per area.
+ * `npm run db:generate` turns changes here into SQL under migrations/.
+ *
+ * Timestamps are ISO 8601 UTC strings from `Date#toISOString()` (fixed width, so they sort
+ * as text). Every tenant-owned table leads its indexes with `business_id`.
+ */
+export * from "./accounts.ts";
+export * from "./bookings.ts";
+export * from "./catalog.ts";
+export * from "./customers.ts";
+export * from "./holds.ts";
+export * from "./idempotency.ts";
+export * from "./webhooks.ts";

@@ -1,0 +1,40 @@
+/** Holds as the Worker finds them: D1 says which service's calendar keeps one, the calendar what it is now. */
+import { and, eq } from "drizzle-orm";
+import { findHold, releaseHold } from "../calendar";
+import type { Database } from "../db/client";
+import { holds } from "../db/schema";
+import type { Hold } from "../domain/hold";
+import { ApiError } from "../lib/errors";
+
+/** The business's hold with this id as its calendar knows it now, and its service; null if there is none. */
+export async function holdOf(
+  env: Env,
+  db: Database,
+  businessId: string,
+  id: string,
+): Promise<{ hold: Hold; serviceId: string } | null> {
+  const [row] = await db
+    .select({ serviceId: holds.serviceId })
+    .from(holds)
+    .where(and(eq(holds.businessId, businessId), eq(holds.id, id)))
+    .limit(1);
+  const hold = row ? await findHold(env, businessId, row.serviceId, id) : null;
+  return row && hold ? { hold, serviceId: row.serviceId } : null;
+}
+
+/** The business's hold with this id as its calendar knows it now, or a 404 that does not tell tenants apart. */
+export async function loadHold(env: Env, db: Database, businessId: string, id: string) {
+  const found = await holdOf(env, db, businessId, id);
+  if (!found) throw new ApiError("not_found", `No hold ${id}.`);
+  return found;
+}
+
+/** Frees the business's hold's seat (and provider's time) at once; a hold that already ended stays as it is. */
+export async function releaseHeldSeat(env: Env, db: Database, businessId: string, id: string): Promise<void> {
+  const { serviceId } = await loadHold(env, db, businessId, id);
+  await releaseHold(env, businessId, serviceId, id);
+  await db
+    .update(holds)
+    .set({ endedAt: new Date().toISOString() })
+    .where(and(eq(holds.businessId, businessId), eq(holds.id, id)));
+}

@@ -1,0 +1,87 @@
+/**
+ * Reading and writing rows the way every resource does: a business's row by id (a 404 for another
+ * tenant's id as for a missing one), a page newest first with its total, and the If-Match
+ * compare-and-set of an edit.
+ */
+import { and, count, desc, eq, type SQL } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Database } from "../db/client";
+import { ApiError } from "./errors";
+import { assertIfMatch, etagOf } from "./etag";
+import { offsetOf, type PageRequest } from "./pagination";
+
+/** A tenant-owned table: each row has an `id` and its owner's `businessId`. */
+type OwnedTable = SQLiteTable & { id: SQLiteColumn; businessId: SQLiteColumn };
+
+/**
+ * The business's row of `table` with this id that meets the further conditions (such as "not
+ * erased"), or a 404 `No <noun> <id>.` that does not tell other tenants' ids apart.
+ */
+export async function loadOwned<T extends OwnedTable>(
+  db: Database,
+  table: T,
+  noun: string,
+  businessId: string,
+  id: string,
+  ...conditions: SQL[]
+): Promise<T["$inferSelect"]> {
+  const [row] = await db
+    .select()
+    .from(table as SQLiteTable)
+    .where(and(eq(table.businessId, businessId), eq(table.id, id), ...conditions))
+    .limit(1);
+  if (!row) throw new ApiError("not_found", `No ${noun} ${id}.`);
+  return row as T["$inferSelect"];
+}
+
+/**
+ * One page of the rows of `table` that meet `where`, newest first (ids sort by creation time),
+ * and how many there are, in one D1 batch built per request. The lists that many requests read
+ * are prepared once per isolate instead (src/db/prepared.ts).
+ */
+export async function newestFirst<T extends SQLiteTable & { id: SQLiteColumn }>(
+  db: Database,
+  table: T,
+  where: SQL | undefined,
+  { page, limit }: PageRequest,
+): Promise<{ rows: T["$inferSelect"][]; total: number }> {
+  const [rows, [totals]] = await db.batch([
+    db
+      .select()
+      .from(table as SQLiteTable)
+      .where(where)
+      .orderBy(desc(table.id))
+      .limit(limit)
+      .offset(offsetOf({ page, limit })),
+    db
+      .select({ total: count() })
+      .from(table as SQLiteTable)
+      .where(where),
+  ]);
+  return { rows: rows as T["$inferSelect"][], total: totals?.total ?? 0 };
+}
+
+/**
+ * What makes an edit held to `If-Match` a compare-and-set: throws 412 unless the tags name the
+ * ETag of `marker` as read, and answers the condition "the row still has that marker" for the
+ * write. Without If-Match there is nothing to hold to: undefined, the edit applies as it finds
+ * the row.
+ */
+export function ifMatchCondition(
+  ifMatch: string[] | undefined,
+  column: SQLiteColumn,
+  marker: string | number,
+): SQL | undefined {
+  if (ifMatch === undefined) return undefined;
+  assertIfMatch(ifMatch, etagOf(marker));
+  return eq(column, marker);
+}
+
+/**
+ * Why an edit of the business's row wrote nothing: under If-Match the row changed between the
+ * check and the write (412); otherwise there is no such row (404).
+ */
+export function nothingWritten(noun: string, id: string, ifMatch: string[] | undefined): ApiError {
+  if (ifMatch === undefined) return new ApiError("not_found", `No ${noun} ${id}.`);
+  return new ApiError("precondition_failed", `The ${noun} changed while this request ran; fetch it again.`);
+}

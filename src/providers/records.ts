@@ -1,0 +1,69 @@
+/** Providers' rows: one by id, a new one, a page of them, and the public shape. */
+import { and, eq } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { type ProviderRow, providers } from "../db/schema";
+import { newId } from "../lib/ids";
+import type { PageRequest } from "../lib/pagination";
+import { loadOwned, newestFirst } from "../lib/rows";
+import { configureCalendar } from "./configure";
+
+/** A provider's own settings, as a client writes them. */
+export type ProviderFields = Omit<ProviderRow, "id" | "businessId" | "createdAt" | "updatedAt" | "version">;
+
+/** The business's provider with this id, or a 404 that does not tell other tenants' ids apart. */
+export const loadProvider = (db: Database, businessId: string, id: string): Promise<ProviderRow> =>
+  loadOwned(db, providers, "provider", businessId, id);
+
+/** The public shape of a stored provider. */
+export function toProvider(row: ProviderRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    timezone: row.timezone,
+    weeklySchedule: row.weeklySchedule,
+    dateOverrides: row.dateOverrides,
+    active: row.active,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/**
+ * Adds a provider and sets up their calendar before answering (a 503 to retry if it cannot be
+ * reached; the provider is stored). Answers the provider as the API shows it, and its version.
+ */
+export async function addProvider(
+  env: Env,
+  db: Database,
+  businessId: string,
+  fields: Omit<ProviderFields, "email"> & { email?: string | null },
+) {
+  const now = new Date().toISOString();
+  const [row] = await db
+    .insert(providers)
+    .values({
+      ...fields,
+      email: fields.email ?? null,
+      id: newId("provider"),
+      businessId,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  const stored = row as NonNullable<typeof row>;
+  await configureCalendar(env, stored);
+  return { provider: toProvider(stored), version: stored.version };
+}
+
+/** One page of the business's active (or inactive) providers, newest first, and how many there are. */
+export async function providerPage(
+  db: Database,
+  businessId: string,
+  { active, ...page }: PageRequest & { active: boolean },
+) {
+  const where = and(eq(providers.businessId, businessId), eq(providers.active, active));
+  const { rows, total } = await newestFirst(db, providers, where, page);
+  return { items: rows.map(toProvider), total };
+}

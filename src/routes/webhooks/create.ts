@@ -1,0 +1,27 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { bearerSecurity, bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
+import { MAX_WEBHOOK_ENDPOINTS, registerEndpoint } from "../../webhooks/endpoints";
+import { CreatedWebhookSchema, CreateWebhookSchema } from "./schemas";
+
+const route = createRoute({
+  method: "post",
+  path: "/",
+  operationId: "createWebhook",
+  tags: ["Webhooks"],
+  summary: "Register a webhook endpoint",
+  description: `Events are POSTed as JSON signed per Standard Webhooks (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`). The signing secret is in this response only. A receiver failing again and again is retried after 10 s, 1 min, 5 min, 30 min, 2 h and 6 h; the endpoint is disabled after 5 deliveries in a row went dead. A business has at most ${MAX_WEBHOOK_ENDPOINTS} endpoints (deleted ones do not count): registering one more is a 409 \`webhook_endpoint_limit\`.`,
+  security: bearerSecurity,
+  request: { body: { required: true, content: { "application/json": { schema: CreateWebhookSchema } } } },
+  responses: {
+    201: jsonResponse("The endpoint and its secret.", CreatedWebhookSchema, { required: ["Location"] }),
+    ...problemResponses(409, ...bodyProblems),
+  },
+});
+
+export const createWebhook = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(route, async (c) => {
+    const webhook = await registerEndpoint(c.env, c.var.db, c.var.caller.businessId, c.req.valid("json"));
+    c.header("Location", `/api/v1/webhooks/${webhook.id}`);
+    return c.json(webhook, 201);
+  });

@@ -1,0 +1,22 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { bearerSecurity, emptyResponse, idParam, problemResponses } from "../../lib/openapi";
+import { deleteEndpoint } from "../../webhooks/endpoints";
+
+const route = createRoute({
+  method: "delete",
+  path: "/{id}",
+  operationId: "deleteWebhook",
+  tags: ["Webhooks"],
+  summary: "Delete a webhook endpoint",
+  description: "Stops all deliveries to it at once.",
+  security: bearerSecurity,
+  request: { params: idParam("whk_01jd3k5v7q8r9s0t1u2v3w4x5y") },
+  responses: { 204: emptyResponse("Deleted."), ...problemResponses(404, 422) },
+});
+
+export const deleteWebhook = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(route, async (c) => {
+    await deleteEndpoint(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
+    return c.body(null, 204);
+  });

@@ -1,0 +1,25 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { bearerSecurity, idParam, jsonResponse, problemResponses } from "../../lib/openapi";
+import { loadEndpoint, toWebhook } from "../../webhooks/endpoints";
+import { WebhookSchema } from "./schemas";
+
+const route = createRoute({
+  method: "get",
+  path: "/{id}",
+  operationId: "getWebhook",
+  tags: ["Webhooks"],
+  summary: "Get a webhook endpoint",
+  security: bearerSecurity,
+  request: { params: idParam("whk_01jd3k5v7q8r9s0t1u2v3w4x5y") },
+  responses: {
+    200: jsonResponse("The endpoint.", WebhookSchema),
+    ...problemResponses(404, 422),
+  },
+});
+
+export const getWebhook = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(route, async (c) => {
+    const row = await loadEndpoint(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
+    return c.json(toWebhook(row), 200);
+  });

@@ -1,0 +1,29 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
+import { listRules, paginate, paginationQuery } from "../../lib/pagination";
+import { z } from "../../lib/zod";
+import { endpointPage } from "../../webhooks/endpoints";
+import { WebhookListSchema } from "./schemas";
+
+const route = createRoute({
+  method: "get",
+  path: "/",
+  operationId: "listWebhooks",
+  tags: ["Webhooks"],
+  summary: "List webhook endpoints",
+  description: `Newest first; deleted endpoints are not listed.\n\n${listRules}`,
+  security: bearerSecurity,
+  request: { query: z.strictObject(paginationQuery) },
+  responses: {
+    200: pageResponse("A page of endpoints.", WebhookListSchema),
+    ...problemResponses(422),
+  },
+});
+
+export const listWebhooks = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(route, async (c) => {
+    const query = c.req.valid("query");
+    const { items, total } = await endpointPage(c.var.db, c.var.caller.businessId, query);
+    return c.json(paginate(c, items, total, query), 200);
+  });

@@ -1,0 +1,79 @@
+/** The live slot calendar of a service: its rules, its calendar's seats and, with providers, their time. */
+import { type ProviderSnapshot, slotBeyond, slotCalendar } from "../calendar";
+import type { Database } from "../db/client";
+import { ApiError } from "../lib/errors";
+import { providerSnapshotOf } from "../providers/snapshot";
+import { providersOfService } from "./providers";
+import { loadService } from "./records";
+import { snapshotOf } from "./snapshot";
+
+const DAY = 86_400_000;
+/** The longest range one answer covers. */
+export const MAX_RANGE_DAYS = 31;
+/** The most slots one response lists (a 1-minute grid around the clock would be 44,640 in 31 days). */
+export const MAX_SLOTS = 2_000;
+
+/**
+ * Every slot of the business's service that starts in `[from, to)` (`from` defaults to now, `to`
+ * to `from` + 7 days) with its live seat counts; on a service with providers, over their sessions
+ * (or the one asked for). A range longer than MAX_RANGE_DAYS, or holding more than MAX_SLOTS
+ * slots, is a 422 on `to`; an inactive service lists its slots, none bookable.
+ */
+export async function serviceAvailability(
+  env: Env,
+  db: Database,
+  businessId: string,
+  serviceId: string,
+  range: { from?: string; to?: string; providerId?: string },
+) {
+  const from = range.from ? Date.parse(range.from) : Date.now();
+  const to = range.to ? Date.parse(range.to) : from + 7 * DAY;
+  if (to <= from || to - from > MAX_RANGE_DAYS * DAY) {
+    throw new ApiError("validation_failed", `Use a range with from < to of at most ${MAX_RANGE_DAYS} days.`, {
+      errors: [{ path: "to", message: `Must be after from and at most ${MAX_RANGE_DAYS} days later.` }],
+    });
+  }
+  const service = await loadService(db, businessId, serviceId);
+  const rules = snapshotOf(service);
+  // Counted here, stopping at the bound, so an oversized range never reaches the calendar.
+  const overflow = slotBeyond(rules, from, to, MAX_SLOTS);
+  if (overflow !== undefined) {
+    const fits = new Date(overflow).toISOString();
+    throw new ApiError(
+      "validation_failed",
+      `This range holds more than ${MAX_SLOTS} slots (the service has one every ${rules.slotIntervalMinutes} minutes). Narrow it: with this from, use a to of at most ${fits}, then continue with from=${fits}.`,
+      {
+        errors: [
+          { path: "to", message: `Must be at most ${fits} for this from: at most ${MAX_SLOTS} slots per call.` },
+        ],
+      },
+    );
+  }
+  const people = await peopleOf(db, businessId, service.id, range.providerId);
+  const slots = await slotCalendar(env, rules, from, to, { people });
+  return {
+    serviceId: service.id,
+    timezone: service.timezone,
+    from: new Date(from).toISOString(),
+    to: new Date(to).toISOString(),
+    slots: slots.map((slot) => (service.active ? slot : { ...slot, bookable: false })),
+  };
+}
+
+/** The providers of a service (or the one asked for); undefined for a service without providers. */
+async function peopleOf(
+  db: Database,
+  businessId: string,
+  serviceId: string,
+  providerId: string | undefined,
+): Promise<ProviderSnapshot[] | undefined> {
+  const rows = await providersOfService(db, businessId, serviceId);
+  if (rows.length === 0 && providerId === undefined) return undefined;
+  const chosen = providerId === undefined ? rows : rows.filter((row) => row.provider.id === providerId);
+  if (chosen.length === 0) {
+    throw new ApiError("validation_failed", `Provider ${providerId} does not perform this service.`, {
+      errors: [{ path: "providerId", message: "Not one of the service's providerIds." }],
+    });
+  }
+  return chosen.map(({ provider }) => providerSnapshotOf(provider));
+}

@@ -1,0 +1,134 @@
+/** The catalog's rows: a service by id, a new service, a page of the catalog, and the public shape. */
+import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { bind, preparedOnce, type ReadBatch } from "../db/prepared";
+import { type ServiceRow, serviceProviders, services } from "../db/schema";
+import { ApiError } from "../lib/errors";
+import { newId } from "../lib/ids";
+import { offsetOf, type PageRequest } from "../lib/pagination";
+import { loadOwned } from "../lib/rows";
+import { assertProvidersExist, providerIdsOf } from "./providers";
+
+/** A service's own settings, as a client writes them. */
+export type ServiceFields = Omit<ServiceRow, "id" | "businessId" | "createdAt" | "updatedAt" | "version">;
+
+/** The business's service with this id, or a 404 that does not tell other tenants' ids apart. */
+export const loadService = (db: Database, businessId: string, id: string): Promise<ServiceRow> =>
+  loadOwned(db, services, "service", businessId, id);
+
+/** The business a service belongs to, for the operator, who names services of any business; or a 404. */
+export async function ownerOfService(db: Database, serviceId: string): Promise<string> {
+  const [row] = await db
+    .select({ businessId: services.businessId })
+    .from(services)
+    .where(eq(services.id, serviceId))
+    .limit(1);
+  if (!row) throw new ApiError("not_found", `No service ${serviceId}.`);
+  return row.businessId;
+}
+
+/** The public shape of a stored service and the providers who perform it. */
+export function toService(
+  { businessId: _businessId, version: _version, ...service }: ServiceRow,
+  providerIds: string[],
+) {
+  return { ...service, providerIds: [...providerIds].sort() };
+}
+
+/** The business's service with this id as the API shows it, and its version (its ETag's marker). */
+export async function findService(db: Database, businessId: string, id: string) {
+  const row = await loadService(db, businessId, id);
+  const providerIds = (await providerIdsOf(db, businessId, [row.id])).get(row.id) ?? [];
+  return { service: toService(row, providerIds), version: row.version };
+}
+
+/**
+ * Adds a service to the catalog with the providers who perform it (each one of the business's,
+ * else a 422 at `providerIds.<i>`); `slotIntervalMinutes` defaults to `durationMinutes`.
+ */
+export async function addService(
+  db: Database,
+  businessId: string,
+  {
+    providerIds,
+    ...fields
+  }: Omit<ServiceFields, "description" | "slotIntervalMinutes"> & {
+    description?: string | null;
+    slotIntervalMinutes?: number;
+    providerIds: string[];
+  },
+) {
+  await assertProvidersExist(db, businessId, providerIds);
+  const now = new Date().toISOString();
+  const id = newId("service");
+  const insert = db
+    .insert(services)
+    .values({
+      ...fields,
+      description: fields.description ?? null,
+      slotIntervalMinutes: fields.slotIntervalMinutes ?? fields.durationMinutes,
+      id,
+      businessId,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  const links = providerIds.map((providerId) => ({ businessId, serviceId: id, providerId }));
+  const [rows] =
+    links.length > 0 ? await db.batch([insert, db.insert(serviceProviders).values(links)]) : [await insert];
+  return toService(rows[0] as NonNullable<(typeof rows)[0]>, providerIds);
+}
+
+/** A page of services, its total and the page's provider links: one prepared batch per isolate. */
+const listQueries = (db: Database) =>
+  preparedOnce(db, "services-list", () => {
+    const where = and(
+      eq(services.businessId, sql.placeholder("businessId")),
+      eq(services.active, sql.placeholder("active")),
+    );
+    const page = () =>
+      db
+        .select()
+        .from(services)
+        .where(where)
+        .orderBy(desc(services.id))
+        .limit(sql.placeholder("limit"))
+        .offset(sql.placeholder("offset"));
+    const onPage = page().as("on_page");
+    return {
+      page: page().prepare(),
+      total: db.select({ total: count() }).from(services).where(where).prepare(),
+      links: db
+        .select({ serviceId: serviceProviders.serviceId, providerId: serviceProviders.providerId })
+        .from(serviceProviders)
+        .where(
+          and(
+            eq(serviceProviders.businessId, sql.placeholder("businessId")),
+            inArray(serviceProviders.serviceId, db.select({ id: onPage.id }).from(onPage)),
+          ),
+        )
+        .orderBy(serviceProviders.serviceId, serviceProviders.providerId)
+        .prepare(),
+    };
+  });
+
+/** One page of the business's active (or inactive) services, newest first, and how many there are: one D1 round trip. */
+export async function servicePage(
+  db: Database,
+  read: ReadBatch,
+  businessId: string,
+  { page, limit, active }: PageRequest & { active: boolean },
+) {
+  const queries = listQueries(db);
+  // Placeholders are bound as they are: the boolean column takes 1 or 0.
+  const values = { businessId, active: active ? 1 : 0 };
+  const paged = { ...values, limit, offset: offsetOf({ page, limit }) };
+  const [rows, [totals], links] = await read([
+    bind(queries.page, paged),
+    bind(queries.total, values),
+    bind(queries.links, paged),
+  ]);
+  const linked = new Map<string, string[]>(rows.map((row) => [row.id, []]));
+  for (const link of links) linked.get(link.serviceId)?.push(link.providerId);
+  return { items: rows.map((row) => toService(row, linked.get(row.id) ?? [])), total: totals?.total ?? 0 };
+}

@@ -1,0 +1,70 @@
+/** The delivery log of an endpoint (every delivery with its attempts), and deliveries sent again by hand. */
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { webhookAttempts, webhookDeliveries } from "../db/schema";
+import { ApiError } from "../lib/errors";
+import type { PageRequest } from "../lib/pagination";
+import { newestFirst } from "../lib/rows";
+import { loadEndpoint } from "./endpoints";
+import type { WebhookMessage } from "./events";
+
+/** Deliveries with their attempts, in the order given. */
+async function withAttempts(db: Database, rows: (typeof webhookDeliveries.$inferSelect)[]) {
+  const attempts = rows.length
+    ? await db
+        .select()
+        .from(webhookAttempts)
+        .where(
+          inArray(
+            webhookAttempts.deliveryId,
+            rows.map((r) => r.id),
+          ),
+        )
+        .orderBy(asc(webhookAttempts.attempt))
+    : [];
+  return rows.map((r) => ({
+    id: r.id,
+    eventId: r.eventId,
+    eventType: r.eventType,
+    status: r.status,
+    attempts: attempts
+      .filter((a) => a.deliveryId === r.id)
+      .map(({ attempt, at, statusCode, error, durationMs }) => ({ attempt, at, statusCode, error, durationMs })),
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  }));
+}
+
+/** One page of the deliveries to the business's endpoint, newest first, each with its attempts, and how many there are. */
+export async function deliveryPage(db: Database, businessId: string, endpointId: string, page: PageRequest) {
+  const endpoint = await loadEndpoint(db, businessId, endpointId);
+  const where = eq(webhookDeliveries.endpointId, endpoint.id);
+  const { rows, total } = await newestFirst(db, webhookDeliveries, where, page);
+  return { items: await withAttempts(db, rows), total };
+}
+
+/**
+ * Queues one more attempt of a delivery to the business's endpoint (any delivery, even a
+ * succeeded or dead one) and answers it, pending again. A disabled endpoint is a 409.
+ */
+export async function retryDelivery(
+  env: Env,
+  db: Database,
+  businessId: string,
+  endpointId: string,
+  deliveryId: string,
+) {
+  const endpoint = await loadEndpoint(db, businessId, endpointId);
+  if (endpoint.status !== "active") {
+    throw new ApiError("invalid_transition", "The endpoint is disabled; deliveries to it are not sent.");
+  }
+  const [row] = await db
+    .update(webhookDeliveries)
+    .set({ status: "pending", updatedAt: new Date().toISOString() })
+    .where(and(eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.id, deliveryId)))
+    .returning();
+  if (!row) throw new ApiError("not_found", `No delivery ${deliveryId} for this endpoint.`);
+  await env.WEBHOOK_QUEUE.send({ eventId: row.eventId, deliveryId: row.id } satisfies WebhookMessage);
+  const [delivery] = await withAttempts(db, [row]);
+  return delivery as NonNullable<typeof delivery>;
+}
