@@ -16,7 +16,13 @@ afterEach(() => {
 });
 
 /** A first state: services open `day` hours in UTC, people working `day` hours in UTC, nothing booked. */
-function start(changes: { s0?: Partial<Model["services"]["S0"]>; p0?: Partial<Model["providers"]["P0"]> } = {}): Model {
+function start(
+  changes: {
+    s0?: Partial<Model["services"]["S0"]>;
+    s1?: Partial<Model["services"]["S1"]>;
+    p0?: Partial<Model["providers"]["P0"]>;
+  } = {},
+): Model {
   const service = {
     capacity: 1,
     duration: 30,
@@ -29,7 +35,7 @@ function start(changes: { s0?: Partial<Model["services"]["S0"]>; p0?: Partial<Mo
   const person = { zone: "UTC", hours: "day", dayOff: null, active: true } as const;
   return {
     now: T0 - 12 * 60 * MINUTE,
-    services: { S0: { ...service, providers: [], ...changes.s0 }, S1: { ...service, providers: [] } },
+    services: { S0: { ...service, providers: [], ...changes.s0 }, S1: { ...service, providers: [], ...changes.s1 } },
     providers: { P0: { ...person, ...changes.p0 }, P1: { ...person } },
     bookings: [],
     holds: [],
@@ -128,6 +134,15 @@ describe("regressions", () => {
     await replay(start({ s0: { hours: "allDay", duration: 60 } }), [
       new Hold("S0", 0, time("18:00"), null, 60),
       new Create("S0", 0, time("18:30"), null),
+    ]);
+  });
+
+  it("booking the second of two holds in one group session leaves both people's claims explained", async () => {
+    await replay(start({ s1: { capacity: 2, bufferAfter: 15 } }), [
+      new PatchService("S1", { providers: ["P0"] }),
+      new Hold("S1", 0, time("12:30"), null, 60),
+      new Hold("S1", 0, time("12:30"), null, 60),
+      new Convert(13),
     ]);
   });
 });

@@ -76,24 +76,30 @@ export async function reconcileProviders(
       report.claims += claims.length;
       const base = { businessId: provider.businessId, providerId: provider.id };
       const unexplained = new Map(upcoming.map((b) => [b.id, b]));
+      const unexplainedClaim = (claim: (typeof claims)[number]): ProviderDifference => {
+        const ageMs = now - claim.createdAt;
+        if (ageMs > CLAIM_SETTLE_MS) report.consistent = false;
+        return { ...base, bookingId: claim.claimId, kind: "claim_without_booking", ageMs };
+      };
       const sameTimes = (b: { startTime: string; endTime: string }, claim: { start: number; end: number }) =>
         Date.parse(b.startTime) === claim.start && Date.parse(b.endTime) === claim.end;
-      for (const claim of claims) {
-        // Past the horizon D1's side is not read, and the calendar prunes such claims by itself.
-        if (claim.end <= now - HORIZON_MS) continue;
-        // A claim id is the booking id, the booking id with a suffix after a move, or a hold's id.
-        const byId = unexplained.get(claim.claimId.split(".")[0] ?? "");
-        const booking =
-          byId && sameTimes(byId, claim) ? byId : [...unexplained.values()].find((b) => sameTimes(b, claim));
-        if (booking) {
-          unexplained.delete(booking.id);
-          continue;
-        }
-        if (claim.expiresAt !== null) continue; // a hold not booked (yet)
-        const ageMs = now - claim.createdAt;
-        report.differences.push({ ...base, bookingId: claim.claimId, kind: "claim_without_booking", ageMs });
-        if (ageMs > CLAIM_SETTLE_MS) report.consistent = false;
+      // Claims of the same times are interchangeable, so pair them in order of certainty: by
+      // booking id, then claims that do not expire, then holds' claims (a hold just booked keeps
+      // its claim, with its expiry, until the confirmation lands).
+      const current = claims.filter((claim) => claim.end > now - HORIZON_MS);
+      const byId = (claim: (typeof claims)[number]) => {
+        const booking = unexplained.get(claim.claimId.split(".")[0] ?? "");
+        return booking && sameTimes(booking, claim) ? booking : undefined;
+      };
+      const byTimes = (claim: (typeof claims)[number]) => [...unexplained.values()].find((b) => sameTimes(b, claim));
+      const take = (booking: (typeof upcoming)[number] | undefined) =>
+        booking !== undefined && unexplained.delete(booking.id);
+      const rest = current.filter((claim) => !take(byId(claim)));
+      for (const claim of rest) {
+        if (claim.expiresAt === null && !take(byTimes(claim))) report.differences.push(unexplainedClaim(claim));
       }
+      // An unmatched hold's claim is a hold not booked (yet).
+      for (const claim of rest) if (claim.expiresAt !== null) take(byTimes(claim));
       for (const booking of unexplained.values()) {
         if (Date.parse(booking.endTime) <= now) continue;
         report.differences.push({ ...base, bookingId: booking.id, kind: "booking_without_claim" });
