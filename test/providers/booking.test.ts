@@ -271,7 +271,7 @@ describe("faults between the two calendars", () => {
         providerId: provider,
       };
       const candidates = [{ providerId: provider, people: [person], resources: [] }];
-      const step = state.storage.transactionSync(() => beginCreate(tables, command, candidates, Date.now()));
+      const step = state.storage.transactionSync(() => beginCreate({ tables, command, candidates }, Date.now()));
       if (step.kind !== "claim") throw new Error("expected a claim step");
       const need = step.attempt.needs[0] as (typeof step.attempt.needs)[number];
       expect((await providerCalendarOf(env, s.businessId, provider).claim(need.command as never)).ok).toBe(true);

@@ -43,34 +43,37 @@ async function claimAll(env: Env, attempt: Attempt): Promise<Outcome> {
   return { ok: true };
 }
 
-/** What the caller does with each outcome, each inside one of its transactions. */
-export type ClaimHandlers<R> = {
-  /** Every claim was granted. */
-  confirm: (attempt: Attempt) => R;
-  /** A calendar refused: the next candidate, or the refusal. */
-  refused: (attempt: Attempt, refused: Refused) => Step<R>;
-  /** A calendar did not answer: nothing may stay held. */
-  unanswered: (attempt: Attempt, claims: ClaimRef[]) => R;
+/**
+ * The phases of a flow that claims other calendars, each one transaction of the entry calendar:
+ * the checks and the seat (`begin`), then for each attempt's outcome — every claim granted, a
+ * calendar refused (the next candidate, or the refusal), a calendar did not answer (nothing may
+ * stay held).
+ */
+export type Phases<C, R> = {
+  begin: (flow: C, now: number) => Step<R>;
+  confirm: (flow: C, attempt: Attempt, now: number) => R;
+  refused: (flow: C, attempt: Attempt, refused: Refused, now: number) => Step<R>;
+  unanswered: (flow: C, attempt: Attempt, claims: ClaimRef[], now: number) => R;
 };
 
-/** Runs a step to its answer: claims, then the caller's transaction for the outcome, until done. */
-export async function runClaims<R>(
+/** Runs a flow to its answer: its first step, claims, then the phase for the outcome, until done. */
+export async function runClaims<C, R>(
   storage: DurableObjectStorage,
   env: Env,
-  first: Step<R>,
-  on: ClaimHandlers<R>,
+  phases: Phases<C, R>,
+  flow: C,
 ): Promise<R> {
-  let step = first;
+  let step = storage.transactionSync(() => phases.begin(flow, Date.now()));
   while (step.kind === "claim") {
     const attempt = step.attempt;
     const outcome = await claimAll(env, attempt);
-    if (outcome.ok) return storage.transactionSync(() => on.confirm(attempt));
+    if (outcome.ok) return storage.transactionSync(() => phases.confirm(flow, attempt, Date.now()));
     if ("unknown" in outcome) {
       const unknown = outcome.unknown;
-      return storage.transactionSync(() => on.unanswered(attempt, unknown));
+      return storage.transactionSync(() => phases.unanswered(flow, attempt, unknown, Date.now()));
     }
     const refused = outcome.refused;
-    step = storage.transactionSync(() => on.refused(attempt, refused));
+    step = storage.transactionSync(() => phases.refused(flow, attempt, refused, Date.now()));
   }
   return step.result;
 }

@@ -6,26 +6,24 @@
  */
 
 import type { ClaimRef } from "../claim-types";
-import { type Attempt, type Refused, type Step, TENTATIVE_MS } from "../claims/flow";
+import type { Attempt, Phases, Refused, Step } from "../claims/flow";
 import type { Candidate } from "../claims/preference";
 import { blockedSpan, checkRequest, type Span } from "../rules/service-rules";
 import type { CalendarRefusal, CalendarResult, CreateBookingCommand } from "../types";
 import { expireHolds } from "./expiry";
 import { priorAnswer } from "./idempotency-records";
 import { buildBooking, commitBooking, staffOf } from "./new-booking";
-import { candidateKey, claimNeeds, firstWithSeat, noAnswer, noCandidateLeft, tooLate } from "./staffing";
+import { claimFor, claimNeeds, firstWithSeat, noAnswer, noCandidateLeft, singleWay, tooLate } from "./staffing";
 import type { CalendarTables } from "./tables";
 
 const done = (result: CalendarResult): Step<CalendarResult> => ({ kind: "done", result });
 const refused = (refusal: CalendarRefusal): Step<CalendarResult> => done({ ok: false, refusal });
 
+/** A booking's flow: the calendar's tables, the request, and the ways to staff it in order. */
+export type CreateFlow = { tables: CalendarTables; command: CreateBookingCommand; candidates: Candidate[] };
+
 /** The checks of a new booking, then its seat for the first candidate with one. Inside the caller's transaction. */
-export function beginCreate(
-  tables: CalendarTables,
-  command: CreateBookingCommand,
-  candidates: Candidate[],
-  now: number,
-): Step<CalendarResult> {
+export function beginCreate({ tables, command, candidates }: CreateFlow, now: number): Step<CalendarResult> {
   const prior = priorAnswer(tables.idempotency, tables.reservations, command.idempotency, now);
   if (prior) return done(prior);
   const stale = tables.serviceVersion.stale(command.service.version, now);
@@ -67,24 +65,14 @@ function seatNext(
     tables.reservations.insert(record, blocked);
     return done(commitBooking(tables, record, command.idempotency, now));
   }
-  tables.reservations.insert(record, blocked, { claims: refsOf(needs), tentativeUntil: now + TENTATIVE_MS });
-  tables.alarm.arm(now + TENTATIVE_MS);
-  const attempt: Attempt = {
-    rowId: record.id,
-    businessId: service.businessId,
-    needs,
-    tried: [...tried, candidateKey(candidate)],
-  };
-  return { kind: "claim", attempt };
+  const row = { rowId: record.id, businessId: service.businessId, needs };
+  return claimFor(tables, row, candidate, tried, now, (tentative) =>
+    tables.reservations.insert(record, blocked, tentative),
+  );
 }
 
 /** Every claim was granted: the tentative row becomes the booking. */
-export function confirmCreate(
-  tables: CalendarTables,
-  command: CreateBookingCommand,
-  attempt: Attempt,
-  now: number,
-): CalendarResult {
+export function confirmCreate({ tables, command }: CreateFlow, attempt: Attempt, now: number): CalendarResult {
   if (!tables.reservations.isTentative(attempt.rowId)) return { ok: false, refusal: tooLate("booking") };
   tables.reservations.confirm(attempt.rowId);
   return commitBooking(tables, tables.reservations.load(attempt.rowId), command.idempotency, now);
@@ -92,9 +80,7 @@ export function confirmCreate(
 
 /** A calendar refused: the row goes, what was granted is released, and the next candidate is tried. */
 export function retryCreate(
-  tables: CalendarTables,
-  command: CreateBookingCommand,
-  candidates: Candidate[],
+  { tables, command, candidates }: CreateFlow,
   attempt: Attempt,
   refusal: Refused,
   now: number,
@@ -109,7 +95,7 @@ export function retryCreate(
 
 /** A calendar did not answer: the row goes and every claim that may have been made is released. */
 export function abandonCreate(
-  tables: CalendarTables,
+  { tables }: CreateFlow,
   attempt: Attempt,
   claims: ClaimRef[],
   now: number,
@@ -119,22 +105,15 @@ export function abandonCreate(
   return { ok: false, refusal: noAnswer("booking") };
 }
 
-/** Whether a booking has one way to be staffed (asked provider, team, or no providers): refusals keep their reason. */
-export const singleWay = (command: {
-  service: { providerMode?: string };
-  providers?: unknown[];
-  providerId?: string | null;
-}) =>
-  !command.providers ||
-  command.providers.length === 0 ||
-  !!command.providerId ||
-  command.service.providerMode === "all";
-
 /** The time a booking claims elsewhere. */
 function claimedTime(command: CreateBookingCommand, time: { start: number; end: number }, blocked: Span) {
   return { serviceId: command.service.id, ...time, blocked, capacity: command.service.capacity };
 }
 
-/** The references of a row's claims, as it stores them. */
-export const refsOf = (needs: { calendar: ClaimRef["calendar"]; id: string; claimId: string }[]): ClaimRef[] =>
-  needs.map(({ calendar, id, claimId }) => ({ calendar, id, claimId }));
+/** A new booking, in the phases of the claim protocol. */
+export const creating: Phases<CreateFlow, CalendarResult> = {
+  begin: beginCreate,
+  confirm: confirmCreate,
+  refused: retryCreate,
+  unanswered: abandonCreate,
+};

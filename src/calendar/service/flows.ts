@@ -5,9 +5,9 @@
 import { runClaims } from "../claims/flow";
 import { type Candidate, candidatesFor, oneEach, preferenceOrder } from "../claims/preference";
 import type { CalendarResult, CreateBookingCommand, HoldCommand, HoldResult, RescheduleCommand } from "../types";
-import { abandonCreate, beginCreate, confirmCreate, retryCreate } from "./create";
-import { abandonHold, beginHold, confirmHold, consumeHold, retryHold } from "./hold";
-import { abandonMove, beginMove, finishMove, retryMove } from "./move";
+import { creating } from "./create";
+import { consumeHold, holding } from "./hold";
+import { moving } from "./move";
 import type { CalendarTables } from "./tables";
 
 /** What a flow needs of its calendar object. */
@@ -22,16 +22,7 @@ export async function createFlow(deps: FlowDeps, command: CreateBookingCommand):
   }
   const { service, providerId, booking } = command;
   const candidates = await candidatesFor(env, service, command, providerId, booking.startTime);
-  return runClaims(
-    storage,
-    env,
-    storage.transactionSync(() => beginCreate(t, command, candidates, Date.now())),
-    {
-      confirm: (attempt) => confirmCreate(t, command, attempt, Date.now()),
-      refused: (attempt, refusal) => retryCreate(t, command, candidates, attempt, refusal, Date.now()),
-      unanswered: (attempt, claims) => abandonCreate(t, attempt, claims, Date.now()),
-    },
-  );
+  return runClaims(storage, env, creating, { tables: t, command, candidates });
 }
 
 /** A move to a new time (and maybe person). */
@@ -44,16 +35,7 @@ export async function moveFlow(deps: FlowDeps, command: RescheduleCommand): Prom
   const preferred: Candidate[] = assigns
     ? oneEach(await preferenceOrder(env, command.service, providers, undefined, command.startTime), command)
     : [];
-  return runClaims(
-    storage,
-    env,
-    storage.transactionSync(() => beginMove(t, command, preferred, Date.now())),
-    {
-      confirm: (attempt) => finishMove(t, command, attempt, Date.now()),
-      refused: (attempt, refusal) => retryMove(t, command, preferred, attempt, refusal, Date.now()),
-      unanswered: (attempt, claims) => abandonMove(t, attempt, claims, Date.now()),
-    },
-  );
+  return runClaims(storage, env, moving, { tables: t, command, preferred });
 }
 
 /** A hold: the seat (and people) kept until its expiry. */
@@ -61,14 +43,5 @@ export async function holdFlow(deps: FlowDeps, command: HoldCommand): Promise<Ho
   const { storage, env, tables: t } = deps;
   const { service, providerId, startTime } = command;
   const candidates = await candidatesFor(env, service, command, providerId, startTime);
-  return runClaims(
-    storage,
-    env,
-    storage.transactionSync(() => beginHold(t, command, candidates, Date.now())),
-    {
-      confirm: (attempt) => confirmHold(t, attempt, Date.now()),
-      refused: (attempt, refusal) => retryHold(t, command, candidates, attempt, refusal, Date.now()),
-      unanswered: (attempt, claims) => abandonHold(t, attempt, claims, Date.now()),
-    },
-  );
+  return runClaims(storage, env, holding, { tables: t, command, candidates });
 }

@@ -5,15 +5,14 @@
  */
 import type { Hold } from "../../domain/hold";
 import { type ClaimRef, sessionOf } from "../claim-types";
-import { type Attempt, type Refused, type Step, TENTATIVE_MS } from "../claims/flow";
+import type { Attempt, Phases, Refused, Step } from "../claims/flow";
 import type { Candidate } from "../claims/preference";
 import { blockedSpan, checkRequest } from "../rules/service-rules";
 import type { CalendarRefusal, CalendarResult, CreateBookingCommand, HoldCommand, HoldResult } from "../types";
-import { refsOf, singleWay } from "./create";
 import { expireHolds } from "./expiry";
 import { priorAnswer } from "./idempotency-records";
 import { buildBooking, commitBooking, type Staff } from "./new-booking";
-import { candidateKey, claimNeeds, firstWithSeat, noAnswer, noCandidateLeft, tooLate } from "./staffing";
+import { claimFor, claimNeeds, firstWithSeat, noAnswer, noCandidateLeft, singleWay, tooLate } from "./staffing";
 import type { CalendarTables } from "./tables";
 
 /** The staff of a hold's booking, from what its seat claims. */
@@ -27,13 +26,11 @@ export const HOLD_CLAIM_GRACE_MS = 5 * 60_000;
 
 const refused = (refusal: CalendarRefusal): Step<HoldResult> => ({ kind: "done", result: { ok: false, refusal } });
 
+/** A hold's flow: the calendar's tables, the request, and the ways to staff it in order. */
+export type HoldFlow = { tables: CalendarTables; command: HoldCommand; candidates: Candidate[] };
+
 /** The checks of a hold, then its seat for the first candidate with one. Inside the caller's transaction. */
-export function beginHold(
-  tables: CalendarTables,
-  command: HoldCommand,
-  candidates: Candidate[],
-  now: number,
-): Step<HoldResult> {
+export function beginHold({ tables, command, candidates }: HoldFlow, now: number): Step<HoldResult> {
   expireHolds(tables, now);
   const stale = tables.serviceVersion.stale(command.service.version, now);
   if (stale) return refused(stale);
@@ -80,19 +77,14 @@ function seatNext(
     tables.alarm.arm(expiresAt);
     return { kind: "done", result: { ok: true, hold } };
   }
-  tables.holds.place(hold, service.businessId, blocked, { claims: refsOf(needs), tentativeUntil: now + TENTATIVE_MS });
-  tables.alarm.arm(now + TENTATIVE_MS);
-  const attempt: Attempt = {
-    rowId: hold.id,
-    businessId: service.businessId,
-    needs,
-    tried: [...tried, candidateKey(candidate)],
-  };
-  return { kind: "claim", attempt };
+  const row = { rowId: hold.id, businessId: service.businessId, needs };
+  return claimFor(tables, row, candidate, tried, now, (tentative) =>
+    tables.holds.place(hold, service.businessId, blocked, tentative),
+  );
 }
 
 /** Every claim was granted: the hold is live until its expiry. */
-export function confirmHold(tables: CalendarTables, attempt: Attempt, now: number): HoldResult {
+export function confirmHold({ tables }: HoldFlow, attempt: Attempt, now: number): HoldResult {
   if (!tables.holds.seat(attempt.rowId)) return { ok: false, refusal: tooLate("hold") };
   tables.holds.confirm(attempt.rowId);
   const hold = tables.holds.find(attempt.rowId, now) as Hold;
@@ -102,9 +94,7 @@ export function confirmHold(tables: CalendarTables, attempt: Attempt, now: numbe
 
 /** A calendar refused: the seat goes, what was granted is released, and the next candidate is tried. */
 export function retryHold(
-  tables: CalendarTables,
-  command: HoldCommand,
-  candidates: Candidate[],
+  { tables, command, candidates }: HoldFlow,
   attempt: Attempt,
   refusal: Refused,
   now: number,
@@ -116,11 +106,19 @@ export function retryHold(
 }
 
 /** A calendar did not answer: nothing is held, and every claim that may have been made is released. */
-export function abandonHold(tables: CalendarTables, attempt: Attempt, claims: ClaimRef[], now: number): HoldResult {
+export function abandonHold({ tables }: HoldFlow, attempt: Attempt, claims: ClaimRef[], now: number): HoldResult {
   tables.holds.discard(attempt.rowId);
   tables.tasks.release(attempt.businessId, claims, now);
   return { ok: false, refusal: noAnswer("hold") };
 }
+
+/** A new hold, in the phases of the claim protocol. */
+export const holding: Phases<HoldFlow, HoldResult> = {
+  begin: beginHold,
+  confirm: confirmHold,
+  refused: retryHold,
+  unanswered: abandonHold,
+};
 
 /**
  * Turns a live hold into a booking in one transaction: the hold's seat row goes and the

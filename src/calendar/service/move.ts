@@ -10,20 +10,25 @@
  */
 import { type BookingRecord, holdsCapacity, toBooking } from "../../domain/booking";
 import type { ClaimRef } from "../claim-types";
-import { type Attempt, type Refused, type Step, TENTATIVE_MS } from "../claims/flow";
+import type { Attempt, Phases, Refused, Step } from "../claims/flow";
 import { type Candidate, fixedCandidate, oneEach } from "../claims/preference";
 import { blockedSpan, checkRequest, type Span } from "../rules/service-rules";
 import type { CalendarRefusal, CalendarResult, RescheduleCommand } from "../types";
-import { refsOf } from "./create";
 import { expireHolds } from "./expiry";
 import { priorAnswer } from "./idempotency-records";
 import { staffOf } from "./new-booking";
 import { moveRowId } from "./reservations";
-import { candidateKey, claimNeeds, firstWithSeat, noAnswer, noCandidateLeft, tooLate } from "./staffing";
+import { claimFor, claimNeeds, firstWithSeat, noAnswer, noCandidateLeft, refsOf, tooLate } from "./staffing";
 import type { CalendarTables } from "./tables";
 
 const done = (result: CalendarResult): Step<CalendarResult> => ({ kind: "done", result });
 const refused = (refusal: CalendarRefusal): Step<CalendarResult> => done({ ok: false, refusal });
+
+/**
+ * A move's flow: the calendar's tables, the request, and — for a booking made before its service
+ * had providers — the service's candidates in preference order.
+ */
+export type MoveFlow = { tables: CalendarTables; command: RescheduleCommand; preferred: Candidate[] };
 
 /**
  * Who a move may go to, on a service with providers: the provider asked for; else the booking's
@@ -46,12 +51,7 @@ export function moveCandidates(
 }
 
 /** The checks of a move, then the move itself or its tentative row. Inside the caller's transaction. */
-export function beginMove(
-  tables: CalendarTables,
-  command: RescheduleCommand,
-  preferred: Candidate[],
-  now: number,
-): Step<CalendarResult> {
+export function beginMove({ tables, command, preferred }: MoveFlow, now: number): Step<CalendarResult> {
   const { reservations } = tables;
   const prior = priorAnswer(tables.idempotency, reservations, command.idempotency, now);
   if (prior) return done(prior);
@@ -121,31 +121,21 @@ function seatNext(
   const claimed = { serviceId: service.id, ...time, blocked, capacity: service.capacity };
   const needs = claimNeeds(candidate, claimed, claimId, alongside);
   if (needs.length === 0) return done(commitMove(tables, command, current, moved, blocked, [], now));
-  tables.reservations.insert(moved, blocked, { claims: refsOf(needs), tentativeUntil: now + TENTATIVE_MS }, "move");
-  tables.alarm.arm(now + TENTATIVE_MS);
-  const attempt: Attempt = {
-    rowId: moveRowId(current.id),
-    businessId: service.businessId,
-    needs,
-    tried: [...tried, candidateKey(candidate)],
-  };
-  return { kind: "claim", attempt };
+  const row = { rowId: moveRowId(current.id), businessId: service.businessId, needs };
+  return claimFor(tables, row, candidate, tried, now, (tentative) =>
+    tables.reservations.insert(moved, blocked, tentative, "move"),
+  );
 }
 
 /** Every claim of the new time was granted: the booking moves, in the caller's transaction. */
-export function finishMove(
-  tables: CalendarTables,
-  command: RescheduleCommand,
-  attempt: Attempt,
-  now: number,
-): CalendarResult {
+export function finishMove({ tables, command }: MoveFlow, attempt: Attempt, now: number): CalendarResult {
   const { reservations } = tables;
   if (!reservations.isTentative(attempt.rowId)) return { ok: false, refusal: tooLate("move") };
   const moved = reservations.load(attempt.rowId);
   const current = reservations.load(moved.id);
   if (!holdsCapacity(current.status)) {
     // Cancelled (or completed) while the other calendars were deciding: the move is moot.
-    abandonMove(tables, attempt, refsOf(attempt.needs), now);
+    abandonMove({ tables }, attempt, refsOf(attempt.needs), now);
     const detail = `The booking became ${current.status} meanwhile; it was not moved.`;
     return { ok: false, refusal: { code: "invalid_transition", detail } };
   }
@@ -156,9 +146,7 @@ export function finishMove(
 
 /** A calendar refused the new time: the row goes, what was granted is released, the next candidate is tried. */
 export function retryMove(
-  tables: CalendarTables,
-  command: RescheduleCommand,
-  preferred: Candidate[],
+  { tables, command, preferred }: MoveFlow,
   attempt: Attempt,
   refusal: Refused,
   now: number,
@@ -177,11 +165,24 @@ export function retryMove(
 }
 
 /** The move was not answered (or became moot): the row goes and every claim it may have made is released. */
-export function abandonMove(tables: CalendarTables, attempt: Attempt, claims: ClaimRef[], now: number): CalendarResult {
+export function abandonMove(
+  { tables }: Pick<MoveFlow, "tables">,
+  attempt: Attempt,
+  claims: ClaimRef[],
+  now: number,
+): CalendarResult {
   tables.reservations.removeTentative(attempt.rowId);
   tables.tasks.release(attempt.businessId, claims, now);
   return { ok: false, refusal: noAnswer("move") };
 }
+
+/** A move, in the phases of the claim protocol. */
+export const moving: Phases<MoveFlow, CalendarResult> = {
+  begin: beginMove,
+  confirm: finishMove,
+  refused: retryMove,
+  unanswered: abandonMove,
+};
 
 /** Moves the booking to its new span and claims; the claims it held before are released. */
 function commitMove(

@@ -3,12 +3,13 @@
  * its booking claims in other calendars, and the refusal when none is left. All synchronous.
  */
 
-import { type ClaimNeed, claimOrder, sessionOf } from "../claim-types";
-import type { Refused } from "../claims/flow";
+import { type ClaimNeed, type ClaimRef, claimOrder, sessionOf } from "../claim-types";
+import { type Attempt, type Refused, type Step, TENTATIVE_MS } from "../claims/flow";
 import type { Candidate } from "../claims/preference";
 import type { Span } from "../rules/service-rules";
 import type { CalendarRefusal, ServiceSnapshot } from "../types";
 import type { Seats } from "./seats";
+import type { CalendarTables } from "./tables";
 
 /** The key a candidate is remembered by among those tried. */
 export const candidateKey = (candidate: Candidate) => candidate.providerId ?? "";
@@ -114,3 +115,35 @@ export const noAnswer = (what: string): CalendarRefusal => ({
   code: "unavailable",
   detail: `A calendar the ${what} needs did not answer; nothing was changed. Retry.`,
 });
+
+/** The references of a row's claims, as it stores them. */
+export const refsOf = (needs: { calendar: ClaimRef["calendar"]; id: string; claimId: string }[]): ClaimRef[] =>
+  needs.map(({ calendar, id, claimId }) => ({ calendar, id, claimId }));
+
+/** Whether a booking has one way to be staffed (asked provider, team, or no providers): refusals keep their reason. */
+export const singleWay = (command: {
+  service: { providerMode?: string };
+  providers?: unknown[];
+  providerId?: string | null;
+}) =>
+  !command.providers ||
+  command.providers.length === 0 ||
+  !!command.providerId ||
+  command.service.providerMode === "all";
+
+/**
+ * A row that waits for its claims: `place` writes it tentative with its claims and deadline, the
+ * deadline is armed, and the attempt to make is answered. Inside the caller's transaction.
+ */
+export function claimFor<R>(
+  tables: CalendarTables,
+  row: Pick<Attempt, "rowId" | "businessId" | "needs">,
+  candidate: Candidate,
+  tried: string[],
+  now: number,
+  place: (tentative: { claims: ClaimRef[]; tentativeUntil: number }) => void,
+): Step<R> {
+  place({ claims: refsOf(row.needs), tentativeUntil: now + TENTATIVE_MS });
+  tables.alarm.arm(now + TENTATIVE_MS);
+  return { kind: "claim", attempt: { ...row, tried: [...tried, candidateKey(candidate)] } };
+}
