@@ -1,6 +1,6 @@
 /** The typed contract between the Worker and the ServiceCalendar Durable Object. */
 
-import type { Booking, BookingStatus } from "../domain/booking";
+import type { Booking, BookingRecord, BookingStatus } from "../domain/booking";
 import type { Hold } from "../domain/hold";
 import type { ClaimReason, ProviderSnapshot, ResourceSnapshot } from "./claim-types";
 import type { ServiceRules } from "./rules/service-rules";
@@ -16,70 +16,62 @@ export type ServiceSnapshot = ServiceRules & {
   version: number;
 };
 
-export type CreateBookingCommand = {
+/**
+ * Who may staff a booking: the service's providers (empty or absent: a service without providers;
+ * with them, the booking claims one person's time, or everyone's for a team), the provider the
+ * client asked for (absent: the calendar assigns one, or keeps a moved booking's own), and the
+ * resources every booking of the service takes a unit of.
+ */
+export type StaffingRequest = {
+  providers?: ProviderSnapshot[];
+  providerId?: string | null;
+  resources?: ResourceSnapshot[];
+};
+
+export type CreateBookingCommand = StaffingRequest & {
   service: ServiceSnapshot;
-  booking: {
-    customerName: string;
-    customerEmail: string;
-    customerPhone: string | null;
-    startTime: string;
-    endTime: string;
-    notes: string | null;
-  };
+  booking: Pick<BookingRecord, "customerName" | "customerEmail" | "customerPhone" | "startTime" | "endTime" | "notes">;
   /** The customer's id if D1 already knows the e-mail; otherwise the calendar makes one. */
   customerId: string | null;
   idempotency?: { key: string; requestHash: string };
-  /**
-   * The service's providers (empty or absent: a service without providers). With providers, the
-   * booking needs a claim on one person's time from that person's ProviderCalendar.
-   */
-  providers?: ProviderSnapshot[];
-  /** The provider the client asked for; absent = the calendar assigns one. */
-  providerId?: string | null;
-  /** The resources every booking of the service takes a unit of (empty or absent: none). */
-  resources?: ResourceSnapshot[];
   /** A live hold of this calendar to turn into the booking (its time, seat and provider). */
   holdId?: string | null;
 };
 
-export type TransitionCommand = {
-  bookingId: string;
-  status?: BookingStatus;
-  cancellationReason?: string | null;
-  notes?: string | null;
+/** What makes a change conditional or repeatable: `If-Match` versions and the `Idempotency-Key`. */
+type Preconditions = {
   /** From `If-Match`: refuse with precondition_failed unless the booking is at one of these versions. */
   expectedVersions?: number[];
   /**
-   * The request's `Idempotency-Key` (cancel): a change this calendar already made under the key
-   * is answered again, not refused as a transition from the status it led to.
+   * The request's `Idempotency-Key`: a change this calendar already made under the key is answered
+   * again (a cancel is not refused as a transition from the status it led to).
    */
   idempotency?: { key: string; requestHash: string };
 };
 
-/** A move of a booking to a new time (and, on a service with providers, maybe another provider). */
-export type RescheduleCommand = {
+export type TransitionCommand = Preconditions & {
   bookingId: string;
-  startTime: string;
-  endTime: string;
-  /** The provider asked for; absent = the booking's own. */
-  providerId?: string | null;
-  service: ServiceSnapshot;
-  providers?: ProviderSnapshot[];
-  resources?: ResourceSnapshot[];
-  expectedVersions?: number[];
-  idempotency?: { key: string; requestHash: string };
+  status?: BookingStatus;
+  cancellationReason?: string | null;
+  notes?: string | null;
 };
 
+/** A move of a booking to a new time (and, on a service with providers, maybe another provider). */
+export type RescheduleCommand = StaffingRequest &
+  Preconditions & {
+    bookingId: string;
+    startTime: string;
+    endTime: string;
+    service: ServiceSnapshot;
+  };
+
 /** A hold request: the seat (and people) kept for `ttlMs` from the moment the calendar places it. */
-export type HoldCommand = {
+export type HoldCommand = StaffingRequest & {
   holdId: string;
   service: ServiceSnapshot;
   startTime: string;
   endTime: string;
   ttlMs: number;
-  providers?: ProviderSnapshot[];
-  providerId?: string | null;
-  resources?: ResourceSnapshot[];
 };
 
 export type HoldResult = { ok: true; hold: Hold } | { ok: false; refusal: CalendarRefusal };

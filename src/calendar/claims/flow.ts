@@ -56,6 +56,14 @@ export type Phases<C, R> = {
   unanswered: (flow: C, attempt: Attempt, claims: ClaimRef[], now: number) => R;
 };
 
+/** The phases of a flow, in their order. */
+export const phases = <C, R>(
+  begin: Phases<C, R>["begin"],
+  confirm: Phases<C, R>["confirm"],
+  refused: Phases<C, R>["refused"],
+  unanswered: Phases<C, R>["unanswered"],
+): Phases<C, R> => ({ begin, confirm, refused, unanswered });
+
 /** Runs a flow to its answer: its first step, claims, then the phase for the outcome, until done. */
 export async function runClaims<C, R>(
   storage: DurableObjectStorage,

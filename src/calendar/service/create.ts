@@ -5,15 +5,15 @@
  * candidate is tried, or it is given up — each step one transaction.
  */
 
-import type { ClaimRef } from "../claim-types";
-import type { Attempt, Phases, Refused, Step } from "../claims/flow";
+import { type Attempt, type Phases, phases, type Refused, type Step } from "../claims/flow";
 import type { Candidate } from "../claims/preference";
 import { blockedSpan, checkRequest, type Span } from "../rules/service-rules";
 import type { CalendarRefusal, CalendarResult, CreateBookingCommand } from "../types";
+import { abandonTentative, claimFor, claimNeeds, type Interval, tooLate } from "./claiming";
 import { expireHolds } from "./expiry";
 import { priorAnswer } from "./idempotency-records";
 import { buildBooking, commitBooking, staffOf } from "./new-booking";
-import { claimFor, claimNeeds, firstWithSeat, noAnswer, noCandidateLeft, singleWay, tooLate } from "./staffing";
+import { firstWithSeat, noCandidateLeft, singleWay, type Tries } from "./staffing";
 import type { CalendarTables } from "./tables";
 
 const done = (result: CalendarResult): Step<CalendarResult> => ({ kind: "done", result });
@@ -34,22 +34,15 @@ export function beginCreate({ tables, command, candidates }: CreateFlow, now: nu
   const violation = checkRequest(command.service, start, end, now);
   if (violation?.kind === "invalid") return refused({ code: "validation_failed", ...violation });
   if (violation) return refused({ code: "slot_unavailable", reason: violation.reason, detail: violation.detail });
-  return seatNext(tables, command, candidates, { start, end }, [], undefined, now);
+  return seatNext({ tables, command, candidates }, { start, end }, { tried: [] }, now);
 }
 
 /**
  * Takes the seat for the next candidate: committed at once when the booking claims nothing
  * elsewhere, else a tentative row and the claims to make.
  */
-function seatNext(
-  tables: CalendarTables,
-  command: CreateBookingCommand,
-  candidates: Candidate[],
-  time: { start: number; end: number },
-  tried: string[],
-  last: Refused | undefined,
-  now: number,
-): Step<CalendarResult> {
+function seatNext(flow: CreateFlow, time: Interval, { tried, last }: Tries, now: number): Step<CalendarResult> {
+  const { tables, command, candidates } = flow;
   const { service } = command;
   const blocked = blockedSpan(service, time.start, time.end);
   const candidate = firstWithSeat(tables.reservations.seats, service, candidates, blocked, tried);
@@ -79,30 +72,14 @@ export function confirmCreate({ tables, command }: CreateFlow, attempt: Attempt,
 }
 
 /** A calendar refused: the row goes, what was granted is released, and the next candidate is tried. */
-export function retryCreate(
-  { tables, command, candidates }: CreateFlow,
-  attempt: Attempt,
-  refusal: Refused,
-  now: number,
-): Step<CalendarResult> {
+export function retryCreate(flow: CreateFlow, attempt: Attempt, refusal: Refused, now: number): Step<CalendarResult> {
+  const { tables } = flow;
   if (!tables.reservations.isTentative(attempt.rowId)) return refused(tooLate("booking"));
   const { startTime, endTime } = tables.reservations.load(attempt.rowId);
   tables.reservations.removeTentative(attempt.rowId);
   tables.tasks.release(attempt.businessId, refusal.granted, now);
   const time = { start: Date.parse(startTime), end: Date.parse(endTime) };
-  return seatNext(tables, command, candidates, time, attempt.tried, refusal, now);
-}
-
-/** A calendar did not answer: the row goes and every claim that may have been made is released. */
-export function abandonCreate(
-  { tables }: CreateFlow,
-  attempt: Attempt,
-  claims: ClaimRef[],
-  now: number,
-): CalendarResult {
-  tables.reservations.removeTentative(attempt.rowId);
-  tables.tasks.release(attempt.businessId, claims, now);
-  return { ok: false, refusal: noAnswer("booking") };
+  return seatNext(flow, time, { tried: attempt.tried, last: refusal }, now);
 }
 
 /** The time a booking claims elsewhere. */
@@ -111,9 +88,9 @@ function claimedTime(command: CreateBookingCommand, time: { start: number; end: 
 }
 
 /** A new booking, in the phases of the claim protocol. */
-export const creating: Phases<CreateFlow, CalendarResult> = {
-  begin: beginCreate,
-  confirm: confirmCreate,
-  refused: retryCreate,
-  unanswered: abandonCreate,
-};
+export const creating: Phases<CreateFlow, CalendarResult> = phases(
+  beginCreate,
+  confirmCreate,
+  retryCreate,
+  abandonTentative("booking"),
+);

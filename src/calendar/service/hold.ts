@@ -5,14 +5,15 @@
  */
 import type { Hold } from "../../domain/hold";
 import { type ClaimRef, sessionOf } from "../claim-types";
-import type { Attempt, Phases, Refused, Step } from "../claims/flow";
+import { type Attempt, type Phases, phases, type Refused, type Step } from "../claims/flow";
 import type { Candidate } from "../claims/preference";
 import { blockedSpan, checkRequest } from "../rules/service-rules";
 import type { CalendarRefusal, CalendarResult, CreateBookingCommand, HoldCommand, HoldResult } from "../types";
+import { claimFor, claimNeeds, noAnswer, tooLate } from "./claiming";
 import { expireHolds } from "./expiry";
 import { priorAnswer } from "./idempotency-records";
 import { buildBooking, commitBooking, type Staff } from "./new-booking";
-import { claimFor, claimNeeds, firstWithSeat, noAnswer, noCandidateLeft, singleWay, tooLate } from "./staffing";
+import { firstWithSeat, noCandidateLeft, singleWay, type Tries } from "./staffing";
 import type { CalendarTables } from "./tables";
 
 /** The staff of a hold's booking, from what its seat claims. */
@@ -39,17 +40,11 @@ export function beginHold({ tables, command, candidates }: HoldFlow, now: number
   const violation = checkRequest(command.service, start, end, now);
   if (violation?.kind === "invalid") return refused({ code: "validation_failed", ...violation });
   if (violation) return refused({ code: "slot_unavailable", reason: violation.reason, detail: violation.detail });
-  return seatNext(tables, command, candidates, [], undefined, now);
+  return seatNext({ tables, command, candidates }, { tried: [] }, now);
 }
 
-function seatNext(
-  tables: CalendarTables,
-  command: HoldCommand,
-  candidates: Candidate[],
-  tried: string[],
-  last: Refused | undefined,
-  now: number,
-): Step<HoldResult> {
+function seatNext(flow: HoldFlow, { tried, last }: Tries, now: number): Step<HoldResult> {
+  const { tables, command, candidates } = flow;
   const { service } = command;
   const start = Date.parse(command.startTime);
   const end = Date.parse(command.endTime);
@@ -93,16 +88,12 @@ export function confirmHold({ tables }: HoldFlow, attempt: Attempt, now: number)
 }
 
 /** A calendar refused: the seat goes, what was granted is released, and the next candidate is tried. */
-export function retryHold(
-  { tables, command, candidates }: HoldFlow,
-  attempt: Attempt,
-  refusal: Refused,
-  now: number,
-): Step<HoldResult> {
+export function retryHold(flow: HoldFlow, attempt: Attempt, refusal: Refused, now: number): Step<HoldResult> {
+  const { tables } = flow;
   if (!tables.holds.seat(attempt.rowId)) return refused(tooLate("hold"));
   tables.holds.discard(attempt.rowId);
   tables.tasks.release(attempt.businessId, refusal.granted, now);
-  return seatNext(tables, command, candidates, attempt.tried, refusal, now);
+  return seatNext(flow, { tried: attempt.tried, last: refusal }, now);
 }
 
 /** A calendar did not answer: nothing is held, and every claim that may have been made is released. */
@@ -113,12 +104,7 @@ export function abandonHold({ tables }: HoldFlow, attempt: Attempt, claims: Clai
 }
 
 /** A new hold, in the phases of the claim protocol. */
-export const holding: Phases<HoldFlow, HoldResult> = {
-  begin: beginHold,
-  confirm: confirmHold,
-  refused: retryHold,
-  unanswered: abandonHold,
-};
+export const holding: Phases<HoldFlow, HoldResult> = phases(beginHold, confirmHold, retryHold, abandonHold);
 
 /**
  * Turns a live hold into a booking in one transaction: the hold's seat row goes and the

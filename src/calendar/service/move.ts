@@ -10,15 +10,16 @@
  */
 import { type BookingRecord, holdsCapacity, toBooking } from "../../domain/booking";
 import type { ClaimRef } from "../claim-types";
-import type { Attempt, Phases, Refused, Step } from "../claims/flow";
+import { type Attempt, type Phases, phases, type Refused, type Step } from "../claims/flow";
 import { type Candidate, fixedCandidate, oneEach } from "../claims/preference";
 import { blockedSpan, checkRequest, type Span } from "../rules/service-rules";
 import type { CalendarRefusal, CalendarResult, RescheduleCommand } from "../types";
+import { abandonTentative, claimFor, claimNeeds, type Interval, refsOf, tooLate } from "./claiming";
 import { expireHolds } from "./expiry";
 import { priorAnswer } from "./idempotency-records";
 import { staffOf } from "./new-booking";
 import { moveRowId } from "./reservations";
-import { claimFor, claimNeeds, firstWithSeat, noAnswer, noCandidateLeft, refsOf, tooLate } from "./staffing";
+import { firstWithSeat, noCandidateLeft, type Tries } from "./staffing";
 import type { CalendarTables } from "./tables";
 
 const done = (result: CalendarResult): Step<CalendarResult> => ({ kind: "done", result });
@@ -84,7 +85,7 @@ export function beginMove({ tables, command, preferred }: MoveFlow, now: number)
       detail: `The booking's provider ${current.providerId} no longer performs this service: send the providerId of one who does.`,
     });
   }
-  return seatNext(tables, command, current, candidates, { start, end }, [], undefined, now);
+  return seatNext({ tables, command }, current, candidates, { start, end }, { tried: [] }, now);
 }
 
 /**
@@ -92,13 +93,11 @@ export function beginMove({ tables, command, preferred }: MoveFlow, now: number)
  * elsewhere (its old claims released), else a tentative move row and the claims to make.
  */
 function seatNext(
-  tables: CalendarTables,
-  command: RescheduleCommand,
+  { tables, command }: Pick<MoveFlow, "tables" | "command">,
   current: BookingRecord,
   candidates: Candidate[],
-  time: { start: number; end: number },
-  tried: string[],
-  last: Refused | undefined,
+  time: Interval,
+  { tried, last }: Tries,
   now: number,
 ): Step<CalendarResult> {
   const { service } = command;
@@ -135,7 +134,7 @@ export function finishMove({ tables, command }: MoveFlow, attempt: Attempt, now:
   const current = reservations.load(moved.id);
   if (!holdsCapacity(current.status)) {
     // Cancelled (or completed) while the other calendars were deciding: the move is moot.
-    abandonMove({ tables }, attempt, refsOf(attempt.needs), now);
+    abandonTentative("move")({ tables }, attempt, refsOf(attempt.needs), now);
     const detail = `The booking became ${current.status} meanwhile; it was not moved.`;
     return { ok: false, refusal: { code: "invalid_transition", detail } };
   }
@@ -145,12 +144,8 @@ export function finishMove({ tables, command }: MoveFlow, attempt: Attempt, now:
 }
 
 /** A calendar refused the new time: the row goes, what was granted is released, the next candidate is tried. */
-export function retryMove(
-  { tables, command, preferred }: MoveFlow,
-  attempt: Attempt,
-  refusal: Refused,
-  now: number,
-): Step<CalendarResult> {
+export function retryMove(flow: MoveFlow, attempt: Attempt, refusal: Refused, now: number): Step<CalendarResult> {
+  const { tables, command, preferred } = flow;
   if (!tables.reservations.isTentative(attempt.rowId)) return refused(tooLate("move"));
   const moved = tables.reservations.load(attempt.rowId);
   tables.reservations.removeTentative(attempt.rowId);
@@ -161,28 +156,16 @@ export function retryMove(
   }
   const time = { start: Date.parse(moved.startTime), end: Date.parse(moved.endTime) };
   const candidates = moveCandidates(command, current, preferred) ?? [];
-  return seatNext(tables, command, current, candidates, time, attempt.tried, refusal, now);
-}
-
-/** The move was not answered (or became moot): the row goes and every claim it may have made is released. */
-export function abandonMove(
-  { tables }: Pick<MoveFlow, "tables">,
-  attempt: Attempt,
-  claims: ClaimRef[],
-  now: number,
-): CalendarResult {
-  tables.reservations.removeTentative(attempt.rowId);
-  tables.tasks.release(attempt.businessId, claims, now);
-  return { ok: false, refusal: noAnswer("move") };
+  return seatNext(flow, current, candidates, time, { tried: attempt.tried, last: refusal }, now);
 }
 
 /** A move, in the phases of the claim protocol. */
-export const moving: Phases<MoveFlow, CalendarResult> = {
-  begin: beginMove,
-  confirm: finishMove,
-  refused: retryMove,
-  unanswered: abandonMove,
-};
+export const moving: Phases<MoveFlow, CalendarResult> = phases(
+  beginMove,
+  finishMove,
+  retryMove,
+  abandonTentative("move"),
+);
 
 /** Moves the booking to its new span and claims; the claims it held before are released. */
 function commitMove(
