@@ -155,5 +155,29 @@ export function conditionalGet<T extends z.ZodType>(schema: T, description: stri
   };
 }
 
+/**
+ * The request and responses of a PATCH by id: a JSON body, an optional `If-Match`, and the changed
+ * object with its new `ETag` — or a problem (404, 412, the body's problems, and `problems`).
+ */
+export function conditionalPatch<B extends z.ZodType, T extends z.ZodType>(
+  body: B,
+  schema: T,
+  description: string,
+  idExample: string,
+  ...problems: ProblemStatus[]
+) {
+  return {
+    request: {
+      params: idParam(idExample),
+      headers: ifMatchHeader,
+      body: { required: true, content: { "application/json": { schema: body } } },
+    },
+    responses: {
+      200: jsonResponse(description, schema, { required: ["ETag"] }),
+      ...problemResponses(404, 412, ...bodyProblems, ...problems),
+    },
+  };
+}
+
 /** Security requirement for routes that need an API key. */
 export const bearerSecurity = [{ bearerAuth: [] }];

@@ -2,14 +2,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { transitionBooking } from "../../bookings/transition";
 import type { AppEnv } from "../../env";
 import { etagOf, ifMatchVersions } from "../../lib/etag";
-import {
-  bearerSecurity,
-  bodyProblems,
-  idParam,
-  ifMatchHeader,
-  jsonResponse,
-  problemResponses,
-} from "../../lib/openapi";
+import { bearerSecurity, conditionalPatch } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { BookingSchema, BookingStatusSchema } from "../../schemas/bookings";
 
@@ -47,15 +40,13 @@ const route = createRoute({
     "With `If-Match`, the change applies only if the booking still has that ETag (else 412).",
   ].join("\n\n"),
   security: bearerSecurity,
-  request: {
-    params: idParam("bkg_01jd3k5v7q8r9s0t1u2v3w4x5y"),
-    headers: ifMatchHeader,
-    body: { required: true, content: { "application/json": { schema: UpdateBookingSchema } } },
-  },
-  responses: {
-    200: jsonResponse("The updated booking.", BookingSchema, { required: ["ETag"] }),
-    ...problemResponses(404, 409, 412, ...bodyProblems),
-  },
+  ...conditionalPatch(
+    UpdateBookingSchema,
+    BookingSchema,
+    "The updated booking.",
+    "bkg_01jd3k5v7q8r9s0t1u2v3w4x5y",
+    409,
+  ),
 });
 
 export const updateBooking = (app: OpenAPIHono<AppEnv>) =>

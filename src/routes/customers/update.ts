@@ -2,14 +2,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { editCustomer } from "../../customers/edit";
 import type { AppEnv } from "../../env";
 import { etagOf, ifMatchTags } from "../../lib/etag";
-import {
-  bearerSecurity,
-  bodyProblems,
-  idParam,
-  ifMatchHeader,
-  jsonResponse,
-  problemResponses,
-} from "../../lib/openapi";
+import { bearerSecurity, conditionalPatch } from "../../lib/openapi";
 import { CustomerSchema, UpdateCustomerSchema } from "../../schemas/customers";
 
 const route = createRoute({
@@ -21,15 +14,13 @@ const route = createRoute({
   description:
     "The customer's bookings show the new details too. E-mail addresses stay unique per business, compared case-insensitively (`409 customer_exists`).",
   security: bearerSecurity,
-  request: {
-    params: idParam("cus_01jd3k5v7q8r9s0t1u2v3w4x5y"),
-    headers: ifMatchHeader,
-    body: { required: true, content: { "application/json": { schema: UpdateCustomerSchema } } },
-  },
-  responses: {
-    200: jsonResponse("The updated customer.", CustomerSchema, { required: ["ETag"] }),
-    ...problemResponses(404, 409, 412, ...bodyProblems),
-  },
+  ...conditionalPatch(
+    UpdateCustomerSchema,
+    CustomerSchema,
+    "The updated customer.",
+    "cus_01jd3k5v7q8r9s0t1u2v3w4x5y",
+    409,
+  ),
 });
 
 export const updateCustomer = (app: OpenAPIHono<AppEnv>) =>

@@ -1,14 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { etagOf, ifMatchTags } from "../../lib/etag";
-import {
-  bearerSecurity,
-  bodyProblems,
-  idParam,
-  ifMatchHeader,
-  jsonResponse,
-  problemResponses,
-} from "../../lib/openapi";
+import { bearerSecurity, conditionalPatch } from "../../lib/openapi";
 import { editProvider } from "../../providers/edit";
 import { ProviderSchema, UpdateProviderSchema } from "./schemas";
 
@@ -21,15 +14,13 @@ const route = createRoute({
   description:
     "Given fields replace the stored ones (`dateOverrides` as a whole list). Once this answers 200, no new booking is decided against the old settings; existing bookings are kept.",
   security: bearerSecurity,
-  request: {
-    params: idParam("prv_01jd3k5v7q8r9s0t1u2v3w4x5y"),
-    headers: ifMatchHeader,
-    body: { required: true, content: { "application/json": { schema: UpdateProviderSchema } } },
-  },
-  responses: {
-    200: jsonResponse("The updated provider.", ProviderSchema, { required: ["ETag"] }),
-    ...problemResponses(404, 412, ...bodyProblems, 503),
-  },
+  ...conditionalPatch(
+    UpdateProviderSchema,
+    ProviderSchema,
+    "The updated provider.",
+    "prv_01jd3k5v7q8r9s0t1u2v3w4x5y",
+    503,
+  ),
 });
 
 export const updateProvider = (app: OpenAPIHono<AppEnv>) =>

@@ -1,14 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { etagOf, ifMatchTags } from "../../lib/etag";
-import {
-  bearerSecurity,
-  bodyProblems,
-  idParam,
-  ifMatchHeader,
-  jsonResponse,
-  problemResponses,
-} from "../../lib/openapi";
+import { bearerSecurity, conditionalPatch } from "../../lib/openapi";
 import { ServiceSchema, UpdateServiceSchema } from "../../schemas/services";
 import { editService } from "../../services/edit";
 
@@ -21,15 +14,13 @@ const route = createRoute({
   description:
     "Changes apply to the next booking and to the availability calendar at once; existing bookings are kept as booked (their times, provider and seat). Send at least one field (else 422); the schedule rules of `POST /services` apply. With `If-Match`, the change applies only if the service still has that ETag (else 412).\n\nA change that leaves fewer seats — a lower `capacity`, or `providerIds: []` on a service whose seats were counted per provider — is refused with `409 bookings_conflict` while upcoming bookings or live holds would be over the new seats; its `conflicts` list where (`at`, `bookingIds`, `providerId`). Adding providers to a service with bookings is allowed: a booking made before the service had providers keeps its seat and takes one in every provider's session at its time, until it is moved to a provider.",
   security: bearerSecurity,
-  request: {
-    params: idParam("svc_01jd3k5v7q8r9s0t1u2v3w4x5y"),
-    headers: ifMatchHeader,
-    body: { required: true, content: { "application/json": { schema: UpdateServiceSchema } } },
-  },
-  responses: {
-    200: jsonResponse("The updated service.", ServiceSchema, { required: ["ETag"] }),
-    ...problemResponses(404, 409, 412, ...bodyProblems),
-  },
+  ...conditionalPatch(
+    UpdateServiceSchema,
+    ServiceSchema,
+    "The updated service.",
+    "svc_01jd3k5v7q8r9s0t1u2v3w4x5y",
+    409,
+  ),
 });
 
 export const updateService = (app: OpenAPIHono<AppEnv>) =>
