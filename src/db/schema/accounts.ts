@@ -1,5 +1,5 @@
 /** The businesses (tenants) and their API keys. */
-import { index, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { type AnySQLiteColumn, index, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const businesses = sqliteTable("businesses", {
   id: text("id").primaryKey(),
@@ -14,11 +14,22 @@ export const businessIdColumn = () =>
     .notNull()
     .references(() => businesses.id);
 
+/** The id and the owning business of a tenant-owned row. */
+export const ownedRowColumns = () => ({ id: text("id").primaryKey(), businessId: businessIdColumn() });
+
+/** When a row was made and last changed. */
+export const timestampColumns = () => ({
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+});
+
+/** A required column naming a row of another table (by its id). */
+export const requiredRef = (name: string, ref: () => AnySQLiteColumn) => text(name).notNull().references(ref);
+
 export const apiKeys = sqliteTable(
   "api_keys",
   {
-    id: text("id").primaryKey(),
-    businessId: businessIdColumn(),
+    ...ownedRowColumns(),
     /** SHA-256 of the whole key, lowercase hex. The key itself is never stored. */
     keyHash: text("key_hash").notNull(),
     /** First characters of the key (e.g. `bk_live_a1b2`), to tell keys apart in listings. */

@@ -1,23 +1,18 @@
 /** Bookings as D1 stores them (the service calendars are the authority; D1 is the query store). */
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { bookingStatuses } from "../../domain/booking.ts";
-import { businessIdColumn } from "./accounts.ts";
+import { ownedRowColumns, requiredRef, timestampColumns } from "./accounts.ts";
 import { providers, services } from "./catalog.ts";
 import { customers } from "./customers.ts";
 
 export const bookings = sqliteTable(
   "bookings",
   {
-    id: text("id").primaryKey(),
-    businessId: businessIdColumn(),
-    serviceId: text("service_id")
-      .notNull()
-      .references(() => services.id),
+    ...ownedRowColumns(),
+    serviceId: requiredRef("service_id", () => services.id),
     /** Who performs it; null for services without providers. */
     providerId: text("provider_id").references(() => providers.id),
-    customerId: text("customer_id")
-      .notNull()
-      .references(() => customers.id),
+    customerId: requiredRef("customer_id", () => customers.id),
     customerName: text("customer_name").notNull(),
     customerEmail: text("customer_email").notNull(),
     customerPhone: text("customer_phone"),
@@ -27,8 +22,7 @@ export const bookings = sqliteTable(
     status: text("status", { enum: bookingStatuses }).notNull(),
     /** Bumped by the service's calendar on every change; D1 keeps the highest it has seen. */
     version: integer("version").notNull().default(1),
-    createdAt: text("created_at").notNull(),
-    updatedAt: text("updated_at").notNull(),
+    ...timestampColumns(),
     cancelledAt: text("cancelled_at"),
     cancellationReason: text("cancellation_reason"),
   },

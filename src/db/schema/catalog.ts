@@ -1,13 +1,12 @@
 /** The catalog: services, the providers who perform them, and which provider performs which service. */
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { DateOverride, WeeklySchedule } from "../../domain/schedule.ts";
-import { businessIdColumn } from "./accounts.ts";
+import { businessIdColumn, ownedRowColumns, requiredRef, timestampColumns } from "./accounts.ts";
 
 export const services = sqliteTable(
   "services",
   {
-    id: text("id").primaryKey(),
-    businessId: businessIdColumn(),
+    ...ownedRowColumns(),
     name: text("name").notNull(),
     description: text("description"),
     durationMinutes: integer("duration_minutes").notNull(),
@@ -22,8 +21,7 @@ export const services = sqliteTable(
     weeklySchedule: text("weekly_schedule", { mode: "json" }).notNull().$type<WeeklySchedule>(),
     requiresConfirmation: integer("requires_confirmation", { mode: "boolean" }).notNull().default(false),
     active: integer("active", { mode: "boolean" }).notNull().default(true),
-    createdAt: text("created_at").notNull(),
-    updatedAt: text("updated_at").notNull(),
+    ...timestampColumns(),
     /** JSON: `[{ "date": "2026-12-24", "intervals": [...] }]`, local dates in `timezone`. */
     dateOverrides: text("date_overrides", { mode: "json" }).notNull().default([]).$type<DateOverride[]>(),
     /** Moves forward on every change: the ETag, and how the calendar tells stale settings. */
@@ -36,8 +34,7 @@ export const services = sqliteTable(
 export const providers = sqliteTable(
   "providers",
   {
-    id: text("id").primaryKey(),
-    businessId: businessIdColumn(),
+    ...ownedRowColumns(),
     name: text("name").notNull(),
     email: text("email"),
     timezone: text("timezone").notNull(),
@@ -46,8 +43,7 @@ export const providers = sqliteTable(
     active: integer("active", { mode: "boolean" }).notNull().default(true),
     /** Bumped on every change; the ETag and the provider calendar's settings both follow it. */
     version: integer("version").notNull().default(1),
-    createdAt: text("created_at").notNull(),
-    updatedAt: text("updated_at").notNull(),
+    ...timestampColumns(),
   },
   (t) => [index("providers_business_active_idx").on(t.businessId, t.active, t.id)],
 );
@@ -57,12 +53,8 @@ export const serviceProviders = sqliteTable(
   "service_providers",
   {
     businessId: businessIdColumn(),
-    serviceId: text("service_id")
-      .notNull()
-      .references(() => services.id),
-    providerId: text("provider_id")
-      .notNull()
-      .references(() => providers.id),
+    serviceId: requiredRef("service_id", () => services.id),
+    providerId: requiredRef("provider_id", () => providers.id),
   },
   (t) => [
     primaryKey({ columns: [t.serviceId, t.providerId] }),

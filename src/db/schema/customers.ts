@@ -1,12 +1,11 @@
 /** Customers: one per e-mail address and business. */
 import { index, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { businessIdColumn } from "./accounts.ts";
+import { ownedRowColumns, timestampColumns } from "./accounts.ts";
 
 export const customers = sqliteTable(
   "customers",
   {
-    id: text("id").primaryKey(),
-    businessId: businessIdColumn(),
+    ...ownedRowColumns(),
     name: text("name").notNull(),
     email: text("email").notNull(),
     /** Lower-cased e-mail: the per-business identity of a customer. */
@@ -14,8 +13,7 @@ export const customers = sqliteTable(
     /** Lower-cased name, so search is case-insensitive beyond ASCII. */
     nameNormalized: text("name_normalized").notNull(),
     phone: text("phone"),
-    createdAt: text("created_at").notNull(),
-    updatedAt: text("updated_at").notNull(),
+    ...timestampColumns(),
     /** Set when the person was erased: the row stays (bookings reference it) with placeholders only. */
     erasedAt: text("erased_at"),
   },

@@ -1,5 +1,5 @@
 import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { businessIdColumn } from "./accounts.ts";
+import { ownedRowColumns, requiredRef } from "./accounts.ts";
 import { services } from "./catalog.ts";
 
 /**
@@ -9,11 +9,8 @@ import { services } from "./catalog.ts";
 export const holds = sqliteTable(
   "holds",
   {
-    id: text("id").primaryKey(),
-    businessId: businessIdColumn(),
-    serviceId: text("service_id")
-      .notNull()
-      .references(() => services.id),
+    ...ownedRowColumns(),
+    serviceId: requiredRef("service_id", () => services.id),
     apiKeyId: text("api_key_id").notNull(),
     expiresAt: text("expires_at").notNull(),
     /** Set when the hold ends early (released or consumed); null while it may still be live. */

@@ -1,14 +1,13 @@
 /** Webhook endpoints, the booking events sent to them, and each delivery with its attempts. */
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { type WebhookEventType, webhookEventTypes } from "../../domain/webhook.ts";
-import { businessIdColumn } from "./accounts.ts";
+import { ownedRowColumns, requiredRef, timestampColumns } from "./accounts.ts";
 
 /** HTTPS endpoints a business registered for booking events. */
 export const webhookEndpoints = sqliteTable(
   "webhook_endpoints",
   {
-    id: text("id").primaryKey(),
-    businessId: businessIdColumn(),
+    ...ownedRowColumns(),
     url: text("url").notNull(),
     description: text("description"),
     events: text("events", { mode: "json" }).notNull().$type<WebhookEventType[]>(),
@@ -18,8 +17,7 @@ export const webhookEndpoints = sqliteTable(
     disabledReason: text("disabled_reason"),
     /** Deliveries in a row that ended dead-lettered; reset by any success. */
     consecutiveFailures: integer("consecutive_failures").notNull().default(0),
-    createdAt: text("created_at").notNull(),
-    updatedAt: text("updated_at").notNull(),
+    ...timestampColumns(),
     deletedAt: text("deleted_at"),
   },
   (t) => [index("webhook_endpoints_business_idx").on(t.businessId, t.id)],
@@ -48,19 +46,14 @@ export const webhookDeliveries = sqliteTable(
   {
     id: text("id").primaryKey(),
     businessId: text("business_id").notNull(),
-    endpointId: text("endpoint_id")
-      .notNull()
-      .references(() => webhookEndpoints.id),
-    eventId: text("event_id")
-      .notNull()
-      .references(() => webhookEvents.id),
+    endpointId: requiredRef("endpoint_id", () => webhookEndpoints.id),
+    eventId: requiredRef("event_id", () => webhookEvents.id),
     eventType: text("event_type", { enum: webhookEventTypes }).notNull(),
     status: text("status", { enum: ["pending", "succeeded", "failed", "dead"] }).notNull(),
     attempts: integer("attempts").notNull().default(0),
     lastStatusCode: integer("last_status_code"),
     lastError: text("last_error"),
-    createdAt: text("created_at").notNull(),
-    updatedAt: text("updated_at").notNull(),
+    ...timestampColumns(),
   },
   (t) => [
     index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.id),
@@ -72,9 +65,7 @@ export const webhookDeliveries = sqliteTable(
 export const webhookAttempts = sqliteTable(
   "webhook_attempts",
   {
-    deliveryId: text("delivery_id")
-      .notNull()
-      .references(() => webhookDeliveries.id),
+    deliveryId: requiredRef("delivery_id", () => webhookDeliveries.id),
     attempt: integer("attempt").notNull(),
     at: text("at").notNull(),
     statusCode: integer("status_code"),
