@@ -4,7 +4,7 @@
  * model. `find_availability` is the one that condenses: the next bookable slots, not the calendar.
  */
 import type { z } from "../lib/zod";
-import type { BookingListSchema, BookingSchema } from "../schemas/bookings";
+import type { BookingSchema } from "../schemas/bookings";
 import type { CustomerListSchema } from "../schemas/customers";
 import type { HoldSchema } from "../schemas/holds";
 import type { ServiceListSchema } from "../schemas/services";
@@ -111,6 +111,23 @@ function pageText<T>(page: Page<T>, noun: string, line: (item: T) => string): st
   return [head, ...page.data.map((item) => `- ${line(item)}`)].join("\n");
 }
 
+/** A read-only tool that answers one page of a list, a line per item. */
+function listTool<T>(
+  tool: Pick<Tool, "name" | "title" | "operationId" | "description">,
+  noun: string,
+  line: (item: T) => string,
+): Tool {
+  return {
+    ...tool,
+    readOnly: true,
+    idempotent: true,
+    present: (body) => {
+      const page = body as Page<T>;
+      return { structured: page, text: pageText(page, noun, line) };
+    },
+  };
+}
+
 const bookingResult = (verb: string) => (body: unknown, replayed: boolean) => {
   const booking = body as Booking;
   return { structured: booking, text: `${verb} ${bookingLine(booking)}.${replayNote(replayed)}` };
@@ -122,27 +139,18 @@ const bookingId = {
 };
 
 export const tools: Tool[] = [
-  {
-    name: "list_services",
-    title: "List services",
-    operationId: "listServices",
-    description:
-      "Lists the business's bookable services (active ones unless active is \"false\"), newest first, with each service's id, duration, seats per slot, time zone, weekly hours and providers. Start here to find the serviceId that find_availability, hold_slot and book_appointment need.",
-    readOnly: true,
-    idempotent: true,
-    present: (body) => {
-      const page = body as z.infer<typeof ServiceListSchema>;
-      return {
-        structured: page,
-        text: pageText(
-          page,
-          "service",
-          (s) =>
-            `${s.id} "${s.name}": ${s.durationMinutes} min, ${s.capacity} seat(s) per slot, ${s.timezone}${s.providerIds.length ? `, providers ${s.providerIds.join(", ")}` : ""}${s.active ? "" : " (inactive)"}`,
-        ),
-      };
+  listTool<z.infer<typeof ServiceListSchema>["data"][number]>(
+    {
+      name: "list_services",
+      title: "List services",
+      operationId: "listServices",
+      description:
+        "Lists the business's bookable services (active ones unless active is \"false\"), newest first, with each service's id, duration, seats per slot, time zone, weekly hours and providers. Start here to find the serviceId that find_availability, hold_slot and book_appointment need.",
     },
-  },
+    "service",
+    (s) =>
+      `${s.id} "${s.name}": ${s.durationMinutes} min, ${s.capacity} seat(s) per slot, ${s.timezone}${s.providerIds.length ? `, providers ${s.providerIds.join(", ")}` : ""}${s.active ? "" : " (inactive)"}`,
+  ),
   {
     name: "find_availability",
     title: "Find free slots",
@@ -210,33 +218,26 @@ export const tools: Tool[] = [
     idempotent: true,
     present: bookingResult("Cancelled"),
   },
-  {
-    name: "list_bookings",
-    title: "List bookings",
-    operationId: "listBookings",
-    description:
-      "Lists the business's bookings, latest appointment first, filtered by status, serviceId, customerId and an appointment start range [from, to). Use it to find a booking's id before reschedule_booking or cancel_booking, or to check what is booked.",
-    readOnly: true,
-    idempotent: true,
-    present: (body) => {
-      const page = body as z.infer<typeof BookingListSchema>;
-      return { structured: page, text: pageText(page, "booking", bookingLine) };
+  listTool<Booking>(
+    {
+      name: "list_bookings",
+      title: "List bookings",
+      operationId: "listBookings",
+      description:
+        "Lists the business's bookings, latest appointment first, filtered by status, serviceId, customerId and an appointment start range [from, to). Use it to find a booking's id before reschedule_booking or cancel_booking, or to check what is booked.",
     },
-  },
-  {
-    name: "find_customers",
-    title: "Find customers",
-    operationId: "listCustomers",
-    description:
-      "Finds customers of the business whose name or e-mail contains search (case-insensitive), newest first; without search it lists all. Use it to find a customer's id (customerId for list_bookings) or to check the e-mail to book with.",
-    readOnly: true,
-    idempotent: true,
-    present: (body) => {
-      const page = body as z.infer<typeof CustomerListSchema>;
-      return {
-        structured: page,
-        text: pageText(page, "customer", (c) => `${c.id} ${c.name} <${c.email}>${c.phone ? `, ${c.phone}` : ""}`),
-      };
+    "booking",
+    bookingLine,
+  ),
+  listTool<z.infer<typeof CustomerListSchema>["data"][number]>(
+    {
+      name: "find_customers",
+      title: "Find customers",
+      operationId: "listCustomers",
+      description:
+        "Finds customers of the business whose name or e-mail contains search (case-insensitive), newest first; without search it lists all. Use it to find a customer's id (customerId for list_bookings) or to check the e-mail to book with.",
     },
-  },
+    "customer",
+    (c) => `${c.id} ${c.name} <${c.email}>${c.phone ? `, ${c.phone}` : ""}`,
+  ),
 ];
