@@ -37,6 +37,9 @@ export type BenchServer = {
  */
 export type ServeOptions = { inspectorPort?: number };
 
+/** A calibration Worker's options: `assets: false` leaves out the static-assets binding and its router. */
+export type CalibrationOptions = ServeOptions & { assets?: boolean };
+
 /** The Worker's Miniflare options as `wrangler.toml` gives them (assets included). */
 function wranglerWorkerOptions() {
   // Module rules describe unbundled sources; the dry-run output is one bundled module.
@@ -68,17 +71,19 @@ export const FLOOR_WORKER = "floor";
  * as the API — assets included — minus the bindings whose classes and handlers only the API
  * exports: the runtime's floor for one request, measured in the same run.
  */
-export async function startCalibrationServer(options: ServeOptions = {}) {
+export async function startCalibrationServer(options: CalibrationOptions = {}) {
   const work = mkdtempSync(path.join(tmpdir(), "booking-floor-"));
   const {
     durableObjects: _do,
     queueConsumers: _qc,
     triggers: _t,
+    assets,
     ...workerOptions
   } = wranglerWorkerOptions() as Record<string, unknown>;
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       ...workerOptions,
+      ...(options.assets === false ? {} : { assets }),
       name: FLOOR_WORKER,
       modules: true,
       script: 'export default { fetch: () => new Response("ok") };',
@@ -112,28 +117,45 @@ export async function startBenchServer(options: ServeOptions = {}): Promise<Benc
   if (build.status !== 0) throw new Error(`wrangler build failed:\n${build.stderr}`);
   const bundle = readFileSync(path.join(outdir, "index.js"));
 
-  const workerOptions = wranglerWorkerOptions();
+  // As Cloudflare routes it (`run_worker_first` for the API paths): the API Worker answers API
+  // requests with no assets router in front; the static files come from a worker of their own
+  // matched on their path. Miniflare puts its router in front of every request of a worker with
+  // assets, whatever `run_worker_first` says (docs/performance.md, "The static-assets router").
+  const { assets, ...workerOptions } = wranglerWorkerOptions();
   // The load comes from one API key: lift its per-key budgets so the bench measures the API, not the limiter.
   const unlimited = { limit: 1_000_000_000, period: 60 };
   const ratelimits = Object.fromEntries(
     Object.entries(workerOptions.ratelimits ?? {}).map(([name, binding]) => [name, { ...binding, simple: unlimited }]),
   );
+  const shared = { ...serverOptions(options), resourcePersistencePath: path.join(work, "state") };
   const mf = new Miniflare(
     convertV4MiniflareOptions({
-      ...workerOptions,
-      ratelimits,
-      bindings: {
-        ...(workerOptions.bindings as object),
-        READ_BUDGET: "1000000000/60",
-        WRITE_BUDGET: "1000000000/60",
-        ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
-      },
-      name: API_WORKER,
-      modules: true,
-      scriptPath: path.join(outdir, "index.js"),
-      modulesRoot: outdir,
-      resourcePersistencePath: path.join(work, "state"),
-      ...serverOptions(options),
+      ...shared,
+      workers: [
+        {
+          ...workerOptions,
+          ratelimits,
+          bindings: {
+            ...(workerOptions.bindings as object),
+            READ_BUDGET: "1000000000/60",
+            WRITE_BUDGET: "1000000000/60",
+            ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+          },
+          name: API_WORKER,
+          modules: true,
+          scriptPath: path.join(outdir, "index.js"),
+          modulesRoot: outdir,
+        },
+        {
+          name: "docs-assets",
+          compatibilityDate: workerOptions.compatibilityDate,
+          assets,
+          routes: ["*/docs-assets/*"],
+          modules: true,
+          // Miniflare's routes reach a worker itself, not its assets router: the worker hands over.
+          script: "export default { fetch: (request, env) => env.ASSETS.fetch(request) };",
+        },
+      ],
     } as Parameters<typeof convertV4MiniflareOptions>[0]),
   );
   const url = (await mf.ready).toString().replace(/\/$/, "");
