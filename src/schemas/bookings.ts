@@ -4,8 +4,9 @@
  */
 import type { Booking } from "../domain/booking";
 import { bookingStatuses } from "../domain/booking";
+import { cursorListOf, cursorQuery } from "../lib/cursor";
 import { utcDateTime, utcDateTimeRule, utcTimestamp } from "../lib/datetime";
-import { listOf, paginationQuery } from "../lib/pagination";
+import { paginationQuery } from "../lib/pagination";
 import { z } from "../lib/zod";
 import { customerEmail, customerName, customerPhone } from "./fields";
 
@@ -81,11 +82,12 @@ export const BookingSchema = z
   })
   .openapi("Booking") satisfies z.ZodType<Booking>;
 
-export const BookingListSchema = listOf(BookingSchema, "BookingList");
+export const BookingListSchema = cursorListOf(BookingSchema, "BookingList");
 
 /** Query parameters of a bookings list: page, limit and the filters. */
 export const bookingListQuery = {
   ...paginationQuery,
+  ...cursorQuery,
   status: BookingStatusSchema.optional(),
   serviceId: z.string().min(1).max(64).optional(),
   customerId: z.string().min(1).max(64).optional(),
