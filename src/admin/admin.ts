@@ -10,6 +10,7 @@ import { importAppointments } from "../bookings/import";
 import { reconcile, reconcileProviders } from "../calendar";
 import type { AppEnv } from "../env";
 import { sha256Hex } from "../lib/crypto";
+import { recountLists } from "../lists/counts";
 import { ApiError } from "../lib/errors";
 import { assertWellFormed, fieldErrors } from "../lib/validation";
 import { z } from "../lib/zod";
@@ -39,8 +40,18 @@ const ImportSchema = z.strictObject({
 export const adminApp = new Hono<AppEnv>();
 adminApp.use(requireAdminToken);
 adminApp.get("/reconcile", async (c) => {
-  const [calendars, people] = await Promise.all([reconcile(c.env), reconcileProviders(c.env)]);
-  return c.json({ ...calendars, providers: people, consistent: calendars.consistent && people.consistent });
+  const [calendars, people, countDrift] = await Promise.all([
+    reconcile(c.env),
+    reconcileProviders(c.env),
+    recountLists(c.var.db),
+  ]);
+  return c.json({
+    ...calendars,
+    providers: people,
+    // The lists' kept totals recounted from the rows: every count that differs (none when exact).
+    counts: { drift: countDrift },
+    consistent: calendars.consistent && people.consistent && countDrift.length === 0,
+  });
 });
 adminApp.post(
   "/services/:serviceId/import",

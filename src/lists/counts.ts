@@ -105,9 +105,12 @@ export async function recountLists(db: Database, businessId?: string): Promise<C
     const real = counted.get(keyOf(row));
     counted.delete(keyOf(row));
     if ((real?.n ?? 0) !== row.n) {
-      drift.push({ ...row, dimension: row.dimension as CountedDimension, kept: row.n, actual: real?.n ?? 0 });
+      const { businessId, dimension, value } = row;
+      drift.push({ businessId, dimension: dimension as CountedDimension, value, kept: row.n, actual: real?.n ?? 0 });
     }
   }
-  for (const real of counted.values()) drift.push({ ...real, kept: 0, actual: real.n });
+  for (const { businessId, dimension, value, n } of counted.values()) {
+    drift.push({ businessId, dimension, value, kept: 0, actual: n });
+  }
   return drift;
 }
