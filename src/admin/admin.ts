@@ -10,10 +10,10 @@ import { importAppointments } from "../bookings/import";
 import { reconcile, reconcileProviders } from "../calendar";
 import type { AppEnv } from "../env";
 import { sha256Hex } from "../lib/crypto";
-import { recountLists } from "../lists/counts";
 import { ApiError } from "../lib/errors";
 import { assertWellFormed, fieldErrors } from "../lib/validation";
 import { z } from "../lib/zod";
+import { recountLists } from "../lists/counts";
 import { BookingRequestFields } from "../schemas/bookings";
 
 const requireAdminToken = createMiddleware<AppEnv>(async (c, next) => {

@@ -80,8 +80,12 @@ const phraseOf = (term: string) => `"${term.replaceAll('"', '""')}"`;
 const listQueries = (db: Database, search: SearchKind) =>
   preparedOnce(db, `customers-list:${search}`, () => {
     const term = sql.placeholder("term");
+    // With a term the index finds the few matching rows first; the unary `+` keeps SQLite from
+    // walking the business's (business_id, id) index instead, which reads every customer.
     const where = and(
-      eq(customers.businessId, sql.placeholder("businessId")),
+      search === "index"
+        ? sql`+${customers.businessId} = ${sql.placeholder("businessId")}`
+        : eq(customers.businessId, sql.placeholder("businessId")),
       isNull(customers.erasedAt),
       search === "index"
         ? sql`${customers}.rowid IN (SELECT rowid FROM customers_search WHERE customers_search MATCH ${term})`
@@ -96,7 +100,7 @@ const listQueries = (db: Database, search: SearchKind) =>
     );
     return {
       ...pageQueries(db, customers, where, [desc(customers.id)]),
-      ...keysetQueries(db, customers, where, [customers.id]),
+      ...keysetQueries(db, customers, where, [search === "index" ? sql`+${customers.id}` : customers.id]),
     };
   });
 

@@ -105,7 +105,7 @@ export function keysetQueries<T extends SQLiteTable>(
   db: Database,
   table: T,
   where: SQL | undefined,
-  key: SQLiteColumn[],
+  key: (SQLiteColumn | SQL)[],
 ) {
   const columns = sql.join(key, sql`, `);
   const cursor = sql.join(
