@@ -28,6 +28,12 @@ export type BenchServer = {
   bundle: { raw: number; gzip: number };
   /** A new business with one API key, inserted the way the account CLI does. */
   createAccount(name: string): Promise<string>;
+  /** The business of a key `createAccount` made. */
+  businessOf(key: string): string;
+  /** Runs one SQL statement on the local D1 (seeding rows straight into it). */
+  execute(sql: string, ...params: unknown[]): Promise<void>;
+  /** Rows D1 read per request, from the request log lines since the last reset. */
+  rowsRead: { reset(): void; perRequest(): number | undefined };
   dispose(): Promise<void>;
 };
 
@@ -50,12 +56,12 @@ function wranglerWorkerOptions() {
 }
 
 /** Miniflare options shared by the API and the calibration Worker: loopback, no access log printed. */
-function serverOptions(options: ServeOptions) {
+function serverOptions(options: ServeOptions, onLog: (message: string) => void = () => {}) {
   return {
     host: "127.0.0.1",
     port: 0,
     // The access log is one line per request; printing it here would measure the terminal.
-    handleStructuredLogs: () => {},
+    handleStructuredLogs: ({ message }: { message: string }) => onLog(message),
     // workerd serves its V8 inspector itself on this port, one path per worker (`/core:user:<name>`).
     ...(options.inspectorPort ? { inspectorPort: options.inspectorPort } : {}),
   };
@@ -127,7 +133,17 @@ export async function startBenchServer(options: ServeOptions = {}): Promise<Benc
   const ratelimits = Object.fromEntries(
     Object.entries(workerOptions.ratelimits ?? {}).map(([name, binding]) => [name, { ...binding, simple: unlimited }]),
   );
-  const shared = { ...serverOptions(options), resourcePersistencePath: path.join(work, "state") };
+  // The request log's `rowsRead` (D1's rows read for the request's batched reads), summed.
+  const rows = { requests: 0, read: 0 };
+  const onLog = (message: string) => {
+    if (!message.includes('"rowsRead"')) return;
+    try {
+      const line = JSON.parse(message) as { rowsRead?: number };
+      rows.requests++;
+      rows.read += line.rowsRead ?? 0;
+    } catch {}
+  };
+  const shared = { ...serverOptions(options, onLog), resourcePersistencePath: path.join(work, "state") };
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       ...shared,
@@ -160,6 +176,7 @@ export async function startBenchServer(options: ServeOptions = {}): Promise<Benc
   );
   const url = (await mf.ready).toString().replace(/\/$/, "");
   const db = await mf.getD1Database("DB");
+  const businesses = new Map<string, string>();
   await applyMigrations(db);
 
   return {
@@ -177,7 +194,22 @@ export async function startBenchServer(options: ServeOptions = {}): Promise<Benc
           .prepare("INSERT INTO api_keys (id, business_id, key_hash, key_prefix, created_at) VALUES (?, ?, ?, ?, ?)")
           .bind(k.id, k.businessId, k.keyHash, k.keyPrefix, k.createdAt),
       ]);
+      businesses.set(account.plaintextKey, b.id);
       return account.plaintextKey;
+    },
+    businessOf: (key) => businesses.get(key) ?? "",
+    async execute(sql, ...params) {
+      await db
+        .prepare(sql)
+        .bind(...params)
+        .run();
+    },
+    rowsRead: {
+      reset() {
+        rows.requests = 0;
+        rows.read = 0;
+      },
+      perRequest: () => (rows.requests === 0 ? undefined : Math.round(rows.read / rows.requests)),
     },
     async dispose() {
       await mf.dispose();

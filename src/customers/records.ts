@@ -63,15 +63,18 @@ export async function addCustomer(
 /**
  * How a search term is found: `index` through the trigram index `customers_search` (a term of 3
  * or more characters), `scan` by a substring test on every customer of the business (shorter
- * terms, which have no trigram to look up), or `none` without a term.
+ * terms, which have no trigram to look up, and terms with a NUL), or `none` without a term.
  */
 type SearchKind = "none" | "index" | "scan";
 
 /** The characters of a term as the trigram tokenizer counts them (code points). */
 const MIN_INDEXED_TERM = 3;
 
-export const searchKindOf = (term: string | undefined): SearchKind =>
-  term === undefined ? "none" : [...term].length >= MIN_INDEXED_TERM ? "index" : "scan";
+export const searchKindOf = (term: string | undefined): SearchKind => {
+  if (term === undefined) return "none";
+  // FTS5 reads its query as a C string: a NUL would cut the phrase short, so such terms scan.
+  return [...term].length >= MIN_INDEXED_TERM && !term.includes("\u0000") ? "index" : "scan";
+};
 
 /** A term as an FTS5 phrase: quoted, so every character is literal. */
 const phraseOf = (term: string) => `"${term.replaceAll('"', '""')}"`;

@@ -42,12 +42,14 @@ export type ReadBatch = <const T extends readonly BoundRead<unknown>[]>(reads: T
 export async function readBatch<const T extends readonly BoundRead<unknown>[]>(
   d1: D1Database,
   reads: T,
+  onRowsRead?: (rows: number) => void,
 ): Promise<Results<T>> {
   const statements = reads.map(({ query, values }) => {
     const { sql, params } = query.getQuery();
     return d1.prepare(sql).bind(...fillPlaceholders(params, values));
   });
   const results = await d1.batch(statements);
+  onRowsRead?.(results.reduce((sum, result) => sum + (result.meta?.rows_read ?? 0), 0));
   return reads.map(({ query }, i) => query.mapResult(results[i], true)) as Results<T>;
 }
 

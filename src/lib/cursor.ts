@@ -12,7 +12,7 @@ import { z } from "./zod";
 /** A cursor is at most this long: a sort key and an id, base64url-encoded. */
 const MAX_CURSOR = 256;
 
-const cursorParam = (direction: "after" | "before") =>
+const cursorParam = (direction: "after" | "before", example?: string) =>
   z
     .string()
     .min(1)
@@ -23,12 +23,19 @@ const cursorParam = (direction: "after" | "before") =>
       description:
         direction === "after"
           ? "Items after this position (older ones): the `nextCursor` of a page, or its `Link` `next`. Opaque; not with `before` or a `page` other than 1. Seeks in the index: the same cost at any depth, and stable when items are added."
-          : "Items before this position (newer ones): the `prevCursor` of a page, or its `Link` `prev`. Opaque; not with `after` or a `page` other than 1.",
-      example: "WyJjdXNfMDFqZDNrNXY3cThyOXMwdDF1MnYzdzR4NXkiXQ",
+          : "Items before this position (newer ones): the `prevCursor` of a page, or its `Link` `prev`. Opaque; not with `after` or a `page` other than 1. Its example is `after`'s: the two are never sent together.",
+      ...(example === undefined ? {} : { example }),
     });
 
-/** The `after` and `before` query parameters of a list with cursors. */
-export const cursorQuery = { after: cursorParam("after"), before: cursorParam("before") };
+/**
+ * The `after` and `before` query parameters of a list with cursors; `exampleKey` is the sort key
+ * of an item (id last), whose cursor is `after`'s example. `before` shows none: a request with
+ * both is a 422, and the document's examples are sent together.
+ */
+export const cursorQuery = (exampleKey: string[]) => ({
+  after: cursorParam("after", cursorOf(exampleKey)),
+  before: cursorParam("before"),
+});
 
 export type CursorRequest = PageRequest & { after?: string; before?: string };
 

@@ -87,7 +87,6 @@ export const BookingListSchema = cursorListOf(BookingSchema, "BookingList");
 /** Query parameters of a bookings list: page, limit and the filters. */
 export const bookingListQuery = {
   ...paginationQuery,
-  ...cursorQuery,
   status: BookingStatusSchema.optional(),
   serviceId: z.string().min(1).max(64).optional(),
   customerId: z.string().min(1).max(64).optional(),
@@ -99,4 +98,5 @@ export const bookingListQuery = {
     description: `Only appointments starting before this instant; after \`from\` when both are given. ${utcDateTimeRule}`,
     example: "2026-12-08T00:00:00Z",
   }),
+  ...cursorQuery(["2026-12-01T09:00:00.000Z", "bkg_01jd3k5v7q8r9s0t1u2v3w4x5y"]),
 };

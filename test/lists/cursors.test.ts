@@ -112,14 +112,16 @@ describe("errors", () => {
     await validationError(await api("GET", `/customers?after=${cursor}&page=2`, { key: a.apiKey }), "page");
   });
 
-  it("the OpenAPI document describes after and before, with examples", async () => {
+  it("the OpenAPI document describes after and before, after with an example cursor", async () => {
     const doc = await json(await api("GET", "/openapi.json"));
     for (const path of ["/bookings", "/customers", "/providers/{id}/bookings"]) {
       const params = doc.paths[path].get.parameters as { name: string; description?: string; example?: string }[];
       for (const name of ["after", "before"]) {
         const param = params.find((p) => p.name === name);
         expect(param?.description, `${path} ${name}`).toBeTruthy();
-        expect(param?.example ?? (param as { schema?: { example?: string } })?.schema?.example).toBeTruthy();
+        const example = param?.example ?? (param as { schema?: { example?: string } })?.schema?.example;
+        // `before` shows no example: the document's examples are sent together, and both is a 422.
+        if (name === "after") expect(example, path).toBeTruthy();
       }
     }
     const pagination = doc.components.schemas.CursorPagination;

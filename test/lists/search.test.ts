@@ -10,7 +10,7 @@ import { customers } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
 import { api, createAccount, db, json } from "../helpers";
 
-const alphabet = [..."abcdeéßøİ _-%\"'*.:()^+AB1"];
+const alphabet = [..."abcdeéßøİ _-%\"'*.:()^+AB1", "\u0000"];
 const text = (min: number, max: number) =>
   fc.array(fc.constantFrom(...alphabet), { minLength: min, maxLength: max }).map((chars) => chars.join(""));
 

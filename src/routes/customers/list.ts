@@ -19,7 +19,7 @@ const route = createRoute({
   request: {
     query: z.strictObject({
       ...paginationQuery,
-      ...cursorQuery,
+      ...cursorQuery(["cus_01jd3k5v7q8r9s0t1u2v3w4x5y"]),
       search: z
         .string()
         .trim()
