@@ -3,7 +3,8 @@
  * workerd, each scenario reported against a one-line Worker on the same runtime (the floor) and
  * against `/health`, both measured in the same run. Prints one table and writes bench/results.json.
  * `-- --profile` records CPU profiles instead (scripts/bench/profile.ts), `-- --memory` the
- * heap per request (scripts/bench/memory.ts).
+ * heap per request (scripts/bench/memory.ts), `-- --scale [sizes]` the lists as one business's
+ * bookings grow (scripts/bench/scale.ts; sizes default to 10000,100000).
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -29,6 +30,8 @@ const { values: args } = parseArgs({
     profile: { type: "boolean", default: false },
     memory: { type: "boolean", default: false },
     requests: { type: "string", default: "50000" },
+    scale: { type: "string" },
+    customers: { type: "string", default: "100000" },
   },
 });
 const seconds = Number(args.seconds);
@@ -38,6 +41,20 @@ const log = (msg: string) => process.stderr.write(`${msg}\n`);
 if (args.profile) {
   const { profile } = await import("./bench/profile.ts");
   await profile({ seconds, outDir: path.join(root, "bench", "out") });
+  process.exit(0);
+}
+if (args.scale !== undefined) {
+  const { scale } = await import("./bench/scale.ts");
+  const sizes = (args.scale || "10000,100000").split(",").map(Number);
+  const result = await scale({ sizes, seconds, customers: Number(args.customers) });
+  console.log("| bookings | request | req/s | p50 ms | p99 ms | rows read / request |");
+  console.log("|---:|---|---:|---:|---:|---:|");
+  for (const r of result.rows) {
+    console.log(
+      `| ${r.bookings.toLocaleString("en-US")} | ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.rowsRead ?? ""} |`,
+    );
+  }
+  console.log(`\n/health over the one-line Worker without the assets router: ×${result.healthOverFloor}`);
   process.exit(0);
 }
 if (args.memory) {

@@ -15,5 +15,7 @@ export type AppEnv = {
     caller: Caller;
     /** Set on a read from a key this isolate has seen: the key check the request still owes. */
     keyCheck?: KeyCheck;
+    /** Rows D1 read for this request's batched reads (`meta.rows_read`), for the request log. */
+    rowsRead?: number;
   };
 };

@@ -2,11 +2,13 @@ import { lt } from "drizzle-orm";
 import { everyService, pruneCalendar, reconcile, reconcileProviders } from "./calendar";
 import { createDb } from "./db/client";
 import { idempotencyKeys } from "./db/schema";
+import { recountLists } from "./lists/counts";
 import { pruneWebhookHistory } from "./webhooks/prune";
 
 /**
  * The nightly cron: drop expired idempotency keys and webhook history past its retention, prune
- * each calendar of bookings that can overlap nothing, then reconcile and log what differs.
+ * each calendar of bookings that can overlap nothing, then reconcile (the calendars with D1, the
+ * lists' kept counts with their rows) and log what differs.
  */
 export async function nightly(env: Env): Promise<void> {
   const db = createDb(env.DB);
@@ -22,6 +24,10 @@ export async function nightly(env: Env): Promise<void> {
   const report = await reconcile(env);
   const log = report.consistent ? console.log : console.error;
   log(JSON.stringify({ level: report.consistent ? "info" : "error", msg: "reconciliation", ...report }));
+  const drift = await recountLists(db);
+  (drift.length === 0 ? console.log : console.error)(
+    JSON.stringify({ level: drift.length === 0 ? "info" : "error", msg: "list counts recounted", drift }),
+  );
   const people = await reconcileProviders(env);
   (people.consistent ? console.log : console.error)(
     JSON.stringify({ level: people.consistent ? "info" : "error", msg: "provider reconciliation", ...people }),

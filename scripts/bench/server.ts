@@ -28,6 +28,12 @@ export type BenchServer = {
   bundle: { raw: number; gzip: number };
   /** A new business with one API key, inserted the way the account CLI does. */
   createAccount(name: string): Promise<string>;
+  /** The business of a key `createAccount` made. */
+  businessOf(key: string): string;
+  /** Runs one SQL statement on the local D1 (seeding rows straight into it). */
+  execute(sql: string, ...params: unknown[]): Promise<void>;
+  /** Rows D1 read per request, from the request log lines since the last reset. */
+  rowsRead: { reset(): void; perRequest(): number | undefined };
   dispose(): Promise<void>;
 };
 
@@ -36,6 +42,9 @@ export type BenchServer = {
  * and serves the bundle unminified, so a CPU profile names functions as the source does.
  */
 export type ServeOptions = { inspectorPort?: number };
+
+/** A calibration Worker's options: `assets: false` leaves out the static-assets binding and its router. */
+export type CalibrationOptions = ServeOptions & { assets?: boolean };
 
 /** The Worker's Miniflare options as `wrangler.toml` gives them (assets included). */
 function wranglerWorkerOptions() {
@@ -47,12 +56,12 @@ function wranglerWorkerOptions() {
 }
 
 /** Miniflare options shared by the API and the calibration Worker: loopback, no access log printed. */
-function serverOptions(options: ServeOptions) {
+function serverOptions(options: ServeOptions, onLog: (message: string) => void = () => {}) {
   return {
     host: "127.0.0.1",
     port: 0,
     // The access log is one line per request; printing it here would measure the terminal.
-    handleStructuredLogs: () => {},
+    handleStructuredLogs: ({ message }: { message: string }) => onLog(message),
     // workerd serves its V8 inspector itself on this port, one path per worker (`/core:user:<name>`).
     ...(options.inspectorPort ? { inspectorPort: options.inspectorPort } : {}),
   };
@@ -68,17 +77,19 @@ export const FLOOR_WORKER = "floor";
  * as the API — assets included — minus the bindings whose classes and handlers only the API
  * exports: the runtime's floor for one request, measured in the same run.
  */
-export async function startCalibrationServer(options: ServeOptions = {}) {
+export async function startCalibrationServer(options: CalibrationOptions = {}) {
   const work = mkdtempSync(path.join(tmpdir(), "booking-floor-"));
   const {
     durableObjects: _do,
     queueConsumers: _qc,
     triggers: _t,
+    assets,
     ...workerOptions
   } = wranglerWorkerOptions() as Record<string, unknown>;
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       ...workerOptions,
+      ...(options.assets === false ? {} : { assets }),
       name: FLOOR_WORKER,
       modules: true,
       script: 'export default { fetch: () => new Response("ok") };',
@@ -112,32 +123,60 @@ export async function startBenchServer(options: ServeOptions = {}): Promise<Benc
   if (build.status !== 0) throw new Error(`wrangler build failed:\n${build.stderr}`);
   const bundle = readFileSync(path.join(outdir, "index.js"));
 
-  const workerOptions = wranglerWorkerOptions();
+  // As Cloudflare routes it (`run_worker_first` for the API paths): the API Worker answers API
+  // requests with no assets router in front; the static files come from a worker of their own
+  // matched on their path. Miniflare puts its router in front of every request of a worker with
+  // assets, whatever `run_worker_first` says (docs/performance.md, "The static-assets router").
+  const { assets, ...workerOptions } = wranglerWorkerOptions();
   // The load comes from one API key: lift its per-key budgets so the bench measures the API, not the limiter.
   const unlimited = { limit: 1_000_000_000, period: 60 };
   const ratelimits = Object.fromEntries(
     Object.entries(workerOptions.ratelimits ?? {}).map(([name, binding]) => [name, { ...binding, simple: unlimited }]),
   );
+  // The request log's `rowsRead` (D1's rows read for the request's batched reads), summed.
+  const rows = { requests: 0, read: 0 };
+  const onLog = (message: string) => {
+    if (!message.includes('"rowsRead"')) return;
+    try {
+      const line = JSON.parse(message) as { rowsRead?: number };
+      rows.requests++;
+      rows.read += line.rowsRead ?? 0;
+    } catch {}
+  };
+  const shared = { ...serverOptions(options, onLog), resourcePersistencePath: path.join(work, "state") };
   const mf = new Miniflare(
     convertV4MiniflareOptions({
-      ...workerOptions,
-      ratelimits,
-      bindings: {
-        ...(workerOptions.bindings as object),
-        READ_BUDGET: "1000000000/60",
-        WRITE_BUDGET: "1000000000/60",
-        ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
-      },
-      name: API_WORKER,
-      modules: true,
-      scriptPath: path.join(outdir, "index.js"),
-      modulesRoot: outdir,
-      resourcePersistencePath: path.join(work, "state"),
-      ...serverOptions(options),
+      ...shared,
+      workers: [
+        {
+          ...workerOptions,
+          ratelimits,
+          bindings: {
+            ...(workerOptions.bindings as object),
+            READ_BUDGET: "1000000000/60",
+            WRITE_BUDGET: "1000000000/60",
+            ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+          },
+          name: API_WORKER,
+          modules: true,
+          scriptPath: path.join(outdir, "index.js"),
+          modulesRoot: outdir,
+        },
+        {
+          name: "docs-assets",
+          compatibilityDate: workerOptions.compatibilityDate,
+          assets,
+          routes: ["*/docs-assets/*"],
+          modules: true,
+          // Miniflare's routes reach a worker itself, not its assets router: the worker hands over.
+          script: "export default { fetch: (request, env) => env.ASSETS.fetch(request) };",
+        },
+      ],
     } as Parameters<typeof convertV4MiniflareOptions>[0]),
   );
   const url = (await mf.ready).toString().replace(/\/$/, "");
   const db = await mf.getD1Database("DB");
+  const businesses = new Map<string, string>();
   await applyMigrations(db);
 
   return {
@@ -155,7 +194,22 @@ export async function startBenchServer(options: ServeOptions = {}): Promise<Benc
           .prepare("INSERT INTO api_keys (id, business_id, key_hash, key_prefix, created_at) VALUES (?, ?, ?, ?, ?)")
           .bind(k.id, k.businessId, k.keyHash, k.keyPrefix, k.createdAt),
       ]);
+      businesses.set(account.plaintextKey, b.id);
       return account.plaintextKey;
+    },
+    businessOf: (key) => businesses.get(key) ?? "",
+    async execute(sql, ...params) {
+      await db
+        .prepare(sql)
+        .bind(...params)
+        .run();
+    },
+    rowsRead: {
+      reset() {
+        rows.requests = 0;
+        rows.read = 0;
+      },
+      perRequest: () => (rows.requests === 0 ? undefined : Math.round(rows.read / rows.requests)),
     },
     async dispose() {
       await mf.dispose();

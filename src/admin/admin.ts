@@ -13,6 +13,7 @@ import { sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
 import { assertWellFormed, fieldErrors } from "../lib/validation";
 import { z } from "../lib/zod";
+import { recountLists } from "../lists/counts";
 import { BookingRequestFields } from "../schemas/bookings";
 
 const requireAdminToken = createMiddleware<AppEnv>(async (c, next) => {
@@ -39,8 +40,18 @@ const ImportSchema = z.strictObject({
 export const adminApp = new Hono<AppEnv>();
 adminApp.use(requireAdminToken);
 adminApp.get("/reconcile", async (c) => {
-  const [calendars, people] = await Promise.all([reconcile(c.env), reconcileProviders(c.env)]);
-  return c.json({ ...calendars, providers: people, consistent: calendars.consistent && people.consistent });
+  const [calendars, people, countDrift] = await Promise.all([
+    reconcile(c.env),
+    reconcileProviders(c.env),
+    recountLists(c.var.db),
+  ]);
+  return c.json({
+    ...calendars,
+    providers: people,
+    // The lists' kept totals recounted from the rows: every count that differs (none when exact).
+    counts: { drift: countDrift },
+    consistent: calendars.consistent && people.consistent && countDrift.length === 0,
+  });
 });
 adminApp.post(
   "/services/:serviceId/import",

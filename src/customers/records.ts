@@ -1,12 +1,14 @@
 /** Customers' rows: one by id, a new one, a page of them, and the public shape. */
 import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { bind, pageQueries, preparedOnce, type ReadBatch } from "../db/prepared";
+import { bind, keysetQueries, pageQueries, preparedOnce, type ReadBatch } from "../db/prepared";
 import { type CustomerRow, customers } from "../db/schema";
+import { type CursorRequest, type ListPage, pageAt, positionOf } from "../lib/cursor";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { offsetOf, type PageRequest } from "../lib/pagination";
+import { offsetOf } from "../lib/pagination";
 import { loadOwned } from "../lib/rows";
+import { keptTotal } from "../lists/counts";
 
 /** The business's customer with this id, or a 404 that does not tell other tenants' ids (or erased people) apart. */
 export const loadCustomer = (db: Database, businessId: string, id: string): Promise<CustomerRow> =>
@@ -58,39 +60,81 @@ export async function addCustomer(
   return toCustomer(row);
 }
 
-/** A page of customers and its total, with or without a search term: prepared once per isolate. */
-const listQueries = (db: Database, searching: boolean) =>
-  preparedOnce(db, `customers-list:${searching}`, () => {
+/**
+ * How a search term is found: `index` through the trigram index `customers_search` (a term of 3
+ * or more characters), `scan` by a substring test on every customer of the business (shorter
+ * terms, which have no trigram to look up, and terms with a NUL), or `none` without a term.
+ */
+type SearchKind = "none" | "index" | "scan";
+
+/** The characters of a term as the trigram tokenizer counts them (code points). */
+const MIN_INDEXED_TERM = 3;
+
+export const searchKindOf = (term: string | undefined): SearchKind => {
+  if (term === undefined) return "none";
+  // FTS5 reads its query as a C string: a NUL would cut the phrase short, so such terms scan.
+  return [...term].length >= MIN_INDEXED_TERM && !term.includes("\u0000") ? "index" : "scan";
+};
+
+/** A term as an FTS5 phrase: quoted, so every character is literal. */
+const phraseOf = (term: string) => `"${term.replaceAll('"', '""')}"`;
+
+/** A page of customers, its seeks and its total, per kind of search: prepared once per isolate. */
+const listQueries = (db: Database, search: SearchKind) =>
+  preparedOnce(db, `customers-list:${search}`, () => {
     const term = sql.placeholder("term");
-    // instr() is a plain substring test: no LIKE wildcards to escape, and both sides are lower-cased.
+    // With a term the index finds the few matching rows first; the unary `+` keeps SQLite from
+    // walking the business's (business_id, id) index instead, which reads every customer.
     const where = and(
-      eq(customers.businessId, sql.placeholder("businessId")),
+      search === "index"
+        ? sql`+${customers.businessId} = ${sql.placeholder("businessId")}`
+        : eq(customers.businessId, sql.placeholder("businessId")),
       isNull(customers.erasedAt),
-      searching
+      search === "index"
+        ? sql`${customers}.rowid IN (SELECT rowid FROM customers_search WHERE customers_search MATCH ${term})`
+        : undefined,
+      // instr() is a plain substring test: no LIKE wildcards to escape, and both sides are lower-cased.
+      search === "scan"
         ? or(
             sql`instr(${customers.nameNormalized}, ${term}) > 0`,
             sql`instr(${customers.emailNormalized}, ${term}) > 0`,
           )
         : undefined,
     );
-    return pageQueries(db, customers, where, [desc(customers.id)]);
+    return {
+      ...pageQueries(db, customers, where, [desc(customers.id)]),
+      ...keysetQueries(db, customers, where, [search === "index" ? sql`+${customers.id}` : customers.id]),
+    };
   });
 
+const cursorKey = [/^[A-Za-z0-9_]{1,64}$/];
+const keyOf = (customer: { id: string }) => [customer.id];
+
 /**
- * One page of the business's customers (not erased), newest first, whose name or e-mail
- * contains `search` when given, and how many there are: one D1 round trip.
+ * One page of the business's customers (not erased), newest first, by page number or by
+ * cursor, whose name or e-mail contains `search` when given, and how many there are: one D1
+ * round trip. A term of 3 or more characters is looked up in the trigram index; a shorter one
+ * tests every customer of the business. Without a term the total is the kept count.
  */
 export async function customerPage(
   db: Database,
   read: ReadBatch,
   businessId: string,
-  { page, limit, search }: PageRequest & { search?: string },
-) {
-  const queries = listQueries(db, search !== undefined);
-  const values = { businessId, term: search?.toLowerCase() };
-  const [rows, [totals]] = await read([
-    bind(queries.page, { ...values, limit, offset: offsetOf({ page, limit }, "search") }),
-    bind(queries.total, values),
-  ]);
-  return { items: rows.map(toCustomer), total: totals?.total ?? 0 };
+  query: CursorRequest & { search?: string },
+): Promise<ListPage<ReturnType<typeof toCustomer>>> {
+  const { page, limit, search } = query;
+  const position = positionOf(query, cursorKey);
+  const kind = searchKindOf(search);
+  const queries = listQueries(db, kind);
+  const lowered = search?.toLowerCase();
+  const values = { businessId, term: kind === "index" && lowered ? phraseOf(lowered) : lowered };
+  const rowsRead =
+    position.kind === "page"
+      ? bind(queries.page, { ...values, limit, offset: offsetOf({ page, limit }, "search or a cursor (after)") })
+      : bind(queries[position.kind], { ...values, limit: limit + 1, c0: position.key[0] });
+  const totalRead = kind === "none" ? keptTotal(db, businessId, "customers") : bind(queries.total, values);
+  const [rows, [totals]] = await read([rowsRead, totalRead]);
+  const total = totals?.total ?? 0;
+  const { rows: inOrder, hasNext, hasPrev } = pageAt(rows, position, { page, limit }, total);
+  return { items: inOrder.map(toCustomer), hasNext, hasPrev, position, total, keyOf };
 }

@@ -1,5 +1,5 @@
-import { count, fillPlaceholders, type Query, type SQL, sql } from "drizzle-orm";
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { and, asc, count, desc, fillPlaceholders, type Query, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client";
 
 /**
@@ -42,12 +42,14 @@ export type ReadBatch = <const T extends readonly BoundRead<unknown>[]>(reads: T
 export async function readBatch<const T extends readonly BoundRead<unknown>[]>(
   d1: D1Database,
   reads: T,
+  onRowsRead?: (rows: number) => void,
 ): Promise<Results<T>> {
   const statements = reads.map(({ query, values }) => {
     const { sql, params } = query.getQuery();
     return d1.prepare(sql).bind(...fillPlaceholders(params, values));
   });
   const results = await d1.batch(statements);
+  onRowsRead?.(results.reduce((sum, result) => sum + (result.meta?.rows_read ?? 0), 0));
   return reads.map(({ query }, i) => query.mapResult(results[i], true)) as Results<T>;
 }
 
@@ -91,5 +93,43 @@ export function pageQueries<T extends SQLiteTable>(db: Database, table: T, where
       .from(table as SQLiteTable)
       .where(where)
       .prepare(),
+  };
+}
+
+/**
+ * The two seeks of a list with cursors, to prepare once: the rows of `table` that meet `where`
+ * and come after the key `(c0, c1, …)` in the list's order (newest first: `key` descending), and
+ * those that come before it, read in ascending order. Each reads `limit` rows (a placeholder;
+ * callers ask for one more than the page to learn whether more follow). `key` is the sort key
+ * with the id last, the columns of an index that starts with the business.
+ */
+export function keysetQueries<T extends SQLiteTable>(
+  db: Database,
+  table: T,
+  where: SQL | undefined,
+  key: (SQLiteColumn | SQL)[],
+) {
+  const columns = sql.join(key, sql`, `);
+  const cursor = sql.join(
+    key.map((_, i) => sql.placeholder(`c${i}`)),
+    sql`, `,
+  );
+  const seek = (compare: SQL, order: SQL[]) =>
+    db
+      .select()
+      .from(table as SQLiteTable)
+      .where(and(where, compare))
+      .orderBy(...order)
+      .limit(sql.placeholder("limit"))
+      .prepare() as PreparedRead<T["$inferSelect"][]>;
+  return {
+    after: seek(
+      sql`(${columns}) < (${cursor})`,
+      key.map((column) => desc(column)),
+    ),
+    before: seek(
+      sql`(${columns}) > (${cursor})`,
+      key.map((column) => asc(column)),
+    ),
   };
 }

@@ -12,7 +12,8 @@ import { type JsonSchema, type OpenApiDocument, outputSchemaOf } from "./schemas
 
 type Booking = z.infer<typeof BookingSchema>;
 type Hold = z.infer<typeof HoldSchema>;
-type Page<T> = { data: T[]; pagination: { page: number; total: number; totalPages: number; hasMore: boolean } };
+/** A list's envelope; `page` is null only on a page reached by a cursor, which the tools do not ask for. */
+type Page<T> = { data: T[]; pagination: { page: number | null; total: number; totalPages: number; hasMore: boolean } };
 
 /** A successful answer as the tool gives it. */
 export type Presented = { structured: Record<string, unknown>; text: string };
@@ -106,7 +107,8 @@ const replayNote = (replayed: boolean) =>
   replayed ? " (replayed: this idempotencyKey already did it; nothing new happened)" : "";
 
 function pageText<T>(page: Page<T>, noun: string, line: (item: T) => string): string {
-  const { page: number, total, totalPages, hasMore } = page.pagination;
+  const { total, totalPages, hasMore } = page.pagination;
+  const number = page.pagination.page ?? 1;
   const head = `${total} ${noun}${total === 1 ? "" : "s"}; page ${number} of ${Math.max(totalPages, 1)} lists ${page.data.length}${hasMore ? ` (ask for page ${number + 1} for more)` : ""}.`;
   return [head, ...page.data.map((item) => `- ${line(item)}`)].join("\n");
 }

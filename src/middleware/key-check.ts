@@ -63,8 +63,13 @@ export const keyLookup = (db: Database) =>
  */
 export async function readWithKey<const T extends readonly BoundRead<unknown>[]>(c: Context<AppEnv>, reads: T) {
   const check = c.var.keyCheck;
-  if (!check?.owed) return readBatch(c.env.DB, reads);
-  const [live, ...rest] = await readBatch(c.env.DB, [bind(keyLookup(c.var.db), { keyHash: check.keyHash }), ...reads]);
+  const count = (rows: number) => c.set("rowsRead", (c.var.rowsRead ?? 0) + rows);
+  if (!check?.owed) return readBatch(c.env.DB, reads, count);
+  const [live, ...rest] = await readBatch(
+    c.env.DB,
+    [bind(keyLookup(c.var.db), { keyHash: check.keyHash }), ...reads],
+    count,
+  );
   settle(check, live[0]);
   return rest as unknown as Awaited<ReturnType<typeof readBatch<T>>>;
 }

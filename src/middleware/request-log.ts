@@ -2,7 +2,8 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 
 /**
- * One structured JSON line per request: request id, business, matched route, status, duration.
+ * One structured JSON line per request: request id, business, matched route, status, duration,
+ * and the rows D1 read for the request's batched reads (the lists; D1 bills rows read).
  * Never the Authorization header, bodies or query strings (they may hold personal data).
  */
 export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
@@ -18,6 +19,7 @@ export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
       route: c.req.routePath,
       status: c.res.status,
       durationMs: Date.now() - started,
+      rowsRead: c.var.rowsRead,
     }),
   );
 });

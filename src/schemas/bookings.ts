@@ -4,8 +4,9 @@
  */
 import type { Booking } from "../domain/booking";
 import { bookingStatuses } from "../domain/booking";
+import { cursorListOf, cursorQuery } from "../lib/cursor";
 import { utcDateTime, utcDateTimeRule, utcTimestamp } from "../lib/datetime";
-import { listOf, paginationQuery } from "../lib/pagination";
+import { paginationQuery } from "../lib/pagination";
 import { z } from "../lib/zod";
 import { customerEmail, customerName, customerPhone } from "./fields";
 
@@ -81,7 +82,7 @@ export const BookingSchema = z
   })
   .openapi("Booking") satisfies z.ZodType<Booking>;
 
-export const BookingListSchema = listOf(BookingSchema, "BookingList");
+export const BookingListSchema = cursorListOf(BookingSchema, "BookingList");
 
 /** Query parameters of a bookings list: page, limit and the filters. */
 export const bookingListQuery = {
@@ -97,4 +98,5 @@ export const bookingListQuery = {
     description: `Only appointments starting before this instant; after \`from\` when both are given. ${utcDateTimeRule}`,
     example: "2026-12-08T00:00:00Z",
   }),
+  ...cursorQuery(["2026-12-01T09:00:00.000Z", "bkg_01jd3k5v7q8r9s0t1u2v3w4x5y"]),
 };

@@ -1,6 +1,7 @@
 /** The customer as the API shows it, and the bodies that create and change one. */
+
+import { cursorListOf } from "../lib/cursor";
 import { utcTimestamp } from "../lib/datetime";
-import { listOf } from "../lib/pagination";
 import { z } from "../lib/zod";
 import { customerEmail, customerName, customerPhone } from "./fields";
 
@@ -28,4 +29,4 @@ export const CustomerSchema = z
   })
   .openapi("Customer");
 
-export const CustomerListSchema = listOf(CustomerSchema, "CustomerList");
+export const CustomerListSchema = cursorListOf(CustomerSchema, "CustomerList");

@@ -8,6 +8,7 @@
 export * from "./accounts.ts";
 export * from "./bookings.ts";
 export * from "./catalog.ts";
+export * from "./counts.ts";
 export * from "./customers.ts";
 export * from "./holds.ts";
 export * from "./idempotency.ts";

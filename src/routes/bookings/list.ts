@@ -1,8 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { bookingPage } from "../../bookings/records";
+import { bookingPage } from "../../bookings/list";
 import type { AppEnv } from "../../env";
+import { cursorRules, paginateByCursor } from "../../lib/cursor";
 import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
-import { listRules, paginate } from "../../lib/pagination";
+import { listRules } from "../../lib/pagination";
 import { z } from "../../lib/zod";
 import { batchReader } from "../../middleware/key-check";
 import { BookingListSchema, bookingListQuery } from "../../schemas/bookings";
@@ -17,6 +18,7 @@ const route = createRoute({
     "Newest appointment first (`startTime` descending, then `id` descending). Filters combine with AND.",
     "Rules the schema cannot express: with both `from` and `to`, `from` must be before `to` (else 422 `validation_failed` on `to`).",
     listRules,
+    cursorRules,
   ].join("\n\n"),
   security: bearerSecurity,
   request: { query: z.strictObject(bookingListQuery) },
@@ -29,6 +31,6 @@ const route = createRoute({
 export const listBookings = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
-    const { items, total } = await bookingPage(c.var.db, batchReader(c), c.var.caller.businessId, query);
-    return c.json(paginate(c, items, total, query), 200);
+    const list = await bookingPage(c.var.db, batchReader(c), c.var.caller.businessId, query);
+    return c.json(paginateByCursor(c, list, query), 200);
   });

@@ -1,8 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { customerPage } from "../../customers/records";
 import type { AppEnv } from "../../env";
+import { cursorQuery, cursorRules, paginateByCursor } from "../../lib/cursor";
 import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
-import { listRules, paginate, paginationQuery } from "../../lib/pagination";
+import { listRules, paginationQuery } from "../../lib/pagination";
 import { z } from "../../lib/zod";
 import { batchReader } from "../../middleware/key-check";
 import { CustomerListSchema } from "../../schemas/customers";
@@ -13,11 +14,12 @@ const route = createRoute({
   operationId: "listCustomers",
   tags: ["Customers"],
   summary: "List and search customers",
-  description: `Newest first. \`search\` matches a substring of the name or e-mail, case-insensitively; it is trimmed, and an empty one is a 422. Erased customers are not listed.\n\n${listRules}`,
+  description: `Newest first. \`search\` matches a substring of the name or e-mail, case-insensitively; it is trimmed, and an empty one is a 422. Erased customers are not listed. A term of 3 or more characters is looked up in a trigram index; a shorter one is tested against every customer of the business (same results, a cost that grows with the customers).\n\n${listRules}\n\n${cursorRules}`,
   security: bearerSecurity,
   request: {
     query: z.strictObject({
       ...paginationQuery,
+      ...cursorQuery(["cus_01jd3k5v7q8r9s0t1u2v3w4x5y"]),
       search: z
         .string()
         .trim()
@@ -36,6 +38,6 @@ const route = createRoute({
 export const listCustomers = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
-    const { items, total } = await customerPage(c.var.db, batchReader(c), c.var.caller.businessId, query);
-    return c.json(paginate(c, items, total, query), 200);
+    const list = await customerPage(c.var.db, batchReader(c), c.var.caller.businessId, query);
+    return c.json(paginateByCursor(c, list, query), 200);
   });

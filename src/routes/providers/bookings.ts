@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { providerBookingPage } from "../../bookings/records";
+import { providerBookingPage } from "../../bookings/list";
 import type { AppEnv } from "../../env";
+import { paginateByCursor } from "../../lib/cursor";
 import { bearerSecurity, idParam, pageResponse, problemResponses } from "../../lib/openapi";
-import { paginate } from "../../lib/pagination";
 import { z } from "../../lib/zod";
 import { batchReader } from "../../middleware/key-check";
 import { BookingListSchema, bookingListQuery } from "../../schemas/bookings";
@@ -28,6 +28,6 @@ export const listProviderBookings = (app: OpenAPIHono<AppEnv>) =>
     const query = c.req.valid("query");
     const { businessId } = c.var.caller;
     const { id } = c.req.valid("param");
-    const { items, total } = await providerBookingPage(c.var.db, batchReader(c), businessId, id, query);
-    return c.json(paginate(c, items, total, query), 200);
+    const list = await providerBookingPage(c.var.db, batchReader(c), businessId, id, query);
+    return c.json(paginateByCursor(c, list, query), 200);
   });

@@ -133,7 +133,15 @@ describe("happy", () => {
     const body = await json(res);
     expect(body).toEqual({
       data: [second],
-      pagination: { page: 1, limit: 1, total: 2, totalPages: 2, hasMore: true },
+      pagination: {
+        page: 1,
+        limit: 1,
+        total: 2,
+        totalPages: 2,
+        hasMore: true,
+        nextCursor: expect.any(String),
+        prevCursor: null,
+      },
     });
     expect(res.headers.get("Link")).toContain(`</api/v1/bookings?serviceId=${service.id}&limit=1&page=2>; rel="next"`);
     expect(

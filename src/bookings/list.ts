@@ -1,0 +1,112 @@
+/**
+ * The bookings list of `GET /bookings` and `GET /providers/{id}/bookings`: a page by number or
+ * by cursor, and its total from the kept counts when the filters have one (src/lists/counts.ts).
+ */
+import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { bind, keysetQueries, pageQueries, preparedOnce, type ReadBatch } from "../db/prepared";
+import { bookings } from "../db/schema";
+import { type Booking, type BookingStatus, toBooking } from "../domain/booking";
+import { type CursorRequest, type ListPage, pageAt, positionOf } from "../lib/cursor";
+import { ApiError } from "../lib/errors";
+import { offsetOf } from "../lib/pagination";
+import { keptBookingDimension, keptTotal } from "../lists/counts";
+import { loadProvider } from "../providers/records";
+
+/** What a bookings list may be narrowed to; `from` and `to` bound the appointment's start. */
+export type BookingFilters = {
+  status?: BookingStatus;
+  serviceId?: string;
+  customerId?: string;
+  providerId?: string;
+  from?: string;
+  to?: string;
+};
+
+const filterNames = ["status", "serviceId", "customerId", "providerId", "from", "to"] as const;
+
+/** A booking cursor's key: the start (as D1 stores it) and the id. */
+const cursorKey = [/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, /^[A-Za-z0-9_]{1,64}$/];
+const keyOf = (booking: Booking) => [booking.startTime, booking.id];
+
+/**
+ * The page, seek and count queries for one combination of filters, built once per isolate (at
+ * most 2⁶ combinations): every value is a placeholder bound per request.
+ */
+function listQueries(db: Database, filters: BookingFilters) {
+  const present = filterNames.filter((name) => filters[name] !== undefined);
+  return preparedOnce(db, `bookings-list:${present.join(",")}`, () => {
+    const has = (name: (typeof filterNames)[number]) => present.includes(name);
+    const where = and(
+      eq(bookings.businessId, sql.placeholder("businessId")),
+      has("status") ? eq(bookings.status, sql.placeholder("status")) : undefined,
+      has("serviceId") ? eq(bookings.serviceId, sql.placeholder("serviceId")) : undefined,
+      has("customerId") ? eq(bookings.customerId, sql.placeholder("customerId")) : undefined,
+      has("providerId") ? eq(bookings.providerId, sql.placeholder("providerId")) : undefined,
+      has("from") ? gte(bookings.startTime, sql.placeholder("from")) : undefined,
+      has("to") ? lt(bookings.startTime, sql.placeholder("to")) : undefined,
+    );
+    return {
+      ...pageQueries(db, bookings, where, [desc(bookings.startTime), desc(bookings.id)]),
+      ...keysetQueries(db, bookings, where, [bookings.startTime, bookings.id]),
+    };
+  });
+}
+
+/**
+ * One page of the business's bookings matching the filters, newest appointment first
+ * (`startTime` desc, then `id` desc), by page number or by cursor, and how many match: one D1
+ * round trip. The total is a kept count for no filter or one of status, serviceId, customerId,
+ * providerId; other combinations count their rows. With both `from` and `to`, `from` must be
+ * before `to` (else 422 on `to`).
+ */
+export async function bookingPage(
+  db: Database,
+  read: ReadBatch,
+  businessId: string,
+  query: CursorRequest & BookingFilters,
+): Promise<ListPage<Booking>> {
+  const { page, limit, status, serviceId, customerId, providerId, from, to } = query;
+  if (from && to && Date.parse(from) >= Date.parse(to)) {
+    throw new ApiError("validation_failed", "The query string is invalid.", {
+      errors: [{ path: "to", message: "Must be after from." }],
+    });
+  }
+  const position = positionOf(query, cursorKey);
+  const values = {
+    businessId,
+    status,
+    serviceId,
+    customerId,
+    providerId,
+    from: from && new Date(from).toISOString(),
+    to: to && new Date(to).toISOString(),
+  };
+  const queries = listQueries(db, values);
+  const rowsRead =
+    position.kind === "page"
+      ? bind(queries.page, {
+          ...values,
+          limit,
+          offset: offsetOf({ page, limit }, "from and to (or status, serviceId, customerId) or a cursor (after)"),
+        })
+      : bind(queries[position.kind], { ...values, limit: limit + 1, c0: position.key[0], c1: position.key[1] });
+  const kept = keptBookingDimension({ status, serviceId, customerId, providerId, from, to });
+  const totalRead = kept ? keptTotal(db, businessId, kept.dimension, kept.value) : bind(queries.total, values);
+  const [rows, [totals]] = await read([rowsRead, totalRead]);
+  const total = totals?.total ?? 0;
+  const { rows: inOrder, hasNext, hasPrev } = pageAt(rows, position, { page, limit }, total);
+  return { items: inOrder.map(toBooking), hasNext, hasPrev, position, total, keyOf };
+}
+
+/** One page of a provider's bookings across services, as `bookingPage`; a 404 unless the provider is the business's. */
+export async function providerBookingPage(
+  db: Database,
+  read: ReadBatch,
+  businessId: string,
+  providerId: string,
+  query: CursorRequest & Omit<BookingFilters, "providerId">,
+) {
+  await loadProvider(db, businessId, providerId);
+  return bookingPage(db, read, businessId, { ...query, providerId });
+}
