@@ -133,6 +133,8 @@ export const bookingFields = [
   "id",
   "notes",
   "providerId",
+  "providerIds",
+  "resourceIds",
   "serviceId",
   "startTime",
   "status",
