@@ -35,7 +35,15 @@ function createApi() {
   health(api);
   problems(api);
   docs(api);
-  for (const path of ["/services/*", "/customers/*", "/bookings/*", "/webhooks/*", "/providers/*", "/resources/*", "/holds/*"]) {
+  for (const path of [
+    "/services/*",
+    "/customers/*",
+    "/bookings/*",
+    "/webhooks/*",
+    "/providers/*",
+    "/resources/*",
+    "/holds/*",
+  ]) {
     api.use(path, requireApiKey, rateLimit);
   }
   api.route("/services", servicesApp);

@@ -21,7 +21,10 @@ export async function importAppointments(
 ): Promise<ImportResult> {
   const missing = () => new ApiError("not_found", `No service ${serviceId}.`);
   const businessId = await ownerOfService(db, serviceId);
-  const { service, providers, resources } = await loadBookableService(db, businessId, serviceId, { missing, inactive: null });
+  const { service, providers, resources } = await loadBookableService(db, businessId, serviceId, {
+    missing,
+    inactive: null,
+  });
   const errors = items.flatMap((b, i) =>
     b.providerId === undefined || providers.some((p) => p.id === b.providerId)
       ? []

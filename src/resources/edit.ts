@@ -35,7 +35,8 @@ export async function editResource(
   if (ifMatch !== undefined || fewerUnitsPossible(changes)) {
     // Check the tag, then write only if nothing changed in between (compare-and-set on version).
     const current = await loadResource(db, businessId, id);
-    unchangedSince = ifMatchCondition(ifMatch, resources.version, current.version) ?? eq(resources.version, current.version);
+    unchangedSince =
+      ifMatchCondition(ifMatch, resources.version, current.version) ?? eq(resources.version, current.version);
     proposed = await proposeFewerUnits(env, current, changes);
   }
   const [row] = await db

@@ -5,6 +5,9 @@ import { z } from "../lib/zod";
 import { timezone } from "./fields";
 import { DateOverridesSchema, WeeklyScheduleSchema } from "./schedule";
 
+/** A resource's own hours, or null: a union, so the document says "the schedule or null" (not a nullable reference). */
+const OwnHoursSchema = z.union([WeeklyScheduleSchema, z.literal(null)]);
+
 /** Every writable resource field with its rules; create requires some, PATCH takes any. */
 const resourceFields = {
   name: z.string().trim().min(1).max(200).openapi({ example: "Treatment room" }),
@@ -14,7 +17,7 @@ const resourceFields = {
     example: 1,
   }),
   timezone,
-  weeklySchedule: WeeklyScheduleSchema.nullable().openapi({
+  weeklySchedule: OwnHoursSchema.openapi({
     description: "Own opening hours in `timezone`; null (or absent): open whenever a service using it is.",
   }),
   dateOverrides: DateOverridesSchema,
@@ -53,7 +56,7 @@ export const ResourceSchema = z
     name: z.string(),
     quantity: z.number().int(),
     timezone: z.string(),
-    weeklySchedule: WeeklyScheduleSchema.nullable(),
+    weeklySchedule: OwnHoursSchema,
     dateOverrides: DateOverridesSchema,
     active: z.boolean(),
     createdAt: utcTimestamp,

@@ -106,7 +106,9 @@ export const ServiceSchema = z
     weeklySchedule: WeeklyScheduleSchema,
     dateOverrides: DateOverridesSchema,
     providerIds: z.array(z.string()).openapi({ description: "Providers who perform it, sorted; empty = none needed." }),
-    providerMode: z.enum(["one", "all"]).openapi({ description: "`one` provider per booking, or `all` of them (a team)." }),
+    providerMode: z
+      .enum(["one", "all"])
+      .openapi({ description: "`one` provider per booking, or `all` of them (a team)." }),
     resourceIds: z
       .array(z.string())
       .openapi({ description: "Resources every booking takes a unit of, sorted; empty = none needed." }),

@@ -61,7 +61,13 @@ export async function editService(
   if (!row) throw proposal && ifMatch === undefined ? changedMeanwhile() : nothingWritten("service", id, ifMatch);
   await serviceChanged(env, businessId, id, row.version);
   const stored = providerIds && resourceIds ? { providerIds, resourceIds } : await linksOf(db, businessId, id);
-  return { service: toService(row, { providerIds: providerIds ?? stored.providerIds, resourceIds: resourceIds ?? stored.resourceIds }), version: row.version };
+  return {
+    service: toService(row, {
+      providerIds: providerIds ?? stored.providerIds,
+      resourceIds: resourceIds ?? stored.resourceIds,
+    }),
+    version: row.version,
+  };
 }
 
 /** What a PATCH changes that existing bookings could conflict with. */

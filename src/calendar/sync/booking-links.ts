@@ -3,22 +3,42 @@
  * resource it claims, rebuilt from the booking row as D1 holds it after the upsert beside them in
  * the batch, so a replay of an older version (which the upsert ignores) cannot bring back old links.
  */
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { bookingProviders, bookingResources, bookings } from "../../db/schema";
 
+/** Each element of one of the booking row's JSON id arrays (`j.value`), to join the row with. */
+const eachOf = (ids: typeof bookings.providerIds | typeof bookings.resourceIds) => sql`json_each(${ids}) AS j`;
+
 /** The statements that make a booking's link rows match its row; they follow its upsert in one batch. */
 export function linkStatements(db: Database, bookingId: string) {
-  const links = [
-    { table: bookingProviders, column: bookingProviders.providerId, ids: bookings.providerIds },
-    { table: bookingResources, column: bookingResources.resourceId, ids: bookings.resourceIds },
-  ] as const;
-  return links.flatMap(({ table, column, ids }) => [
-    db.run(sql`DELETE FROM ${table} WHERE ${table.bookingId} = ${bookingId}`),
-    db.run(
-      sql`INSERT INTO ${table} (${sql.identifier(table.bookingId.name)}, ${sql.identifier(column.name)}, ${sql.identifier(table.businessId.name)}, ${sql.identifier(table.startTime.name)})
-          SELECT ${bookings.id}, j.value, ${bookings.businessId}, ${bookings.startTime}
-          FROM ${bookings}, json_each(${ids}) AS j WHERE ${bookings.id} = ${bookingId}`,
+  // Selected in the link tables' column order, as an insert from a select needs.
+  return [
+    db.delete(bookingProviders).where(eq(bookingProviders.bookingId, bookingId)),
+    db.insert(bookingProviders).select(
+      db
+        .select({
+          bookingId: bookings.id,
+          providerId: sql<string>`j.value`.as("provider_id"),
+          businessId: bookings.businessId,
+          startTime: bookings.startTime,
+        })
+        .from(bookings)
+        .innerJoin(eachOf(bookings.providerIds), sql`true`)
+        .where(eq(bookings.id, bookingId)),
     ),
-  ]);
+    db.delete(bookingResources).where(eq(bookingResources.bookingId, bookingId)),
+    db.insert(bookingResources).select(
+      db
+        .select({
+          bookingId: bookings.id,
+          resourceId: sql<string>`j.value`.as("resource_id"),
+          businessId: bookings.businessId,
+          startTime: bookings.startTime,
+        })
+        .from(bookings)
+        .innerJoin(eachOf(bookings.resourceIds), sql`true`)
+        .where(eq(bookings.id, bookingId)),
+    ),
+  ] as const;
 }
