@@ -5,6 +5,8 @@
 -- 2. customers_search, an FTS5 trigram index over the lower-cased name and e-mail, kept by
 --    triggers in the same statement as the customer, so a substring search reads the matching
 --    customers instead of every customer of the business.
+-- A person's count ('bookings.providerId') is kept from the booking's link rows, so a team's
+-- booking counts for each of its people (migration 0007).
 -- See docs/performance.md ("Kept counts" and "Customer search").
 CREATE TRIGGER bookings_counts_insert AFTER INSERT ON bookings BEGIN
   INSERT INTO list_counts (business_id, dimension, value, n) VALUES (NEW.business_id, 'bookings', '', 1)
@@ -14,8 +16,6 @@ CREATE TRIGGER bookings_counts_insert AFTER INSERT ON bookings BEGIN
   INSERT INTO list_counts (business_id, dimension, value, n) SELECT NEW.business_id, 'bookings.serviceId', NEW.service_id, 1 WHERE true
     ON CONFLICT (business_id, dimension, value) DO UPDATE SET n = n + excluded.n;
   INSERT INTO list_counts (business_id, dimension, value, n) SELECT NEW.business_id, 'bookings.customerId', NEW.customer_id, 1 WHERE true
-    ON CONFLICT (business_id, dimension, value) DO UPDATE SET n = n + excluded.n;
-  INSERT INTO list_counts (business_id, dimension, value, n) SELECT NEW.business_id, 'bookings.providerId', NEW.provider_id, 1 WHERE NEW.provider_id IS NOT NULL
     ON CONFLICT (business_id, dimension, value) DO UPDATE SET n = n + excluded.n;
 END;
 --> statement-breakpoint
@@ -28,13 +28,11 @@ CREATE TRIGGER bookings_counts_delete AFTER DELETE ON bookings BEGIN
     ON CONFLICT (business_id, dimension, value) DO UPDATE SET n = n + excluded.n;
   INSERT INTO list_counts (business_id, dimension, value, n) SELECT OLD.business_id, 'bookings.customerId', OLD.customer_id, -1 WHERE true
     ON CONFLICT (business_id, dimension, value) DO UPDATE SET n = n + excluded.n;
-  INSERT INTO list_counts (business_id, dimension, value, n) SELECT OLD.business_id, 'bookings.providerId', OLD.provider_id, -1 WHERE OLD.provider_id IS NOT NULL
-    ON CONFLICT (business_id, dimension, value) DO UPDATE SET n = n + excluded.n;
 END;
 --> statement-breakpoint
-CREATE TRIGGER bookings_counts_update AFTER UPDATE OF business_id, status, service_id, customer_id, provider_id ON bookings
+CREATE TRIGGER bookings_counts_update AFTER UPDATE OF business_id, status, service_id, customer_id ON bookings
 WHEN OLD.business_id IS NOT NEW.business_id OR OLD.status IS NOT NEW.status OR OLD.service_id IS NOT NEW.service_id
-  OR OLD.customer_id IS NOT NEW.customer_id OR OLD.provider_id IS NOT NEW.provider_id
+  OR OLD.customer_id IS NOT NEW.customer_id
 BEGIN
   INSERT INTO list_counts (business_id, dimension, value, n) VALUES (OLD.business_id, 'bookings', '', -1)
     ON CONFLICT (business_id, dimension, value) DO UPDATE SET n = n + excluded.n;
@@ -44,8 +42,6 @@ BEGIN
     ON CONFLICT (business_id, dimension, value) DO UPDATE SET n = n + excluded.n;
   INSERT INTO list_counts (business_id, dimension, value, n) SELECT OLD.business_id, 'bookings.customerId', OLD.customer_id, -1 WHERE true
     ON CONFLICT (business_id, dimension, value) DO UPDATE SET n = n + excluded.n;
-  INSERT INTO list_counts (business_id, dimension, value, n) SELECT OLD.business_id, 'bookings.providerId', OLD.provider_id, -1 WHERE OLD.provider_id IS NOT NULL
-    ON CONFLICT (business_id, dimension, value) DO UPDATE SET n = n + excluded.n;
   INSERT INTO list_counts (business_id, dimension, value, n) VALUES (NEW.business_id, 'bookings', '', 1)
     ON CONFLICT (business_id, dimension, value) DO UPDATE SET n = n + excluded.n;
   INSERT INTO list_counts (business_id, dimension, value, n) SELECT NEW.business_id, 'bookings.status', NEW.status, 1 WHERE true
@@ -53,8 +49,6 @@ BEGIN
   INSERT INTO list_counts (business_id, dimension, value, n) SELECT NEW.business_id, 'bookings.serviceId', NEW.service_id, 1 WHERE true
     ON CONFLICT (business_id, dimension, value) DO UPDATE SET n = n + excluded.n;
   INSERT INTO list_counts (business_id, dimension, value, n) SELECT NEW.business_id, 'bookings.customerId', NEW.customer_id, 1 WHERE true
-    ON CONFLICT (business_id, dimension, value) DO UPDATE SET n = n + excluded.n;
-  INSERT INTO list_counts (business_id, dimension, value, n) SELECT NEW.business_id, 'bookings.providerId', NEW.provider_id, 1 WHERE NEW.provider_id IS NOT NULL
     ON CONFLICT (business_id, dimension, value) DO UPDATE SET n = n + excluded.n;
 END;
 --> statement-breakpoint
@@ -87,9 +81,6 @@ INSERT INTO list_counts (business_id, dimension, value, n) SELECT business_id, '
   ON CONFLICT (business_id, dimension, value) DO UPDATE SET n = excluded.n;
 --> statement-breakpoint
 INSERT INTO list_counts (business_id, dimension, value, n) SELECT business_id, 'bookings.customerId', customer_id, count(*) FROM bookings WHERE true GROUP BY business_id, customer_id
-  ON CONFLICT (business_id, dimension, value) DO UPDATE SET n = excluded.n;
---> statement-breakpoint
-INSERT INTO list_counts (business_id, dimension, value, n) SELECT business_id, 'bookings.providerId', provider_id, count(*) FROM bookings WHERE provider_id IS NOT NULL GROUP BY business_id, provider_id
   ON CONFLICT (business_id, dimension, value) DO UPDATE SET n = excluded.n;
 --> statement-breakpoint
 INSERT INTO list_counts (business_id, dimension, value, n) SELECT business_id, 'customers', '', count(*) FROM customers WHERE erased_at IS NULL GROUP BY business_id

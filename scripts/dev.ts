@@ -10,7 +10,7 @@
  *     prints its banner only afterwards;
  *  3. sends the first real request (GET /api/v1/services with the demo key) and prints how long
  *     after the start it was answered;
- *  4. seeds services, customers and bookings through the HTTP API with the demo key, each only
+ *  4. seeds providers, a room, services, customers and bookings through the HTTP API with the demo key, each only
  *     if the demo business has none yet;
  *  5. prints the base URL, the demo key and a sample curl.
  *
@@ -32,8 +32,10 @@ import {
   demoBookings,
   demoCustomers,
   demoProviders,
+  demoRoom,
   demoServices,
   demoServicesWithProviders,
+  demoServicesWithRoom,
 } from "./lib/demo.ts";
 import {
   forgetPrepared,
@@ -226,9 +228,17 @@ async function seed(): Promise<void> {
       else warn(`could not create provider "${body.name}": ${problemText(r)}`);
     }
     if (providerIds.length > 0) seeded.push(`${providerIds.length} providers`);
+    const room = await api("POST", "/resources", demoRoom);
+    const resourceIds = room.status === 201 ? [(room.body as { id: string }).id] : [];
+    if (room.status === 201) seeded.push("1 room");
+    else warn(`could not create resource "${demoRoom.name}": ${problemText(room)}`);
     services = [];
     for (const service of demoServices) {
-      const body = demoServicesWithProviders.includes(service.name) ? { ...service, providerIds } : service;
+      const body = {
+        ...service,
+        ...(demoServicesWithProviders.includes(service.name) ? { providerIds } : {}),
+        ...(demoServicesWithRoom.includes(service.name) ? { resourceIds } : {}),
+      };
       const r = await api("POST", "/services", body);
       if (r.status === 201) services.push(r.body as { id: string; name: string });
       else warn(`could not create service "${service.name}": ${problemText(r)}`);

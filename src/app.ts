@@ -23,6 +23,7 @@ import { holdsApp } from "./routes/holds";
 import { openApiDocument } from "./routes/openapi";
 import { problems } from "./routes/problems";
 import { providersApp } from "./routes/providers";
+import { resourcesApp } from "./routes/resources";
 import { servicesApp } from "./routes/services";
 import { webhooksApp } from "./routes/webhooks";
 
@@ -34,7 +35,15 @@ function createApi() {
   health(api);
   problems(api);
   docs(api);
-  for (const path of ["/services/*", "/customers/*", "/bookings/*", "/webhooks/*", "/providers/*", "/holds/*"]) {
+  for (const path of [
+    "/services/*",
+    "/customers/*",
+    "/bookings/*",
+    "/webhooks/*",
+    "/providers/*",
+    "/resources/*",
+    "/holds/*",
+  ]) {
     api.use(path, requireApiKey, rateLimit);
   }
   api.route("/services", servicesApp);
@@ -42,6 +51,7 @@ function createApi() {
   api.route("/bookings", bookingsApp);
   api.route("/webhooks", webhooksApp);
   api.route("/providers", providersApp);
+  api.route("/resources", resourcesApp);
   api.route("/holds", holdsApp);
   mcp(api);
   api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {

@@ -2,6 +2,7 @@
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import { newAccount } from "../src/accounts/accounts";
+import { linkStatements } from "../src/calendar/sync/booking-links";
 import { createDb } from "../src/db/client";
 import { apiKeys, type BookingRow, bookings, businesses } from "../src/db/schema";
 import { newId } from "../src/lib/ids";
@@ -69,7 +70,10 @@ export async function createCustomer(key: string, overrides: Record<string, unkn
 
 type BookingFields = Pick<BookingRow, "serviceId" | "customerId" | "startTime"> & Partial<BookingRow>;
 
-/** Stores a booking row straight into D1 (the calendar would do this), 30 minutes long unless told. */
+/**
+ * Stores a booking row straight into D1 with its link rows, as the calendar's write does, 30
+ * minutes long unless told; `providerIds` defaults to the one `providerId`.
+ */
 export async function insertBooking(businessId: string, fields: BookingFields): Promise<BookingRow> {
   const now = new Date().toISOString();
   const row: BookingRow = {
@@ -89,7 +93,13 @@ export async function insertBooking(businessId: string, fields: BookingFields): 
     cancellationReason: null,
     ...fields,
   };
-  await db().insert(bookings).values(row);
+  const providerIds = row.providerIds ?? (row.providerId ? [row.providerId] : []);
+  await db().batch([
+    db()
+      .insert(bookings)
+      .values({ ...row, providerIds }),
+    ...linkStatements(db(), row.id),
+  ]);
   return row;
 }
 
@@ -133,6 +143,8 @@ export const bookingFields = [
   "id",
   "notes",
   "providerId",
+  "providerIds",
+  "resourceIds",
   "serviceId",
   "startTime",
   "status",

@@ -96,6 +96,12 @@ export const demoProviders = [
 /** The demo services both stylists perform: booking one books a person (or assigns one). */
 export const demoServicesWithProviders: readonly DemoServiceName[] = ["Haircut", "Beard trim"];
 
+/** Request body for POST /api/v1/resources: one room, open whenever a service using it is. */
+export const demoRoom = { name: "Treatment room", quantity: 1, timezone: DEMO_TIMEZONE } as const;
+
+/** The demo services that take the room: one of them at a time, whoever performs it. */
+export const demoServicesWithRoom: readonly DemoServiceName[] = ["Haircut", "Beard trim"];
+
 /** Request bodies for POST /api/v1/customers (example.com is reserved for examples). */
 export const demoCustomers = [
   { name: "Ada Lovelace", email: "ada@example.com", phone: "+44 20 7946 0018" },

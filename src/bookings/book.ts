@@ -34,6 +34,7 @@ export async function bookAppointment(
     const {
       service,
       providers,
+      resources,
       also: [[customer]],
     } = await loadBookableService(
       db,
@@ -48,6 +49,7 @@ export async function bookAppointment(
       customerId: customer?.id ?? null,
       idempotency: claim,
       providers,
+      resources,
       providerId: target.providerId ?? null,
       holdId: request.holdId ?? null,
     });

@@ -21,7 +21,10 @@ export async function importAppointments(
 ): Promise<ImportResult> {
   const missing = () => new ApiError("not_found", `No service ${serviceId}.`);
   const businessId = await ownerOfService(db, serviceId);
-  const { service, providers } = await loadBookableService(db, businessId, serviceId, { missing, inactive: null });
+  const { service, providers, resources } = await loadBookableService(db, businessId, serviceId, {
+    missing,
+    inactive: null,
+  });
   const errors = items.flatMap((b, i) =>
     b.providerId === undefined || providers.some((p) => p.id === b.providerId)
       ? []
@@ -29,5 +32,5 @@ export async function importAppointments(
   );
   if (errors.length > 0) throw new ApiError("validation_failed", "The request body is invalid.", { errors });
   const bookings = items.map((b) => ({ ...draftOf(b), providerId: b.providerId ?? null }));
-  return importBookings(env, service, bookings, providers);
+  return importBookings(env, service, bookings, { providers, resources });
 }

@@ -2,28 +2,45 @@
  * The bookings list of `GET /bookings` and `GET /providers/{id}/bookings`: a page by number or
  * by cursor, and its total from the kept counts when the filters have one (src/lists/counts.ts).
  */
-import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { bind, keysetQueries, pageQueries, preparedOnce, type ReadBatch } from "../db/prepared";
-import { bookings } from "../db/schema";
+import { bookingProviders, bookingResources, bookings } from "../db/schema";
 import { type Booking, type BookingStatus, toBooking } from "../domain/booking";
 import { type CursorRequest, type ListPage, pageAt, positionOf } from "../lib/cursor";
 import { ApiError } from "../lib/errors";
 import { offsetOf } from "../lib/pagination";
 import { keptBookingDimension, keptTotal } from "../lists/counts";
 import { loadProvider } from "../providers/records";
+import { loadResource } from "../resources/records";
 
 /** What a bookings list may be narrowed to; `from` and `to` bound the appointment's start. */
 export type BookingFilters = {
   status?: BookingStatus;
   serviceId?: string;
   customerId?: string;
+  /** Bookings that claimed this person: the one who performs it, or one of a team. */
   providerId?: string;
+  /** Bookings that took a unit of this resource. */
+  resourceId?: string;
   from?: string;
   to?: string;
 };
 
-const filterNames = ["status", "serviceId", "customerId", "providerId", "from", "to"] as const;
+const filterNames = ["status", "serviceId", "customerId", "providerId", "resourceId", "from", "to"] as const;
+
+/** Bookings linked to the person or resource named by the placeholder `name`, through its link table. */
+function linkedTo(db: Database, name: "providerId" | "resourceId") {
+  const [table, column] =
+    name === "providerId"
+      ? ([bookingProviders, bookingProviders.providerId] as const)
+      : ([bookingResources, bookingResources.resourceId] as const);
+  const linked = db
+    .select({ id: table.bookingId })
+    .from(table)
+    .where(and(eq(table.businessId, sql.placeholder("businessId")), eq(column, sql.placeholder(name))));
+  return inArray(bookings.id, linked);
+}
 
 /** A booking cursor's key: the start (as D1 stores it) and the id. */
 const cursorKey = [/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, /^[A-Za-z0-9_]{1,64}$/];
@@ -31,7 +48,7 @@ const keyOf = (booking: Booking) => [booking.startTime, booking.id];
 
 /**
  * The page, seek and count queries for one combination of filters, built once per isolate (at
- * most 2⁶ combinations): every value is a placeholder bound per request.
+ * most 2⁷ combinations): every value is a placeholder bound per request.
  */
 function listQueries(db: Database, filters: BookingFilters) {
   const present = filterNames.filter((name) => filters[name] !== undefined);
@@ -42,7 +59,8 @@ function listQueries(db: Database, filters: BookingFilters) {
       has("status") ? eq(bookings.status, sql.placeholder("status")) : undefined,
       has("serviceId") ? eq(bookings.serviceId, sql.placeholder("serviceId")) : undefined,
       has("customerId") ? eq(bookings.customerId, sql.placeholder("customerId")) : undefined,
-      has("providerId") ? eq(bookings.providerId, sql.placeholder("providerId")) : undefined,
+      has("providerId") ? linkedTo(db, "providerId") : undefined,
+      has("resourceId") ? linkedTo(db, "resourceId") : undefined,
       has("from") ? gte(bookings.startTime, sql.placeholder("from")) : undefined,
       has("to") ? lt(bookings.startTime, sql.placeholder("to")) : undefined,
     );
@@ -66,7 +84,7 @@ export async function bookingPage(
   businessId: string,
   query: CursorRequest & BookingFilters,
 ): Promise<ListPage<Booking>> {
-  const { page, limit, status, serviceId, customerId, providerId, from, to } = query;
+  const { page, limit, status, serviceId, customerId, providerId, resourceId, from, to } = query;
   if (from && to && Date.parse(from) >= Date.parse(to)) {
     throw new ApiError("validation_failed", "The query string is invalid.", {
       errors: [{ path: "to", message: "Must be after from." }],
@@ -79,6 +97,7 @@ export async function bookingPage(
     serviceId,
     customerId,
     providerId,
+    resourceId,
     from: from && new Date(from).toISOString(),
     to: to && new Date(to).toISOString(),
   };
@@ -91,7 +110,7 @@ export async function bookingPage(
           offset: offsetOf({ page, limit }, "from and to (or status, serviceId, customerId) or a cursor (after)"),
         })
       : bind(queries[position.kind], { ...values, limit: limit + 1, c0: position.key[0], c1: position.key[1] });
-  const kept = keptBookingDimension({ status, serviceId, customerId, providerId, from, to });
+  const kept = keptBookingDimension({ status, serviceId, customerId, providerId, resourceId, from, to });
   const totalRead = kept ? keptTotal(db, businessId, kept.dimension, kept.value) : bind(queries.total, values);
   const [rows, [totals]] = await read([rowsRead, totalRead]);
   const total = totals?.total ?? 0;
@@ -109,4 +128,16 @@ export async function providerBookingPage(
 ) {
   await loadProvider(db, businessId, providerId);
   return bookingPage(db, read, businessId, { ...query, providerId });
+}
+
+/** One page of a resource's bookings across services, as `bookingPage`; a 404 unless the resource is the business's. */
+export async function resourceBookingPage(
+  db: Database,
+  read: ReadBatch,
+  businessId: string,
+  resourceId: string,
+  query: CursorRequest & Omit<BookingFilters, "resourceId">,
+) {
+  await loadResource(db, businessId, resourceId);
+  return bookingPage(db, read, businessId, { ...query, resourceId });
 }

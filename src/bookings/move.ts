@@ -24,7 +24,7 @@ export async function moveBooking(
   claim: IdempotencyClaim | undefined,
 ) {
   const stored = await loadBooking(db, businessId, id);
-  const { service, providers } = await loadBookableService(db, businessId, stored.serviceId, {
+  const { service, providers, resources } = await loadBookableService(db, businessId, stored.serviceId, {
     missing: () => new ApiError("not_found", `No booking ${id}.`),
     inactive: () =>
       new ApiError("service_inactive", `Service ${stored.serviceId} is not active; its bookings cannot move.`),
@@ -37,6 +37,7 @@ export async function moveBooking(
     providerId: move.providerId ?? null,
     service,
     providers,
+    resources,
     expectedVersions,
     idempotency: claim,
   });

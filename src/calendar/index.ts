@@ -12,7 +12,7 @@ import { type CountedSlot, countSlots } from "./rules/slot-counts";
 import type { CustomerRewrite } from "./service/customer-rewrite";
 import type { ImportedBooking, ImportResult } from "./service/import";
 import type { ServiceChange } from "./service/service-change";
-import { claimedCalendarOf, providerCalendarOf, serviceCalendarOf } from "./stubs";
+import { claimedCalendarOf, providerCalendarOf, resourceCalendarOf, serviceCalendarOf } from "./stubs";
 import type {
   CreateBookingCommand,
   HoldCommand,
@@ -24,7 +24,7 @@ import type {
 
 export type { ProviderSnapshot, ResourceSnapshot } from "./claim-types";
 export { ProviderCalendar } from "./provider/provider-calendar";
-export { ResourceCalendar } from "./resource/resource-calendar";
+export { ResourceCalendar, type ResourceProposal } from "./resource/resource-calendar";
 export { findOverlap, isValidTimeZone, minutesOfDay, timeOfDayPattern } from "./rules/schedule";
 export { type CustomerDetails, type CustomerRewrite, erasedDetails, isErasedEmail } from "./service/customer-rewrite";
 export type { ImportedBooking, ImportResult } from "./service/import";
@@ -125,6 +125,18 @@ export const serviceChanged = (env: Env, businessId: string, serviceId: string, 
 export const configurePerson = (env: Env, person: ProviderSnapshot) =>
   providerCalendarOf(env, person.businessId, person.id).configure(person);
 
+/** Pushes a resource's settings to its calendar; answers the version it holds. */
+export const configureResource = (env: Env, resource: ResourceSnapshot) =>
+  resourceCalendarOf(env, resource.businessId, resource.id).configure(resource);
+
+/**
+ * Proposes a resource's next settings (fewer units, or inactive: proposed as none) to its
+ * calendar, which refuses while upcoming claims would not fit, else narrows claims until
+ * `configureResource` confirms.
+ */
+export const proposeResourceChange = (env: Env, next: ResourceSnapshot) =>
+  resourceCalendarOf(env, next.businessId, next.id).propose(next);
+
 /** Calendars asked at once by a customer rewrite. */
 const PARALLEL_CALENDARS = 8;
 
@@ -152,14 +164,19 @@ export async function rewriteCustomer(
   return changed;
 }
 
-/** Imports existing appointments into a service's calendar under the same rules. */
+/** Imports existing appointments into a service's calendar under the same rules (people and resources included). */
 export const importBookings = (
   env: Env,
   service: ServiceSnapshot,
   bookings: ImportedBooking[],
-  providers: ProviderSnapshot[],
+  staffing: { providers: ProviderSnapshot[]; resources: ResourceSnapshot[] },
 ): Promise<ImportResult> =>
-  serviceCalendar(env, service.businessId, service.id).importBookings(service, bookings, providers);
+  serviceCalendar(env, service.businessId, service.id).importBookings(
+    service,
+    bookings,
+    staffing.providers,
+    staffing.resources,
+  );
 
 /** The nightly prune of one service's calendar; answers how many bookings went. */
 export const pruneCalendar = async (env: Env, businessId: string, serviceId: string) =>

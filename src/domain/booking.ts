@@ -40,8 +40,12 @@ export type BookingRecord = {
 export type Booking = {
   id: string;
   serviceId: string;
-  /** The person who performs it; null for services without providers. */
+  /** The person who performs it; null for services without providers, and for a team. */
   providerId: string | null;
+  /** Everyone claimed for it: `[]`, the one person, or the whole team. */
+  providerIds: string[];
+  /** The resources it takes a unit of. */
+  resourceIds: string[];
   customerId: string;
   customerName: string;
   customerEmail: string;
@@ -62,6 +66,8 @@ export function toBooking(row: Omit<BookingRecord, "businessId" | "version">): B
     id: row.id,
     serviceId: row.serviceId,
     providerId: row.providerId ?? null,
+    providerIds: row.providerIds ?? (row.providerId ? [row.providerId] : []),
+    resourceIds: row.resourceIds ?? [],
     customerId: row.customerId,
     customerName: row.customerName,
     customerEmail: row.customerEmail,

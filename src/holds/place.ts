@@ -32,7 +32,7 @@ export async function holdSeat(
   request: HoldRequest,
 ): Promise<HoldResult> {
   const now = Date.now();
-  const { service, providers } = await loadBookableService(db, businessId, request.serviceId, {
+  const { service, providers, resources } = await loadBookableService(db, businessId, request.serviceId, {
     providerId: request.providerId,
   });
   const id = newId("hold", now);
@@ -60,6 +60,7 @@ export async function holdSeat(
     endTime: request.endTime,
     ttlMs: request.ttlSeconds * 1000,
     providers,
+    resources,
     providerId: request.providerId ?? null,
   }).catch(async (error: unknown) => {
     // Unanswered (a reset): a hold the calendar may have placed still expires on its own.

@@ -14,6 +14,7 @@ export const idPrefixes = {
   webhook: "whk",
   provider: "prv",
   hold: "hld",
+  resource: "res",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -18,6 +18,7 @@ export {
   regexes,
   strictObject,
   string,
+  union,
   url,
   ZodError,
   ZodType,

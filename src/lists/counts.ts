@@ -7,7 +7,7 @@ import { and, count, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/client";
 import { bind, preparedOnce } from "../db/prepared";
-import { bookings, customers, listCounts } from "../db/schema";
+import { bookingProviders, bookings, customers, listCounts } from "../db/schema";
 
 /** What a count is kept for: a whole list, or a bookings list with one filter. */
 export type CountedDimension =
@@ -45,11 +45,12 @@ export function keptBookingDimension(filters: {
   serviceId?: string;
   customerId?: string;
   providerId?: string;
+  resourceId?: string;
   from?: string;
   to?: string;
 }): { dimension: CountedDimension; value: string } | undefined {
-  const { from, to, ...kept } = filters;
-  if (from !== undefined || to !== undefined) return undefined;
+  const { from, to, resourceId, ...kept } = filters;
+  if (from !== undefined || to !== undefined || resourceId !== undefined) return undefined;
   const present = Object.entries(kept).filter(([, value]) => value !== undefined) as [string, string][];
   if (present.length === 0) return { dimension: "bookings", value: "" };
   if (present.length > 1) return undefined;
@@ -89,7 +90,13 @@ export async function recountLists(db: Database, businessId?: string): Promise<C
     grouped("bookings.status", bookings.status),
     grouped("bookings.serviceId", bookings.serviceId),
     grouped("bookings.customerId", bookings.customerId),
-    grouped("bookings.providerId", bookings.providerId),
+    // A person's count is of their link rows: a team's booking counts for each of its people.
+    db
+      .select({ businessId: bookingProviders.businessId, value: bookingProviders.providerId, n: count() })
+      .from(bookingProviders)
+      .where(ofBusiness(bookingProviders.businessId))
+      .groupBy(bookingProviders.businessId, bookingProviders.providerId)
+      .then((rows) => rows.map((row) => ({ ...row, dimension: "bookings.providerId" as const }))),
     db
       .select({ businessId: customers.businessId, value: sql<string>`''`, n: count() })
       .from(customers)

@@ -63,10 +63,18 @@ export const BookingSchema = z
   .object({
     id: z.string().openapi({ example: "bkg_01jd3k5v7q8r9s0t1u2v3w4x5y" }),
     serviceId: z.string(),
-    providerId: z
-      .string()
-      .nullable()
-      .openapi({ description: "Who performs it; null for a service without providers.", example: null }),
+    providerId: z.string().nullable().openapi({
+      description: "Who performs it; null for a service without providers and for a team (`providerMode: all`).",
+      example: null,
+    }),
+    providerIds: z.array(z.string()).openapi({
+      description: "Everyone claimed for it, always an array: `[]`, the one provider, or every provider of a team.",
+      example: [],
+    }),
+    resourceIds: z.array(z.string()).openapi({
+      description: "The resources (`res_…`) it takes a unit of, as its service needed when it was booked.",
+      example: [],
+    }),
     customerId: z.string(),
     customerName: z.string(),
     customerEmail: z.string(),

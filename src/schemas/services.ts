@@ -5,20 +5,37 @@ import { z } from "../lib/zod";
 import { timezone } from "./fields";
 import { DateOverridesSchema, WeeklyScheduleSchema } from "./schedule";
 
-/** Who performs a service: unique provider ids of the business; empty = no provider needed. */
-const ProviderIdsSchema = z
-  .array(z.string().min(1).max(64))
-  .max(50)
-  .superRefine((ids, ctx) => {
-    ids.forEach((id, i) => {
-      if (ids.indexOf(id) !== i) ctx.addIssue({ code: "custom", message: `${id} is listed twice.`, path: [i] });
+/** A list of up to `max` unique ids (each named at its index when listed twice). */
+const uniqueIds = (max: number) =>
+  z
+    .array(z.string().min(1).max(64))
+    .max(max)
+    .superRefine((ids, ctx) => {
+      ids.forEach((id, i) => {
+        if (ids.indexOf(id) !== i) ctx.addIssue({ code: "custom", message: `${id} is listed twice.`, path: [i] });
+      });
     });
-  })
-  .openapi({
-    description:
-      "Providers who perform this service (at most 50, ids of `GET /providers`); empty means no provider is needed.",
-    example: [],
-  });
+
+/** Who performs a service: unique provider ids of the business; empty = no provider needed. */
+const ProviderIdsSchema = uniqueIds(50).openapi({
+  description:
+    "Providers who perform this service (at most 50, ids of `GET /providers`); empty means no provider is needed.",
+  example: [],
+});
+
+/** What every booking of a service takes a unit of: unique resource ids of the business. */
+const ResourceIdsSchema = uniqueIds(5).openapi({
+  description:
+    "Resources (rooms, chairs, machines; at most 5, ids of `GET /resources`) every booking takes one unit of for its blocked span, buffers included; the seats of one group session share the unit. Empty: none needed.",
+  example: [],
+});
+
+/** How a service with providers is staffed. */
+const ProviderModeSchema = z.enum(["one", "all"]).openapi({
+  description:
+    "`one` (default): one of the `providerIds` performs each booking. `all`: a team — every listed provider must be free and each one's time is claimed; the booking's `providerId` is null and `providerIds` lists them all.",
+  example: "one",
+});
 
 const minutes = (max: number) => z.number().int().min(0).max(max);
 
@@ -42,6 +59,8 @@ const serviceFields = {
   weeklySchedule: WeeklyScheduleSchema,
   dateOverrides: DateOverridesSchema,
   providerIds: ProviderIdsSchema,
+  providerMode: ProviderModeSchema,
+  resourceIds: ResourceIdsSchema,
   requiresConfirmation: z.boolean().openapi({ description: "New bookings start PENDING instead of CONFIRMED." }),
   active: z.boolean(),
 };
@@ -58,6 +77,8 @@ export const CreateServiceSchema = z
     maxAdvanceDays: serviceFields.maxAdvanceDays.default(365),
     dateOverrides: serviceFields.dateOverrides.default([]),
     providerIds: serviceFields.providerIds.default([]),
+    providerMode: serviceFields.providerMode.default("one"),
+    resourceIds: serviceFields.resourceIds.default([]),
     requiresConfirmation: serviceFields.requiresConfirmation.default(false),
     active: serviceFields.active.default(true),
   })
@@ -85,6 +106,12 @@ export const ServiceSchema = z
     weeklySchedule: WeeklyScheduleSchema,
     dateOverrides: DateOverridesSchema,
     providerIds: z.array(z.string()).openapi({ description: "Providers who perform it, sorted; empty = none needed." }),
+    providerMode: z
+      .enum(["one", "all"])
+      .openapi({ description: "`one` provider per booking, or `all` of them (a team)." }),
+    resourceIds: z
+      .array(z.string())
+      .openapi({ description: "Resources every booking takes a unit of, sorted; empty = none needed." }),
     requiresConfirmation: z.boolean(),
     active: z.boolean(),
     createdAt: utcTimestamp,

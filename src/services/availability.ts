@@ -1,10 +1,12 @@
 /** The live slot calendar of a service: its rules, its calendar's seats and, with providers, their time. */
-import { type ProviderSnapshot, slotBeyond, slotCalendar } from "../calendar";
+import { type ProviderSnapshot, type ResourceSnapshot, slotBeyond, slotCalendar } from "../calendar";
 import type { Database } from "../db/client";
 import { ApiError } from "../lib/errors";
 import { providerSnapshotOf } from "../providers/snapshot";
+import { resourceSnapshotOf } from "../resources/snapshot";
 import { providersOfService } from "./providers";
 import { loadService } from "./records";
+import { resourcesOfService } from "./resources";
 import { snapshotOf } from "./snapshot";
 
 const DAY = 86_400_000;
@@ -16,7 +18,8 @@ export const MAX_SLOTS = 2_000;
 /**
  * Every slot of the business's service that starts in `[from, to)` (`from` defaults to now, `to`
  * to `from` + 7 days) with its live seat counts; on a service with providers, over their sessions
- * (or the one asked for). A range longer than MAX_RANGE_DAYS, or holding more than MAX_SLOTS
+ * (or the one asked for); on one with resources, bookable only when each (or the one asked for)
+ * has a unit free. A range longer than MAX_RANGE_DAYS, or holding more than MAX_SLOTS
  * slots, is a 422 on `to`; an inactive service lists its slots, none bookable.
  */
 export async function serviceAvailability(
@@ -24,7 +27,7 @@ export async function serviceAvailability(
   db: Database,
   businessId: string,
   serviceId: string,
-  range: { from?: string; to?: string; providerId?: string },
+  range: { from?: string; to?: string; providerId?: string; resourceId?: string },
 ) {
   const from = range.from ? Date.parse(range.from) : Date.now();
   const to = range.to ? Date.parse(range.to) : from + 7 * DAY;
@@ -49,8 +52,11 @@ export async function serviceAvailability(
       },
     );
   }
-  const people = await peopleOf(db, businessId, service.id, range.providerId);
-  const slots = await slotCalendar(env, rules, from, to, { people });
+  const [people, resources] = await Promise.all([
+    peopleOf(db, businessId, service.id, range.providerId),
+    resourcesOf(db, businessId, service.id, range.resourceId),
+  ]);
+  const slots = await slotCalendar(env, rules, from, to, { people, resources });
   return {
     serviceId: service.id,
     timezone: service.timezone,
@@ -76,4 +82,21 @@ async function peopleOf(
     });
   }
   return chosen.map(({ provider }) => providerSnapshotOf(provider));
+}
+
+/** The resources a service needs (or the one asked for, which must be one of them). */
+async function resourcesOf(
+  db: Database,
+  businessId: string,
+  serviceId: string,
+  resourceId: string | undefined,
+): Promise<ResourceSnapshot[]> {
+  const rows = await resourcesOfService(db, businessId, serviceId);
+  const chosen = resourceId === undefined ? rows : rows.filter((row) => row.resource.id === resourceId);
+  if (resourceId !== undefined && chosen.length === 0) {
+    throw new ApiError("validation_failed", `Resource ${resourceId} is not one this service needs.`, {
+      errors: [{ path: "resourceId", message: "Not one of the service's resourceIds." }],
+    });
+  }
+  return chosen.map(({ resource }) => resourceSnapshotOf(resource));
 }

@@ -1,12 +1,14 @@
 /** The service a booking, hold, move or import is for, checked before its calendar is asked. */
 import { and, eq } from "drizzle-orm";
 import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
-import type { ProviderSnapshot, ServiceSnapshot } from "../calendar";
+import type { ProviderSnapshot, ResourceSnapshot, ServiceSnapshot } from "../calendar";
 import type { Database } from "../db/client";
 import { services } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { providerSnapshotOf } from "../providers/snapshot";
+import { resourceSnapshotOf } from "../resources/snapshot";
 import { providersOfService } from "./providers";
+import { resourcesOfService } from "./resources";
 import { snapshotOf } from "./snapshot";
 
 /** What a caller refuses, where it differs from a new booking's request (a 422 at `serviceId`). */
@@ -20,8 +22,8 @@ export type BookableCheck = {
 };
 
 /**
- * The business's service, as its calendar takes it, and the providers who perform it, as theirs
- * take them, once the service is found (else `check.missing`), active (else `check.inactive`)
+ * The business's service, as its calendar takes it, the providers who perform it and the
+ * resources it needs, as their calendars take them, once the service is found (else `check.missing`), active (else `check.inactive`)
  * and performed by `check.providerId`. Reads that the caller needs too (`also`) go in the same
  * D1 batch, and their rows come back beside.
  */
@@ -31,14 +33,20 @@ export async function loadBookableService<const Also extends BatchItem<"sqlite">
   serviceId: string,
   check: BookableCheck = {},
   ...also: Also
-): Promise<{ service: ServiceSnapshot; providers: ProviderSnapshot[]; also: BatchResponse<Also> }> {
-  const [[service], performers, ...rest] = await db.batch([
+): Promise<{
+  service: ServiceSnapshot;
+  providers: ProviderSnapshot[];
+  resources: ResourceSnapshot[];
+  also: BatchResponse<Also>;
+}> {
+  const [[service], performers, needs, ...rest] = await db.batch([
     db
       .select()
       .from(services)
       .where(and(eq(services.businessId, businessId), eq(services.id, serviceId)))
       .limit(1),
     providersOfService(db, businessId, serviceId),
+    resourcesOfService(db, businessId, serviceId),
     ...also,
   ]);
   if (!service) {
@@ -64,5 +72,6 @@ export async function loadBookableService<const Also extends BatchItem<"sqlite">
       errors: [{ path: "providerId", message: "Not one of the service's providerIds." }],
     });
   }
-  return { service: snapshotOf(service), providers, also: rest as BatchResponse<Also> };
+  const resources = needs.map((row) => resourceSnapshotOf(row.resource));
+  return { service: snapshotOf(service), providers, resources, also: rest as BatchResponse<Also> };
 }

@@ -1,13 +1,15 @@
 /** Changes to a service: a compare-and-set on its version, with the calendar told before the answer. */
-import { and, eq, sql } from "drizzle-orm";
+import { and, count, eq, gt, inArray, sql } from "drizzle-orm";
 import { proposeServiceChange, serviceChanged } from "../calendar";
 import type { Database } from "../db/client";
-import { type ServiceRow, services } from "../db/schema";
+import { bookings, type ServiceRow, services } from "../db/schema";
+import { HOLDING_STATUSES } from "../domain/booking";
 import { ApiError } from "../lib/errors";
 import { assertIfMatch, etagOf } from "../lib/etag";
 import { nothingWritten } from "../lib/rows";
-import { assertProvidersExist, providerIdsOf, replaceProviders } from "./providers";
-import { loadService, type ServiceFields, toService } from "./records";
+import { assertProvidersExist, replaceProviders } from "./providers";
+import { linksOf, loadService, type ServiceFields, type ServiceLinks, toService } from "./records";
+import { assertResourcesExist, replaceResources } from "./resources";
 
 const changedMeanwhile = () =>
   new ApiError("unavailable", "The service changed while this request ran; retry.", {
@@ -15,24 +17,27 @@ const changedMeanwhile = () =>
   });
 
 /**
- * Applies the changes to the business's service (and, with `providerIds`, who performs it) and
- * answers it as the API shows it, with its new version. With If-Match tags, only if the service
- * still has one of them (else 412). Before answering, the calendar learns the new version, so
- * from then on it refuses what was decided against the old settings (if it cannot be told, the
- * change is saved but the answer is a 503 to retry).
+ * Applies the changes to the business's service (and, with `providerIds` or `resourceIds`, who
+ * performs it and what it needs) and answers it as the API shows it, with its new version. With
+ * If-Match tags, only if the service still has one of them (else 412). Before answering, the
+ * calendar learns the new version, so from then on it refuses what was decided against the old
+ * settings (if it cannot be told, the change is saved but the answer is a 503 to retry).
  */
 export async function editService(
   env: Env,
   db: Database,
   businessId: string,
   id: string,
-  { providerIds, ...changes }: Partial<ServiceFields> & { providerIds?: string[] },
+  { providerIds, resourceIds, ...changes }: Partial<ServiceFields> & Partial<ServiceLinks>,
   ifMatch: string[] | undefined,
 ) {
-  if (providerIds) await assertProvidersExist(db, businessId, providerIds);
+  await Promise.all([
+    providerIds && assertProvidersExist(db, businessId, providerIds),
+    resourceIds && assertResourcesExist(db, businessId, resourceIds),
+  ]);
   let where = and(eq(services.businessId, businessId), eq(services.id, id));
   let updatedAt = new Date();
-  const proposal = await proposeSeats(env, db, businessId, id, changes.capacity, providerIds);
+  const proposal = await propose(env, db, businessId, id, { ...changes, providerIds, resourceIds });
   if (ifMatch !== undefined || proposal) {
     // Check the tag (or the proposal's version), then write only if nothing changed in between.
     const current = proposal?.current ?? (await loadService(db, businessId, id));
@@ -46,49 +51,88 @@ export async function editService(
     .set({ ...changes, updatedAt: stamp, version: sql`${services.version} + 1` })
     .where(where)
     .returning();
-  // The provider links change in the same batch, and only if this update won.
-  const [rows] = providerIds
-    ? await db.batch([update, ...replaceProviders(db, id, providerIds, stamp)])
-    : [await update];
+  // The links change in the same batch, and only if this update won.
+  const [rows] = await db.batch([
+    update,
+    ...(providerIds ? replaceProviders(db, id, providerIds, stamp) : []),
+    ...(resourceIds ? replaceResources(db, id, resourceIds, stamp) : []),
+  ]);
   const row = rows[0];
   if (!row) throw proposal && ifMatch === undefined ? changedMeanwhile() : nothingWritten("service", id, ifMatch);
   await serviceChanged(env, businessId, id, row.version);
-  const linked = providerIds ?? (await providerIdsOf(db, businessId, [id])).get(id) ?? [];
-  return { service: toService(row, linked), version: row.version };
+  const stored = providerIds && resourceIds ? { providerIds, resourceIds } : await linksOf(db, businessId, id);
+  return {
+    service: toService(row, {
+      providerIds: providerIds ?? stored.providerIds,
+      resourceIds: resourceIds ?? stored.resourceIds,
+    }),
+    version: row.version,
+  };
 }
 
+/** What a PATCH changes that existing bookings could conflict with. */
+type Change = { capacity?: number; providerMode?: "one" | "all"; providerIds?: string[]; resourceIds?: string[] };
+
 /**
- * A change that leaves fewer seats (a lower capacity, or a service with providers that stops
- * having any, whose seats were counted per person) is first proposed to the calendar, which
- * refuses it while upcoming bookings or live holds would be over the new seats (409
- * `bookings_conflict` listing where) and otherwise holds off commands decided against the old
- * settings until the PATCH confirms. Answers the service as read for the proposal, or undefined
- * when the change leaves no fewer seats.
+ * A change existing bookings could conflict with is first proposed to the calendar, which
+ * refuses it while upcoming bookings or live holds conflict (409 `bookings_conflict` listing
+ * where) and otherwise holds off commands decided against the old settings until the PATCH
+ * confirms:
+ *
+ * - fewer seats: a lower capacity, or a service with providers that stops having any (its seats
+ *   were counted per person) — conflicts where the new seats would be over;
+ * - more to claim: a resource added, or a new `providerMode` — bookings made before claimed
+ *   neither, so any upcoming one conflicts (proposed as zero seats, which lists every one).
+ *
+ * Answers the service as read for the proposal, or undefined when there is nothing to propose.
  */
-async function proposeSeats(
+async function propose(
   env: Env,
   db: Database,
   businessId: string,
   id: string,
-  capacity: number | undefined,
-  providerIds: string[] | undefined,
+  change: Change,
 ): Promise<{ current: ServiceRow } | undefined> {
-  if (capacity === undefined && providerIds?.length !== 0) return undefined;
-  const current = await loadService(db, businessId, id);
-  const before = (await providerIdsOf(db, businessId, [id])).get(id) ?? [];
-  const after = providerIds ?? before;
-  const fewer = (capacity ?? current.capacity) < current.capacity || (before.length > 0 && after.length === 0);
-  if (!fewer) return undefined;
+  const { capacity, providerMode, providerIds, resourceIds } = change;
+  if (capacity === undefined && providerIds?.length !== 0 && !providerMode && !resourceIds) return undefined;
+  const [current, before] = await Promise.all([loadService(db, businessId, id), linksOf(db, businessId, id)]);
+  const after = providerIds ?? before.providerIds;
+  const claimsMore =
+    (providerMode !== undefined && providerMode !== current.providerMode) ||
+    (resourceIds ?? []).some((r) => !before.resourceIds.includes(r));
+  const fewer =
+    (capacity ?? current.capacity) < current.capacity || (before.providerIds.length > 0 && after.length === 0);
+  if (!fewer && !claimsMore) return undefined;
   const answer = await proposeServiceChange(env, businessId, id, {
     version: current.version + 1,
-    capacity: capacity ?? current.capacity,
+    capacity: claimsMore ? 0 : (capacity ?? current.capacity),
     withProviders: after.length > 0,
   });
   if (answer.ok) return { current };
   if (answer.reason === "changed_meanwhile") throw changedMeanwhile();
+  const places = `${answer.conflicts.length} place${answer.conflicts.length === 1 ? "" : "s"} listed in conflicts`;
+  const upcoming = claimsMore ? await upcomingCount(db, businessId, id) : 0;
   throw new ApiError(
     "bookings_conflict",
-    `Upcoming bookings would be over the new seats (${answer.conflicts.length} place${answer.conflicts.length === 1 ? "" : "s"} listed in conflicts): cancel or move them first, or keep the seats.`,
-    { extensions: { conflicts: answer.conflicts } },
+    claimsMore
+      ? `The service has ${upcoming} upcoming booking${upcoming === 1 ? "" : "s"} (or live holds; ${places}) made without the new resources or provider mode: cancel or move them first, or make the change once they are past.`
+      : `Upcoming bookings would be over the new seats (${places}): cancel or move them first, or keep the seats.`,
+    { extensions: { conflicts: answer.conflicts, ...(claimsMore ? { upcomingBookings: upcoming } : {}) } },
   );
+}
+
+/** How many of the service's bookings D1 knows that are active and not over yet. */
+async function upcomingCount(db: Database, businessId: string, serviceId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.businessId, businessId),
+        eq(bookings.serviceId, serviceId),
+        inArray(bookings.status, [...HOLDING_STATUSES]),
+        gt(bookings.endTime, new Date().toISOString()),
+      ),
+    );
+  return row?.n ?? 0;
 }

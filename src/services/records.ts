@@ -2,12 +2,16 @@
 import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { bind, preparedOnce, type ReadBatch } from "../db/prepared";
-import { type ServiceRow, serviceProviders, services } from "../db/schema";
+import { type ServiceRow, serviceProviders, serviceResources, services } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { offsetOf, type PageRequest } from "../lib/pagination";
 import { loadOwned } from "../lib/rows";
 import { assertProvidersExist, providerIdsOf } from "./providers";
+import { assertResourcesExist, resourceIdsOf } from "./resources";
+
+/** Who performs a service and what its bookings take: provider and resource ids. */
+export type ServiceLinks = { providerIds: string[]; resourceIds: string[] };
 
 /** A service's own settings, as a client writes them. */
 export type ServiceFields = Omit<ServiceRow, "id" | "businessId" | "createdAt" | "updatedAt" | "version">;
@@ -27,38 +31,50 @@ export async function ownerOfService(db: Database, serviceId: string): Promise<s
   return row.businessId;
 }
 
-/** The public shape of a stored service and the providers who perform it. */
+/** The public shape of a stored service, the providers who perform it and the resources it needs. */
 export function toService(
   { businessId: _businessId, version: _version, ...service }: ServiceRow,
-  providerIds: string[],
+  { providerIds, resourceIds }: ServiceLinks,
 ) {
-  return { ...service, providerIds: [...providerIds].sort() };
+  return { ...service, providerIds: [...providerIds].sort(), resourceIds: [...resourceIds].sort() };
+}
+
+/** The provider and resource ids of one service of the business. */
+export async function linksOf(db: Database, businessId: string, id: string): Promise<ServiceLinks> {
+  const [providers, resources] = await Promise.all([
+    providerIdsOf(db, businessId, [id]),
+    resourceIdsOf(db, businessId, [id]),
+  ]);
+  return { providerIds: providers.get(id) ?? [], resourceIds: resources.get(id) ?? [] };
 }
 
 /** The business's service with this id as the API shows it, and its version (its ETag's marker). */
 export async function findService(db: Database, businessId: string, id: string) {
   const row = await loadService(db, businessId, id);
-  const providerIds = (await providerIdsOf(db, businessId, [row.id])).get(row.id) ?? [];
-  return { service: toService(row, providerIds), version: row.version };
+  return { service: toService(row, await linksOf(db, businessId, row.id)), version: row.version };
 }
 
 /**
- * Adds a service to the catalog with the providers who perform it (each one of the business's,
- * else a 422 at `providerIds.<i>`); `slotIntervalMinutes` defaults to `durationMinutes`.
+ * Adds a service to the catalog with the providers who perform it and the resources it needs
+ * (each one of the business's, else a 422 at `providerIds.<i>` or `resourceIds.<i>`);
+ * `slotIntervalMinutes` defaults to `durationMinutes`.
  */
 export async function addService(
   db: Database,
   businessId: string,
   {
     providerIds,
+    resourceIds,
     ...fields
   }: Omit<ServiceFields, "description" | "slotIntervalMinutes"> & {
     description?: string | null;
     slotIntervalMinutes?: number;
-    providerIds: string[];
-  },
+  } & ServiceLinks,
 ) {
-  await assertProvidersExist(db, businessId, providerIds);
+  await Promise.all([
+    assertProvidersExist(db, businessId, providerIds),
+    assertResourcesExist(db, businessId, resourceIds),
+  ]);
   const now = new Date().toISOString();
   const id = newId("service");
   const insert = db
@@ -73,10 +89,14 @@ export async function addService(
       updatedAt: now,
     })
     .returning();
-  const links = providerIds.map((providerId) => ({ businessId, serviceId: id, providerId }));
-  const [rows] =
-    links.length > 0 ? await db.batch([insert, db.insert(serviceProviders).values(links)]) : [await insert];
-  return toService(rows[0] as NonNullable<(typeof rows)[0]>, providerIds);
+  const people = providerIds.map((providerId) => ({ businessId, serviceId: id, providerId }));
+  const things = resourceIds.map((resourceId) => ({ businessId, serviceId: id, resourceId }));
+  const [rows] = await db.batch([
+    insert,
+    ...(people.length > 0 ? [db.insert(serviceProviders).values(people)] : []),
+    ...(things.length > 0 ? [db.insert(serviceResources).values(things)] : []),
+  ]);
+  return toService(rows[0] as NonNullable<(typeof rows)[0]>, { providerIds, resourceIds });
 }
 
 /** A page of services, its total and the page's provider links: one prepared batch per isolate. */
@@ -109,6 +129,16 @@ const listQueries = (db: Database) =>
         )
         .orderBy(serviceProviders.serviceId, serviceProviders.providerId)
         .prepare(),
+      resources: db
+        .select({ serviceId: serviceResources.serviceId, resourceId: serviceResources.resourceId })
+        .from(serviceResources)
+        .where(
+          and(
+            eq(serviceResources.businessId, sql.placeholder("businessId")),
+            inArray(serviceResources.serviceId, db.select({ id: onPage.id }).from(onPage)),
+          ),
+        )
+        .prepare(),
     };
   });
 
@@ -123,12 +153,15 @@ export async function servicePage(
   // Placeholders are bound as they are: the boolean column takes 1 or 0.
   const values = { businessId, active: active ? 1 : 0 };
   const paged = { ...values, limit, offset: offsetOf({ page, limit }) };
-  const [rows, [totals], links] = await read([
+  const [rows, [totals], links, needs] = await read([
     bind(queries.page, paged),
     bind(queries.total, values),
     bind(queries.links, paged),
+    bind(queries.resources, paged),
   ]);
-  const linked = new Map<string, string[]>(rows.map((row) => [row.id, []]));
-  for (const link of links) linked.get(link.serviceId)?.push(link.providerId);
-  return { items: rows.map((row) => toService(row, linked.get(row.id) ?? [])), total: totals?.total ?? 0 };
+  const linked = new Map<string, ServiceLinks>(rows.map((row) => [row.id, { providerIds: [], resourceIds: [] }]));
+  for (const link of links) linked.get(link.serviceId)?.providerIds.push(link.providerId);
+  for (const need of needs) linked.get(need.serviceId)?.resourceIds.push(need.resourceId);
+  const none = { providerIds: [], resourceIds: [] };
+  return { items: rows.map((row) => toService(row, linked.get(row.id) ?? none)), total: totals?.total ?? 0 };
 }

@@ -18,5 +18,6 @@ export function snapshotOf(service: ServiceRow): ServiceSnapshot {
     weeklySchedule: service.weeklySchedule,
     dateOverrides: service.dateOverrides,
     requiresConfirmation: service.requiresConfirmation,
+    providerMode: service.providerMode,
   };
 }

@@ -69,6 +69,8 @@ describe("happy", () => {
       id: expect.stringMatching(/^bkg_[0-9a-z]{26}$/),
       serviceId: s.serviceId,
       providerId: null,
+      providerIds: [],
+      resourceIds: [],
       customerId: expect.stringMatching(/^cus_[0-9a-z]{26}$/),
       customerName: "Ada Lovelace",
       customerEmail: "ada@example.com",

@@ -46,6 +46,8 @@ const serviceFields = [
   "weeklySchedule",
   "dateOverrides",
   "providerIds",
+  "providerMode",
+  "resourceIds",
   "requiresConfirmation",
   "active",
 ] as const;
@@ -64,6 +66,7 @@ const servicePaths = [
   ["dateOverrides", 0, "date"],
   ["dateOverrides", 0, "intervals", 0, "end"],
   ["providerIds", 0],
+  ["resourceIds", 0],
 ];
 
 const timezones = fc.constantFrom("UTC", "Europe/Berlin", "America/New_York", "Asia/Kathmandu", "Pacific/Chatham");

@@ -126,6 +126,10 @@ async function fixtures(): Promise<Fixtures> {
         const body = { name: "Sam", timezone: "UTC", weeklySchedule: { mon: [{ start: "09:00", end: "17:00" }] } };
         return (await json(await api("POST", "/providers", { key, body }))).id as string;
       },
+      resources: async () => {
+        const body = { name: "Room", timezone: "UTC" };
+        return (await json(await api("POST", "/resources", { key, body }))).id as string;
+      },
       holds: async () => {
         const service = await createService(key);
         const { serviceId, startTime, endTime } = bookingBody(service.id, at(3, "12:00"));

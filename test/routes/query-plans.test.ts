@@ -9,7 +9,7 @@ import { app } from "../../src/app";
 import { reconcileProviders } from "../../src/calendar/sync/reconcile-people";
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { at, bookingBody } from "../bookings/support";
-import { createAccount, createCustomer, createService, json, origin } from "../helpers";
+import { createAccount, createCustomer, createService, json, origin, serviceBody } from "../helpers";
 
 /** Tables that hold one business's rows: a full scan of one grows with every tenant. */
 const tenantTables = [
@@ -17,6 +17,10 @@ const tenantTables = [
   "services",
   "providers",
   "service_providers",
+  "resources",
+  "service_resources",
+  "booking_providers",
+  "booking_resources",
   "customers",
   "bookings",
   "idempotency_keys",
@@ -70,6 +74,11 @@ describe("query plans", () => {
         weeklySchedule: { mon: [{ start: "09:00", end: "17:00" }] },
       }),
     );
+    const room = await json(await call("POST", "/resources", { name: "Room", timezone: "UTC" }));
+    const roomy = await json(
+      await call("POST", "/services", serviceBody({ resourceIds: [room.id], providerIds: [provider.id] })),
+    );
+    await call("POST", "/bookings", bookingBody(roomy.id, at(3, "10:00")));
     const booking = await json(await call("POST", "/bookings", bookingBody(service.id, at(3, "10:00"))));
     const from = at(1, "00:00");
     const to = at(9, "00:00");
@@ -90,11 +99,19 @@ describe("query plans", () => {
       "/providers",
       `/providers/${provider.id}`,
       `/providers/${provider.id}/bookings`,
+      `/bookings?providerId=${provider.id}`,
+      `/bookings?resourceId=${room.id}`,
+      "/resources",
+      `/resources/${room.id}`,
+      `/resources/${room.id}/bookings`,
+      `/services/${roomy.id}/availability?from=${from}&to=${to}`,
       "/webhooks",
     ]) {
       await call("GET", path);
     }
     await call("PATCH", `/services/${service.id}`, { name: "Renamed" });
+    await call("PATCH", `/resources/${room.id}`, { quantity: 1, name: "Room 1" });
+    await call("PATCH", `/services/${roomy.id}`, { resourceIds: [room.id], providerMode: "all" });
     await call("PATCH", `/customers/${customer.id}`, { name: "Ada B." });
     await call("PATCH", `/bookings/${booking.id}`, { notes: "Window seat." });
     await call("POST", `/bookings/${booking.id}/reschedule`, { startTime: at(3, "11:00"), endTime: at(3, "11:30") });

@@ -1,6 +1,6 @@
 /**
  * Shared fixtures of the Workers tests (not a test file; unlike dev-server.ts beside it, this
- * runs inside workerd): providers, the `salon` — a business whose services are performed by
+ * runs inside workerd): providers, resources, the `salon` — a business whose services are performed by
  * providers — webhook endpoints, holds, and a poll for work the Worker finishes after answering.
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
@@ -32,6 +32,20 @@ export async function createProvider(key: string, overrides: Record<string, unkn
 export async function newProvider(key: string, name: string, fields: Record<string, unknown> = {}): Promise<string> {
   const provider = await createProvider(key, { name, timezone: "UTC", weeklySchedule: everyDay, ...fields });
   return provider.id as string;
+}
+
+/** A resource body valid everywhere: one unit, no hours of its own (open whenever a service is). */
+export const resourceBody = (overrides: Record<string, unknown> = {}) => ({
+  name: "Treatment room",
+  timezone: "UTC",
+  ...overrides,
+});
+
+/** Creates a resource through the API (`resourceBody` with `overrides`) and returns its JSON. */
+export async function createResource(key: string, overrides: Record<string, unknown> = {}) {
+  const res = await api("POST", "/resources", { key, body: resourceBody(overrides) });
+  if (res.status !== 201) throw new Error(`resource create failed: ${res.status} ${await res.text()}`);
+  return json(res);
 }
 
 export type Salon = TestAccount & { providerIds: string[]; cut: string; colour: string };

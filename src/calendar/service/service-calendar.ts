@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { toBooking } from "../../domain/booking";
 import type { Hold } from "../../domain/hold";
-import type { ProviderSnapshot } from "../claim-types";
+import type { ProviderSnapshot, ResourceSnapshot } from "../claim-types";
 import type { ServiceRules } from "../rules/service-rules";
 import type { LiveSlot } from "../rules/slots";
 import { queuePublisher } from "../sync/event-relay";
@@ -154,10 +154,11 @@ export class ServiceCalendar extends DurableObject<Env> {
     service: ServiceSnapshot,
     bookings: ImportedBooking[],
     providers: ProviderSnapshot[] = [],
+    resources: ResourceSnapshot[] = [],
   ): Promise<ImportResult> {
     const refused: ImportResult["refused"] = [];
     for (const [index, { providerId, ...booking }] of bookings.entries()) {
-      const result = await this.create({ service, booking, customerId: null, providers, providerId });
+      const result = await this.create({ service, booking, customerId: null, providers, resources, providerId });
       if (!result.ok)
         refused.push({ index, reason: "reason" in result.refusal ? result.refusal.reason : result.refusal.code });
     }

@@ -8,6 +8,7 @@ import { bookings, customers, holds } from "../../db/schema";
 import type { BookingRecord } from "../../domain/booking";
 import { newId } from "../../lib/ids";
 import { type BookingEvent, eventStatements } from "../../webhooks/events";
+import { linkStatements } from "./booking-links";
 import type { PersistOutcome } from "./outbox";
 
 /** How long a D1 write may take before the booking is left to the outbox alarm. */
@@ -25,7 +26,13 @@ export async function persistBookings(
   records: StoredBooking[],
   events: BookingEvent[] = [],
 ): Promise<{ customerIds: Map<string, string>; eventsWithDeliveries: Set<string> }> {
-  const statements = records.flatMap(({ holdId: _holdId, ...b }) => {
+  const statements = records.flatMap(({ holdId: _holdId, ...record }) => {
+    // Records older than teams and resources name their one provider only.
+    const b = {
+      ...record,
+      providerIds: record.providerIds ?? (record.providerId ? [record.providerId] : []),
+      resourceIds: record.resourceIds ?? [],
+    };
     const email = b.customerEmail.toLowerCase();
     const customerOf = sql`(SELECT id FROM customers WHERE business_id = ${b.businessId} AND email_normalized = ${email})`;
     return [
@@ -66,6 +73,8 @@ export async function persistBookings(
             startTime: sql`excluded.start_time`,
             endTime: sql`excluded.end_time`,
             providerId: sql`excluded.provider_id`,
+            providerIds: sql`excluded.provider_ids`,
+            resourceIds: sql`excluded.resource_ids`,
             notes: sql`excluded.notes`,
             version: sql`excluded.version`,
             updatedAt: sql`excluded.updated_at`,
@@ -78,6 +87,7 @@ export async function persistBookings(
         .select({ id: bookings.id, customerId: bookings.customerId })
         .from(bookings)
         .where(and(eq(bookings.businessId, b.businessId), eq(bookings.id, b.id))),
+      ...linkStatements(db, b.id),
     ];
   });
   const eventParts = events.map((event) => eventStatements(db, event));
@@ -95,7 +105,9 @@ export async function persistBookings(
   if (!first) return { customerIds: new Map(), eventsWithDeliveries: new Set() };
   const results = (await db.batch([first, ...rest])) as unknown[];
   const customerIds = new Map<string, string>();
-  for (let i = 2; i < records.length * 3; i += 3) {
+  // Each record's statements: customer, booking, its read-back (the third), then its links.
+  const perRecord = statements.length / Math.max(records.length, 1);
+  for (let i = 2; i < records.length * perRecord; i += perRecord) {
     const [row] = results[i] as { id: string; customerId: string }[];
     if (row) customerIds.set(row.id, row.customerId);
   }

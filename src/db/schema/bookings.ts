@@ -12,6 +12,10 @@ export const bookings = sqliteTable(
     serviceId: requiredRef("service_id", () => services.id),
     /** Who performs it; null for services without providers. */
     providerId: text("provider_id").references(() => providers.id),
+    /** JSON: everyone claimed for it (the one person, or a team); `[]` for none. */
+    providerIds: text("provider_ids", { mode: "json" }).notNull().default([]).$type<string[]>(),
+    /** JSON: the resources it takes a unit of. */
+    resourceIds: text("resource_ids", { mode: "json" }).notNull().default([]).$type<string[]>(),
     customerId: requiredRef("customer_id", () => customers.id),
     customerName: text("customer_name").notNull(),
     customerEmail: text("customer_email").notNull(),
@@ -35,5 +39,12 @@ export const bookings = sqliteTable(
   ],
 );
 
-/** A booking row; `providerId` may be absent in records written before bookings had providers. */
-export type BookingRow = Omit<typeof bookings.$inferSelect, "providerId"> & { providerId?: string | null };
+/**
+ * A booking row; `providerId` may be absent in records written before bookings had providers,
+ * `providerIds` and `resourceIds` in those written before teams and resources.
+ */
+export type BookingRow = Omit<typeof bookings.$inferSelect, "providerId" | "providerIds" | "resourceIds"> & {
+  providerId?: string | null;
+  providerIds?: string[];
+  resourceIds?: string[];
+};

@@ -26,6 +26,10 @@ export const services = sqliteTable(
     dateOverrides: text("date_overrides", { mode: "json" }).notNull().default([]).$type<DateOverride[]>(),
     /** Moves forward on every change: the ETag, and how the calendar tells stale settings. */
     version: integer("version").notNull().default(1),
+    /** With providers: `one` of them performs each booking, or `all` of them together (a team). */
+    providerMode: text("provider_mode", { enum: ["one", "all"] })
+      .notNull()
+      .default("one"),
   },
   (t) => [index("services_business_active_idx").on(t.businessId, t.active, t.id)],
 );

@@ -6,10 +6,12 @@
  * as text). Every tenant-owned table leads its indexes with `business_id`.
  */
 export * from "./accounts.ts";
+export * from "./booking-links.ts";
 export * from "./bookings.ts";
 export * from "./catalog.ts";
 export * from "./counts.ts";
 export * from "./customers.ts";
 export * from "./holds.ts";
 export * from "./idempotency.ts";
+export * from "./resources.ts";
 export * from "./webhooks.ts";

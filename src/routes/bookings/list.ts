@@ -21,7 +21,17 @@ const route = createRoute({
     cursorRules,
   ].join("\n\n"),
   security: bearerSecurity,
-  request: { query: z.strictObject(bookingListQuery) },
+  request: {
+    query: z.strictObject({
+      ...bookingListQuery,
+      providerId: z.string().min(1).max(64).optional().openapi({
+        description: "Only bookings that claimed this provider: the one who performs it, or one of a team.",
+      }),
+      resourceId: z.string().min(1).max(64).optional().openapi({
+        description: "Only bookings that took a unit of this resource.",
+      }),
+    }),
+  },
   responses: {
     200: pageResponse("A page of bookings.", BookingListSchema),
     ...problemResponses(422),

@@ -18,7 +18,11 @@ const SlotSchema = z
     }),
     providers: z.array(z.string()).optional().openapi({
       description:
-        "Services with providers only: the providers with a seat left then, sorted. On such a service `capacity`, `booked`, `held` and `remaining` count the sessions the providers offer then (each active, working, and not busy with another appointment), so `remaining` = `capacity` − `booked` − `held`; a booking made before the service had providers takes a seat in each of them.",
+        "Services with providers only: the providers with a seat left then, sorted (on a team, `providerMode: all`, every provider or none). On such a service `capacity`, `booked`, `held` and `remaining` count the sessions the providers offer then (each active, working, and not busy with another appointment), so `remaining` = `capacity` − `booked` − `held`; a booking made before the service had providers takes a seat in each of them.",
+    }),
+    resources: z.array(z.string()).optional().openapi({
+      description:
+        "Services with resources only: the resources with a unit free for the slot's session, sorted. A slot is bookable only when every resource the service needs (or the `resourceId` asked for) has one.",
     }),
   })
   .openapi("Slot");
@@ -43,6 +47,7 @@ const route = createRoute({
     "Every slot of the working hours that starts in [from, to), with its live seat counts (`booked`, `held` by holds, `remaining`).",
     `Rules the schema cannot express: \`from\` must be before \`to\`, and the range is at most ${MAX_RANGE_DAYS} days (else 422 \`validation_failed\` on \`to\`); \`from\` defaults to now and \`to\` to \`from\` + 7 days. One response lists at most ${MAX_SLOTS} slots: a range holding more is a 422 \`validation_failed\` on \`to\` whose detail names the latest \`to\` that fits; page through longer ranges by moving \`from\`.`,
     "On a service with providers each slot lists `providers`, the ids with a free seat then, and the counts are over their sessions; `providerId` shows one person's seats (not one of the service's providers: 422).",
+    "On a service with resources a slot is bookable only when every resource has a unit free then; each slot lists in `resources` those that have one, and `resourceId` counts one resource only.",
     "An inactive service still lists its slots, none of them bookable.",
   ].join("\n\n"),
   security: bearerSecurity,
@@ -59,6 +64,9 @@ const route = createRoute({
       }),
       providerId: z.string().min(1).max(64).optional().openapi({
         description: "Only this provider's seats (one of the service's `providerIds`).",
+      }),
+      resourceId: z.string().min(1).max(64).optional().openapi({
+        description: "Count only this resource's units (one of the service's `resourceIds`; else 422).",
       }),
     }),
   },

@@ -47,6 +47,8 @@ describe("happy", () => {
       id: row.id,
       serviceId: s.serviceId,
       providerId: null,
+      providerIds: [],
+      resourceIds: [],
       customerId: s.customerId,
       customerName: "Ada Lovelace",
       customerEmail: "ada@example.com",

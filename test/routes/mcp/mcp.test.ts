@@ -71,6 +71,7 @@ describe("happy", () => {
       expect(Object.keys(input("find_availability").properties).sort()).toEqual([
         "from",
         "providerId",
+        "resourceId",
         "serviceId",
         "to",
       ]);

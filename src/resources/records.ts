@@ -1,0 +1,69 @@
+/** Resources' rows: one by id, a new one, a page of them, and the public shape. */
+import { and, eq } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { type ResourceRow, resources } from "../db/schema";
+import { newId } from "../lib/ids";
+import type { PageRequest } from "../lib/pagination";
+import { loadOwned, newestFirst } from "../lib/rows";
+import { configureCalendar } from "./configure";
+
+/** A resource's own settings, as a client writes them. */
+export type ResourceFields = Omit<ResourceRow, "id" | "businessId" | "createdAt" | "updatedAt" | "version">;
+
+/** The business's resource with this id, or a 404 that does not tell other tenants' ids apart. */
+export const loadResource = (db: Database, businessId: string, id: string): Promise<ResourceRow> =>
+  loadOwned(db, resources, "resource", businessId, id);
+
+/** The public shape of a stored resource. */
+export function toResource(row: ResourceRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    quantity: row.quantity,
+    timezone: row.timezone,
+    weeklySchedule: row.weeklySchedule ?? null,
+    dateOverrides: row.dateOverrides,
+    active: row.active,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/**
+ * Adds a resource and sets up its calendar before answering (a 503 to retry if it cannot be
+ * reached; the resource is stored). Answers the resource as the API shows it, and its version.
+ */
+export async function addResource(
+  env: Env,
+  db: Database,
+  businessId: string,
+  fields: Omit<ResourceFields, "weeklySchedule"> & { weeklySchedule?: ResourceFields["weeklySchedule"] },
+) {
+  const now = new Date().toISOString();
+  const [row] = await db
+    .insert(resources)
+    .values({
+      ...fields,
+      weeklySchedule: fields.weeklySchedule ?? null,
+      id: newId("resource"),
+      businessId,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  const stored = row as NonNullable<typeof row>;
+  await configureCalendar(env, stored);
+  return { resource: toResource(stored), version: stored.version };
+}
+
+/** One page of the business's active (or inactive) resources, newest first, and how many there are. */
+export async function resourcePage(
+  db: Database,
+  businessId: string,
+  { active, ...page }: PageRequest & { active: boolean },
+) {
+  const where = and(eq(resources.businessId, businessId), eq(resources.active, active));
+  const { rows, total } = await newestFirst(db, resources, where, page);
+  return { items: rows.map(toResource), total };
+}

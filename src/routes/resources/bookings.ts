@@ -1,0 +1,32 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { resourceBookingPage } from "../../bookings/list";
+import type { AppEnv } from "../../env";
+import { paginateByCursor } from "../../lib/cursor";
+import { bearerSecurity, idParam, pageResponse, problemResponses } from "../../lib/openapi";
+import { z } from "../../lib/zod";
+import { batchReader } from "../../middleware/key-check";
+import { BookingListSchema, bookingListQuery } from "../../schemas/bookings";
+
+const route = createRoute({
+  method: "get",
+  path: "/{id}/bookings",
+  operationId: "listResourceBookings",
+  tags: ["Resources"],
+  summary: "List a resource's bookings across services",
+  description:
+    "The bookings that took a unit of the resource, with the same filters, order (`startTime` descending, then `id` descending) and envelope as `GET /bookings`.",
+  security: bearerSecurity,
+  request: { params: idParam("res_01jd3k5v7q8r9s0t1u2v3w4x5y"), query: z.strictObject(bookingListQuery) },
+  responses: {
+    200: pageResponse("A page of bookings.", BookingListSchema),
+    ...problemResponses(404, 422),
+  },
+});
+
+export const listResourceBookings = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(route, async (c) => {
+    const query = c.req.valid("query");
+    const { id } = c.req.valid("param");
+    const list = await resourceBookingPage(c.var.db, batchReader(c), c.var.caller.businessId, id, query);
+    return c.json(paginateByCursor(c, list, query), 200);
+  });

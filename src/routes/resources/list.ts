@@ -1,0 +1,38 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
+import { listRules, paginate, paginationQuery } from "../../lib/pagination";
+import { z } from "../../lib/zod";
+import { resourcePage } from "../../resources/records";
+import { activeFilter } from "../../schemas/fields";
+import { ResourceListSchema } from "../../schemas/resources";
+
+const route = createRoute({
+  method: "get",
+  path: "/",
+  operationId: "listResources",
+  tags: ["Resources"],
+  summary: "List resources",
+  description: `Active resources unless \`active=false\` is given; newest first.\n\n${listRules}`,
+  security: bearerSecurity,
+  request: {
+    query: z.strictObject({
+      ...paginationQuery,
+      active: activeFilter("resources"),
+    }),
+  },
+  responses: {
+    200: pageResponse("A page of resources.", ResourceListSchema),
+    ...problemResponses(422),
+  },
+});
+
+export const listResources = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(route, async (c) => {
+    const { active, ...query } = c.req.valid("query");
+    const { items, total } = await resourcePage(c.var.db, c.var.caller.businessId, {
+      ...query,
+      active: active === "true",
+    });
+    return c.json(paginate(c, items, total, query), 200);
+  });
