@@ -1,5 +1,5 @@
 import { lt } from "drizzle-orm";
-import { everyService, pruneCalendar, reconcile, reconcileProviders } from "./calendar";
+import { everyService, pruneCalendar, reconcile, reconcileClaimed } from "./calendar";
 import { createDb } from "./db/client";
 import { idempotencyKeys } from "./db/schema";
 import { recountLists } from "./lists/counts";
@@ -28,8 +28,8 @@ export async function nightly(env: Env): Promise<void> {
   (drift.length === 0 ? console.log : console.error)(
     JSON.stringify({ level: drift.length === 0 ? "info" : "error", msg: "list counts recounted", drift }),
   );
-  const people = await reconcileProviders(env);
+  const people = await reconcileClaimed(env);
   (people.consistent ? console.log : console.error)(
-    JSON.stringify({ level: people.consistent ? "info" : "error", msg: "provider reconciliation", ...people }),
+    JSON.stringify({ level: people.consistent ? "info" : "error", msg: "reconciliation of people and resources", ...people }),
   );
 }

@@ -7,7 +7,7 @@ import { zValidator } from "@hono/zod-validator";
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { importAppointments } from "../bookings/import";
-import { reconcile, reconcileProviders } from "../calendar";
+import { reconcile, reconcileClaimed } from "../calendar";
 import type { AppEnv } from "../env";
 import { sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
@@ -42,12 +42,12 @@ adminApp.use(requireAdminToken);
 adminApp.get("/reconcile", async (c) => {
   const [calendars, people, countDrift] = await Promise.all([
     reconcile(c.env),
-    reconcileProviders(c.env),
+    reconcileClaimed(c.env),
     recountLists(c.var.db),
   ]);
   return c.json({
     ...calendars,
-    providers: people,
+    claimed: people,
     // The lists' kept totals recounted from the rows: every count that differs (none when exact).
     counts: { drift: countDrift },
     consistent: calendars.consistent && people.consistent && countDrift.length === 0,

@@ -7,7 +7,7 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect, vi } from "vitest";
 import { providerCalendarOf } from "../../src/calendar/stubs";
-import { reconcileProviders } from "../../src/calendar/sync/reconcile-people";
+import { reconcileClaimed } from "../../src/calendar/sync/reconcile-claimed";
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { calendarStub } from "../bookings/support";
 import { api, createAccount } from "../helpers";
@@ -136,7 +136,7 @@ export async function checkInvariants(model: Model, sys: System): Promise<void> 
     .sort((a, b) => (a.id < b.id ? -1 : 1));
   expect(listed, "D1 bookings").toEqual(modelled);
   const scope = { businessId: sys.businessId };
-  const [calendars, people] = await Promise.all([reconcile(env, scope), reconcileProviders(env, scope)]);
+  const [calendars, people] = await Promise.all([reconcile(env, scope), reconcileClaimed(env, scope)]);
   expect(calendars.differences, "calendars vs D1").toEqual([]);
   expect(calendars.consistent).toBe(true);
   expect(people.differences, "people's calendars vs D1").toEqual([]);

@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ProviderCalendar } from "../../src/calendar/provider/provider-calendar";
 import { providerCalendarOf } from "../../src/calendar/stubs";
-import { reconcileProviders } from "../../src/calendar/sync/reconcile-people";
+import { reconcileClaimed } from "../../src/calendar/sync/reconcile-claimed";
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { at, bookingBody, calendarStub, d1Bookings, plus, postBooking, statusCounts } from "../bookings/support";
 import { api, createAccount, createService, json, problem, validationError } from "../helpers";
@@ -382,4 +382,4 @@ describe("reconciliation of provider calendars", () => {
   });
 });
 
-const report = () => reconcileProviders(env);
+const report = () => reconcileClaimed(env);

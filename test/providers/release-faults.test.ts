@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ProviderCalendar } from "../../src/calendar/provider/provider-calendar";
 import { providerCalendarOf } from "../../src/calendar/stubs";
-import { reconcileProviders } from "../../src/calendar/sync/reconcile-people";
+import { reconcileClaimed } from "../../src/calendar/sync/reconcile-claimed";
 import { at, book, bookingBody, calendarStub, postBooking } from "../bookings/support";
 import { api, createAccount, createService, json } from "../helpers";
 import type { ProviderCalendar as FaultyProviderCalendar } from "../worker";
@@ -68,7 +68,7 @@ describe.each(["before", "after"] as const)("a provider calendar that fails %s i
     expect(await owed(businessId, cut.id)).toEqual([]);
     expect((await providerCalendarOf(env, businessId, person.id).snapshot()).claims).toEqual([]);
     expect((await postBooking(apiKey, bookingBody(colour.id, start))).status).toBe(201);
-    const report = await reconcileProviders(env);
+    const report = await reconcileClaimed(env);
     expect(report.differences.filter((d) => d.businessId === businessId)).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ClaimedKind } from "../../src/calendar/claim-types";
 import { claimedCalendarOf } from "../../src/calendar/stubs";
-import { reconcileProviders } from "../../src/calendar/sync/reconcile-people";
+import { reconcileClaimed } from "../../src/calendar/sync/reconcile-claimed";
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { at, book, bookingBody, calendarStub, d1Bookings, postBooking } from "../bookings/support";
 import { api, createAccount, createService, json, problem } from "../helpers";
@@ -60,7 +60,7 @@ async function drainReleases(c: Clinic) {
 async function expectConsistent(c: Clinic) {
   const services = await reconcile(env, { businessId: c.businessId });
   expect(services.differences).toEqual([]);
-  const people = await reconcileProviders(env, { businessId: c.businessId });
+  const people = await reconcileClaimed(env, { businessId: c.businessId });
   expect(people.differences).toEqual([]);
 }
 
@@ -158,5 +158,25 @@ describe.each(["provider", "resource"] as const)("a %s calendar that fails a rel
     expect(await claimIds(c, kind)).toEqual([]);
     await expectConsistent(c);
     expect((await postBooking(c.apiKey, bookingBody(c.polish, start))).status).toBe(201);
+  });
+});
+
+describe("reconciliation of people's and resources' calendars", () => {
+  it("is clean for a team's booking with a room, and reports the room's lost claim by resourceId", async () => {
+    const account = await createAccount();
+    const a = await newProvider(account.apiKey, "A");
+    const b = await newProvider(account.apiKey, "B");
+    const room = (await createResource(account.apiKey, { name: "Room" })).id as string;
+    const duo = await createService(account.apiKey, { providerIds: [a, b], providerMode: "all", resourceIds: [room] });
+    const booking = await book(account.apiKey, bookingBody(duo.id, at(5, "10:00")));
+    const scope = { businessId: account.businessId };
+    const clean = await reconcileClaimed(env, scope);
+    expect(clean).toMatchObject({ providers: 2, resources: 1, claims: 3, differences: [], consistent: true });
+    await claimedCalendarOf(env, account.businessId, { calendar: "resource", id: room }).release(booking.id);
+    const lost = await reconcileClaimed(env, scope);
+    expect(lost.consistent).toBe(false);
+    expect(lost.differences).toEqual([
+      { businessId: account.businessId, resourceId: room, bookingId: booking.id, kind: "booking_without_claim" },
+    ]);
   });
 });

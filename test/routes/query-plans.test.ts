@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
-import { reconcileProviders } from "../../src/calendar/sync/reconcile-people";
+import { reconcileClaimed } from "../../src/calendar/sync/reconcile-claimed";
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { at, bookingBody } from "../bookings/support";
 import { createAccount, createCustomer, createService, json, origin, serviceBody } from "../helpers";
@@ -127,7 +127,7 @@ describe("query plans", () => {
     await call("GET", `/webhooks/${webhook.id}/deliveries`);
     await call("DELETE", `/customers/${customer.id}`);
     await reconcile({ ...env, DB: recordingDb(sqls) } as Env);
-    await reconcileProviders({ ...env, DB: recordingDb(sqls) } as Env);
+    await reconcileClaimed({ ...env, DB: recordingDb(sqls) } as Env);
 
     expect(sqls.size).toBeGreaterThan(20);
     const scans: string[] = [];
