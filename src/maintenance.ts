@@ -30,6 +30,10 @@ export async function nightly(env: Env): Promise<void> {
   );
   const people = await reconcileClaimed(env);
   (people.consistent ? console.log : console.error)(
-    JSON.stringify({ level: people.consistent ? "info" : "error", msg: "reconciliation of people and resources", ...people }),
+    JSON.stringify({
+      level: people.consistent ? "info" : "error",
+      msg: "reconciliation of people and resources",
+      ...people,
+    }),
   );
 }
