@@ -16,10 +16,14 @@ import {
   MINUTE,
   type Model,
   type ProviderKey,
+  type ResourceKey,
+  type ResourceModel,
   type ServiceKey,
   type ServiceModel,
+  seatRows,
   seatsFit,
   T0,
+  unitsFit,
   type Zone,
 } from "./model";
 import { advance, checkInvariants, expectAnswer, providerBody, type System, send, serviceBody } from "./system";
@@ -103,7 +107,17 @@ class Create implements Cmd {
     const person = (["P0", "P1"] as const).find((p) => sys.ids[p] === body.providerId) ?? null;
     if ("candidates" in expected && expected.candidates) expect(expected.candidates).toContain(person);
     const blocked = blockedOf(m.services[this.service], start, end);
-    m.bookings.push({ id: body.id, service: this.service, provider: person, start, end, blocked, status: "CONFIRMED" });
+    const resources = [...m.services[this.service].resources];
+    m.bookings.push({
+      id: body.id,
+      service: this.service,
+      provider: person,
+      start,
+      end,
+      blocked,
+      resources,
+      status: "CONFIRMED",
+    });
   }
   toString = () => `create(${this.service}, ${label(at(this.day, this.time))}${this.person ? `, ${this.person}` : ""})`;
 }
@@ -141,6 +155,7 @@ class Hold implements Cmd {
         start,
         end,
         blocked,
+        resources: [...m.services[this.service].resources],
         expiresAt: Date.parse(body.expiresAt),
         state: "HELD",
       });
@@ -178,6 +193,7 @@ class Convert implements Cmd {
         start: hold.start,
         end: hold.end,
         blocked: hold.blocked,
+        resources: [...hold.resources],
         status: "CONFIRMED",
       });
     }
@@ -245,7 +261,8 @@ class Move implements Cmd {
       const person = (["P0", "P1"] as const).find((p) => sys.ids[p] === body.providerId) ?? null;
       if ("candidates" in expected && expected.candidates) expect(expected.candidates).toContain(person);
       else expect(person).toBeNull();
-      Object.assign(booking, { start, end, blocked: blockedOf(service, start, end), provider: person });
+      const resources = [...service.resources];
+      Object.assign(booking, { start, end, blocked: blockedOf(service, start, end), provider: person, resources });
     }
     await checkInvariants(m, sys);
   }
@@ -253,7 +270,10 @@ class Move implements Cmd {
 }
 
 type ServiceChange = Partial<
-  Pick<ServiceModel, "capacity" | "duration" | "bufferBefore" | "bufferAfter" | "hours" | "providers" | "active">
+  Pick<
+    ServiceModel,
+    "capacity" | "duration" | "bufferBefore" | "bufferAfter" | "hours" | "providers" | "resources" | "active"
+  >
 >;
 
 /** Changes one setting of a service; fewer seats are refused while upcoming bookings would not fit. */
@@ -267,7 +287,11 @@ class PatchService implements Cmd {
     const current = m.services[this.service];
     const next = { ...current, ...this.change };
     const fewer = next.capacity < current.capacity || (current.providers.length > 0 && next.providers.length === 0);
-    const fits = !fewer || seatsFit(m, this.service, next.capacity, next.providers.length > 0);
+    // A resource newly needed is refused while the service has upcoming bookings or live holds.
+    const needsMore = next.resources.some((r) => !current.resources.includes(r));
+    const upcoming = seatRows(m, this.service).some((r) => r.blocked.end > m.now);
+    const fits =
+      (!fewer || seatsFit(m, this.service, next.capacity, next.providers.length > 0)) && !(needsMore && upcoming);
     const body = Object.fromEntries(
       Object.entries(serviceBody(next, sys.ids)).filter(([field]) => field in fieldsOf(this.change)),
     );
@@ -288,6 +312,7 @@ function fieldsOf(change: ServiceChange): Record<string, true> {
     bufferAfter: "bufferAfterMinutes",
     hours: "weeklySchedule",
     providers: "providerIds",
+    resources: "resourceIds",
     active: "active",
   };
   return Object.fromEntries(Object.keys(change).map((k) => [names[k as keyof ServiceChange], true]));
@@ -310,6 +335,21 @@ class PatchProvider implements Cmd {
   toString = () => `patch(${this.person}, ${JSON.stringify(this.change)})`;
 }
 
+/** Changes the room's units or active flag; fewer units are refused while upcoming bookings would not fit. */
+class PatchResource implements Cmd {
+  constructor(readonly change: Partial<ResourceModel>) {}
+  check = () => true;
+  async run(m: Model, sys: System) {
+    const next = { ...m.resources.R0, ...this.change };
+    const fits = unitsFit(m, "R0", next.active ? next.quantity : 0);
+    const res = await send(sys, "PATCH", `/resources/${sys.ids.R0}`, this.change);
+    await expectAnswer(res, fits ? { status: 200 } : { status: 409, code: "bookings_conflict" }, this.toString());
+    if (fits) m.resources.R0 = next;
+    await checkInvariants(m, sys);
+  }
+  toString = () => `patch(R0, ${JSON.stringify(this.change)})`;
+}
+
 /** Time passes (alarms run as they would). */
 class Advance implements Cmd {
   constructor(readonly minutes: number) {}
@@ -330,6 +370,7 @@ const index = fc.nat(20);
 const hours = fc.constantFrom<HoursName>("day", "allDay", "evening", "split");
 const zone = fc.constantFrom<Zone>("UTC", "Asia/Kolkata");
 const people = fc.subarray<ProviderKey>(["P0", "P1"]);
+const rooms = fc.subarray<ResourceKey>(["R0"]);
 
 /** Every command, weighted towards bookings and changes that meet them. */
 export const commands = [
@@ -356,10 +397,14 @@ export const commands = [
         fc.record({ bufferBefore: fc.constantFrom(0, 15), bufferAfter: fc.constantFrom(0, 30) }),
         fc.record({ hours }),
         fc.record({ providers: people }),
+        fc.record({ resources: rooms }),
         fc.record({ active: fc.boolean() }),
       ),
     )
     .map(([s, change]) => new PatchService(s, change)),
+  fc
+    .oneof(fc.record({ quantity: fc.integer({ min: 1, max: 3 }) }), fc.record({ active: fc.boolean() }))
+    .map((change) => new PatchResource(change)),
   fc
     .tuple(
       person,
@@ -380,26 +425,30 @@ export const initialModel: fc.Arbitrary<Model> = fc
       capacity: fc.integer({ min: 1, max: 2 }),
       hours,
       providers: people,
+      resources: rooms,
       duration: fc.constantFrom(30, 60),
     }),
     s1: fc.record({
       capacity: fc.integer({ min: 1, max: 2 }),
       hours,
       providers: people,
+      resources: rooms,
       duration: fc.constantFrom(30, 60),
     }),
     p0: fc.record({ zone, hours }),
     p1: fc.record({ zone, hours }),
+    r0: fc.record({ quantity: fc.integer({ min: 1, max: 2 }) }),
   })
-  .map(({ s0, s1, p0, p1 }) => ({
+  .map(({ s0, s1, p0, p1, r0 }) => ({
     now: T0 - 12 * 60 * MINUTE,
     services: {
       S0: { ...s0, bufferBefore: 0, bufferAfter: 0, active: true },
       S1: { ...s1, bufferBefore: 0, bufferAfter: 15, active: true },
     },
     providers: { P0: { ...p0, dayOff: null, active: true }, P1: { ...p1, dayOff: null, active: true } },
+    resources: { R0: { ...r0, active: true } },
     bookings: [],
     holds: [],
   }));
 
-export { Advance, Convert, Create, Hold, Move, PatchProvider, PatchService, Release, Status };
+export { Advance, Convert, Create, Hold, Move, PatchProvider, PatchResource, PatchService, Release, Status };

@@ -2,7 +2,8 @@
  * A small reference model of the booking engine for the model-based test: seats and people over
  * time, written from the documented rules (docs/api-behaviour.md) without the engine's code.
  * Services keep their hours in UTC; people work in UTC or Asia/Kolkata (a fixed offset), every
- * day the same, with at most one day off. Every function here is pure.
+ * day the same, with at most one day off; one room (R0) of one or more units, open whenever its
+ * services are, may be needed by either service. Every function here is pure.
  */
 
 export const MINUTE = 60_000;
@@ -31,6 +32,7 @@ export type HoursName = keyof typeof hoursCatalog;
 
 export type ServiceKey = "S0" | "S1";
 export type ProviderKey = "P0" | "P1";
+export type ResourceKey = "R0";
 export type Span = { start: number; end: number };
 export type Status = "CONFIRMED" | "CANCELLED" | "COMPLETED" | "NO_SHOW";
 
@@ -41,8 +43,11 @@ export type ServiceModel = {
   bufferAfter: number;
   hours: HoursName;
   providers: ProviderKey[];
+  /** The resources each booking takes a unit of. */
+  resources: ResourceKey[];
   active: boolean;
 };
+export type ResourceModel = { quantity: number; active: boolean };
 export type ProviderModel = { zone: Zone; hours: HoursName; dayOff: number | null; active: boolean };
 export type BookingModel = {
   id: string;
@@ -51,6 +56,8 @@ export type BookingModel = {
   start: number;
   end: number;
   blocked: Span;
+  /** The resources it holds a unit of (its service's when it was made or last moved). */
+  resources: ResourceKey[];
   status: Status;
 };
 export type HoldModel = {
@@ -60,6 +67,7 @@ export type HoldModel = {
   start: number;
   end: number;
   blocked: Span;
+  resources: ResourceKey[];
   expiresAt: number;
   state: "HELD" | "CONSUMED" | "RELEASED";
 };
@@ -67,6 +75,7 @@ export type Model = {
   now: number;
   services: Record<ServiceKey, ServiceModel>;
   providers: Record<ProviderKey, ProviderModel>;
+  resources: Record<ResourceKey, ResourceModel>;
   bookings: BookingModel[];
   holds: HoldModel[];
 };
@@ -131,6 +140,64 @@ export function claimsOf(m: Model, provider: ProviderKey, exceptId = "") {
   ];
 }
 
+/** Units of a resource held: active bookings and live holds that took one. */
+export function unitClaimsOf(m: Model, resource: ResourceKey, exceptId = "") {
+  return [
+    ...m.bookings.filter((b) => b.resources.includes(resource) && active(b) && b.id !== exceptId),
+    ...m.holds.filter((h) => h.resources.includes(resource) && liveHold(m, h)),
+  ];
+}
+
+/** The session a row belongs to in a resource's calendar: its seats share one unit. */
+const sessionOf = (row: { service: ServiceKey; start: number; provider: ProviderKey | null }) =>
+  `${row.service}@${row.start}#${row.provider ?? ""}`;
+
+/**
+ * Why a resource refuses a unit, or null: inactive, or the distinct sessions overlapping the
+ * blocked span already fill its units (unless one of them is this booking's own session).
+ */
+function resourceRefuses(
+  m: Model,
+  key: ResourceKey,
+  row: { service: ServiceKey; start: number; provider: ProviderKey | null; blocked: Span },
+  exceptId = "",
+): string | null {
+  const resource = m.resources[key];
+  if (!resource.active) return "resource_unavailable";
+  const sessions = new Set(
+    unitClaimsOf(m, key, exceptId)
+      .filter((c) => overlaps(c.blocked, row.blocked))
+      .map(sessionOf),
+  );
+  return sessions.has(sessionOf(row)) || sessions.size < resource.quantity ? null : "resource_unavailable";
+}
+
+/** The first refusal among a service's resources for a booking by `provider`, or null. */
+const roomRefuses = (
+  m: Model,
+  service: ServiceKey,
+  row: { start: number; provider: ProviderKey | null; blocked: Span },
+  exceptId = "",
+) =>
+  m.services[service].resources
+    .map((r) => resourceRefuses(m, r, { ...row, service }, exceptId))
+    .find((reason) => reason !== null) ?? null;
+
+/** Whether a resource may have `units` units: its upcoming sessions never overlap more at once. */
+export function unitsFit(m: Model, resource: ResourceKey, units: number): boolean {
+  const sessions = new Map<string, Span>();
+  for (const c of unitClaimsOf(m, resource).filter((r) => r.blocked.end > m.now)) {
+    const known = sessions.get(sessionOf(c));
+    sessions.set(
+      sessionOf(c),
+      known
+        ? { start: Math.min(known.start, c.blocked.start), end: Math.max(known.end, c.blocked.end) }
+        : { ...c.blocked },
+    );
+  }
+  return peak([...sessions.values()]) <= units;
+}
+
 /** Rules 2–4 of a booking (duration, time, working hours); null when they pass. */
 function timingAndHours(m: Model, service: ServiceModel, start: number, end: number): Expected | null {
   if (end - start !== service.duration * MINUTE) return refused(422, "validation_failed", "wrong_duration");
@@ -183,18 +250,22 @@ export function expectCreate(
   const blocked = blockedOf(service, start, end);
   if (service.providers.length === 0) {
     const taken = seatRows(m, key).filter((r) => overlaps(r.blocked, blocked)).length;
-    return taken < service.capacity ? ok201() : refused(409, "slot_unavailable", "fully_booked");
+    if (taken >= service.capacity) return refused(409, "slot_unavailable", "fully_booked");
+    const room = roomRefuses(m, key, { start, provider: null, blocked });
+    return room ? refused(409, "slot_unavailable", room) : ok201();
   }
   if (asked) {
     if (seatsTaken(m, key, asked, blocked) >= service.capacity) return refused(409, "slot_unavailable", "fully_booked");
-    const reason = personRefuses(m, asked, key, start, end, blocked);
+    const reason =
+      personRefuses(m, asked, key, start, end, blocked) ?? roomRefuses(m, key, { start, provider: asked, blocked });
     return reason ? refused(409, "slot_unavailable", reason) : ok201([asked]);
   }
   const free = service.providers.filter(
     (p) =>
       m.providers[p].active &&
       seatsTaken(m, key, p, blocked) < service.capacity &&
-      personRefuses(m, p, key, start, end, blocked) === null,
+      personRefuses(m, p, key, start, end, blocked) === null &&
+      roomRefuses(m, key, { start, provider: p, blocked }) === null,
   );
   return free.length > 0 ? ok201(free) : refused(409, "slot_unavailable", "no_provider_available");
 }
@@ -211,7 +282,9 @@ export function expectMove(m: Model, booking: BookingModel, start: number, asked
   const blocked = blockedOf(service, start, end);
   if (service.providers.length === 0) {
     const taken = seatRows(m, booking.service, booking.id).filter((r) => overlaps(r.blocked, blocked)).length;
-    return taken < service.capacity ? { status: 200 } : refused(409, "slot_unavailable", "fully_booked");
+    if (taken >= service.capacity) return refused(409, "slot_unavailable", "fully_booked");
+    const room = roomRefuses(m, booking.service, { start, provider: null, blocked }, booking.id);
+    return room ? refused(409, "slot_unavailable", room) : { status: 200 };
   }
   let candidates: ProviderKey[];
   if (asked) candidates = [asked];
@@ -221,7 +294,8 @@ export function expectMove(m: Model, booking: BookingModel, start: number, asked
   const free = candidates.filter(
     (p) =>
       seatsTaken(m, booking.service, p, blocked, booking.id) < service.capacity &&
-      personRefuses(m, p, booking.service, start, end, blocked, booking.id) === null,
+      personRefuses(m, p, booking.service, start, end, blocked, booking.id) === null &&
+      roomRefuses(m, booking.service, { start, provider: p, blocked }, booking.id) === null,
   );
   if (free.length > 0) return { status: 200, candidates: free };
   if (candidates.length !== 1) return refused(409, "slot_unavailable", "no_provider_available");
@@ -232,7 +306,9 @@ export function expectMove(m: Model, booking: BookingModel, start: number, asked
   return refused(
     409,
     "slot_unavailable",
-    personRefuses(m, only, booking.service, start, end, blocked, booking.id) ?? "",
+    personRefuses(m, only, booking.service, start, end, blocked, booking.id) ??
+      roomRefuses(m, booking.service, { start, provider: only, blocked }, booking.id) ??
+      "",
   );
 }
 
@@ -286,6 +362,10 @@ export function violations(m: Model): string[] {
         wrong.push(`${person}'s session of ${a.service} at ${new Date(a.start).toISOString()} is over capacity`);
       }
     }
+  }
+  for (const [resource, { quantity, active: open }] of Object.entries(m.resources) as [ResourceKey, ResourceModel][]) {
+    if (!unitsFit(m, resource, open ? quantity : 0))
+      wrong.push(`${resource} holds more than ${open ? quantity : 0} units`);
   }
   return [...new Set(wrong)];
 }

@@ -30,13 +30,18 @@ function start(
     bufferAfter: 0,
     hours: "day",
     providers: [],
+    resources: [],
     active: true,
   } as const;
   const person = { zone: "UTC", hours: "day", dayOff: null, active: true } as const;
   return {
     now: T0 - 12 * 60 * MINUTE,
-    services: { S0: { ...service, providers: [], ...changes.s0 }, S1: { ...service, providers: [], ...changes.s1 } },
+    services: {
+      S0: { ...service, providers: [], resources: [], ...changes.s0 },
+      S1: { ...service, providers: [], resources: [], ...changes.s1 },
+    },
     providers: { P0: { ...person, ...changes.p0 }, P1: { ...person } },
+    resources: { R0: { quantity: 1, active: true } },
     bookings: [],
     holds: [],
   };

@@ -6,7 +6,7 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect, vi } from "vitest";
-import { providerCalendarOf } from "../../src/calendar/stubs";
+import { providerCalendarOf, resourceCalendarOf } from "../../src/calendar/stubs";
 import { reconcileClaimed } from "../../src/calendar/sync/reconcile-claimed";
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { calendarStub } from "../bookings/support";
@@ -20,6 +20,7 @@ import {
   type Model,
   type ProviderKey,
   type ProviderModel,
+  type ResourceKey,
   type ServiceKey,
   type ServiceModel,
   T0,
@@ -33,7 +34,7 @@ const TRACE = (env as unknown as { MODEL_TRACE?: string }).MODEL_TRACE === "1";
 export type System = {
   apiKey: string;
   businessId: string;
-  ids: Record<ServiceKey | ProviderKey, string>;
+  ids: Record<ServiceKey | ProviderKey | ResourceKey, string>;
   /** Real booking and hold ids are the model's ids; this maps them to nothing more. */
   log: string[];
 };
@@ -63,6 +64,7 @@ export const serviceBody = (s: ServiceModel, ids: Record<string, string>) => ({
   bufferAfterMinutes: s.bufferAfter,
   weeklySchedule: weekly(s.hours),
   providerIds: s.providers.map((p) => ids[p]),
+  resourceIds: s.resources.map((r) => ids[r]),
   active: s.active,
 });
 
@@ -97,6 +99,9 @@ export async function setUp(model: Model): Promise<System> {
     const res = await send(sys, "POST", "/providers", { name: key, ...providerBody(model.providers[key]) });
     sys.ids[key] = ((await res.json()) as { id: string }).id;
   }
+  const room = await send(sys, "POST", "/resources", { name: "R0", timezone: "UTC", ...model.resources.R0 });
+  expect(room.status).toBe(201);
+  sys.ids.R0 = ((await room.json()) as { id: string }).id;
   for (const key of ["S0", "S1"] as const) {
     const body = { name: key, timezone: "UTC", slotIntervalMinutes: 30, ...serviceBody(model.services[key], sys.ids) };
     const res = await send(sys, "POST", "/services", body);
@@ -114,6 +119,7 @@ export async function advance(model: Model, sys: System, minutes: number): Promi
   for (const key of ["P0", "P1"] as const) {
     await runDurableObjectAlarm(providerCalendarOf(env, sys.businessId, sys.ids[key]));
   }
+  await runDurableObjectAlarm(resourceCalendarOf(env, sys.businessId, sys.ids.R0));
 }
 
 /** The checks after every command. */
@@ -127,17 +133,30 @@ export async function checkInvariants(model: Model, sys: System): Promise<void> 
       status: string;
       startTime: string;
       providerId: string;
+      resourceIds: string[];
     }[]
   )
-    .map((b) => ({ id: b.id, status: b.status, start: Date.parse(b.startTime), provider: b.providerId }))
+    .map((b) => ({
+      id: b.id,
+      status: b.status,
+      start: Date.parse(b.startTime),
+      provider: b.providerId,
+      resources: b.resourceIds,
+    }))
     .sort((a, b) => (a.id < b.id ? -1 : 1));
   const modelled = model.bookings
-    .map((b) => ({ id: b.id, status: b.status, start: b.start, provider: b.provider ? sys.ids[b.provider] : null }))
+    .map((b) => ({
+      id: b.id,
+      status: b.status,
+      start: b.start,
+      provider: b.provider ? sys.ids[b.provider] : null,
+      resources: b.resources.map((r) => sys.ids[r]),
+    }))
     .sort((a, b) => (a.id < b.id ? -1 : 1));
   expect(listed, "D1 bookings").toEqual(modelled);
   const scope = { businessId: sys.businessId };
   const [calendars, people] = await Promise.all([reconcile(env, scope), reconcileClaimed(env, scope)]);
   expect(calendars.differences, "calendars vs D1").toEqual([]);
   expect(calendars.consistent).toBe(true);
-  expect(people.differences, "people's calendars vs D1").toEqual([]);
+  expect(people.differences, "people's and resources' calendars vs D1").toEqual([]);
 }
