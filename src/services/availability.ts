@@ -53,7 +53,7 @@ export async function serviceAvailability(
     );
   }
   const [people, resources] = await Promise.all([
-    peopleOf(db, businessId, service.id, range.providerId),
+    peopleOf(db, businessId, service.id, range.providerId, service.providerMode === "all"),
     resourcesOf(db, businessId, service.id, range.resourceId),
   ]);
   const slots = await slotCalendar(env, rules, from, to, { people, resources });
@@ -66,16 +66,21 @@ export async function serviceAvailability(
   };
 }
 
-/** The providers of a service (or the one asked for); undefined for a service without providers. */
+/**
+ * The providers of a service (or the one asked for); undefined for a service without providers.
+ * A team's session needs every provider, so asking for one of them keeps the whole team.
+ */
 async function peopleOf(
   db: Database,
   businessId: string,
   serviceId: string,
   providerId: string | undefined,
+  team: boolean,
 ): Promise<ProviderSnapshot[] | undefined> {
   const rows = await providersOfService(db, businessId, serviceId);
   if (rows.length === 0 && providerId === undefined) return undefined;
-  const chosen = providerId === undefined ? rows : rows.filter((row) => row.provider.id === providerId);
+  const asked = providerId === undefined ? rows : rows.filter((row) => row.provider.id === providerId);
+  const chosen = team && asked.length > 0 ? rows : asked;
   if (chosen.length === 0) {
     throw new ApiError("validation_failed", `Provider ${providerId} does not perform this service.`, {
       errors: [{ path: "providerId", message: "Not one of the service's providerIds." }],

@@ -57,6 +57,10 @@ const label = (ms: number) => `d${Math.floor((ms - T0) / DAY)} ${new Date(ms).to
 const email = () => `${crypto.randomUUID()}@example.com`;
 const idOf = (sys: System, key: ProviderKey | null) => (key ? sys.ids[key] : undefined);
 
+/** Everyone a new booking of the service claims as a team (none unless its providerMode is all). */
+const teamOf = (service: ServiceModel): ProviderKey[] =>
+  service.mode === "all" && service.providers.length > 0 ? [...service.providers] : [];
+
 /** Books a time, after reading the slot calendar for it: what it lists as bookable must book, and only that. */
 class Create implements Cmd {
   constructor(
@@ -112,6 +116,7 @@ class Create implements Cmd {
       id: body.id,
       service: this.service,
       provider: person,
+      team: teamOf(m.services[this.service]),
       start,
       end,
       blocked,
@@ -152,6 +157,7 @@ class Hold implements Cmd {
         id: body.id,
         service: this.service,
         provider: person,
+        team: teamOf(m.services[this.service]),
         start,
         end,
         blocked,
@@ -190,6 +196,7 @@ class Convert implements Cmd {
         id: body.id,
         service: hold.service,
         provider: hold.provider,
+        team: [...hold.team],
         start: hold.start,
         end: hold.end,
         blocked: hold.blocked,
@@ -262,7 +269,8 @@ class Move implements Cmd {
       if ("candidates" in expected && expected.candidates) expect(expected.candidates).toContain(person);
       else expect(person).toBeNull();
       const resources = [...service.resources];
-      Object.assign(booking, { start, end, blocked: blockedOf(service, start, end), provider: person, resources });
+      const blocked = blockedOf(service, start, end);
+      Object.assign(booking, { start, end, blocked, provider: person, team: teamOf(service), resources });
     }
     await checkInvariants(m, sys);
   }
@@ -272,7 +280,7 @@ class Move implements Cmd {
 type ServiceChange = Partial<
   Pick<
     ServiceModel,
-    "capacity" | "duration" | "bufferBefore" | "bufferAfter" | "hours" | "providers" | "resources" | "active"
+    "capacity" | "duration" | "bufferBefore" | "bufferAfter" | "hours" | "providers" | "mode" | "resources" | "active"
   >
 >;
 
@@ -288,7 +296,7 @@ class PatchService implements Cmd {
     const next = { ...current, ...this.change };
     const fewer = next.capacity < current.capacity || (current.providers.length > 0 && next.providers.length === 0);
     // A resource newly needed is refused while the service has upcoming bookings or live holds.
-    const needsMore = next.resources.some((r) => !current.resources.includes(r));
+    const needsMore = next.resources.some((r) => !current.resources.includes(r)) || next.mode !== current.mode;
     const upcoming = seatRows(m, this.service).some((r) => r.blocked.end > m.now);
     const fits =
       (!fewer || seatsFit(m, this.service, next.capacity, next.providers.length > 0)) && !(needsMore && upcoming);
@@ -313,6 +321,7 @@ function fieldsOf(change: ServiceChange): Record<string, true> {
     hours: "weeklySchedule",
     providers: "providerIds",
     resources: "resourceIds",
+    mode: "providerMode",
     active: "active",
   };
   return Object.fromEntries(Object.keys(change).map((k) => [names[k as keyof ServiceChange], true]));
@@ -398,6 +407,7 @@ export const commands = [
         fc.record({ hours }),
         fc.record({ providers: people }),
         fc.record({ resources: rooms }),
+        fc.record({ mode: fc.constantFrom<"one" | "all">("one", "all") }),
         fc.record({ active: fc.boolean() }),
       ),
     )
@@ -425,6 +435,7 @@ export const initialModel: fc.Arbitrary<Model> = fc
       capacity: fc.integer({ min: 1, max: 2 }),
       hours,
       providers: people,
+      mode: fc.constantFrom<"one" | "all">("one", "one", "all"),
       resources: rooms,
       duration: fc.constantFrom(30, 60),
     }),
@@ -432,6 +443,7 @@ export const initialModel: fc.Arbitrary<Model> = fc
       capacity: fc.integer({ min: 1, max: 2 }),
       hours,
       providers: people,
+      mode: fc.constantFrom<"one" | "all">("one", "one", "all"),
       resources: rooms,
       duration: fc.constantFrom(30, 60),
     }),

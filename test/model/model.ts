@@ -43,6 +43,8 @@ export type ServiceModel = {
   bufferAfter: number;
   hours: HoursName;
   providers: ProviderKey[];
+  /** `one` provider performs each booking, or `all` of them together (a team). */
+  mode: "one" | "all";
   /** The resources each booking takes a unit of. */
   resources: ResourceKey[];
   active: boolean;
@@ -53,6 +55,8 @@ export type BookingModel = {
   id: string;
   service: ServiceKey;
   provider: ProviderKey | null;
+  /** Everyone a team's booking claims (empty unless made as a team). */
+  team: ProviderKey[];
   start: number;
   end: number;
   blocked: Span;
@@ -64,6 +68,7 @@ export type HoldModel = {
   id: string;
   service: ServiceKey;
   provider: ProviderKey | null;
+  team: ProviderKey[];
   start: number;
   end: number;
   blocked: Span;
@@ -76,6 +81,8 @@ export type Model = {
   services: Record<ServiceKey, ServiceModel>;
   providers: Record<ProviderKey, ProviderModel>;
   resources: Record<ResourceKey, ResourceModel>;
+  /** The people in the order their calendars are claimed (by their real ids); P0, P1 if unset. */
+  order?: ProviderKey[];
   bookings: BookingModel[];
   holds: HoldModel[];
 };
@@ -135,8 +142,10 @@ export function seatRows(m: Model, service: ServiceKey, exceptId = "") {
 /** Claims on a person's time across services: their active bookings and live holds. */
 export function claimsOf(m: Model, provider: ProviderKey, exceptId = "") {
   return [
-    ...m.bookings.filter((b) => b.provider === provider && active(b) && b.id !== exceptId),
-    ...m.holds.filter((h) => h.provider === provider && liveHold(m, h)),
+    ...m.bookings.filter(
+      (b) => (b.provider === provider || b.team.includes(provider)) && active(b) && b.id !== exceptId,
+    ),
+    ...m.holds.filter((h) => (h.provider === provider || h.team.includes(provider)) && liveHold(m, h)),
   ];
 }
 
@@ -149,8 +158,8 @@ export function unitClaimsOf(m: Model, resource: ResourceKey, exceptId = "") {
 }
 
 /** The session a row belongs to in a resource's calendar: its seats share one unit. */
-const sessionOf = (row: { service: ServiceKey; start: number; provider: ProviderKey | null }) =>
-  `${row.service}@${row.start}#${row.provider ?? ""}`;
+const sessionOf = (row: { service: ServiceKey; start: number; provider: ProviderKey | null; team: ProviderKey[] }) =>
+  `${row.service}@${row.start}#${(row.provider ? [row.provider] : [...row.team].sort()).join(",")}`;
 
 /**
  * Why a resource refuses a unit, or null: inactive, or the distinct sessions overlapping the
@@ -159,7 +168,7 @@ const sessionOf = (row: { service: ServiceKey; start: number; provider: Provider
 function resourceRefuses(
   m: Model,
   key: ResourceKey,
-  row: { service: ServiceKey; start: number; provider: ProviderKey | null; blocked: Span },
+  row: { service: ServiceKey; start: number; provider: ProviderKey | null; team: ProviderKey[]; blocked: Span },
   exceptId = "",
 ): string | null {
   const resource = m.resources[key];
@@ -176,11 +185,11 @@ function resourceRefuses(
 const roomRefuses = (
   m: Model,
   service: ServiceKey,
-  row: { start: number; provider: ProviderKey | null; blocked: Span },
+  row: { start: number; provider: ProviderKey | null; team?: ProviderKey[]; blocked: Span },
   exceptId = "",
 ) =>
   m.services[service].resources
-    .map((r) => resourceRefuses(m, r, { ...row, service }, exceptId))
+    .map((r) => resourceRefuses(m, r, { team: [], ...row, service }, exceptId))
     .find((reason) => reason !== null) ?? null;
 
 /** Whether a resource may have `units` units: its upcoming sessions never overlap more at once. */
@@ -234,6 +243,22 @@ const seatsTaken = (m: Model, service: ServiceKey, key: ProviderKey, blocked: Sp
     (r) => (r.provider === key || r.provider === null) && overlaps(r.blocked, blocked),
   ).length;
 
+/**
+ * A team's booking: one seat of the service's one session, then every provider's time in the
+ * order their calendars are claimed, then the resources; the first refusal is the answer.
+ */
+function expectTeam(m: Model, key: ServiceKey, start: number, end: number, exceptId = ""): Expected {
+  const service = m.services[key];
+  const blocked = blockedOf(service, start, end);
+  const taken = seatRows(m, key, exceptId).filter((r) => overlaps(r.blocked, blocked)).length;
+  if (taken >= service.capacity) return refused(409, "slot_unavailable", "fully_booked");
+  const team = (m.order ?? ["P0", "P1"]).filter((p) => service.providers.includes(p));
+  const reason =
+    team.map((p) => personRefuses(m, p, key, start, end, blocked, exceptId)).find((r) => r !== null) ??
+    roomRefuses(m, key, { start, provider: null, team, blocked }, exceptId);
+  return reason ? refused(409, "slot_unavailable", reason) : ok201();
+}
+
 /** What `POST /bookings` (or `POST /holds`) for this time should get. */
 export function expectCreate(
   m: Model,
@@ -248,6 +273,7 @@ export function expectCreate(
   const rules = timingAndHours(m, service, start, end);
   if (rules) return rules;
   const blocked = blockedOf(service, start, end);
+  if (service.mode === "all" && service.providers.length > 0) return expectTeam(m, key, start, end);
   if (service.providers.length === 0) {
     const taken = seatRows(m, key).filter((r) => overlaps(r.blocked, blocked)).length;
     if (taken >= service.capacity) return refused(409, "slot_unavailable", "fully_booked");
@@ -280,6 +306,10 @@ export function expectMove(m: Model, booking: BookingModel, start: number, asked
   const rules = timingAndHours(m, service, start, end);
   if (rules) return rules;
   const blocked = blockedOf(service, start, end);
+  if (service.mode === "all" && service.providers.length > 0) {
+    const team = expectTeam(m, booking.service, start, end, booking.id);
+    return team.status === 201 ? { status: 200 } : team;
+  }
   if (service.providers.length === 0) {
     const taken = seatRows(m, booking.service, booking.id).filter((r) => overlaps(r.blocked, blocked)).length;
     if (taken >= service.capacity) return refused(409, "slot_unavailable", "fully_booked");

@@ -30,6 +30,7 @@ function start(
     bufferAfter: 0,
     hours: "day",
     providers: [],
+    mode: "one",
     resources: [],
     active: true,
   } as const;
@@ -148,6 +149,12 @@ describe("regressions", () => {
       new Hold("S1", 0, time("12:30"), null, 60),
       new Hold("S1", 0, time("12:30"), null, 60),
       new Convert(13),
+    ]);
+  });
+
+  it("a team's slot asked for by one of its people is bookable only when the whole team is free", async () => {
+    await replay(start({ s1: { providers: ["P0", "P1"], mode: "all", hours: "evening" }, p0: { hours: "evening" } }), [
+      new Create("S1", 0, time("00:00"), "P0"),
     ]);
   });
 });

@@ -65,6 +65,7 @@ export const serviceBody = (s: ServiceModel, ids: Record<string, string>) => ({
   weeklySchedule: weekly(s.hours),
   providerIds: s.providers.map((p) => ids[p]),
   resourceIds: s.resources.map((r) => ids[r]),
+  providerMode: s.mode,
   active: s.active,
 });
 
@@ -99,6 +100,8 @@ export async function setUp(model: Model): Promise<System> {
     const res = await send(sys, "POST", "/providers", { name: key, ...providerBody(model.providers[key]) });
     sys.ids[key] = ((await res.json()) as { id: string }).id;
   }
+  // A team's people are claimed in the order of their real ids.
+  model.order = (["P0", "P1"] as const).slice().sort((a, b) => (sys.ids[a] < sys.ids[b] ? -1 : 1));
   const room = await send(sys, "POST", "/resources", { name: "R0", timezone: "UTC", ...model.resources.R0 });
   expect(room.status).toBe(201);
   sys.ids.R0 = ((await room.json()) as { id: string }).id;
@@ -133,6 +136,7 @@ export async function checkInvariants(model: Model, sys: System): Promise<void> 
       status: string;
       startTime: string;
       providerId: string;
+      providerIds: string[];
       resourceIds: string[];
     }[]
   )
@@ -141,6 +145,7 @@ export async function checkInvariants(model: Model, sys: System): Promise<void> 
       status: b.status,
       start: Date.parse(b.startTime),
       provider: b.providerId,
+      people: [...b.providerIds].sort(),
       resources: b.resourceIds,
     }))
     .sort((a, b) => (a.id < b.id ? -1 : 1));
@@ -150,6 +155,7 @@ export async function checkInvariants(model: Model, sys: System): Promise<void> 
       status: b.status,
       start: b.start,
       provider: b.provider ? sys.ids[b.provider] : null,
+      people: (b.provider ? [b.provider] : b.team).map((p) => sys.ids[p]).sort(),
       resources: b.resources.map((r) => sys.ids[r]),
     }))
     .sort((a, b) => (a.id < b.id ? -1 : 1));

@@ -63,7 +63,8 @@ const route = createRoute({
         example: "2026-12-03T00:00:00Z",
       }),
       providerId: z.string().min(1).max(64).optional().openapi({
-        description: "Only this provider's seats (one of the service's `providerIds`).",
+        description:
+          "Only this provider's seats (one of the service's `providerIds`). On a team (`providerMode: all`) a booking asking for one of them still needs every one, and so do its slots.",
       }),
       resourceId: z.string().min(1).max(64).optional().openapi({
         description: "Count only this resource's units (one of the service's `resourceIds`; else 422).",
