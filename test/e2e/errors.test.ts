@@ -72,6 +72,7 @@ describe("request bodies", () => {
       "PATCH /bookings/{id}",
       "PATCH /customers/{id}",
       "PATCH /providers/{id}",
+      "PATCH /resources/{id}",
       "PATCH /services/{id}",
       "POST /bookings",
       "POST /bookings/{id}/cancel",
@@ -80,6 +81,7 @@ describe("request bodies", () => {
       "POST /holds",
       "POST /mcp",
       "POST /providers",
+      "POST /resources",
       "POST /services",
       "POST /webhooks",
     ]);

@@ -138,7 +138,10 @@ describe("GET and PATCH /providers/{id}", () => {
       params: { path: { id: provider.id }, query: { status: "CONFIRMED" } },
     });
     expect(response.status).toBe(200);
-    expect(data).toEqual({ data: [], pagination: { page: 1, limit: 20, total: 0, totalPages: 1, hasMore: false } });
+    expect(data).toEqual({
+      data: [],
+      pagination: { page: 1, limit: 20, total: 0, totalPages: 1, hasMore: false, nextCursor: null, prevCursor: null },
+    });
   });
 });
 
