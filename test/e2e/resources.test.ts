@@ -28,12 +28,12 @@ describe("resources", () => {
   it("changes it only with the current ETag", async () => {
     const room = await createResource();
     const stale = await api.PATCH("/resources/{id}", {
-      params: { path: { id: room.id }, header: { "If-Match": '"v9"' } },
+      params: { path: { id: room.id }, header: { "if-match": '"v9"' } },
       body: { quantity: 3 },
     });
     expectProblem(stale.response, stale.error, 412, "precondition_failed");
     const { data, response } = await api.PATCH("/resources/{id}", {
-      params: { path: { id: room.id }, header: { "If-Match": '"v1"' } },
+      params: { path: { id: room.id }, header: { "if-match": '"v1"' } },
       body: { quantity: 3 },
     });
     expect(response.status).toBe(200);
