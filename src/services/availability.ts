@@ -4,9 +4,8 @@ import type { Database } from "../db/client";
 import { ApiError } from "../lib/errors";
 import { providerSnapshotOf } from "../providers/snapshot";
 import { resourceSnapshotOf } from "../resources/snapshot";
-import { providersOfService } from "./providers";
+import { providersOfService, resourcesOfService } from "./links";
 import { loadService } from "./records";
-import { resourcesOfService } from "./resources";
 import { snapshotOf } from "./snapshot";
 
 const DAY = 86_400_000;

@@ -7,8 +7,7 @@ import { services } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { providerSnapshotOf } from "../providers/snapshot";
 import { resourceSnapshotOf } from "../resources/snapshot";
-import { providersOfService } from "./providers";
-import { resourcesOfService } from "./resources";
+import { providersOfService, resourcesOfService } from "./links";
 import { snapshotOf } from "./snapshot";
 
 /** What a caller refuses, where it differs from a new booking's request (a 422 at `serviceId`). */

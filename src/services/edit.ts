@@ -7,9 +7,8 @@ import { HOLDING_STATUSES } from "../domain/booking";
 import { ApiError } from "../lib/errors";
 import { assertIfMatch, etagOf } from "../lib/etag";
 import { nothingWritten } from "../lib/rows";
-import { assertProvidersExist, replaceProviders } from "./providers";
+import { assertLinkable, replaceLinks } from "./links";
 import { linksOf, loadService, type ServiceFields, type ServiceLinks, toService } from "./records";
-import { assertResourcesExist, replaceResources } from "./resources";
 
 const changedMeanwhile = () =>
   new ApiError("unavailable", "The service changed while this request ran; retry.", {
@@ -32,8 +31,8 @@ export async function editService(
   ifMatch: string[] | undefined,
 ) {
   await Promise.all([
-    providerIds && assertProvidersExist(db, businessId, providerIds),
-    resourceIds && assertResourcesExist(db, businessId, resourceIds),
+    providerIds && assertLinkable(db, "provider", businessId, providerIds),
+    resourceIds && assertLinkable(db, "resource", businessId, resourceIds),
   ]);
   let where = and(eq(services.businessId, businessId), eq(services.id, id));
   let updatedAt = new Date();
@@ -54,8 +53,8 @@ export async function editService(
   // The links change in the same batch, and only if this update won.
   const [rows] = await db.batch([
     update,
-    ...(providerIds ? replaceProviders(db, id, providerIds, stamp) : []),
-    ...(resourceIds ? replaceResources(db, id, resourceIds, stamp) : []),
+    ...(providerIds ? replaceLinks(db, "provider", id, providerIds, stamp) : []),
+    ...(resourceIds ? replaceLinks(db, "resource", id, resourceIds, stamp) : []),
   ]);
   const row = rows[0];
   if (!row) throw proposal && ifMatch === undefined ? changedMeanwhile() : nothingWritten("service", id, ifMatch);

@@ -7,8 +7,7 @@ import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { offsetOf, type PageRequest } from "../lib/pagination";
 import { loadOwned } from "../lib/rows";
-import { assertProvidersExist, providerIdsOf } from "./providers";
-import { assertResourcesExist, resourceIdsOf } from "./resources";
+import { assertLinkable, linkedIdsOf } from "./links";
 
 /** Who performs a service and what its bookings take: provider and resource ids. */
 export type ServiceLinks = { providerIds: string[]; resourceIds: string[] };
@@ -42,8 +41,8 @@ export function toService(
 /** The provider and resource ids of one service of the business. */
 export async function linksOf(db: Database, businessId: string, id: string): Promise<ServiceLinks> {
   const [providers, resources] = await Promise.all([
-    providerIdsOf(db, businessId, [id]),
-    resourceIdsOf(db, businessId, [id]),
+    linkedIdsOf(db, "provider", businessId, [id]),
+    linkedIdsOf(db, "resource", businessId, [id]),
   ]);
   return { providerIds: providers.get(id) ?? [], resourceIds: resources.get(id) ?? [] };
 }
@@ -72,8 +71,8 @@ export async function addService(
   } & ServiceLinks,
 ) {
   await Promise.all([
-    assertProvidersExist(db, businessId, providerIds),
-    assertResourcesExist(db, businessId, resourceIds),
+    assertLinkable(db, "provider", businessId, providerIds),
+    assertLinkable(db, "resource", businessId, resourceIds),
   ]);
   const now = new Date().toISOString();
   const id = newId("service");

@@ -1,0 +1,105 @@
+/**
+ * The links between services and what their bookings claim: the providers who perform them
+ * (`service_providers`) and the resources every booking takes a unit of (`service_resources`).
+ * Both links are kept the same way, so each operation is written once over the kind.
+ */
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { providers, resources, serviceProviders, serviceResources, services } from "../db/schema";
+import { ApiError } from "../lib/errors";
+
+/** The tables and names of each kind of link. */
+const kinds = {
+  provider: {
+    link: serviceProviders,
+    member: serviceProviders.providerId,
+    owners: providers,
+    column: "provider_id",
+    key: "providerId",
+    field: "providerIds",
+  },
+  resource: {
+    link: serviceResources,
+    member: serviceResources.resourceId,
+    owners: resources,
+    column: "resource_id",
+    key: "resourceId",
+    field: "resourceIds",
+  },
+} as const;
+
+/** What a service links to. */
+export type LinkKind = keyof typeof kinds;
+
+/** The linked ids of each of these services of the business (every service id is a key). */
+export async function linkedIdsOf(
+  db: Database,
+  kind: LinkKind,
+  businessId: string,
+  serviceIds: string[],
+): Promise<Map<string, string[]>> {
+  const { link, member } = kinds[kind];
+  const byService = new Map<string, string[]>(serviceIds.map((id) => [id, []]));
+  if (serviceIds.length === 0) return byService;
+  const rows = await db
+    .select({ serviceId: link.serviceId, id: member })
+    .from(link)
+    .where(and(eq(link.businessId, businessId), inArray(link.serviceId, serviceIds)));
+  for (const row of rows) byService.get(row.serviceId)?.push(row.id);
+  return byService;
+}
+
+/** The query for the providers who perform a service, by id (for a `db.batch`). */
+export function providersOfService(db: Database, businessId: string, serviceId: string) {
+  return db
+    .select({ provider: providers })
+    .from(serviceProviders)
+    .innerJoin(providers, eq(providers.id, serviceProviders.providerId))
+    .where(and(eq(serviceProviders.businessId, businessId), eq(serviceProviders.serviceId, serviceId)))
+    .orderBy(serviceProviders.providerId);
+}
+
+/** The query for the resources a service needs, by id (for a `db.batch`). */
+export function resourcesOfService(db: Database, businessId: string, serviceId: string) {
+  return db
+    .select({ resource: resources })
+    .from(serviceResources)
+    .innerJoin(resources, eq(resources.id, serviceResources.resourceId))
+    .where(and(eq(serviceResources.businessId, businessId), eq(serviceResources.serviceId, serviceId)))
+    .orderBy(serviceResources.resourceId);
+}
+
+/** Throws 422 at `providerIds.<i>` (or `resourceIds.<i>`) for every id the business does not have. */
+export async function assertLinkable(db: Database, kind: LinkKind, businessId: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const { owners, field } = kinds[kind];
+  const found = await db
+    .select({ id: owners.id })
+    .from(owners)
+    .where(and(eq(owners.businessId, businessId), inArray(owners.id, ids)));
+  const known = new Set(found.map((row) => row.id));
+  const errors = ids.flatMap((id, i) =>
+    known.has(id) ? [] : [{ path: `${field}.${i}`, message: `No ${kind} ${id}.` }],
+  );
+  if (errors.length > 0) throw new ApiError("validation_failed", "The request body is invalid.", { errors });
+}
+
+/**
+ * Statements that set a service's links of one kind to `ids`, applied only if the service row
+ * still carries `updatedAt` — so in one batch with the service's own compare-and-set update they
+ * change nothing when that update lost.
+ */
+export function replaceLinks(db: Database, kind: LinkKind, serviceId: string, ids: string[], updatedAt: string) {
+  const { link, column, key } = kinds[kind];
+  const won = and(eq(services.id, serviceId), eq(services.updatedAt, updatedAt));
+  const current = sql`EXISTS (SELECT 1 FROM services WHERE id = ${serviceId} AND updated_at = ${updatedAt})`;
+  return [
+    db.delete(link).where(and(eq(link.serviceId, serviceId), current)),
+    ...ids.map((id) => {
+      // Typed as the provider link: both link tables are (business, service, linked id).
+      const row = { businessId: services.businessId, serviceId: services.id, [key]: sql<string>`${id}`.as(column) };
+      const fields = row as Pick<typeof row, "businessId" | "serviceId"> & { providerId: SQL.Aliased<string> };
+      return db.insert(link as typeof serviceProviders).select(db.select(fields).from(services).where(won));
+    }),
+  ] as const;
+}
