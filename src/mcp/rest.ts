@@ -1,12 +1,13 @@
 /**
  * The REST API, called in-process. A tool does not touch calendars or D1 itself: it sends the
  * request a REST client would send, with the caller's own `Authorization`, through the same
- * Worker app, so key checks, rate limits, validation, idempotency and every booking rule are the
- * REST operation's own.
+ * Worker app, so rate limits, validation, idempotency and every booking rule are the REST
+ * operation's own. The key, checked for the MCP request a moment ago, is not looked up again.
  */
 import type { Context } from "hono";
 import { apiBasePath, app } from "../app";
 import type { AppEnv } from "../env";
+import { vouchFor } from "../middleware/key-check";
 
 export type RestCall = {
   method: string;
@@ -49,7 +50,9 @@ export function restFor(c: Context<AppEnv>): Rest {
       payload = JSON.stringify(body);
       headers.set("Content-Type", "application/json");
     }
-    const response = await app.fetch(new Request(url, { method, headers, body: payload }), c.env, c.executionCtx);
+    const request = new Request(url, { method, headers, body: payload });
+    vouchFor(request, c.var.caller);
+    const response = await app.fetch(request, c.env, c.executionCtx);
     const text = await response.text();
     let parsed: unknown;
     try {

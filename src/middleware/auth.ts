@@ -2,7 +2,7 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv, KeyCheck } from "../env";
 import { apiKeyPattern, sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
-import { keyLookup, remember, rememberedCaller, settle, unauthorized } from "./key-check";
+import { keyLookup, remember, rememberedCaller, settle, unauthorized, vouchedCaller } from "./key-check";
 import { isKnownUnknown, recordUnknown } from "./unknown-keys";
 
 /** A client that sent too many keys matching nothing: a 429 until its budget period is over. */
@@ -24,6 +24,12 @@ function tooManyUnknownKeys(budget: string | undefined): ApiError {
  * check is made here, after the handler, if the handler did not make it.
  */
 export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
+  // A tool call of the MCP server: its request's key was checked a moment ago, in this isolate.
+  const vouched = vouchedCaller(c.req.raw);
+  if (vouched) {
+    c.set("caller", vouched);
+    return next();
+  }
   const header = c.req.header("Authorization");
   if (!header) throw unauthorized(false, "Send an API key as `Authorization: Bearer <API_KEY>`.");
   const match = /^Bearer +(\S+)$/i.exec(header.trim());

@@ -89,3 +89,16 @@ export function settle(check: KeyCheck, live: Caller | undefined): void {
   }
   remember(check.keyHash, live);
 }
+
+/**
+ * Requests this isolate sends to itself on behalf of a caller whose key was checked moments ago
+ * (the MCP server's tool calls): their key is not looked up a second time. Only a `Request`
+ * object made in-process can be in it; nothing a client sends can.
+ */
+const vouched = new WeakMap<Request, Caller>();
+
+/** Marks an in-process request as sent for `caller` (see `vouched`). */
+export const vouchFor = (request: Request, caller: Caller): void => void vouched.set(request, caller);
+
+/** The caller an in-process request was sent for, if it is one. */
+export const vouchedCaller = (request: Request): Caller | undefined => vouched.get(request);
