@@ -1,14 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { etagOf, ifMatchTags } from "../../lib/etag";
-import {
-  bearerSecurity,
-  bodyProblems,
-  idParam,
-  ifMatchHeader,
-  jsonResponse,
-  problemResponses,
-} from "../../lib/openapi";
+import { bearerSecurity, conditionalPatch } from "../../lib/openapi";
 import { editResource } from "../../resources/edit";
 import { ResourceSchema, UpdateResourceSchema } from "../../schemas/resources";
 
@@ -21,15 +14,14 @@ const route = createRoute({
   description:
     "Given fields replace the stored ones (`dateOverrides` as a whole list). Once this answers 200, no new booking is decided against the old settings; existing bookings keep their units. With `If-Match`, the change applies only if the resource still has that ETag (else 412).\n\nA change that leaves fewer units — a lower `quantity`, or `active: false` — is checked against the resource's calendar first: while upcoming bookings or live holds would not fit, it is a `409 bookings_conflict` whose `conflicts` list where (`at`, `bookingIds`), and nothing changes.",
   security: bearerSecurity,
-  request: {
-    params: idParam("res_01jd3k5v7q8r9s0t1u2v3w4x5y"),
-    headers: ifMatchHeader,
-    body: { required: true, content: { "application/json": { schema: UpdateResourceSchema } } },
-  },
-  responses: {
-    200: jsonResponse("The updated resource.", ResourceSchema, { required: ["ETag"] }),
-    ...problemResponses(404, 409, 412, ...bodyProblems, 503),
-  },
+  ...conditionalPatch(
+    UpdateResourceSchema,
+    ResourceSchema,
+    "The updated resource.",
+    "res_01jd3k5v7q8r9s0t1u2v3w4x5y",
+    409,
+    503,
+  ),
 });
 
 export const updateResource = (app: OpenAPIHono<AppEnv>) =>
