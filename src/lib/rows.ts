@@ -34,6 +34,20 @@ export async function loadOwned<T extends OwnedTable>(
   return row as T["$inferSelect"];
 }
 
+/** The columns a new catalog row (a provider, a resource) starts with: its id, version 1, timestamps. */
+export function firstVersion(id: string) {
+  const now = new Date().toISOString();
+  return { id, version: 1, createdAt: now, updatedAt: now };
+}
+
+/** One page of the business's active (or inactive) catalog rows, newest first, with their total. */
+export const activeNewestFirst = <T extends OwnedTable & { active: SQLiteColumn }>(
+  db: Database,
+  table: T,
+  businessId: string,
+  { active, ...page }: PageRequest & { active: boolean },
+) => newestFirst(db, table, and(eq(table.businessId, businessId), eq(table.active, active)), page);
+
 /**
  * One page of the rows of `table` that meet `where`, newest first (ids sort by creation time),
  * and how many there are, in one D1 batch built per request. The lists that many requests read

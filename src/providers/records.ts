@@ -1,10 +1,9 @@
 /** Providers' rows: one by id, a new one, a page of them, and the public shape. */
-import { and, eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { type ProviderRow, providers } from "../db/schema";
 import { newId } from "../lib/ids";
 import type { PageRequest } from "../lib/pagination";
-import { loadOwned, newestFirst } from "../lib/rows";
+import { activeNewestFirst, firstVersion, loadOwned } from "../lib/rows";
 import { configureCalendar } from "./configure";
 
 /** A provider's own settings, as a client writes them. */
@@ -39,18 +38,9 @@ export async function addProvider(
   businessId: string,
   fields: Omit<ProviderFields, "email"> & { email?: string | null },
 ) {
-  const now = new Date().toISOString();
   const [row] = await db
     .insert(providers)
-    .values({
-      ...fields,
-      email: fields.email ?? null,
-      id: newId("provider"),
-      businessId,
-      version: 1,
-      createdAt: now,
-      updatedAt: now,
-    })
+    .values({ ...fields, email: fields.email ?? null, businessId, ...firstVersion(newId("provider")) })
     .returning();
   const stored = row as NonNullable<typeof row>;
   await configureCalendar(env, stored);
@@ -58,12 +48,7 @@ export async function addProvider(
 }
 
 /** One page of the business's active (or inactive) providers, newest first, and how many there are. */
-export async function providerPage(
-  db: Database,
-  businessId: string,
-  { active, ...page }: PageRequest & { active: boolean },
-) {
-  const where = and(eq(providers.businessId, businessId), eq(providers.active, active));
-  const { rows, total } = await newestFirst(db, providers, where, page);
+export async function providerPage(db: Database, businessId: string, query: PageRequest & { active: boolean }) {
+  const { rows, total } = await activeNewestFirst(db, providers, businessId, query);
   return { items: rows.map(toProvider), total };
 }

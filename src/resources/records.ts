@@ -1,10 +1,9 @@
 /** Resources' rows: one by id, a new one, a page of them, and the public shape. */
-import { and, eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { type ResourceRow, resources } from "../db/schema";
 import { newId } from "../lib/ids";
 import type { PageRequest } from "../lib/pagination";
-import { loadOwned, newestFirst } from "../lib/rows";
+import { activeNewestFirst, firstVersion, loadOwned } from "../lib/rows";
 import { configureCalendar } from "./configure";
 
 /** A resource's own settings, as a client writes them. */
@@ -39,17 +38,13 @@ export async function addResource(
   businessId: string,
   fields: Omit<ResourceFields, "weeklySchedule"> & { weeklySchedule?: ResourceFields["weeklySchedule"] },
 ) {
-  const now = new Date().toISOString();
   const [row] = await db
     .insert(resources)
     .values({
       ...fields,
       weeklySchedule: fields.weeklySchedule ?? null,
-      id: newId("resource"),
       businessId,
-      version: 1,
-      createdAt: now,
-      updatedAt: now,
+      ...firstVersion(newId("resource")),
     })
     .returning();
   const stored = row as NonNullable<typeof row>;
@@ -58,12 +53,7 @@ export async function addResource(
 }
 
 /** One page of the business's active (or inactive) resources, newest first, and how many there are. */
-export async function resourcePage(
-  db: Database,
-  businessId: string,
-  { active, ...page }: PageRequest & { active: boolean },
-) {
-  const where = and(eq(resources.businessId, businessId), eq(resources.active, active));
-  const { rows, total } = await newestFirst(db, resources, where, page);
+export async function resourcePage(db: Database, businessId: string, query: PageRequest & { active: boolean }) {
+  const { rows, total } = await activeNewestFirst(db, resources, businessId, query);
   return { items: rows.map(toResource), total };
 }
