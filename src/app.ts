@@ -53,7 +53,8 @@ function createApi() {
   api.route("/providers", providersApp);
   api.route("/resources", resourcesApp);
   api.route("/holds", holdsApp);
-  mcp(api);
+  // The tools call the REST routes through the whole app (its middleware included).
+  mcp(api, { fetch: (request, env, ctx) => app.fetch(request, env, ctx), basePath: apiBasePath });
   api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",

@@ -13,6 +13,7 @@ import { bearerSecurity, emptyResponse, jsonResponse, problemResponses } from ".
 import { z } from "../lib/zod";
 import { requireApiKey } from "../middleware/auth";
 import { rateLimit } from "../middleware/rate-limit";
+import type { RestApp } from "./rest";
 import { restOperations } from "./schemas";
 import { createServer } from "./server";
 import { tools } from "./tools";
@@ -92,14 +93,17 @@ const route = createRoute({
   },
 });
 
-/** Mounts `POST /mcp` on the API; call it after the REST routes, whose operations the tools call. */
-export const mcp = (api: OpenAPIHono<AppEnv>) => {
+/**
+ * Mounts `POST /mcp` on the API; call it after the REST routes, whose operations the tools call
+ * in-process through `restApp` (the Worker app, handed in so that this module does not import it).
+ */
+export const mcp = (api: OpenAPIHono<AppEnv>, restApp: RestApp) => {
   const operations = restOperations(api);
   for (const tool of tools) {
     if (!operations.has(tool.operationId)) throw new Error(`MCP tool ${tool.name}: no operation ${tool.operationId}.`);
   }
   return api.openapi(route, async (c) => {
-    const server = createServer(c, operations);
+    const server = createServer(c, operations, restApp);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

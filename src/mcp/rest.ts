@@ -5,7 +5,6 @@
  * operation's own. The key, checked for the MCP request a moment ago, is not looked up again.
  */
 import type { Context } from "hono";
-import { apiBasePath, app } from "../app";
 import type { AppEnv } from "../env";
 import { vouchFor } from "../middleware/key-check";
 
@@ -27,6 +26,12 @@ export type RestAnswer = {
 
 export type Rest = (call: RestCall) => Promise<RestAnswer>;
 
+/** How the MCP server reaches the REST API: the Worker app's own `fetch`, and where the API is mounted. */
+export type RestApp = {
+  fetch: (request: Request, env: Env, ctx: Context<AppEnv>["executionCtx"]) => Response | Promise<Response>;
+  basePath: string;
+};
+
 /** Headers of the MCP request that the REST request carries on. */
 const forwarded = ["Authorization", "CF-Connecting-IP"];
 
@@ -34,10 +39,10 @@ const forwarded = ["Authorization", "CF-Connecting-IP"];
  * Sends REST requests on behalf of this MCP request: same origin, same key, and the MCP request's
  * id as `X-Request-Id`, so the access log ties a tool call's REST requests to it.
  */
-export function restFor(c: Context<AppEnv>): Rest {
+export function restFor(c: Context<AppEnv>, restApp: RestApp): Rest {
   const origin = new URL(c.req.url).origin;
   return async ({ method, path, query, body, idempotencyKey }) => {
-    const url = new URL(`${origin}${apiBasePath}${path}`);
+    const url = new URL(`${origin}${restApp.basePath}${path}`);
     for (const [name, value] of Object.entries(query ?? {})) url.searchParams.set(name, value);
     const headers = new Headers({ "X-Request-Id": c.var.requestId });
     for (const name of forwarded) {
@@ -52,7 +57,7 @@ export function restFor(c: Context<AppEnv>): Rest {
     }
     const request = new Request(url, { method, headers, body: payload });
     vouchFor(request, c.var.caller);
-    const response = await app.fetch(request, c.env, c.executionCtx);
+    const response = await restApp.fetch(request, c.env, c.executionCtx);
     const text = await response.text();
     let parsed: unknown;
     try {

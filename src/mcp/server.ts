@@ -12,7 +12,7 @@ import type { AppEnv } from "../env";
 import { z } from "../lib/zod";
 import { callTool } from "./call-tool";
 import { listTools } from "./list-tools";
-import { restFor } from "./rest";
+import { type RestApp, restFor } from "./rest";
 import type { RestOperation } from "./schemas";
 import { tools } from "./tools";
 
@@ -35,7 +35,7 @@ const instructions = (businessName: string) =>
 const anyToolsCall = z.looseObject({ method: z.literal("tools/call") });
 
 /** A fresh protocol server for one request, its tools reaching REST through `c`. */
-export function createServer(c: Context<AppEnv>, operations: Map<string, RestOperation>): Server {
+export function createServer(c: Context<AppEnv>, operations: Map<string, RestOperation>, restApp: RestApp): Server {
   const server = new Server(
     { name: "booking-api", title: "Booking API", version: "1.0.0" },
     {
@@ -44,7 +44,7 @@ export function createServer(c: Context<AppEnv>, operations: Map<string, RestOpe
       jsonSchemaValidator: noSchemaValidation,
     },
   );
-  const rest = restFor(c);
+  const rest = restFor(c, restApp);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await listTools(rest) }));
   // Registered under a schema that takes any tools/call: the SDK's own check of the request
   // (CallToolRequestSchema) then runs in its tools/call wrapper and answers -32602 for bad params,
