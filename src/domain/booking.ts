@@ -37,28 +37,19 @@ export type BookingRecord = {
 };
 
 /** The public shape of a booking. */
-export type Booking = {
-  id: string;
-  serviceId: string;
-  /** The person who performs it; null for services without providers, and for a team. */
-  providerId: string | null;
-  /** Everyone claimed for it: `[]`, the one person, or the whole team. */
-  providerIds: string[];
-  /** The resources it takes a unit of. */
-  resourceIds: string[];
-  customerId: string;
-  customerName: string;
-  customerEmail: string;
-  customerPhone: string | null;
-  startTime: string;
-  endTime: string;
-  notes: string | null;
-  status: BookingStatus;
-  createdAt: string;
-  updatedAt: string;
-  cancelledAt: string | null;
-  cancellationReason: string | null;
-};
+export type Booking = Flat<
+  Omit<BookingRecord, "businessId" | "version" | "holdId" | "providerId" | "providerIds" | "resourceIds"> & {
+    /** The person who performs it; null for services without providers, and for a team. */
+    providerId: string | null;
+    /** Everyone claimed for it: `[]`, the one person, or the whole team. */
+    providerIds: string[];
+    /** The resources it takes a unit of. */
+    resourceIds: string[];
+  }
+>;
+
+/** One object type of an intersection (so it compares equal to a written-out one). */
+type Flat<T> = { [K in keyof T]: T[K] };
 
 /** The public shape of a booking record. */
 export function toBooking(row: Omit<BookingRecord, "businessId" | "version">): Booking {
