@@ -91,15 +91,17 @@ const listQueries = (db: Database, search: SearchKind) =>
         : eq(customers.businessId, sql.placeholder("businessId")),
       isNull(customers.erasedAt),
       search === "index"
-        ? sql`${customers}.rowid IN (SELECT rowid FROM customers_search WHERE customers_search MATCH ${term})`
+        ? sql`${customers}.rowid IN (SELECT rowid FROM customers_search WHERE customers_search MATCH ${sql.placeholder("phrase")})`
         : undefined,
-      // instr() is a plain substring test: no LIKE wildcards to escape, and both sides are lower-cased.
-      search === "scan"
-        ? or(
+      // instr() is a plain substring test: no LIKE wildcards to escape, and both sides are
+      // lower-cased. Behind the index it confirms each candidate: the trigram tokenizer skips a
+      // NUL inside a stored name, so "b-\0c" would otherwise match the term "b-c".
+      search === "none"
+        ? undefined
+        : or(
             sql`instr(${customers.nameNormalized}, ${term}) > 0`,
             sql`instr(${customers.emailNormalized}, ${term}) > 0`,
-          )
-        : undefined,
+          ),
     );
     return {
       ...pageQueries(db, customers, where, [desc(customers.id)]),
@@ -127,7 +129,7 @@ export async function customerPage(
   const kind = searchKindOf(search);
   const queries = listQueries(db, kind);
   const lowered = search?.toLowerCase();
-  const values = { businessId, term: kind === "index" && lowered ? phraseOf(lowered) : lowered };
+  const values = { businessId, term: lowered, ...(kind === "index" && lowered ? { phrase: phraseOf(lowered) } : {}) };
   const rowsRead =
     position.kind === "page"
       ? bind(queries.page, { ...values, limit, offset: offsetOf({ page, limit }, "search or a cursor (after)") })

@@ -28,13 +28,31 @@ import {
 
 const RUNS = 80;
 
-const knownKeys = ["page", "limit", "active", "status", "serviceId", "customerId", "from", "to", "search"] as const;
+const knownKeys = [
+  "page",
+  "limit",
+  "active",
+  "status",
+  "serviceId",
+  "customerId",
+  "providerId",
+  "resourceId",
+  "from",
+  "to",
+  "search",
+  "after",
+  "before",
+] as const;
 
 let ring: KeyRing;
 let mine: Set<string>;
 let theirs: Set<string>;
 let serviceId: string;
 let idValues: string[];
+/** Cursors the lists issued: the caller's, another tenant's, and each with one character changed. */
+let cursors: string[];
+/** Per list, the cursors it issued itself (to the caller and to the other tenant). */
+const issuedFor: Record<string, string[]> = {};
 
 beforeAll(async () => {
   ring = await KeyRing.create("Fuzz queries");
@@ -42,16 +60,45 @@ beforeAll(async () => {
   const closed = await createRoomyService(ring, { name: "Closed", active: false });
   const customer = await createCustomer(await ring.key(), { name: "Ada %_\\ Lovelace" });
   const booking = await createBookingVia(ring, roomy.id);
+  // Three bookings, so that a page of one carries cursors both ways.
+  const more = [await createBookingVia(ring, roomy.id), await createBookingVia(ring, roomy.id)];
   serviceId = roomy.id;
-  mine = new Set([roomy.id, closed.id, customer.id, booking.id, booking.customerId]);
+  mine = new Set([roomy.id, closed.id, customer.id, booking.id, booking.customerId, ...more.flatMap((b) => [b.id, b.customerId])]);
 
   const other = await KeyRing.create("Other tenant");
   const theirService = await createRoomyService(other, { name: "Tenant-B-service" });
   const theirBooking = await createBookingVia(other, theirService.id);
+  await createBookingVia(other, theirService.id);
   const theirCustomer = await createCustomer(await other.key(), { name: "Ada Other" });
   theirs = new Set([theirService.id, theirCustomer.id, theirBooking.id, theirBooking.customerId, "Tenant-B-service"]);
   idValues = [...mine, ...theirs];
+
+  const issued = await Promise.all(
+    [
+      [ring, "/bookings"],
+      [ring, "/customers"],
+      [other, "/bookings"],
+      [other, "/customers"],
+    ].map(async ([owner, path]) => {
+      const res = await api("GET", `${path}?limit=1`, { key: await (owner as KeyRing).key() });
+      const { pagination } = (await res.json()) as { pagination: { nextCursor: string | null } };
+      if (pagination.nextCursor) (issuedFor[path as string] ??= []).push(pagination.nextCursor);
+      return pagination.nextCursor;
+    }),
+  );
+  const real = issued.filter((c): c is string => typeof c === "string");
+  const flipped = real.map((c) => `${c.slice(0, -2)}${c.at(-2) === "A" ? "B" : "A"}${c.at(-1)}`);
+  const forged = [["x"], [], ["2099-01-01T00:00:00.000Z"], [1, 2], ["a", "b", "c", "d"], { id: "x" }, "x".repeat(150)];
+  cursors = [...real, ...flipped, ...forged.map((v) => base64url(JSON.stringify(v)))];
 });
+
+/** Base64url without padding, the way the lists write cursors. */
+function base64url(text: string): string {
+  return btoa(String.fromCharCode(...new TextEncoder().encode(text)))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/, "");
+}
 
 /** Percent-encodes where possible (lone surrogates cannot be), else leaves the text raw. */
 function encode(text: string): string {
@@ -92,6 +139,7 @@ const value = fc.oneof(
   sqlish,
   unicodeString,
   fc.nat().map((i) => idValues[i % idValues.length] as string),
+  fc.nat().map((i) => cursors[i % cursors.length] as string),
   fc
     .tuple(fc.integer({ min: 200, max: 20_000 }), fc.constantFrom("a", "%", "é", "😀", "_"))
     .map(([n, c]) => c.repeat(n)),
@@ -124,6 +172,10 @@ const piece = fc.oneof(
     "active=true&active=false",
     "status=CONFIRMED&status=PENDING",
     "limit=1e2",
+    "after=",
+    "after=a&before=a",
+    "after=%3D%3D",
+    "before=___",
     "__proto__=1",
     "constructor=x",
   ),
@@ -149,12 +201,28 @@ const plausible: Record<string, fc.Arbitrary<string>> = {
   from: isoish,
   to: isoish,
   search: fc.oneof(sqlish, unicodeString, fc.string({ maxLength: 210 })),
+  providerId: fc.nat().map((i) => idValues[i % idValues.length] as string),
+  resourceId: fc.nat().map((i) => idValues[i % idValues.length] as string),
+  after: fc.nat().map((i) => cursors[i % cursors.length] as string),
+  before: fc.nat().map((i) => cursors[i % cursors.length] as string),
 };
 
 const routeParams: Record<string, string[]> = {
   "/services": ["page", "limit", "active"],
-  "/customers": ["page", "limit", "search"],
-  "/bookings": ["page", "limit", "status", "serviceId", "customerId", "from", "to"],
+  "/customers": ["page", "limit", "search", "after", "before"],
+  "/bookings": [
+    "page",
+    "limit",
+    "status",
+    "serviceId",
+    "customerId",
+    "providerId",
+    "resourceId",
+    "from",
+    "to",
+    "after",
+    "before",
+  ],
   availability: ["from", "to"],
 };
 
@@ -166,26 +234,65 @@ function query(route: string): fc.Arbitrary<string> {
       fc.tuple(...chosen.map((k) => (plausible[k] as fc.Arbitrary<string>).map((v) => `${k}=${encode(v)}`))),
     )
     .map((pieces) => pieces.join("&"));
-  return fc.oneof(randomQuery, plausibleQuery);
+  if (!keys.includes("after")) return fc.oneof(randomQuery, plausibleQuery);
+  // A cursor this list issued, in either direction, with other parameters as plausible ones.
+  const cursorQuery = fc
+    .tuple(
+      fc.constantFrom("after", "before"),
+      fc.nat(),
+      fc.uniqueArray(fc.constantFrom(...keys.filter((k) => !["after", "before", "page"].includes(k))), {
+        maxLength: 2,
+      }),
+    )
+    .chain(([direction, i, chosen]) => {
+      const own = issuedFor[route] ?? [];
+      const cursor = own[i % Math.max(1, own.length)] ?? "";
+      return fc
+        .tuple(...chosen.map((k) => (plausible[k] as fc.Arbitrary<string>).map((v) => `${k}=${encode(v)}`)))
+        .map((pieces) => [`${direction}=${cursor}`, ...pieces].join("&"));
+    });
+  return fc.oneof(randomQuery, plausibleQuery, cursorQuery);
 }
 
 type Envelope = {
   data: { id: string }[];
-  pagination: { page: number; limit: number; total: number; totalPages: number; hasMore: boolean };
+  pagination: {
+    page: number | null;
+    limit: number;
+    total: number;
+    totalPages: number;
+    hasMore: boolean;
+    nextCursor?: string | null;
+    prevCursor?: string | null;
+  };
 };
 
+/** How many answered lists were cursor pages: the generators must reach them. */
+let cursorPages = 0;
+
 /** The list envelope, consistent with itself, holding only the caller's rows. */
-function expectEnvelope(body: unknown, context: string) {
+function expectEnvelope(body: unknown, context: string, link: string | null) {
   const { data, pagination } = body as Envelope;
   expect(Array.isArray(data), context).toBe(true);
   const { page, limit, total, totalPages, hasMore } = pagination;
-  for (const n of [page, limit, total, totalPages]) expect(Number.isInteger(n), context).toBe(true);
-  expect(page, context).toBeGreaterThanOrEqual(1);
+  for (const n of [limit, total, totalPages]) expect(Number.isInteger(n), context).toBe(true);
   expect(limit, context).toBeGreaterThanOrEqual(1);
   expect(limit, context).toBeLessThanOrEqual(100);
   expect(totalPages, context).toBe(Math.max(1, Math.ceil(total / limit)));
-  expect(hasMore, context).toBe(page < totalPages);
   expect(data.length, context).toBeLessThanOrEqual(limit);
+  if (page === null) {
+    cursorPages++;
+    // A cursor page: no page number; its cursors continue exactly where its rows end.
+    expect(hasMore, context).toBe(pagination.nextCursor !== null);
+    expect(link ?? "", context).not.toMatch(/rel="last"/);
+  } else {
+    expect(Number.isInteger(page) && page >= 1, context).toBe(true);
+    expect(hasMore, context).toBe(page < totalPages);
+  }
+  for (const cursor of [pagination.nextCursor, pagination.prevCursor]) {
+    if (cursor !== undefined && cursor !== null) expect(cursor, context).toMatch(/^[A-Za-z0-9_-]{1,256}$/);
+  }
+  if (pagination.nextCursor) expect(link ?? "", context).toContain(`after=${pagination.nextCursor}`);
   for (const item of data) expect(mine.has(item.id) || !theirs.has(item.id), context).toBe(true);
 }
 
@@ -203,18 +310,21 @@ async function get(path: string, q: string) {
 describe("fuzzed query strings", () => {
   for (const path of ["/services", "/customers", "/bookings"]) {
     it(`GET ${path} answers any query string with a list or a problem`, async () => {
+      const cursorPagesBefore = cursorPages;
       await check(
         query(path),
         async (q) => {
           const res = await get(path, q);
           expect([200, 422], res.context).toContain(res.status);
           if (res.status === 200) {
-            expectEnvelope(res.body, res.context);
+            expectEnvelope(res.body, res.context, res.link);
             expect(res.link, res.context).toMatch(/rel="first"/);
           }
         },
         RUNS,
       );
+      // The generators reach cursor pages on the lists that have them.
+      if (path !== "/services") expect(cursorPages).toBeGreaterThan(cursorPagesBefore);
     });
   }
 

@@ -90,4 +90,17 @@ describe("customer search", () => {
     expect(await searchIds(apiKey, "kiesler")).toEqual([]);
     expect(await searchIds(apiKey, "hedy")).toEqual([]);
   });
+
+  it("a NUL inside a stored name does not join the characters around it into a match", async () => {
+    // FTS5's trigram tokenizer skips a NUL, so "b-\0ǅ" is indexed as if it held "b-ǆ".
+    const { apiKey } = await createAccount();
+    const joined = await json(
+      await api("POST", "/customers", { key: apiKey, body: { name: "ib-\u0000ǅI", email: "nul@example.com" } }),
+    );
+    const real = await json(
+      await api("POST", "/customers", { key: apiKey, body: { name: "ωib-Ǆ", email: "real@example.com" } }),
+    );
+    expect(await searchIds(apiKey, "b-Ǆ")).toEqual([real.id]);
+    expect(await searchIds(apiKey, "b-\u0000ǅ")).toEqual([joined.id]);
+  });
 });
