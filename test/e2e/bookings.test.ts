@@ -50,6 +50,38 @@ describe("GET /bookings", () => {
     }
   });
 
+  it("walks a service's bookings by cursor, forward with after and back with before, Link carrying them", async () => {
+    const service = await createOpenService();
+    const made: Booking[] = [];
+    for (const day of [6, 7, 8, 9, 10]) made.push(await createBooking(bookingBody(service, utcAt(day, 9))));
+    const expected = [...made].sort(newest).map((b) => b.id);
+
+    const seen: string[] = [];
+    let after: string | undefined;
+    let before = "";
+    do {
+      const onCursor = after !== undefined;
+      const { data, response } = await api.GET("/bookings", {
+        params: { query: { serviceId: service.id, limit: 2, after } },
+      });
+      expect(response.status).toBe(200);
+      seen.push(...(data?.data.map((b) => b.id) ?? []));
+      expect(data?.pagination).toMatchObject({ total: 5, totalPages: 3, page: onCursor ? null : 1 });
+      const next = parseLinks(response.headers.get("link")).next;
+      after = data?.pagination.nextCursor ?? undefined;
+      before = data?.pagination.prevCursor ?? "";
+      // A page by number links pages by number; a cursor page links cursors.
+      if (after && onCursor) expect(new URL(next ?? "", origin).searchParams.get("after")).toBe(after);
+    } while (after);
+    expect(seen).toEqual(expected);
+
+    const back = await api.GET("/bookings", { params: { query: { serviceId: service.id, limit: 2, before } } });
+    expect(back.data?.data.map((b) => b.id)).toEqual(expected.slice(2, 4));
+
+    const both = await api.GET("/bookings", { params: { query: { after: before, before } } });
+    expectProblem(both.response, both.error, 422, "validation_failed");
+  });
+
   it("filters by service, customer and time range", async () => {
     const service = await createOpenService();
     const first = await createBooking(bookingBody(service, utcAt(6, 9)));

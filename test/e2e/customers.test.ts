@@ -57,6 +57,27 @@ describe("GET /customers", () => {
     );
   });
 
+  it("walks a search's matches by cursor, newest first, each once", async () => {
+    const tag = unique("cursorwalk");
+    const made: string[] = [];
+    for (const n of [1, 2, 3]) {
+      const { data } = await api.POST("/customers", {
+        body: { name: `${tag} ${n}`, email: `${tag}-${n}@example.com` },
+      });
+      made.push(data?.id ?? "");
+    }
+    const seen: string[] = [];
+    let after: string | undefined;
+    do {
+      const { data, response } = await api.GET("/customers", { params: { query: { search: tag, limit: 1, after } } });
+      expect(response.status).toBe(200);
+      expect(data?.pagination.total).toBe(3);
+      seen.push(...(data?.data.map((c) => c.id) ?? []));
+      after = data?.pagination.nextCursor ?? undefined;
+    } while (after);
+    expect(seen).toEqual([...made].reverse());
+  });
+
   it("treats % and _ literally", async () => {
     const percent = await api.GET("/customers", { params: { query: { search: "%" } } });
     expect(percent.data?.data).toEqual([]);

@@ -63,7 +63,14 @@ beforeAll(async () => {
   // Three bookings, so that a page of one carries cursors both ways.
   const more = [await createBookingVia(ring, roomy.id), await createBookingVia(ring, roomy.id)];
   serviceId = roomy.id;
-  mine = new Set([roomy.id, closed.id, customer.id, booking.id, booking.customerId, ...more.flatMap((b) => [b.id, b.customerId])]);
+  mine = new Set([
+    roomy.id,
+    closed.id,
+    customer.id,
+    booking.id,
+    booking.customerId,
+    ...more.flatMap((b) => [b.id, b.customerId]),
+  ]);
 
   const other = await KeyRing.create("Other tenant");
   const theirService = await createRoomyService(other, { name: "Tenant-B-service" });
@@ -82,7 +89,8 @@ beforeAll(async () => {
     ].map(async ([owner, path]) => {
       const res = await api("GET", `${path}?limit=1`, { key: await (owner as KeyRing).key() });
       const { pagination } = (await res.json()) as { pagination: { nextCursor: string | null } };
-      if (pagination.nextCursor) (issuedFor[path as string] ??= []).push(pagination.nextCursor);
+      if (pagination.nextCursor)
+        issuedFor[path as string] = [...(issuedFor[path as string] ?? []), pagination.nextCursor];
       return pagination.nextCursor;
     }),
   );
