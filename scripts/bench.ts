@@ -22,6 +22,7 @@ import {
   slotTime,
 } from "./bench/seed.ts";
 import { startBenchServer, startCalibrationServer } from "./bench/server.ts";
+import { recordPlan } from "./bench/statements-floor.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -109,23 +110,19 @@ try {
   log(`bench: seeded ${seeded} bookings at ${seedRate}/s`);
 
   const health = await run("GET /health", { connections: 10, request: { path: "/api/v1/health" } });
-  await run("GET /services", { apiKey: key, connections: 10, request: { path: "/api/v1/services" } });
-  await run("GET /customers?search=", {
-    apiKey: key,
-    connections: 10,
-    request: { path: "/api/v1/customers?search=customer4" },
-  });
-  await run("GET /bookings?limit=20", { apiKey: key, connections: 10, request: { path: "/api/v1/bookings?limit=20" } });
-  await run("GET /bookings page 1", {
-    apiKey: key,
-    connections: 10,
-    request: { path: "/api/v1/bookings?page=1&limit=20" },
-  });
-  await run("GET /bookings last page", {
-    apiKey: key,
-    connections: 10,
-    request: { path: "/api/v1/bookings?page=500&limit=20" },
-  });
+  // Each list beside a Worker that sends only its statements, with the same bindings.
+  const listFloors: { name: string; api: Measured; statements: Measured }[] = [];
+  const list = async (name: string, route: string) => {
+    const api = await run(name, { apiKey: key, connections: 10, request: { path: `/api/v1${route}` } });
+    const replay = await recordPlan(server.url, key, route, `list${listFloors.length}`);
+    const statements = await run(`${name}: its statements alone`, { connections: 10, request: { path: replay } });
+    listFloors.push({ name, api, statements });
+  };
+  await list("GET /services", "/services");
+  await list("GET /customers?search=", "/customers?search=customer4");
+  await list("GET /bookings?limit=20", "/bookings?limit=20");
+  await list("GET /bookings page 1", "/bookings?page=1&limit=20");
+  await list("GET /bookings last page", "/bookings?page=500&limit=20");
   const day = (d: number) => `from=${slotTime(slotOfDay(d))}&to=${slotTime(slotOfDay(d + 1))}`;
   // Seven days of 5-minute slots are 2,016: the last 16 are past the 2,000-slot bound of one call.
   const week = `from=${slotTime(0)}&to=${slotTime(2000)}`;
@@ -153,6 +150,26 @@ try {
     connections: 10,
     request: { path: `/api/v1/services/${listed}/availability?${week}` },
   });
+
+  // Availability with many people: a week of a service with 20 providers against one with 1,
+  // each person with 50 bookings in that week (every calendar's claims are read for the answer).
+  const peopleWeek = async (people: number) => {
+    const ids: string[] = [];
+    for (let i = 0; i < people; i++) ids.push((await call(key, "POST", "/providers", provider(`Week ${i}`))).body.id);
+    const id = (await call(key, "POST", "/services", service(`Week of ${people}`, 1, ids))).body.id;
+    const slots = Array.from({ length: 50 * people }, (_, i) => (i * 37) % 2000);
+    for (let i = 0; i < slots.length; i += 10)
+      await Promise.all(
+        slots.slice(i, i + 10).map((n, j) => call(key, "POST", "/bookings", bookingBody(id, n, i + j))),
+      );
+    return run(`GET availability 7 days, ${people} provider${people > 1 ? "s" : ""}`, {
+      apiKey: key,
+      connections: 10,
+      request: { path: `/api/v1/services/${id}/availability?${week}` },
+    });
+  };
+  const weekOfOne = await peopleWeek(1);
+  const weekOfTwenty = await peopleWeek(20);
 
   // Creates into distinct free slots: one hot service (10 and 20 connections), then spread over 16.
   const hot = (await call(key, "POST", "/services", service("Hot"))).body.id;
@@ -287,6 +304,8 @@ try {
     createDistinctAtLeast0075xFloor: ratioToFloor(byName("POST /bookings distinct slots, 20 conns")) >= 0.075,
     providerCreateAtLeast060xPlain: providerCreate.rps >= 0.6 * plainCreate.rps,
     personAndRoomCreateAtLeast050xPlain: personAndRoom.rps >= 0.5 * plainCreate.rps,
+    twentyProvidersWeekP50Within2xOne: weekOfTwenty.p50 <= 2 * Math.max(weekOfOne.p50, 1),
+    listsAtLeast085xTheirStatements: listFloors.every((l) => l.api.rps >= 0.85 * l.statements.rps),
     createP50At50kWithin120pct: create50k.p50 <= 1.2 * Math.max(create0.p50, 1),
     lastPageWithin150pctOfFirst: lastVsFirst <= 1.5,
     bundleAtMost175KBGzip: server.bundle.gzip <= 175 * 1024,
@@ -305,6 +324,15 @@ try {
       ratio: Math.round((create50k.p50 / Math.max(create0.p50, 1)) * 100) / 100,
     },
     lastPageVsFirstP50: Math.round(lastVsFirst * 100) / 100,
+    /** Each list's requests/s over a Worker that sends only its statements, measured beside it. */
+    listsOverTheirStatements: Object.fromEntries(
+      listFloors.map((l) => [l.name, Math.round((l.api.rps / Math.max(l.statements.rps, 1)) * 100) / 100]),
+    ),
+    /** A week's availability, 20 providers over 1: p50 and requests/s. */
+    twentyProvidersOverOne: {
+      p50: Math.round((weekOfTwenty.p50 / Math.max(weekOfOne.p50, 1)) * 100) / 100,
+      rps: Math.round((weekOfTwenty.rps / Math.max(weekOfOne.rps, 1)) * 100) / 100,
+    },
     /** Requests/s of creates that claim other calendars over a plain create, in the same run. */
     claimsOverPlain: {
       personAndRoom: Math.round((personAndRoom.rps / Math.max(plainCreate.rps, 1)) * 100) / 100,
@@ -342,6 +370,14 @@ try {
       `\ncreate p50: ${create0.p50} ms with 0 bookings, ${create50k.p50} ms with 50,000 (×${report.create.ratio})`,
     );
     console.log(`last page vs first page p50: ×${report.lastPageVsFirstP50}`);
+    console.log(
+      `lists over their statements alone, req/s: ${Object.entries(report.listsOverTheirStatements)
+        .map(([name, r]) => `${name} ×${r}`)
+        .join(", ")}`,
+    );
+    console.log(
+      `a week's availability, 20 providers over 1: p50 ×${report.twentyProvidersOverOne.p50}, req/s ×${report.twentyProvidersOverOne.rps}`,
+    );
     console.log(
       `over a plain create, req/s: person + room ×${report.claimsOverPlain.personAndRoom}, team of 2 ×${report.claimsOverPlain.teamOfTwo}`,
     );

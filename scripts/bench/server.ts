@@ -11,6 +11,7 @@ import { gzipSync } from "node:zlib";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { newAccount } from "../../src/accounts/accounts.ts";
+import { statementsFloorWorkers } from "./statements-floor.ts";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 const quietWrangler = {
@@ -144,24 +145,21 @@ export async function startBenchServer(options: ServeOptions = {}): Promise<Benc
     } catch {}
   };
   const shared = { ...serverOptions(options, onLog), resourcePersistencePath: path.join(work, "state") };
+  const api = {
+    ...workerOptions,
+    ratelimits,
+    bindings: {
+      ...(workerOptions.bindings as object),
+      READ_BUDGET: "1000000000/60",
+      WRITE_BUDGET: "1000000000/60",
+      ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+    },
+  };
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       ...shared,
       workers: [
-        {
-          ...workerOptions,
-          ratelimits,
-          bindings: {
-            ...(workerOptions.bindings as object),
-            READ_BUDGET: "1000000000/60",
-            WRITE_BUDGET: "1000000000/60",
-            ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
-          },
-          name: API_WORKER,
-          modules: true,
-          scriptPath: path.join(outdir, "index.js"),
-          modulesRoot: outdir,
-        },
+        { ...api, name: API_WORKER, modules: true, scriptPath: path.join(outdir, "index.js"), modulesRoot: outdir },
         {
           name: "docs-assets",
           compatibilityDate: workerOptions.compatibilityDate,
@@ -171,6 +169,8 @@ export async function startBenchServer(options: ServeOptions = {}): Promise<Benc
           // Miniflare's routes reach a worker itself, not its assets router: the worker hands over.
           script: "export default { fetch: (request, env) => env.ASSETS.fetch(request) };",
         },
+        // A list's statements alone, with the same bindings: its floor (scripts/bench/statements-floor.ts).
+        ...statementsFloorWorkers(api, API_WORKER, outdir),
       ],
     } as Parameters<typeof convertV4MiniflareOptions>[0]),
   );
