@@ -18,6 +18,7 @@ import { corsFromEnv, securityHeaders } from "./middleware/security";
 import { bookingsApp } from "./routes/bookings";
 import { customersApp } from "./routes/customers";
 import { docs } from "./routes/docs";
+import { feedsApp } from "./routes/feeds";
 import { health } from "./routes/health";
 import { holdsApp } from "./routes/holds";
 import { openApiDocument } from "./routes/openapi";
@@ -53,6 +54,8 @@ function createApi() {
   api.route("/providers", providersApp);
   api.route("/resources", resourcesApp);
   api.route("/holds", holdsApp);
+  // Public: the address is the key (src/feeds).
+  api.route("/feeds", feedsApp);
   // The tools call the REST routes through the whole app (its middleware included).
   mcp(api, { fetch: (request, env, ctx) => app.fetch(request, env, ctx), basePath: apiBasePath });
   api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {

@@ -29,6 +29,12 @@ export function respondConditionally<T>(c: Context, etag: string, body: () => T)
   return notModified(c, etag) ? c.body(null, 304) : c.json(body(), 200);
 }
 
+/** As `respondConditionally`, for a text body of another media type (an iCalendar file). */
+export function respondConditionallyText(c: Context, etag: string, contentType: string, body: string) {
+  c.header("ETag", etag);
+  return notModified(c, etag) ? c.body(null, 304) : c.body(body, 200, { "Content-Type": contentType });
+}
+
 /** The tags `If-Match` lists, or undefined when it is absent or `*` (any current version). */
 export function ifMatchTags(c: Context): string[] | undefined {
   const header = c.req.header("If-Match")?.trim();

@@ -124,7 +124,7 @@ export const idempotencyKeyHeader = z.object({
 });
 
 /** `If-None-Match` on single-resource GETs: a matching ETag answers 304. */
-const ifNoneMatchHeader = z.object({
+export const ifNoneMatchHeader = z.object({
   "if-none-match": z
     .string()
     .optional()

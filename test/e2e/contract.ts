@@ -95,10 +95,21 @@ export function createContractChecker(document: OpenApiDocument) {
   const componentHeaders = (document.components?.headers ?? {}) as Record<string, HeaderObject>;
   const checkedHeaders = new Set([...API_HEADERS, ...Object.keys(componentHeaders)].map((h) => h.toLowerCase()));
 
+  /** A template segment as a test of a path segment: `{id}` any text, `{id}.ics` text ending in `.ics`. */
+  const segmentTest = (segment: string) => {
+    if (!segment.includes("{")) return (part: string) => part === segment;
+    const pattern = segment
+      .split(/\{[^}]+\}/)
+      .map((literal) => literal.replace(/[.*+?^$()|[\]\\]/g, "\\$&"))
+      .join(".*");
+    const matcher = new RegExp(`^${pattern}$`);
+    return (part: string) => matcher.test(part);
+  };
   const templates = Object.keys(document.paths).map((template) => ({
     template,
-    segments: template.split("/"),
-    literalCount: template.split("/").filter((s) => !/^\{.+\}$/.test(s)).length,
+    segments: template.split("/").map(segmentTest),
+    // Literal characters rank a template: `/bookings/{id}.ics` before `/bookings/{id}`.
+    literalCount: template.replace(/\{[^}]+\}/g, "").length,
   }));
 
   /** The document's path template for a template or a concrete path (literal segments win). */
@@ -109,7 +120,7 @@ export function createContractChecker(document: OpenApiDocument) {
     const matches = templates.filter(
       (t) =>
         t.segments.length === parts.length &&
-        t.segments.every((s, i) => /^\{.+\}$/.test(s) || s === decodeURIComponent(parts[i] ?? "")),
+        t.segments.every((matches, i) => matches(decodeURIComponent(parts[i] ?? ""))),
     );
     matches.sort((a, b) => b.literalCount - a.literalCount);
     return matches[0]?.template;

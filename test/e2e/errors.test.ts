@@ -25,7 +25,13 @@ const secured = contract.operations().filter((o) => {
 const withBody = contract.operations().filter((o) => o.operation.requestBody !== undefined);
 const label = (o: Operation) => `${o.method} ${o.path}`;
 /** The only operations that answer without an API key. */
-const publicOperations = ["GET /health", "GET /docs", "GET /openapi.json", "GET /problems/{code}"];
+const publicOperations = [
+  "GET /health",
+  "GET /docs",
+  "GET /openapi.json",
+  "GET /problems/{code}",
+  "GET /feeds/{token}.ics",
+];
 
 describe("401 on every authenticated operation", () => {
   it("covers every operation except the public ones", () => {

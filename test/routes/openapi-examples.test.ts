@@ -138,6 +138,13 @@ async function fixtures(): Promise<Fixtures> {
         return (await json(res)).id as string;
       },
       webhooks: webhook,
+      // A person's live feed: its address's token.
+      token: async () => {
+        const body = { name: "Kim", timezone: "UTC", weeklySchedule: { mon: [{ start: "09:00", end: "17:00" }] } };
+        const provider = (await json(await api("POST", "/providers", { key, body }))).id as string;
+        const { url } = await json(await api("POST", `/providers/${provider}/feed`, { key }));
+        return /\/feeds\/(.+)\.ics$/.exec(url)?.[1] ?? "";
+      },
       deliveryId: async () => {
         const id = await webhook();
         await booking();

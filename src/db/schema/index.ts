@@ -11,6 +11,7 @@ export * from "./bookings.ts";
 export * from "./catalog.ts";
 export * from "./counts.ts";
 export * from "./customers.ts";
+export * from "./feeds.ts";
 export * from "./holds.ts";
 export * from "./idempotency.ts";
 export * from "./resources.ts";

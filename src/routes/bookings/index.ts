@@ -1,6 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { validationHook } from "../../lib/validation";
+import { documentBookingCalendar, getBookingCalendar } from "./calendar";
 import { cancelBooking } from "./cancel";
 import { createBooking } from "./create";
 import { getBooking } from "./get";
@@ -12,7 +13,10 @@ import { updateBooking } from "./update";
 export const bookingsApp = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 listBookings(bookingsApp);
 createBooking(bookingsApp);
+// Before getBooking: `/bookings/{id}.ics` would match `/bookings/{id}` too.
+getBookingCalendar(bookingsApp);
 getBooking(bookingsApp);
+documentBookingCalendar(bookingsApp);
 updateBooking(bookingsApp);
 cancelBooking(bookingsApp);
 rescheduleBooking(bookingsApp);

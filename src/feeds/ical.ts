@@ -1,0 +1,88 @@
+/**
+ * iCalendar (RFC 5545) text for bookings: one VEVENT each, times in UTC, lines folded at 75
+ * octets and ended by CRLF. Pure functions; a real parser (ical.js) reads them in the tests.
+ */
+
+/** What an event shows: never the customer's e-mail, phone or the notes. */
+export type CalendarEvent = {
+  uid: string;
+  summary: string;
+  start: string;
+  end: string;
+  /** When the booking last changed (DTSTAMP and LAST-MODIFIED). */
+  updatedAt: string;
+  status: "CONFIRMED" | "TENTATIVE" | "CANCELLED";
+};
+
+/** Every C0 control but HTAB, and DEL (built from a string: the pattern itself stays printable). */
+const controlCharacters = new RegExp(
+  `[${String.fromCharCode(0)}-${String.fromCharCode(8)}${String.fromCharCode(10)}-${String.fromCharCode(31)}${String.fromCharCode(127)}]`,
+  "g",
+);
+
+/** TEXT values escape backslash, semicolon and comma, and write line breaks as `\n` (3.3.11). */
+export const escapeText = (text: string) =>
+  text
+    .replaceAll("\\", "\\\\")
+    .replaceAll(";", "\\;")
+    .replaceAll(",", "\\,")
+    .replace(/\r\n|\r|\n/g, "\\n")
+    // Control characters other than HTAB are not allowed in a TEXT value.
+    .replace(controlCharacters, "");
+
+/** `20261201T100000Z` from an ISO 8601 UTC instant. */
+export const utcStamp = (iso: string) => `${new Date(iso).toISOString().slice(0, 19).replace(/[-:]/g, "")}Z`;
+
+const encoder = new TextEncoder();
+
+/** Folds a content line to 75 octets a line (3.1), never inside a UTF-8 character. */
+export function fold(line: string): string {
+  const parts: string[] = [];
+  let current = "";
+  let octets = 0;
+  for (const char of line) {
+    const size = encoder.encode(char).length;
+    // Continuation lines start with a space, which counts against their 75 octets.
+    if (octets + size > 75) {
+      parts.push(current);
+      current = " ";
+      octets = 1;
+    }
+    current += char;
+    octets += size;
+  }
+  parts.push(current);
+  return parts.join("\r\n");
+}
+
+function eventLines(event: CalendarEvent): string[] {
+  return [
+    "BEGIN:VEVENT",
+    `UID:${escapeText(event.uid)}`,
+    `DTSTAMP:${utcStamp(event.updatedAt)}`,
+    `LAST-MODIFIED:${utcStamp(event.updatedAt)}`,
+    `DTSTART:${utcStamp(event.start)}`,
+    `DTEND:${utcStamp(event.end)}`,
+    `SUMMARY:${escapeText(event.summary)}`,
+    `STATUS:${event.status}`,
+    "END:VEVENT",
+  ];
+}
+
+/** A VCALENDAR of the events, named `name` (the calendar app's title for a subscription). */
+export function renderCalendar(name: string, events: CalendarEvent[]): string {
+  const lines = [
+    "BEGIN:VCALENDAR",
+    "VERSION:2.0",
+    "PRODID:-//booking-api//calendar feed//EN",
+    "CALSCALE:GREGORIAN",
+    "METHOD:PUBLISH",
+    `X-WR-CALNAME:${escapeText(name)}`,
+    ...events.flatMap(eventLines),
+    "END:VCALENDAR",
+  ];
+  return `${lines.map(fold).join("\r\n")}\r\n`;
+}
+
+/** The first word of a name: what a feed shows of the customer. */
+export const firstName = (name: string) => name.trim().split(/\s+/)[0] ?? "";

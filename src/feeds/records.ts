@@ -1,0 +1,109 @@
+/**
+ * A person's calendar feed: issuing (and so rotating) and revoking its secret URL, finding the
+ * feed a URL names, and the bookings it shows. The token is 256 random bits; only its SHA-256
+ * is stored, as API keys are, so a copy of the database cannot rebuild a feed URL.
+ */
+import { and, asc, eq, gte, lt, ne } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { bookingProviders, bookings, calendarFeeds, providers, services } from "../db/schema";
+import { sha256Hex } from "../lib/crypto";
+import { ApiError } from "../lib/errors";
+import { loadProvider } from "../providers/records";
+
+/** A feed token: `cal_` and 43 base64url characters (32 random bytes). */
+export const feedTokenPattern = /^cal_[A-Za-z0-9_-]{43}$/;
+
+/** What a feed shows: bookings from 30 days ago to a year ahead, at most this many. */
+export const FEED_DAYS_BEFORE = 30;
+export const FEED_DAYS_AHEAD = 366;
+export const MAX_FEED_EVENTS = 2_000;
+
+const DAY_MS = 86_400_000;
+
+function newFeedToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  const base64 = btoa(String.fromCharCode(...bytes));
+  return `cal_${base64.replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "")}`;
+}
+
+/**
+ * Gives the business's provider a new feed token, replacing any earlier one (whose URL stops
+ * working with this write); a 404 for another business's provider. Answers the token.
+ */
+export async function issueFeed(db: Database, businessId: string, providerId: string, now = new Date()) {
+  await loadProvider(db, businessId, providerId);
+  const token = newFeedToken();
+  const row = { providerId, businessId, tokenHash: await sha256Hex(token), createdAt: now.toISOString() };
+  await db
+    .insert(calendarFeeds)
+    .values(row)
+    .onConflictDoUpdate({
+      target: calendarFeeds.providerId,
+      set: { tokenHash: row.tokenHash, createdAt: row.createdAt },
+    });
+  return token;
+}
+
+/** Ends the provider's feed, if it has one: its URL answers 404 from now on. */
+export async function revokeFeed(db: Database, businessId: string, providerId: string) {
+  await loadProvider(db, businessId, providerId);
+  await db
+    .delete(calendarFeeds)
+    .where(and(eq(calendarFeeds.businessId, businessId), eq(calendarFeeds.providerId, providerId)));
+}
+
+/** The feed a token opens: its business, person and the person's name; undefined for any other token. */
+export async function feedOf(db: Database, token: string) {
+  if (!feedTokenPattern.test(token)) return undefined;
+  const [feed] = await db
+    .select({ businessId: calendarFeeds.businessId, providerId: calendarFeeds.providerId, name: providers.name })
+    .from(calendarFeeds)
+    .innerJoin(providers, eq(providers.id, calendarFeeds.providerId))
+    .where(eq(calendarFeeds.tokenHash, await sha256Hex(token)))
+    .limit(1);
+  return feed;
+}
+
+/** What an event of a booking is made of (see `feedBookings`). */
+const eventColumns = {
+  id: bookings.id,
+  serviceName: services.name,
+  customerName: bookings.customerName,
+  customerEmail: bookings.customerEmail,
+  startTime: bookings.startTime,
+  endTime: bookings.endTime,
+  status: bookings.status,
+  updatedAt: bookings.updatedAt,
+};
+
+/** One booking of the business with its service's name, for its own calendar file; a 404 otherwise. */
+export async function bookingEventSource(db: Database, businessId: string, id: string) {
+  const [row] = await db
+    .select(eventColumns)
+    .from(bookings)
+    .innerJoin(services, eq(services.id, bookings.serviceId))
+    .where(and(eq(bookings.businessId, businessId), eq(bookings.id, id)))
+    .limit(1);
+  if (!row) throw new ApiError("not_found", `No booking ${id}.`);
+  return row;
+}
+
+/** The person's bookings a feed shows, oldest first: not cancelled, in the feed's window. */
+export function feedBookings(db: Database, businessId: string, providerId: string, now = Date.now()) {
+  return db
+    .select(eventColumns)
+    .from(bookingProviders)
+    .innerJoin(bookings, eq(bookings.id, bookingProviders.bookingId))
+    .innerJoin(services, eq(services.id, bookings.serviceId))
+    .where(
+      and(
+        eq(bookingProviders.businessId, businessId),
+        eq(bookingProviders.providerId, providerId),
+        gte(bookingProviders.startTime, new Date(now - FEED_DAYS_BEFORE * DAY_MS).toISOString()),
+        lt(bookingProviders.startTime, new Date(now + FEED_DAYS_AHEAD * DAY_MS).toISOString()),
+        ne(bookings.status, "CANCELLED"),
+      ),
+    )
+    .orderBy(asc(bookingProviders.startTime), asc(bookingProviders.bookingId))
+    .limit(MAX_FEED_EVENTS);
+}

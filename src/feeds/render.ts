@@ -1,0 +1,49 @@
+/** Bookings as calendar events, and the answer that carries them (with an ETag of its bytes). */
+import type { Context } from "hono";
+import { isErasedEmail } from "../calendar";
+import type { BookingStatus } from "../domain/booking";
+import { sha256Hex } from "../lib/crypto";
+import { respondConditionallyText } from "../lib/etag";
+import { type CalendarEvent, firstName, renderCalendar } from "./ical";
+
+/** What an event is made of: the booking's times and status, its service's name and its customer's name. */
+export type EventSource = {
+  id: string;
+  serviceName: string;
+  customerName: string;
+  customerEmail: string;
+  startTime: string;
+  endTime: string;
+  status: BookingStatus;
+  updatedAt: string;
+};
+
+/**
+ * A booking as an event. SUMMARY is the service and the customer's first name only (nothing of
+ * an erased customer); PENDING reads TENTATIVE, CANCELLED (only ever in a single booking's file)
+ * CANCELLED, the rest CONFIRMED.
+ */
+export function toEvent(source: EventSource): CalendarEvent {
+  const who = isErasedEmail(source.customerEmail) ? "" : firstName(source.customerName);
+  return {
+    uid: source.id,
+    summary: who ? `${source.serviceName} — ${who}` : source.serviceName,
+    start: source.startTime,
+    end: source.endTime,
+    updatedAt: source.updatedAt,
+    status: source.status === "PENDING" ? "TENTATIVE" : source.status === "CANCELLED" ? "CANCELLED" : "CONFIRMED",
+  };
+}
+
+/** The media type of every calendar answer. */
+export const CALENDAR_TYPE = "text/calendar; charset=utf-8";
+
+/**
+ * Answers an iCalendar file: `ETag` from its bytes (so an app polling an unchanged feed gets a
+ * 304 without a body), and a 304 when `If-None-Match` names it.
+ */
+export async function respondCalendar(c: Context, name: string, sources: EventSource[]) {
+  const body = renderCalendar(name, sources.map(toEvent));
+  const etag = `"${(await sha256Hex(body)).slice(0, 32)}"`;
+  return respondConditionallyText(c, etag, CALENDAR_TYPE, body);
+}

@@ -1,0 +1,23 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { revokeFeed } from "../../feeds/records";
+import { bearerSecurity, emptyResponse, idParam, problemResponses } from "../../lib/openapi";
+
+const route = createRoute({
+  method: "delete",
+  path: "/{id}/feed",
+  operationId: "deleteProviderFeed",
+  tags: ["Providers"],
+  summary: "End a provider's calendar feed",
+  description:
+    "The feed's address answers 404 from now on. Ending a feed that does not exist (never issued, or ended already) is a 204 too: afterwards the provider has none either way.",
+  security: bearerSecurity,
+  request: { params: idParam("prv_01jd3k5v7q8r9s0t1u2v3w4x5y") },
+  responses: { 204: emptyResponse("The provider has no feed now."), ...problemResponses(404, 422) },
+});
+
+export const deleteProviderFeed = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(route, async (c) => {
+    await revokeFeed(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
+    return c.body(null, 204);
+  });

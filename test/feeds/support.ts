@@ -1,0 +1,37 @@
+/** Calendar feeds in tests: issuing one, reading it, and its events as ical.js parses them. */
+import ICAL from "ical.js";
+import { expect } from "vitest";
+import { api, json, origin } from "../helpers";
+
+/** Issues (or rotates) the provider's feed; answers its URL's path under /api/v1 and the URL. */
+export async function issueFeed(key: string, providerId: string) {
+  const res = await api("POST", `/providers/${providerId}/feed`, { key });
+  expect(res.status).toBe(201);
+  const body = await json(res);
+  expect(body.providerId).toBe(providerId);
+  expect(body.url).toMatch(new RegExp(`^${origin}/api/v1/feeds/cal_[A-Za-z0-9_-]{43}\\.ics$`));
+  return { url: body.url as string, path: (body.url as string).slice(`${origin}/api/v1`.length) };
+}
+
+/** A GET of a public feed path, without a key, from `address`. */
+export const readFeed = (path: string, address = "198.51.100.7", headers: Record<string, string> = {}) =>
+  api("GET", path, { key: null, headers: { "CF-Connecting-IP": address, ...headers } });
+
+/** The VEVENTs of an iCalendar answer: uid, summary, UTC start and end, status. */
+export async function eventsOf(res: Response) {
+  expect(res.status).toBe(200);
+  expect(res.headers.get("Content-Type")).toBe("text/calendar; charset=utf-8");
+  const text = await res.text();
+  const calendar = new ICAL.Component(ICAL.parse(text));
+  const events = calendar.getAllSubcomponents("vevent").map((component) => {
+    const event = new ICAL.Event(component);
+    return {
+      uid: event.uid,
+      summary: event.summary,
+      start: event.startDate.toJSDate().toISOString(),
+      end: event.endDate.toJSDate().toISOString(),
+      status: component.getFirstPropertyValue("status") as string,
+    };
+  });
+  return { text, events, name: calendar.getFirstPropertyValue("x-wr-calname") };
+}

@@ -1,0 +1,68 @@
+/** POST /providers/{id}/feed: issues a person's calendar feed address, and rotates it. */
+import { describe, expect, it } from "vitest";
+import { at, book, bookingBody } from "../../bookings/support";
+import { eventsOf, issueFeed, readFeed } from "../../feeds/support";
+import { api, createAccount, problem, validationError } from "../../helpers";
+import { createProvider, salon } from "../../support/fixtures";
+import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
+
+describe("happy", () => {
+  it("answers 201 with a secret .ics address that a calendar app can read without a key", async () => {
+    const s = await salon(2);
+    const [mine, theirs] = s.providerIds as [string, string];
+    const booked = await book(s.apiKey, bookingBody(s.cut, at(3, "10:00"), { providerId: mine }));
+    await book(s.apiKey, bookingBody(s.cut, at(3, "10:00"), { providerId: theirs }));
+    const feed = await issueFeed(s.apiKey, mine);
+    const { events, name } = await eventsOf(await readFeed(feed.path));
+    expect(name).toBe("Stylist 0");
+    expect(events).toEqual([
+      { uid: booked.id, summary: "Cut — Ada", start: booked.startTime, end: booked.endTime, status: "CONFIRMED" },
+    ]);
+  });
+
+  it("a second POST rotates the address: the old one is a 404 at once, the new one works", async () => {
+    const { apiKey } = await createAccount();
+    const provider = await createProvider(apiKey);
+    const first = await issueFeed(apiKey, provider.id);
+    const second = await issueFeed(apiKey, provider.id);
+    expect(second.url).not.toBe(first.url);
+    await problem(await readFeed(first.path), 404, "not_found");
+    expect((await readFeed(second.path)).status).toBe(200);
+  });
+});
+
+describe("error", () => {
+  it("answers 404 for an unknown provider and 422 for an over-long id", async () => {
+    const { apiKey } = await createAccount();
+    await problem(await api("POST", `/providers/${unknownIdLike("prv_x")}/feed`, { key: apiKey }), 404, "not_found");
+    await validationError(await api("POST", `/providers/${"p".repeat(65)}/feed`, { key: apiKey }), "id");
+  });
+});
+
+describe("security", () => {
+  it("needs a live key", async () => {
+    const { apiKey, businessId } = await createAccount();
+    const provider = await createProvider(apiKey);
+    await expectUnauthorized(await api("POST", `/providers/${provider.id}/feed`), false);
+    await expectUnauthorized(
+      await api("POST", `/providers/${provider.id}/feed`, { key: await revokedKey(businessId) }),
+      true,
+    );
+  });
+
+  it("another business's provider is a 404 like an unknown one, and its feed is not touched", async () => {
+    const owner = await createAccount("Owner");
+    const provider = await createProvider(owner.apiKey, { name: "Private Person" });
+    const feed = await issueFeed(owner.apiKey, provider.id);
+    const intruder = await createAccount("Intruder");
+    const unknownId = unknownIdLike(provider.id);
+    await expectNotFoundLikeUnknown(
+      await api("POST", `/providers/${provider.id}/feed`, { key: intruder.apiKey }),
+      provider.id,
+      await api("POST", `/providers/${unknownId}/feed`, { key: intruder.apiKey }),
+      unknownId,
+      ["Private Person"],
+    );
+    expect((await readFeed(feed.path)).status).toBe(200);
+  });
+});

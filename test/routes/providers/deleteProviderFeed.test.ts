@@ -1,0 +1,62 @@
+/** DELETE /providers/{id}/feed: ends a person's calendar feed. */
+import { describe, expect, it } from "vitest";
+import { issueFeed, readFeed } from "../../feeds/support";
+import { api, createAccount, problem, validationError } from "../../helpers";
+import { createProvider } from "../../support/fixtures";
+import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
+
+describe("happy", () => {
+  it("answers 204 and the address is a 404 from then on; a new POST issues a working one", async () => {
+    const { apiKey } = await createAccount();
+    const provider = await createProvider(apiKey);
+    const feed = await issueFeed(apiKey, provider.id);
+    const res = await api("DELETE", `/providers/${provider.id}/feed`, { key: apiKey });
+    expect(res.status).toBe(204);
+    await problem(await readFeed(feed.path), 404, "not_found");
+    const again = await issueFeed(apiKey, provider.id);
+    expect((await readFeed(again.path)).status).toBe(200);
+  });
+
+  it("ending a feed that does not exist is a 204 too: the provider has none either way", async () => {
+    const { apiKey } = await createAccount();
+    const provider = await createProvider(apiKey);
+    expect((await api("DELETE", `/providers/${provider.id}/feed`, { key: apiKey })).status).toBe(204);
+    expect((await api("DELETE", `/providers/${provider.id}/feed`, { key: apiKey })).status).toBe(204);
+  });
+});
+
+describe("error", () => {
+  it("answers 404 for an unknown provider and 422 for an over-long id", async () => {
+    const { apiKey } = await createAccount();
+    await problem(await api("DELETE", `/providers/${unknownIdLike("prv_x")}/feed`, { key: apiKey }), 404, "not_found");
+    await validationError(await api("DELETE", `/providers/${"p".repeat(65)}/feed`, { key: apiKey }), "id");
+  });
+});
+
+describe("security", () => {
+  it("needs a live key", async () => {
+    const { apiKey, businessId } = await createAccount();
+    const provider = await createProvider(apiKey);
+    await expectUnauthorized(await api("DELETE", `/providers/${provider.id}/feed`), false);
+    await expectUnauthorized(
+      await api("DELETE", `/providers/${provider.id}/feed`, { key: await revokedKey(businessId) }),
+      true,
+    );
+  });
+
+  it("another business cannot end a feed: a 404 like an unknown id, and the feed keeps working", async () => {
+    const owner = await createAccount("Owner");
+    const provider = await createProvider(owner.apiKey, { name: "Private Person" });
+    const feed = await issueFeed(owner.apiKey, provider.id);
+    const intruder = await createAccount("Intruder");
+    const unknownId = unknownIdLike(provider.id);
+    await expectNotFoundLikeUnknown(
+      await api("DELETE", `/providers/${provider.id}/feed`, { key: intruder.apiKey }),
+      provider.id,
+      await api("DELETE", `/providers/${unknownId}/feed`, { key: intruder.apiKey }),
+      unknownId,
+      ["Private Person"],
+    );
+    expect((await readFeed(feed.path)).status).toBe(200);
+  });
+});
