@@ -90,6 +90,8 @@ const baseUrl = `${origin}/api/v1`;
 let wrangler: ChildProcess | undefined;
 /** When the first real request was answered, e.g. "4.2 s". */
 let firstAnswer = "";
+/** The first demo stylist's calendar feed, issued anew at every start (its address is shown once). */
+let demoFeedUrl = "";
 let stopping = false;
 
 function stop(signal: NodeJS.Signals): void {
@@ -266,6 +268,20 @@ async function seed(): Promise<void> {
   }
 
   log(seeded.length ? `seeded ${seeded.join(", ")} for "${DEMO_BUSINESS_NAME}".` : "demo data already present.");
+  demoFeedUrl = await issueDemoFeed();
+}
+
+/** A new calendar feed address of the first demo stylist (the previous start's stops working). */
+async function issueDemoFeed(): Promise<string> {
+  const providers = await api("GET", "/providers?limit=100");
+  const stylist = (providers.body as ListBody<{ id: string; name: string }> | undefined)?.data?.find(
+    (p) => p.name === demoProviders[0]?.name,
+  );
+  if (!stylist) return "";
+  const feed = await api("POST", `/providers/${stylist.id}/feed`);
+  if (feed.status === 201) return (feed.body as { url: string }).url;
+  warn(`could not issue ${stylist.name}'s calendar feed: ${problemText(feed)}`);
+  return "";
 }
 
 async function seedBookings(services: { id: string; name: string }[]): Promise<number> {
@@ -323,6 +339,13 @@ function banner(): void {
       "",
       "  Try:",
       `    curl -H "Authorization: Bearer ${DEMO_API_KEY}" ${baseUrl}/services`,
+      ...(demoFeedUrl
+        ? [
+            "",
+            `  ${demoProviders[0]?.name}'s calendar feed (subscribe in a calendar app; a new address every start):`,
+            `    ${demoFeedUrl}`,
+          ]
+        : []),
       "",
       "  Ctrl-C stops the server.",
       line,
