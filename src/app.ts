@@ -27,6 +27,7 @@ import { providersApp } from "./routes/providers";
 import { resourcesApp } from "./routes/resources";
 import { servicesApp } from "./routes/services";
 import { webhooksApp } from "./routes/webhooks";
+import { documentWebhookEvents } from "./routes/webhooks/events";
 
 export const apiBasePath = "/api/v1";
 
@@ -63,6 +64,7 @@ function createApi() {
     scheme: "bearer",
     description: "An API key of the business account, such as `bk_live_…`.",
   });
+  documentWebhookEvents(api);
   openApiDocument(api);
   return api;
 }

@@ -1,0 +1,81 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { type WebhookEventType, webhookEventTypes } from "../../domain/webhook";
+import type { AppEnv } from "../../env";
+import { utcTimestamp } from "../../lib/datetime";
+import { z } from "../../lib/zod";
+import { BookingSchema } from "../../schemas/bookings";
+
+const EventBookingSchema = BookingSchema.extend({
+  version: z.number().int().min(1).openapi({
+    description: "Moves on with every change: a receiver keeps the highest it has seen and drops older events.",
+  }),
+}).openapi("EventBooking");
+
+const RescheduledBookingSchema = EventBookingSchema.extend({
+  previousStartTime: utcTimestamp,
+  previousEndTime: utcTimestamp,
+  previousProviderId: z.string().nullable(),
+}).openapi("RescheduledBooking");
+
+/** What each event means, and its booking. */
+const events: Record<WebhookEventType, { summary: string; data: z.ZodType }> = {
+  "booking.created": { summary: "A booking was made (any way: API, hold, import, agent).", data: EventBookingSchema },
+  "booking.cancelled": { summary: "A booking was cancelled.", data: EventBookingSchema },
+  "booking.updated": {
+    summary: "A booking changed: status, notes, or its customer's details (an edit or an erasure).",
+    data: EventBookingSchema,
+  },
+  "booking.rescheduled": {
+    summary: "A booking moved to another time (or person); `data` also says where it was.",
+    data: RescheduledBookingSchema,
+  },
+};
+
+/** The Standard Webhooks headers every delivery carries. */
+const signatureHeaders = z.object({
+  "webhook-id": z.string().openapi({
+    description: "The event's id: the same on every retry, so a receiver can drop a repeat.",
+    example: "evt_01jd3k5v7q8r9s0t1u2v3w4x5y",
+  }),
+  "webhook-timestamp": z.string().openapi({ description: "Seconds since the epoch when this attempt was signed." }),
+  "webhook-signature": z.string().openapi({
+    description:
+      "`v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the endpoint's `whsec_` secret.",
+  }),
+});
+
+/**
+ * The `webhooks` section of the document: the requests this API sends to a business's endpoints,
+ * one per event type (OpenAPI 3.1). Documentation only: nothing is routed here.
+ */
+export const documentWebhookEvents = (api: OpenAPIHono<AppEnv>) => {
+  for (const type of webhookEventTypes) {
+    const { summary, data } = events[type];
+    api.openAPIRegistry.registerWebhook({
+      method: "post",
+      path: type,
+      operationId: `${type.replace(".", "_")}_event`,
+      tags: ["Webhooks"],
+      summary,
+      // The receiver checks `webhook-signature`; it has no API key of ours to ask for.
+      security: [],
+      description:
+        "Sent to every active endpoint subscribed to the event, signed per Standard Webhooks; retried after 10 s, 1 min, 5 min, 30 min, 2 h and 6 h until a 2xx answers.",
+      request: {
+        headers: signatureHeaders,
+        body: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: z.object({ type: z.literal(type), timestamp: utcTimestamp, data }),
+            },
+          },
+        },
+      },
+      responses: {
+        "2XX": { description: "Received: the delivery is done." },
+        default: { description: "Anything else, or no answer within 10 s: the delivery is tried again." },
+      },
+    });
+  }
+};

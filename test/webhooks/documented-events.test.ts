@@ -1,0 +1,62 @@
+/**
+ * The document's `webhooks` section describes what receivers really get: each event type a
+ * business can subscribe to is documented, and the bodies and headers of real deliveries (a
+ * booking made, moved, edited and cancelled) validate against the documented request.
+ */
+import Ajv2020 from "ajv/dist/2020";
+import addFormats from "ajv-formats";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { webhookEventTypes } from "../../src/domain/webhook";
+import { at, bookingBody, plus } from "../bookings/support";
+import { api, createAccount, createService, json } from "../helpers";
+import { eventually } from "../support/fixtures";
+
+afterEach(() => vi.restoreAllMocks());
+
+type Sent = { headers: Record<string, string>; body: string };
+
+describe("the webhooks section", () => {
+  it("documents every event type, and every delivery a booking's life sends validates against it", async () => {
+    const doc = await json(await api("GET", "/openapi.json"));
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...webhookEventTypes].sort());
+
+    const sent: Sent[] = [];
+    const original = globalThis.fetch;
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const request = new Request(input, init);
+      if (!request.url.startsWith("https://hooks.example/")) return original(input, init);
+      sent.push({ headers: Object.fromEntries(request.headers), body: await request.text() });
+      return new Response(null, { status: 204 });
+    });
+
+    const { apiKey } = await createAccount();
+    const service = await createService(apiKey);
+    const hook = { url: "https://hooks.example/all", events: [...webhookEventTypes] };
+    expect((await api("POST", "/webhooks", { key: apiKey, body: hook })).status).toBe(201);
+    const start = at(2, "10:00");
+    const booking = await json(await api("POST", "/bookings", { key: apiKey, body: bookingBody(service.id, start) }));
+    const moved = { startTime: plus(start, 60), endTime: plus(start, 90) };
+    expect((await api("POST", `/bookings/${booking.id}/reschedule`, { key: apiKey, body: moved })).status).toBe(200);
+    expect((await api("PATCH", `/bookings/${booking.id}`, { key: apiKey, body: { notes: "Window" } })).status).toBe(
+      200,
+    );
+    expect((await api("POST", `/bookings/${booking.id}/cancel`, { key: apiKey })).status).toBe(200);
+    await eventually(async () => (sent.length >= 4 ? true : undefined), "four deliveries");
+
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    addFormats(ajv);
+    ajv.addSchema({ ...doc, $id: "https://doc.invalid/openapi.json" });
+    const types = new Set<string>();
+    for (const delivery of sent) {
+      const payload = JSON.parse(delivery.body) as { type: string };
+      types.add(payload.type);
+      const operation = doc.webhooks[payload.type].post;
+      const pointer = `/webhooks/${payload.type}/post/requestBody/content/application~1json/schema`;
+      const validate = ajv.compile({ $ref: `https://doc.invalid/openapi.json#${pointer}` });
+      expect(validate(payload), `${payload.type}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      const headers = operation.parameters.filter((p: { in: string }) => p.in === "header");
+      for (const header of headers) expect(delivery.headers[header.name], header.name).toBeTruthy();
+    }
+    expect([...types].sort()).toEqual([...webhookEventTypes].sort());
+  });
+});
