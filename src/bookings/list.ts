@@ -1,18 +1,17 @@
 /**
- * The bookings list of `GET /bookings` and `GET /providers/{id}/bookings`: a page by number or
- * by cursor, and its total from the kept counts when the filters have one (src/lists/counts.ts).
+ * The bookings list of `GET /bookings` and of a person's or a resource's bookings: a page by
+ * number or by cursor, and its total from the kept counts when the filters have one
+ * (src/lists/counts.ts).
  */
 import { and, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { bind, keysetQueries, pageQueries, preparedOnce, type ReadBatch } from "../db/prepared";
-import { bookingProviders, bookingResources, bookings } from "../db/schema";
+import { bookingProviders, bookingResources, bookings, providers, resources } from "../db/schema";
 import { type Booking, type BookingStatus, toBooking } from "../domain/booking";
 import { type CursorRequest, type ListPage, pageAt, positionOf } from "../lib/cursor";
 import { ApiError } from "../lib/errors";
 import { offsetOf } from "../lib/pagination";
 import { keptBookingDimension, keptTotal } from "../lists/counts";
-import { loadProvider } from "../providers/records";
-import { loadResource } from "../resources/records";
 
 /** What a bookings list may be narrowed to; `from` and `to` bound the appointment's start. */
 export type BookingFilters = {
@@ -71,6 +70,28 @@ function listQueries(db: Database, filters: BookingFilters) {
   });
 }
 
+/** What a list may be scoped to: one person's or one resource's bookings, a 404 unless it is the business's. */
+export type Scope = "providerId" | "resourceId";
+
+const scopes = {
+  providerId: { table: providers, noun: "provider" },
+  resourceId: { table: resources, noun: "resource" },
+} as const;
+
+/** Whether the list's person or resource is the business's, read in the list's own batch (one round trip). */
+function ownerRead(db: Database, businessId: string, ownerId: string, scope: Scope) {
+  const owner = preparedOnce(db, `bookings-owner:${scope}`, () => {
+    const { table } = scopes[scope];
+    return db
+      .select({ ownerId: table.id })
+      .from(table)
+      .where(and(eq(table.businessId, sql.placeholder("businessId")), eq(table.id, sql.placeholder("ownerId"))))
+      .limit(1)
+      .prepare();
+  });
+  return bind(owner, { businessId, ownerId });
+}
+
 /**
  * One page of the business's bookings matching the filters, newest appointment first
  * (`startTime` desc, then `id` desc), by page number or by cursor, and how many match: one D1
@@ -83,6 +104,7 @@ export async function bookingPage(
   read: ReadBatch,
   businessId: string,
   query: CursorRequest & BookingFilters,
+  scope?: Scope,
 ): Promise<ListPage<Booking>> {
   const { page, limit, status, serviceId, customerId, providerId, resourceId, from, to } = query;
   if (from && to && Date.parse(from) >= Date.parse(to)) {
@@ -112,32 +134,15 @@ export async function bookingPage(
       : bind(queries[position.kind], { ...values, limit: limit + 1, c0: position.key[0], c1: position.key[1] });
   const kept = keptBookingDimension({ status, serviceId, customerId, providerId, resourceId, from, to });
   const totalRead = kept ? keptTotal(db, businessId, kept.dimension, kept.value) : bind(queries.total, values);
-  const [rows, [totals]] = await read([rowsRead, totalRead]);
+  const [rows, [totals]] = scope
+    ? await read([rowsRead, totalRead, ownerRead(db, businessId, query[scope] ?? "", scope)]).then(
+        ([page, total, found]) => {
+          if (found.length === 0) throw new ApiError("not_found", `No ${scopes[scope].noun} ${query[scope]}.`);
+          return [page, total] as const;
+        },
+      )
+    : await read([rowsRead, totalRead]);
   const total = totals?.total ?? 0;
   const { rows: inOrder, hasNext, hasPrev } = pageAt(rows, position, { page, limit }, total);
   return { items: inOrder.map(toBooking), hasNext, hasPrev, position, total, keyOf };
-}
-
-/** One page of a provider's bookings across services, as `bookingPage`; a 404 unless the provider is the business's. */
-export async function providerBookingPage(
-  db: Database,
-  read: ReadBatch,
-  businessId: string,
-  providerId: string,
-  query: CursorRequest & Omit<BookingFilters, "providerId">,
-) {
-  await loadProvider(db, businessId, providerId);
-  return bookingPage(db, read, businessId, { ...query, providerId });
-}
-
-/** One page of a resource's bookings across services, as `bookingPage`; a 404 unless the resource is the business's. */
-export async function resourceBookingPage(
-  db: Database,
-  read: ReadBatch,
-  businessId: string,
-  resourceId: string,
-  query: CursorRequest & Omit<BookingFilters, "resourceId">,
-) {
-  await loadResource(db, businessId, resourceId);
-  return bookingPage(db, read, businessId, { ...query, resourceId });
 }

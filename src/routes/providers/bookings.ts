@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { providerBookingPage } from "../../bookings/list";
+import { bookingPage } from "../../bookings/list";
 import type { AppEnv } from "../../env";
 import { paginateByCursor } from "../../lib/cursor";
 import { bearerSecurity, idParam, pageResponse, problemResponses } from "../../lib/openapi";
@@ -26,8 +26,13 @@ const route = createRoute({
 export const listProviderBookings = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
-    const { businessId } = c.var.caller;
-    const { id } = c.req.valid("param");
-    const list = await providerBookingPage(c.var.db, batchReader(c), businessId, id, query);
+    const providerId = c.req.valid("param").id;
+    const list = await bookingPage(
+      c.var.db,
+      batchReader(c),
+      c.var.caller.businessId,
+      { ...query, providerId },
+      "providerId",
+    );
     return c.json(paginateByCursor(c, list, query), 200);
   });

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { resourceBookingPage } from "../../bookings/list";
+import { bookingPage } from "../../bookings/list";
 import type { AppEnv } from "../../env";
 import { paginateByCursor } from "../../lib/cursor";
 import { bearerSecurity, idParam, pageResponse, problemResponses } from "../../lib/openapi";
@@ -26,7 +26,13 @@ const route = createRoute({
 export const listResourceBookings = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
-    const { id } = c.req.valid("param");
-    const list = await resourceBookingPage(c.var.db, batchReader(c), c.var.caller.businessId, id, query);
+    const resourceId = c.req.valid("param").id;
+    const list = await bookingPage(
+      c.var.db,
+      batchReader(c),
+      c.var.caller.businessId,
+      { ...query, resourceId },
+      "resourceId",
+    );
     return c.json(paginateByCursor(c, list, query), 200);
   });
