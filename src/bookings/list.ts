@@ -7,24 +7,11 @@ import { and, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { bind, keysetQueries, pageQueries, preparedOnce, type ReadBatch } from "../db/prepared";
 import { bookingProviders, bookingResources, bookings, providers, resources } from "../db/schema";
-import { type Booking, type BookingStatus, toBooking } from "../domain/booking";
+import { type Booking, type BookingFilters, toBooking } from "../domain/booking";
 import { type CursorRequest, type ListPage, pageAt, positionOf } from "../lib/cursor";
 import { ApiError } from "../lib/errors";
 import { offsetOf } from "../lib/pagination";
 import { keptBookingDimension, keptTotal } from "../lists/counts";
-
-/** What a bookings list may be narrowed to; `from` and `to` bound the appointment's start. */
-export type BookingFilters = {
-  status?: BookingStatus;
-  serviceId?: string;
-  customerId?: string;
-  /** Bookings that claimed this person: the one who performs it, or one of a team. */
-  providerId?: string;
-  /** Bookings that took a unit of this resource. */
-  resourceId?: string;
-  from?: string;
-  to?: string;
-};
 
 const filterNames = ["status", "serviceId", "customerId", "providerId", "resourceId", "from", "to"] as const;
 

@@ -79,3 +79,16 @@ export const HOLDING_STATUSES = ["PENDING", "CONFIRMED"] as const satisfies read
 
 /** Whether a booking in `status` takes a seat. */
 export const holdsCapacity = (status: BookingStatus) => (HOLDING_STATUSES as readonly BookingStatus[]).includes(status);
+
+/** What a bookings list may be narrowed to; `from` and `to` bound the appointment's start. */
+export type BookingFilters = {
+  status?: BookingStatus;
+  serviceId?: string;
+  customerId?: string;
+  /** Bookings that claimed this person: the one who performs it, or one of a team. */
+  providerId?: string;
+  /** Bookings that took a unit of this resource. */
+  resourceId?: string;
+  from?: string;
+  to?: string;
+};

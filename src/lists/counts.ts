@@ -8,6 +8,7 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/client";
 import { bind, preparedOnce } from "../db/prepared";
 import { bookingProviders, bookings, customers, listCounts } from "../db/schema";
+import type { BookingFilters } from "../domain/booking";
 
 /** What a count is kept for: a whole list, or a bookings list with one filter. */
 export type CountedDimension =
@@ -40,15 +41,9 @@ export function keptTotal(db: Database, businessId: string, dimension: CountedDi
  * The one filter of a bookings list whose count is kept, or "bookings" for none; undefined when
  * the filters combine (or bound the time) and the list has to count its matching rows.
  */
-export function keptBookingDimension(filters: {
-  status?: string;
-  serviceId?: string;
-  customerId?: string;
-  providerId?: string;
-  resourceId?: string;
-  from?: string;
-  to?: string;
-}): { dimension: CountedDimension; value: string } | undefined {
+export function keptBookingDimension(
+  filters: BookingFilters,
+): { dimension: CountedDimension; value: string } | undefined {
   const { from, to, resourceId, ...kept } = filters;
   if (from !== undefined || to !== undefined || resourceId !== undefined) return undefined;
   const present = Object.entries(kept).filter(([, value]) => value !== undefined) as [string, string][];

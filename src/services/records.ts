@@ -114,29 +114,26 @@ const listQueries = (db: Database) =>
         .limit(sql.placeholder("limit"))
         .offset(sql.placeholder("offset"));
     const onPage = page().as("on_page");
+    // The link rows of the services on the page.
+    const ofPage = (links: typeof serviceProviders | typeof serviceResources) =>
+      and(
+        eq(links.businessId, sql.placeholder("businessId")),
+        inArray(links.serviceId, db.select({ id: onPage.id }).from(onPage)),
+      );
+    const { serviceId, providerId } = serviceProviders;
     return {
       page: page().prepare(),
       total: db.select({ total: count() }).from(services).where(where).prepare(),
       links: db
-        .select({ serviceId: serviceProviders.serviceId, providerId: serviceProviders.providerId })
+        .select({ serviceId, providerId })
         .from(serviceProviders)
-        .where(
-          and(
-            eq(serviceProviders.businessId, sql.placeholder("businessId")),
-            inArray(serviceProviders.serviceId, db.select({ id: onPage.id }).from(onPage)),
-          ),
-        )
-        .orderBy(serviceProviders.serviceId, serviceProviders.providerId)
+        .where(ofPage(serviceProviders))
+        .orderBy(serviceId, providerId)
         .prepare(),
       resources: db
         .select({ serviceId: serviceResources.serviceId, resourceId: serviceResources.resourceId })
         .from(serviceResources)
-        .where(
-          and(
-            eq(serviceResources.businessId, sql.placeholder("businessId")),
-            inArray(serviceResources.serviceId, db.select({ id: onPage.id }).from(onPage)),
-          ),
-        )
+        .where(ofPage(serviceResources))
         .prepare(),
     };
   });
