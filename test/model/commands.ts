@@ -26,7 +26,16 @@ import {
   unitsFit,
   type Zone,
 } from "./model";
-import { advance, checkInvariants, expectAnswer, providerBody, type System, send, serviceBody } from "./system";
+import {
+  advance,
+  checkInvariants,
+  expectAnswer,
+  providerBody,
+  resourceBody,
+  type System,
+  send,
+  serviceBody,
+} from "./system";
 
 type Cmd = fc.AsyncCommand<Model, System>;
 
@@ -344,14 +353,17 @@ class PatchProvider implements Cmd {
   toString = () => `patch(${this.person}, ${JSON.stringify(this.change)})`;
 }
 
-/** Changes the room's units or active flag; fewer units are refused while upcoming bookings would not fit. */
+/**
+ * Changes the room's units, hours or active flag; fewer units are refused while upcoming bookings
+ * would not fit, and new hours keep the bookings made under the old ones.
+ */
 class PatchResource implements Cmd {
   constructor(readonly change: Partial<ResourceModel>) {}
   check = () => true;
   async run(m: Model, sys: System) {
     const next = { ...m.resources.R0, ...this.change };
     const fits = unitsFit(m, "R0", next.active ? next.quantity : 0);
-    const res = await send(sys, "PATCH", `/resources/${sys.ids.R0}`, this.change);
+    const res = await send(sys, "PATCH", `/resources/${sys.ids.R0}`, resourceBody(this.change));
     await expectAnswer(res, fits ? { status: 200 } : { status: 409, code: "bookings_conflict" }, this.toString());
     if (fits) m.resources.R0 = next;
     await checkInvariants(m, sys);
@@ -380,6 +392,8 @@ const hours = fc.constantFrom<HoursName>("day", "allDay", "evening", "split");
 const zone = fc.constantFrom<Zone>("UTC", "Asia/Kolkata");
 const people = fc.subarray<ProviderKey>(["P0", "P1"]);
 const rooms = fc.subarray<ResourceKey>(["R0"]);
+/** The room's own hours, or none (open whenever its service is). */
+const roomHours = fc.option(hours, { nil: null, freq: 2 });
 
 /** Every command, weighted towards bookings and changes that meet them. */
 export const commands = [
@@ -413,7 +427,11 @@ export const commands = [
     )
     .map(([s, change]) => new PatchService(s, change)),
   fc
-    .oneof(fc.record({ quantity: fc.integer({ min: 1, max: 3 }) }), fc.record({ active: fc.boolean() }))
+    .oneof(
+      fc.record({ quantity: fc.integer({ min: 1, max: 3 }) }),
+      fc.record({ active: fc.boolean() }),
+      fc.record({ hours: roomHours }),
+    )
     .map((change) => new PatchResource(change)),
   fc
     .tuple(
@@ -449,7 +467,7 @@ export const initialModel: fc.Arbitrary<Model> = fc
     }),
     p0: fc.record({ zone, hours }),
     p1: fc.record({ zone, hours }),
-    r0: fc.record({ quantity: fc.integer({ min: 1, max: 2 }) }),
+    r0: fc.record({ quantity: fc.integer({ min: 1, max: 2 }), hours: roomHours }),
   })
   .map(({ s0, s1, p0, p1, r0 }) => ({
     now: T0 - 12 * 60 * MINUTE,

@@ -49,7 +49,8 @@ export type ServiceModel = {
   resources: ResourceKey[];
   active: boolean;
 };
-export type ResourceModel = { quantity: number; active: boolean };
+/** A room: identical units, and its own hours (UTC) or none (open whenever its service is). */
+export type ResourceModel = { quantity: number; active: boolean; hours: HoursName | null };
 export type ProviderModel = { zone: Zone; hours: HoursName; dayOff: number | null; active: boolean };
 export type BookingModel = {
   id: string;
@@ -168,11 +169,21 @@ const sessionOf = (row: { service: ServiceKey; start: number; provider: Provider
 function resourceRefuses(
   m: Model,
   key: ResourceKey,
-  row: { service: ServiceKey; start: number; provider: ProviderKey | null; team: ProviderKey[]; blocked: Span },
+  row: {
+    service: ServiceKey;
+    start: number;
+    end: number;
+    provider: ProviderKey | null;
+    team: ProviderKey[];
+    blocked: Span;
+  },
   exceptId = "",
 ): string | null {
   const resource = m.resources[key];
   if (!resource.active) return "resource_unavailable";
+  if (resource.hours !== null && !within(workingBlocks(resource.hours, "UTC"), row.start, row.end)) {
+    return "resource_unavailable";
+  }
   const sessions = new Set(
     unitClaimsOf(m, key, exceptId)
       .filter((c) => overlaps(c.blocked, row.blocked))
@@ -185,7 +196,7 @@ function resourceRefuses(
 const roomRefuses = (
   m: Model,
   service: ServiceKey,
-  row: { start: number; provider: ProviderKey | null; team?: ProviderKey[]; blocked: Span },
+  row: { start: number; end: number; provider: ProviderKey | null; team?: ProviderKey[]; blocked: Span },
   exceptId = "",
 ) =>
   m.services[service].resources
@@ -255,7 +266,7 @@ function expectTeam(m: Model, key: ServiceKey, start: number, end: number, excep
   const team = (m.order ?? ["P0", "P1"]).filter((p) => service.providers.includes(p));
   const reason =
     team.map((p) => personRefuses(m, p, key, start, end, blocked, exceptId)).find((r) => r !== null) ??
-    roomRefuses(m, key, { start, provider: null, team, blocked }, exceptId);
+    roomRefuses(m, key, { start, end, provider: null, team, blocked }, exceptId);
   return reason ? refused(409, "slot_unavailable", reason) : ok201();
 }
 
@@ -277,13 +288,14 @@ export function expectCreate(
   if (service.providers.length === 0) {
     const taken = seatRows(m, key).filter((r) => overlaps(r.blocked, blocked)).length;
     if (taken >= service.capacity) return refused(409, "slot_unavailable", "fully_booked");
-    const room = roomRefuses(m, key, { start, provider: null, blocked });
+    const room = roomRefuses(m, key, { start, end, provider: null, blocked });
     return room ? refused(409, "slot_unavailable", room) : ok201();
   }
   if (asked) {
     if (seatsTaken(m, key, asked, blocked) >= service.capacity) return refused(409, "slot_unavailable", "fully_booked");
     const reason =
-      personRefuses(m, asked, key, start, end, blocked) ?? roomRefuses(m, key, { start, provider: asked, blocked });
+      personRefuses(m, asked, key, start, end, blocked) ??
+      roomRefuses(m, key, { start, end, provider: asked, blocked });
     return reason ? refused(409, "slot_unavailable", reason) : ok201([asked]);
   }
   const free = service.providers.filter(
@@ -291,7 +303,7 @@ export function expectCreate(
       m.providers[p].active &&
       seatsTaken(m, key, p, blocked) < service.capacity &&
       personRefuses(m, p, key, start, end, blocked) === null &&
-      roomRefuses(m, key, { start, provider: p, blocked }) === null,
+      roomRefuses(m, key, { start, end, provider: p, blocked }) === null,
   );
   return free.length > 0 ? ok201(free) : refused(409, "slot_unavailable", "no_provider_available");
 }
@@ -313,7 +325,7 @@ export function expectMove(m: Model, booking: BookingModel, start: number, asked
   if (service.providers.length === 0) {
     const taken = seatRows(m, booking.service, booking.id).filter((r) => overlaps(r.blocked, blocked)).length;
     if (taken >= service.capacity) return refused(409, "slot_unavailable", "fully_booked");
-    const room = roomRefuses(m, booking.service, { start, provider: null, blocked }, booking.id);
+    const room = roomRefuses(m, booking.service, { start, end, provider: null, blocked }, booking.id);
     return room ? refused(409, "slot_unavailable", room) : { status: 200 };
   }
   let candidates: ProviderKey[];
@@ -325,7 +337,7 @@ export function expectMove(m: Model, booking: BookingModel, start: number, asked
     (p) =>
       seatsTaken(m, booking.service, p, blocked, booking.id) < service.capacity &&
       personRefuses(m, p, booking.service, start, end, blocked, booking.id) === null &&
-      roomRefuses(m, booking.service, { start, provider: p, blocked }, booking.id) === null,
+      roomRefuses(m, booking.service, { start, end, provider: p, blocked }, booking.id) === null,
   );
   if (free.length > 0) return { status: 200, candidates: free };
   if (candidates.length !== 1) return refused(409, "slot_unavailable", "no_provider_available");
@@ -337,7 +349,7 @@ export function expectMove(m: Model, booking: BookingModel, start: number, asked
     409,
     "slot_unavailable",
     personRefuses(m, only, booking.service, start, end, blocked, booking.id) ??
-      roomRefuses(m, booking.service, { start, provider: only, blocked }, booking.id) ??
+      roomRefuses(m, booking.service, { start, end, provider: only, blocked }, booking.id) ??
       "",
   );
 }

@@ -42,7 +42,7 @@ function start(
       S1: { ...service, providers: [], resources: [], ...changes.s1 },
     },
     providers: { P0: { ...person, ...changes.p0 }, P1: { ...person } },
-    resources: { R0: { quantity: 1, active: true } },
+    resources: { R0: { quantity: 1, active: true, hours: null } },
     bookings: [],
     holds: [],
   };

@@ -21,6 +21,7 @@ import {
   type ProviderKey,
   type ProviderModel,
   type ResourceKey,
+  type ResourceModel,
   type ServiceKey,
   type ServiceModel,
   T0,
@@ -55,6 +56,12 @@ export const providerBody = (p: ProviderModel) => ({
   weeklySchedule: weekly(p.hours),
   dateOverrides: p.dayOff === null ? [] : [{ date: dateOf(p.dayOff), intervals: [] }],
   active: p.active,
+});
+
+export const resourceBody = (r: Partial<ResourceModel>) => ({
+  ...(r.quantity === undefined ? {} : { quantity: r.quantity }),
+  ...(r.active === undefined ? {} : { active: r.active }),
+  ...(r.hours === undefined ? {} : { weeklySchedule: r.hours === null ? null : weekly(r.hours) }),
 });
 
 export const serviceBody = (s: ServiceModel, ids: Record<string, string>) => ({
@@ -102,7 +109,11 @@ export async function setUp(model: Model): Promise<System> {
   }
   // A team's people are claimed in the order of their real ids.
   model.order = (["P0", "P1"] as const).slice().sort((a, b) => (sys.ids[a] < sys.ids[b] ? -1 : 1));
-  const room = await send(sys, "POST", "/resources", { name: "R0", timezone: "UTC", ...model.resources.R0 });
+  const room = await send(sys, "POST", "/resources", {
+    name: "R0",
+    timezone: "UTC",
+    ...resourceBody(model.resources.R0),
+  });
   expect(room.status).toBe(201);
   sys.ids.R0 = ((await room.json()) as { id: string }).id;
   for (const key of ["S0", "S1"] as const) {
