@@ -118,6 +118,15 @@ describe("security", () => {
     expect(text).not.toContain("Zelda");
   });
 
+  it("a revoked key naming an unknown id gets the 401, never the 404 (the key is checked in the same batch, first)", async () => {
+    const s = await salon(1);
+    const unknown = unknownIdLike(s.providerIds[0] as string);
+    await expectUnauthorized(
+      await api("GET", `/providers/${unknown}/bookings`, { key: await revokedKey(s.businessId) }),
+      true,
+    );
+  });
+
   it("another business's provider is the 404 of an unknown id, naming nothing of the owner", async () => {
     const owner = await salon(1);
     const other = await createAccount("Other");

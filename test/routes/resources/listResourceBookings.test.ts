@@ -86,6 +86,15 @@ describe("security", () => {
     expect(text).not.toContain("Zelda");
   });
 
+  it("a revoked key naming an unknown id gets the 401, never the 404 (the key is checked in the same batch, first)", async () => {
+    const s = await spa();
+    const unknown = unknownIdLike(s.room);
+    await expectUnauthorized(
+      await api("GET", `/resources/${unknown}/bookings`, { key: await revokedKey(s.businessId) }),
+      true,
+    );
+  });
+
   it("another business's resource is the 404 of an unknown id, naming nothing of the owner", async () => {
     const owner = await spa();
     const other = await createAccount("Other");
