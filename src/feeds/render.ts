@@ -45,5 +45,7 @@ export const CALENDAR_TYPE = "text/calendar; charset=utf-8";
 export async function respondCalendar(c: Context, name: string, sources: EventSource[]) {
   const body = renderCalendar(name, sources.map(toEvent));
   const etag = `"${(await sha256Hex(body)).slice(0, 32)}"`;
+  // Never kept by a shared cache (a feed is opened by its address alone); an app revalidates with the ETag.
+  c.header("Cache-Control", "private, no-cache");
   return respondConditionallyText(c, etag, CALENDAR_TYPE, body);
 }

@@ -57,6 +57,7 @@ describe("happy", () => {
     const first = await readFeed(feed.path);
     const etag = first.headers.get("ETag") ?? "";
     expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+    expect(first.headers.get("Cache-Control")).toBe("private, no-cache");
     const again = await readFeed(feed.path, undefined, { "If-None-Match": etag });
     expect(again.status).toBe(304);
     expect(await again.text()).toBe("");
