@@ -3,14 +3,23 @@
  * calendar calls them inside its critical section, so none of them does I/O.
  */
 import type { ClaimRefusal, OverlappingClaim, ProviderSnapshot } from "../claim-types";
-import { withinWorkingTime } from "./service-rules";
+import { type WorkingCalendar, withinWorkingTime } from "./service-rules";
 
-/** Rule 6: the provider is active and `[start, end)` is their working time (touching intervals join, also at midnight). */
-export function checkProviderWorking(provider: ProviderSnapshot, start: number, end: number): ClaimRefusal | null {
+/**
+ * Rule 6: the provider is active and `[start, end)` is their working time (touching intervals
+ * join, also at midnight). `calendar`: where local dates and spans come from (the slot calendar
+ * passes one that remembers them).
+ */
+export function checkProviderWorking(
+  provider: ProviderSnapshot,
+  start: number,
+  end: number,
+  calendar?: WorkingCalendar,
+): ClaimRefusal | null {
   if (!provider.active) {
     return { ok: false, reason: "provider_unavailable", detail: "The provider is not active." };
   }
-  if (withinWorkingTime(provider, start, end)) return null;
+  if (withinWorkingTime(provider, start, end, undefined, calendar)) return null;
   return {
     ok: false,
     reason: "provider_unavailable",

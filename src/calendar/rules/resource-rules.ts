@@ -5,19 +5,22 @@
  * section, so it does no I/O.
  */
 import type { ClaimRefusal, ClaimSpan, OverlappingClaim, ResourceSnapshot } from "../claim-types";
-import { withinWorkingTime } from "./service-rules";
+import { type WorkingCalendar, withinWorkingTime } from "./service-rules";
 
-/** Why the resource cannot take this claim beside the `overlapping` live ones, or null. */
+/**
+ * Why the resource cannot take this claim beside the `overlapping` live ones, or null.
+ * `hours`: the resource's own hours as one object for `calendar` to remember them by (the slot
+ * calendar's pass); made here otherwise.
+ */
 export function checkResourceFree(
   resource: ResourceSnapshot,
   claim: Pick<ClaimSpan, "session" | "start" | "end">,
   overlapping: readonly Pick<OverlappingClaim, "session">[],
+  calendar?: WorkingCalendar,
+  hours = resource.weeklySchedule && { ...resource, weeklySchedule: resource.weeklySchedule },
 ): ClaimRefusal | null {
   if (!resource.active) return { ok: false, reason: "resource_unavailable", detail: "The resource is not active." };
-  if (
-    resource.weeklySchedule &&
-    !withinWorkingTime({ ...resource, weeklySchedule: resource.weeklySchedule }, claim.start, claim.end)
-  ) {
+  if (hours && !withinWorkingTime(hours, claim.start, claim.end, undefined, calendar)) {
     return { ok: false, reason: "resource_unavailable", detail: "The resource is closed at that time." };
   }
   const sessions = new Set(overlapping.map((c) => c.session));

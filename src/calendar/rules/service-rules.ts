@@ -86,6 +86,18 @@ export function workingSpans(rules: WorkingHours, date: LocalDate): Span[] {
   }));
 }
 
+/**
+ * Where local dates and working spans come from: computed each time (`direct`), or kept for a
+ * pass over many slots (`memoizedWorkingTime` in working-time-memo.ts). Time zones make both
+ * costly: each is a few `Intl` conversions.
+ */
+export type WorkingCalendar = {
+  dateOf(instant: number, timezone: string): LocalDate;
+  spansOf(hours: WorkingHours, date: LocalDate): Span[];
+};
+
+const direct: WorkingCalendar = { dateOf: localDateOf, spansOf: workingSpans };
+
 /** Local dates a chain of touching intervals may be followed into: an appointment lasts at most a day. */
 const MAX_CHAIN_DAYS = 3;
 
@@ -94,11 +106,17 @@ const MAX_CHAIN_DAYS = 3;
  * further than `needed`: an interval that starts where the previous one ends joins it, within a
  * day and across local midnight (a person working 00:00–24:00 every day works through midnight).
  */
-export function continuousEnd(hours: WorkingHours, date: LocalDate, span: Span, needed: number): number {
+export function continuousEnd(
+  hours: WorkingHours,
+  date: LocalDate,
+  span: Span,
+  needed: number,
+  calendar: WorkingCalendar = direct,
+): number {
   let end = span.end;
   for (let day = date, hops = 0; end < needed && hops < MAX_CHAIN_DAYS; day = addDays(day, 1), hops++) {
     // A day's intervals come sorted by start, so one pass follows a chain through the day.
-    for (const next of workingSpans(hours, day)) if (next.start === end) end = next.end;
+    for (const next of calendar.spansOf(hours, day)) if (next.start === end) end = next.end;
   }
   return end;
 }
@@ -108,12 +126,18 @@ export function continuousEnd(hours: WorkingHours, date: LocalDate, span: Span, 
  * before the working time continuing from that interval ends (touching intervals join).
  * With `step`, the start must also sit on that interval's grid (counted from its start).
  */
-export function withinWorkingTime(hours: WorkingHours, start: number, end: number, step?: number): boolean {
-  const date = localDateOf(start, hours.timezone);
-  for (const span of workingSpans(hours, date)) {
+export function withinWorkingTime(
+  hours: WorkingHours,
+  start: number,
+  end: number,
+  step?: number,
+  calendar: WorkingCalendar = direct,
+): boolean {
+  const date = calendar.dateOf(start, hours.timezone);
+  for (const span of calendar.spansOf(hours, date)) {
     if (start < span.start || start >= span.end) continue;
     if (step !== undefined && (start - span.start) % step !== 0) continue;
-    if (end <= continuousEnd(hours, date, span, end)) return true;
+    if (end <= continuousEnd(hours, date, span, end, calendar)) return true;
   }
   return false;
 }

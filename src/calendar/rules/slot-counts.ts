@@ -19,6 +19,7 @@ import { checkProviderFree, checkProviderWorking } from "./person-rules";
 import { checkResourceFree } from "./resource-rules";
 import { blockedSpan, checkTiming, type ServiceRules, type Span } from "./service-rules";
 import type { CalendarSlot, LiveSlot } from "./slots";
+import { memoizedWorkingTime } from "./working-time-memo";
 
 /** A person with the live claims on their time around the range. */
 export type ProviderTime = { provider: ProviderSnapshot; claims: HeldClaim[] };
@@ -47,6 +48,15 @@ export function countSlots(
   staffing: SlotStaffing,
   now: number,
 ): CountedSlot[] {
+  // Every slot asks each person and resource about its time: their local dates and working spans
+  // are computed once for the whole pass (see working-time-memo.ts).
+  const calendar = memoizedWorkingTime();
+  const ownHours = new Map(
+    (staffing.resources ?? []).map(({ resource }) => [
+      resource.id,
+      resource.weeklySchedule && { ...resource, weeklySchedule: resource.weeklySchedule },
+    ]),
+  );
   return slots.map(({ unassigned, ...slot }) => {
     const start = Date.parse(slot.startTime);
     const end = Date.parse(slot.endTime);
@@ -56,7 +66,10 @@ export function countSlots(
       (staffing.resources ?? [])
         .filter(({ resource, claims }) => {
           const session = sessionOf("resource", serviceId, start, people);
-          return checkResourceFree(resource, { session, start, end }, overlapping(claims, blocked)) === null;
+          const hours = ownHours.get(resource.id) ?? null;
+          return (
+            checkResourceFree(resource, { session, start, end }, overlapping(claims, blocked), calendar, hours) === null
+          );
         })
         .map(({ resource }) => resource.id);
     const allUnits = (people: string[]) => unitsFor(people).length === (staffing.resources ?? []).length;
@@ -66,7 +79,7 @@ export function countSlots(
       staffing.resources ? { ...counted, resources: [...new Set(sessions.flatMap(unitsFor))].sort() } : counted;
     if (!staffing.people) return withResources({ ...slot, bookable: slot.bookable && allUnits([]) }, [[]]);
     const offers = ({ provider, claims }: ProviderTime) =>
-      checkProviderWorking(provider, start, end) === null &&
+      checkProviderWorking(provider, start, end, calendar) === null &&
       checkProviderFree(
         { session: sessionOf("provider", serviceId, start, []), capacity: Number.POSITIVE_INFINITY },
         overlapping(claims, blocked),

@@ -1,0 +1,68 @@
+/**
+ * The slot calendar's remembered working time (working-time-memo.ts) answers exactly what
+ * `withinWorkingTime` computes each time: one memo used for a whole run of random hours, date
+ * overrides, time zones with DST changes (also half-hour ones) and spans around them.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { withinWorkingTime } from "../../src/calendar/rules/service-rules";
+import { memoizedWorkingTime } from "../../src/calendar/rules/working-time-memo";
+import type { WeeklySchedule } from "../../src/domain/schedule";
+
+const MINUTE = 60_000;
+const zones = ["UTC", "Europe/Berlin", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe", "America/Santiago"];
+/** Around the DST changes of 2026–2027 in these zones. */
+const from = Date.UTC(2026, 2, 1);
+const to = Date.UTC(2027, 11, 31);
+
+const hhmm = (minutes: number) =>
+  `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
+
+/** Up to three sorted, non-overlapping intervals on a 30-minute grid; 24:00 may end the last. */
+const day = fc.uniqueArray(fc.integer({ min: 0, max: 48 }), { minLength: 0, maxLength: 6 }).map((marks) => {
+  const sorted = [...marks].sort((a, b) => a - b);
+  const intervals = [];
+  for (let i = 0; i + 1 < sorted.length; i += 2) {
+    intervals.push({ start: hhmm((sorted[i] as number) * 30), end: hhmm((sorted[i + 1] as number) * 30) });
+  }
+  return intervals;
+});
+
+const hours = fc.record({
+  timezone: fc.constantFrom(...zones),
+  weeklySchedule: fc.record({ mon: day, tue: day, wed: day, thu: day, fri: day, sat: day, sun: day }),
+  dateOverrides: fc
+    .array(
+      fc.record({
+        date: fc
+          .integer({ min: 0, max: 60 })
+          .map((d) => new Date(Date.UTC(2026, 2, 20) + d * 86_400_000).toISOString().slice(0, 10)),
+        intervals: day,
+      }),
+      { maxLength: 3 },
+    )
+    .map((overrides) => [...new Map(overrides.map((o) => [o.date, o])).values()]),
+});
+
+const span = fc.tuple(
+  fc.integer({ min: from / (15 * MINUTE), max: to / (15 * MINUTE) }).map((q) => q * 15 * MINUTE),
+  fc.constantFrom(15, 30, 60, 90, 240, 1440).map((m) => m * MINUTE),
+);
+
+describe("remembered working time", () => {
+  it("answers what withinWorkingTime computes, for any hours, zone and span, with one memo throughout", () => {
+    const memo = memoizedWorkingTime();
+    fc.assert(
+      fc.property(hours, fc.array(span, { minLength: 1, maxLength: 40 }), (h, spans) => {
+        const rules = h as { timezone: string; weeklySchedule: WeeklySchedule; dateOverrides: never[] };
+        for (const [start, length] of spans) {
+          const direct = withinWorkingTime(rules, start, start + length);
+          expect(withinWorkingTime(rules, start, start + length, undefined, memo), new Date(start).toISOString()).toBe(
+            direct,
+          );
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
