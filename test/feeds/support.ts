@@ -1,7 +1,9 @@
 /** Calendar feeds in tests: issuing one, reading it, and its events as ical.js parses them. */
 import ICAL from "ical.js";
-import { expect } from "vitest";
-import { api, json, origin } from "../helpers";
+import { expect, it } from "vitest";
+import { api, createAccount, json, origin } from "../helpers";
+import { createProvider } from "../support/fixtures";
+import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../support/security";
 
 /** Issues (or rotates) the provider's feed; answers its URL's path under /api/v1 and the URL. */
 export async function issueFeed(key: string, providerId: string) {
@@ -34,4 +36,34 @@ export async function eventsOf(res: Response) {
     };
   });
   return { text, events, name: calendar.getFirstPropertyValue("x-wr-calname") };
+}
+
+/**
+ * The security block of `POST` and `DELETE /providers/{id}/feed`: a live key is needed, and
+ * another business's provider is the 404 of an unknown id while its feed keeps working.
+ */
+export function feedOperationSecurity(method: "POST" | "DELETE") {
+  it("needs a live key", async () => {
+    const { apiKey, businessId } = await createAccount();
+    const provider = await createProvider(apiKey);
+    await expectUnauthorized(await api(method, `/providers/${provider.id}/feed`), false);
+    const revoked = await revokedKey(businessId);
+    await expectUnauthorized(await api(method, `/providers/${provider.id}/feed`, { key: revoked }), true);
+  });
+
+  it("another business's provider is a 404 like an unknown one, and its feed keeps working", async () => {
+    const owner = await createAccount("Owner");
+    const provider = await createProvider(owner.apiKey, { name: "Private Person" });
+    const feed = await issueFeed(owner.apiKey, provider.id);
+    const intruder = await createAccount("Intruder");
+    const unknownId = unknownIdLike(provider.id);
+    await expectNotFoundLikeUnknown(
+      await api(method, `/providers/${provider.id}/feed`, { key: intruder.apiKey }),
+      provider.id,
+      await api(method, `/providers/${unknownId}/feed`, { key: intruder.apiKey }),
+      unknownId,
+      ["Private Person"],
+    );
+    expect((await readFeed(feed.path)).status).toBe(200);
+  });
 }

@@ -1,10 +1,10 @@
 /** POST /providers/{id}/feed: issues a person's calendar feed address, and rotates it. */
 import { describe, expect, it } from "vitest";
 import { at, book, bookingBody } from "../../bookings/support";
-import { eventsOf, issueFeed, readFeed } from "../../feeds/support";
+import { eventsOf, feedOperationSecurity, issueFeed, readFeed } from "../../feeds/support";
 import { api, createAccount, problem, validationError } from "../../helpers";
 import { createProvider, salon } from "../../support/fixtures";
-import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
+import { unknownIdLike } from "../../support/security";
 
 describe("happy", () => {
   it("answers 201 with a secret .ics address that a calendar app can read without a key", async () => {
@@ -39,30 +39,4 @@ describe("error", () => {
   });
 });
 
-describe("security", () => {
-  it("needs a live key", async () => {
-    const { apiKey, businessId } = await createAccount();
-    const provider = await createProvider(apiKey);
-    await expectUnauthorized(await api("POST", `/providers/${provider.id}/feed`), false);
-    await expectUnauthorized(
-      await api("POST", `/providers/${provider.id}/feed`, { key: await revokedKey(businessId) }),
-      true,
-    );
-  });
-
-  it("another business's provider is a 404 like an unknown one, and its feed is not touched", async () => {
-    const owner = await createAccount("Owner");
-    const provider = await createProvider(owner.apiKey, { name: "Private Person" });
-    const feed = await issueFeed(owner.apiKey, provider.id);
-    const intruder = await createAccount("Intruder");
-    const unknownId = unknownIdLike(provider.id);
-    await expectNotFoundLikeUnknown(
-      await api("POST", `/providers/${provider.id}/feed`, { key: intruder.apiKey }),
-      provider.id,
-      await api("POST", `/providers/${unknownId}/feed`, { key: intruder.apiKey }),
-      unknownId,
-      ["Private Person"],
-    );
-    expect((await readFeed(feed.path)).status).toBe(200);
-  });
-});
+describe("security", () => feedOperationSecurity("POST"));
