@@ -72,9 +72,13 @@ type Operation = { method: string; path: string; operationId: string; tags: stri
 
 const httpMethods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
-function operationsOf(doc: { paths?: Record<string, Record<string, unknown>> }): Operation[] {
+/** The operations of the document: its paths' and its webhooks' (listed by their event's name). */
+function operationsOf(doc: {
+  paths?: Record<string, Record<string, unknown>>;
+  webhooks?: Record<string, Record<string, unknown>>;
+}): Operation[] {
   const operations: Operation[] = [];
-  for (const [p, item] of Object.entries(doc.paths ?? {})) {
+  for (const [p, item] of [...Object.entries(doc.paths ?? {}), ...Object.entries(doc.webhooks ?? {})]) {
     for (const [method, value] of Object.entries(item)) {
       if (!httpMethods.includes(method)) continue;
       const op = value as { operationId?: string; tags?: string[] };
@@ -89,7 +93,9 @@ function operationsOf(doc: { paths?: Record<string, Record<string, unknown>> }):
 type Rendered = { method: string; path: string; id: string };
 
 async function testDocsPage(browser: Browser, origin: string, doc: Record<string, unknown>): Promise<void> {
-  const operations = operationsOf(doc as { paths?: Record<string, Record<string, unknown>> });
+  const operations = operationsOf(
+    doc as { paths?: Record<string, Record<string, unknown>>; webhooks?: Record<string, Record<string, unknown>> },
+  );
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
 
