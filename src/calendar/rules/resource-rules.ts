@@ -4,23 +4,26 @@
  * same start, with the same people) share one unit. Its calendar calls this inside its critical
  * section, so it does no I/O.
  */
+import type { WorkingHours } from "../../domain/schedule";
 import type { ClaimRefusal, ClaimSpan, OverlappingClaim, ResourceSnapshot } from "../claim-types";
 import { type WorkingCalendar, withinWorkingTime } from "./service-rules";
 
+/** A resource with hours of its own is itself the working hours `withinWorkingTime` reads. */
+const hasOwnHours = (resource: ResourceSnapshot): resource is ResourceSnapshot & WorkingHours =>
+  resource.weeklySchedule !== null;
+
 /**
  * Why the resource cannot take this claim beside the `overlapping` live ones, or null.
- * `hours`: the resource's own hours as one object for `calendar` to remember them by (the slot
- * calendar's pass); made here otherwise.
+ * `calendar`: where local dates and spans come from (the slot calendar passes one that remembers them).
  */
 export function checkResourceFree(
   resource: ResourceSnapshot,
   claim: Pick<ClaimSpan, "session" | "start" | "end">,
   overlapping: readonly Pick<OverlappingClaim, "session">[],
   calendar?: WorkingCalendar,
-  hours = resource.weeklySchedule && { ...resource, weeklySchedule: resource.weeklySchedule },
 ): ClaimRefusal | null {
   if (!resource.active) return { ok: false, reason: "resource_unavailable", detail: "The resource is not active." };
-  if (hours && !withinWorkingTime(hours, claim.start, claim.end, undefined, calendar)) {
+  if (hasOwnHours(resource) && !withinWorkingTime(resource, claim.start, claim.end, undefined, calendar)) {
     return { ok: false, reason: "resource_unavailable", detail: "The resource is closed at that time." };
   }
   const sessions = new Set(overlapping.map((c) => c.session));

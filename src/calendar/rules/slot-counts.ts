@@ -51,12 +51,6 @@ export function countSlots(
   // Every slot asks each person and resource about its time: their local dates and working spans
   // are computed once for the whole pass (see working-time-memo.ts).
   const calendar = memoizedWorkingTime();
-  const ownHours = new Map(
-    (staffing.resources ?? []).map(({ resource }) => [
-      resource.id,
-      resource.weeklySchedule && { ...resource, weeklySchedule: resource.weeklySchedule },
-    ]),
-  );
   return slots.map(({ unassigned, ...slot }) => {
     const start = Date.parse(slot.startTime);
     const end = Date.parse(slot.endTime);
@@ -66,10 +60,7 @@ export function countSlots(
       (staffing.resources ?? [])
         .filter(({ resource, claims }) => {
           const session = sessionOf("resource", serviceId, start, people);
-          const hours = ownHours.get(resource.id) ?? null;
-          return (
-            checkResourceFree(resource, { session, start, end }, overlapping(claims, blocked), calendar, hours) === null
-          );
+          return checkResourceFree(resource, { session, start, end }, overlapping(claims, blocked), calendar) === null;
         })
         .map(({ resource }) => resource.id);
     const allUnits = (people: string[]) => unitsFor(people).length === (staffing.resources ?? []).length;
