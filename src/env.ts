@@ -17,5 +17,7 @@ export type AppEnv = {
     keyCheck?: KeyCheck;
     /** Rows D1 read for this request's batched reads (`meta.rows_read`), for the request log. */
     rowsRead?: number;
+    /** Set by a route whose successful answers are not logged (the liveness check). */
+    unlogged?: boolean;
   };
 };

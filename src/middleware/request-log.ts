@@ -6,15 +6,11 @@ import type { AppEnv } from "../env";
  * and the rows D1 read for the request's batched reads (the lists; D1 bills rows read).
  * Never the Authorization header, bodies or query strings (they may hold personal data).
  */
-/** The liveness check's path: GET /api/v1/health. */
-const LIVENESS_PATH = "/api/v1/health";
-
 export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
   const started = Date.now();
   await next();
-  // A liveness probe that succeeds is not logged: monitors send one every few seconds, which
-  // would drown the log, and the line costs more than the answer (docs/performance.md).
-  if (c.res.status === 200 && c.req.method === "GET" && c.req.path === LIVENESS_PATH) return;
+  // A route may ask for its successful answers not to be logged (`unlogged`: the liveness check).
+  if (c.var.unlogged && c.res.status < 400) return;
   console.log(
     JSON.stringify({
       level: c.res.status >= 500 ? "error" : "info",
