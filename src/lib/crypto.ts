@@ -20,3 +20,10 @@ export function generateApiKey(mode: "live" | "test" = "live"): string {
 
 /** Keys the API accepts at all; anything else is rejected without a database lookup. */
 export const apiKeyPattern = /^bk_(live|test)_[0-9A-Za-z]{16,64}$/;
+
+/** Bytes as base64url without padding (RFC 4648 §5): cursors, feed tokens. */
+export const base64url = (bytes: Uint8Array): string =>
+  btoa(String.fromCharCode(...bytes))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/, "");

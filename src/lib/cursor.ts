@@ -5,6 +5,7 @@
  * pages after it.
  */
 import type { Context } from "hono";
+import { base64url } from "./crypto";
 import { ApiError } from "./errors";
 import { deepestPage, type PageRequest } from "./pagination";
 import { z } from "./zod";
@@ -46,11 +47,7 @@ export type Position = { kind: "page" } | { kind: "after" | "before"; key: strin
 export const cursorRules =
   "Cursors: every page's `pagination` carries `nextCursor` and `prevCursor` (null at an end); `after=<nextCursor>` reads the next page and `before=<prevCursor>` the previous one, each in one index seek whatever the depth, and `Link` then carries first, prev and next as cursors. A cursor page's `pagination.page` is null. A cursor that was not issued by this list is a 422 on `after` or `before`.";
 
-const encode = (parts: string[]) =>
-  btoa(String.fromCharCode(...new TextEncoder().encode(JSON.stringify(parts))))
-    .replaceAll("+", "-")
-    .replaceAll("/", "_")
-    .replace(/=+$/, "");
+const encode = (parts: string[]) => base64url(new TextEncoder().encode(JSON.stringify(parts)));
 
 /** The cursor of a row whose sort key (last part: its id) is `key`. */
 export const cursorOf = (key: string[]): string => encode(key);
