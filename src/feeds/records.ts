@@ -6,7 +6,7 @@
 import { and, asc, eq, gte, lt, ne } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { bookingProviders, bookings, calendarFeeds, providers, services } from "../db/schema";
-import { sha256Hex } from "../lib/crypto";
+import { base64url, sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
 import { loadProvider } from "../providers/records";
 
@@ -20,11 +20,7 @@ export const MAX_FEED_EVENTS = 2_000;
 
 const DAY_MS = 86_400_000;
 
-function newFeedToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  const base64 = btoa(String.fromCharCode(...bytes));
-  return `cal_${base64.replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "")}`;
-}
+const newFeedToken = () => `cal_${base64url(crypto.getRandomValues(new Uint8Array(32)))}`;
 
 /**
  * Gives the business's provider a new feed token, replacing any earlier one (whose URL stops
@@ -52,19 +48,7 @@ export async function revokeFeed(db: Database, businessId: string, providerId: s
     .where(and(eq(calendarFeeds.businessId, businessId), eq(calendarFeeds.providerId, providerId)));
 }
 
-/** The feed a token opens: its business, person and the person's name; undefined for any other token. */
-export async function feedOf(db: Database, token: string) {
-  if (!feedTokenPattern.test(token)) return undefined;
-  const [feed] = await db
-    .select({ businessId: calendarFeeds.businessId, providerId: calendarFeeds.providerId, name: providers.name })
-    .from(calendarFeeds)
-    .innerJoin(providers, eq(providers.id, calendarFeeds.providerId))
-    .where(eq(calendarFeeds.tokenHash, await sha256Hex(token)))
-    .limit(1);
-  return feed;
-}
-
-/** What an event of a booking is made of (see `feedBookings`). */
+/** What an event of a booking is made of (`bookingEventSource`, `openFeed`). */
 const eventColumns = {
   id: bookings.id,
   serviceName: services.name,
@@ -88,22 +72,43 @@ export async function bookingEventSource(db: Database, businessId: string, id: s
   return row;
 }
 
-/** The person's bookings a feed shows, oldest first: not cancelled, in the feed's window. */
-export function feedBookings(db: Database, businessId: string, providerId: string, now = Date.now()) {
-  return db
-    .select(eventColumns)
-    .from(bookingProviders)
-    .innerJoin(bookings, eq(bookings.id, bookingProviders.bookingId))
-    .innerJoin(services, eq(services.id, bookings.serviceId))
-    .where(
-      and(
-        eq(bookingProviders.businessId, businessId),
-        eq(bookingProviders.providerId, providerId),
-        gte(bookingProviders.startTime, new Date(now - FEED_DAYS_BEFORE * DAY_MS).toISOString()),
-        lt(bookingProviders.startTime, new Date(now + FEED_DAYS_AHEAD * DAY_MS).toISOString()),
-        ne(bookings.status, "CANCELLED"),
-      ),
-    )
-    .orderBy(asc(bookingProviders.startTime), asc(bookingProviders.bookingId))
-    .limit(MAX_FEED_EVENTS);
+/**
+ * The feed a token opens — its person's name and their bookings it shows, oldest first: not
+ * cancelled, in the feed's window — in one D1 round trip, both found by the token's hash;
+ * undefined for any other token.
+ */
+export async function openFeed(db: Database, token: string, now = Date.now()) {
+  if (!feedTokenPattern.test(token)) return undefined;
+  const tokenHash = await sha256Hex(token);
+  const [[feed], events] = await db.batch([
+    db
+      .select({ name: providers.name })
+      .from(calendarFeeds)
+      .innerJoin(providers, eq(providers.id, calendarFeeds.providerId))
+      .where(eq(calendarFeeds.tokenHash, tokenHash))
+      .limit(1),
+    db
+      .select(eventColumns)
+      .from(calendarFeeds)
+      .innerJoin(
+        bookingProviders,
+        and(
+          eq(bookingProviders.businessId, calendarFeeds.businessId),
+          eq(bookingProviders.providerId, calendarFeeds.providerId),
+        ),
+      )
+      .innerJoin(bookings, eq(bookings.id, bookingProviders.bookingId))
+      .innerJoin(services, eq(services.id, bookings.serviceId))
+      .where(
+        and(
+          eq(calendarFeeds.tokenHash, tokenHash),
+          gte(bookingProviders.startTime, new Date(now - FEED_DAYS_BEFORE * DAY_MS).toISOString()),
+          lt(bookingProviders.startTime, new Date(now + FEED_DAYS_AHEAD * DAY_MS).toISOString()),
+          ne(bookings.status, "CANCELLED"),
+        ),
+      )
+      .orderBy(asc(bookingProviders.startTime), asc(bookingProviders.bookingId))
+      .limit(MAX_FEED_EVENTS),
+  ]);
+  return feed ? { name: feed.name, events } : undefined;
 }

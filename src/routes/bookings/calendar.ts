@@ -4,7 +4,10 @@ import { bookingEventSource } from "../../feeds/records";
 import { respondCalendar } from "../../feeds/render";
 import { ApiError } from "../../lib/errors";
 import { bearerSecurity, emptyResponse, idParam, ifNoneMatchHeader, problemResponses } from "../../lib/openapi";
+import { fieldErrors } from "../../lib/validation";
 import { calendarResponse } from "../../schemas/feeds";
+
+const params = idParam("bkg_01jd3k5v7q8r9s0t1u2v3w4x5y");
 
 const route = createRoute({
   method: "get",
@@ -15,7 +18,7 @@ const route = createRoute({
   description:
     "One VEVENT (RFC 5545): UID the booking id, SUMMARY the service and the customer's first name only, DTSTART/DTEND in UTC; STATUS TENTATIVE while PENDING, CANCELLED once cancelled (a calendar app then removes it), else CONFIRMED. With `If-None-Match` naming the current ETag, a 304 without a body.",
   security: bearerSecurity,
-  request: { params: idParam("bkg_01jd3k5v7q8r9s0t1u2v3w4x5y"), headers: ifNoneMatchHeader },
+  request: { params, headers: ifNoneMatchHeader },
   responses: {
     200: calendarResponse("The booking as an iCalendar file.", true),
     304: emptyResponse("Not modified: the ETag in If-None-Match is current.", ["ETag"]),
@@ -36,13 +39,10 @@ export const documentBookingCalendar = (app: OpenAPIHono<AppEnv>) => app.openAPI
  */
 export const getBookingCalendar = (app: OpenAPIHono<AppEnv>) =>
   app.get("/:id{.+\\.ics}", async (c) => {
-    const id = c.req.param("id").slice(0, -".ics".length);
-    const parsed = idParam("").safeParse({ id });
-    if (!parsed.success) {
-      throw new ApiError("validation_failed", "The booking id must be 1 to 64 characters.", {
-        errors: [{ path: "id", message: "Must be 1 to 64 characters." }],
-      });
-    }
-    const booking = await bookingEventSource(c.var.db, c.var.caller.businessId, id);
+    // The typed routes' check of `{id}`, and its 422, for the id before `.ics`.
+    const parsed = params.safeParse({ id: c.req.param("id").slice(0, -".ics".length) });
+    if (!parsed.success)
+      throw new ApiError("validation_failed", "The path is invalid.", { errors: fieldErrors(parsed.error) });
+    const booking = await bookingEventSource(c.var.db, c.var.caller.businessId, parsed.data.id);
     return respondCalendar(c, booking.serviceName, [booking]);
   });

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { FEED_DAYS_AHEAD, FEED_DAYS_BEFORE, feedBookings, feedOf, MAX_FEED_EVENTS } from "../../feeds/records";
+import { FEED_DAYS_AHEAD, FEED_DAYS_BEFORE, MAX_FEED_EVENTS, openFeed } from "../../feeds/records";
 import { respondCalendar } from "../../feeds/render";
 import { chargeFeedRequest } from "../../feeds/throttle";
 import { ApiError } from "../../lib/errors";
@@ -32,9 +32,8 @@ export const getCalendarFeed = (app: OpenAPIHono<AppEnv>) => {
   return app.get("/:token{.+\\.ics}", async (c) => {
     const token = c.req.param("token").slice(0, -".ics".length);
     await chargeFeedRequest(c.env.FEED_LIMITER, c.req.header("CF-Connecting-IP") ?? "unknown", token);
-    const feed = await feedOf(c.var.db, token);
+    const feed = await openFeed(c.var.db, token);
     if (!feed) throw new ApiError("not_found", "There is no calendar feed at this address.");
-    const bookings = await feedBookings(c.var.db, feed.businessId, feed.providerId);
-    return respondCalendar(c, feed.name, bookings);
+    return respondCalendar(c, feed.name, feed.events);
   });
 };

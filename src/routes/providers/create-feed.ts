@@ -24,7 +24,7 @@ export const createProviderFeed = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const token = await issueFeed(c.var.db, c.var.caller.businessId, id);
-    const base = new URL(c.req.url);
-    const url = `${base.origin}${base.pathname.replace(/\/providers\/[^/]+\/feed$/, "")}/feeds/${token}.ics`;
+    // From …/providers/{id}/feed, the feed lives at …/feeds/{token}.ics under the same base.
+    const url = new URL(`../../feeds/${token}.ics`, c.req.url).href;
     return c.json({ providerId: id, url }, 201);
   });

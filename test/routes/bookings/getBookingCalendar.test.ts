@@ -53,6 +53,7 @@ describe("error", () => {
       "not_found",
     );
     await validationError(await api("GET", `/bookings/${"b".repeat(65)}.ics`, { key: b.apiKey }), "id");
+    await problem(await api("GET", "/bookings/%ZZ.ics", { key: b.apiKey }), 404, "not_found");
     const plain = await api("GET", `/bookings/${b.booking.id}`, { key: b.apiKey });
     expect(plain.headers.get("Content-Type")).toContain("application/json");
   });

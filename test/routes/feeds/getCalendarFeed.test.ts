@@ -74,7 +74,8 @@ describe("error", () => {
     const token = p.feed.path.slice("/feeds/".length, -".ics".length);
     const i = token.length - 5;
     const altered = `${token.slice(0, i)}${token[i] === "A" ? "B" : "A"}${token.slice(i + 1)}`;
-    for (const path of [`/feeds/${altered}.ics`, "/feeds/cal_short.ics", `/feeds/${token.toUpperCase()}.ics`]) {
+    const malformed = ["/feeds/cal_short.ics", "/feeds/%ZZ.ics", `/feeds/${"x".repeat(5000)}.ics`];
+    for (const path of [`/feeds/${altered}.ics`, `/feeds/${token.toUpperCase()}.ics`, ...malformed]) {
       const body = await problem(await readFeed(path, "198.51.100.21"), 404, "not_found");
       expect(JSON.stringify(body), path).not.toMatch(/Dr Who|Grace|prv_|bkg_|biz_/);
     }
