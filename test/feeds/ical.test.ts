@@ -6,6 +6,7 @@ import fc from "fast-check";
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
 import { type CalendarEvent, fold, renderCalendar } from "../../src/feeds/ical";
+import { parseCalendar } from "./support";
 
 const event = (overrides: Partial<CalendarEvent> = {}): CalendarEvent => ({
   uid: "bkg_01jd3k5v7q8r9s0t1u2v3w4x5y",
@@ -17,30 +18,17 @@ const event = (overrides: Partial<CalendarEvent> = {}): CalendarEvent => ({
   ...overrides,
 });
 
-function parse(text: string) {
-  const calendar = new ICAL.Component(ICAL.parse(text));
-  return {
-    calendar,
-    events: calendar.getAllSubcomponents("vevent").map((component) => {
-      const e = new ICAL.Event(component);
-      return {
-        uid: e.uid,
-        summary: e.summary,
-        start: e.startDate.toJSDate().toISOString(),
-        end: e.endDate.toJSDate().toISOString(),
-        utc: e.startDate.zone?.tzid,
-        status: component.getFirstPropertyValue("status"),
-      };
-    }),
-  };
-}
+/** Every event's start is in UTC (a `Z` time, which ical.js reads as the UTC zone). */
+const allUtc = (calendar: ICAL.Component) =>
+  calendar.getAllSubcomponents("vevent").every((c) => new ICAL.Event(c).startDate.zone?.tzid === "UTC");
 
 describe("iCalendar text", () => {
   it("is a VCALENDAR of one VEVENT per event, in UTC, every line ended by CRLF", () => {
     const text = renderCalendar("Stylist 0", [event(), event({ uid: "bkg_2", status: "TENTATIVE" })]);
     expect(text.endsWith("\r\n")).toBe(true);
     expect(text.replaceAll("\r\n", "")).not.toMatch(/[\r\n]/);
-    const { calendar, events } = parse(text);
+    const { calendar, events } = parseCalendar(text);
+    expect(allUtc(calendar)).toBe(true);
     expect(calendar.getFirstPropertyValue("version")).toBe("2.0");
     expect(calendar.getFirstPropertyValue("x-wr-calname")).toBe("Stylist 0");
     expect(events).toEqual([
@@ -49,7 +37,6 @@ describe("iCalendar text", () => {
         summary: "Haircut — Ada",
         start: "2026-12-01T10:00:00.000Z",
         end: "2026-12-01T10:30:00.000Z",
-        utc: "UTC",
         status: "CONFIRMED",
       },
       expect.objectContaining({ uid: "bkg_2", status: "TENTATIVE" }),
@@ -58,7 +45,7 @@ describe("iCalendar text", () => {
 
   it("escapes commas, semicolons, backslashes and line breaks, and drops control characters", () => {
     const summary = "Cut, colour; wash \\ dry\nand style\u0007";
-    const { events } = parse(renderCalendar("x", [event({ summary })]));
+    const { events } = parseCalendar(renderCalendar("x", [event({ summary })]));
     expect(events[0]?.summary).toBe("Cut, colour; wash \\ dry\nand style");
   });
 
@@ -73,7 +60,7 @@ describe("iCalendar text", () => {
   it("any summary text reads back as written, control characters aside", () => {
     fc.assert(
       fc.property(fc.string({ unit: "grapheme", maxLength: 200 }), (text) => {
-        const { events } = parse(renderCalendar("x", [event({ summary: text })]));
+        const { events } = parseCalendar(renderCalendar("x", [event({ summary: text })]));
         // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters a TEXT value cannot hold
         const expected = text.replace(/\r\n|\r/g, "\n").replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "");
         expect(events[0]?.summary ?? "").toBe(expected);

@@ -19,11 +19,8 @@ export async function issueFeed(key: string, providerId: string) {
 export const readFeed = (path: string, address = "198.51.100.7", headers: Record<string, string> = {}) =>
   api("GET", path, { key: null, headers: { "CF-Connecting-IP": address, ...headers } });
 
-/** The VEVENTs of an iCalendar answer: uid, summary, UTC start and end, status. */
-export async function eventsOf(res: Response) {
-  expect(res.status).toBe(200);
-  expect(res.headers.get("Content-Type")).toBe("text/calendar; charset=utf-8");
-  const text = await res.text();
+/** An iCalendar text as ical.js reads it: the calendar, its name, and each VEVENT's uid, summary, UTC start and end, status. */
+export function parseCalendar(text: string) {
   const calendar = new ICAL.Component(ICAL.parse(text));
   const events = calendar.getAllSubcomponents("vevent").map((component) => {
     const event = new ICAL.Event(component);
@@ -35,7 +32,16 @@ export async function eventsOf(res: Response) {
       status: component.getFirstPropertyValue("status") as string,
     };
   });
-  return { text, events, name: calendar.getFirstPropertyValue("x-wr-calname") };
+  return { calendar, events, name: calendar.getFirstPropertyValue("x-wr-calname") };
+}
+
+/** The VEVENTs of an iCalendar answer (asserting a 200 of that media type), with its text. */
+export async function eventsOf(res: Response) {
+  expect(res.status).toBe(200);
+  expect(res.headers.get("Content-Type")).toBe("text/calendar; charset=utf-8");
+  const text = await res.text();
+  const { events, name } = parseCalendar(text);
+  return { text, events, name };
 }
 
 /**
