@@ -49,7 +49,9 @@ export default defineConfig(async () => {
     MODEL_SEED: process.env.MODEL_SEED ?? "",
     MODEL_TRACE: process.env.MODEL_TRACE ?? "",
   };
-  const bindings = { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: "test-admin-token", ...model };
+  // Test values only: a deployment sets MANAGE_LINK_SECRET as a secret and PUBLIC_URL to its origin.
+  const links = { MANAGE_LINK_SECRET: "test-manage-link-secret-0123456789abcdef", PUBLIC_URL: "http://api.test" };
+  const bindings = { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: "test-admin-token", ...links, ...model };
   const wrangler = { configPath: "./wrangler.toml" };
   // The production Worker with fault switches on the calendar's D1 writer and queue publisher.
   const main = "./test/worker.ts";

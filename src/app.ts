@@ -21,6 +21,8 @@ import { docs } from "./routes/docs";
 import { feedsApp } from "./routes/feeds";
 import { health } from "./routes/health";
 import { holdsApp } from "./routes/holds";
+import { manageApp } from "./routes/manage";
+import { manageLinksApp } from "./routes/manage-links";
 import { openApiDocument } from "./routes/openapi";
 import { problems } from "./routes/problems";
 import { providersApp } from "./routes/providers";
@@ -45,6 +47,7 @@ function createApi() {
     "/providers/*",
     "/resources/*",
     "/holds/*",
+    "/manage-links/*",
   ]) {
     api.use(path, requireApiKey, rateLimit);
   }
@@ -55,8 +58,10 @@ function createApi() {
   api.route("/providers", providersApp);
   api.route("/resources", resourcesApp);
   api.route("/holds", holdsApp);
-  // Public: the address is the key (src/feeds).
+  api.route("/manage-links", manageLinksApp);
+  // Public: the address is the key (src/feeds, src/links).
   api.route("/feeds", feedsApp);
+  api.route("/manage", manageApp);
   // The tools call the REST routes through the whole app (its middleware included).
   mcp(api, { fetch: (request, env, ctx) => app.fetch(request, env, ctx), basePath: apiBasePath });
   api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {

@@ -1,7 +1,13 @@
 import type { Database } from "./db/client";
 
 /** The caller, resolved from its API key by the auth middleware. */
-export type Caller = { businessId: string; businessName: string; keyId: string };
+export type Caller = {
+  businessId: string;
+  businessName: string;
+  keyId: string;
+  /** The version of the business's manage-link key (src/links/tokens.ts). */
+  linkKeyVersion: number;
+};
 
 /** A read request's key check, owed until one of the request's D1 round trips made it. */
 export type KeyCheck = { keyHash: string; owed: boolean };

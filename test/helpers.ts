@@ -141,6 +141,7 @@ export const bookingFields = [
   "customerPhone",
   "endTime",
   "id",
+  "manageUrl",
   "notes",
   "providerId",
   "providerIds",

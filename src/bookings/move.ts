@@ -12,7 +12,8 @@ export type Move = { startTime: string; endTime: string; providerId?: string };
 /**
  * Moves the business's booking to a new time (and maybe provider) in its service's calendar,
  * under every rule of a new booking, the first being an active service (422 `service_inactive`).
- * `expectedVersions` are the versions If-Match allows (any, when undefined).
+ * `expectedVersions` are the versions If-Match allows (any, when undefined); `customerNoticeMinutes`
+ * binds a customer's manage link to the service's policy window.
  */
 export async function moveBooking(
   env: Env,
@@ -22,6 +23,7 @@ export async function moveBooking(
   move: Move,
   expectedVersions: number[] | undefined,
   claim: IdempotencyClaim | undefined,
+  customerNoticeMinutes?: number,
 ) {
   const stored = await loadBooking(db, businessId, id);
   const { service, providers, resources } = await loadBookableService(db, businessId, stored.serviceId, {
@@ -40,6 +42,7 @@ export async function moveBooking(
     resources,
     expectedVersions,
     idempotency: claim,
+    customerNoticeMinutes,
   });
   return bookingOrThrow(result);
 }

@@ -42,6 +42,8 @@ export function throwRefusal(refusal: CalendarRefusal): never {
     case "unavailable":
     case "service_changed":
       throw new ApiError("unavailable", refusal.detail, { headers: { "Retry-After": "1" } });
+    case "policy_window":
+      throw new ApiError("policy_window", refusal.detail, { extensions: { until: refusal.until } });
     case "precondition_failed":
       throw new ApiError("precondition_failed", refusal.detail, { headers: { ETag: etagOf(refusal.version) } });
     default:

@@ -3,6 +3,7 @@
 import type { Booking, BookingRecord, BookingStatus } from "../domain/booking";
 import type { Hold } from "../domain/hold";
 import type { ClaimReason, ProviderSnapshot, ResourceSnapshot } from "./claim-types";
+import type { PolicyRefusal } from "./rules/policy";
 import type { ServiceRules } from "./rules/service-rules";
 
 /** The service as the calendar needs it, sent with every call so edits apply at once. */
@@ -47,6 +48,11 @@ type Preconditions = {
    * again (a cancel is not refused as a transition from the status it led to).
    */
   idempotency?: { key: string; requestHash: string };
+  /**
+   * Set when a customer's manage link asks: refused with `policy_window` once the booking starts
+   * in less than this many minutes (rules/policy.ts). Absent for calls with an API key.
+   */
+  customerNoticeMinutes?: number;
 };
 
 export type TransitionCommand = Preconditions & {
@@ -105,7 +111,9 @@ export type CalendarRefusal =
   | { code: "unavailable"; detail: string }
   | { code: "hold_expired"; detail: string }
   /** The command was decided against an older version of the service than the calendar knows. */
-  | { code: "service_changed"; detail: string };
+  | { code: "service_changed"; detail: string }
+  /** A customer's manage link asked inside the service's policy window. */
+  | PolicyRefusal;
 
 export type CalendarResult =
   | { ok: true; booking: Booking; version: number; replayed: boolean }

@@ -15,6 +15,7 @@ export const problemTypes = {
   idempotency_key_in_flight: { status: 409, title: "Request with this idempotency key in flight" },
   webhook_endpoint_limit: { status: 409, title: "Webhook endpoint limit reached" },
   bookings_conflict: { status: 409, title: "Existing bookings conflict with the change" },
+  policy_window: { status: 409, title: "Inside the policy window" },
   precondition_failed: { status: 412, title: "Precondition failed" },
   payload_too_large: { status: 413, title: "Payload too large" },
   unsupported_media_type: { status: 415, title: "Unsupported media type" },

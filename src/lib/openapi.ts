@@ -85,6 +85,13 @@ export function jsonResponse<T extends z.ZodType>(
   };
 }
 
+/** A JSON success response of a public route (no API key, so no key budget to announce). */
+export const publicJsonResponse = <T extends z.ZodType>(description: string, schema: T) => ({
+  description,
+  headers: responseHeaders([]),
+  content: { "application/json": { schema } },
+});
+
 /** A page of a list: the envelope with its `Link` header. */
 export const pageResponse = <T extends z.ZodType>(description: string, schema: T) =>
   jsonResponse(description, schema, { required: ["Link"] });

@@ -39,17 +39,31 @@ export function remember(keyHash: string, caller: Caller): void {
   remembered.set(keyHash, caller);
 }
 
+/**
+ * Forgets every remembered key of a business whose settings the callers carry changed (its
+ * manage-link key): their next request looks them up again. Other isolates catch up at their
+ * next lookup of the key (every write, and every read's own key check).
+ */
+export function forgetCallersOf(businessId: string): void {
+  for (const [keyHash, caller] of remembered) if (caller.businessId === businessId) remembered.delete(keyHash);
+}
+
 /** Forgets a key found revoked (or gone). */
 export const forget = (keyHash: string): void => void remembered.delete(keyHash);
 
 /**
  * The live key with this hash and its business, prepared once per isolate. Its columns have
- * distinct names (`id`, `business_id`, `name`): a D1 batch answers rows keyed by column name.
+ * distinct names (`id`, `business_id`, `name`, `link_key_version`): a D1 batch answers rows keyed by column name.
  */
 export const keyLookup = (db: Database) =>
   preparedOnce(db, "api-key", () =>
     db
-      .select({ keyId: apiKeys.id, businessId: apiKeys.businessId, businessName: businesses.name })
+      .select({
+        keyId: apiKeys.id,
+        businessId: apiKeys.businessId,
+        businessName: businesses.name,
+        linkKeyVersion: businesses.linkKeyVersion,
+      })
       .from(apiKeys)
       .innerJoin(businesses, eq(businesses.id, apiKeys.businessId))
       .where(and(eq(apiKeys.keyHash, sql.placeholder("keyHash")), isNull(apiKeys.revokedAt)))

@@ -25,7 +25,7 @@ export const openApiDocument = (api: OpenAPIHono<AppEnv>) => {
             title: "Booking API",
             version: "1.0.0",
             description:
-              "Appointment booking for businesses: services, providers, resources, customers and bookings. Every route except `/health`, `/openapi.json`, `/docs` and `/problems/{code}` needs `Authorization: Bearer <API_KEY>`. Errors are RFC 9457 problem details.",
+              "Appointment booking for businesses: services, providers, resources, customers and bookings. Every route except `/health`, `/openapi.json`, `/docs`, `/problems/{code}` and the customers' and calendars' own links (`/manage/{token}…`, `/feeds/{token}.ics`) needs `Authorization: Bearer <API_KEY>`. Errors are RFC 9457 problem details.",
           },
           servers: [{ url: `${origin}/api/v1` }],
           tags: [
@@ -35,6 +35,10 @@ export const openApiDocument = (api: OpenAPIHono<AppEnv>) => {
             { name: "Providers", description: "People who perform services, with own hours; one each, or a team." },
             { name: "Resources", description: "Rooms, chairs and machines with identical units that bookings take." },
             { name: "Holds", description: "Seats kept for a few minutes, then booked or released." },
+            {
+              name: "Manage links",
+              description: "A customer's own link to view, move or cancel a booking without an API key.",
+            },
             { name: "Webhooks", description: "Signed booking events (Standard Webhooks) and their deliveries." },
             { name: "Agents", description: "The API as a Model Context Protocol server, for AI agents." },
             { name: "Meta", description: "Health, contract, reference and problem types." },

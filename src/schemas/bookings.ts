@@ -2,12 +2,12 @@
  * The booking as the API shows it, the fields of a booking request (also the operator import's),
  * and the filters of a bookings list (also a provider's).
  */
-import type { Booking } from "../domain/booking";
 import { bookingStatuses } from "../domain/booking";
 import { cursorListOf, cursorQuery } from "../lib/cursor";
 import { utcDateTime, utcDateTimeRule, utcTimestamp } from "../lib/datetime";
 import { paginationQuery } from "../lib/pagination";
 import { z } from "../lib/zod";
+import type { LinkedBooking } from "../links/present";
 import { customerEmail, customerName, customerPhone } from "./fields";
 
 export const BookingStatusSchema = z.enum(bookingStatuses).openapi("BookingStatus");
@@ -87,8 +87,17 @@ export const BookingSchema = z
     updatedAt: utcTimestamp,
     cancelledAt: utcTimestamp.nullable(),
     cancellationReason: z.string().nullable(),
+    manageUrl: z.string().nullable().openapi({
+      description:
+        "The customer's own link to view, move or cancel this booking without an API key (`GET /manage/{token}`): the same on every read, until 7 days after the end. Null once the booking is cancelled or its customer erased, and when the deployment has no link secret.",
+      example:
+        "https://bookings.example.com/api/v1/manage/bkg_01jd3k5v7q8r9s0t1u2v3w4x5y.q3ZbWm4yS6Hn0xK2Vf9tLrP8cJdE1uAoYiTgBzQwX5M",
+    }),
   })
-  .openapi("Booking") satisfies z.ZodType<Booking>;
+  .openapi("Booking") satisfies z.ZodType<LinkedBooking>;
+
+/** Why a booking is cancelled (optional), as a cancel request sends it. */
+export const cancellationReason = z.string().trim().min(1).max(500).optional().openapi({ example: "Customer is ill." });
 
 export const BookingListSchema = cursorListOf(BookingSchema, "BookingList");
 

@@ -55,6 +55,16 @@ const serviceFields = {
   bufferAfterMinutes: minutes(1440),
   minNoticeMinutes: minutes(525_600),
   maxAdvanceDays: z.number().int().min(1).max(730),
+  cancellationNoticeMinutes: minutes(525_600).openapi({
+    description:
+      "A customer's manage link cannot cancel a booking less than this many minutes before its start (409 `policy_window`); calls with an API key are not bound. Default 0: until the start.",
+    example: 1440,
+  }),
+  rescheduleNoticeMinutes: minutes(525_600).openapi({
+    description:
+      "A customer's manage link cannot move a booking less than this many minutes before its start (409 `policy_window`); calls with an API key are not bound. Default 0: until the start.",
+    example: 1440,
+  }),
   timezone,
   weeklySchedule: WeeklyScheduleSchema,
   dateOverrides: DateOverridesSchema,
@@ -75,6 +85,8 @@ export const CreateServiceSchema = z
     bufferAfterMinutes: serviceFields.bufferAfterMinutes.default(0),
     minNoticeMinutes: serviceFields.minNoticeMinutes.default(0),
     maxAdvanceDays: serviceFields.maxAdvanceDays.default(365),
+    cancellationNoticeMinutes: serviceFields.cancellationNoticeMinutes.default(0),
+    rescheduleNoticeMinutes: serviceFields.rescheduleNoticeMinutes.default(0),
     dateOverrides: serviceFields.dateOverrides.default([]),
     providerIds: serviceFields.providerIds.default([]),
     providerMode: serviceFields.providerMode.default("one"),
@@ -102,6 +114,8 @@ export const ServiceSchema = z
     bufferAfterMinutes: z.number().int(),
     minNoticeMinutes: z.number().int(),
     maxAdvanceDays: z.number().int(),
+    cancellationNoticeMinutes: z.number().int(),
+    rescheduleNoticeMinutes: z.number().int(),
     timezone: z.string(),
     weeklySchedule: WeeklyScheduleSchema,
     dateOverrides: DateOverridesSchema,

@@ -5,7 +5,9 @@
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { createDb, type Database } from "../db/client";
-import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "../db/schema";
+import { businesses, webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "../db/schema";
+import type { Booking } from "../domain/booking";
+import { withManageUrl } from "../links/present";
 import type { WebhookMessage } from "./events";
 import { signedHeaders } from "./signing";
 
@@ -23,6 +25,8 @@ type OpenDelivery = {
   eventId: string;
   payload: string;
   attempts: number;
+  businessId: string;
+  linkKeyVersion: number;
 };
 
 async function openDeliveries(db: Database, message: WebhookMessage): Promise<OpenDelivery[]> {
@@ -35,10 +39,13 @@ async function openDeliveries(db: Database, message: WebhookMessage): Promise<Op
       eventId: webhookEvents.id,
       payload: webhookEvents.payload,
       attempts: webhookDeliveries.attempts,
+      businessId: webhookEvents.businessId,
+      linkKeyVersion: businesses.linkKeyVersion,
     })
     .from(webhookDeliveries)
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
     .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+    .innerJoin(businesses, eq(businesses.id, webhookEvents.businessId))
     .where(
       and(
         eq(webhookDeliveries.eventId, message.eventId),
@@ -104,13 +111,25 @@ async function attempt(db: Database, delivery: OpenDelivery): Promise<boolean> {
   return ok;
 }
 
+/**
+ * The event's payload as sent: its booking with the customer's manage link, made at sending time
+ * (the calendar that records the event holds no link key).
+ */
+async function withLink(env: Env, event: Pick<OpenDelivery, "payload" | "businessId" | "linkKeyVersion">) {
+  const body = JSON.parse(event.payload) as { data: Booking & Record<string, unknown> };
+  body.data = { ...body.data, ...(await withManageUrl(env, event, body.data)) };
+  return JSON.stringify(body);
+}
+
 /** Consumer of the webhook queue. */
 export async function deliverWebhooks(batch: MessageBatch<WebhookMessage>, env: Env): Promise<void> {
   const db = createDb(env.DB);
   for (const message of batch.messages) {
     let failed = false;
-    for (const delivery of await openDeliveries(db, message.body)) {
-      if (!(await attempt(db, delivery))) failed = true;
+    const deliveries = await openDeliveries(db, message.body);
+    const payload = deliveries[0] && (await withLink(env, deliveries[0]));
+    for (const delivery of deliveries) {
+      if (!(await attempt(db, { ...delivery, payload: payload ?? delivery.payload }))) failed = true;
     }
     if (!failed) message.ack();
     else {

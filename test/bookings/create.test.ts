@@ -83,7 +83,9 @@ describe("happy", () => {
       updatedAt: booking.createdAt,
       cancelledAt: null,
       cancellationReason: null,
+      manageUrl: `http://api.test/api/v1/manage/${booking.id}.${booking.manageUrl.split(".").at(-1)}`,
     });
+    expect(booking.manageUrl).toMatch(/\.[A-Za-z0-9_-]{43}$/);
   });
 
   it("the booking is readable at once: GET /bookings/{id}, GET /bookings and D1", async () => {

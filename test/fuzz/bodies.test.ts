@@ -42,6 +42,8 @@ const serviceFields = [
   "bufferAfterMinutes",
   "minNoticeMinutes",
   "maxAdvanceDays",
+  "cancellationNoticeMinutes",
+  "rescheduleNoticeMinutes",
   "timezone",
   "weeklySchedule",
   "dateOverrides",

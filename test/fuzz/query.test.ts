@@ -288,7 +288,9 @@ function expectEnvelope(body: unknown, context: string, link: string | null) {
   for (const cursor of [pagination.nextCursor, pagination.prevCursor]) {
     if (cursor !== undefined && cursor !== null) expect(cursor, context).toMatch(/^[A-Za-z0-9_-]{1,256}$/);
   }
-  if (pagination.nextCursor) expect(link ?? "", context).toContain(`after=${pagination.nextCursor}`);
+  // A cursor page links on by its cursor; a numbered page by the next number (its cursor is in the body).
+  if (pagination.nextCursor && page === null) expect(link ?? "", context).toContain(`after=${pagination.nextCursor}`);
+  if (hasMore && page !== null) expect(link ?? "", context).toContain(`page=${page + 1}>; rel="next"`);
   for (const item of data) expect(mine.has(item.id) || !theirs.has(item.id), context).toBe(true);
 }
 

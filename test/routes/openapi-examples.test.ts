@@ -145,6 +145,12 @@ async function fixtures(): Promise<Fixtures> {
         const { url } = await json(await api("POST", `/providers/${provider}/feed`, { key }));
         return /\/feeds\/(.+)\.ics$/.exec(url)?.[1] ?? "";
       },
+      // A booking's manage link: its token.
+      manageToken: async () => {
+        const id = await booking();
+        const { manageUrl } = await json(await api("GET", `/bookings/${id}`, { key }));
+        return /\/manage\/([^/]+)$/.exec(manageUrl)?.[1] ?? "";
+      },
       deliveryId: async () => {
         const id = await webhook();
         await booking();
@@ -175,7 +181,8 @@ async function provideExampleService(key: string, exampleId: string) {
 async function concretePath(path: string, op: Operation, fx: Fixtures): Promise<string> {
   let concrete = path;
   for (const param of op.parameters?.filter((p) => p.in === "path") ?? []) {
-    const resource = param.name === "id" ? (path.split("/")[1] ?? "") : param.name;
+    const token = path.startsWith("/manage/") ? "manageToken" : "token";
+    const resource = param.name === "id" ? (path.split("/")[1] ?? "") : param.name === "token" ? token : param.name;
     const create = fx.ids[resource];
     const value = create ? await create() : exampleOf(param);
     if (value === undefined) throw new Error(`${op.operationId}: no example or fixture for {${param.name}}`);

@@ -82,10 +82,13 @@ describe("happy", () => {
     const sent = received[0] as Received;
     const payload = new Webhook(s.webhook.secret).verify(sent.body, sent.headers) as {
       type: string;
-      data: { id: string };
+      data: { id: string; manageUrl: string };
     };
     expect(payload.type).toBe("booking.created");
     expect(payload.data.id).toBe(booking.id);
+    // The customer's manage link rides along, the same as the API's answer, signed with the rest.
+    expect(payload.data.manageUrl).toBe(booking.manageUrl);
+    expect(booking.manageUrl).toMatch(/^http:\/\/api\.test\/api\/v1\/manage\//);
     expect(sent.headers["webhook-id"]).toBe(delivery.eventId);
     expect(delivery).toMatchObject({
       eventType: "booking.created",

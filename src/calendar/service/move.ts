@@ -12,6 +12,7 @@ import { type BookingRecord, holdsCapacity, toBooking } from "../../domain/booki
 import type { ClaimRef } from "../claim-types";
 import { type Attempt, type Phases, phases, type Refused, type Step } from "../claims/flow";
 import { type Candidate, fixedCandidate, oneEach } from "../claims/preference";
+import { policyWindowRefusal } from "../rules/policy";
 import { blockedSpan, checkRequest, type Span } from "../rules/service-rules";
 import type { CalendarRefusal, CalendarResult, RescheduleCommand } from "../types";
 import { abandonTentative, claimFor, claimNeeds, type Interval, refsOf, tooLate } from "./claiming";
@@ -67,6 +68,8 @@ export function beginMove({ tables, command, preferred }: MoveFlow, now: number)
   if (!holdsCapacity(current.status)) {
     return refused({ code: "invalid_transition", detail: `A ${current.status} booking cannot be rescheduled.` });
   }
+  const policy = policyWindowRefusal("rescheduled", current.startTime, command.customerNoticeMinutes, now);
+  if (policy) return refused(policy);
   if (reservations.isTentative(moveRowId(current.id))) {
     return refused({ code: "unavailable", detail: "The booking is being moved already; retry in a moment." });
   }

@@ -3,6 +3,7 @@
  * freed in the same step that moves the booking out of a status that holds capacity.
  */
 import { type BookingRecord, holdsCapacity, toBooking } from "../../domain/booking";
+import { policyWindowRefusal } from "../rules/policy";
 import { canTransition } from "../rules/transitions";
 import type { CalendarResult, TransitionCommand } from "../types";
 import type { CalendarTables } from "./tables";
@@ -55,6 +56,10 @@ export function changeStatus(tables: CalendarTables, command: TransitionCommand,
         },
       };
     }
+    const policy =
+      command.status === "CANCELLED" &&
+      policyWindowRefusal("cancelled", current.startTime, command.customerNoticeMinutes, now);
+    if (policy) return { ok: false, refusal: policy };
     next.status = command.status;
     if (command.status === "CANCELLED") {
       next.cancelledAt = at;

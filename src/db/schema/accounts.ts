@@ -1,9 +1,14 @@
 /** The businesses (tenants) and their API keys. */
-import { type AnySQLiteColumn, index, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { type AnySQLiteColumn, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const businesses = sqliteTable("businesses", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
+  /**
+   * Which key signs the business's manage links (src/links/tokens.ts derives it from a Worker
+   * secret and this number; no key is stored). Rotating moves it on and every earlier link dies.
+   */
+  linkKeyVersion: integer("link_key_version").notNull().default(1),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
 });

@@ -30,6 +30,10 @@ export const services = sqliteTable(
     providerMode: text("provider_mode", { enum: ["one", "all"] })
       .notNull()
       .default("one"),
+    /** A customer's manage link cannot cancel within this many minutes of the start (API keys can). */
+    cancellationNoticeMinutes: integer("cancellation_notice_minutes").notNull().default(0),
+    /** A customer's manage link cannot move a booking within this many minutes of its start. */
+    rescheduleNoticeMinutes: integer("reschedule_notice_minutes").notNull().default(0),
   },
   (t) => [index("services_business_active_idx").on(t.businessId, t.active, t.id)],
 );

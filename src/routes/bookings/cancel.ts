@@ -1,5 +1,4 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { createMiddleware } from "hono/factory";
 import { transitionBooking } from "../../bookings/transition";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
@@ -12,19 +11,11 @@ import {
   problemResponses,
 } from "../../lib/openapi";
 import { z } from "../../lib/zod";
-import { BookingSchema } from "../../schemas/bookings";
+import { withManageUrl } from "../../links/present";
+import { emptyBodyAsObject } from "../../middleware/empty-body";
+import { BookingSchema, cancellationReason } from "../../schemas/bookings";
 
-const CancelBookingSchema = z
-  .strictObject({ reason: z.string().trim().min(1).max(500).optional().openapi({ example: "Customer is ill." }) })
-  .openapi("CancelBooking");
-
-/** Some clients send `Content-Type: application/json` on a bodiless POST: read that as `{}`. */
-const emptyBodyAsObject = createMiddleware(async (c, next) => {
-  if (c.req.header("Content-Type") && (await c.req.raw.clone().text()).trim() === "") {
-    c.req.raw = new Request(c.req.raw, { body: "{}" });
-  }
-  await next();
-});
+const CancelBookingSchema = z.strictObject({ reason: cancellationReason }).openapi("CancelBooking");
 
 const route = createRoute({
   method: "post",
@@ -62,7 +53,7 @@ export const cancelBooking = (app: OpenAPIHono<AppEnv>) =>
         cancellationReason: body.reason ?? null,
         idempotency: claim,
       });
-      return { body: booking, replayed };
+      return { body: await withManageUrl(c.env, c.var.caller, booking), replayed };
     });
     outcomeHeaders(c, outcome);
     return c.json(outcome.body, 200);

@@ -3,6 +3,7 @@ import { bookAppointment } from "../../bookings/book";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity, bodyProblems, idempotencyKeyHeader, jsonResponse, problemResponses } from "../../lib/openapi";
+import { withManageUrl } from "../../links/present";
 import { BookingSchema, CreateBookingSchema } from "../../schemas/bookings";
 
 const route = createRoute({
@@ -36,7 +37,11 @@ export const createBooking = (app: OpenAPIHono<AppEnv>) =>
     const body = c.req.valid("json");
     const outcome = await idempotent(c, body, 201, async (claim) => {
       const { booking, replayed } = await bookAppointment(c.env, c.var.db, c.var.caller.businessId, body, claim);
-      return { body: booking, location: `/api/v1/bookings/${booking.id}`, replayed };
+      return {
+        body: await withManageUrl(c.env, c.var.caller, booking),
+        location: `/api/v1/bookings/${booking.id}`,
+        replayed,
+      };
     });
     outcomeHeaders(c, outcome);
     return c.json(outcome.body, 201);

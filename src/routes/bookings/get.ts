@@ -4,6 +4,7 @@ import { toBooking } from "../../domain/booking";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
 import { bearerSecurity, conditionalGet } from "../../lib/openapi";
+import { withManageUrl } from "../../links/present";
 import { BookingSchema } from "../../schemas/bookings";
 
 const route = createRoute({
@@ -19,5 +20,6 @@ const route = createRoute({
 export const getBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const row = await loadBooking(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
-    return respondConditionally(c, etagOf(row.version), () => toBooking(row));
+    const booking = await withManageUrl(c.env, c.var.caller, toBooking(row));
+    return respondConditionally(c, etagOf(row.version), () => booking);
   });

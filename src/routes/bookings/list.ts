@@ -5,6 +5,7 @@ import { cursorRules, paginateByCursor } from "../../lib/cursor";
 import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
 import { listRules } from "../../lib/pagination";
 import { z } from "../../lib/zod";
+import { withManageUrls } from "../../links/present";
 import { batchReader } from "../../middleware/key-check";
 import { BookingListSchema, bookingListQuery } from "../../schemas/bookings";
 
@@ -42,5 +43,6 @@ export const listBookings = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
     const list = await bookingPage(c.var.db, batchReader(c), c.var.caller.businessId, query);
-    return c.json(paginateByCursor(c, list, query), 200);
+    const items = await withManageUrls(c.env, c.var.caller, list.items);
+    return c.json(paginateByCursor(c, { ...list, items }, query), 200);
   });

@@ -14,6 +14,7 @@ import {
   problemResponses,
 } from "../../lib/openapi";
 import { z } from "../../lib/zod";
+import { withManageUrl } from "../../links/present";
 import { BookingSchema } from "../../schemas/bookings";
 
 const RescheduleBookingSchema = z
@@ -57,7 +58,11 @@ export const rescheduleBooking = (app: OpenAPIHono<AppEnv>) =>
     const { businessId } = c.var.caller;
     const outcome = await idempotent(c, body, 200, async (claim) => {
       const moved = await moveBooking(c.env, c.var.db, businessId, id, body, expectedVersions, claim);
-      return { body: moved.booking, replayed: moved.replayed, headers: { ETag: etagOf(moved.version) } };
+      return {
+        body: await withManageUrl(c.env, c.var.caller, moved.booking),
+        replayed: moved.replayed,
+        headers: { ETag: etagOf(moved.version) },
+      };
     });
     outcomeHeaders(c, outcome);
     return c.json(outcome.body, 200);

@@ -4,6 +4,7 @@ import type { AppEnv } from "../../env";
 import { etagOf, ifMatchVersions } from "../../lib/etag";
 import { bearerSecurity, conditionalPatch } from "../../lib/openapi";
 import { z } from "../../lib/zod";
+import { withManageUrl } from "../../links/present";
 import { BookingSchema, BookingStatusSchema } from "../../schemas/bookings";
 
 const UpdateBookingSchema = z
@@ -62,5 +63,5 @@ export const updateBooking = (app: OpenAPIHono<AppEnv>) =>
       expectedVersions,
     });
     c.header("ETag", etagOf(version));
-    return c.json(booking, 200);
+    return c.json(await withManageUrl(c.env, c.var.caller, booking), 200);
   });

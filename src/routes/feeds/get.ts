@@ -2,9 +2,9 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { FEED_DAYS_AHEAD, FEED_DAYS_BEFORE, MAX_FEED_EVENTS, openFeed } from "../../feeds/records";
 import { respondCalendar } from "../../feeds/render";
-import { chargeFeedRequest } from "../../feeds/throttle";
 import { ApiError } from "../../lib/errors";
 import { ifNoneMatchHeader, publicProblemResponses, responseHeaders } from "../../lib/openapi";
+import { chargePublicRequest } from "../../lib/public-throttle";
 import { calendarResponse, feedTokenParam } from "../../schemas/feeds";
 
 const route = createRoute({
@@ -31,7 +31,7 @@ export const getCalendarFeed = (app: OpenAPIHono<AppEnv>) => {
   app.openAPIRegistry.registerPath(route);
   return app.get("/:token{.+\\.ics}", async (c) => {
     const token = c.req.param("token").slice(0, -".ics".length);
-    await chargeFeedRequest(c.env.FEED_LIMITER, c.req.header("CF-Connecting-IP") ?? "unknown", token);
+    await chargePublicRequest(c.env.FEED_LIMITER, "feed", c.req.header("CF-Connecting-IP") ?? "unknown", token);
     const feed = await openFeed(c.var.db, token);
     if (!feed) throw new ApiError("not_found", "There is no calendar feed at this address.");
     return respondCalendar(c, feed.name, feed.events);

@@ -4,6 +4,7 @@ import type { AppEnv } from "../../env";
 import { paginateByCursor } from "../../lib/cursor";
 import { bearerSecurity, idParam, pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
+import { withManageUrls } from "../../links/present";
 import { batchReader } from "../../middleware/key-check";
 import { BookingListSchema, bookingListQuery } from "../../schemas/bookings";
 
@@ -34,5 +35,6 @@ export const listProviderBookings = (app: OpenAPIHono<AppEnv>) =>
       { ...query, providerId },
       "providerId",
     );
-    return c.json(paginateByCursor(c, list, query), 200);
+    const items = await withManageUrls(c.env, c.var.caller, list.items);
+    return c.json(paginateByCursor(c, { ...list, items }, query), 200);
   });

@@ -39,6 +39,7 @@ describe("happy", () => {
       ...s.booking,
       status: "CANCELLED",
       cancellationReason: "Customer is ill.",
+      manageUrl: null,
       cancelledAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updatedAt: expect.any(String),
     });

@@ -1,7 +1,7 @@
 /** GET /bookings/{id}: one booking, bare, with its version as ETag. */
 import type { z } from "@hono/zod-openapi";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import type { Booking } from "../../../src/domain/booking";
+import type { LinkedBooking } from "../../../src/links/present";
 import { BookingSchema } from "../../../src/schemas/bookings";
 import { at, book, bookingBody } from "../../bookings/support";
 import {
@@ -35,7 +35,7 @@ describe("happy", () => {
     const row = await insertBooking(s.businessId, {
       serviceId: s.serviceId,
       customerId: s.customerId,
-      startTime: utc("2026-12-01T10:00:00Z"),
+      startTime: utc("2030-12-01T10:00:00Z"),
       customerPhone: "+49 30 1234567",
       notes: "First visit.",
     });
@@ -53,14 +53,15 @@ describe("happy", () => {
       customerName: "Ada Lovelace",
       customerEmail: "ada@example.com",
       customerPhone: "+49 30 1234567",
-      startTime: "2026-12-01T10:00:00.000Z",
-      endTime: "2026-12-01T10:30:00.000Z",
+      startTime: "2030-12-01T10:00:00.000Z",
+      endTime: "2030-12-01T10:30:00.000Z",
       notes: "First visit.",
       status: "CONFIRMED",
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
       cancelledAt: null,
       cancellationReason: null,
+      manageUrl: expect.stringMatching(new RegExp(`^http://api\\.test/api/v1/manage/${row.id}\\.[A-Za-z0-9_-]{43}$`)),
     });
   });
 
@@ -82,8 +83,8 @@ describe("happy", () => {
     expect((await json(changed)).notes).toBe("Window seat.");
   });
 
-  it("the Booking schema of the API is exactly the domain Booking type", () => {
-    expectTypeOf<z.infer<typeof BookingSchema>>().toEqualTypeOf<Booking>();
+  it("the Booking schema of the API is exactly the domain Booking type with its manage link", () => {
+    expectTypeOf<z.infer<typeof BookingSchema>>().toEqualTypeOf<LinkedBooking>();
     expect(Object.keys(BookingSchema.shape).sort()).toEqual([...bookingFields].sort());
   });
 });

@@ -9,6 +9,7 @@ const serviceFields = [
   "active",
   "bufferAfterMinutes",
   "bufferBeforeMinutes",
+  "cancellationNoticeMinutes",
   "capacity",
   "createdAt",
   "dateOverrides",
@@ -21,6 +22,7 @@ const serviceFields = [
   "providerIds",
   "providerMode",
   "requiresConfirmation",
+  "rescheduleNoticeMinutes",
   "resourceIds",
   "slotIntervalMinutes",
   "timezone",
@@ -50,6 +52,8 @@ describe("happy", () => {
       slotIntervalMinutes: 30,
       bufferBeforeMinutes: 0,
       bufferAfterMinutes: 0,
+      cancellationNoticeMinutes: 0,
+      rescheduleNoticeMinutes: 0,
       timezone: "UTC",
       active: true,
       requiresConfirmation: false,
@@ -147,6 +151,9 @@ describe("happy", () => {
 describe("error", () => {
   const invalidBodies: [string, Record<string, unknown>, string][] = [
     ["an unknown IANA time zone", { timezone: "Mars/Olympus" }, "timezone"],
+    ["a negative cancellation notice", { cancellationNoticeMinutes: -1 }, "cancellationNoticeMinutes"],
+    ["a reschedule notice over a year", { rescheduleNoticeMinutes: 525_601 }, "rescheduleNoticeMinutes"],
+    ["a fractional cancellation notice", { cancellationNoticeMinutes: 1.5 }, "cancellationNoticeMinutes"],
     [
       "a start that is not HH:MM",
       { weeklySchedule: { mon: [{ start: "9:00", end: "17:00" }] } },

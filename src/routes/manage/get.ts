@@ -1,0 +1,30 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { publicJsonResponse, publicProblemResponses } from "../../lib/openapi";
+import { clientAddress } from "../../lib/public-throttle";
+import { managedView } from "../../links/manage";
+import { linkFor } from "../../links/records";
+import { ManagedBookingSchema, manageTokenParam } from "../../schemas/manage";
+
+const route = createRoute({
+  method: "get",
+  path: "/{token}",
+  operationId: "getManagedBooking",
+  tags: ["Manage links"],
+  summary: "A customer's booking, by its manage link",
+  description:
+    "No API key: the link is the secret (a booking's `manageUrl`). Only this booking, with the service's and people's names instead of ids, and until when the link may still cancel or move it. A wrong, altered or ended token (the booking cancelled, its customer erased, 7 days past its end, or the business's link key rotated) is a 404 that says nothing more; requests are limited per address and per token (429 with `Retry-After`).",
+  security: [],
+  request: { params: manageTokenParam },
+  responses: {
+    200: publicJsonResponse("The booking.", ManagedBookingSchema),
+    ...publicProblemResponses(404, 429),
+  },
+});
+
+/** `GET /manage/{token}`. */
+export const getManagedBooking = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(route, async (c) => {
+    const link = await linkFor(c.env, c.var.db, c.req.valid("param").token, clientAddress(c.req.raw));
+    return c.json(managedView(link), 200);
+  });

@@ -1,0 +1,33 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { bodyProblems, publicJsonResponse, publicProblemResponses } from "../../lib/openapi";
+import { clientAddress } from "../../lib/public-throttle";
+import { rescheduleByLink } from "../../links/manage";
+import { linkFor } from "../../links/records";
+import { ManagedBookingSchema, ManagedRescheduleSchema, manageTokenParam } from "../../schemas/manage";
+
+const route = createRoute({
+  method: "post",
+  path: "/{token}/reschedule",
+  operationId: "rescheduleManagedBooking",
+  tags: ["Manage links"],
+  summary: "Move the booking, by its manage link",
+  description:
+    "No API key. Moves the booking to a new time with its own provider, under every rule of `POST /bookings/{id}/reschedule` (409 `slot_unavailable` with a `reason`, 422 for times off the rules). Inside the service's `rescheduleNoticeMinutes` before the booking's current start it is a 409 `policy_window` whose `until` says when moving ended; the calendar checks this in the step that moves the booking. The link stays the same. Tokens and limits as `GET /manage/{token}`.",
+  security: [],
+  request: {
+    params: manageTokenParam,
+    body: { required: true, content: { "application/json": { schema: ManagedRescheduleSchema } } },
+  },
+  responses: {
+    200: publicJsonResponse("The moved booking.", ManagedBookingSchema),
+    ...publicProblemResponses(404, 409, 429, 503, ...bodyProblems),
+  },
+});
+
+/** `POST /manage/{token}/reschedule`. */
+export const rescheduleManagedBooking = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(route, async (c) => {
+    const link = await linkFor(c.env, c.var.db, c.req.valid("param").token, clientAddress(c.req.raw));
+    return c.json(await rescheduleByLink(c.env, c.var.db, link, c.req.valid("json")), 200);
+  });

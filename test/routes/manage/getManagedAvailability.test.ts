@@ -1,0 +1,59 @@
+/** GET /manage/{token}/availability: the times a customer could move their booking to. */
+import { describe, expect, it } from "vitest";
+import { at as atTime } from "../../bookings/support";
+import { json, problem, validationError } from "../../helpers";
+import { bookWithLink, viaLink } from "../../manage/support";
+import { salon } from "../../support/fixtures";
+
+/** An instant as the API answers it (milliseconds and Z). */
+const at = (days: number, hhmm: string) => new Date(atTime(days, hhmm)).toISOString();
+
+describe("happy", () => {
+  it("lists the booking's provider's slots with times and bookable only", async () => {
+    const s = await salon(2);
+    const [first, second] = s.providerIds as [string, string];
+    const { path } = await bookWithLink(s.apiKey, s.cut, at(2, "10:00"), { providerId: first });
+    // The other stylist's booking does not make the first one's slot taken.
+    await bookWithLink(s.apiKey, s.cut, at(2, "11:00"), { providerId: second });
+    const res = await viaLink("GET", `${path}/availability?from=${at(2, "09:00")}&to=${at(2, "12:00")}`);
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    expect(body).toMatchObject({ timezone: "UTC", from: at(2, "09:00"), to: at(2, "12:00") });
+    expect(body.slots.map((slot: { startTime: string; bookable: boolean }) => [slot.startTime, slot.bookable])).toEqual(
+      [
+        [at(2, "09:00"), true],
+        [at(2, "09:30"), true],
+        [at(2, "10:00"), false],
+        [at(2, "10:30"), true],
+        [at(2, "11:00"), true],
+        [at(2, "11:30"), true],
+      ],
+    );
+    expect(Object.keys(body.slots[0]).sort()).toEqual(["bookable", "endTime", "startTime"]);
+    expect(JSON.stringify(body)).not.toMatch(/prv_|svc_|bkg_/);
+  });
+});
+
+describe("error", () => {
+  it("a range over 31 days or backwards is a 422 on to; an unknown parameter a 422", async () => {
+    const s = await salon(1);
+    const { path } = await bookWithLink(s.apiKey, s.cut, at(2, "10:00"));
+    await validationError(
+      await viaLink("GET", `${path}/availability?from=${at(2, "09:00")}&to=${at(40, "09:00")}`),
+      "to",
+    );
+    await validationError(
+      await viaLink("GET", `${path}/availability?from=${at(2, "09:00")}&to=${at(1, "09:00")}`),
+      "to",
+    );
+    await validationError(await viaLink("GET", `${path}/availability?providerId=x`), "providerId");
+  });
+});
+
+describe("security", () => {
+  it("a wrong token is a 404 before any slot is counted", async () => {
+    const s = await salon(1);
+    const { path } = await bookWithLink(s.apiKey, s.cut, at(2, "10:00"));
+    await problem(await viaLink("GET", `${path.slice(0, -2)}xx/availability`), 404, "not_found");
+  });
+});

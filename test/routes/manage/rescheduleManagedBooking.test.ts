@@ -1,0 +1,82 @@
+/** POST /manage/{token}/reschedule: the customer moves their booking, inside the business's policy. */
+import { describe, expect, it } from "vitest";
+import { plus } from "../../bookings/support";
+import { api, json, problem, validationError } from "../../helpers";
+import { bookWithLink, clinic, minutesFromNow, viaLink } from "../../manage/support";
+
+describe("happy", () => {
+  it("moves the booking under the service's rules; the link stays the same", async () => {
+    const c = await clinic();
+    const { booking, path } = await bookWithLink(c.apiKey, c.serviceId, minutesFromNow(600));
+    const startTime = minutesFromNow(900);
+    const res = await viaLink("POST", `${path}/reschedule`, { startTime, endTime: plus(startTime, 30) });
+    expect(res.status).toBe(200);
+    const view = await json(res);
+    expect(view).toMatchObject({ id: booking.id, status: "CONFIRMED", startTime, manageUrl: booking.manageUrl });
+    const stored = await json(await api("GET", `/bookings/${booking.id}`, { key: c.apiKey }));
+    expect(stored).toMatchObject({ startTime, manageUrl: booking.manageUrl });
+  });
+});
+
+describe("error", () => {
+  it("inside the reschedule notice: 409 policy_window saying until when, and the booking stays", async () => {
+    const c = await clinic({ rescheduleNoticeMinutes: 120 });
+    const target = minutesFromNow(2000);
+    const early = await bookWithLink(c.apiKey, c.serviceId, minutesFromNow(125));
+    const moved = await viaLink("POST", `${early.path}/reschedule`, { startTime: target, endTime: plus(target, 30) });
+    expect(moved.status).toBe(200);
+
+    const late = await bookWithLink(c.apiKey, c.serviceId, minutesFromNow(115));
+    const other = minutesFromNow(2100);
+    const res = await viaLink("POST", `${late.path}/reschedule`, { startTime: other, endTime: plus(other, 30) });
+    const body = await problem(res, 409, "policy_window");
+    expect(body.until).toBe(new Date(Date.parse(late.booking.startTime) - 120 * 60_000).toISOString());
+    expect((await json(await viaLink("GET", late.path))).startTime).toBe(late.booking.startTime);
+    // The business is not bound by its own policy.
+    const byKey = await api("POST", `/bookings/${late.booking.id}/reschedule`, {
+      key: c.apiKey,
+      body: { startTime: other, endTime: plus(other, 30) },
+    });
+    expect(byKey.status).toBe(200);
+  });
+
+  it("a taken time is 409 slot_unavailable; times off the rules are 422; nothing moves", async () => {
+    const c = await clinic();
+    const { booking, path } = await bookWithLink(c.apiKey, c.serviceId, minutesFromNow(600));
+    const taken = (await bookWithLink(c.apiKey, c.serviceId, minutesFromNow(900))).booking.startTime;
+    const body = await problem(
+      await viaLink("POST", `${path}/reschedule`, { startTime: taken, endTime: plus(taken, 30) }),
+      409,
+      "slot_unavailable",
+    );
+    expect(body.reason).toBe("fully_booked");
+    const free = minutesFromNow(1200);
+    await validationError(
+      await viaLink("POST", `${path}/reschedule`, { startTime: free, endTime: plus(free, 45) }),
+      "endTime",
+    );
+    await validationError(await viaLink("POST", `${path}/reschedule`, { startTime: free }), "endTime");
+    await validationError(
+      await viaLink("POST", `${path}/reschedule`, { startTime: free, endTime: plus(free, 30), providerId: "prv_x" }),
+      "providerId",
+    );
+    expect((await json(await viaLink("GET", path))).startTime).toBe(booking.startTime);
+  });
+});
+
+describe("security", () => {
+  it("an altered token moves nothing", async () => {
+    const c = await clinic();
+    const { booking, path } = await bookWithLink(c.apiKey, c.serviceId, minutesFromNow(600));
+    const free = minutesFromNow(1500);
+    const altered = `${path.slice(0, -1)}${path.endsWith("A") ? "B" : "A"}`;
+    await problem(
+      await viaLink("POST", `${altered}/reschedule`, { startTime: free, endTime: plus(free, 30) }),
+      404,
+      "not_found",
+    );
+    expect((await json(await api("GET", `/bookings/${booking.id}`, { key: c.apiKey }))).startTime).toBe(
+      booking.startTime,
+    );
+  });
+});
