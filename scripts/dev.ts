@@ -17,11 +17,13 @@
  * Ctrl-C / SIGTERM stop wrangler (and so workerd) before this process exits.
  */
 import type { ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { addDays, instantOf, localDateOf, weekdayOf } from "../src/calendar/rules/zoned.ts";
 import { apiKeyRecord, insertApiKeySql, insertBusinessSql } from "./lib/accounts.ts";
-import { info, out } from "./lib/cli.ts";
+import { info, out, repoRoot } from "./lib/cli.ts";
 import {
   DEMO_API_KEY,
   DEMO_API_KEY_ID,
@@ -38,6 +40,7 @@ import {
   demoServicesWithRoom,
 } from "./lib/demo.ts";
 import {
+  devSecretsFile,
   forgetPrepared,
   hasDatabase,
   isPrepared,
@@ -92,6 +95,8 @@ let wrangler: ChildProcess | undefined;
 let firstAnswer = "";
 /** The first demo stylist's calendar feed, issued anew at every start (its address is shown once). */
 let demoFeedUrl = "";
+/** A demo customer's manage link (their booking, without a key). */
+let demoManageUrl = "";
 let stopping = false;
 
 function stop(signal: NodeJS.Signals): void {
@@ -269,6 +274,13 @@ async function seed(): Promise<void> {
 
   log(seeded.length ? `seeded ${seeded.join(", ")} for "${DEMO_BUSINESS_NAME}".` : "demo data already present.");
   demoFeedUrl = await issueDemoFeed();
+  demoManageUrl = await demoLink();
+}
+
+/** The manage link of the demo's latest appointment (what its customer would get by e-mail). */
+async function demoLink(): Promise<string> {
+  const latest = await api("GET", "/bookings?limit=1&status=CONFIRMED");
+  return (latest.body as ListBody<{ manageUrl: string | null }> | undefined)?.data?.[0]?.manageUrl ?? "";
 }
 
 /** A new calendar feed address of the first demo stylist (the previous start's stops working). */
@@ -339,6 +351,13 @@ function banner(): void {
       "",
       "  Try:",
       `    curl -H "Authorization: Bearer ${DEMO_API_KEY}" ${baseUrl}/services`,
+      ...(demoManageUrl
+        ? [
+            "",
+            "  A customer's own link to their booking (no key; POST to …/cancel or …/reschedule):",
+            `    ${demoManageUrl}`,
+          ]
+        : []),
       ...(demoFeedUrl
         ? [
             "",
@@ -365,6 +384,10 @@ async function main(): Promise<void> {
   if (portText === undefined) devArgs.push("--port", String(port));
   // Webhook receivers on this machine (`npm run webhooks:listen`); production never sets it.
   devArgs.push("--var", "WEBHOOKS_ALLOW_LOCAL:true");
+  // Customers' manage links: this server's address, and the state's own signing secret
+  // (a .dev.vars of yours is read after it, so a MANAGE_LINK_SECRET there wins).
+  devArgs.push("--var", `PUBLIC_URL:${origin}`, "--env-file", devSecretsFile(state));
+  if (existsSync(path.join(repoRoot, ".dev.vars"))) devArgs.push("--env-file", path.join(repoRoot, ".dev.vars"));
   log(`starting wrangler ${devArgs.join(" ")}`);
   const child = spawnWrangler(devArgs, { stdio: "inherit" });
   wrangler = child;

@@ -68,6 +68,9 @@ export const demoServices = [
     bufferAfterMinutes: 0,
     minNoticeMinutes: 120,
     maxAdvanceDays: 60,
+    // A class fills up: customers' own links may cancel or move a place until a day before.
+    cancellationNoticeMinutes: 1440,
+    rescheduleNoticeMinutes: 1440,
     timezone: DEMO_TIMEZONE,
     weeklySchedule: {
       mon: [{ start: "18:00", end: "20:00" }],

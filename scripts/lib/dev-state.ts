@@ -10,7 +10,7 @@
  * `d1_migrations` table, so later `npm run db:migrate:local` runs see them as applied), then
  * the demo account.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { repoRoot } from "./cli.ts";
@@ -82,4 +82,18 @@ export function markPrepared(state: string, fingerprint: string): void {
 /** Makes the next start prepare the state again (e.g. after the demo key was revoked). */
 export function forgetPrepared(state: string): void {
   rmSync(markFile(state), { force: true });
+}
+
+/**
+ * A dotenv file in the local state folder with this state's own `MANAGE_LINK_SECRET` (random,
+ * made at the first start, kept with the data it signs links for, so links survive restarts).
+ * Handed to wrangler as an env file, so wrangler shows it as a hidden secret, never its value.
+ */
+export function devSecretsFile(state: string): string {
+  const file = path.join(state, "dev-secrets.env");
+  if (!existsSync(file)) {
+    mkdirSync(state, { recursive: true });
+    writeFileSync(file, `MANAGE_LINK_SECRET=${randomBytes(32).toString("hex")}\n`, { mode: 0o600 });
+  }
+  return file;
 }

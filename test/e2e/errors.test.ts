@@ -13,6 +13,7 @@ const sampleParams: Record<string, string> = {
   id: "zzz_00000000000000000000000000",
   deliveryId: "dlv_00000000000000000000000000",
   code: "not_found",
+  token: "bkg_00000000000000000000000000.0000000000000000000000000000000000000000000",
 };
 
 const instanceOf = (path: string) =>
@@ -31,6 +32,10 @@ const publicOperations = [
   "GET /openapi.json",
   "GET /problems/{code}",
   "GET /feeds/{token}.ics",
+  "GET /manage/{token}",
+  "GET /manage/{token}/availability",
+  "POST /manage/{token}/reschedule",
+  "POST /manage/{token}/cancel",
 ];
 
 describe("401 on every authenticated operation", () => {
@@ -85,6 +90,9 @@ describe("request bodies", () => {
       "POST /bookings/{id}/reschedule",
       "POST /customers",
       "POST /holds",
+      "POST /manage-links/rotate",
+      "POST /manage/{token}/cancel",
+      "POST /manage/{token}/reschedule",
       "POST /mcp",
       "POST /providers",
       "POST /resources",

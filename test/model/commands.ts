@@ -10,6 +10,7 @@ import {
   blockedOf,
   DAY,
   expectCreate,
+  expectLinkChange,
   expectMove,
   type HoursName,
   liveHold,
@@ -65,6 +66,8 @@ const at = (day: number, time: number) =>
 const label = (ms: number) => `d${Math.floor((ms - T0) / DAY)} ${new Date(ms).toISOString().slice(11, 16)}`;
 const email = () => `${crypto.randomUUID()}@example.com`;
 const idOf = (sys: System, key: ProviderKey | null) => (key ? sys.ids[key] : undefined);
+/** The path under /api/v1 of a booking's manage link. */
+const linkOf = (manageUrl: string) => manageUrl.slice(manageUrl.indexOf("/manage/"));
 
 /** Everyone a new booking of the service claims as a team (none unless its providerMode is all). */
 const teamOf = (service: ServiceModel): ProviderKey[] =>
@@ -112,7 +115,7 @@ class Create implements Cmd {
   private record(
     m: Model,
     sys: System,
-    body: { id: string; providerId: string | null },
+    body: { id: string; providerId: string | null; manageUrl: string },
     expected: ReturnType<typeof expectCreate>,
     start: number,
     end: number,
@@ -131,6 +134,7 @@ class Create implements Cmd {
       blocked,
       resources,
       status: "CONFIRMED",
+      link: linkOf(body.manageUrl),
     });
   }
   toString = () => `create(${this.service}, ${label(at(this.day, this.time))}${this.person ? `, ${this.person}` : ""})`;
@@ -211,6 +215,7 @@ class Convert implements Cmd {
         blocked: hold.blocked,
         resources: [...hold.resources],
         status: "CONFIRMED",
+        link: linkOf(body.manageUrl),
       });
     }
     await checkInvariants(m, sys);
@@ -252,6 +257,25 @@ class Status implements Cmd {
   toString = () => `${this.status.toLowerCase()}(#${this.index})`;
 }
 
+/** Applies a move the API made to the model, checking the person it chose against the model's. */
+function moved(
+  m: Model,
+  sys: System,
+  booking: Model["bookings"][number],
+  expected: ReturnType<typeof expectMove>,
+  providerId: string | null,
+  start: number,
+) {
+  const service = m.services[booking.service];
+  const end = start + service.duration * MINUTE;
+  const person = (["P0", "P1"] as const).find((p) => sys.ids[p] === providerId) ?? null;
+  if ("candidates" in expected && expected.candidates) expect(expected.candidates).toContain(person);
+  else expect(person).toBeNull();
+  const resources = [...service.resources];
+  const blocked = blockedOf(service, start, end);
+  Object.assign(booking, { start, end, blocked, provider: person, team: teamOf(service), resources });
+}
+
 /** Moves a booking to another time (and maybe person). */
 class Move implements Cmd {
   constructor(
@@ -273,23 +297,72 @@ class Move implements Cmd {
       ...(this.person ? { providerId: sys.ids[this.person] } : {}),
     });
     const body = await expectAnswer(res, expected, this.toString());
-    if (res.status === 200) {
-      const person = (["P0", "P1"] as const).find((p) => sys.ids[p] === body.providerId) ?? null;
-      if ("candidates" in expected && expected.candidates) expect(expected.candidates).toContain(person);
-      else expect(person).toBeNull();
-      const resources = [...service.resources];
-      const blocked = blockedOf(service, start, end);
-      Object.assign(booking, { start, end, blocked, provider: person, team: teamOf(service), resources });
-    }
+    if (res.status === 200) moved(m, sys, booking, expected, body.providerId, start);
     await checkInvariants(m, sys);
   }
   toString = () => `move(#${this.index}, ${label(at(this.day, this.time))}${this.person ? `, ${this.person}` : ""})`;
 }
 
+/** The customer cancels by their booking's manage link, inside or outside the service's notice. */
+class LinkCancel implements Cmd {
+  constructor(readonly index: number) {}
+  check = (m: Readonly<Model>) => m.bookings.length > 0;
+  async run(m: Model, sys: System) {
+    const booking = m.bookings[this.index % m.bookings.length] as Model["bookings"][number];
+    const expected = expectLinkChange(m, booking);
+    await expectAnswer(await send(sys, "POST", `${booking.link}/cancel`, {}, true), expected, this.toString());
+    if (expected.status === 200) booking.status = "CANCELLED";
+    await checkInvariants(m, sys);
+  }
+  toString = () => `link-cancel(#${this.index})`;
+}
+
+/** The customer moves their booking by its manage link (the same person), inside or outside the notice. */
+class LinkMove implements Cmd {
+  constructor(
+    readonly index: number,
+    readonly day: number,
+    readonly time: number,
+  ) {}
+  check = (m: Readonly<Model>) => m.bookings.length > 0;
+  async run(m: Model, sys: System) {
+    const booking = m.bookings[this.index % m.bookings.length] as Model["bookings"][number];
+    const start = at(this.day, this.time);
+    const end = start + m.services[booking.service].duration * MINUTE;
+    const expected = expectLinkChange(m, booking, { start });
+    const res = await send(
+      sys,
+      "POST",
+      `${booking.link}/reschedule`,
+      { startTime: iso(start), endTime: iso(end) },
+      true,
+    );
+    await expectAnswer(res, expected, this.toString());
+    if (res.status === 200) {
+      const { providerId } = await send(sys, "GET", `/bookings/${booking.id}`).then(
+        (r) => r.json() as Promise<{ providerId: string | null }>,
+      );
+      moved(m, sys, booking, expected, providerId, start);
+    }
+    await checkInvariants(m, sys);
+  }
+  toString = () => `link-move(#${this.index}, ${label(at(this.day, this.time))})`;
+}
+
 type ServiceChange = Partial<
   Pick<
     ServiceModel,
-    "capacity" | "duration" | "bufferBefore" | "bufferAfter" | "hours" | "providers" | "mode" | "resources" | "active"
+    | "capacity"
+    | "duration"
+    | "bufferBefore"
+    | "bufferAfter"
+    | "hours"
+    | "providers"
+    | "mode"
+    | "resources"
+    | "active"
+    | "cancelNotice"
+    | "moveNotice"
   >
 >;
 
@@ -332,6 +405,8 @@ function fieldsOf(change: ServiceChange): Record<string, true> {
     resources: "resourceIds",
     mode: "providerMode",
     active: "active",
+    cancelNotice: "cancellationNoticeMinutes",
+    moveNotice: "rescheduleNoticeMinutes",
   };
   return Object.fromEntries(Object.keys(change).map((k) => [names[k as keyof ServiceChange], true]));
 }
@@ -392,6 +467,8 @@ const hours = fc.constantFrom<HoursName>("day", "allDay", "evening", "split");
 const zone = fc.constantFrom<Zone>("UTC", "Asia/Kolkata");
 const people = fc.subarray<ProviderKey>(["P0", "P1"]);
 const rooms = fc.subarray<ResourceKey>(["R0"]);
+/** A customer's notice window, in minutes: none, 10 hours, a day. */
+const notice = fc.constantFrom(0, 0, 600, 1440);
 /** The room's own hours, or none (open whenever its service is). */
 const roomHours = fc.option(hours, { nil: null, freq: 2 });
 
@@ -423,9 +500,12 @@ export const commands = [
         fc.record({ resources: rooms }),
         fc.record({ mode: fc.constantFrom<"one" | "all">("one", "all") }),
         fc.record({ active: fc.boolean() }),
+        fc.record({ cancelNotice: notice, moveNotice: notice }),
       ),
     )
     .map(([s, change]) => new PatchService(s, change)),
+  index.map((i) => new LinkCancel(i)),
+  fc.tuple(index, day, time).map(([i, d, t]) => new LinkMove(i, d, t)),
   fc
     .oneof(
       fc.record({ quantity: fc.integer({ min: 1, max: 3 }) }),
@@ -456,6 +536,8 @@ export const initialModel: fc.Arbitrary<Model> = fc
       mode: fc.constantFrom<"one" | "all">("one", "one", "all"),
       resources: rooms,
       duration: fc.constantFrom(30, 60),
+      cancelNotice: notice,
+      moveNotice: notice,
     }),
     s1: fc.record({
       capacity: fc.integer({ min: 1, max: 2 }),
@@ -464,6 +546,8 @@ export const initialModel: fc.Arbitrary<Model> = fc
       mode: fc.constantFrom<"one" | "all">("one", "one", "all"),
       resources: rooms,
       duration: fc.constantFrom(30, 60),
+      cancelNotice: notice,
+      moveNotice: notice,
     }),
     p0: fc.record({ zone, hours }),
     p1: fc.record({ zone, hours }),
@@ -481,4 +565,17 @@ export const initialModel: fc.Arbitrary<Model> = fc
     holds: [],
   }));
 
-export { Advance, Convert, Create, Hold, Move, PatchProvider, PatchResource, PatchService, Release, Status };
+export {
+  Advance,
+  Convert,
+  Create,
+  Hold,
+  LinkCancel,
+  LinkMove,
+  Move,
+  PatchProvider,
+  PatchResource,
+  PatchService,
+  Release,
+  Status,
+};

@@ -48,6 +48,9 @@ export type ServiceModel = {
   /** The resources each booking takes a unit of. */
   resources: ResourceKey[];
   active: boolean;
+  /** Minutes before a booking's start after which its customer's link cannot cancel / move it. */
+  cancelNotice: number;
+  moveNotice: number;
 };
 /** A room: identical units, and its own hours (UTC) or none (open whenever its service is). */
 export type ResourceModel = { quantity: number; active: boolean; hours: HoursName | null };
@@ -64,6 +67,8 @@ export type BookingModel = {
   /** The resources it holds a unit of (its service's when it was made or last moved). */
   resources: ResourceKey[];
   status: Status;
+  /** Its customer's manage link (the path under /api/v1). */
+  link: string;
 };
 export type HoldModel = {
   id: string;
@@ -91,10 +96,10 @@ export type Model = {
 /** What a request should get: success, or a problem with its code and (for 409 slot_unavailable) reason. */
 export type Expected =
   | { status: 200 | 201 | 204; candidates?: ProviderKey[] }
-  | { status: 409 | 422; code: string; reason?: string };
+  | { status: 404 | 409 | 422; code: string; reason?: string };
 
 const ok201 = (candidates?: ProviderKey[]): Expected => ({ status: 201, candidates });
-const refused = (status: 409 | 422, code: string, reason?: string): Expected => ({ status, code, reason });
+const refused = (status: 404 | 409 | 422, code: string, reason?: string): Expected => ({ status, code, reason });
 
 const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3));
 const overlaps = (a: Span, b: Span) => a.start < b.end && b.start < a.end;
@@ -352,6 +357,24 @@ export function expectMove(m: Model, booking: BookingModel, start: number, asked
       roomRefuses(m, booking.service, { start, end, provider: only, blocked }, booking.id) ??
       "",
   );
+}
+
+/** How long after its end a booking's manage link still opens. */
+const LINK_DAYS = 7;
+
+/**
+ * What a customer's link to cancel (`move` absent) or move a booking should get: a 404 once the
+ * link has ended (cancelled, or 7 days past the end), else the rules of the API's own call, with
+ * the service's notice window (from the booking's current start) checked after the status.
+ */
+export function expectLinkChange(m: Model, booking: BookingModel, move?: { start: number }): Expected {
+  const service = m.services[booking.service];
+  if (booking.status === "CANCELLED" || m.now > booking.end + LINK_DAYS * DAY) return refused(404, "not_found");
+  if (move && !service.active) return refused(422, "service_inactive");
+  if (!active(booking)) return refused(409, "invalid_transition");
+  const notice = move ? service.moveNotice : service.cancelNotice;
+  if (m.now > booking.start - notice * MINUTE) return refused(409, "policy_window");
+  return move ? expectMove(m, booking, move.start, null) : { status: 200 };
 }
 
 /** The most rows overlapping at any instant. */

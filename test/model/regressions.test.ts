@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, it, vi } from "vitest";
-import { Advance, Convert, Create, Hold, Move, PatchProvider, PatchService } from "./commands";
+import { Advance, Convert, Create, Hold, LinkCancel, LinkMove, Move, PatchProvider, PatchService } from "./commands";
 import { MINUTE, type Model, T0 } from "./model";
 import { setUp } from "./system";
 
@@ -33,6 +33,8 @@ function start(
     mode: "one",
     resources: [],
     active: true,
+    cancelNotice: 0,
+    moveNotice: 0,
   } as const;
   const person = { zone: "UTC", hours: "day", dayOff: null, active: true } as const;
   return {
@@ -74,6 +76,21 @@ const time = (hhmm: string) =>
   ].indexOf(hhmm);
 
 describe("regressions", () => {
+  it("a customer's link: refused inside the notice, allowed once the business moved the booking out of it", async () => {
+    await replay(start({ s0: { cancelNotice: 1440, moveNotice: 600, providers: ["P0"] } }), [
+      new Create("S0", 0, time("10:00"), null),
+      new LinkCancel(0),
+      new LinkMove(0, 2, time("10:00")),
+      new Move(0, 2, time("10:00"), null),
+      new LinkMove(0, 2, time("12:00")),
+      new PatchService("S0", { active: false }),
+      new LinkMove(0, 2, time("12:30")),
+      new LinkCancel(0),
+      new LinkMove(0, 2, time("12:30")),
+      new Create("S0", 2, time("10:00"), null),
+    ]);
+  });
+
   it("a service that gets a person keeps its earlier booking's seat (no second booking in a 1-seat slot)", async () => {
     await replay(start(), [
       new Create("S0", 1, time("10:00"), null),

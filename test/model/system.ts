@@ -73,13 +73,30 @@ export const serviceBody = (s: ServiceModel, ids: Record<string, string>) => ({
   providerIds: s.providers.map((p) => ids[p]),
   resourceIds: s.resources.map((r) => ids[r]),
   providerMode: s.mode,
+  cancellationNoticeMinutes: s.cancelNotice,
+  rescheduleNoticeMinutes: s.moveNotice,
   active: s.active,
 });
 
-/** Sends a request and fails on any 5xx, whatever the command expected. */
-export async function send(sys: System, method: string, path: string, body?: unknown): Promise<Response> {
+/**
+ * Sends a request and fails on any 5xx, whatever the command expected. `asCustomer`: without a
+ * key, as a customer's manage link is used (each from its own address, so no limit is met).
+ */
+export async function send(
+  sys: System,
+  method: string,
+  path: string,
+  body?: unknown,
+  asCustomer = false,
+): Promise<Response> {
   if (TRACE) console.log(`model: ${method} ${path} ${JSON.stringify(body ?? "")}`);
-  const res = await api(method, path, { key: sys.apiKey, body });
+  const res = await api(method, path, {
+    key: asCustomer ? null : sys.apiKey,
+    body,
+    headers: asCustomer
+      ? { "CF-Connecting-IP": `198.18.${sys.log.length % 250}.${(sys.log.length >> 8) % 250}` }
+      : undefined,
+  });
   sys.log.push(`${method} ${path} → ${res.status}`);
   expect(res.status, `${method} ${path} answered ${res.status}: ${await res.clone().text()}`).toBeLessThan(500);
   return res;
