@@ -40,7 +40,7 @@ export async function bookAppointment(
       db,
       businessId,
       target.serviceId,
-      { providerId },
+      { providerId, answers: request.answers ?? {} },
       customerIdByEmail(db, businessId, request.customerEmail),
     );
     return book(env, {

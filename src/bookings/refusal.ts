@@ -1,6 +1,7 @@
 /** The calendar's answers as HTTP: a booking request's draft, and refusals as problems. */
 import type { CalendarRefusal, CalendarResult, CreateBookingCommand } from "../calendar";
 import type { Booking } from "../domain/booking";
+import type { Answers } from "../domain/questions";
 import { ApiError } from "../lib/errors";
 import { etagOf } from "../lib/etag";
 
@@ -12,6 +13,7 @@ export function draftOf(body: {
   startTime: string;
   endTime: string;
   notes?: string;
+  answers?: Answers;
 }): CreateBookingCommand["booking"] {
   return {
     customerName: body.customerName,
@@ -20,6 +22,7 @@ export function draftOf(body: {
     startTime: body.startTime,
     endTime: body.endTime,
     notes: body.notes ?? null,
+    ...(body.answers ? { answers: body.answers } : {}),
   };
 }
 

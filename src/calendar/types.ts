@@ -31,7 +31,10 @@ export type StaffingRequest = {
 
 export type CreateBookingCommand = StaffingRequest & {
   service: ServiceSnapshot;
-  booking: Pick<BookingRecord, "customerName" | "customerEmail" | "customerPhone" | "startTime" | "endTime" | "notes">;
+  booking: Pick<
+    BookingRecord,
+    "customerName" | "customerEmail" | "customerPhone" | "startTime" | "endTime" | "notes" | "answers"
+  >;
   /** The customer's id if D1 already knows the e-mail; otherwise the calendar makes one. */
   customerId: string | null;
   idempotency?: { key: string; requestHash: string };

@@ -7,7 +7,7 @@ import { loadOwned } from "../lib/rows";
 import { rewriteCustomerInCalendars } from "./calendars";
 
 /**
- * Replaces the person's name, e-mail and phone, and the notes and cancellation reasons of their
+ * Replaces the person's name, e-mail and phone, and the notes, answers and cancellation reasons of their
  * bookings, by placeholders: on the customer, in every calendar, on the bookings in D1, in stored
  * idempotent responses and in webhook payloads. Erasing an erased customer repeats the erasure.
  */
@@ -45,13 +45,13 @@ export async function eraseCustomer(env: Env, db: Database, businessId: string, 
 }
 
 /**
- * Scrubs D1 copies of the person: the bookings' denormalised details, notes and cancellation
- * reasons, and the booking bodies embedded in stored idempotent responses and webhook payloads.
+ * Scrubs D1 copies of the person: the bookings' denormalised details, notes, answers and
+ * cancellation reasons, and the booking bodies embedded in stored idempotent responses and webhook payloads.
  */
 function eraseFromD1(db: Database, businessId: string, customerId: string, details: CustomerDetails) {
   const bookingIds = sql`(SELECT ${bookings.id} FROM ${bookings} WHERE ${bookings.businessId} = ${businessId} AND ${bookings.customerId} = ${customerId})`;
   const scrubbed = (column: typeof idempotencyKeys.responseBody | typeof webhookEvents.payload, root: string) =>
-    sql`json_set(${column}, ${`${root}.customerName`}, ${details.customerName}, ${`${root}.customerEmail`}, ${details.customerEmail}, ${`${root}.customerPhone`}, NULL, ${`${root}.notes`}, NULL, ${`${root}.cancellationReason`}, NULL)`;
+    sql`json_set(${column}, ${`${root}.customerName`}, ${details.customerName}, ${`${root}.customerEmail`}, ${details.customerEmail}, ${`${root}.customerPhone`}, NULL, ${`${root}.notes`}, NULL, ${`${root}.cancellationReason`}, NULL, ${`${root}.answers`}, json('{}'))`;
   return db.batch([
     db
       .update(bookings)
@@ -60,6 +60,7 @@ function eraseFromD1(db: Database, businessId: string, customerId: string, detai
         customerEmail: details.customerEmail,
         customerPhone: null,
         notes: null,
+        answers: {},
         cancellationReason: null,
       })
       .where(and(eq(bookings.businessId, businessId), eq(bookings.customerId, customerId))),

@@ -4,6 +4,8 @@
  * the public shape, so they cannot drift.
  */
 
+import type { Answers } from "./questions";
+
 export const bookingStatuses = ["PENDING", "CONFIRMED", "CANCELLED", "COMPLETED", "NO_SHOW"] as const;
 export type BookingStatus = (typeof bookingStatuses)[number];
 
@@ -25,6 +27,8 @@ export type BookingRecord = {
   startTime: string;
   endTime: string;
   notes: string | null;
+  /** Answers to the service's questions (absent in records older than questions: none). */
+  answers?: Answers;
   status: BookingStatus;
   /** Moves forward on every change; D1 keeps the highest it has seen. */
   version: number;
@@ -38,13 +42,18 @@ export type BookingRecord = {
 
 /** The public shape of a booking. */
 export type Booking = Flat<
-  Omit<BookingRecord, "businessId" | "version" | "holdId" | "providerId" | "providerIds" | "resourceIds"> & {
+  Omit<
+    BookingRecord,
+    "businessId" | "version" | "holdId" | "providerId" | "providerIds" | "resourceIds" | "answers"
+  > & {
     /** The person who performs it; null for services without providers, and for a team. */
     providerId: string | null;
     /** Everyone claimed for it: `[]`, the one person, or the whole team. */
     providerIds: string[];
     /** The resources it takes a unit of. */
     resourceIds: string[];
+    /** Answers to the service's questions, by key; `{}` for none. */
+    answers: Answers;
   }
 >;
 
@@ -66,6 +75,7 @@ export function toBooking(row: Omit<BookingRecord, "businessId" | "version">): B
     startTime: row.startTime,
     endTime: row.endTime,
     notes: row.notes,
+    answers: row.answers ?? {},
     status: row.status,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,

@@ -15,6 +15,7 @@ export {
   looseObject,
   number,
   object,
+  record,
   regexes,
   strictObject,
   string,

@@ -9,6 +9,7 @@ import { paginationQuery } from "../lib/pagination";
 import { z } from "../lib/zod";
 import type { LinkedBooking } from "../links/present";
 import { customerEmail, customerName, customerPhone } from "./fields";
+import { AnswersSchema, BookingAnswersSchema } from "./questions";
 
 export const BookingStatusSchema = z.enum(bookingStatuses).openapi("BookingStatus");
 
@@ -32,6 +33,7 @@ export const BookingRequestFields = z.strictObject({
     example: "2026-12-01T10:30:00Z",
   }),
   notes: z.string().max(2000).optional().openapi({ example: "First visit." }),
+  answers: AnswersSchema.optional(),
   providerId: z.string().min(1).max(64).optional().openapi({
     description:
       "Who should perform it: one of the service's `providerIds`. Omitted on a service with providers, the API assigns the free provider with the fewest bookings that local day (ties by id).",
@@ -82,6 +84,7 @@ export const BookingSchema = z
     startTime: utcTimestamp,
     endTime: utcTimestamp,
     notes: z.string().nullable(),
+    answers: BookingAnswersSchema,
     status: BookingStatusSchema,
     createdAt: utcTimestamp,
     updatedAt: utcTimestamp,

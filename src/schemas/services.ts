@@ -3,6 +3,7 @@ import { utcTimestamp } from "../lib/datetime";
 import { listOf } from "../lib/pagination";
 import { z } from "../lib/zod";
 import { timezone } from "./fields";
+import { QuestionsSchema } from "./questions";
 import { DateOverridesSchema, WeeklyScheduleSchema } from "./schedule";
 
 /** A list of up to `max` unique ids (each named at its index when listed twice). */
@@ -71,6 +72,7 @@ const serviceFields = {
   providerIds: ProviderIdsSchema,
   providerMode: ProviderModeSchema,
   resourceIds: ResourceIdsSchema,
+  questions: QuestionsSchema,
   requiresConfirmation: z.boolean().openapi({ description: "New bookings start PENDING instead of CONFIRMED." }),
   active: z.boolean(),
 };
@@ -91,6 +93,7 @@ export const CreateServiceSchema = z
     providerIds: serviceFields.providerIds.default([]),
     providerMode: serviceFields.providerMode.default("one"),
     resourceIds: serviceFields.resourceIds.default([]),
+    questions: serviceFields.questions.default([]),
     requiresConfirmation: serviceFields.requiresConfirmation.default(false),
     active: serviceFields.active.default(true),
   })
@@ -126,6 +129,7 @@ export const ServiceSchema = z
     resourceIds: z
       .array(z.string())
       .openapi({ description: "Resources every booking takes a unit of, sorted; empty = none needed." }),
+    questions: QuestionsSchema,
     requiresConfirmation: z.boolean(),
     active: z.boolean(),
     createdAt: utcTimestamp,

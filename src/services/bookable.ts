@@ -4,6 +4,7 @@ import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
 import type { ProviderSnapshot, ResourceSnapshot, ServiceSnapshot } from "../calendar";
 import type { Database } from "../db/client";
 import { services } from "../db/schema";
+import { type Answers, answerErrors } from "../domain/questions";
 import { ApiError } from "../lib/errors";
 import { providerSnapshotOf } from "../providers/snapshot";
 import { resourceSnapshotOf } from "../resources/snapshot";
@@ -18,6 +19,8 @@ export type BookableCheck = {
   inactive?: (() => ApiError) | null;
   /** The provider the request names, who must perform the service (else a 422 at `providerId`). */
   providerId?: string;
+  /** A new booking's answers, which must fit the service's questions (else a 422 at `answers.<key>`). */
+  answers?: Answers;
 };
 
 /**
@@ -71,6 +74,9 @@ export async function loadBookableService<const Also extends BatchItem<"sqlite">
       errors: [{ path: "providerId", message: "Not one of the service's providerIds." }],
     });
   }
+  const wrong = check.answers && answerErrors(service.questions, check.answers);
+  if (wrong?.length)
+    throw new ApiError("validation_failed", "The answers do not fit the service's questions.", { errors: wrong });
   const resources = needs.map((row) => resourceSnapshotOf(row.resource));
   return { service: snapshotOf(service), providers, resources, also: rest as BatchResponse<Also> };
 }

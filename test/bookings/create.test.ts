@@ -78,6 +78,7 @@ describe("happy", () => {
       startTime: iso(startTime),
       endTime: iso(plus(startTime, 30)),
       notes: "First visit.",
+      answers: {},
       status: "CONFIRMED",
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updatedAt: booking.createdAt,

@@ -160,9 +160,14 @@ async function fixtures(): Promise<Fixtures> {
   };
 }
 
-/** Makes the service id that request examples name a service of this business (Mon–Sun 09:00–17:00 UTC, 30 min). */
+/**
+ * Makes the service id that request examples name a service of this business (Mon–Sun
+ * 09:00–17:00 UTC, 30 min), asking the question the example answers name.
+ */
 async function provideExampleService(key: string, exampleId: string) {
-  const service = await createService(key);
+  const service = await createService(key, {
+    questions: [{ key: "allergies", label: "Any allergies we should know about?", type: "text" }],
+  });
   const [taken] = await db().select().from(services).where(eq(services.id, exampleId));
   if (!taken) {
     await db().update(services).set({ id: exampleId }).where(eq(services.id, service.id));

@@ -61,6 +61,7 @@ export function rewriteCustomer(
     const next: StoredBooking = { ...current, customerId: command.customerId, ...command.details };
     if (command.erase) {
       next.notes = null;
+      if (next.answers) next.answers = {};
       next.cancellationReason = null;
     }
     if (JSON.stringify(next) === row.record) continue;
@@ -80,7 +81,7 @@ function scrubEvents(sql: SqlStorage, details: CustomerDetails, bookingIds: stri
     sql.exec(
       `UPDATE events SET payload = json_set(payload,
          '$.data.customerName', ?, '$.data.customerEmail', ?, '$.data.customerPhone', ?,
-         '$.data.notes', NULL, '$.data.cancellationReason', NULL)
+         '$.data.notes', NULL, '$.data.cancellationReason', NULL, '$.data.answers', json('{}'))
        WHERE json_extract(payload, '$.data.id') = ?`,
       details.customerName,
       details.customerEmail,

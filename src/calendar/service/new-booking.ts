@@ -26,7 +26,7 @@ export const staffOf = (candidate: {
 /** The customer's side of a booking request. */
 export type BookingDraft = Pick<
   CreateBookingCommand["booking"],
-  "customerName" | "customerEmail" | "customerPhone" | "notes"
+  "customerName" | "customerEmail" | "customerPhone" | "notes" | "answers"
 >;
 
 /** A new booking of `service` at `[start, end)`: CONFIRMED, or PENDING when the service confirms by hand. */
@@ -56,6 +56,7 @@ export function buildBooking(
     startTime: new Date(at.start).toISOString(),
     endTime: new Date(at.end).toISOString(),
     notes: draft.notes,
+    ...(draft.answers && Object.keys(draft.answers).length > 0 ? { answers: draft.answers } : {}),
     status: service.requiresConfirmation ? "PENDING" : "CONFIRMED",
     version: 1,
     createdAt,

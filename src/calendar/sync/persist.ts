@@ -32,6 +32,7 @@ export async function persistBookings(
       ...record,
       providerIds: record.providerIds ?? (record.providerId ? [record.providerId] : []),
       resourceIds: record.resourceIds ?? [],
+      answers: record.answers ?? {},
     };
     const email = b.customerEmail.toLowerCase();
     const customerOf = sql`(SELECT id FROM customers WHERE business_id = ${b.businessId} AND email_normalized = ${email})`;
@@ -76,6 +77,7 @@ export async function persistBookings(
             providerIds: sql`excluded.provider_ids`,
             resourceIds: sql`excluded.resource_ids`,
             notes: sql`excluded.notes`,
+            answers: sql`excluded.answers`,
             version: sql`excluded.version`,
             updatedAt: sql`excluded.updated_at`,
             cancelledAt: sql`excluded.cancelled_at`,

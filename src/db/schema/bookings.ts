@@ -1,6 +1,7 @@
 /** Bookings as D1 stores them (the service calendars are the authority; D1 is the query store). */
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { bookingStatuses } from "../../domain/booking.ts";
+import type { Answers } from "../../domain/questions.ts";
 import { ownedRowColumns, requiredRef, timestampColumns } from "./accounts.ts";
 import { providers, services } from "./catalog.ts";
 import { customers } from "./customers.ts";
@@ -23,6 +24,8 @@ export const bookings = sqliteTable(
     startTime: text("start_time").notNull(),
     endTime: text("end_time").notNull(),
     notes: text("notes"),
+    /** JSON: answers to the service's questions, by key. */
+    answers: text("answers", { mode: "json" }).notNull().default({}).$type<Answers>(),
     status: text("status", { enum: bookingStatuses }).notNull(),
     /** Bumped by the service's calendar on every change; D1 keeps the highest it has seen. */
     version: integer("version").notNull().default(1),
@@ -41,10 +44,14 @@ export const bookings = sqliteTable(
 
 /**
  * A booking row; `providerId` may be absent in records written before bookings had providers,
- * `providerIds` and `resourceIds` in those written before teams and resources.
+ * `providerIds` and `resourceIds` in those written before teams and resources, `answers` before questions.
  */
-export type BookingRow = Omit<typeof bookings.$inferSelect, "providerId" | "providerIds" | "resourceIds"> & {
+export type BookingRow = Omit<
+  typeof bookings.$inferSelect,
+  "providerId" | "providerIds" | "resourceIds" | "answers"
+> & {
   providerId?: string | null;
   providerIds?: string[];
   resourceIds?: string[];
+  answers?: Answers;
 };

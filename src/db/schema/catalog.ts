@@ -1,5 +1,6 @@
 /** The catalog: services, the providers who perform them, and which provider performs which service. */
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { Question } from "../../domain/questions.ts";
 import type { DateOverride, WeeklySchedule } from "../../domain/schedule.ts";
 import { businessIdColumn, ownedRowColumns, requiredRef, timestampColumns } from "./accounts.ts";
 
@@ -34,6 +35,8 @@ export const services = sqliteTable(
     cancellationNoticeMinutes: integer("cancellation_notice_minutes").notNull().default(0),
     /** A customer's manage link cannot move a booking within this many minutes of its start. */
     rescheduleNoticeMinutes: integer("reschedule_notice_minutes").notNull().default(0),
+    /** JSON: what booking it asks (`[{ key, label, type, required, choices? }]`). */
+    questions: text("questions", { mode: "json" }).notNull().default([]).$type<Question[]>(),
   },
   (t) => [index("services_business_active_idx").on(t.businessId, t.active, t.id)],
 );

@@ -56,6 +56,7 @@ describe("happy", () => {
       startTime: "2030-12-01T10:00:00.000Z",
       endTime: "2030-12-01T10:30:00.000Z",
       notes: "First visit.",
+      answers: {},
       status: "CONFIRMED",
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,

@@ -17,6 +17,7 @@ const secrets = {
   phone: "+49 30 9876543",
   notes: "Allergic to latex; door code 4711",
   reason: "Zelda is in hospital",
+  answer: "Penicillin rash in 1987",
 };
 
 /** Every secret (and the e-mail in any case) that occurs in `text`. */
@@ -50,7 +51,9 @@ async function customerWithHistory() {
   const sent = receiver();
   const account = await createAccount();
   const key = account.apiKey;
-  const service = await createService(key);
+  const service = await createService(key, {
+    questions: [{ key: "allergies", label: "Any allergies?", type: "text", required: true }],
+  });
   const hook = await json(
     await api("POST", "/webhooks", {
       key,
@@ -62,6 +65,7 @@ async function customerWithHistory() {
     customerEmail: secrets.email,
     customerPhone: secrets.phone,
     notes: secrets.notes,
+    answers: { allergies: secrets.answer },
   });
   const first = await postBooking(key, body, "erase-me-1");
   expect(first.status).toBe(201);
@@ -108,6 +112,7 @@ describe("happy", () => {
         customerEmail: `erased-${s.customerId}@invalid`,
         customerPhone: null,
         notes: null,
+        answers: {},
         cancellationReason: null,
         // An erased customer's links end.
         manageUrl: null,
