@@ -117,9 +117,17 @@ export async function slotCalendar(
 export const proposeServiceChange = (env: Env, businessId: string, serviceId: string, change: ServiceChange) =>
   serviceCalendar(env, businessId, serviceId).proposeChange(change);
 
-/** The service's new version is saved: the calendar refuses what was decided against older ones. */
-export const serviceChanged = (env: Env, businessId: string, serviceId: string, version: number) =>
-  serviceCalendar(env, businessId, serviceId).serviceChanged(version);
+/**
+ * The service's new version is saved: the calendar refuses what was decided against older ones;
+ * with `reminders` (they changed), it plans its upcoming bookings' reminders anew.
+ */
+export const serviceChanged = (
+  env: Env,
+  businessId: string,
+  serviceId: string,
+  version: number,
+  reminders?: number[],
+) => serviceCalendar(env, businessId, serviceId).serviceChanged(version, reminders);
 
 /** Pushes a person's settings to their calendar; answers the version it holds. */
 export const configurePerson = (env: Env, person: ProviderSnapshot) =>

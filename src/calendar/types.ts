@@ -15,6 +15,8 @@ export type ServiceSnapshot = ServiceRules & {
   providerMode?: "one" | "all";
   /** The service's version in D1 when the Worker read it (service-version.ts). */
   version: number;
+  /** Minutes before a booking's start at which a `booking.reminder` is sent (reminders.ts). */
+  reminders?: number[];
 };
 
 /**

@@ -82,5 +82,15 @@ function eraseFromD1(db: Database, businessId: string, customerId: string, detai
           sql`json_extract(${webhookEvents.payload}, '$.data.id') IN ${bookingIds}`,
         ),
       ),
+    // Reminders carry their booking one level down.
+    db
+      .update(webhookEvents)
+      .set({ payload: scrubbed(webhookEvents.payload, "$.data.booking") })
+      .where(
+        and(
+          eq(webhookEvents.businessId, businessId),
+          sql`json_extract(${webhookEvents.payload}, '$.data.booking.id') IN ${bookingIds}`,
+        ),
+      ),
   ]);
 }

@@ -4,5 +4,6 @@ export const webhookEventTypes = [
   "booking.cancelled",
   "booking.updated",
   "booking.rescheduled",
+  "booking.reminder",
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];

@@ -40,6 +40,23 @@ const ProviderModeSchema = z.enum(["one", "all"]).openapi({
 
 const minutes = (max: number) => z.number().int().min(0).max(max);
 
+/** When reminders go out: up to 5 offsets before the start, 5 minutes to 30 days, each once. */
+const RemindersSchema = z
+  .array(z.strictObject({ offsetMinutes: z.number().int().min(5).max(43_200) }))
+  .max(5)
+  .superRefine((reminders, ctx) => {
+    const offsets = reminders.map((r) => r.offsetMinutes);
+    offsets.forEach((offset, i) => {
+      if (offsets.indexOf(offset) !== i)
+        ctx.addIssue({ code: "custom", path: [i, "offsetMinutes"], message: `${offset} is listed twice.` });
+    });
+  })
+  .openapi({
+    description:
+      "A `booking.reminder` webhook event goes out this many minutes before each booking's start (at most 5; 5–43,200 minutes each), for bookings not cancelled; a moved booking's reminders move with it, and one already past when a booking is made or moved is skipped. A change applies to upcoming bookings at once.",
+    example: [{ offsetMinutes: 1440 }],
+  });
+
 /** Every writable service field with its rules; create requires some, PATCH takes any. */
 const serviceFields = {
   name: z.string().trim().min(1).max(200).openapi({ example: "Haircut" }),
@@ -73,6 +90,7 @@ const serviceFields = {
   providerMode: ProviderModeSchema,
   resourceIds: ResourceIdsSchema,
   questions: QuestionsSchema,
+  reminders: RemindersSchema,
   requiresConfirmation: z.boolean().openapi({ description: "New bookings start PENDING instead of CONFIRMED." }),
   active: z.boolean(),
 };
@@ -94,6 +112,7 @@ export const CreateServiceSchema = z
     providerMode: serviceFields.providerMode.default("one"),
     resourceIds: serviceFields.resourceIds.default([]),
     questions: serviceFields.questions.default([]),
+    reminders: serviceFields.reminders.default([]),
     requiresConfirmation: serviceFields.requiresConfirmation.default(false),
     active: serviceFields.active.default(true),
   })
@@ -130,6 +149,7 @@ export const ServiceSchema = z
       .array(z.string())
       .openapi({ description: "Resources every booking takes a unit of, sorted; empty = none needed." }),
     questions: QuestionsSchema,
+    reminders: RemindersSchema,
     requiresConfirmation: z.boolean(),
     active: z.boolean(),
     createdAt: utcTimestamp,

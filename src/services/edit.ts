@@ -58,7 +58,13 @@ export async function editService(
   ]);
   const row = rows[0];
   if (!row) throw proposal && ifMatch === undefined ? changedMeanwhile() : nothingWritten("service", id, ifMatch);
-  await serviceChanged(env, businessId, id, row.version);
+  await serviceChanged(
+    env,
+    businessId,
+    id,
+    row.version,
+    changes.reminders && row.reminders.map((r) => r.offsetMinutes),
+  );
   const stored = providerIds && resourceIds ? { providerIds, resourceIds } : await linksOf(db, businessId, id);
   return {
     service: toService(row, {

@@ -19,5 +19,6 @@ export function snapshotOf(service: ServiceRow): ServiceSnapshot {
     dateOverrides: service.dateOverrides,
     requiresConfirmation: service.requiresConfirmation,
     providerMode: service.providerMode,
+    reminders: service.reminders.map((r) => r.offsetMinutes),
   };
 }

@@ -116,8 +116,12 @@ async function attempt(db: Database, delivery: OpenDelivery): Promise<boolean> {
  * (the calendar that records the event holds no link key).
  */
 async function withLink(env: Env, event: Pick<OpenDelivery, "payload" | "businessId" | "linkKeyVersion">) {
-  const body = JSON.parse(event.payload) as { data: Booking & Record<string, unknown> };
-  body.data = { ...body.data, ...(await withManageUrl(env, event, body.data)) };
+  type Data = Booking & Record<string, unknown>;
+  const body = JSON.parse(event.payload) as { data: Data & { booking?: Data } };
+  // A reminder carries its booking one level down.
+  if (body.data.booking)
+    body.data.booking = { ...body.data.booking, ...(await withManageUrl(env, event, body.data.booking)) };
+  else body.data = { ...body.data, ...(await withManageUrl(env, event, body.data)) };
   return JSON.stringify(body);
 }
 

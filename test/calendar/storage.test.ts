@@ -30,6 +30,7 @@ describe("calendar migrations", () => {
       for (const column of ["kind", "provider_id", "claims", "tentative_until_ms", "expires_ms"]) {
         sql.exec(`ALTER TABLE bookings DROP COLUMN ${column}`);
       }
+      sql.exec("DROP TABLE reminders");
       sql.exec("DROP TABLE holds");
       sql.exec("DROP TABLE claim_tasks");
       sql.exec("ALTER TABLE outbox DROP COLUMN queued_ms");

@@ -1,13 +1,14 @@
 /**
  * The document's `webhooks` section describes what receivers really get: each event type a
  * business can subscribe to is documented, and the bodies and headers of real deliveries (a
- * booking made, moved, edited and cancelled) validate against the documented request.
+ * booking made, moved, edited, reminded of and cancelled) validate against the documented request.
  */
+import { runDurableObjectAlarm } from "cloudflare:test";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { webhookEventTypes } from "../../src/domain/webhook";
-import { at, bookingBody, plus } from "../bookings/support";
+import { at, bookingBody, calendarStub, plus } from "../bookings/support";
 import { api, createAccount, createService, json } from "../helpers";
 import { eventually } from "../support/fixtures";
 
@@ -29,8 +30,8 @@ describe("the webhooks section", () => {
       return new Response(null, { status: 204 });
     });
 
-    const { apiKey } = await createAccount();
-    const service = await createService(apiKey);
+    const { apiKey, businessId } = await createAccount();
+    const service = await createService(apiKey, { reminders: [{ offsetMinutes: 60 }] });
     const hook = { url: "https://hooks.example/all", events: [...webhookEventTypes] };
     expect((await api("POST", "/webhooks", { key: apiKey, body: hook })).status).toBe(201);
     const start = at(2, "10:00");
@@ -40,8 +41,12 @@ describe("the webhooks section", () => {
     expect((await api("PATCH", `/bookings/${booking.id}`, { key: apiKey, body: { notes: "Window" } })).status).toBe(
       200,
     );
+    // An hour before the moved start, the calendar's alarm sends the reminder.
+    vi.setSystemTime(Date.parse(moved.startTime) - 59 * 60_000);
+    await runDurableObjectAlarm(calendarStub(businessId, service.id));
+    vi.useRealTimers();
     expect((await api("POST", `/bookings/${booking.id}/cancel`, { key: apiKey })).status).toBe(200);
-    await eventually(async () => (sent.length >= 4 ? true : undefined), "four deliveries");
+    await eventually(async () => (sent.length >= 5 ? true : undefined), "five deliveries");
 
     const ajv = new Ajv2020({ allErrors: true, strict: false });
     addFormats(ajv);

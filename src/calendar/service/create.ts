@@ -56,7 +56,7 @@ function seatNext(flow: CreateFlow, time: Interval, { tried, last }: Tries, now:
   const needs = claimNeeds(candidate, claimedTime(command, time, blocked), record.id);
   if (needs.length === 0) {
     tables.reservations.insert(record, blocked);
-    return done(commitBooking(tables, record, command.idempotency, now));
+    return done(commitBooking(tables, record, command, now));
   }
   const row = { rowId: record.id, businessId: service.businessId, needs };
   return claimFor(tables, row, candidate, tried, now, (tentative) =>
@@ -68,7 +68,7 @@ function seatNext(flow: CreateFlow, time: Interval, { tried, last }: Tries, now:
 export function confirmCreate({ tables, command }: CreateFlow, attempt: Attempt, now: number): CalendarResult {
   if (!tables.reservations.isTentative(attempt.rowId)) return { ok: false, refusal: tooLate("booking") };
   tables.reservations.confirm(attempt.rowId);
-  return commitBooking(tables, tables.reservations.load(attempt.rowId), command.idempotency, now);
+  return commitBooking(tables, tables.reservations.load(attempt.rowId), command, now);
 }
 
 /** A calendar refused: the row goes, what was granted is released, and the next candidate is tried. */

@@ -77,16 +77,19 @@ export function rewriteCustomer(
 
 /** Replaces the person's details in the events of these bookings that wait here for D1 or the queue. */
 function scrubEvents(sql: SqlStorage, details: CustomerDetails, bookingIds: string[]): void {
-  for (const id of bookingIds) {
-    sql.exec(
-      `UPDATE events SET payload = json_set(payload,
-         '$.data.customerName', ?, '$.data.customerEmail', ?, '$.data.customerPhone', ?,
-         '$.data.notes', NULL, '$.data.cancellationReason', NULL, '$.data.answers', json('{}'))
-       WHERE json_extract(payload, '$.data.id') = ?`,
-      details.customerName,
-      details.customerEmail,
-      details.customerPhone,
-      id,
-    );
+  // A reminder carries its booking one level down.
+  for (const root of ["$.data", "$.data.booking"]) {
+    for (const id of bookingIds) {
+      sql.exec(
+        `UPDATE events SET payload = json_set(payload,
+           '${root}.customerName', ?, '${root}.customerEmail', ?, '${root}.customerPhone', ?,
+           '${root}.notes', NULL, '${root}.cancellationReason', NULL, '${root}.answers', json('{}'))
+         WHERE json_extract(payload, '${root}.id') = ?`,
+        details.customerName,
+        details.customerEmail,
+        details.customerPhone,
+        id,
+      );
+    }
   }
 }

@@ -137,7 +137,7 @@ export function consumeHold(
   );
   const claims = tables.holds.end(hold.id, "CONSUMED", record.id);
   tables.reservations.insert(record, seat.blocked, { claims, tentativeUntil: null });
-  const result = commitBooking(tables, record, command.idempotency, now);
+  const result = commitBooking(tables, record, command, now);
   // The people keep the hold's claims for the booking, even those who left the service meanwhile.
   const people = seat.claims.filter((c) => c.calendar === "provider").map((c) => c.id);
   const span = { serviceId: service.id, start, end, blockedStart: seat.blocked.start, blockedEnd: seat.blocked.end };

@@ -190,6 +190,7 @@ function commitMove(
   );
   tables.outbox.enqueue(moved.id, moved.version, now);
   tables.events.raiseRescheduled(current, moved, moved.updatedAt);
+  tables.reminders.plan(moved, command.service.reminders ?? [], now);
   if (command.idempotency) {
     const { key, requestHash } = command.idempotency;
     tables.idempotency.remember(key, { requestHash, bookingId: moved.id }, now);

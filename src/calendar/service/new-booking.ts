@@ -69,16 +69,17 @@ export function buildBooking(
 
 /**
  * Commits a booking whose row holds its seat: queued for D1, its `booking.created` event raised,
- * its `Idempotency-Key` remembered. Inside the caller's transaction.
+ * its reminders planned, its `Idempotency-Key` remembered. Inside the caller's transaction.
  */
 export function commitBooking(
   tables: CalendarTables,
   record: BookingRecord,
-  idempotency: CreateBookingCommand["idempotency"],
+  { idempotency, service }: Pick<CreateBookingCommand, "idempotency" | "service">,
   now: number,
 ): CalendarResult {
   tables.outbox.enqueue(record.id, record.version, now);
   tables.events.raise(null, record, record.createdAt);
+  tables.reminders.plan(record, service.reminders ?? [], now);
   if (idempotency) {
     tables.idempotency.remember(idempotency.key, { requestHash: idempotency.requestHash, bookingId: record.id }, now);
   }

@@ -10,5 +10,7 @@ export function pruneCalendar(sql: SqlStorage, now: number): number {
     before,
   );
   sql.exec("DELETE FROM holds WHERE status != 'HELD' AND expires_ms < ?", before);
+  // Reminders of bookings that are gone (none is due after its booking's start, so none is lost).
+  sql.exec("DELETE FROM reminders WHERE booking_id NOT IN (SELECT id FROM bookings)");
   return rowsWritten;
 }

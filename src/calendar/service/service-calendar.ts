@@ -97,10 +97,14 @@ export class ServiceCalendar extends DurableObject<Env> {
 
   /**
    * The service changed (`PATCH /services/{id}`, before it answers): commands decided against
-   * an older version are refused from now on.
+   * an older version are refused from now on. With `reminders` (they changed), every upcoming
+   * booking's reminders are planned anew.
    */
-  async serviceChanged(version: number): Promise<void> {
-    this.ctx.storage.transactionSync(() => this.tables.serviceVersion.note(version));
+  async serviceChanged(version: number, reminders?: number[]): Promise<void> {
+    this.ctx.storage.transactionSync(() => {
+      this.tables.serviceVersion.note(version);
+      if (reminders) this.tables.reminders.replanUpcoming(this.tables.reservations, reminders, Date.now());
+    });
   }
 
   /**
@@ -179,14 +183,16 @@ export class ServiceCalendar extends DurableObject<Env> {
   }
 
   /**
-   * Gives up tentative rows past their deadline, sends what is owed to other calendars, retries
-   * every due outbox entry and event; reschedules itself while any remain. Every step is idempotent.
+   * Gives up tentative rows past their deadline, turns due reminders into events, sends what is
+   * owed to other calendars, retries every due outbox entry and event; reschedules itself while
+   * any remain. Every step is idempotent.
    */
   override async alarm(): Promise<void> {
     this.tables.alarm.fired();
     this.ctx.storage.transactionSync(() => {
       expireHolds(this.tables, Date.now());
       expireTentative(this.tables, Date.now());
+      this.tables.reminders.sendDue(this.tables.reservations, this.tables.events, Date.now());
     });
     await this.sendTasks();
     await this.writeBehind.run();
@@ -218,7 +224,7 @@ export class ServiceCalendar extends DurableObject<Env> {
     this.armForPending();
   }
 
-  /** Arms the alarm for the earliest pending work: outbox, events, tentative rows, tasks, holds. */
+  /** Arms the alarm for the earliest pending work: outbox, events, tentative rows, tasks, holds, reminders. */
   private armForPending(): void {
     const next = [
       this.tables.outbox.nextAttemptMs(),
@@ -226,6 +232,7 @@ export class ServiceCalendar extends DurableObject<Env> {
       this.tables.reservations.nextTentativeDeadline(),
       this.tables.tasks.nextAttemptMs(),
       this.tables.holds.nextExpiry(),
+      this.tables.reminders.nextDue(),
     ].filter((at): at is number => at !== null);
     if (next.length > 0) this.tables.alarm.arm(Math.max(Math.min(...next), Date.now()));
   }

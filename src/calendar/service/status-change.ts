@@ -72,6 +72,7 @@ export function changeStatus(tables: CalendarTables, command: TransitionCommand,
   // A status that frees the seat frees the time claimed elsewhere too (released after the commit).
   if (holdsCapacity(current.status) && !holdsCapacity(next.status)) {
     tables.tasks.release(current.businessId, tables.reservations.claimsOf(current.id), now);
+    tables.reminders.drop(current.id);
   }
   if (idempotency)
     tables.idempotency.remember(idempotency.key, { requestHash: idempotency.requestHash, bookingId: next.id }, now);

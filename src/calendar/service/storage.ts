@@ -100,4 +100,12 @@ export const serviceMigrations: string[] = [
      SELECT 'provider', provider_id, claim_id, business_id, action, claim, attempts, next_attempt_ms, last_error
      FROM provider_releases;
    DROP TABLE provider_releases;`,
+  // Reminders still to send: one row per booking and offset, due at start − offset.
+  `CREATE TABLE reminders (
+     booking_id TEXT NOT NULL,
+     offset_minutes INTEGER NOT NULL,
+     due_ms INTEGER NOT NULL,
+     PRIMARY KEY (booking_id, offset_minutes)
+   );
+   CREATE INDEX reminders_due ON reminders (due_ms);`,
 ];

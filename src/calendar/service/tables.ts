@@ -7,6 +7,7 @@ import { type EventPublisher, EventRelay } from "../sync/event-relay";
 import { Outbox } from "../sync/outbox";
 import { Holds } from "./holds";
 import { IdempotencyRecords } from "./idempotency-records";
+import { Reminders } from "./reminders";
 import { Reservations } from "./reservations";
 import { ServiceVersion } from "./service-version";
 import { serviceMigrations } from "./storage";
@@ -19,6 +20,7 @@ export type CalendarTables = {
   /** What is owed to the calendars this one claimed time in. */
   tasks: ClaimTasks;
   holds: Holds;
+  reminders: Reminders;
   alarm: AlarmClock;
   serviceVersion: ServiceVersion;
 };
@@ -35,6 +37,7 @@ export function openTables(storage: DurableObjectStorage, publish: EventPublishe
     events: new EventRelay(storage, publish),
     tasks: new ClaimTasks(storage),
     holds: new Holds(storage.sql, (blocked) => reservations.widen(blocked)),
+    reminders: new Reminders(storage.sql, alarm),
     alarm,
     serviceVersion: new ServiceVersion(storage.sql),
   };

@@ -13,6 +13,9 @@ import { errorText, retryDelayMs } from "../retention";
 import type { PersistOutcome } from "./outbox";
 import type { StoredBooking } from "./persist";
 
+/** The booking an event row `e` is about: its data, or (a reminder) its data's booking. */
+const eventBookingId = "coalesce(json_extract(e.payload, '$.data.id'), json_extract(e.payload, '$.data.booking.id'))";
+
 /** Puts events that D1 has on the webhook queue; throws when the queue refuses them. */
 export type EventPublisher = (events: BookingEvent[]) => Promise<void>;
 
@@ -80,6 +83,16 @@ export class EventRelay {
     );
   }
 
+  /** Records `booking.reminder`: the booking as it is now, and which of its service's reminders this is. */
+  raiseReminder(booking: StoredBooking, offsetMinutes: number, at: string): void {
+    this.record(
+      booking.businessId,
+      "booking.reminder",
+      { offsetMinutes, booking: { ...toBooking(booking), version: booking.version } },
+      at,
+    );
+  }
+
   private record(businessId: string, type: WebhookEventType, data: object, at: string): void {
     this.sql.exec(
       "INSERT INTO events (id, business_id, type, payload, created_at, stage, attempts, next_attempt_ms) VALUES (?, ?, ?, ?, ?, 'd1', 0, 0)",
@@ -100,8 +113,8 @@ export class EventRelay {
     const rows = this.sql
       .exec<EventRow>(
         `SELECT * FROM events e WHERE stage = 'd1'
-           AND (NOT EXISTS (SELECT 1 FROM outbox o WHERE o.booking_id = json_extract(e.payload, '$.data.id'))
-                OR json_extract(e.payload, '$.data.id') IN (SELECT value FROM json_each(?)))
+           AND (NOT EXISTS (SELECT 1 FROM outbox o WHERE o.booking_id = ${eventBookingId})
+                OR ${eventBookingId} IN (SELECT value FROM json_each(?)))
          ORDER BY id LIMIT ?`,
         JSON.stringify(bookingIds),
         limit,
@@ -115,7 +128,7 @@ export class EventRelay {
     return this.sql
       .exec<{ n: number }>(
         `SELECT count(*) AS n FROM events e WHERE stage = 'd1' AND next_attempt_ms <= ?
-           AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.booking_id = json_extract(e.payload, '$.data.id'))`,
+           AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.booking_id = ${eventBookingId})`,
         now,
       )
       .one().n;

@@ -37,6 +37,8 @@ export const services = sqliteTable(
     rescheduleNoticeMinutes: integer("reschedule_notice_minutes").notNull().default(0),
     /** JSON: what booking it asks (`[{ key, label, type, required, choices? }]`). */
     questions: text("questions", { mode: "json" }).notNull().default([]).$type<Question[]>(),
+    /** JSON: when a `booking.reminder` goes out, `[{ "offsetMinutes": 1440 }]` (before the start). */
+    reminders: text("reminders", { mode: "json" }).notNull().default([]).$type<{ offsetMinutes: number }[]>(),
   },
   (t) => [index("services_business_active_idx").on(t.businessId, t.active, t.id)],
 );

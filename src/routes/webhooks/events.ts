@@ -17,6 +17,16 @@ const RescheduledBookingSchema = EventBookingSchema.extend({
   previousProviderId: z.string().nullable(),
 }).openapi("RescheduledBooking");
 
+const ReminderSchema = z
+  .object({
+    offsetMinutes: z
+      .number()
+      .int()
+      .openapi({ description: "Which of the service's `reminders` this is.", example: 1440 }),
+    booking: EventBookingSchema,
+  })
+  .openapi("BookingReminder");
+
 /** What each event means, and its booking. */
 const events: Record<WebhookEventType, { summary: string; data: z.ZodType }> = {
   "booking.created": { summary: "A booking was made (any way: API, hold, import, agent).", data: EventBookingSchema },
@@ -28,6 +38,11 @@ const events: Record<WebhookEventType, { summary: string; data: z.ZodType }> = {
   "booking.rescheduled": {
     summary: "A booking moved to another time (or person); `data` also says where it was.",
     data: RescheduledBookingSchema,
+  },
+  "booking.reminder": {
+    summary:
+      "A booking starts in `offsetMinutes` (one of its service's `reminders`): sent at its start minus the offset, by the calendar's alarm, for bookings not cancelled; `data.booking` is the booking then.",
+    data: ReminderSchema,
   },
 };
 
