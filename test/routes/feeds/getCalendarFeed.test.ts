@@ -66,6 +66,31 @@ describe("happy", () => {
     expect(changed.headers.get("ETag")).not.toBe(etag);
     expect((await eventsOf(changed)).events.map((e) => e.uid)).toContain(added.id);
   });
+  it("a person with 1,000 bookings gets all of them, in under 300 KB (about 235 bytes each)", async () => {
+    const { apiKey, businessId } = await createAccount();
+    const provider = await createProvider(apiKey, { name: "Busy Person" });
+    const service = await createService(apiKey, { name: "Physiotherapy session" });
+    const customer = await createCustomer(apiKey);
+    for (let i = 0; i < 1000; i += 50) {
+      await Promise.all(
+        Array.from({ length: 50 }, (_, j) =>
+          insertBooking(businessId, {
+            serviceId: service.id,
+            customerId: customer.id,
+            providerId: provider.id,
+            customerName: "Alexandria Ocasio-Smith",
+            startTime: new Date(Date.parse(daysFromNow(1)) + (i + j) * 3_600_000).toISOString(),
+          }),
+        ),
+      );
+    }
+    const feed = await issueFeed(apiKey, provider.id);
+    const res = await readFeed(feed.path);
+    const bytes = Number(res.headers.get("Content-Length") ?? (await res.clone().arrayBuffer()).byteLength);
+    const { events } = await eventsOf(res);
+    expect(events).toHaveLength(1000);
+    expect(bytes).toBeLessThan(300_000);
+  });
 });
 
 describe("error", () => {
