@@ -107,6 +107,16 @@ describe("security", () => {
     await problem(await viaLink("GET", token), 404, "not_found");
   });
 
+  it("erasing the customer ends their links at once", async () => {
+    const c = await clinic();
+    const { booking, path } = await bookWithLink(c.apiKey, c.serviceId, minutesFromNow(600));
+    expect((await viaLink("GET", path)).status).toBe(200);
+    expect((await api("DELETE", `/customers/${booking.customerId}`, { key: c.apiKey })).status).toBe(204);
+    await problem(await viaLink("GET", path), 404, "not_found");
+    await problem(await viaLink("POST", `${path}/cancel`, {}), 404, "not_found");
+    expect((await json(await api("GET", `/bookings/${booking.id}`, { key: c.apiKey }))).manageUrl).toBeNull();
+  });
+
   it("never writes a token to the log", async () => {
     const c = await clinic();
     const { path } = await bookWithLink(c.apiKey, c.serviceId, minutesFromNow(600));
