@@ -73,24 +73,17 @@ function eraseFromD1(db: Database, businessId: string, customerId: string, detai
           sql`json_valid(${idempotencyKeys.responseBody}) AND json_extract(${idempotencyKeys.responseBody}, '$.id') IN ${bookingIds}`,
         ),
       ),
-    db
-      .update(webhookEvents)
-      .set({ payload: scrubbed(webhookEvents.payload, "$.data") })
-      .where(
-        and(
-          eq(webhookEvents.businessId, businessId),
-          sql`json_extract(${webhookEvents.payload}, '$.data.id') IN ${bookingIds}`,
+    // A reminder carries its booking one level down.
+    ...(["$.data", "$.data.booking"] as const).map((root) =>
+      db
+        .update(webhookEvents)
+        .set({ payload: scrubbed(webhookEvents.payload, root) })
+        .where(
+          and(
+            eq(webhookEvents.businessId, businessId),
+            sql`json_extract(${webhookEvents.payload}, ${`${root}.id`}) IN ${bookingIds}`,
+          ),
         ),
-      ),
-    // Reminders carry their booking one level down.
-    db
-      .update(webhookEvents)
-      .set({ payload: scrubbed(webhookEvents.payload, "$.data.booking") })
-      .where(
-        and(
-          eq(webhookEvents.businessId, businessId),
-          sql`json_extract(${webhookEvents.payload}, '$.data.booking.id') IN ${bookingIds}`,
-        ),
-      ),
+    ),
   ]);
 }

@@ -151,6 +151,29 @@ describe("happy", () => {
   });
 });
 
+describe("security", () => {
+  it("erasing the customer scrubs their reminders recorded in D1", async () => {
+    const c = await clinic([60]);
+    const res = await postBooking(
+      c.apiKey,
+      bookingBody(c.serviceId, inMinutes(600), { customerName: "Zelda Quixote", customerEmail: "zq@example.com" }),
+    );
+    const booking = await json(res);
+    await alarmAt(c.stub, plus(booking.startTime, -59));
+    vi.useRealTimers();
+    const payloadOf = async () =>
+      (await db().select().from(webhookEvents).where(eq(webhookEvents.businessId, c.businessId)))
+        .filter((r) => r.type === "booking.reminder")
+        .map((r: { payload: string }) => r.payload)
+        .join("\n");
+    expect(await payloadOf()).toContain("Zelda Quixote");
+    expect((await api("DELETE", `/customers/${booking.customerId}`, { key: c.apiKey })).status).toBe(204);
+    const after = await payloadOf();
+    expect(after).toContain(booking.id);
+    expect(after).not.toMatch(/Zelda|zq@example/);
+  });
+});
+
 describe("error", () => {
   it.each([
     ["an offset under 5 minutes", [{ offsetMinutes: 4 }], "reminders.0.offsetMinutes"],
