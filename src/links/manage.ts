@@ -4,7 +4,8 @@
  * windows (the calendar checks them in the step that makes the change).
  */
 import { moveBooking } from "../bookings/move";
-import { transitionBooking } from "../bookings/transition";
+import { bookingOrThrow } from "../bookings/refusal";
+import { changeBooking } from "../calendar";
 import type { Database } from "../db/client";
 import { holdsCapacity } from "../domain/booking";
 import { serviceAvailability } from "../services/availability";
@@ -46,14 +47,15 @@ const after = async (env: Env, link: OpenLink, changed: Parameters<typeof withMa
 };
 
 /** Cancels the link's booking, unless the cancellation notice has begun (409 `policy_window`). */
-export async function cancelByLink(env: Env, db: Database, link: OpenLink, reason: string | undefined) {
-  const { booking } = await transitionBooking(env, db, link.businessId, {
+export async function cancelByLink(env: Env, link: OpenLink, reason: string | undefined) {
+  // The link already read the booking and knows its service: straight to its calendar.
+  const result = await changeBooking(env, link.businessId, link.service.id, {
     bookingId: link.booking.id,
     status: "CANCELLED",
     cancellationReason: reason ?? null,
     customerNoticeMinutes: link.service.cancellationNoticeMinutes,
   });
-  return after(env, link, booking);
+  return after(env, link, bookingOrThrow(result).booking);
 }
 
 /** Moves the link's booking (its own provider), unless the reschedule notice has begun. */

@@ -31,5 +31,5 @@ const route = createRoute({
 export const cancelManagedBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const link = await linkFor(c.env, c.var.db, c.req.valid("param").token, clientAddress(c.req.raw));
-    return c.json(await cancelByLink(c.env, c.var.db, link, c.req.valid("json")?.reason), 200);
+    return c.json(await cancelByLink(c.env, link, c.req.valid("json")?.reason), 200);
   });
