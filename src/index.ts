@@ -1,4 +1,5 @@
 import { app } from "./app";
+import { payloadWithLink } from "./links/present";
 import { nightly } from "./maintenance";
 import { deadLetterWebhooks, deliverWebhooks } from "./webhooks/deliver";
 import type { WebhookMessage } from "./webhooks/events";
@@ -8,5 +9,6 @@ export { ProviderCalendar, ResourceCalendar, ServiceCalendar } from "./calendar"
 export default {
   fetch: app.fetch,
   scheduled: (_controller, env, ctx) => ctx.waitUntil(nightly(env)),
-  queue: (batch, env) => (batch.queue.endsWith("-dlq") ? deadLetterWebhooks(batch, env) : deliverWebhooks(batch, env)),
+  queue: (batch, env) =>
+    batch.queue.endsWith("-dlq") ? deadLetterWebhooks(batch, env) : deliverWebhooks(batch, env, payloadWithLink),
 } satisfies ExportedHandler<Env, WebhookMessage>;

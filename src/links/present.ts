@@ -52,3 +52,19 @@ export async function withManageUrls(env: Env, owner: LinkOwner, items: Booking[
 /** One booking with its manage link. */
 export const withManageUrl = async (env: Env, owner: LinkOwner, booking: Booking): Promise<LinkedBooking> =>
   (await withManageUrls(env, owner, [booking]))[0] as LinkedBooking;
+
+/**
+ * A webhook event's payload as it is sent: its booking with the manage link (a reminder carries
+ * its booking one level down, in `data.booking`).
+ */
+export async function payloadWithLink(
+  env: Env,
+  event: { payload: string; businessId: string; linkKeyVersion: number },
+): Promise<string> {
+  type Data = Booking & Record<string, unknown>;
+  const body = JSON.parse(event.payload) as { data: Data & { booking?: Data } };
+  if (body.data.booking)
+    body.data.booking = { ...body.data.booking, ...(await withManageUrl(env, event, body.data.booking)) };
+  else body.data = { ...body.data, ...(await withManageUrl(env, event, body.data)) };
+  return JSON.stringify(body);
+}

@@ -6,8 +6,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { createDb, type Database } from "../db/client";
 import { businesses, webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "../db/schema";
-import type { Booking } from "../domain/booking";
-import { withManageUrl } from "../links/present";
 import type { WebhookMessage } from "./events";
 import { signedHeaders } from "./signing";
 
@@ -112,26 +110,25 @@ async function attempt(db: Database, delivery: OpenDelivery): Promise<boolean> {
 }
 
 /**
- * The event's payload as sent: its booking with the customer's manage link, made at sending time
- * (the calendar that records the event holds no link key).
+ * Turns a stored event's payload into the one sent (the manage link is added at sending time:
+ * the calendar that records the event holds no link key). Given by the Worker's entry.
  */
-async function withLink(env: Env, event: Pick<OpenDelivery, "payload" | "businessId" | "linkKeyVersion">) {
-  type Data = Booking & Record<string, unknown>;
-  const body = JSON.parse(event.payload) as { data: Data & { booking?: Data } };
-  // A reminder carries its booking one level down.
-  if (body.data.booking)
-    body.data.booking = { ...body.data.booking, ...(await withManageUrl(env, event, body.data.booking)) };
-  else body.data = { ...body.data, ...(await withManageUrl(env, event, body.data)) };
-  return JSON.stringify(body);
-}
+export type PresentPayload = (
+  env: Env,
+  event: { payload: string; businessId: string; linkKeyVersion: number },
+) => Promise<string>;
 
 /** Consumer of the webhook queue. */
-export async function deliverWebhooks(batch: MessageBatch<WebhookMessage>, env: Env): Promise<void> {
+export async function deliverWebhooks(
+  batch: MessageBatch<WebhookMessage>,
+  env: Env,
+  present: PresentPayload,
+): Promise<void> {
   const db = createDb(env.DB);
   for (const message of batch.messages) {
     let failed = false;
     const deliveries = await openDeliveries(db, message.body);
-    const payload = deliveries[0] && (await withLink(env, deliveries[0]));
+    const payload = deliveries[0] && (await present(env, deliveries[0]));
     for (const delivery of deliveries) {
       if (!(await attempt(db, { ...delivery, payload: payload ?? delivery.payload }))) failed = true;
     }

@@ -13,6 +13,7 @@ import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ServiceCalendar } from "../../src/calendar/service/service-calendar";
+import { payloadWithLink } from "../../src/links/present";
 import {
   deadLetterWebhooks,
   deliverWebhooks,
@@ -157,7 +158,7 @@ describe("retries and dead letters", () => {
         { id: `m${attempt}`, timestamp: new Date(), attempts: attempt, body: { eventId: first.eventId } },
       ]);
       const retry = vi.spyOn(batch.messages[0] as Message<WebhookMessage>, "retry");
-      await deliverWebhooks(batch, env);
+      await deliverWebhooks(batch, env, payloadWithLink);
       const result = await getQueueResult(batch, createExecutionContext());
       expect(result.retryMessages.map((m) => m.msgId)).toEqual([`m${attempt}`]);
       expect(retry).toHaveBeenCalledWith({ delaySeconds: retryDelaysSeconds[attempt - 1] });
