@@ -188,6 +188,19 @@ try {
   const weekOfOne = await peopleWeek(1);
   const weekOfTwenty = await peopleWeek(20);
 
+  // A person's calendar feed with 1,000 bookings, as a calendar app polls it (no If-None-Match).
+  const feedPerson = (await call(key, "POST", "/providers", provider("Feed person"))).body.id;
+  const feedService = (await call(key, "POST", "/services", service("Feed service", 1, [feedPerson]))).body.id;
+  await seedBookings(feedService, slotOfDay(1), 1000);
+  const feedUrl = new URL(
+    ((await call(key, "POST", `/providers/${feedPerson}/feed`)).body as unknown as { url: string }).url,
+  );
+  const feedBytes = (await (await fetch(`${server.url}${feedUrl.pathname}`)).arrayBuffer()).byteLength;
+  const feed = await run("GET a person's feed, 1,000 bookings", {
+    connections: 10,
+    request: { path: feedUrl.pathname },
+  });
+
   // Creates into distinct free slots: one hot service (10 and 20 connections), then spread over 16.
   const hot = (await call(key, "POST", "/services", service("Hot"))).body.id;
   let hotSlot = 0;
@@ -353,6 +366,8 @@ try {
       p50: Math.round((weekOfTwenty.p50 / Math.max(weekOfOne.p50, 1)) * 100) / 100,
       rps: Math.round((weekOfTwenty.rps / Math.max(weekOfOne.rps, 1)) * 100) / 100,
     },
+    /** A person's calendar feed of 1,000 bookings: its size, p50 and requests/s over `/health`. */
+    feedOf1000: { bytes: feedBytes, p50: feed.p50, rps: feed.rps, overHealth: ratio(feed) },
     /** Requests/s of creates that claim other calendars over a plain create, in the same run. */
     claimsOverPlain: {
       personAndRoom: Math.round((personAndRoom.rps / Math.max(plainCreate.rps, 1)) * 100) / 100,
@@ -406,6 +421,9 @@ try {
     );
     console.log(
       `MCP over REST, req/s: find_availability ×${report.mcpOverRest.findAvailability}, book_appointment ×${report.mcpOverRest.bookAppointment}`,
+    );
+    console.log(
+      `a person's feed of 1,000 bookings: ${Math.round(feedBytes / 1024)} KB, p50 ${feed.p50} ms, ${feed.rps} req/s (×${ratio(feed)} /health)`,
     );
     console.log(`storm: ${stormWins} of 200 succeeded (capacity 2), ${report.storm.conflicts} × 409, ${stormMs} ms`);
     console.log(
