@@ -33,15 +33,21 @@ export const escapeText = (text: string) =>
 /** `20261201T100000Z` from an ISO 8601 UTC instant. */
 export const utcStamp = (iso: string) => `${new Date(iso).toISOString().slice(0, 19).replace(/[-:]/g, "")}Z`;
 
-const encoder = new TextEncoder();
+/** The UTF-8 length of one character (a code point), without encoding it. */
+const utf8Size = (char: string) => {
+  const code = char.codePointAt(0) ?? 0;
+  return code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+};
 
 /** Folds a content line to 75 octets a line (3.1), never inside a UTF-8 character. */
 export function fold(line: string): string {
+  // Most lines are short: 75 UTF-16 units or fewer are at most 75 octets when all are ASCII.
+  if (line.length <= 75 && /^[\x20-\x7e]*$/.test(line)) return line;
   const parts: string[] = [];
   let current = "";
   let octets = 0;
   for (const char of line) {
-    const size = encoder.encode(char).length;
+    const size = utf8Size(char);
     // Continuation lines start with a space, which counts against their 75 octets.
     if (octets + size > 75) {
       parts.push(current);

@@ -57,6 +57,19 @@ describe("iCalendar text", () => {
     expect(folded.replaceAll("\r\n ", "")).toBe(line);
   });
 
+  it("any line folds into parts of at most 75 octets that join back to it (ASCII fast path included)", () => {
+    const encoder = new TextEncoder();
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: "grapheme", maxLength: 120 })), (text) => {
+        const line = `SUMMARY:${text.replace(/[\r\n]/g, "")}`;
+        const folded = fold(line);
+        for (const part of folded.split("\r\n")) expect(encoder.encode(part).length).toBeLessThanOrEqual(75);
+        expect(folded.replaceAll("\r\n ", "")).toBe(line);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it("any summary text reads back as written, control characters aside", () => {
     fc.assert(
       fc.property(fc.string({ unit: "grapheme", maxLength: 200 }), (text) => {
