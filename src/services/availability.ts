@@ -81,7 +81,8 @@ async function peopleOf(
   const asked = providerId === undefined ? rows : rows.filter((row) => row.provider.id === providerId);
   const chosen = team && asked.length > 0 ? rows : asked;
   if (chosen.length === 0) {
-    throw new ApiError("validation_failed", `Provider ${providerId} does not perform this service.`, {
+    // The detail does not quote the query: an id sent there may name another business's row.
+    throw new ApiError("validation_failed", "The providerId asked for does not perform this service.", {
       errors: [{ path: "providerId", message: "Not one of the service's providerIds." }],
     });
   }
@@ -98,7 +99,7 @@ async function resourcesOf(
   const rows = await resourcesOfService(db, businessId, serviceId);
   const chosen = resourceId === undefined ? rows : rows.filter((row) => row.resource.id === resourceId);
   if (resourceId !== undefined && chosen.length === 0) {
-    throw new ApiError("validation_failed", `Resource ${resourceId} is not one this service needs.`, {
+    throw new ApiError("validation_failed", "The resourceId asked for is not one this service needs.", {
       errors: [{ path: "resourceId", message: "Not one of the service's resourceIds." }],
     });
   }
