@@ -10,10 +10,18 @@ import { bookingOrThrow } from "./refusal";
 export type Move = { startTime: string; endTime: string; providerId?: string };
 
 /**
+ * What makes a move conditional or repeatable, or a customer's: the versions If-Match allows
+ * (any, when absent), the `Idempotency-Key`, and the notice a manage link is bound by.
+ */
+export type MoveOptions = {
+  expectedVersions?: number[];
+  claim?: IdempotencyClaim;
+  customerNoticeMinutes?: number;
+};
+
+/**
  * Moves the business's booking to a new time (and maybe provider) in its service's calendar,
  * under every rule of a new booking, the first being an active service (422 `service_inactive`).
- * `expectedVersions` are the versions If-Match allows (any, when undefined); `customerNoticeMinutes`
- * binds a customer's manage link to the service's policy window.
  */
 export async function moveBooking(
   env: Env,
@@ -21,19 +29,29 @@ export async function moveBooking(
   businessId: string,
   id: string,
   move: Move,
-  expectedVersions: number[] | undefined,
-  claim: IdempotencyClaim | undefined,
-  customerNoticeMinutes?: number,
+  options: MoveOptions = {},
 ) {
   const stored = await loadBooking(db, businessId, id);
-  const { service, providers, resources } = await loadBookableService(db, businessId, stored.serviceId, {
-    missing: () => new ApiError("not_found", `No booking ${id}.`),
+  return moveInService(env, db, businessId, { id, serviceId: stored.serviceId }, move, options);
+}
+
+/** `moveBooking` for a caller that has read the booking already (a manage link): its id and service. */
+export async function moveInService(
+  env: Env,
+  db: Database,
+  businessId: string,
+  booking: { id: string; serviceId: string },
+  move: Move,
+  { expectedVersions, claim, customerNoticeMinutes }: MoveOptions = {},
+) {
+  const { service, providers, resources } = await loadBookableService(db, businessId, booking.serviceId, {
+    missing: () => new ApiError("not_found", `No booking ${booking.id}.`),
     inactive: () =>
-      new ApiError("service_inactive", `Service ${stored.serviceId} is not active; its bookings cannot move.`),
+      new ApiError("service_inactive", `Service ${booking.serviceId} is not active; its bookings cannot move.`),
     providerId: move.providerId,
   });
   const result = await reschedule(env, {
-    bookingId: id,
+    bookingId: booking.id,
     startTime: move.startTime,
     endTime: move.endTime,
     providerId: move.providerId ?? null,

@@ -3,11 +3,12 @@
  * it and cancel it — through the same calendar paths as the API, bound by the service's policy
  * windows (the calendar checks them in the step that makes the change).
  */
-import { moveBooking } from "../bookings/move";
+import { moveInService } from "../bookings/move";
 import { bookingOrThrow } from "../bookings/refusal";
 import { changeBooking } from "../calendar";
 import type { Database } from "../db/client";
 import { holdsCapacity } from "../domain/booking";
+import { ApiError } from "../lib/errors";
 import { serviceAvailability } from "../services/availability";
 import { withManageUrl } from "./present";
 import type { OpenLink } from "./records";
@@ -42,8 +43,7 @@ export function managedView(link: OpenLink) {
 
 /** The view of the booking after a change the calendar made. */
 const after = async (env: Env, link: OpenLink, changed: Parameters<typeof withManageUrl>[2]) => {
-  const booking = await withManageUrl(env, link, changed);
-  return managedView({ ...link, booking: { ...booking, manageUrl: booking.manageUrl ?? null } });
+  return managedView({ ...link, booking: await withManageUrl(env, link, changed) });
 };
 
 /** Cancels the link's booking, unless the cancellation notice has begun (409 `policy_window`). */
@@ -58,6 +58,20 @@ export async function cancelByLink(env: Env, link: OpenLink, reason: string | un
   return after(env, link, bookingOrThrow(result).booking);
 }
 
+/**
+ * A refusal as the customer gets it. The one a customer cannot act on — their booking's person
+ * no longer performs the service, which the API answers with a 422 naming that person and asking
+ * for another `providerId` — is a 409 `slot_unavailable` that names nobody.
+ */
+function customersProblem(error: unknown): unknown {
+  if (!(error instanceof ApiError) || error.extensions?.reason !== "provider_left_service") return error;
+  return new ApiError(
+    "slot_unavailable",
+    "The person who performs this booking no longer offers it online; please contact the business.",
+    { extensions: { reason: "provider_unavailable" } },
+  );
+}
+
 /** Moves the link's booking (its own provider), unless the reschedule notice has begun. */
 export async function rescheduleByLink(
   env: Env,
@@ -65,16 +79,17 @@ export async function rescheduleByLink(
   link: OpenLink,
   time: { startTime: string; endTime: string },
 ) {
-  const { booking } = await moveBooking(
+  // The link has read the booking already: its service's rules, then its calendar.
+  const { booking } = await moveInService(
     env,
     db,
     link.businessId,
-    link.booking.id,
+    { id: link.booking.id, serviceId: link.service.id },
     time,
-    undefined,
-    undefined,
-    link.service.rescheduleNoticeMinutes,
-  );
+    { customerNoticeMinutes: link.service.rescheduleNoticeMinutes },
+  ).catch((error: unknown) => {
+    throw customersProblem(error);
+  });
   return after(env, link, booking);
 }
 
@@ -83,7 +98,8 @@ export async function rescheduleByLink(
  * each only with its times and whether it is bookable — no counts, no ids of other people.
  */
 export async function linkAvailability(env: Env, db: Database, link: OpenLink, range: { from?: string; to?: string }) {
-  const providerId = link.booking.providerIds.length === 1 ? (link.booking.providerId ?? undefined) : undefined;
+  // A team's booking has no one provider: its slots are the whole team's, as for the service.
+  const providerId = link.booking.providerId ?? undefined;
   const calendar = await serviceAvailability(env, db, link.businessId, link.service.id, { ...range, providerId });
   return {
     timezone: calendar.timezone,

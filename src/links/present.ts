@@ -38,13 +38,13 @@ export const linkOpens = (booking: Pick<Booking, "status" | "customerEmail" | "e
 /** The bookings with their manage links (null where a link would not open, or links are off). */
 export async function withManageUrls(env: Env, owner: LinkOwner, items: Booking[]): Promise<LinkedBooking[]> {
   const settings = linkSettings(env);
-  const key = settings && (await linkKey(settings.secret, owner.businessId, owner.linkKeyVersion));
+  if (!settings) return items.map((booking) => ({ ...booking, manageUrl: null }));
+  const key = await linkKey(settings.secret, owner.businessId, owner.linkKeyVersion);
   const now = Date.now();
   return Promise.all(
     items.map(async (booking) => ({
       ...booking,
-      manageUrl:
-        settings && key && linkOpens(booking, now) ? settings.base + (await manageToken(key, booking.id)) : null,
+      manageUrl: linkOpens(booking, now) ? settings.base + (await manageToken(key, booking.id)) : null,
     })),
   );
 }

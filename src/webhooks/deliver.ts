@@ -128,9 +128,10 @@ export async function deliverWebhooks(
   for (const message of batch.messages) {
     let failed = false;
     const deliveries = await openDeliveries(db, message.body);
-    const payload = deliveries[0] && (await present(env, deliveries[0]));
+    // Every delivery of a message carries the same event: presented once.
+    const payload = deliveries[0] ? await present(env, deliveries[0]) : "";
     for (const delivery of deliveries) {
-      if (!(await attempt(db, { ...delivery, payload: payload ?? delivery.payload }))) failed = true;
+      if (!(await attempt(db, { ...delivery, payload }))) failed = true;
     }
     if (!failed) message.ack();
     else {

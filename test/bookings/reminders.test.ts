@@ -17,10 +17,6 @@ import { createWebhook, unreachableReceiver } from "../support/fixtures";
 import { allDay, bookingBody, calendarStub, plus, postBooking } from "./support";
 
 const MINUTE = 60_000;
-type Planned = { offsetMinutes: number; dueMs: number };
-/** The calendar's reminder table, reached past its private field as `runInDurableObject` allows. */
-const remindersOf = (instance: ServiceCalendar) =>
-  (instance as unknown as { tables: { reminders: { of(id: string): Planned[] } } }).tables.reminders;
 
 /** A minute-aligned instant `minutes` from now. */
 const inMinutes = (minutes: number) =>
@@ -43,12 +39,16 @@ async function book(key: string, serviceId: string, startTime: string) {
   return json(res);
 }
 
-/** The planned reminders of a booking: offset and due instant. */
+/** The planned reminders of a booking, as its calendar's table holds them: offset and due instant. */
 const planned = (stub: DurableObjectStub<ServiceCalendar>, id: string) =>
-  runInDurableObject(stub, (instance: ServiceCalendar) =>
-    remindersOf(instance)
-      .of(id)
-      .map((r) => ({ offset: r.offsetMinutes, due: new Date(r.dueMs).toISOString() })),
+  runInDurableObject(stub, (_instance, state) =>
+    state.storage.sql
+      .exec<{ offset_minutes: number; due_ms: number }>(
+        "SELECT offset_minutes, due_ms FROM reminders WHERE booking_id = ? ORDER BY due_ms",
+        id,
+      )
+      .toArray()
+      .map((r) => ({ offset: r.offset_minutes, due: new Date(r.due_ms).toISOString() })),
   );
 
 /** The `booking.reminder` events D1 recorded for the business: [offsetMinutes, booking id, event id]. */

@@ -70,22 +70,11 @@ export class Reminders {
     return this.sql.exec<{ due: number | null }>("SELECT min(due_ms) AS due FROM reminders").one().due;
   }
 
-  /** The due times of a booking's reminders, by offset (for tests and reconciliation). */
-  of(bookingId: string): { offsetMinutes: number; dueMs: number }[] {
-    return this.sql
-      .exec<{ offset_minutes: number; due_ms: number }>(
-        "SELECT offset_minutes, due_ms FROM reminders WHERE booking_id = ? ORDER BY due_ms",
-        bookingId,
-      )
-      .toArray()
-      .map((r) => ({ offsetMinutes: r.offset_minutes, dueMs: r.due_ms }));
-  }
-
   /**
    * Turns every reminder due by `now` into its event (for a booking still holding a seat) and
-   * deletes it. Inside the caller's transaction. Answers how many events were raised.
+   * deletes it. Inside the caller's transaction.
    */
-  sendDue(reservations: Reservations, events: EventRelay, now: number): number {
+  sendDue(reservations: Reservations, events: EventRelay, now: number): void {
     const due = this.sql
       .exec<{ booking_id: string; offset_minutes: number }>(
         "SELECT booking_id, offset_minutes FROM reminders WHERE due_ms <= ? ORDER BY due_ms LIMIT ?",
@@ -93,12 +82,10 @@ export class Reminders {
         PER_RUN,
       )
       .toArray();
-    let sent = 0;
     for (const row of due) {
       const booking = reservations.find(row.booking_id);
       if (booking && holdsCapacity(booking.status)) {
         events.raiseReminder(booking, row.offset_minutes, new Date(now).toISOString());
-        sent++;
       }
       this.sql.exec(
         "DELETE FROM reminders WHERE booking_id = ? AND offset_minutes = ?",
@@ -106,6 +93,5 @@ export class Reminders {
         row.offset_minutes,
       );
     }
-    return sent;
   }
 }

@@ -57,7 +57,7 @@ export const rescheduleBooking = (app: OpenAPIHono<AppEnv>) =>
     const expectedVersions = ifMatchVersions(c);
     const { businessId } = c.var.caller;
     const outcome = await idempotent(c, body, 200, async (claim) => {
-      const moved = await moveBooking(c.env, c.var.db, businessId, id, body, expectedVersions, claim);
+      const moved = await moveBooking(c.env, c.var.db, businessId, id, body, { expectedVersions, claim });
       return {
         body: await withManageUrl(c.env, c.var.caller, moved.booking),
         replayed: moved.replayed,

@@ -1,8 +1,9 @@
 /** POST /manage/{token}/reschedule: the customer moves their booking, inside the business's policy. */
 import { describe, expect, it } from "vitest";
-import { plus } from "../../bookings/support";
+import { at, plus } from "../../bookings/support";
 import { api, json, problem, validationError } from "../../helpers";
 import { bookWithLink, clinic, minutesFromNow, viaLink } from "../../manage/support";
+import { salon } from "../../support/fixtures";
 
 describe("happy", () => {
   it("moves the booking under the service's rules; the link stays the same", async () => {
@@ -65,6 +66,25 @@ describe("error", () => {
 });
 
 describe("security", () => {
+  it("when the booking's person left the service, a move by link is a 409 that names nobody", async () => {
+    const s = await salon(2);
+    const [first] = s.providerIds as [string];
+    const { booking, path } = await bookWithLink(s.apiKey, s.cut, at(2, "10:00"), { providerId: first });
+    const others = s.providerIds.filter((id) => id !== first);
+    expect((await api("PATCH", `/services/${s.cut}`, { key: s.apiKey, body: { providerIds: others } })).status).toBe(
+      200,
+    );
+    const startTime = at(2, "12:00");
+    const res = await viaLink("POST", `${path}/reschedule`, { startTime, endTime: plus(startTime, 30) });
+    const body = await problem(res, 409, "slot_unavailable");
+    expect(body.reason).toBe("provider_unavailable");
+    const { instance: _echoedPath, ...rest } = body;
+    expect(JSON.stringify(rest)).not.toMatch(/prv_|svc_/);
+    expect((await json(await api("GET", `/bookings/${booking.id}`, { key: s.apiKey }))).startTime).toBe(
+      booking.startTime,
+    );
+  });
+
   it("an altered token moves nothing", async () => {
     const c = await clinic();
     const { booking, path } = await bookWithLink(c.apiKey, c.serviceId, minutesFromNow(600));
