@@ -15,6 +15,7 @@ import { deprecation } from "./middleware/deprecation";
 import { rateLimit } from "./middleware/rate-limit";
 import { requestLog } from "./middleware/request-log";
 import { corsFromEnv, securityHeaders } from "./middleware/security";
+import { appointmentsApp } from "./routes/appointments";
 import { bookingsApp } from "./routes/bookings";
 import { customersApp } from "./routes/customers";
 import { docs } from "./routes/docs";
@@ -43,6 +44,7 @@ function createApi() {
     "/services/*",
     "/customers/*",
     "/bookings/*",
+    "/appointments/*",
     "/webhooks/*",
     "/providers/*",
     "/resources/*",
@@ -54,6 +56,7 @@ function createApi() {
   api.route("/services", servicesApp);
   api.route("/customers", customersApp);
   api.route("/bookings", bookingsApp);
+  api.route("/appointments", appointmentsApp);
   api.route("/webhooks", webhooksApp);
   api.route("/providers", providersApp);
   api.route("/resources", resourcesApp);

@@ -133,6 +133,7 @@ export async function validationError(res: Response, path: string) {
 /** Every field of a Booking, sorted: what a booking body must carry, exactly. */
 export const bookingFields = [
   "answers",
+  "appointmentId",
   "cancellationReason",
   "cancelledAt",
   "createdAt",

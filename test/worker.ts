@@ -4,9 +4,16 @@
  * Production code has no such switch; only this subclass does.
  */
 
-import type { ClaimCommand, ClaimResult, ProviderSnapshot, ResourceSnapshot } from "../src/calendar/claim-types";
+import type {
+  ClaimCommand,
+  ClaimResult,
+  ProviderSnapshot,
+  ResourceSnapshot,
+  SeatCommand,
+} from "../src/calendar/claim-types";
 import { ProviderCalendar as ProductionProviderCalendar } from "../src/calendar/provider/provider-calendar";
 import { ResourceCalendar as ProductionResourceCalendar } from "../src/calendar/resource/resource-calendar";
+import type { SeatConfirmation } from "../src/calendar/service/seat-claims";
 import { ServiceCalendar as ProductionCalendar } from "../src/calendar/service/service-calendar";
 import type { EventPublisher } from "../src/calendar/sync/event-relay";
 import type { PersistOutcome } from "../src/calendar/sync/outbox";
@@ -16,10 +23,16 @@ import type { BookingEvent } from "../src/webhooks/events";
 
 export { default } from "../src/index";
 
-/** Replacements for the calendar's sinks; each gets the real sink to call through to. */
+/**
+ * Replacements for the calendar's sinks (each gets the real sink to call through to), and the
+ * switches of its seat claims (a visit's segment): "before" throws before deciding, "after" once
+ * the change is committed.
+ */
 export type CalendarFaults = {
   writeToD1?: (records: StoredBooking[], events: BookingEvent[], real: D1Writer) => Promise<PersistOutcome>;
   publish?: (events: BookingEvent[], real: EventPublisher) => Promise<void>;
+  claim?: "before" | "after";
+  confirm?: "before" | "after";
 };
 
 /** The calendar with fault switches, set by tests inside `runInDurableObject`. */
@@ -35,6 +48,20 @@ export class ServiceCalendar extends ProductionCalendar {
           : real.writeToD1(records, events),
       publish: (events) => (this.faults.publish ? this.faults.publish(events, real.publish) : real.publish(events)),
     };
+  }
+
+  override async claim(command: SeatCommand): Promise<ClaimResult> {
+    if (this.faults.claim === "before") throw new Error("injected: service calendar reset before the seat claim");
+    const result = await super.claim(command);
+    if (this.faults.claim === "after") throw new Error("injected: service calendar reset after the seat claim");
+    return result;
+  }
+
+  override async confirm(confirmation: SeatConfirmation): Promise<{ ok: boolean }> {
+    if (this.faults.confirm === "before") throw new Error("injected: service calendar reset before the confirmation");
+    const result = await super.confirm(confirmation);
+    if (this.faults.confirm === "after") throw new Error("injected: service calendar reset after the confirmation");
+    return result;
   }
 }
 

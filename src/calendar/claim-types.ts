@@ -4,10 +4,15 @@
  * room's units — and gets each of them by a claim, idempotent by its id, that the other calendar
  * decides on its own. All instants are epoch milliseconds.
  */
+import type { BookingRecord } from "../domain/booking";
 import type { DateOverride, WeeklySchedule, WorkingHours } from "../domain/schedule";
+import type { ServiceRules } from "./rules/service-rules";
 
-/** The calendars a booking can claim time in. */
-export type ClaimedKind = "provider" | "resource";
+/**
+ * The calendars a booking can claim time in: a person's, a resource's, and another service's
+ * seats (a segment of a visit, decided by that service's own calendar).
+ */
+export type ClaimedKind = "provider" | "resource" | "service";
 
 /** A claim as the entry calendar knows it: which calendar holds it, and its id there. */
 export type ClaimRef = { calendar: ClaimedKind; id: string; claimId: string };
@@ -58,17 +63,24 @@ export type ClaimSpan = {
   capacity: number;
   expiresAt?: number | null;
   /**
-   * A claim of the same booking this one may overlap: its current time while it is being moved.
-   * Not counted against the new claim; released by the entry once the move commits.
+   * Claims of the same booking (or visit) this one may overlap: its current time while it is
+   * being moved, or the earlier segments of a visit done by the same person. Not counted against
+   * the new claim.
    */
-  alongside?: string | null;
+  alongside?: string | readonly string[] | null;
 };
 
 /** A claim and the caller's copy of the owner's settings (the calendar keeps the newer). */
 export type ClaimCommand<S extends ClaimedSettings = ClaimedSettings> = ClaimSpan & { settings: S };
 
 /** Why a claimed calendar refuses: the `reason` of a 409 `slot_unavailable`. */
-export type ClaimReason = "provider_unavailable" | "provider_busy" | "resource_unavailable";
+export type ClaimReason =
+  | "provider_unavailable"
+  | "provider_busy"
+  | "resource_unavailable"
+  /** A service's seats (a visit's segment): its own rules. */
+  | "outside_working_hours"
+  | "fully_booked";
 
 /** What `claim` answers; `replayed` when the same claim was already held with the same span. */
 export type ClaimResult = { ok: true; replayed: boolean } | { ok: false; reason: ClaimReason; detail: string };
@@ -85,10 +97,33 @@ export type HeldClaim = Omit<ClaimSpan, "alongside" | "expiresAt"> & { expiresAt
 /** What a claimed calendar holds, for reconciliation: its settings and its live claims by start. */
 export type ClaimedSnapshot<S extends ClaimedSettings = ClaimedSettings> = { settings: S | null; claims: HeldClaim[] };
 
-/** One claim the entry needs, with the command to send. */
-export type ClaimNeed =
+/** The service as a seat claim is decided against (the calendar's `ServiceSnapshot`). */
+export type SeatService = ServiceRules & { id: string; businessId: string; version: number; reminders?: number[] };
+
+/**
+ * A claim on another service's seat: the booking it will become (built by the entry), the
+ * person whose session it takes (null: none, or a team), the claims that booking holds in other
+ * calendars (released by this calendar once the booking is cancelled), and whether it must sit on
+ * the service's slot grid (a visit's first segment) or only inside working hours.
+ */
+export type SeatCommand = {
+  claimId: string;
+  record: BookingRecord;
+  service: SeatService;
+  providerId: string | null;
+  claims: ClaimRef[];
+  onGrid: boolean;
+  /** Earlier segments of the same visit in this calendar: not counted against this seat. */
+  alongside: string[];
+};
+
+/** A claim on a person's or a resource's time, with the command to send. */
+export type TimeNeed =
   | (ClaimRef & { calendar: "provider"; command: ClaimCommand<ProviderSnapshot> })
   | (ClaimRef & { calendar: "resource"; command: ClaimCommand<ResourceSnapshot> });
+
+/** One claim the entry needs, with the command to send. */
+export type ClaimNeed = TimeNeed | (ClaimRef & { calendar: "service"; command: SeatCommand });
 
 /**
  * The session a booking's seat belongs to in a claimed calendar: a person's group session is

@@ -20,16 +20,19 @@ import type {
   RescheduleCommand,
   ServiceSnapshot,
   TransitionCommand,
+  VisitCommand,
 } from "./types";
 
 export type { ProviderSnapshot, ResourceSnapshot } from "./claim-types";
 export { ProviderCalendar } from "./provider/provider-calendar";
 export { ResourceCalendar, type ResourceProposal } from "./resource/resource-calendar";
 export { findOverlap, isValidTimeZone, minutesOfDay, timeOfDayPattern } from "./rules/schedule";
+export { checkTiming } from "./rules/service-rules";
 export { type CustomerDetails, type CustomerRewrite, erasedDetails, isErasedEmail } from "./service/customer-rewrite";
 export type { ImportedBooking, ImportResult } from "./service/import";
 export { ServiceCalendar } from "./service/service-calendar";
 export type { ChangeConflict, ProposalResult, ServiceChange } from "./service/service-change";
+export { segmentTimes } from "./service/visit";
 export { reconcileClaimed } from "./sync/reconcile-claimed";
 export { everyService, reconcile } from "./sync/reconcile-services";
 export type {
@@ -43,6 +46,9 @@ export type {
   ServiceSnapshot,
   SlotReason,
   TransitionCommand,
+  VisitCommand,
+  VisitResult,
+  VisitSegment,
 } from "./types";
 export { slotReasons } from "./types";
 
@@ -59,6 +65,15 @@ export const reschedule = (env: Env, command: RescheduleCommand) =>
 /** A status change (or a notes edit) of a booking of this service. */
 export const changeBooking = (env: Env, businessId: string, serviceId: string, command: TransitionCommand) =>
   serviceCalendar(env, businessId, serviceId).transition(command);
+
+/**
+ * Books a visit: its first segment's service calendar is the entry that claims every other
+ * calendar the visit needs; the visit is booked whole or not at all.
+ */
+export const bookVisit = (env: Env, command: VisitCommand) => {
+  const { service } = command.segments[0] as VisitCommand["segments"][number];
+  return serviceCalendar(env, service.businessId, service.id).createVisit(command);
+};
 
 /** Keeps a seat (and a person's time) for a few minutes. */
 export const placeHold = (env: Env, command: HoldCommand): Promise<HoldResult> =>

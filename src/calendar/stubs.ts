@@ -1,5 +1,5 @@
 /** Addressing the calendar objects: a service's, and those bookings claim time in. */
-import type { ClaimedKind } from "./claim-types";
+import type { ClaimedKind, ClaimResult } from "./claim-types";
 
 /** The Durable Object name of a business's service, person or resource. */
 export const objectName = (businessId: string, ownerId: string) => `${businessId}:${ownerId}`;
@@ -16,9 +16,32 @@ export const providerCalendarOf = (env: Env, businessId: string, providerId: str
 export const resourceCalendarOf = (env: Env, businessId: string, resourceId: string) =>
   env.RESOURCE_CALENDAR.get(env.RESOURCE_CALENDAR.idFromName(objectName(businessId, resourceId)));
 
-/** The calendar a claim lives in. */
-export function claimedCalendarOf(env: Env, businessId: string, ref: { calendar: ClaimedKind; id: string }) {
+/** The calendar a claim on a person's or a resource's time lives in. */
+export function claimedCalendarOf(
+  env: Env,
+  businessId: string,
+  ref: { calendar: "provider" | "resource"; id: string },
+) {
   return ref.calendar === "resource"
     ? resourceCalendarOf(env, businessId, ref.id)
     : providerCalendarOf(env, businessId, ref.id);
+}
+
+/**
+ * What the entry of a claim needs of any claimed calendar, a service's seats included: claim,
+ * confirm, release. Each answers as `claim`, `{ok}` and `{released}` do on a person's calendar.
+ */
+export type ClaimTarget = {
+  claim(command: unknown): Promise<ClaimResult>;
+  confirm(payload: unknown): Promise<{ ok: boolean }>;
+  release(claimId: string): Promise<unknown>;
+};
+
+/** The calendar any claim lives in, as the claim protocol talks to it. */
+export function claimTargetOf(env: Env, businessId: string, ref: { calendar: ClaimedKind; id: string }): ClaimTarget {
+  const stub =
+    ref.calendar === "service"
+      ? serviceCalendarOf(env, businessId, ref.id)
+      : claimedCalendarOf(env, businessId, { calendar: ref.calendar, id: ref.id });
+  return stub as unknown as ClaimTarget;
 }

@@ -2,6 +2,7 @@
 
 import type { Booking, BookingRecord, BookingStatus } from "../domain/booking";
 import type { Hold } from "../domain/hold";
+import type { Answers } from "../domain/questions";
 import type { ClaimReason, ProviderSnapshot, ResourceSnapshot } from "./claim-types";
 import type { PolicyRefusal } from "./rules/policy";
 import type { ServiceRules } from "./rules/service-rules";
@@ -86,6 +87,27 @@ export type HoldCommand = StaffingRequest & {
 };
 
 export type HoldResult = { ok: true; hold: Hold } | { ok: false; refusal: CalendarRefusal };
+
+/** One segment of a visit: a service, who may staff it, and the answers to its questions. */
+export type VisitSegment = StaffingRequest & { service: ServiceSnapshot; answers?: Answers };
+
+/**
+ * A visit: segments back to back from `startTime`, each a booking of its own service; the first
+ * segment's service calendar is the entry that claims every other calendar (visit.ts).
+ */
+export type VisitCommand = {
+  appointmentId: string;
+  startTime: string;
+  segments: VisitSegment[];
+  customer: Pick<BookingRecord, "customerName" | "customerEmail" | "customerPhone" | "notes">;
+  customerId: string | null;
+  idempotency?: { key: string; requestHash: string };
+};
+
+/** A visit's answer: every segment's booking, or why not (with the segment that refused, if one did). */
+export type VisitResult =
+  | { ok: true; appointmentId: string; bookings: Booking[]; replayed: boolean }
+  | { ok: false; refusal: CalendarRefusal; segment?: number };
 
 /**
  * Why a slot is unavailable: the service's own rules (`outside_working_hours`, `fully_booked`),

@@ -38,13 +38,15 @@ export type BookingRecord = {
   cancellationReason: string | null;
   /** The hold it was made from, if any (its D1 row ends in the booking's own write). */
   holdId?: string;
+  /** The visit (`apt_…`) it is a segment of; absent or null for a booking on its own. */
+  appointmentId?: string | null;
 };
 
 /** The public shape of a booking. */
 export type Booking = Flat<
   Omit<
     BookingRecord,
-    "businessId" | "version" | "holdId" | "providerId" | "providerIds" | "resourceIds" | "answers"
+    "businessId" | "version" | "holdId" | "providerId" | "providerIds" | "resourceIds" | "answers" | "appointmentId"
   > & {
     /** The person who performs it; null for services without providers, and for a team. */
     providerId: string | null;
@@ -54,6 +56,8 @@ export type Booking = Flat<
     resourceIds: string[];
     /** Answers to the service's questions, by key; `{}` for none. */
     answers: Answers;
+    /** The visit it is a segment of, or null. */
+    appointmentId: string | null;
   }
 >;
 
@@ -76,6 +80,7 @@ export function toBooking(row: Omit<BookingRecord, "businessId" | "version">): B
     endTime: row.endTime,
     notes: row.notes,
     answers: row.answers ?? {},
+    appointmentId: row.appointmentId ?? null,
     status: row.status,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,

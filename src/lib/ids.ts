@@ -15,6 +15,7 @@ export const idPrefixes = {
   provider: "prv",
   hold: "hld",
   resource: "res",
+  appointment: "apt",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -30,6 +30,10 @@ export const openApiDocument = (api: OpenAPIHono<AppEnv>) => {
           servers: [{ url: `${origin}/api/v1` }],
           tags: [
             { name: "Bookings", description: "Appointments." },
+            {
+              name: "Appointments",
+              description: "Visits: several services back to back, each segment a booking, booked all or none.",
+            },
             { name: "Services", description: "The catalog and its availability." },
             { name: "Customers", description: "Customer profiles." },
             { name: "Providers", description: "People who perform services, with own hours; one each, or a team." },

@@ -85,6 +85,11 @@ export const BookingSchema = z
     endTime: utcTimestamp,
     notes: z.string().nullable(),
     answers: BookingAnswersSchema,
+    appointmentId: z.string().nullable().openapi({
+      description:
+        "The visit (`apt_…`, `POST /appointments`) this booking is a segment of; null for a booking on its own.",
+      example: null,
+    }),
     status: BookingStatusSchema,
     createdAt: utcTimestamp,
     updatedAt: utcTimestamp,

@@ -79,6 +79,7 @@ describe("happy", () => {
       endTime: iso(plus(startTime, 30)),
       notes: "First visit.",
       answers: {},
+      appointmentId: null,
       status: "CONFIRMED",
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updatedAt: booking.createdAt,

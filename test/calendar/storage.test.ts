@@ -31,6 +31,8 @@ describe("calendar migrations", () => {
         sql.exec(`ALTER TABLE bookings DROP COLUMN ${column}`);
       }
       sql.exec("DROP TABLE reminders");
+      sql.exec("DROP TABLE released_claims");
+      sql.exec("DROP TABLE visits");
       sql.exec("DROP TABLE holds");
       sql.exec("DROP TABLE claim_tasks");
       sql.exec("ALTER TABLE outbox DROP COLUMN queued_ms");

@@ -7,14 +7,16 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { ClaimedKind } from "../../src/calendar/claim-types";
-import { claimedCalendarOf } from "../../src/calendar/stubs";
+import { claimedCalendarOf, claimTargetOf } from "../../src/calendar/stubs";
 import { reconcileClaimed } from "../../src/calendar/sync/reconcile-claimed";
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { at, book, bookingBody, calendarStub, d1Bookings, postBooking } from "../bookings/support";
 import { api, createAccount, createService, json, problem } from "../helpers";
 import { createResource, newProvider } from "../support/fixtures";
 import type { ProviderCalendar as FaultyProvider, ResourceCalendar as FaultyResource } from "../worker";
+
+/** The calendars this file injects faults into. */
+type Kind = "provider" | "resource";
 
 type Fault = { claim?: "before" | "after"; release?: "before" | "after" };
 
@@ -27,15 +29,14 @@ async function clinic() {
     .id as string;
   const polish = (await createService(account.apiKey, { name: "Polish", providerIds: [person], resourceIds: [chair] }))
     .id as string;
-  const ids: Record<ClaimedKind, string> = { provider: person, resource: chair };
+  const ids: Record<Kind, string> = { provider: person, resource: chair };
   return { ...account, person, chair, clean, polish, ids };
 }
 type Clinic = Awaited<ReturnType<typeof clinic>>;
 
-const calendarOf = (c: Clinic, kind: ClaimedKind) =>
-  claimedCalendarOf(env, c.businessId, { calendar: kind, id: c.ids[kind] });
+const calendarOf = (c: Clinic, kind: Kind) => claimedCalendarOf(env, c.businessId, { calendar: kind, id: c.ids[kind] });
 
-async function setFault(c: Clinic, kind: ClaimedKind, fault: Fault) {
+async function setFault(c: Clinic, kind: Kind, fault: Fault) {
   await runInDurableObject(calendarOf(c, kind), (instance) => {
     Object.assign(
       (instance as unknown as FaultyProvider | FaultyResource).faults,
@@ -45,7 +46,7 @@ async function setFault(c: Clinic, kind: ClaimedKind, fault: Fault) {
   });
 }
 
-const claimIds = async (c: Clinic, kind: ClaimedKind) =>
+const claimIds = async (c: Clinic, kind: Kind) =>
   (await calendarOf(c, kind).snapshot()).claims.map((claim) => claim.claimId);
 
 /** Makes the entry's owed releases due now and runs its alarm (what time would do). */
@@ -117,9 +118,9 @@ describe("the entry calendar reset between its transactions", () => {
       if (step.kind !== "claim") throw new Error("expected a claim step");
       const [first] = step.attempt.needs;
       if (!first) throw new Error("expected claims");
-      const answer = await claimedCalendarOf(env, c.businessId, first).claim(first.command as never);
+      const answer = await claimTargetOf(env, c.businessId, first).claim(first.command);
       expect(answer.ok).toBe(true);
-      return { kind: first.calendar, id: first.claimId, needs: step.attempt.needs.length };
+      return { kind: first.calendar as Kind, id: first.claimId, needs: step.attempt.needs.length };
     });
     expect(claimed.needs).toBe(2);
     expect(await claimIds(c, claimed.kind)).toEqual([claimed.id]);

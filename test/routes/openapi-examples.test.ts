@@ -138,6 +138,14 @@ async function fixtures(): Promise<Fixtures> {
         return (await json(res)).id as string;
       },
       webhooks: webhook,
+      appointments: async () => {
+        const service = await createService(key);
+        const body = { ...bookingBody(service.id, at(3, "13:00")), segments: [{ serviceId: service.id }] };
+        const { serviceId: _s, endTime: _e, ...visit } = body;
+        const res = await api("POST", "/appointments", { key, body: visit });
+        expect(res.status, await res.clone().text()).toBe(201);
+        return (await json(res)).id as string;
+      },
       // A person's live feed: its address's token.
       token: async () => {
         const body = { name: "Kim", timezone: "UTC", weeklySchedule: { mon: [{ start: "09:00", end: "17:00" }] } };
@@ -218,8 +226,12 @@ describe("happy", () => {
         if (param.in === "query") query.set(param.name, String(example));
         if (param.in === "header") headers[param.name] = String(example);
       }
-      const serviceExample = resolve(op.requestBody?.content["application/json"]?.schema ?? {}).properties?.serviceId
-        ?.example;
+      // A request names the service at its top, or in each segment of a visit.
+      const bodySchema = resolve(op.requestBody?.content["application/json"]?.schema ?? {});
+      const segments = bodySchema.properties?.segments as Schema | undefined;
+      const serviceExample =
+        bodySchema.properties?.serviceId?.example ??
+        (segments?.example as { serviceId?: string }[] | undefined)?.[0]?.serviceId;
       if (typeof serviceExample === "string") await provideExampleService(fx.key, serviceExample);
       const concrete = await concretePath(path, op, fx);
       const url = query.size > 0 ? `${concrete}?${query}` : concrete;

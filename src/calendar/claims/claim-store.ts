@@ -73,13 +73,13 @@ export class ClaimStore {
       .exec<OverlappingClaim>(
         `SELECT service_id AS serviceId, start_ms AS start, session FROM claims
          WHERE blocked_start_ms > ? AND blocked_start_ms < ? AND blocked_end_ms > ?
-           AND ${LIVE} AND claim_id <> ? AND claim_id <> ?`,
+           AND ${LIVE} AND claim_id <> ? AND claim_id NOT IN (SELECT value FROM json_each(?))`,
         command.blockedStart - this.maxBlockedMs - 1,
         command.blockedEnd,
         command.blockedStart,
         now,
         command.claimId,
-        command.alongside ?? "",
+        JSON.stringify([command.alongside ?? []].flat()),
       )
       .toArray();
   }

@@ -8,7 +8,7 @@
  */
 
 import type { ClaimNeed, ClaimReason, ClaimRef } from "../claim-types";
-import { claimedCalendarOf } from "../stubs";
+import { claimTargetOf } from "../stubs";
 
 /** How long a tentative row may wait for the calendars it claims before the alarm gives it up. */
 export const TENTATIVE_MS = 30_000;
@@ -19,8 +19,8 @@ export type Attempt = { rowId: string; businessId: string; needs: ClaimNeed[]; t
 /** The next thing to do: answer, or make an attempt's claims. */
 export type Step<R> = { kind: "done"; result: R } | { kind: "claim"; attempt: Attempt };
 
-/** A claimed calendar refused: why, and the claims granted before it (to release). */
-export type Refused = { reason: ClaimReason; detail: string; granted: ClaimRef[] };
+/** A claimed calendar refused: which claim, why, and the claims granted before it (to release). */
+export type Refused = { at: ClaimRef; reason: ClaimReason; detail: string; granted: ClaimRef[] };
 
 type Outcome = { ok: true } | { ok: false; refused: Refused } | { ok: false; unknown: ClaimRef[] };
 
@@ -31,13 +31,13 @@ type Outcome = { ok: true } | { ok: false; refused: Refused } | { ok: false; unk
 async function claimAll(env: Env, attempt: Attempt): Promise<Outcome> {
   const granted: ClaimRef[] = [];
   for (const { command, ...ref } of attempt.needs) {
-    let answer: Awaited<ReturnType<ReturnType<typeof claimedCalendarOf>["claim"]>>;
+    let answer: Awaited<ReturnType<ReturnType<typeof claimTargetOf>["claim"]>>;
     try {
-      answer = await claimedCalendarOf(env, attempt.businessId, ref).claim(command as never);
+      answer = await claimTargetOf(env, attempt.businessId, ref).claim(command);
     } catch {
       return { ok: false, unknown: [...granted, ref] };
     }
-    if (!answer.ok) return { ok: false, refused: { reason: answer.reason, detail: answer.detail, granted } };
+    if (!answer.ok) return { ok: false, refused: { at: ref, reason: answer.reason, detail: answer.detail, granted } };
     granted.push(ref);
   }
   return { ok: true };

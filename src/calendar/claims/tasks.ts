@@ -9,7 +9,7 @@
 
 import type { ClaimedKind, ClaimRef, ClaimSpan } from "../claim-types";
 import { errorText, retryDelayMs } from "../retention";
-import { claimedCalendarOf } from "../stubs";
+import { claimTargetOf } from "../stubs";
 
 type TaskRow = {
   calendar: ClaimedKind;
@@ -51,6 +51,14 @@ export class ClaimTasks {
    * without an expiry. Until it lands, the claim's own expiry (later than the hold's) keeps the time.
    */
   confirm(businessId: string, claim: ClaimRef, span: ClaimSpan, now: number): void {
+    this.owe(businessId, claim, { ...span, claimId: claim.claimId, expiresAt: null }, now);
+  }
+
+  /**
+   * Owes a calendar the confirmation of a claim, sent as `payload` to its `confirm`: a hold's
+   * claim that became a booking's, or a visit's segment seat once every claim was granted.
+   */
+  owe(businessId: string, claim: ClaimRef, payload: object, now: number): void {
     this.sql.exec(
       `INSERT INTO claim_tasks (calendar, target_id, claim_id, business_id, action, payload, attempts, next_attempt_ms)
        VALUES (?, ?, ?, ?, 'confirm', ?, 0, ?) ON CONFLICT (calendar, target_id, claim_id) DO NOTHING`,
@@ -58,7 +66,7 @@ export class ClaimTasks {
       claim.id,
       claim.claimId,
       businessId,
-      JSON.stringify({ ...span, claimId: claim.claimId, expiresAt: null }),
+      JSON.stringify(payload),
       now,
     );
   }
@@ -74,12 +82,12 @@ export class ClaimTasks {
       .toArray();
     await Promise.all(
       due.map(async (row) => {
-        const calendar = claimedCalendarOf(env, row.business_id, { calendar: row.calendar, id: row.target_id });
+        const calendar = claimTargetOf(env, row.business_id, { calendar: row.calendar, id: row.target_id });
         const sent =
           row.action === "confirm"
-            ? calendar.confirm(JSON.parse(row.payload ?? "{}") as ClaimSpan).then((answer) => {
+            ? calendar.confirm(JSON.parse(row.payload ?? "{}")).then((answer) => {
                 // Within the claim's grace this cannot happen; if it does, reconciliation shows it.
-                if (!answer.ok) console.error(JSON.stringify({ level: "error", msg: "hold claim lost", ...row }));
+                if (!answer.ok) console.error(JSON.stringify({ level: "error", msg: "claim lost", ...row }));
               })
             : calendar.release(row.claim_id);
         const error = await sent.then(

@@ -5,12 +5,12 @@
  */
 import {
   type ClaimedKind,
-  type ClaimNeed,
   type ClaimRef,
   claimOrder,
   type ProviderSnapshot,
   type ResourceSnapshot,
   sessionOf,
+  type TimeNeed,
 } from "../claim-types";
 import { type Attempt, type Step, TENTATIVE_MS } from "../claims/flow";
 import type { Candidate } from "../claims/preference";
@@ -41,8 +41,8 @@ export function claimNeeds(
   candidate: Candidate,
   time: ClaimedTime,
   claimId: string,
-  alongside: (calendarId: string) => string | null = () => null,
-): ClaimNeed[] {
+  alongside: (calendarId: string) => string | string[] | null = () => null,
+): TimeNeed[] {
   const people = candidate.people.map((p) => p.id);
   const span = (calendar: ClaimedKind, id: string) => ({
     claimId,
@@ -57,7 +57,7 @@ export function claimNeeds(
     alongside: alongside(id),
   });
   const need = (calendar: ClaimedKind, settings: ProviderSnapshot | ResourceSnapshot) =>
-    ({ calendar, id: settings.id, claimId, command: { ...span(calendar, settings.id), settings } }) as ClaimNeed;
+    ({ calendar, id: settings.id, claimId, command: { ...span(calendar, settings.id), settings } }) as TimeNeed;
   const needs = [
     ...candidate.people.map((person) => need("provider", person)),
     ...candidate.resources.map((resource) => need("resource", resource)),

@@ -4,11 +4,20 @@
  */
 import { runClaims } from "../claims/flow";
 import { type Candidate, candidatesFor, oneEach, preferenceOrder } from "../claims/preference";
-import type { CalendarResult, CreateBookingCommand, HoldCommand, HoldResult, RescheduleCommand } from "../types";
+import type {
+  CalendarResult,
+  CreateBookingCommand,
+  HoldCommand,
+  HoldResult,
+  RescheduleCommand,
+  VisitCommand,
+  VisitResult,
+} from "../types";
 import { creating } from "./create";
 import { consumeHold, holding } from "./hold";
 import { moving } from "./move";
 import type { CalendarTables } from "./tables";
+import { segmentTimes, visitFlow, visiting } from "./visit";
 
 /** What a flow needs of its calendar object. */
 export type FlowDeps = { storage: DurableObjectStorage; env: Env; tables: CalendarTables };
@@ -44,4 +53,16 @@ export async function holdFlow(deps: FlowDeps, command: HoldCommand): Promise<Ho
   const { service, providerId, startTime } = command;
   const candidates = await candidatesFor(env, service, command, providerId, startTime);
   return runClaims(storage, env, holding, { tables: t, command, candidates });
+}
+
+/** A visit: every segment's people and resources, and the later segments' seats, claimed from here. */
+export async function visitFlowOf(deps: FlowDeps, command: VisitCommand): Promise<VisitResult> {
+  const { storage, env, tables: t } = deps;
+  const times = segmentTimes(command.startTime, command.segments);
+  const candidates = await Promise.all(
+    command.segments.map((segment, i) =>
+      candidatesFor(env, segment.service, segment, segment.providerId, new Date(times[i]?.start ?? 0).toISOString()),
+    ),
+  );
+  return runClaims(storage, env, visiting, visitFlow(t, command, candidates, Date.now()));
 }

@@ -152,3 +152,14 @@ export function consumeHold(
   }
   return result;
 }
+
+/** Releases a live hold: its seat is free in this transaction and its claims are owed releases. Answers the hold as it ends. */
+export function releaseLiveHold(tables: CalendarTables, id: string, now: number): Hold | null {
+  expireHolds(tables, now);
+  const current = tables.holds.find(id, now);
+  if (current?.status !== "HELD") return current ?? null;
+  const seat = tables.holds.seat(id);
+  const claims = tables.holds.end(id, "RELEASED");
+  if (seat) tables.tasks.release(seat.businessId, claims, now);
+  return tables.holds.find(id, now) ?? null;
+}

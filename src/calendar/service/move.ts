@@ -9,7 +9,7 @@
  * unanswered or timed out, the row goes and the booking is untouched.
  */
 import { type BookingRecord, holdsCapacity, toBooking } from "../../domain/booking";
-import type { ClaimRef } from "../claim-types";
+import type { ClaimRef, TimeNeed } from "../claim-types";
 import { type Attempt, type Phases, phases, type Refused, type Step } from "../claims/flow";
 import { type Candidate, fixedCandidate, oneEach } from "../claims/preference";
 import { policyWindowRefusal } from "../rules/policy";
@@ -142,7 +142,7 @@ export function finishMove({ tables, command }: MoveFlow, attempt: Attempt, now:
     return { ok: false, refusal: { code: "invalid_transition", detail } };
   }
   const claims = reservations.removeTentative(attempt.rowId);
-  const { blockedStart, blockedEnd } = (attempt.needs[0] as (typeof attempt.needs)[number]).command;
+  const { blockedStart, blockedEnd } = (attempt.needs[0] as TimeNeed).command;
   return commitMove(tables, command, current, moved, { start: blockedStart, end: blockedEnd }, claims, now);
 }
 

@@ -40,6 +40,8 @@ export function buildBooking(
     staff: Staff;
     customerId: string | null;
     holdId?: string;
+    /** The visit it is a segment of. */
+    appointmentId?: string;
   },
   now: number,
 ): BookingRecord {
@@ -64,6 +66,7 @@ export function buildBooking(
     cancelledAt: null,
     cancellationReason: null,
     ...(at.holdId ? { holdId: at.holdId } : {}),
+    ...(at.appointmentId ? { appointmentId: at.appointmentId } : {}),
   };
 }
 
@@ -74,7 +77,7 @@ export function buildBooking(
 export function commitBooking(
   tables: CalendarTables,
   record: BookingRecord,
-  { idempotency, service }: Pick<CreateBookingCommand, "idempotency" | "service">,
+  { idempotency, service }: Pick<CreateBookingCommand, "idempotency"> & { service: { reminders?: number[] } },
   now: number,
 ): CalendarResult {
   tables.outbox.enqueue(record.id, record.version, now);

@@ -1,4 +1,6 @@
 /** The nightly prune: a calendar drops the rows of bookings past the retention (retention.ts). */
+import { IDEMPOTENCY_RETENTION_MS } from "../../lib/idempotency-retention";
+import { TOMBSTONE_RETENTION_MS } from "../claims/claim-store";
 import { CALENDAR_KEEPS_PAST_MS } from "../retention";
 
 /** Drops rows past the horizon; inside the caller's transaction. Answers how many bookings went. */
@@ -12,5 +14,7 @@ export function pruneCalendar(sql: SqlStorage, now: number): number {
   sql.exec("DELETE FROM holds WHERE status != 'HELD' AND expires_ms < ?", before);
   // Reminders of bookings that are gone (none is due after its booking's start, so none is lost).
   sql.exec("DELETE FROM reminders WHERE booking_id NOT IN (SELECT id FROM bookings)");
+  sql.exec("DELETE FROM released_claims WHERE released_ms < ?", now - TOMBSTONE_RETENTION_MS);
+  sql.exec("DELETE FROM visits WHERE created_ms < ?", now - IDEMPOTENCY_RETENTION_MS);
   return rowsWritten;
 }

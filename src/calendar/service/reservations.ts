@@ -1,7 +1,8 @@
 /**
  * Reservations: the calendar's `bookings` rows, each a durable row that may hold a seat — a
- * booking, the new time of a booking being moved (`move`), or a hold's seat (`hold`, kept by
- * holds.ts). A row lists the claims it holds in other calendars (people, resources); while it
+ * booking, the new time of a booking being moved (`move`), a hold's seat (`hold`, kept by
+ * holds.ts), or a visit's segment claimed by the visit's entry and not confirmed yet (`segment`,
+ * seat-claims.ts). A row lists the claims it holds in other calendars (people, resources); while it
  * waits for them it is tentative, with a deadline after which the alarm gives it up.
  */
 import type { BookingRecord, BookingStatus } from "../../domain/booking";
@@ -35,7 +36,7 @@ export class Reservations {
     record: BookingRecord,
     blocked: Span,
     claims: RowClaims = { claims: [], tentativeUntil: null },
-    kind: "booking" | "move" = "booking",
+    kind: "booking" | "move" | "segment" = "booking",
   ): void {
     this.sql.exec(
       `INSERT INTO bookings (id, kind, blocked_start_ms, blocked_end_ms, status, version, record, provider_id, claims, tentative_until_ms)
@@ -70,9 +71,32 @@ export class Reservations {
     }
   }
 
-  /** Every calendar it claimed accepted: the row is a booking (or a move) like any other from now on. */
-  confirm(id: string): void {
-    this.sql.exec("UPDATE bookings SET tentative_until_ms = NULL WHERE id = ?", id);
+  /**
+   * Every calendar it claimed accepted: the row is a booking (or a move) like any other from now
+   * on; with `claims`, those it keeps (a visit's entry lists every segment's while it waits).
+   */
+  confirm(id: string, claims?: ClaimRef[]): void {
+    this.sql.exec(
+      "UPDATE bookings SET tentative_until_ms = NULL, claims = coalesce(?, claims) WHERE id = ?",
+      claims ? JSON.stringify(claims) : null,
+      id,
+    );
+  }
+
+  /** A claimed segment becomes a booking; answers whether the row was a segment. */
+  promoteSegment(id: string): boolean {
+    const row = this.sql
+      .exec<{ status: BookingStatus }>("SELECT status FROM bookings WHERE id = ? AND kind = 'segment'", id)
+      .toArray()[0];
+    if (!row) return false;
+    this.sql.exec("UPDATE bookings SET kind = 'booking' WHERE id = ?", id);
+    this.bumpCounter(row.status, 1);
+    return true;
+  }
+
+  /** Drops a claimed segment that never became a booking; answers whether there was one. */
+  removeSegment(id: string): boolean {
+    return this.sql.exec("DELETE FROM bookings WHERE id = ? AND kind = 'segment'", id).rowsWritten > 0;
   }
 
   /** Whether a row is still waiting for the calendars it claims. */

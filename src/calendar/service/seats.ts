@@ -15,6 +15,11 @@ import type { Span } from "../rules/service-rules";
 export type HeldSpan = { s: number; e: number; k: string; p: string | null };
 
 const OVERLAPS = "blocked_start_ms > ? AND blocked_start_ms < ? AND blocked_end_ms > ?";
+const NOT_EXCEPTED = "id NOT IN (SELECT value FROM json_each(?))";
+
+/** Rows a count leaves out: a moved booking's own, or a visit's earlier segments. */
+export type Except = string | readonly string[];
+const excepted = (except: Except) => JSON.stringify([except].flat());
 
 /** Overlap queries over one calendar's rows. Every method runs inside the caller's transaction. */
 export class Seats {
@@ -28,14 +33,14 @@ export class Seats {
     return [span.start - this.longest() - 1, span.end, span.start] as const;
   }
 
-  /** Blocked spans of the rows holding a seat that overlap `span` (tentative ones included). */
-  holding(span: Span, exceptId = ""): HeldSpan[] {
+  /** Blocked spans of the rows holding a seat that overlap `span` (tentative ones included), but `except`. */
+  holding(span: Span, except: Except = []): HeldSpan[] {
     return this.sql
       .exec<HeldSpan>(
         `SELECT blocked_start_ms AS s, blocked_end_ms AS e, kind AS k, provider_id AS p FROM bookings
-         WHERE status IN ('PENDING', 'CONFIRMED') AND ${OVERLAPS} AND id <> ?`,
+         WHERE status IN ('PENDING', 'CONFIRMED') AND ${OVERLAPS} AND ${NOT_EXCEPTED}`,
         ...this.bounds(span),
-        exceptId,
+        excepted(except),
       )
       .toArray();
   }
@@ -46,15 +51,15 @@ export class Seats {
    * it had providers; such a row keeps its seat and, since nobody's time was claimed for it,
    * takes a seat in every provider's session at its time.
    */
-  takenFor(providerId: string, span: Span, exceptId = ""): number {
+  takenFor(providerId: string, span: Span, except: Except = []): number {
     return this.sql
       .exec<{ n: number }>(
         `SELECT count(*) AS n FROM bookings
          WHERE status IN ('PENDING', 'CONFIRMED') AND (provider_id = ? OR provider_id IS NULL)
-           AND ${OVERLAPS} AND id <> ?`,
+           AND ${OVERLAPS} AND ${NOT_EXCEPTED}`,
         providerId,
         ...this.bounds(span),
-        exceptId,
+        excepted(except),
       )
       .one().n;
   }

@@ -1,11 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
 import { toBooking } from "../../domain/booking";
 import type { Hold } from "../../domain/hold";
-import type { ProviderSnapshot, ResourceSnapshot } from "../claim-types";
+import type { ClaimResult, ProviderSnapshot, ResourceSnapshot, SeatCommand } from "../claim-types";
 import type { ServiceRules } from "../rules/service-rules";
 import type { LiveSlot } from "../rules/slots";
 import { queuePublisher } from "../sync/event-relay";
-import { OUTBOX_STUCK_AFTER_MS } from "../sync/outbox";
 import { d1Writer } from "../sync/persist";
 import { WriteBehind, type WriteBehindSinks } from "../sync/write-behind";
 import type {
@@ -17,16 +16,20 @@ import type {
   RescheduleCommand,
   ServiceSnapshot,
   TransitionCommand,
+  VisitCommand,
+  VisitResult,
 } from "../types";
 import { type CustomerRewrite, rewriteCustomer } from "./customer-rewrite";
 import { expireHolds, expireTentative } from "./expiry";
-import { createFlow, type FlowDeps, holdFlow, moveFlow } from "./flows";
-import type { ImportedBooking, ImportResult } from "./import";
+import { createFlow, type FlowDeps, holdFlow, moveFlow, visitFlowOf } from "./flows";
+import { releaseLiveHold } from "./hold";
+import { type ImportedBooking, type ImportResult, importEach } from "./import";
 import { liveSlots } from "./live-slots";
 import { pruneCalendar } from "./prune";
+import { claimSeat, confirmSeat, releaseSeat, type SeatConfirmation } from "./seat-claims";
 import { type ProposalResult, proposeChange, type ServiceChange } from "./service-change";
 import { changeStatus } from "./status-change";
-import { type CalendarTables, openTables } from "./tables";
+import { type CalendarTables, openTables, snapshotOf } from "./tables";
 
 /**
  * The live calendar of one business's service: the authority on its availability, and the entry
@@ -65,6 +68,30 @@ export class ServiceCalendar extends DurableObject<Env> {
   /** A booking's commit without its D1 write (the caller writes, or the alarm does). */
   private async create(command: CreateBookingCommand): Promise<CalendarResult> {
     return createFlow(this.deps(), command).finally(() => this.sendTasks());
+  }
+
+  /** Books a visit whose first segment is of this service (visit.ts); D1 written before it answers, or the outbox. */
+  async createVisit(command: VisitCommand): Promise<VisitResult> {
+    const result = await visitFlowOf(this.deps(), command).finally(() => this.sendTasks());
+    if (result.ok && !result.replayed) await this.writeBehind.afterCommit();
+    return result;
+  }
+
+  /** A visit's entry claims a segment's seat here (seat-claims.ts). */
+  async claim(command: SeatCommand): Promise<ClaimResult> {
+    return this.ctx.storage.transactionSync(() => claimSeat(this.tables, command, Date.now()));
+  }
+
+  /** The visit was booked: the segment becomes a booking, written to D1 before this answers. */
+  async confirm(confirmation: SeatConfirmation): Promise<{ ok: boolean }> {
+    const answer = this.ctx.storage.transactionSync(() => confirmSeat(this.tables, confirmation, Date.now()));
+    await this.writeBehind.afterCommit();
+    return answer;
+  }
+
+  /** The visit was given up: the segment's seat is free, and the claim id cannot take it again. */
+  async release(claimId: string): Promise<{ released: boolean }> {
+    return this.ctx.storage.transactionSync(() => releaseSeat(this.tables, claimId, Date.now()));
   }
 
   /** Applies a status change (or a notes edit) to a booking of this calendar. */
@@ -130,18 +157,8 @@ export class ServiceCalendar extends DurableObject<Env> {
 
   /** Releases a live hold: its seat (and its people's time) is free at once. */
   async releaseHold(id: string): Promise<Hold | null> {
-    const hold = this.ctx.storage.transactionSync(() => {
-      const now = Date.now();
-      expireHolds(this.tables, now);
-      const current = this.tables.holds.find(id, now);
-      if (current?.status !== "HELD") return current ?? null;
-      const seat = this.tables.holds.seat(id);
-      const claims = this.tables.holds.end(id, "RELEASED");
-      if (seat) this.tables.tasks.release(seat.businessId, claims, now);
-      return this.tables.holds.find(id, now) ?? null;
-    });
-    await this.sendTasks();
-    return hold;
+    const hold = this.ctx.storage.transactionSync(() => releaseLiveHold(this.tables, id, Date.now()));
+    return this.sendTasks().then(() => hold);
   }
 
   /** The live slot calendar for slots starting in `[from, to)`. */
@@ -150,36 +167,23 @@ export class ServiceCalendar extends DurableObject<Env> {
     return liveSlots(this.tables.reservations.seats, rules, from, to, Date.now());
   }
 
-  /**
-   * Imports existing appointments under the same rules, one by one; returns once D1 has them all
-   * (or they wait in the outbox).
-   */
+  /** Imports existing appointments under the same rules, one by one; returns once D1 (or the outbox) has them all. */
   async importBookings(
     service: ServiceSnapshot,
     bookings: ImportedBooking[],
     providers: ProviderSnapshot[] = [],
     resources: ResourceSnapshot[] = [],
   ): Promise<ImportResult> {
-    const refused: ImportResult["refused"] = [];
-    for (const [index, { providerId, ...booking }] of bookings.entries()) {
-      const result = await this.create({ service, booking, customerId: null, providers, resources, providerId });
-      if (!result.ok)
-        refused.push({ index, reason: "reason" in result.refusal ? result.refusal.reason : result.refusal.code });
-    }
+    const result = await importEach(bookings, (booking, providerId) =>
+      this.create({ service, booking, customerId: null, providers, resources, providerId }),
+    );
     await this.writeBehind.drain();
-    return { imported: bookings.length - refused.length, refused };
+    return result;
   }
 
   /** Every booking id with its status and version, the outbox and the counters. */
   async snapshot(): Promise<CalendarSnapshot> {
-    return {
-      bookings: this.tables.reservations.list(),
-      outbox: this.tables.outbox.pendingIds(),
-      stuckInOutbox: this.tables.outbox.queuedBefore(Date.now() - OUTBOX_STUCK_AFTER_MS),
-      counters: this.tables.reservations.counters(),
-      releases: this.tables.tasks.pending(),
-      holds: this.tables.holds.list(Date.now()),
-    };
+    return snapshotOf(this.tables, Date.now());
   }
 
   /**

@@ -7,7 +7,7 @@ import type { Refused } from "../claims/flow";
 import type { Candidate } from "../claims/preference";
 import type { Span } from "../rules/service-rules";
 import type { CalendarRefusal, ServiceSnapshot } from "../types";
-import type { Seats } from "./seats";
+import type { Except, Seats } from "./seats";
 
 /** The candidates tried so far, and the refusal of the last one. */
 export type Tries = { tried: string[]; last?: Refused };
@@ -18,18 +18,18 @@ export const candidateKey = (candidate: Candidate) => candidate.providerId ?? ""
 /** The first candidate not yet tried whose session here still has a seat over `blocked`. */
 export function firstWithSeat(
   seats: Seats,
-  service: ServiceSnapshot,
+  service: Pick<ServiceSnapshot, "capacity">,
   candidates: Candidate[],
   blocked: Span,
   tried: string[],
-  exceptId = "",
+  except: Except = [],
 ): Candidate | undefined {
   return candidates.find((candidate) => {
     if (tried.includes(candidateKey(candidate))) return false;
     const taken =
       candidate.providerId === null
-        ? seats.holding(blocked, exceptId).length
-        : seats.takenFor(candidate.providerId, blocked, exceptId);
+        ? seats.holding(blocked, except).length
+        : seats.takenFor(candidate.providerId, blocked, except);
     return taken < service.capacity;
   });
 }

@@ -108,4 +108,8 @@ export const serviceMigrations: string[] = [
      PRIMARY KEY (booking_id, offset_minutes)
    );
    CREATE INDEX reminders_due ON reminders (due_ms);`,
+  // Visits: tombstones of seat claims released here (a late duplicate is refused), and the
+  // answer of each visit this calendar was the entry of, for its Idempotency-Key's replays.
+  `CREATE TABLE released_claims (claim_id TEXT PRIMARY KEY, released_ms INTEGER NOT NULL);
+   CREATE TABLE visits (id TEXT PRIMARY KEY, bookings TEXT NOT NULL, created_ms INTEGER NOT NULL);`,
 ];

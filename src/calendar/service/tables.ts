@@ -4,13 +4,16 @@ import { AlarmClock } from "../alarm-clock";
 import { ClaimTasks } from "../claims/tasks";
 import { migrate } from "../sqlite-migrations";
 import { type EventPublisher, EventRelay } from "../sync/event-relay";
-import { Outbox } from "../sync/outbox";
+import { OUTBOX_STUCK_AFTER_MS, Outbox } from "../sync/outbox";
+import type { CalendarSnapshot } from "../types";
 import { Holds } from "./holds";
 import { IdempotencyRecords } from "./idempotency-records";
+import { ReleasedClaims } from "./released-claims";
 import { Reminders } from "./reminders";
 import { Reservations } from "./reservations";
 import { ServiceVersion } from "./service-version";
 import { serviceMigrations } from "./storage";
+import { VisitRecords } from "./visit-records";
 
 export type CalendarTables = {
   reservations: Reservations;
@@ -23,6 +26,10 @@ export type CalendarTables = {
   reminders: Reminders;
   alarm: AlarmClock;
   serviceVersion: ServiceVersion;
+  /** Seat claims released here (a visit's segments). */
+  releasedClaims: ReleasedClaims;
+  /** Visits this calendar was the entry of. */
+  visits: VisitRecords;
 };
 
 /** Brings the tables up to date and opens them; call once, from the object's constructor. */
@@ -40,5 +47,17 @@ export function openTables(storage: DurableObjectStorage, publish: EventPublishe
     reminders: new Reminders(storage.sql, alarm),
     alarm,
     serviceVersion: new ServiceVersion(storage.sql),
+    releasedClaims: new ReleasedClaims(storage.sql),
+    visits: new VisitRecords(storage.sql),
   };
 }
+
+/** What the calendar holds, for reconciliation: committed bookings, pending work, counters, holds. */
+export const snapshotOf = (tables: CalendarTables, now: number): CalendarSnapshot => ({
+  bookings: tables.reservations.list(),
+  outbox: tables.outbox.pendingIds(),
+  stuckInOutbox: tables.outbox.queuedBefore(now - OUTBOX_STUCK_AFTER_MS),
+  counters: tables.reservations.counters(),
+  releases: tables.tasks.pending(),
+  holds: tables.holds.list(now),
+});

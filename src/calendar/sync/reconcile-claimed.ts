@@ -87,7 +87,7 @@ async function compareOne(
   env: Env,
   db: Database,
   report: ClaimedReconciliationReport,
-  kind: ClaimedKind,
+  kind: Exclude<ClaimedKind, "service">,
   owner: { id: string; businessId: string },
 ): Promise<void> {
   const { links, owner: ownerColumn, field } = kinds[kind];

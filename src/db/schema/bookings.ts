@@ -32,6 +32,8 @@ export const bookings = sqliteTable(
     ...timestampColumns(),
     cancelledAt: text("cancelled_at"),
     cancellationReason: text("cancellation_reason"),
+    /** The visit it is a segment of (`apt_…`); null for a booking on its own. */
+    appointmentId: text("appointment_id"),
   },
   (t) => [
     index("bookings_business_start_idx").on(t.businessId, t.startTime, t.id),
@@ -39,19 +41,22 @@ export const bookings = sqliteTable(
     index("bookings_business_service_start_idx").on(t.businessId, t.serviceId, t.startTime, t.id),
     index("bookings_business_customer_start_idx").on(t.businessId, t.customerId, t.startTime, t.id),
     index("bookings_business_provider_start_idx").on(t.businessId, t.providerId, t.startTime, t.id),
+    index("bookings_business_appointment_idx").on(t.businessId, t.appointmentId),
   ],
 );
 
 /**
  * A booking row; `providerId` may be absent in records written before bookings had providers,
- * `providerIds` and `resourceIds` in those written before teams and resources, `answers` before questions.
+ * `providerIds` and `resourceIds` in those written before teams and resources, `answers` before questions,
+ * `appointmentId` before visits.
  */
 export type BookingRow = Omit<
   typeof bookings.$inferSelect,
-  "providerId" | "providerIds" | "resourceIds" | "answers"
+  "providerId" | "providerIds" | "resourceIds" | "answers" | "appointmentId"
 > & {
   providerId?: string | null;
   providerIds?: string[];
   resourceIds?: string[];
   answers?: Answers;
+  appointmentId?: string | null;
 };

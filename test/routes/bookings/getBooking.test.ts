@@ -57,6 +57,7 @@ describe("happy", () => {
       endTime: "2030-12-01T10:30:00.000Z",
       notes: "First visit.",
       answers: {},
+      appointmentId: null,
       status: "CONFIRMED",
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,

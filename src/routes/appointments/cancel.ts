@@ -1,0 +1,52 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { cancelAppointment as cancelVisit } from "../../appointments/cancel";
+import type { AppEnv } from "../../env";
+import { idempotent, outcomeHeaders } from "../../lib/idempotency";
+import {
+  bearerSecurity,
+  bodyProblems,
+  idempotencyKeyHeader,
+  idParam,
+  jsonResponse,
+  problemResponses,
+} from "../../lib/openapi";
+import { emptyBodyAsObject } from "../../middleware/empty-body";
+import { AppointmentSchema, CancelAppointmentSchema } from "../../schemas/appointments";
+import { presentAppointment } from "./present";
+
+const route = createRoute({
+  method: "post",
+  path: "/{id}/cancel",
+  middleware: [emptyBodyAsObject] as const,
+  operationId: "cancelAppointment",
+  tags: ["Appointments"],
+  summary: "Cancel a visit",
+  description: [
+    "Cancels every segment that is PENDING or CONFIRMED, each freeing its slot at once; segments already cancelled, completed or no-show stay as they are. When no segment is left to cancel: 409 `invalid_transition`. The body is optional.",
+    "If a calendar does not answer midway (503), the segments cancelled so far stay cancelled; the same request again cancels the rest. `Idempotency-Key` works as on `POST /bookings`.",
+  ].join("\n\n"),
+  security: bearerSecurity,
+  request: {
+    params: idParam("apt_01jd3k5v7q8r9s0t1u2v3w4x5y"),
+    headers: idempotencyKeyHeader,
+    body: { required: false, content: { "application/json": { schema: CancelAppointmentSchema } } },
+  },
+  responses: {
+    200: jsonResponse("The visit, cancelled. `Idempotent-Replayed: true` on a replay.", AppointmentSchema, {
+      optional: ["Idempotent-Replayed"],
+    }),
+    ...problemResponses(404, 409, ...bodyProblems),
+  },
+});
+
+export const cancelAppointment = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(route, async (c) => {
+    const { id } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const outcome = await idempotent(c, body, 200, async () => {
+      const visit = await cancelVisit(c.env, c.var.db, c.var.caller.businessId, id, body.reason ?? null);
+      return { body: await presentAppointment(c.env, c.var.caller, visit) };
+    });
+    outcomeHeaders(c, outcome);
+    return c.json(outcome.body, 200);
+  });

@@ -1,0 +1,28 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { loadAppointment } from "../../appointments/records";
+import type { AppEnv } from "../../env";
+import { bearerSecurity, idParam, jsonResponse, problemResponses } from "../../lib/openapi";
+import { AppointmentSchema } from "../../schemas/appointments";
+import { presentAppointment } from "./present";
+
+const route = createRoute({
+  method: "get",
+  path: "/{id}",
+  operationId: "getAppointment",
+  tags: ["Appointments"],
+  summary: "Get a visit",
+  description:
+    "The visit with its segments in order, each as it stands now (a segment may have been moved or cancelled on its own).",
+  security: bearerSecurity,
+  request: { params: idParam("apt_01jd3k5v7q8r9s0t1u2v3w4x5y") },
+  responses: {
+    200: jsonResponse("The visit.", AppointmentSchema),
+    ...problemResponses(404, 422),
+  },
+});
+
+export const getAppointment = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(route, async (c) => {
+    const visit = await loadAppointment(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
+    return c.json(await presentAppointment(c.env, c.var.caller, visit), 200);
+  });
