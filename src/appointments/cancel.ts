@@ -11,6 +11,9 @@ import { holdsCapacity } from "../domain/booking";
 import { ApiError } from "../lib/errors";
 import { type Appointment, appointmentOf, loadAppointment } from "./records";
 
+const noneLeft = (id: string) =>
+  new ApiError("invalid_transition", `No segment of appointment ${id} is PENDING or CONFIRMED.`);
+
 /** Cancels the business's visit; a 409 `invalid_transition` when no segment is left to cancel. */
 export async function cancelAppointment(
   env: Env,
@@ -21,9 +24,7 @@ export async function cancelAppointment(
 ): Promise<Appointment> {
   const visit = await loadAppointment(db, businessId, id);
   const open = visit.bookings.filter((b) => holdsCapacity(b.status));
-  if (open.length === 0) {
-    throw new ApiError("invalid_transition", `No segment of appointment ${id} is PENDING or CONFIRMED.`);
-  }
+  if (open.length === 0) throw noneLeft(id);
   const cancelled = new Map<string, Appointment["bookings"][number]>();
   for (const booking of open) {
     const result = await changeBooking(env, businessId, booking.serviceId, {
@@ -35,6 +36,9 @@ export async function cancelAppointment(
     if (!result.ok && result.refusal.code === "invalid_transition") continue;
     cancelled.set(booking.id, bookingOrThrow(result).booking);
   }
+  if (cancelled.size === 0) throw noneLeft(id);
+  // Segments another request changed meanwhile are read again, as they stand now.
+  if (cancelled.size < open.length) return loadAppointment(db, businessId, id);
   return appointmentOf(
     id,
     visit.bookings.map((b) => cancelled.get(b.id) ?? b),

@@ -17,7 +17,20 @@ export const ProblemSchema = z
       .array(z.object({ path: z.string(), message: z.string() }))
       .optional()
       .openapi({ description: "Each invalid input, for validation_failed." }),
-    reason: z.string().optional().openapi({ description: "Why a slot is unavailable, for slot_unavailable." }),
+    reason: z.string().optional().openapi({
+      description:
+        "Why a slot is unavailable, for slot_unavailable; which timing rule a time broke (`in_the_past`, `too_soon`, `too_far_ahead`, …), for some validation_failed.",
+    }),
+    segment: z.number().int().optional().openapi({
+      description:
+        "The visit's segment (0-based) that could not be booked, for slot_unavailable of `POST /appointments`.",
+    }),
+    conflicts: z
+      .array(z.object({ startTime: z.string(), reason: z.string() }))
+      .optional()
+      .openapi({
+        description: "Every occurrence of a series that cannot be booked, for slot_unavailable of `POST /series`.",
+      }),
   })
   .openapi("Problem", { description: "RFC 9457 problem details." });
 
