@@ -28,6 +28,7 @@ import { openApiDocument } from "./routes/openapi";
 import { problems } from "./routes/problems";
 import { providersApp } from "./routes/providers";
 import { resourcesApp } from "./routes/resources";
+import { seriesApp } from "./routes/series";
 import { servicesApp } from "./routes/services";
 import { webhooksApp } from "./routes/webhooks";
 import { documentWebhookEvents } from "./routes/webhooks/events";
@@ -45,6 +46,7 @@ function createApi() {
     "/customers/*",
     "/bookings/*",
     "/appointments/*",
+    "/series/*",
     "/webhooks/*",
     "/providers/*",
     "/resources/*",
@@ -57,6 +59,7 @@ function createApi() {
   api.route("/customers", customersApp);
   api.route("/bookings", bookingsApp);
   api.route("/appointments", appointmentsApp);
+  api.route("/series", seriesApp);
   api.route("/webhooks", webhooksApp);
   api.route("/providers", providersApp);
   api.route("/resources", resourcesApp);

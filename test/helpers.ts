@@ -149,6 +149,7 @@ export const bookingFields = [
   "providerIds",
   "resourceIds",
   "serviceId",
+  "seriesId",
   "startTime",
   "status",
   "updatedAt",

@@ -26,6 +26,7 @@ import type {
 export type { ProviderSnapshot, ResourceSnapshot } from "./claim-types";
 export { ProviderCalendar } from "./provider/provider-calendar";
 export { ResourceCalendar, type ResourceProposal } from "./resource/resource-calendar";
+export { MAX_OCCURRENCES, MAX_SERIES_DAYS, occurrenceStarts, parseRecurrence } from "./rules/recurrence";
 export { findOverlap, isValidTimeZone, minutesOfDay, timeOfDayPattern } from "./rules/schedule";
 export { checkTiming } from "./rules/service-rules";
 export { type CustomerDetails, type CustomerRewrite, erasedDetails, isErasedEmail } from "./service/customer-rewrite";

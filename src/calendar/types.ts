@@ -96,9 +96,15 @@ export type VisitSegment = StaffingRequest & { service: ServiceSnapshot; answers
  * segment's service calendar is the entry that claims every other calendar (visit.ts).
  */
 export type VisitCommand = {
+  /** The visit's id (`apt_…`), or a series' (`ser_…`) with `series` set. */
   appointmentId: string;
   startTime: string;
   segments: VisitSegment[];
+  /**
+   * A series: each segment is an occurrence at its own time (epoch ms) and must sit on its
+   * service's slot grid; its bookings carry `seriesId` instead of `appointmentId`.
+   */
+  series?: { times: { start: number; end: number }[] };
   customer: Pick<BookingRecord, "customerName" | "customerEmail" | "customerPhone" | "notes">;
   customerId: string | null;
   idempotency?: { key: string; requestHash: string };

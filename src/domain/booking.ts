@@ -40,13 +40,23 @@ export type BookingRecord = {
   holdId?: string;
   /** The visit (`apt_…`) it is a segment of; absent or null for a booking on its own. */
   appointmentId?: string | null;
+  /** The series (`ser_…`) it is an occurrence of; absent or null otherwise. */
+  seriesId?: string | null;
 };
 
 /** The public shape of a booking. */
 export type Booking = Flat<
   Omit<
     BookingRecord,
-    "businessId" | "version" | "holdId" | "providerId" | "providerIds" | "resourceIds" | "answers" | "appointmentId"
+    | "businessId"
+    | "version"
+    | "holdId"
+    | "providerId"
+    | "providerIds"
+    | "resourceIds"
+    | "answers"
+    | "appointmentId"
+    | "seriesId"
   > & {
     /** The person who performs it; null for services without providers, and for a team. */
     providerId: string | null;
@@ -58,6 +68,8 @@ export type Booking = Flat<
     answers: Answers;
     /** The visit it is a segment of, or null. */
     appointmentId: string | null;
+    /** The series it is an occurrence of, or null. */
+    seriesId: string | null;
   }
 >;
 
@@ -81,6 +93,7 @@ export function toBooking(row: Omit<BookingRecord, "businessId" | "version">): B
     notes: row.notes,
     answers: row.answers ?? {},
     appointmentId: row.appointmentId ?? null,
+    seriesId: row.seriesId ?? null,
     status: row.status,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,

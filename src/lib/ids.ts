@@ -16,6 +16,7 @@ export const idPrefixes = {
   hold: "hld",
   resource: "res",
   appointment: "apt",
+  series: "ser",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

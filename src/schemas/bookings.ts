@@ -90,6 +90,10 @@ export const BookingSchema = z
         "The visit (`apt_…`, `POST /appointments`) this booking is a segment of; null for a booking on its own.",
       example: null,
     }),
+    seriesId: z.string().nullable().openapi({
+      description: "The series (`ser_…`, `POST /series`) this booking is an occurrence of; null otherwise.",
+      example: null,
+    }),
     status: BookingStatusSchema,
     createdAt: utcTimestamp,
     updatedAt: utcTimestamp,

@@ -80,6 +80,7 @@ describe("happy", () => {
       notes: "First visit.",
       answers: {},
       appointmentId: null,
+      seriesId: null,
       status: "CONFIRMED",
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updatedAt: booking.createdAt,

@@ -12,6 +12,7 @@ import {
   expectCreate,
   expectLinkChange,
   expectMove,
+  expectVisit,
   type HoursName,
   liveHold,
   MINUTE,
@@ -349,6 +350,100 @@ class LinkMove implements Cmd {
   toString = () => `link-move(#${this.index}, ${label(at(this.day, this.time))})`;
 }
 
+/**
+ * Books a visit: one service, then the other where it ends, by the same person (or assigned);
+ * booked whole or not at all, a refusal naming a segment that could not be staffed.
+ */
+class Visit implements Cmd {
+  constructor(
+    readonly first: ServiceKey,
+    readonly day: number,
+    readonly time: number,
+    readonly person: ProviderKey | null,
+  ) {}
+  check = () => true;
+  async run(m: Model, sys: System) {
+    const start = at(this.day, this.time);
+    const order: ServiceKey[] = this.first === "S0" ? ["S0", "S1"] : ["S1", "S0"];
+    let next = start;
+    const segments = order.map((service) => {
+      const segment = { service, start: next, end: next + m.services[service].duration * MINUTE, person: this.person };
+      next = segment.end;
+      return segment;
+    });
+    const expected = expectVisit(m, segments);
+    const res = await send(sys, "POST", "/appointments", {
+      customerName: "Model",
+      customerEmail: email(),
+      startTime: iso(start),
+      segments: segments.map((g) => ({
+        serviceId: sys.ids[g.service],
+        ...(g.person ? { providerId: sys.ids[g.person] } : {}),
+      })),
+    });
+    // biome-ignore lint/suspicious/noExplicitAny: assertions read arbitrary JSON
+    const body: any = await res.json();
+    const what = `${this.toString()}: ${JSON.stringify(body)}`;
+    expect({ status: res.status, code: body.code }, what).toEqual({
+      status: expected.status,
+      code: "code" in expected ? expected.code : undefined,
+    });
+    if ("reason" in expected && expected.reason) expect(body.reason, what).toBe(expected.reason);
+    if (expected.segments) expect(expected.segments, what).toContain(body.segment);
+    if (res.status === 201) {
+      for (const [i, booking] of (
+        body.bookings as { id: string; providerId: string | null; manageUrl: string }[]
+      ).entries()) {
+        const segment = segments[i] as (typeof segments)[number];
+        const person = (["P0", "P1"] as const).find((p) => sys.ids[p] === booking.providerId) ?? null;
+        const candidates =
+          expected.each?.[i] && "candidates" in (expected.each[i] as object)
+            ? (expected.each[i] as { candidates?: ProviderKey[] }).candidates
+            : undefined;
+        if (candidates) expect(candidates, what).toContain(person);
+        const service = m.services[segment.service];
+        m.bookings.push({
+          id: booking.id,
+          service: segment.service,
+          provider: person,
+          team: teamOf(service),
+          start: segment.start,
+          end: segment.end,
+          blocked: blockedOf(service, segment.start, segment.end),
+          resources: [...service.resources],
+          status: "CONFIRMED",
+          link: linkOf(booking.manageUrl),
+          appointment: body.id,
+        });
+      }
+    }
+    await checkInvariants(m, sys);
+  }
+  toString = () =>
+    `visit(${this.first} then ${this.first === "S0" ? "S1" : "S0"}, ${label(at(this.day, this.time))}${this.person ? `, ${this.person}` : ""})`;
+}
+
+/** Cancels a visit: every segment still CONFIRMED; a 409 when none is. */
+class VisitCancel implements Cmd {
+  constructor(readonly index: number) {}
+  check = (m: Readonly<Model>) => m.bookings.some((b) => b.appointment);
+  async run(m: Model, sys: System) {
+    const visits = [...new Set(m.bookings.flatMap((b) => (b.appointment ? [b.appointment] : [])))];
+    const visit = visits[this.index % visits.length] as string;
+    const segments = m.bookings.filter((b) => b.appointment === visit);
+    const open = segments.filter((b) => b.status === "CONFIRMED");
+    const res = await send(sys, "POST", `/appointments/${visit}/cancel`, {});
+    await expectAnswer(
+      res,
+      open.length > 0 ? { status: 200 } : { status: 409, code: "invalid_transition" },
+      this.toString(),
+    );
+    for (const b of open) b.status = "CANCELLED";
+    await checkInvariants(m, sys);
+  }
+  toString = () => `cancel-visit(#${this.index})`;
+}
+
 type ServiceChange = Partial<
   Pick<
     ServiceModel,
@@ -506,6 +601,8 @@ export const commands = [
     .map(([s, change]) => new PatchService(s, change)),
   index.map((i) => new LinkCancel(i)),
   fc.tuple(index, day, time).map(([i, d, t]) => new LinkMove(i, d, t)),
+  fc.tuple(service, day, time, maybePerson).map(([s, d, t, p]) => new Visit(s, d, t, p)),
+  index.map((i) => new VisitCancel(i)),
   fc
     .oneof(
       fc.record({ quantity: fc.integer({ min: 1, max: 3 }) }),
@@ -578,4 +675,6 @@ export {
   PatchService,
   Release,
   Status,
+  Visit,
+  VisitCancel,
 };

@@ -69,6 +69,8 @@ export type BookingModel = {
   status: Status;
   /** Its customer's manage link (the path under /api/v1). */
   link: string;
+  /** The visit it is a segment of: its segments may overlap each other by their buffers. */
+  appointment?: string;
 };
 export type HoldModel = {
   id: string;
@@ -208,13 +210,18 @@ const roomRefuses = (
     .map((r) => resourceRefuses(m, r, { team: [], ...row, service }, exceptId))
     .find((reason) => reason !== null) ?? null;
 
-/** Whether a resource may have `units` units: its upcoming sessions never overlap more at once. */
-export function unitsFit(m: Model, resource: ResourceKey, units: number): boolean {
+/**
+ * Whether a resource may have `units` units: its upcoming sessions never overlap more at once.
+ * With `visitsShare`, a visit's segments count as one (they may overlap each other by their buffers).
+ */
+export function unitsFit(m: Model, resource: ResourceKey, units: number, visitsShare = false): boolean {
   const sessions = new Map<string, Span>();
   for (const c of unitClaimsOf(m, resource).filter((r) => r.blocked.end > m.now)) {
-    const known = sessions.get(sessionOf(c));
+    const visit = visitsShare && "appointment" in c ? c.appointment : undefined;
+    const key = visit ? `visit:${visit}` : sessionOf(c);
+    const known = sessions.get(key);
     sessions.set(
-      sessionOf(c),
+      key,
       known
         ? { start: Math.min(known.start, c.blocked.start), end: Math.max(known.end, c.blocked.end) }
         : { ...c.blocked },
@@ -377,6 +384,33 @@ export function expectLinkChange(m: Model, booking: BookingModel, move?: { start
   return move ? expectMove(m, booking, move.start, null) : { status: 200 };
 }
 
+/** Whether two rows are segments of one visit. */
+const sameVisit = (a: { appointment?: string } | object, b: { appointment?: string } | object) =>
+  "appointment" in a && a.appointment !== undefined && "appointment" in b && a.appointment === b.appointment;
+
+/** One segment of a visit as the model sees it. */
+export type SegmentModel = { service: ServiceKey; start: number; end: number; person: ProviderKey | null };
+
+/**
+ * What `POST /appointments` should get, and on a 409 which segments may be the one named. Each
+ * segment is judged as `POST /bookings` would judge it against what exists (the visit's own
+ * segments do not block each other): the first input problem in segment order is a 422; the
+ * first segment's rules and every segment's hours come next; then every segment must have a way
+ * to be staffed (201, with each segment's candidates), else a 409 naming one that has none.
+ */
+export function expectVisit(m: Model, segments: SegmentModel[]): Expected & { segments?: number[]; each?: Expected[] } {
+  const each = segments.map((s) => expectCreate(m, s.service, s.start, s.end, s.person));
+  const input = each.find((e) => e.status === 422 && (e.code === "service_inactive" || !("reason" in e) || !e.reason));
+  if (input) return input;
+  const timing = each.find((e) => e.status === 422);
+  if (timing) return timing;
+  const hours = each.findIndex((e) => e.status === 409 && "reason" in e && e.reason === "outside_working_hours");
+  if (hours >= 0) return { ...refused(409, "slot_unavailable", "outside_working_hours"), segments: [hours] };
+  const failing = each.flatMap((e, i) => (e.status === 409 ? [i] : []));
+  if (failing.length > 0) return { status: 409, code: "slot_unavailable", segments: failing };
+  return { status: 201, each };
+}
+
 /** The most rows overlapping at any instant. */
 function peak(spans: Span[]): number {
   const events = spans.flatMap((s) => [
@@ -420,7 +454,7 @@ export function violations(m: Model): string[] {
   for (const person of ["P0", "P1"] as const) {
     const claims = claimsOf(m, person).filter((c) => c.blocked.end > m.now);
     for (const a of claims) {
-      const together = claims.filter((b) => overlaps(a.blocked, b.blocked));
+      const together = claims.filter((b) => overlaps(a.blocked, b.blocked) && !(a.id !== b.id && sameVisit(a, b)));
       if (together.some((b) => b.service !== a.service || b.start !== a.start)) {
         wrong.push(`${person} has overlapping sessions (${a.id})`);
       } else if (together.length > m.services[a.service].capacity) {
@@ -429,7 +463,7 @@ export function violations(m: Model): string[] {
     }
   }
   for (const [resource, { quantity, active: open }] of Object.entries(m.resources) as [ResourceKey, ResourceModel][]) {
-    if (!unitsFit(m, resource, open ? quantity : 0))
+    if (!unitsFit(m, resource, open ? quantity : 0, true))
       wrong.push(`${resource} holds more than ${open ? quantity : 0} units`);
   }
   return [...new Set(wrong)];

@@ -146,6 +146,14 @@ async function fixtures(): Promise<Fixtures> {
         expect(res.status, await res.clone().text()).toBe(201);
         return (await json(res)).id as string;
       },
+      series: async () => {
+        const service = await createService(key);
+        const { serviceId, customerName, customerEmail, startTime, endTime } = bookingBody(service.id, at(20, "14:00"));
+        const body = { serviceId, customerName, customerEmail, startTime, endTime, recurrence: "FREQ=DAILY;COUNT=2" };
+        const res = await api("POST", "/series", { key, body });
+        expect(res.status, await res.clone().text()).toBe(201);
+        return (await json(res)).id as string;
+      },
       // A person's live feed: its address's token.
       token: async () => {
         const body = { name: "Kim", timezone: "UTC", weeklySchedule: { mon: [{ start: "09:00", end: "17:00" }] } };

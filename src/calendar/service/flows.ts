@@ -17,7 +17,8 @@ import { creating } from "./create";
 import { consumeHold, holding } from "./hold";
 import { moving } from "./move";
 import type { CalendarTables } from "./tables";
-import { segmentTimes, visitFlow, visiting } from "./visit";
+import { visitFlow, visiting } from "./visit";
+import { timesOf } from "./visit-plan";
 
 /** What a flow needs of its calendar object. */
 export type FlowDeps = { storage: DurableObjectStorage; env: Env; tables: CalendarTables };
@@ -58,7 +59,7 @@ export async function holdFlow(deps: FlowDeps, command: HoldCommand): Promise<Ho
 /** A visit: every segment's people and resources, and the later segments' seats, claimed from here. */
 export async function visitFlowOf(deps: FlowDeps, command: VisitCommand): Promise<VisitResult> {
   const { storage, env, tables: t } = deps;
-  const times = segmentTimes(command.startTime, command.segments);
+  const times = timesOf(command);
   const candidates = await Promise.all(
     command.segments.map((segment, i) =>
       candidatesFor(env, segment.service, segment, segment.providerId, new Date(times[i]?.start ?? 0).toISOString()),

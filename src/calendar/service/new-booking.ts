@@ -40,8 +40,9 @@ export function buildBooking(
     staff: Staff;
     customerId: string | null;
     holdId?: string;
-    /** The visit it is a segment of. */
+    /** The visit it is a segment of, or the series it is an occurrence of. */
     appointmentId?: string;
+    seriesId?: string;
   },
   now: number,
 ): BookingRecord {
@@ -67,6 +68,7 @@ export function buildBooking(
     cancellationReason: null,
     ...(at.holdId ? { holdId: at.holdId } : {}),
     ...(at.appointmentId ? { appointmentId: at.appointmentId } : {}),
+    ...(at.seriesId ? { seriesId: at.seriesId } : {}),
   };
 }
 

@@ -1,28 +1,29 @@
 /**
- * A visit — several services back to back — on the one claim protocol (claims/flow.ts). The
- * first segment's calendar is the entry: its tentative row holds that segment's seat and lists
- * every claim of the visit — the people and resources of every segment, and each later
- * segment's seat in its own service's calendar (seat-claims.ts). Every claim granted → one
- * transaction books the first segment and owes each other calendar the confirmation of its seat;
- * a refusal releases what was granted and tries the refusing segment's next person, else names
- * that segment; no answer or a reset → everything is released (the deadline alarm does it if
- * nobody else does). So a visit is booked whole or not at all.
+ * A visit — several services back to back — or a series — one service at several times — on the
+ * one claim protocol (claims/flow.ts). The first segment's calendar is the entry: its tentative
+ * rows hold the seats of the segments of its own service, and the first of them lists every claim
+ * of the visit — each segment's people and resources, and the seat of each segment of another
+ * service in that service's calendar (seat-claims.ts). Every claim granted → one transaction
+ * books the entry's segments and owes each other calendar the confirmation of its seat; a refusal
+ * releases what was granted and tries the refusing segment's next person, else names that
+ * segment; no answer or a reset → everything is released (the deadline alarm does it if nobody
+ * else does). So a visit is booked whole or not at all.
  */
 import { type BookingRecord, toBooking } from "../../domain/booking";
 import { newId } from "../../lib/ids";
-import type { ClaimNeed, ClaimRef } from "../claim-types";
-import { claimOrder } from "../claim-types";
+import { type ClaimRef, claimOrder } from "../claim-types";
 import { type Attempt, type Phases, phases, type Refused, type Step, TENTATIVE_MS } from "../claims/flow";
 import type { Candidate } from "../claims/preference";
 import { blockedSpan, checkRequest, type Span, withinWorkingTime } from "../rules/service-rules";
 import type { CalendarRefusal, VisitCommand, VisitResult, VisitSegment } from "../types";
-import { claimNeeds, noAnswer, refsOf, tooLate } from "./claiming";
+import { noAnswer, refsOf, tooLate } from "./claiming";
 import { expireHolds } from "./expiry";
 import { buildBooking, commitBooking, staffOf } from "./new-booking";
 import { candidateKey, firstWithSeat, noCandidateLeft, singleWay } from "./staffing";
 import type { CalendarTables } from "./tables";
+import { isLocal, type Staffed, segmentNeeds, timesOf } from "./visit-plan";
 
-const MINUTE = 60_000;
+export { segmentTimes } from "./visit-plan";
 
 /** A visit's flow: the tables, the request, each segment's candidates, and the attempt in hand. */
 export type VisitFlow = {
@@ -32,7 +33,7 @@ export type VisitFlow = {
   /** One customer id for every segment (D1 may link them to an existing customer). */
   customerId: string;
   /** The records and candidates of the current attempt, by segment. */
-  current?: { records: BookingRecord[]; staffed: Candidate[] };
+  current?: Staffed;
 };
 
 type Last = { segment: number; refused: Refused };
@@ -47,17 +48,18 @@ const done = (result: VisitResult): Step<VisitResult> => ({ kind: "done", result
 const refuse = (refusal: CalendarRefusal, segment?: number): Step<VisitResult> =>
   done({ ok: false, refusal, ...(segment === undefined ? {} : { segment }) });
 
-/** Each segment's `[start, end)`: the first at the visit's start, each next where the previous ends. */
-export function segmentTimes(startTime: string, segments: readonly { service: { durationMinutes: number } }[]) {
-  let start = Date.parse(startTime);
-  return segments.map(({ service }) => {
-    const time = { start, end: start + service.durationMinutes * MINUTE };
-    start = time.end;
-    return time;
-  });
+/** Why segment `i` cannot be at its time by its own service's rules (a series' occurrences: every rule; a visit's later segments: hours only). */
+function segmentRule(command: VisitCommand, i: number, time: Span, now: number): Step<VisitResult> | null {
+  const { service } = command.segments[i] as VisitSegment;
+  if (i > 0 && !command.series)
+    return withinWorkingTime(service, time.start, time.end) ? null : refuse(outsideHours, i);
+  const violation = checkRequest(service, time.start, time.end, now);
+  if (!violation) return null;
+  if (violation.kind === "invalid") return refuse({ code: "validation_failed", ...violation }, i === 0 ? undefined : i);
+  return refuse({ code: "slot_unavailable", reason: violation.reason, detail: violation.detail }, i);
 }
 
-/** The replay of a visit made under the same key, the checks of the first segment, then its seat and claims. */
+/** The replay of a visit made under the same key, the rules of every segment, then the seats and claims. */
 export function beginVisit(flow: VisitFlow, now: number): Step<VisitResult> {
   const { tables, command } = flow;
   const key = command.idempotency;
@@ -69,113 +71,82 @@ export function beginVisit(flow: VisitFlow, now: number): Step<VisitResult> {
     const bookings = tables.visits.find(prior.bookingId) ?? [];
     return done({ ok: true, appointmentId: prior.bookingId, bookings, replayed: true });
   }
-  const first = firstOf(command);
-  const stale = tables.serviceVersion.stale(first.service.version, now);
+  const stale = tables.serviceVersion.stale(firstOf(command).service.version, now);
   if (stale) return refuse(stale);
   expireHolds(tables, now);
-  const times = segmentTimes(command.startTime, command.segments);
-  const [time] = times as [Span];
-  const violation = checkRequest(first.service, time.start, time.end, now);
-  if (violation?.kind === "invalid") return refuse({ code: "validation_failed", ...violation });
-  if (violation) return refuse({ code: "slot_unavailable", reason: violation.reason, detail: violation.detail }, 0);
-  // Later segments need not sit on their grid, only inside working hours; their calendars check again.
-  const outside = command.segments.findIndex(
-    (segment, i) => i > 0 && !withinWorkingTime(segment.service, times[i]?.start ?? 0, times[i]?.end ?? 0),
-  );
-  if (outside > 0) return refuse(outsideHours, outside);
+  const times = timesOf(command);
+  for (const [i, time] of times.entries()) {
+    const broken = segmentRule(command, i, time, now);
+    if (broken) return broken;
+  }
   return seatVisit(flow, [], undefined, now);
 }
 
-/** Ids of earlier segments whose staffing includes `calendarId`: a person is not blocked by their own visit. */
-function earlier(records: BookingRecord[], staffed: Candidate[], segment: number, calendarId: string): string[] {
-  return staffed.slice(0, segment).flatMap((c, j) => {
-    const ids = [...c.people.map((p) => p.id), ...c.resources.map((r) => r.id)];
-    return ids.includes(calendarId) ? [(records[j] as BookingRecord).id] : [];
-  });
-}
-
-/** The next staffing of every segment, the first segment's tentative row, and the claims to make. */
+/** The next staffing of every segment, the entry's tentative rows, and the claims to make. */
 function seatVisit(flow: VisitFlow, tried: string[], last: Last | undefined, now: number): Step<VisitResult> {
   const { tables, command } = flow;
-  const times = segmentTimes(command.startTime, command.segments);
-  const firstBlocked = blockedSpan(firstOf(command).service, (times[0] as Span).start, (times[0] as Span).end);
+  const times = timesOf(command);
+  const blocked = command.segments.map((s, i) =>
+    blockedSpan(s.service, (times[i] as Span).start, (times[i] as Span).end),
+  );
   const staffed: Candidate[] = [];
   for (const [i, segment] of command.segments.entries()) {
     const triedHere = tried.filter((t) => t.startsWith(`${i}:`)).map((t) => t.slice(`${i}:`.length));
-    const pick =
-      i === 0
-        ? firstWithSeat(tables.reservations.seats, segment.service, flow.candidates[0] ?? [], firstBlocked, triedHere)
-        : flow.candidates[i]?.find((c) => !triedHere.includes(candidateKey(c)));
+    const candidates = flow.candidates[i] ?? [];
+    const pick = isLocal(command, i)
+      ? firstWithSeat(tables.reservations.seats, segment.service, candidates, blocked[i] as Span, triedHere)
+      : candidates.find((c) => !triedHere.includes(candidateKey(c)));
     if (!pick) return refuse(noCandidateLeft(singleWay(segment), last?.segment === i ? last.refused : undefined), i);
     staffed.push(pick);
   }
+  const series = command.series ? { seriesId: command.appointmentId } : { appointmentId: command.appointmentId };
   const records = command.segments.map((segment, i) =>
     buildBooking(
       segment.service,
       { ...command.customer, answers: segment.answers },
-      {
-        ...(times[i] as Span),
-        staff: staffOf(staffed[i] as Candidate),
-        customerId: flow.customerId,
-        appointmentId: command.appointmentId,
-      },
+      { ...(times[i] as Span), staff: staffOf(staffed[i] as Candidate), customerId: flow.customerId, ...series },
       now,
     ),
   );
   flow.current = { records, staffed };
-  const needs = command.segments.flatMap((segment, i) => segmentNeeds(flow, segment, i, times[i] as Span));
-  const [first] = records as [BookingRecord];
+  const needs = command.segments.flatMap((_, i) => segmentNeeds(command, { records, staffed }, i, times[i] as Span));
+  const local = localRows(flow);
   if (needs.length === 0) {
-    tables.reservations.insert(first, firstBlocked);
+    for (const i of local) tables.reservations.insert(records[i] as BookingRecord, blocked[i] as Span);
     return done(commitVisit(flow, now));
   }
   const sorted = needs.sort(claimOrder);
-  tables.reservations.insert(first, firstBlocked, { claims: refsOf(sorted), tentativeUntil: now + TENTATIVE_MS });
-  tables.alarm.arm(now + TENTATIVE_MS);
+  const tentativeUntil = now + TENTATIVE_MS;
+  for (const i of local) {
+    // The first row lists every claim, so giving it up (at the deadline too) releases them all.
+    const claims = i === 0 ? refsOf(sorted) : [];
+    tables.reservations.insert(records[i] as BookingRecord, blocked[i] as Span, { claims, tentativeUntil });
+  }
+  tables.alarm.arm(tentativeUntil);
+  const [first] = records as [BookingRecord];
   return { kind: "claim", attempt: { rowId: first.id, businessId: first.businessId, needs: sorted, tried } };
 }
 
-/** What segment `i` claims: its people and resources, and (after the first) its seat in its own service's calendar. */
-function segmentNeeds(flow: VisitFlow, segment: VisitSegment, i: number, time: Span): ClaimNeed[] {
-  const { records, staffed } = flow.current as NonNullable<VisitFlow["current"]>;
-  const record = records[i] as BookingRecord;
-  const candidate = staffed[i] as Candidate;
-  const { service } = segment;
-  const blocked = blockedSpan(service, time.start, time.end);
-  const claimed = { serviceId: service.id, ...time, blocked, capacity: service.capacity };
-  const own = claimNeeds(candidate, claimed, record.id, (id) => earlier(records, staffed, i, id));
-  if (i === 0) return own;
-  const sameService = records
-    .slice(0, i)
-    .filter((r) => r.serviceId === service.id)
-    .map((r) => r.id);
-  const seat: ClaimNeed = {
-    calendar: "service",
-    id: service.id,
-    claimId: record.id,
-    command: {
-      claimId: record.id,
-      record,
-      service,
-      providerId: candidate.providerId,
-      claims: refsOf(own),
-      onGrid: false,
-      alongside: sameService,
-    },
-  };
-  return [...own, seat];
+/** The segments whose seats are this calendar's. */
+const localRows = ({ command }: VisitFlow) => command.segments.flatMap((_, i) => (isLocal(command, i) ? [i] : []));
+
+/** Drops the attempt's tentative rows here. */
+function dropRows(flow: VisitFlow): void {
+  for (const i of localRows(flow)) flow.tables.reservations.removeTentative(flow.current?.records[i]?.id ?? "");
 }
 
-/** Books the first segment here, owes every other segment's calendar its confirmation, and remembers the answer. */
+/** Books the entry's segments here, owes every other segment's calendar its confirmation, and remembers the answer. */
 function commitVisit(flow: VisitFlow, now: number): VisitResult {
   const { tables, command } = flow;
-  const { records } = flow.current as NonNullable<VisitFlow["current"]>;
-  const [first, ...rest] = records as [BookingRecord, ...BookingRecord[]];
-  commitBooking(tables, tables.reservations.load(first.id), firstOf(command), now);
-  for (const [j, record] of rest.entries()) {
-    const service = command.segments[j + 1]?.service;
+  const { records } = flow.current as Staffed;
+  for (const [i, record] of records.entries()) {
+    const { service } = command.segments[i] as VisitSegment;
+    if (isLocal(command, i)) {
+      commitBooking(tables, tables.reservations.load(record.id), { service }, now);
+      continue;
+    }
     const ref: ClaimRef = { calendar: "service", id: record.serviceId, claimId: record.id };
-    tables.tasks.owe(record.businessId, ref, { claimId: record.id, reminders: service?.reminders ?? [] }, now);
+    tables.tasks.owe(record.businessId, ref, { claimId: record.id, reminders: service.reminders ?? [] }, now);
   }
   const bookings = records.map(toBooking);
   tables.visits.remember(command.appointmentId, bookings, now);
@@ -185,12 +156,16 @@ function commitVisit(flow: VisitFlow, now: number): VisitResult {
   return { ok: true, appointmentId: command.appointmentId, bookings, replayed: false };
 }
 
-/** Every claim was granted: the first segment's row keeps its own claims only, and the visit is committed. */
+/** Every claim was granted: each of the entry's rows keeps its own claims only, and the visit is committed. */
 export function confirmVisit(flow: VisitFlow, attempt: Attempt, now: number): VisitResult {
   const { tables } = flow;
   if (!tables.reservations.isTentative(attempt.rowId)) return { ok: false, refusal: tooLate("visit") };
-  const own = refsOf(attempt.needs).filter((ref) => ref.claimId === attempt.rowId && ref.calendar !== "service");
-  tables.reservations.confirm(attempt.rowId, own);
+  const { records } = flow.current as Staffed;
+  for (const i of localRows(flow)) {
+    const id = (records[i] as BookingRecord).id;
+    const own = refsOf(attempt.needs).filter((ref) => ref.claimId === id && ref.calendar !== "service");
+    tables.reservations.confirm(id, own);
+  }
   return commitVisit(flow, now);
 }
 
@@ -198,21 +173,25 @@ export function confirmVisit(flow: VisitFlow, attempt: Attempt, now: number): Vi
 export function retryVisit(flow: VisitFlow, attempt: Attempt, refused: Refused, now: number): Step<VisitResult> {
   const { tables } = flow;
   if (!tables.reservations.isTentative(attempt.rowId)) return refuse(tooLate("visit"));
-  tables.reservations.removeTentative(attempt.rowId);
+  dropRows(flow);
   tables.tasks.release(attempt.businessId, refused.granted, now);
-  const { records, staffed } = flow.current as NonNullable<VisitFlow["current"]>;
+  const { records, staffed } = flow.current as Staffed;
   const segment = Math.max(
     0,
     records.findIndex((r) => r.id === refused.at.claimId),
   );
+  // The service's own hours refused: nobody else can change that.
+  if (refused.at.calendar === "service" && refused.reason === "outside_working_hours") {
+    return refuse({ ...outsideHours, detail: refused.detail }, segment);
+  }
   const tried = [...attempt.tried, `${segment}:${candidateKey(staffed[segment] as Candidate)}`];
   return seatVisit(flow, tried, { segment, refused }, now);
 }
 
-/** A calendar did not answer: the row goes and every claim it may have made is released. */
-export function abandonVisit({ tables }: VisitFlow, attempt: Attempt, claims: ClaimRef[], now: number): VisitResult {
-  tables.reservations.removeTentative(attempt.rowId);
-  tables.tasks.release(attempt.businessId, claims, now);
+/** A calendar did not answer: the rows go and every claim the visit may have made is released. */
+export function abandonVisit(flow: VisitFlow, attempt: Attempt, claims: ClaimRef[], now: number): VisitResult {
+  dropRows(flow);
+  flow.tables.tasks.release(attempt.businessId, claims, now);
   return { ok: false, refusal: noAnswer("visit") };
 }
 

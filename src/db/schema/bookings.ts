@@ -34,6 +34,8 @@ export const bookings = sqliteTable(
     cancellationReason: text("cancellation_reason"),
     /** The visit it is a segment of (`apt_…`); null for a booking on its own. */
     appointmentId: text("appointment_id"),
+    /** The series it is an occurrence of (`ser_…`); null otherwise. */
+    seriesId: text("series_id"),
   },
   (t) => [
     index("bookings_business_start_idx").on(t.businessId, t.startTime, t.id),
@@ -42,6 +44,7 @@ export const bookings = sqliteTable(
     index("bookings_business_customer_start_idx").on(t.businessId, t.customerId, t.startTime, t.id),
     index("bookings_business_provider_start_idx").on(t.businessId, t.providerId, t.startTime, t.id),
     index("bookings_business_appointment_idx").on(t.businessId, t.appointmentId),
+    index("bookings_business_series_idx").on(t.businessId, t.seriesId, t.startTime),
   ],
 );
 
@@ -52,11 +55,12 @@ export const bookings = sqliteTable(
  */
 export type BookingRow = Omit<
   typeof bookings.$inferSelect,
-  "providerId" | "providerIds" | "resourceIds" | "answers" | "appointmentId"
+  "providerId" | "providerIds" | "resourceIds" | "answers" | "appointmentId" | "seriesId"
 > & {
   providerId?: string | null;
   providerIds?: string[];
   resourceIds?: string[];
   answers?: Answers;
   appointmentId?: string | null;
+  seriesId?: string | null;
 };

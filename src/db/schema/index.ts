@@ -15,4 +15,5 @@ export * from "./feeds.ts";
 export * from "./holds.ts";
 export * from "./idempotency.ts";
 export * from "./resources.ts";
+export * from "./series.ts";
 export * from "./webhooks.ts";

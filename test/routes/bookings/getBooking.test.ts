@@ -58,6 +58,7 @@ describe("happy", () => {
       notes: "First visit.",
       answers: {},
       appointmentId: null,
+      seriesId: null,
       status: "CONFIRMED",
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,

@@ -1,0 +1,56 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { idempotent, outcomeHeaders } from "../../lib/idempotency";
+import {
+  bearerSecurity,
+  bodyProblems,
+  idempotencyKeyHeader,
+  idParam,
+  jsonResponse,
+  problemResponses,
+} from "../../lib/openapi";
+import { emptyBodyAsObject } from "../../middleware/empty-body";
+import { CancelSeriesSchema, SeriesSchema } from "../../schemas/series";
+import { cancelSeries as cancelFrom } from "../../series/cancel";
+import { presentSeries } from "./present";
+
+const route = createRoute({
+  method: "post",
+  path: "/{id}/cancel",
+  middleware: [emptyBodyAsObject] as const,
+  operationId: "cancelSeries",
+  tags: ["Series"],
+  summary: "Cancel a series from an instant on",
+  description: [
+    "Cancels every occurrence starting at or after `from` (default now) that is PENDING or CONFIRMED, each freeing its slot at once; earlier ones stay. When none is left to cancel: 409 `invalid_transition`. The body is optional.",
+    "If a calendar does not answer midway (503), the occurrences cancelled so far stay cancelled; the same request again cancels the rest. `Idempotency-Key` works as on `POST /bookings`.",
+  ].join("\n\n"),
+  security: bearerSecurity,
+  request: {
+    params: idParam("ser_01jd3k5v7q8r9s0t1u2v3w4x5y"),
+    headers: idempotencyKeyHeader,
+    body: { required: false, content: { "application/json": { schema: CancelSeriesSchema } } },
+  },
+  responses: {
+    200: jsonResponse("The series, with the occurrences cancelled.", SeriesSchema, {
+      optional: ["Idempotent-Replayed"],
+    }),
+    ...problemResponses(404, 409, ...bodyProblems),
+  },
+});
+
+export const cancelSeries = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(route, async (c) => {
+    const { id } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const outcome = await idempotent(c, body, 200, async () => {
+      const from = body.from ? Date.parse(body.from) : Date.now();
+      const found = await cancelFrom(c.env, c.var.db, c.var.caller.businessId, id, {
+        from,
+        reason: body.reason ?? null,
+      });
+      return { body: await presentSeries(c.env, c.var.caller, found) };
+    });
+    outcomeHeaders(c, outcome);
+    return c.json(outcome.body, 200);
+  });

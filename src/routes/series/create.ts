@@ -1,0 +1,47 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { idempotent, outcomeHeaders } from "../../lib/idempotency";
+import { bearerSecurity, bodyProblems, idempotencyKeyHeader, jsonResponse, problemResponses } from "../../lib/openapi";
+import { CreateSeriesSchema, SeriesSchema } from "../../schemas/series";
+import { bookSeries } from "../../series/book";
+import { presentSeries } from "./present";
+
+const route = createRoute({
+  method: "post",
+  path: "/",
+  operationId: "createSeries",
+  tags: ["Series"],
+  summary: "Book a recurring series",
+  description: [
+    "Expands `recurrence` from the first occurrence (`startTime`–`endTime`) and books every occurrence as a booking of the service with `seriesId`, each checked by every rule of a new booking (on the slot grid, its person and resources). Every occurrence keeps the first one's wall-clock time in the service's time zone across DST changes.",
+    "`onConflict: reject` (default): all or none; a 409 `slot_unavailable` lists **every** conflicting occurrence in `conflicts: [{startTime, reason}]`. `onConflict: skip`: the free occurrences are booked, the others listed in `skipped` (a 409 when none is free). A rule the API does not take, or one past its bounds, is a 422 at `recurrence`.",
+    "`Idempotency-Key` works as on `POST /bookings`.",
+  ].join("\n\n"),
+  security: bearerSecurity,
+  request: {
+    headers: idempotencyKeyHeader,
+    body: { required: true, content: { "application/json": { schema: CreateSeriesSchema } } },
+  },
+  responses: {
+    201: jsonResponse("The series; `Location` points at it. `Idempotent-Replayed: true` on a replay.", SeriesSchema, {
+      required: ["Location"],
+      optional: ["Idempotent-Replayed"],
+    }),
+    ...problemResponses(409, ...bodyProblems),
+  },
+});
+
+export const createSeries = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(route, async (c) => {
+    const body = c.req.valid("json");
+    const outcome = await idempotent(c, body, 201, async (claim) => {
+      const { series, replayed } = await bookSeries(c.env, c.var.db, c.var.caller.businessId, body, claim);
+      return {
+        body: await presentSeries(c.env, c.var.caller, series),
+        location: `/api/v1/series/${series.id}`,
+        replayed,
+      };
+    });
+    outcomeHeaders(c, outcome);
+    return c.json(outcome.body, 201);
+  });

@@ -1,0 +1,42 @@
+/**
+ * Cancelling a series from an instant on: every occurrence starting at or after `from` that is
+ * still PENDING or CONFIRMED is cancelled in the service's calendar, one after another; earlier
+ * ones stay. A cancel that fails midway leaves the rest for a retry of the same request.
+ */
+
+import { bookingOrThrow } from "../bookings/refusal";
+import { changeBooking } from "../calendar";
+import type { Database } from "../db/client";
+import { holdsCapacity } from "../domain/booking";
+import { ApiError } from "../lib/errors";
+import { loadSeries, type Series } from "./records";
+
+const noneLeft = (id: string) =>
+  new ApiError("invalid_transition", `No occurrence of series ${id} from then on is PENDING or CONFIRMED.`);
+
+/** Cancels the business's series from `from` on; a 409 `invalid_transition` when nothing is left to cancel. */
+export async function cancelSeries(
+  env: Env,
+  db: Database,
+  businessId: string,
+  id: string,
+  { from, reason }: { from: number; reason: string | null },
+): Promise<Series> {
+  const found = await loadSeries(db, businessId, id);
+  const open = found.bookings.filter((b) => holdsCapacity(b.status) && Date.parse(b.startTime) >= from);
+  if (open.length === 0) throw noneLeft(id);
+  const cancelled = new Map<string, Series["bookings"][number]>();
+  for (const booking of open) {
+    const result = await changeBooking(env, businessId, booking.serviceId, {
+      bookingId: booking.id,
+      status: "CANCELLED",
+      cancellationReason: reason,
+    });
+    if (!result.ok && result.refusal.code === "invalid_transition") continue;
+    cancelled.set(booking.id, bookingOrThrow(result).booking);
+  }
+  if (cancelled.size === 0) throw noneLeft(id);
+  // Occurrences another request changed meanwhile are read again, as they stand now.
+  if (cancelled.size < open.length) return loadSeries(db, businessId, id);
+  return { ...found, bookings: found.bookings.map((b) => cancelled.get(b.id) ?? b) };
+}
