@@ -12,6 +12,7 @@ import {
   expectCreate,
   expectLinkChange,
   expectMove,
+  expectSeries,
   expectVisit,
   type HoursName,
   liveHold,
@@ -444,6 +445,77 @@ class VisitCancel implements Cmd {
   toString = () => `cancel-visit(#${this.index})`;
 }
 
+/** Books a daily or weekly series of 2–3 occurrences, all or none (reject) or the free ones (skip). */
+class Series implements Cmd {
+  constructor(
+    readonly service: ServiceKey,
+    readonly day: number,
+    readonly time: number,
+    readonly person: ProviderKey | null,
+    readonly rule: { weekly: boolean; count: number; skip: boolean },
+  ) {}
+  check = () => true;
+  async run(m: Model, sys: System) {
+    const first = at(this.day, this.time);
+    const step = (this.rule.weekly ? 7 : 1) * DAY;
+    const starts = Array.from({ length: this.rule.count }, (_, i) => first + i * step);
+    const duration = m.services[this.service].duration * MINUTE;
+    const expected = expectSeries(m, this.service, starts, this.person, this.rule.skip);
+    const res = await send(sys, "POST", "/series", {
+      serviceId: sys.ids[this.service],
+      customerName: "Model",
+      customerEmail: email(),
+      startTime: iso(first),
+      endTime: iso(first + duration),
+      recurrence: `FREQ=${this.rule.weekly ? "WEEKLY" : "DAILY"};COUNT=${this.rule.count}`,
+      onConflict: this.rule.skip ? "skip" : "reject",
+      ...(this.person ? { providerId: sys.ids[this.person] } : {}),
+    });
+    // biome-ignore lint/suspicious/noExplicitAny: assertions read arbitrary JSON
+    const body: any = await res.json();
+    // A 409 lists its conflicts with the slot calendar's reasons; the code is what is compared.
+    expect({ status: res.status, code: body.code }, `${this.toString()}: ${JSON.stringify(body)}`).toEqual({
+      status: expected.status,
+      code: "code" in expected ? expected.code : undefined,
+    });
+    if ("reason" in expected && expected.status === 422) expect(body.reason).toBe(expected.reason);
+    if (res.status === 201) {
+      const booked = (expected.each ?? []).flatMap((e, i) => (e.status === 201 ? [i] : []));
+      const what = `${this.toString()}: ${JSON.stringify(body)}`;
+      expect(
+        (body.bookings as { startTime: string }[]).map((b) => Date.parse(b.startTime)),
+        what,
+      ).toEqual(booked.map((i) => starts[i]));
+      for (const [n, booking] of (
+        body.bookings as { id: string; providerId: string | null; manageUrl: string }[]
+      ).entries()) {
+        const i = booked[n] as number;
+        const start = starts[i] as number;
+        const person = (["P0", "P1"] as const).find((p) => sys.ids[p] === booking.providerId) ?? null;
+        const allowed = expected.each?.[i];
+        if (allowed && "candidates" in allowed && allowed.candidates)
+          expect(allowed.candidates, what).toContain(person);
+        const service = m.services[this.service];
+        m.bookings.push({
+          id: booking.id,
+          service: this.service,
+          provider: person,
+          team: teamOf(service),
+          start,
+          end: start + duration,
+          blocked: blockedOf(service, start, start + duration),
+          resources: [...service.resources],
+          status: "CONFIRMED",
+          link: linkOf(booking.manageUrl),
+        });
+      }
+    }
+    await checkInvariants(m, sys);
+  }
+  toString = () =>
+    `series(${this.service}, ${label(at(this.day, this.time))}${this.person ? `, ${this.person}` : ""}, ${this.rule.weekly ? "weekly" : "daily"}×${this.rule.count}${this.rule.skip ? ", skip" : ""})`;
+}
+
 type ServiceChange = Partial<
   Pick<
     ServiceModel,
@@ -604,6 +676,15 @@ export const commands = [
   fc.tuple(service, day, time, maybePerson).map(([s, d, t, p]) => new Visit(s, d, t, p)),
   index.map((i) => new VisitCancel(i)),
   fc
+    .tuple(
+      service,
+      day,
+      time,
+      maybePerson,
+      fc.record({ weekly: fc.boolean(), count: fc.integer({ min: 2, max: 3 }), skip: fc.boolean() }),
+    )
+    .map(([s, d, t, p, rule]) => new Series(s, d, t, p, rule)),
+  fc
     .oneof(
       fc.record({ quantity: fc.integer({ min: 1, max: 3 }) }),
       fc.record({ active: fc.boolean() }),
@@ -674,6 +755,7 @@ export {
   PatchResource,
   PatchService,
   Release,
+  Series,
   Status,
   Visit,
   VisitCancel,

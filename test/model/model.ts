@@ -110,7 +110,8 @@ const overlaps = (a: Span, b: Span) => a.start < b.end && b.start < a.end;
 export function workingBlocks(hours: HoursName, zone: Zone, dayOff: number | null = null): Span[] {
   const offset = zones[zone] * MINUTE;
   const spans: Span[] = [];
-  for (let day = -3; day <= 8; day++) {
+  // Far enough for a weekly series of three from the run's last day.
+  for (let day = -3; day <= 20; day++) {
     if (day === dayOff) continue;
     for (const [from, to] of hoursCatalog[hours]) {
       const midnight = T0 + day * DAY - offset;
@@ -215,10 +216,20 @@ const roomRefuses = (
  * With `visitsShare`, a visit's segments count as one (they may overlap each other by their buffers).
  */
 export function unitsFit(m: Model, resource: ResourceKey, units: number, visitsShare = false): boolean {
-  const sessions = new Map<string, Span>();
-  for (const c of unitClaimsOf(m, resource).filter((r) => r.blocked.end > m.now)) {
+  const claims = unitClaimsOf(m, resource).filter((r) => r.blocked.end > m.now);
+  // Sessions that count as one: the same session, and (with visitsShare) the sessions of one visit.
+  const parent = new Map<string, string>();
+  const root = (k: string): string => {
+    const p = parent.get(k) ?? k;
+    return p === k ? k : root(p);
+  };
+  for (const c of claims) {
     const visit = visitsShare && "appointment" in c ? c.appointment : undefined;
-    const key = visit ? `visit:${visit}` : sessionOf(c);
+    if (visit) parent.set(root(sessionOf(c)), root(`visit:${visit}`));
+  }
+  const sessions = new Map<string, Span>();
+  for (const c of claims) {
+    const key = root(sessionOf(c));
     const known = sessions.get(key);
     sessions.set(
       key,
@@ -408,6 +419,29 @@ export function expectVisit(m: Model, segments: SegmentModel[]): Expected & { se
   if (hours >= 0) return { ...refused(409, "slot_unavailable", "outside_working_hours"), segments: [hours] };
   const failing = each.flatMap((e, i) => (e.status === 409 ? [i] : []));
   if (failing.length > 0) return { status: 409, code: "slot_unavailable", segments: failing };
+  return { status: 201, each };
+}
+
+/**
+ * What `POST /series` should get for occurrences of one service at `starts`: the first
+ * occurrence's input and timing problems first (422), then each occurrence judged as
+ * `POST /bookings` would judge it (the series' own occurrences never overlap). `reject`: 201
+ * when every occurrence can be booked, else a 409; `skip`: 201 booking the free ones (at least
+ * one), else a 409. `each` says which occurrences are booked and by whom they may be.
+ */
+export function expectSeries(
+  m: Model,
+  key: ServiceKey,
+  starts: number[],
+  asked: ProviderKey | null,
+  skip: boolean,
+): Expected & { each?: Expected[] } {
+  const duration = m.services[key].duration * MINUTE;
+  const each = starts.map((start) => expectCreate(m, key, start, start + duration, asked));
+  const [first] = each as [Expected];
+  if (first.status === 422) return first;
+  const free = each.filter((e) => e.status === 201).length;
+  if (free === 0 || (!skip && free < each.length)) return refused(409, "slot_unavailable");
   return { status: 201, each };
 }
 
