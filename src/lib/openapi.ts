@@ -26,10 +26,19 @@ export const ProblemSchema = z
         "The visit's segment (0-based) that could not be booked, for slot_unavailable of `POST /appointments`.",
     }),
     conflicts: z
-      .array(z.object({ startTime: z.string(), reason: z.string() }))
+      .array(
+        z.looseObject({
+          startTime: z.string().optional(),
+          reason: z.string().optional(),
+          at: z.string().optional(),
+          bookingIds: z.array(z.string()).optional(),
+          providerId: z.string().nullable().optional(),
+        }),
+      )
       .optional()
       .openapi({
-        description: "Every occurrence of a series that cannot be booked, for slot_unavailable of `POST /series`.",
+        description:
+          "What conflicts: for bookings_conflict, the upcoming bookings a change would not fit (`at`, `bookingIds`, maybe `providerId`); for slot_unavailable of `POST /series`, every occurrence that cannot be booked (`startTime`, `reason`).",
       }),
   })
   .openapi("Problem", { description: "RFC 9457 problem details." });

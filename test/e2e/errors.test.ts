@@ -85,6 +85,8 @@ describe("request bodies", () => {
       "PATCH /providers/{id}",
       "PATCH /resources/{id}",
       "PATCH /services/{id}",
+      "POST /appointments",
+      "POST /appointments/{id}/cancel",
       "POST /bookings",
       "POST /bookings/{id}/cancel",
       "POST /bookings/{id}/reschedule",
@@ -96,6 +98,8 @@ describe("request bodies", () => {
       "POST /mcp",
       "POST /providers",
       "POST /resources",
+      "POST /series",
+      "POST /series/{id}/cancel",
       "POST /services",
       "POST /webhooks",
     ]);
