@@ -16,10 +16,14 @@ import {
   bookingBody,
   call as callAt,
   provider,
+  SERIES_COUNT,
   seedBookings as seedAt,
+  seriesBody,
   service,
   slotOfDay,
   slotTime,
+  VISIT_MINUTES,
+  visitBody,
 } from "./bench/seed.ts";
 import { startBenchServer, startCalibrationServer } from "./bench/server.ts";
 import { recordPlan } from "./bench/statements-floor.ts";
@@ -207,6 +211,7 @@ try {
   const plainCreate = await run("POST /bookings hot service", {
     apiKey: key,
     connections: 10,
+    expectStatus: 201,
     request: () => ({ method: "POST", path: "/api/v1/bookings", body: bookingBody(hot, hotSlot++) }),
   });
   const mcpBook = await run("MCP book_appointment hot service", {
@@ -259,6 +264,35 @@ try {
     apiKey: key,
     connections: 10,
     request: () => ({ method: "POST", path: "/api/v1/bookings", body: bookingBody(duo, duoSlot++) }),
+  });
+  // A visit of three services back to back (5, 10 and 15 minutes: three service calendars), and a
+  // weekly series of 12 occurrences of one service; each request on times no other request takes,
+  // so every answer is a 201 (any other status is counted as unexpected and fails the target).
+  const visitParts: string[] = [];
+  for (const [i, minutes] of VISIT_MINUTES.entries())
+    visitParts.push(
+      (await call(key, "POST", "/services", { ...service(`Visit part ${i}`), durationMinutes: minutes })).body.id,
+    );
+  let visitN = 0;
+  await expectCreated(
+    "a visit",
+    call(key, "POST", "/appointments", visitBody(visitParts, visitN++)),
+    VISIT_MINUTES.length,
+  );
+  const visit = await run(`POST /appointments ${VISIT_MINUTES.length} segments`, {
+    apiKey: key,
+    connections: 10,
+    expectStatus: 201,
+    request: () => ({ method: "POST", path: "/api/v1/appointments", body: visitBody(visitParts, visitN++) }),
+  });
+  const weekly = (await call(key, "POST", "/services", service("Weekly"))).body.id;
+  let seriesN = 0;
+  await expectCreated("a series", call(key, "POST", "/series", seriesBody(weekly, seriesN++)), SERIES_COUNT);
+  const series = await run(`POST /series weekly, ${SERIES_COUNT} occurrences`, {
+    apiKey: key,
+    connections: 10,
+    expectStatus: 201,
+    request: () => ({ method: "POST", path: "/api/v1/series", body: seriesBody(weekly, seriesN++) }),
   });
   const team: string[] = [];
   for (let i = 0; i < 5; i++) team.push((await call(key, "POST", "/providers", provider(`Stylist ${i}`))).body.id);
@@ -334,6 +368,9 @@ try {
     createDistinctAtLeast0075xFloor: ratioToFloor(byName("POST /bookings distinct slots, 20 conns")) >= 0.075,
     providerCreateAtLeast060xPlain: providerCreate.rps >= 0.6 * plainCreate.rps,
     personAndRoomCreateAtLeast050xPlain: personAndRoom.rps >= 0.5 * plainCreate.rps,
+    visitAtLeast030xPlainCreate: allCreated(visit) && allCreated(plainCreate) && visit.rps >= 0.3 * plainCreate.rps,
+    seriesP50Within4xPlainCreate:
+      allCreated(series) && allCreated(plainCreate) && series.p50 <= 4 * Math.max(plainCreate.p50, 1),
     twentyProvidersWeekP50Within2xOne:
       weekOfTwenty.rps > 0 && weekOfOne.rps > 0 && weekOfTwenty.p50 <= 2 * Math.max(weekOfOne.p50, 1),
     listsAtLeast085xTheirStatements: listFloors.every((l) => l.api.rps >= 0.85 * l.statements.rps),
@@ -372,6 +409,15 @@ try {
     claimsOverPlain: {
       personAndRoom: Math.round((personAndRoom.rps / Math.max(plainCreate.rps, 1)) * 100) / 100,
       teamOfTwo: Math.round((teamOfTwo.rps / Math.max(plainCreate.rps, 1)) * 100) / 100,
+    },
+    /**
+     * A 3-segment visit's requests/s, and a 12-occurrence weekly series' p50, over a plain create's
+     * in the same run; `non201` counts their answers of any other status (0 for the ratios to count).
+     */
+    visitAndSeriesOverPlain: {
+      visitRps: Math.round((visit.rps / Math.max(plainCreate.rps, 1)) * 100) / 100,
+      seriesP50: Math.round((series.p50 / Math.max(plainCreate.p50, 1)) * 100) / 100,
+      non201: { plainCreate: plainCreate.unexpected, visit: visit.unexpected, series: series.unexpected },
     },
     /** Requests/s of each MCP tool call over its REST request, measured one after the other. */
     mcpOverRest: {
@@ -420,6 +466,9 @@ try {
       `over a plain create, req/s: person + room ×${report.claimsOverPlain.personAndRoom}, team of 2 ×${report.claimsOverPlain.teamOfTwo}`,
     );
     console.log(
+      `over a plain create (${plainCreate.rps} req/s, p50 ${plainCreate.p50} ms, ${plainCreate.unexpected} non-201): ${VISIT_MINUTES.length}-segment visit req/s ×${report.visitAndSeriesOverPlain.visitRps} (target ≥ 0.3×, ${visit.unexpected} non-201), weekly series of ${SERIES_COUNT} p50 ×${report.visitAndSeriesOverPlain.seriesP50} (target ≤ 4×, ${series.unexpected} non-201)`,
+    );
+    console.log(
       `MCP over REST, req/s: find_availability ×${report.mcpOverRest.findAvailability}, book_appointment ×${report.mcpOverRest.bookAppointment}`,
     );
     console.log(
@@ -440,6 +489,21 @@ try {
 } finally {
   await server.dispose();
   await floorServer.dispose();
+}
+
+/** Every answer of a run that expects one status had it, and nothing failed to answer. */
+function allCreated(r: ScenarioResult): boolean {
+  return r.unexpected === 0 && r.errors === 0 && r.requests > 0;
+}
+
+/** Checks one create before its scenario: a 201 with `bookings` bookings, or the run stops with its answer. */
+async function expectCreated(what: string, answer: ReturnType<typeof callAt>, bookings: number) {
+  const { status, body } = await answer;
+  const got = (body as unknown as { bookings?: unknown[] }).bookings?.length;
+  if (status !== 201 || got !== bookings)
+    throw new Error(
+      `${what} answered ${status} with ${got} bookings (expected 201 with ${bookings}): ${JSON.stringify(body)}`,
+    );
 }
 
 /** The body of an MCP `tools/call` (POST /api/v1/mcp). */

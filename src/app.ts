@@ -30,6 +30,7 @@ import { providersApp } from "./routes/providers";
 import { resourcesApp } from "./routes/resources";
 import { seriesApp } from "./routes/series";
 import { servicesApp } from "./routes/services";
+import { waitlistApp } from "./routes/waitlist";
 import { webhooksApp } from "./routes/webhooks";
 import { documentWebhookEvents } from "./routes/webhooks/events";
 
@@ -47,6 +48,7 @@ function createApi() {
     "/bookings/*",
     "/appointments/*",
     "/series/*",
+    "/waitlist/*",
     "/webhooks/*",
     "/providers/*",
     "/resources/*",
@@ -60,6 +62,7 @@ function createApi() {
   api.route("/bookings", bookingsApp);
   api.route("/appointments", appointmentsApp);
   api.route("/series", seriesApp);
+  api.route("/waitlist", waitlistApp);
   api.route("/webhooks", webhooksApp);
   api.route("/providers", providersApp);
   api.route("/resources", resourcesApp);

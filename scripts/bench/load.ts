@@ -10,6 +10,8 @@ export type ScenarioResult = {
   requests: number;
   non2xx: number;
   errors: number;
+  /** With `expectStatus`: the answers of any other status (counted, not measured as successes). */
+  unexpected?: number;
 };
 
 type Request = { method?: string; path: string; body?: string; headers?: Record<string, string> };
@@ -23,6 +25,8 @@ export type ScenarioOptions = {
   amount?: number;
   /** Seconds of the same load first, not counted: JIT, caches and connections warm (default 1). */
   warmupSeconds?: number;
+  /** The status every answer should have (e.g. 201): others are counted in `unexpected`. */
+  expectStatus?: number;
   /** A fixed request, or one built per request (for distinct booking slots). */
   request: Request | (() => Request);
 };
@@ -44,6 +48,13 @@ export async function runScenario(name: string, options: ScenarioOptions): Promi
     requests: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    ...(options.expectStatus === undefined
+      ? {}
+      : {
+          unexpected: Object.entries(result.statusCodeStats ?? {})
+            .filter(([status]) => status !== String(options.expectStatus))
+            .reduce((sum, [, stats]) => sum + (stats.count ?? 0), 0),
+        }),
   };
 }
 

@@ -36,6 +36,43 @@ export const bookingBody = (serviceId: string, n: number, who = n, extra: Record
     ...extra,
   });
 
+/** The durations of a visit's three segments (minutes): three services, each its own calendar. */
+export const VISIT_MINUTES = [5, 10, 15];
+/**
+ * Visit n of `serviceIds` (one service per entry of VISIT_MINUTES, in order): it starts at slot
+ * n × 6, so visits lie back to back (5 + 10 + 15 = 30 minutes, 6 slots) and no two share a minute
+ * of any of the three calendars.
+ */
+export const visitBody = (serviceIds: string[], n: number) =>
+  JSON.stringify({
+    customerName: `Customer ${n % 500}`,
+    customerEmail: `customer${n % 500}@example.com`,
+    startTime: slotTime((n * VISIT_MINUTES.reduce((sum, m) => sum + m, 0) * 60_000) / SLOT),
+    segments: serviceIds.map((serviceId) => ({ serviceId })),
+  });
+
+const WEEK_SLOTS = slotOfDay(7);
+/** Occurrences of the bench's series (weekly). */
+export const SERIES_COUNT = 12;
+/**
+ * Series n of a 5-minute service: weekly, SERIES_COUNT occurrences, the first at slot n of the
+ * first week (requests 0–2,015), then slot n − 2,016 of week 12 and so on, so no two series share
+ * an occurrence's slot; every occurrence starts within the API's 366 days up to n = 8,063.
+ */
+export const seriesBody = (serviceId: string, n: number) => {
+  const first = (n % WEEK_SLOTS) + Math.floor(n / WEEK_SLOTS) * SERIES_COUNT * WEEK_SLOTS;
+  // Slots count from tomorrow's midnight, up to two days from now.
+  if (first + (SERIES_COUNT - 1) * WEEK_SLOTS > slotOfDay(364)) throw new Error(`series ${n} is past 366 days`);
+  return JSON.stringify({
+    serviceId,
+    customerName: `Customer ${n % 500}`,
+    customerEmail: `customer${n % 500}@example.com`,
+    startTime: slotTime(first),
+    endTime: slotTime(first + 1),
+    recurrence: `FREQ=WEEKLY;COUNT=${SERIES_COUNT}`,
+  });
+};
+
 /** One API call with a key; answers the status and the JSON body. */
 export async function call(url: string, key: string, method: string, route: string, body?: unknown) {
   const res = await fetch(`${url}/api/v1${route}`, {

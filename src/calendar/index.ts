@@ -6,6 +6,7 @@
  * calendar object and its steps, the people's calendars, and the write-behind to D1.
  */
 import type { Hold } from "../domain/hold";
+import type { WaitlistStatus } from "../domain/waitlist";
 import type { ProviderSnapshot, ResourceSnapshot } from "./claim-types";
 import { blockedSpan, slotsBetween } from "./rules/service-rules";
 import { type CountedSlot, countSlots } from "./rules/slot-counts";
@@ -17,6 +18,7 @@ import type {
   CreateBookingCommand,
   HoldCommand,
   HoldResult,
+  JoinWaitlistCommand,
   RescheduleCommand,
   ServiceSnapshot,
   TransitionCommand,
@@ -74,6 +76,20 @@ export const changeBooking = (env: Env, businessId: string, serviceId: string, c
 export const bookVisit = (env: Env, command: VisitCommand) => {
   const { service } = command.segments[0] as VisitCommand["segments"][number];
   return serviceCalendar(env, service.businessId, service.id).createVisit(command);
+};
+
+/** Queues a customer for a full slot in the service's calendar (a seat free after all is offered at once). */
+export const joinWaitlist = (env: Env, command: JoinWaitlistCommand) =>
+  serviceCalendar(env, command.service.businessId, command.service.id).joinWaitlist(command);
+
+/** The service's waitlist: one entry, some entries, or one entry taken off (its offered hold released). */
+export const waitlistOf = (env: Env, businessId: string, serviceId: string) => {
+  const calendar = serviceCalendar(env, businessId, serviceId);
+  return {
+    entry: (id: string) => calendar.waitlistEntry(id),
+    list: (status: WaitlistStatus | undefined, limit: number) => calendar.listWaitlist(status, limit),
+    leave: (id: string) => calendar.leaveWaitlist(id),
+  };
 };
 
 /** Keeps a seat (and a person's time) for a few minutes. */

@@ -3,6 +3,7 @@
 import type { Booking, BookingRecord, BookingStatus } from "../domain/booking";
 import type { Hold } from "../domain/hold";
 import type { Answers } from "../domain/questions";
+import type { WaitlistEntry } from "../domain/waitlist";
 import type { ClaimReason, ProviderSnapshot, ResourceSnapshot } from "./claim-types";
 import type { PolicyRefusal } from "./rules/policy";
 import type { ServiceRules } from "./rules/service-rules";
@@ -88,6 +89,13 @@ export type HoldCommand = StaffingRequest & {
 
 export type HoldResult = { ok: true; hold: Hold } | { ok: false; refusal: CalendarRefusal };
 
+/** A customer joining a slot's waitlist: the entry (WAITING), and the service and staffing its offers will be held with. */
+export type JoinWaitlistCommand = StaffingRequest & {
+  service: ServiceSnapshot;
+  entry: WaitlistEntry;
+  apiKeyId: string;
+};
+
 /** One segment of a visit: a service, who may staff it, and the answers to its questions. */
 export type VisitSegment = StaffingRequest & { service: ServiceSnapshot; answers?: Answers };
 
@@ -146,7 +154,9 @@ export type CalendarRefusal =
   /** The command was decided against an older version of the service than the calendar knows. */
   | { code: "service_changed"; detail: string }
   /** A customer's manage link asked inside the service's policy window. */
-  | PolicyRefusal;
+  | PolicyRefusal
+  /** The slot's (or the service's) waitlist has as many entries as it may. */
+  | { code: "waitlist_full"; detail: string };
 
 export type CalendarResult =
   | { ok: true; booking: Booking; version: number; replayed: boolean }

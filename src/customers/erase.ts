@@ -42,6 +42,20 @@ export async function eraseCustomer(env: Env, db: Database, businessId: string, 
     erase: true,
   });
   await eraseFromD1(db, businessId, id, details);
+  await eraseFromManyBookingAnswers(db, businessId, id, details);
+  // Waitlist offers carry the entry, which has the e-mail but no customer id.
+  await db
+    .update(webhookEvents)
+    .set({
+      payload: sql`json_set(${webhookEvents.payload}, '$.data.customerName', ${details.customerName}, '$.data.customerEmail', ${details.customerEmail})`,
+    })
+    .where(
+      and(
+        eq(webhookEvents.businessId, businessId),
+        eq(webhookEvents.type, "waitlist.offered"),
+        sql`lower(json_extract(${webhookEvents.payload}, '$.data.customerEmail')) = ${current.emailNormalized}`,
+      ),
+    );
 }
 
 /**
@@ -86,4 +100,38 @@ function eraseFromD1(db: Database, businessId: string, customerId: string, detai
         ),
     ),
   ]);
+}
+
+/**
+ * Stored answers of visits and series (`POST /appointments`, `POST /series`) hold several
+ * bookings: each one of the person's is scrubbed in place.
+ */
+async function eraseFromManyBookingAnswers(
+  db: Database,
+  businessId: string,
+  customerId: string,
+  details: CustomerDetails,
+) {
+  const rows = await db
+    .select({ key: idempotencyKeys.key, body: idempotencyKeys.responseBody })
+    .from(idempotencyKeys)
+    .where(
+      and(
+        eq(idempotencyKeys.businessId, businessId),
+        sql`instr(${idempotencyKeys.responseBody}, ${customerId}) > 0`,
+        sql`json_valid(${idempotencyKeys.responseBody}) AND json_type(${idempotencyKeys.responseBody}, '$.bookings') = 'array'`,
+      ),
+    );
+  for (const row of rows) {
+    const body = JSON.parse(row.body ?? "{}") as { bookings: Record<string, unknown>[] };
+    body.bookings = body.bookings.map((b) =>
+      b.customerId === customerId
+        ? { ...b, ...details, notes: null, cancellationReason: null, answers: {}, manageUrl: null }
+        : b,
+    );
+    await db
+      .update(idempotencyKeys)
+      .set({ responseBody: JSON.stringify(body) })
+      .where(and(eq(idempotencyKeys.businessId, businessId), eq(idempotencyKeys.key, row.key)));
+  }
 }

@@ -16,6 +16,8 @@ export const problemTypes = {
   webhook_endpoint_limit: { status: 409, title: "Webhook endpoint limit reached" },
   bookings_conflict: { status: 409, title: "Existing bookings conflict with the change" },
   policy_window: { status: 409, title: "Inside the policy window" },
+  slot_available: { status: 409, title: "Slot available" },
+  waitlist_full: { status: 409, title: "Waitlist full" },
   precondition_failed: { status: 412, title: "Precondition failed" },
   payload_too_large: { status: 413, title: "Payload too large" },
   unsupported_media_type: { status: 415, title: "Unsupported media type" },

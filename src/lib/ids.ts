@@ -17,6 +17,7 @@ export const idPrefixes = {
   resource: "res",
   appointment: "apt",
   series: "ser",
+  waitlist: "wtl",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -62,7 +62,9 @@ export async function payloadWithLink(
   event: { payload: string; businessId: string; linkKeyVersion: number },
 ): Promise<string> {
   type Data = Booking & Record<string, unknown>;
-  const body = JSON.parse(event.payload) as { data: Data & { booking?: Data } };
+  const body = JSON.parse(event.payload) as { type: string; data: Data & { booking?: Data } };
+  // Only a booking's events carry a booking (a waitlist offer carries its entry).
+  if (!body.type.startsWith("booking.")) return event.payload;
   if (body.data.booking)
     body.data.booking = { ...body.data.booking, ...(await withManageUrl(env, event, body.data.booking)) };
   else body.data = { ...body.data, ...(await withManageUrl(env, event, body.data)) };

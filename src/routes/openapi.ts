@@ -35,6 +35,7 @@ export const openApiDocument = (api: OpenAPIHono<AppEnv>) => {
               description: "Visits: several services back to back, each segment a booking, booked all or none.",
             },
             { name: "Series", description: "Recurring appointments: one service on every occurrence of a rule." },
+            { name: "Waitlist", description: "Customers queued for a full slot, offered a hold when a seat frees." },
             { name: "Services", description: "The catalog and its availability." },
             { name: "Customers", description: "Customer profiles." },
             { name: "Providers", description: "People who perform services, with own hours; one each, or a team." },

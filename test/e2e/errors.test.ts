@@ -101,6 +101,7 @@ describe("request bodies", () => {
       "POST /series",
       "POST /series/{id}/cancel",
       "POST /services",
+      "POST /waitlist",
       "POST /webhooks",
     ]);
   });

@@ -19,6 +19,8 @@ export type CreateBooking = Schemas["CreateBooking"];
 export const baseUrl = inject("baseUrl");
 export const origin = inject("origin");
 export const apiKey = inject("apiKey");
+/** A second key of the demo business (issued by global-setup.ts) with a write budget of its own. */
+export const visitsApiKey = inject("visitsApiKey");
 export const document = JSON.parse(readFileSync(inject("documentPath"), "utf8")) as OpenApiDocument;
 export const contract = createContractChecker(document);
 
@@ -33,6 +35,12 @@ function checkedClient(headers: Record<string, string>): Client<paths> {
 
 /** The demo business's client. */
 export const api = checkedClient({ Authorization: `Bearer ${apiKey}` });
+/**
+ * The same business through its second key, for the visits and series files: each key has its
+ * own budget of writes per minute (src/middleware/rate-limit.ts), and one key's is less than the
+ * suite writes in a minute. Same data as `api`: it is the same business.
+ */
+export const visitsApi = checkedClient({ Authorization: `Bearer ${visitsApiKey}` });
 /** No Authorization header at all. */
 export const anonymous = checkedClient({});
 /** A well-formed key that no business owns. */
@@ -44,8 +52,10 @@ export type RawInit = {
   query?: string;
   headers?: Record<string, string>;
   body?: string;
-  /** Send the demo key (default true). */
+  /** Send a key (default true). */
   auth?: boolean;
+  /** The key to send (default the demo key `apiKey`). */
+  key?: string;
 };
 
 /**
@@ -59,7 +69,9 @@ export async function raw(method: string, template: string, init: RawInit = {}):
     return encodeURIComponent(value);
   });
   const headers = new Headers(init.headers);
-  if (init.auth !== false && !headers.has("Authorization")) headers.set("Authorization", `Bearer ${apiKey}`);
+  if (init.auth !== false && !headers.has("Authorization")) {
+    headers.set("Authorization", `Bearer ${init.key ?? apiKey}`);
+  }
   const response = await fetch(`${baseUrl}${path}${init.query ? `?${init.query}` : ""}`, {
     method,
     headers,
@@ -133,9 +145,13 @@ const allDay = [{ start: "00:00", end: "24:00" }];
 /**
  * A service of the demo business open every day around the clock in UTC, bookable right away:
  * tests that book slots use their own service, so they never collide with each other or the seed.
+ * `client` is the key it is created with (default `api`).
  */
-export async function createOpenService(overrides: Partial<CreateService> = {}): Promise<Service> {
-  const { data, error, response } = await api.POST("/services", {
+export async function createOpenService(
+  overrides: Partial<CreateService> = {},
+  client: Client<paths> = api,
+): Promise<Service> {
+  const { data, error, response } = await client.POST("/services", {
     body: {
       name: unique("E2E open service"),
       durationMinutes: 30,
@@ -169,8 +185,9 @@ export function bookingBody(
   };
 }
 
-export async function createBooking(body: CreateBooking): Promise<Booking> {
-  const { data, error, response } = await api.POST("/bookings", { body });
+/** Books `body` with `client` (default `api`). */
+export async function createBooking(body: CreateBooking, client: Client<paths> = api): Promise<Booking> {
+  const { data, error, response } = await client.POST("/bookings", { body });
   expect(error, JSON.stringify(error)).toBeUndefined();
   expect(response.status).toBe(201);
   return data as Booking;

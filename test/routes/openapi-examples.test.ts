@@ -154,6 +154,18 @@ async function fixtures(): Promise<Fixtures> {
         expect(res.status, await res.clone().text()).toBe(201);
         return (await json(res)).id as string;
       },
+      waitlist: async () => {
+        const service = await createService(key);
+        const body = bookingBody(service.id, at(21, "14:00"));
+        expect((await api("POST", "/bookings", { key, body })).status).toBe(201);
+        const { serviceId, startTime, endTime, customerName, customerEmail } = body;
+        const res = await api("POST", "/waitlist", {
+          key,
+          body: { serviceId, startTime, endTime, customerName, customerEmail },
+        });
+        expect(res.status, await res.clone().text()).toBe(201);
+        return (await json(res)).id as string;
+      },
       // A person's live feed: its address's token.
       token: async () => {
         const body = { name: "Kim", timezone: "UTC", weeklySchedule: { mon: [{ start: "09:00", end: "17:00" }] } };
@@ -240,7 +252,22 @@ describe("happy", () => {
       const serviceExample =
         bodySchema.properties?.serviceId?.example ??
         (segments?.example as { serviceId?: string }[] | undefined)?.[0]?.serviceId;
-      if (typeof serviceExample === "string") await provideExampleService(fx.key, serviceExample);
+      const queryService = op.parameters?.find((p) => p.in === "query" && p.name === "serviceId");
+      const exampleService = serviceExample ?? (queryService ? exampleOf(queryService) : undefined);
+      if (typeof exampleService === "string") await provideExampleService(fx.key, exampleService);
+      // A waitlist is joined for a full slot: the example's slot is booked first.
+      if (op.operationId === "joinWaitlist") {
+        const { startTime, endTime } = (
+          op.requestBody?.content["application/json"]?.schema
+            ? composedExample(resolve(op.requestBody.content["application/json"].schema), "joinWaitlist")
+            : {}
+        ) as { startTime: string; endTime: string };
+        const full = await api("POST", "/bookings", {
+          key: fx.key,
+          body: { ...bookingBody(String(exampleService), startTime), endTime },
+        });
+        expect(full.status, await full.clone().text()).toBe(201);
+      }
       const concrete = await concretePath(path, op, fx);
       const url = query.size > 0 ? `${concrete}?${query}` : concrete;
       const key = op.security?.some((s) => "bearerAuth" in s) ? fx.key : undefined;

@@ -45,8 +45,11 @@ describe("the webhooks section", () => {
     vi.setSystemTime(Date.parse(moved.startTime) - 59 * 60_000);
     await runDurableObjectAlarm(calendarStub(businessId, service.id));
     vi.useRealTimers();
+    // Someone waits for the moved booking's slot: its cancel offers them the seat.
+    const waiting = { serviceId: service.id, ...moved, customerName: "Wait Ing", customerEmail: "wait@example.com" };
+    expect((await api("POST", "/waitlist", { key: apiKey, body: waiting })).status).toBe(201);
     expect((await api("POST", `/bookings/${booking.id}/cancel`, { key: apiKey })).status).toBe(200);
-    await eventually(async () => (sent.length >= 5 ? true : undefined), "five deliveries");
+    await eventually(async () => (sent.length >= 6 ? true : undefined), "six deliveries");
 
     const ajv = new Ajv2020({ allErrors: true, strict: false });
     addFormats(ajv);

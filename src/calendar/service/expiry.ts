@@ -5,9 +5,12 @@
  */
 import type { CalendarTables } from "./tables";
 
-/** Frees holds whose time is up; their claims are released. */
+/** Frees holds whose time is up; their claims are released, and a waitlist offer among them lapses. */
 export function expireHolds(tables: CalendarTables, now: number): void {
-  for (const { businessId, claims } of tables.holds.expire(now)) tables.tasks.release(businessId, claims, now);
+  for (const { id, businessId, claims } of tables.holds.expire(now)) {
+    tables.tasks.release(businessId, claims, now);
+    tables.waitlist.holdEnded(id, "EXPIRED", null, new Date(now).toISOString());
+  }
 }
 
 /** Gives up tentative rows past their deadline; everything they may have claimed is released. */

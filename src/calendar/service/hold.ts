@@ -136,6 +136,7 @@ export function consumeHold(
     now,
   );
   const claims = tables.holds.end(hold.id, "CONSUMED", record.id);
+  tables.waitlist.holdEnded(hold.id, "CONSUMED", record.id, new Date(now).toISOString());
   tables.reservations.insert(record, seat.blocked, { claims, tentativeUntil: null });
   const result = commitBooking(tables, record, command, now);
   // The people keep the hold's claims for the booking, even those who left the service meanwhile.
@@ -161,5 +162,6 @@ export function releaseLiveHold(tables: CalendarTables, id: string, now: number)
   const seat = tables.holds.seat(id);
   const claims = tables.holds.end(id, "RELEASED");
   if (seat) tables.tasks.release(seat.businessId, claims, now);
+  tables.waitlist.holdEnded(id, "RELEASED", null, new Date(now).toISOString());
   return tables.holds.find(id, now) ?? null;
 }

@@ -89,8 +89,8 @@ export class Holds {
     return seat?.claims ?? [];
   }
 
-  /** Ends every hold whose time is up; answers each one's business and claims to release. */
-  expire(now: number): { businessId: string; claims: ClaimRef[] }[] {
+  /** Ends every hold whose time is up; answers each one's id, business and claims to release. */
+  expire(now: number): { id: string; businessId: string; claims: ClaimRef[] }[] {
     const due = this.sql
       .exec<{ id: string; businessId: string }>(
         `SELECT id, json_extract(record, '$.businessId') AS businessId FROM bookings
@@ -98,7 +98,7 @@ export class Holds {
         now,
       )
       .toArray();
-    return due.map(({ id, businessId }) => ({ businessId, claims: this.end(id, "EXPIRED") }));
+    return due.map(({ id, businessId }) => ({ id, businessId, claims: this.end(id, "EXPIRED") }));
   }
 
   /** When the next live hold expires, or null. */

@@ -1,35 +1,35 @@
-import { DurableObject } from "cloudflare:workers";
 import { toBooking } from "../../domain/booking";
 import type { Hold } from "../../domain/hold";
+import type { WaitlistEntry, WaitlistStatus } from "../../domain/waitlist";
 import type { ClaimResult, ProviderSnapshot, ResourceSnapshot, SeatCommand } from "../claim-types";
 import type { ServiceRules } from "../rules/service-rules";
 import type { LiveSlot } from "../rules/slots";
-import { queuePublisher } from "../sync/event-relay";
-import { d1Writer } from "../sync/persist";
-import { WriteBehind, type WriteBehindSinks } from "../sync/write-behind";
 import type {
   CalendarResult,
   CalendarSnapshot,
   CreateBookingCommand,
   HoldCommand,
   HoldResult,
+  JoinWaitlistCommand,
   RescheduleCommand,
   ServiceSnapshot,
   TransitionCommand,
   VisitCommand,
   VisitResult,
 } from "../types";
+import { CalendarObject } from "./calendar-object";
 import { type CustomerRewrite, rewriteCustomer } from "./customer-rewrite";
 import { expireHolds, expireTentative } from "./expiry";
-import { createFlow, type FlowDeps, holdFlow, moveFlow, visitFlowOf } from "./flows";
+import { createFlow, holdFlow, moveFlow, visitFlowOf } from "./flows";
 import { releaseLiveHold } from "./hold";
 import { type ImportedBooking, type ImportResult, importEach } from "./import";
 import { liveSlots } from "./live-slots";
 import { pruneCalendar } from "./prune";
+import { type JoinResult, joinQueue, leaveQueue } from "./queue";
 import { claimSeat, confirmSeat, releaseSeat, type SeatConfirmation } from "./seat-claims";
 import { type ProposalResult, proposeChange, type ServiceChange } from "./service-change";
 import { changeStatus } from "./status-change";
-import { type CalendarTables, openTables, snapshotOf } from "./tables";
+import { snapshotOf } from "./tables";
 
 /**
  * The live calendar of one business's service: the authority on its availability, and the entry
@@ -38,25 +38,10 @@ import { type CalendarTables, openTables, snapshotOf } from "./tables";
  * calendars a booking needs are claimed between transactions (claims/flow.ts); D1 is written
  * behind, only after a change commits (sync/write-behind.ts).
  */
-export class ServiceCalendar extends DurableObject<Env> {
-  private readonly tables: CalendarTables;
-  private readonly writeBehind: WriteBehind;
-
-  constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
-    const sinks = this.sinks();
-    this.tables = openTables(ctx.storage, sinks.publish);
-    this.writeBehind = new WriteBehind(ctx.storage, this.tables, sinks.writeToD1);
-    // Work a reset may have left without an alarm (outbox rows, events, tentative rows, owed
-    // releases, live holds) gets one.
-    ctx.blockConcurrencyWhile(async () => {
-      await this.tables.alarm.load();
-      this.armForPending();
-    });
-  }
-
+export class ServiceCalendar extends CalendarObject {
   /** Checks availability and reserves the slot (and the people it needs); then records the booking in D1. */
   async createBooking(command: CreateBookingCommand): Promise<CalendarResult> {
+    this.keepContext(command);
     const result = await this.create(command);
     if (!result.ok || result.replayed) return result;
     await this.writeBehind.afterCommit();
@@ -94,12 +79,38 @@ export class ServiceCalendar extends DurableObject<Env> {
     return this.ctx.storage.transactionSync(() => releaseSeat(this.tables, claimId, Date.now()));
   }
 
+  /** Queues a customer for a full slot (queue.ts); a seat that is free after all is offered at once. */
+  async joinWaitlist(command: JoinWaitlistCommand): Promise<JoinResult> {
+    const result = this.ctx.storage.transactionSync(() => joinQueue(this.tables, command, Date.now()));
+    if (result.ok) await this.offerSeats();
+    return result.ok ? { ok: true, entry: this.tables.waitlist.find(result.entry.id) ?? result.entry } : result;
+  }
+
+  /** A waitlist entry as it stands. */
+  async waitlistEntry(id: string): Promise<WaitlistEntry | null> {
+    return this.tables.waitlist.find(id) ?? null;
+  }
+
+  /** Entries of this service's waitlist by creation, optionally of one status. */
+  async listWaitlist(status: WaitlistStatus | undefined, limit: number): Promise<WaitlistEntry[]> {
+    return this.tables.waitlist.list(status, limit);
+  }
+
+  /** Takes an entry off the waitlist (its offered hold released, the seat offered to the next). */
+  async leaveWaitlist(id: string): Promise<WaitlistEntry | null> {
+    const entry = this.ctx.storage.transactionSync(() => leaveQueue(this.tables, id, Date.now()));
+    await this.sendTasks();
+    await this.offerSeats();
+    return entry ?? null;
+  }
+
   /** Applies a status change (or a notes edit) to a booking of this calendar. */
   async transition(command: TransitionCommand): Promise<CalendarResult> {
     const result = this.ctx.storage.transactionSync(() => changeStatus(this.tables, command, Date.now()));
     if (result.ok && !result.replayed) {
       await this.sendTasks();
       await this.writeBehind.afterCommit();
+      await this.offerSeats();
     }
     return result;
   }
@@ -109,14 +120,17 @@ export class ServiceCalendar extends DurableObject<Env> {
    * otherwise a tentative row holds the new time while the other calendars claim it.
    */
   async reschedule(command: RescheduleCommand): Promise<CalendarResult> {
+    this.keepContext(command);
     const result = await moveFlow(this.deps(), command);
     await this.sendTasks();
     if (result.ok && !result.replayed) await this.writeBehind.afterCommit();
+    if (result.ok) await this.offerSeats();
     return result;
   }
 
   /** Places a hold (hold.ts); with people, after their calendars claim the time. */
   async placeHold(command: HoldCommand): Promise<HoldResult> {
+    this.keepContext(command);
     const result = await holdFlow(this.deps(), command);
     await this.sendTasks();
     return result;
@@ -158,7 +172,9 @@ export class ServiceCalendar extends DurableObject<Env> {
   /** Releases a live hold: its seat (and its people's time) is free at once. */
   async releaseHold(id: string): Promise<Hold | null> {
     const hold = this.ctx.storage.transactionSync(() => releaseLiveHold(this.tables, id, Date.now()));
-    return this.sendTasks().then(() => hold);
+    await this.sendTasks();
+    await this.offerSeats();
+    return hold;
   }
 
   /** The live slot calendar for slots starting in `[from, to)`. */
@@ -200,6 +216,7 @@ export class ServiceCalendar extends DurableObject<Env> {
     });
     await this.sendTasks();
     await this.writeBehind.run();
+    await this.offerSeats(true);
     await this.tables.alarm.load();
     this.armForPending();
   }
@@ -209,40 +226,13 @@ export class ServiceCalendar extends DurableObject<Env> {
    * queued events (customer-rewrite.ts); the new versions go to D1 through the outbox.
    */
   async rewriteCustomer(command: CustomerRewrite): Promise<{ bookingIds: string[] }> {
-    const result = this.ctx.storage.transactionSync(() =>
-      rewriteCustomer(this.ctx.storage.sql, this.tables.outbox, command, Date.now()),
-    );
+    const result = this.ctx.storage.transactionSync(() => {
+      // The waitlist and the visits' kept answers name the person too.
+      this.tables.waitlist.rewrite(command.email, command.details, command.erase);
+      this.tables.visits.rewrite(command.customerId, command.email, command.details, command.erase);
+      return rewriteCustomer(this.ctx.storage.sql, this.tables.outbox, command, Date.now());
+    });
     await this.writeBehind.afterCommit();
     return result;
-  }
-
-  /** What the flows (flows.ts) need of this object. */
-  private deps(): FlowDeps {
-    return { storage: this.ctx.storage, env: this.env, tables: this.tables };
-  }
-
-  /** Sends what is owed to other calendars; what fails stays owed for the alarm. */
-  private async sendTasks(): Promise<void> {
-    if (this.tables.tasks.nextAttemptMs() === null) return;
-    await this.tables.tasks.send(this.env, Date.now());
-    this.armForPending();
-  }
-
-  /** Arms the alarm for the earliest pending work: outbox, events, tentative rows, tasks, holds, reminders. */
-  private armForPending(): void {
-    const next = [
-      this.tables.outbox.nextAttemptMs(),
-      this.tables.events.nextAttemptMs(),
-      this.tables.reservations.nextTentativeDeadline(),
-      this.tables.tasks.nextAttemptMs(),
-      this.tables.holds.nextExpiry(),
-      this.tables.reminders.nextDue(),
-    ].filter((at): at is number => at !== null);
-    if (next.length > 0) this.tables.alarm.arm(Math.max(Math.min(...next), Date.now()));
-  }
-
-  /** Where committed changes go: D1 and the webhook queue. */
-  protected sinks(): WriteBehindSinks {
-    return { writeToD1: d1Writer(this.env.DB), publish: queuePublisher(this.env.WEBHOOK_QUEUE) };
   }
 }

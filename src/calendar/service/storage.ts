@@ -1,3 +1,5 @@
+import { waitlistTables } from "./waitlist";
+
 /**
  * The calendar's own SQLite tables. Reservations carry the blocked span (appointment plus
  * buffers) so capacity checks are one indexed range scan over the overlapping bookings only.
@@ -112,4 +114,6 @@ export const serviceMigrations: string[] = [
   // answer of each visit this calendar was the entry of, for its Idempotency-Key's replays.
   `CREATE TABLE released_claims (claim_id TEXT PRIMARY KEY, released_ms INTEGER NOT NULL);
    CREATE TABLE visits (id TEXT PRIMARY KEY, bookings TEXT NOT NULL, created_ms INTEGER NOT NULL);`,
+  // The waitlist (waitlist.ts): entries queued for a full slot, and what their offers' holds are placed with.
+  waitlistTables,
 ];

@@ -14,6 +14,7 @@ import { Reservations } from "./reservations";
 import { ServiceVersion } from "./service-version";
 import { serviceMigrations } from "./storage";
 import { VisitRecords } from "./visit-records";
+import { Waitlist } from "./waitlist";
 
 export type CalendarTables = {
   reservations: Reservations;
@@ -30,6 +31,8 @@ export type CalendarTables = {
   releasedClaims: ReleasedClaims;
   /** Visits this calendar was the entry of. */
   visits: VisitRecords;
+  /** Customers queued for full slots. */
+  waitlist: Waitlist;
 };
 
 /** Brings the tables up to date and opens them; call once, from the object's constructor. */
@@ -49,6 +52,7 @@ export function openTables(storage: DurableObjectStorage, publish: EventPublishe
     serviceVersion: new ServiceVersion(storage.sql),
     releasedClaims: new ReleasedClaims(storage.sql),
     visits: new VisitRecords(storage.sql),
+    waitlist: new Waitlist(storage.sql),
   };
 }
 

@@ -6,6 +6,7 @@
 
 import type { BookingStatus } from "../../domain/booking";
 import { toBooking } from "../../domain/booking";
+import type { WaitlistEntry } from "../../domain/waitlist";
 import type { WebhookEventType } from "../../domain/webhook";
 import { newId } from "../../lib/ids";
 import { type BookingEvent, eventPayload, eventTypeFor, type WebhookMessage } from "../../webhooks/events";
@@ -91,6 +92,11 @@ export class EventRelay {
       { offsetMinutes, booking: { ...toBooking(booking), version: booking.version } },
       at,
     );
+  }
+
+  /** Records `waitlist.offered`: the entry as it is now, with the hold offered to it. */
+  raiseOffered(businessId: string, entry: WaitlistEntry, at: string): void {
+    this.record(businessId, "waitlist.offered", entry, at);
   }
 
   private record(businessId: string, type: WebhookEventType, data: object, at: string): void {

@@ -16,4 +16,5 @@ export * from "./holds.ts";
 export * from "./idempotency.ts";
 export * from "./resources.ts";
 export * from "./series.ts";
+export * from "./waitlist.ts";
 export * from "./webhooks.ts";

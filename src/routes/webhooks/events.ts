@@ -4,6 +4,7 @@ import type { AppEnv } from "../../env";
 import { utcTimestamp } from "../../lib/datetime";
 import { z } from "../../lib/zod";
 import { BookingSchema } from "../../schemas/bookings";
+import { WaitlistEntrySchema } from "../../schemas/waitlist";
 
 const EventBookingSchema = BookingSchema.extend({
   version: z.number().int().min(1).openapi({
@@ -43,6 +44,11 @@ const events: Record<WebhookEventType, { summary: string; data: z.ZodType }> = {
     summary:
       "A booking starts in `offsetMinutes` (one of its service's `reminders`): sent at its start minus the offset, by the calendar's alarm, for bookings not cancelled; `data.booking` is the booking then.",
     data: ReminderSchema,
+  },
+  "waitlist.offered": {
+    summary:
+      "A seat of a waitlisted slot freed and the entry first in line was offered a hold (`data.holdId`, kept 15 minutes): `data` is the entry, now OFFERED.",
+    data: WaitlistEntrySchema,
   },
 };
 

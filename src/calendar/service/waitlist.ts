@@ -1,0 +1,215 @@
+/**
+ * The service's waitlist: customers queued for a full slot (a start, an end, maybe a person),
+ * in the calendar that decides the slot's seats. When a seat frees, the first WAITING entry of
+ * the slot is offered a hold (offers.ts); the entry follows its hold — BOOKED when it becomes a
+ * booking, EXPIRED when it lapses or is released, after which the next entry is offered. Every
+ * method runs inside the caller's transaction.
+ */
+import type { HoldStatus } from "../../domain/hold";
+import type { WaitlistEntry, WaitlistStatus } from "../../domain/waitlist";
+import type { OfferContext } from "./offers";
+
+/** How many entries (WAITING or OFFERED) one slot may queue, and how many a service may hold. */
+export const MAX_PER_SLOT = 50;
+export const MAX_PER_SERVICE = 2_000;
+
+type Row = { id: string; record: string; position: number | null };
+
+/** A slot entries queue for. */
+export type QueuedSlot = { start: number; end: number; providerId: string | null };
+
+const SLOT = "start_ms = ? AND end_ms = ? AND coalesce(provider_id, '') = ?";
+const slotArgs = (slot: QueuedSlot) => [slot.start, slot.end, slot.providerId ?? ""] as const;
+
+export class Waitlist {
+  constructor(private readonly sql: SqlStorage) {}
+
+  /** Queues an entry at the end of its slot's queue. */
+  add(owner: { businessId: string; apiKeyId: string }, entry: WaitlistEntry): void {
+    this.sql.exec(
+      `INSERT INTO waitlist (id, business_id, api_key_id, start_ms, end_ms, provider_id, status, hold_id, record)
+       VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)`,
+      entry.id,
+      owner.businessId,
+      owner.apiKeyId,
+      Date.parse(entry.startTime),
+      Date.parse(entry.endTime),
+      entry.providerId,
+      entry.status,
+      JSON.stringify(entry),
+    );
+  }
+
+  /** Entries WAITING or OFFERED for a slot, and for the whole service. */
+  queued(slot: QueuedSlot): { slot: number; service: number } {
+    const live = "status IN ('WAITING', 'OFFERED')";
+    const inSlot = this.sql
+      .exec<{ n: number }>(`SELECT count(*) AS n FROM waitlist WHERE ${live} AND ${SLOT}`, ...slotArgs(slot))
+      .one().n;
+    const all = this.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM waitlist WHERE ${live}`).one().n;
+    return { slot: inSlot, service: all };
+  }
+
+  /** The entry as it stands, with its place in the queue while WAITING. */
+  find(id: string): WaitlistEntry | undefined {
+    const row = this.sql
+      .exec<Row>(`SELECT id, record, ${POSITION} AS position FROM waitlist w WHERE id = ?`, id)
+      .toArray()[0];
+    return row ? entryOf(row) : undefined;
+  }
+
+  /** Entries by creation, optionally of one status (at most `limit`). */
+  list(status: WaitlistStatus | undefined, limit: number): WaitlistEntry[] {
+    return this.sql
+      .exec<Row>(
+        `SELECT id, record, ${POSITION} AS position FROM waitlist w WHERE (? IS NULL OR status = ?) ORDER BY id LIMIT ?`,
+        status ?? null,
+        status ?? null,
+        limit,
+      )
+      .toArray()
+      .map(entryOf);
+  }
+
+  /** Whether any entry still waits for a seat (the check is worth running). */
+  hasWaiting(now: number): boolean {
+    return (
+      this.sql.exec("SELECT 1 FROM waitlist WHERE status = 'WAITING' AND start_ms > ? LIMIT 1", now).toArray().length >
+      0
+    );
+  }
+
+  /** Slots with WAITING entries still ahead, soonest first (at most `limit`). */
+  waitingSlots(now: number, limit: number): QueuedSlot[] {
+    return this.sql
+      .exec<{ start: number; end: number; providerId: string | null }>(
+        `SELECT DISTINCT start_ms AS start, end_ms AS end, provider_id AS providerId FROM waitlist
+         WHERE status = 'WAITING' AND start_ms > ? ORDER BY start_ms LIMIT ?`,
+        now,
+        limit,
+      )
+      .toArray();
+  }
+
+  /** The first WAITING entry of a slot, in queue order. */
+  next(slot: QueuedSlot): WaitlistEntry | undefined {
+    const row = this.sql
+      .exec<Row>(
+        `SELECT id, record, 1 AS position FROM waitlist WHERE status = 'WAITING' AND ${SLOT} ORDER BY id LIMIT 1`,
+        ...slotArgs(slot),
+      )
+      .toArray()[0];
+    return row ? entryOf(row) : undefined;
+  }
+
+  /** Moves an entry to `status` (with its hold or booking); answers the entry as it is now. */
+  set(
+    id: string,
+    status: WaitlistStatus,
+    at: string,
+    links: { holdId?: string | null; bookingId?: string | null } = {},
+  ) {
+    const current = this.find(id);
+    if (!current) return undefined;
+    const next: WaitlistEntry = { ...current, ...links, status, position: null, updatedAt: at };
+    this.sql.exec(
+      "UPDATE waitlist SET status = ?, hold_id = ?, record = ? WHERE id = ?",
+      status,
+      next.holdId,
+      JSON.stringify({ ...next, position: null }),
+      id,
+    );
+    return this.find(id);
+  }
+
+  /** The entry offered `holdId` follows the hold's end: BOOKED when it became a booking, else EXPIRED. */
+  holdEnded(holdId: string, status: Exclude<HoldStatus, "HELD">, bookingId: string | null, at: string): void {
+    const row = this.sql
+      .exec<{ id: string }>("SELECT id FROM waitlist WHERE hold_id = ? AND status = 'OFFERED'", holdId)
+      .toArray()[0];
+    if (row) this.set(row.id, status === "CONSUMED" ? "BOOKED" : "EXPIRED", at, { bookingId });
+  }
+
+  /** Marks a WAITING entry with the hold about to be offered to it (null: none); answers the entry. */
+  mark(id: string, holdId: string | null): WaitlistEntry | undefined {
+    this.sql.exec("UPDATE waitlist SET hold_id = ? WHERE id = ? AND status = 'WAITING'", holdId, id);
+    const entry = this.find(id);
+    return entry && { ...entry, holdId };
+  }
+
+  /** The hold an entry is marked with (about to be, or being, offered), or null. */
+  markedHold(id: string): string | null {
+    return (
+      this.sql.exec<{ h: string | null }>("SELECT hold_id AS h FROM waitlist WHERE id = ?", id).toArray()[0]?.h ?? null
+    );
+  }
+
+  /** The business an entry belongs to, and the API key that queued it (its offers' holds count as that key's). */
+  ownerOf(id: string): { businessId: string; apiKeyId: string } {
+    return this.sql
+      .exec<{ businessId: string; apiKeyId: string }>(
+        "SELECT business_id AS businessId, api_key_id AS apiKeyId FROM waitlist WHERE id = ?",
+        id,
+      )
+      .one();
+  }
+
+  /** What offers place their holds with: the newest service and staffing sent, if any entry ever queued. */
+  context(): OfferContext | undefined {
+    const row = this.sql.exec<{ context: string }>("SELECT context FROM waitlist_context WHERE id = 1").toArray()[0];
+    return row ? (JSON.parse(row.context) as OfferContext) : undefined;
+  }
+
+  /** Keeps the newer of the stored context and `context` (by the service's version). */
+  keepContext(context: OfferContext): void {
+    this.sql.exec(
+      `INSERT INTO waitlist_context (id, version, context) VALUES (1, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET version = excluded.version, context = excluded.context
+       WHERE excluded.version >= waitlist_context.version`,
+      context.service.version,
+      JSON.stringify(context),
+    );
+  }
+
+  /**
+   * Rewrites a customer's details in the entries with this e-mail (an edit, or an erasure); an
+   * erasure also scrubs the `waitlist.offered` events that still wait here for D1 or the queue.
+   */
+  rewrite(email: string, details: { customerName: string; customerEmail: string }, erase: boolean): void {
+    const args = [details.customerName, details.customerEmail, email] as const;
+    this.sql.exec(
+      `UPDATE waitlist SET record = json_set(record, '$.customerName', ?, '$.customerEmail', ?)
+       WHERE lower(json_extract(record, '$.customerEmail')) = ?`,
+      ...args,
+    );
+    if (!erase) return;
+    this.sql.exec(
+      `UPDATE events SET payload = json_set(payload, '$.data.customerName', ?, '$.data.customerEmail', ?)
+       WHERE type = 'waitlist.offered' AND lower(json_extract(payload, '$.data.customerEmail')) = ?`,
+      ...args,
+    );
+  }
+}
+
+/** A WAITING entry's place: the WAITING entries of its slot created up to it. */
+const POSITION = `CASE WHEN w.status = 'WAITING' THEN (SELECT count(*) FROM waitlist q WHERE q.status = 'WAITING'
+  AND q.start_ms = w.start_ms AND q.end_ms = w.end_ms AND coalesce(q.provider_id, '') = coalesce(w.provider_id, '')
+  AND q.id <= w.id) END`;
+
+const entryOf = (row: Row): WaitlistEntry => ({ ...(JSON.parse(row.record) as WaitlistEntry), position: row.position });
+
+/** The waitlist's tables (storage.ts migrations). */
+export const waitlistTables = `CREATE TABLE waitlist (
+     id TEXT PRIMARY KEY,
+     business_id TEXT NOT NULL,
+     api_key_id TEXT NOT NULL,
+     start_ms INTEGER NOT NULL,
+     end_ms INTEGER NOT NULL,
+     provider_id TEXT,
+     status TEXT NOT NULL,
+     hold_id TEXT,
+     record TEXT NOT NULL
+   );
+   CREATE INDEX waitlist_slot ON waitlist (status, start_ms, end_ms, provider_id, id);
+   CREATE INDEX waitlist_hold ON waitlist (hold_id) WHERE hold_id IS NOT NULL;
+   CREATE TABLE waitlist_context (id INTEGER PRIMARY KEY, version INTEGER NOT NULL, context TEXT NOT NULL);`;

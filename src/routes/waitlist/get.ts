@@ -1,0 +1,26 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { bearerSecurity, idParam, jsonResponse, problemResponses } from "../../lib/openapi";
+import { WaitlistEntrySchema } from "../../schemas/waitlist";
+import { entryOf } from "../../waitlist/records";
+
+const route = createRoute({
+  method: "get",
+  path: "/{id}",
+  operationId: "getWaitlistEntry",
+  tags: ["Waitlist"],
+  summary: "Get a waitlist entry",
+  description: "The entry as its service's calendar has it now: its position while WAITING, its hold once OFFERED.",
+  security: bearerSecurity,
+  request: { params: idParam("wtl_01jd3k5v7q8r9s0t1u2v3w4x5y") },
+  responses: {
+    200: jsonResponse("The entry.", WaitlistEntrySchema),
+    ...problemResponses(404, 422),
+  },
+});
+
+export const getWaitlistEntry = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(route, async (c) => {
+    const { entry } = await entryOf(c.env, c.var.db, c.var.caller.businessId, c.req.valid("param").id);
+    return c.json(entry, 200);
+  });

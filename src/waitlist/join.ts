@@ -1,0 +1,84 @@
+/**
+ * Joining a waitlist: the service must be the business's and active, a `providerId` one who
+ * performs it, the slot full (a free one is a 409 `slot_available`: book it), and the key under
+ * its daily bound; the entry is then queued in the service's calendar, which decides its place.
+ */
+import { eq } from "drizzle-orm";
+import { throwRefusal } from "../bookings/refusal";
+import { joinWaitlist, slotCalendar } from "../calendar";
+import type { Database } from "../db/client";
+import { waitlistEntries } from "../db/schema";
+import type { WaitlistEntry } from "../domain/waitlist";
+import { ApiError } from "../lib/errors";
+import { newId } from "../lib/ids";
+import { loadBookableService } from "../services/bookable";
+import { MAX_PER_KEY_PER_DAY, queuedByKey } from "./records";
+
+export type JoinRequest = {
+  serviceId: string;
+  providerId?: string;
+  startTime: string;
+  endTime: string;
+  customerName: string;
+  customerEmail: string;
+};
+
+/** Queues the request; answers the entry (WAITING with its position, or OFFERED when a seat was free after all). */
+export async function joinQueue(
+  env: Env,
+  db: Database,
+  caller: { businessId: string; keyId: string },
+  request: JoinRequest,
+): Promise<WaitlistEntry> {
+  const { service, providers, resources } = await loadBookableService(db, caller.businessId, request.serviceId, {
+    providerId: request.providerId,
+  });
+  const start = Date.parse(request.startTime);
+  const people = request.providerId ? providers.filter((p) => p.id === request.providerId) : providers;
+  const [slot] = await slotCalendar(env, service, start, start + 1, {
+    people: people.length > 0 ? people : undefined,
+    resources,
+  });
+  if (slot && Date.parse(slot.startTime) === start && slot.bookable) {
+    throw new ApiError("slot_available", "This slot has a free seat: book it instead.");
+  }
+  if ((await queuedByKey(db, caller.keyId)) >= MAX_PER_KEY_PER_DAY) {
+    throw new ApiError("waitlist_full", `This API key queued ${MAX_PER_KEY_PER_DAY} entries in the last 24 hours.`);
+  }
+  const now = new Date().toISOString();
+  const entry: WaitlistEntry = {
+    id: newId("waitlist"),
+    serviceId: service.id,
+    providerId: request.providerId ?? null,
+    startTime: new Date(start).toISOString(),
+    endTime: new Date(Date.parse(request.endTime)).toISOString(),
+    customerName: request.customerName,
+    customerEmail: request.customerEmail,
+    status: "WAITING",
+    position: null,
+    holdId: null,
+    bookingId: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  // D1 first: the entry can be found (and counted against the key) as soon as it exists.
+  const row = {
+    id: entry.id,
+    businessId: caller.businessId,
+    serviceId: service.id,
+    apiKeyId: caller.keyId,
+    createdAt: now,
+  };
+  await db.insert(waitlistEntries).values(row);
+  const result = await joinWaitlist(env, {
+    service,
+    providers,
+    resources,
+    providerId: request.providerId,
+    entry,
+    apiKeyId: caller.keyId,
+  });
+  if (result.ok) return result.entry;
+  await db.delete(waitlistEntries).where(eq(waitlistEntries.id, entry.id));
+  throwRefusal(result.refusal);
+}

@@ -1,0 +1,67 @@
+/**
+ * Offers under concurrency and faults: every freed seat goes to exactly one entry, in queue
+ * order; an offer lapses and passes on by the alarm alone; a reset between placing an offer's
+ * hold and recording it neither loses the offer nor makes two (docs/consistency.md, "Waitlist").
+ */
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { reconcile } from "../../src/calendar/sync/reconcile-services";
+import { webhookEvents } from "../../src/db/schema";
+import { calendarStub, slotAt, statusCounts } from "../bookings/support";
+import { api, db, json } from "../helpers";
+import { fullSlot, join, joinBody } from "./support";
+
+const entries = async (key: string, serviceId: string) =>
+  (await json(await api("GET", `/waitlist?serviceId=${serviceId}&limit=100`, { key }))).data as {
+    id: string;
+    status: string;
+    holdId: string | null;
+  }[];
+
+describe("storms", () => {
+  it("30 concurrent requests on one waitlisted slot (10 cancels, 20 reads): the 10 freed seats go to the first 10 entries", async () => {
+    const s = await fullSlot(10);
+    const queued = [];
+    for (let i = 0; i < 15; i++) queued.push(await join(s.apiKey, joinBody(s)));
+    const answers = await Promise.all([
+      ...s.bookings.map((b) => api("POST", `/bookings/${b.id}/cancel`, { key: s.apiKey })),
+      ...Array.from({ length: 20 }, () => api("GET", `/waitlist?serviceId=${s.serviceId}`, { key: s.apiKey })),
+    ]);
+    expect(statusCounts(answers)).toEqual({ 200: 30 });
+    const after = await entries(s.apiKey, s.serviceId);
+    expect(after.map((e) => e.status)).toEqual([...Array(10).fill("OFFERED"), ...Array(5).fill("WAITING")]);
+    expect(after.map((e) => e.id)).toEqual(queued.map((e) => e.id));
+    expect(new Set(after.flatMap((e) => (e.holdId ? [e.holdId] : []))).size).toBe(10);
+    expect(await slotAt(s.apiKey, s.serviceId, s.start)).toMatchObject({ booked: 0, held: 10, remaining: 0 });
+    // Each offer is one waitlist.offered event.
+    const offered = (await db().select().from(webhookEvents)).filter((e) => e.type === "waitlist.offered");
+    expect(offered.filter((e) => e.businessId === s.businessId)).toHaveLength(10);
+    expect(
+      (await reconcile(env, { businessId: s.businessId })).differences.filter((d) => d.kind !== "pending_in_outbox"),
+    ).toEqual([]);
+  });
+});
+
+describe("faults", () => {
+  it("the calendar reset after placing an offer's hold, before recording it: the next run records that offer, and only it", async () => {
+    const s = await fullSlot();
+    const first = await join(s.apiKey, joinBody(s));
+    const second = await join(s.apiKey, joinBody(s));
+    const stub = calendarStub(s.businessId, s.serviceId);
+    // What a reset leaves: the entry marked with its hold, the hold placed, the offer not recorded.
+    await api("POST", `/bookings/${s.bookings[0]?.id}/cancel`, { key: s.apiKey });
+    const offered = await json(await api("GET", `/waitlist/${first.id}`, { key: s.apiKey }));
+    await runInDurableObject(stub, (_i, state) => {
+      state.storage.sql.exec(
+        "UPDATE waitlist SET status = 'WAITING', record = json_set(record, '$.status', 'WAITING', '$.holdId', NULL) WHERE id = ?",
+        first.id,
+      );
+    });
+    await runDurableObjectAlarm(stub);
+    const again = await json(await api("GET", `/waitlist/${first.id}`, { key: s.apiKey }));
+    expect(again).toMatchObject({ status: "OFFERED", holdId: offered.holdId });
+    expect((await json(await api("GET", `/waitlist/${second.id}`, { key: s.apiKey }))).status).toBe("WAITING");
+    expect(await slotAt(s.apiKey, s.serviceId, s.start)).toMatchObject({ held: 1, remaining: 0 });
+  });
+});
