@@ -376,7 +376,7 @@ try {
     listsAtLeast085xTheirStatements: listFloors.every((l) => l.api.rps >= 0.85 * l.statements.rps),
     createP50At50kWithin120pct: create50k.p50 <= 1.2 * Math.max(create0.p50, 1),
     lastPageWithin150pctOfFirst: lastVsFirst <= 1.5,
-    bundleAtMost175KBGzip: server.bundle.gzip <= 175 * 1024,
+    bundleAtMost200KBGzip: server.bundle.gzip <= 200 * 1024,
     stormExactlyCapacity: stormWins === 2,
   };
   const report = {

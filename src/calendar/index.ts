@@ -12,6 +12,7 @@ import { blockedSpan, slotsBetween } from "./rules/service-rules";
 import { type CountedSlot, countSlots } from "./rules/slot-counts";
 import type { CustomerRewrite } from "./service/customer-rewrite";
 import type { ImportedBooking, ImportResult } from "./service/import";
+import type { OfferContext } from "./service/offers";
 import type { ServiceChange } from "./service/service-change";
 import { claimedCalendarOf, providerCalendarOf, resourceCalendarOf, serviceCalendarOf } from "./stubs";
 import type {
@@ -151,15 +152,16 @@ export const proposeServiceChange = (env: Env, businessId: string, serviceId: st
 
 /**
  * The service's new version is saved: the calendar refuses what was decided against older ones;
- * with `reminders` (they changed), it plans its upcoming bookings' reminders anew.
+ * with `reminders` (they changed), it plans its upcoming bookings' reminders anew; with `offers`
+ * (the service and staffing now), its waitlist is offered what the change freed.
  */
 export const serviceChanged = (
   env: Env,
   businessId: string,
   serviceId: string,
   version: number,
-  reminders?: number[],
-) => serviceCalendar(env, businessId, serviceId).serviceChanged(version, reminders);
+  changed: { reminders?: number[]; offers?: OfferContext } = {},
+) => serviceCalendar(env, businessId, serviceId).serviceChanged(version, changed);
 
 /** Pushes a person's settings to their calendar; answers the version it holds. */
 export const configurePerson = (env: Env, person: ProviderSnapshot) =>

@@ -29,9 +29,11 @@ export async function findConflicts(
   occurrences: Occurrence[],
   now: number,
 ): Promise<Conflict[]> {
-  const people = staffing.providerId
-    ? staffing.providers.filter((p) => p.id === staffing.providerId)
-    : staffing.providers;
+  // A team's occurrence needs every person; otherwise the one asked for, or anyone.
+  const people =
+    staffing.providerId && service.providerMode !== "all"
+      ? staffing.providers.filter((p) => p.id === staffing.providerId)
+      : staffing.providers;
   const reasons: (string | null)[] = [];
   for (let i = 0; i < occurrences.length; i += PARALLEL) {
     const chunk = occurrences.slice(i, i + PARALLEL);

@@ -7,6 +7,7 @@ import { HOLDING_STATUSES } from "../domain/booking";
 import { ApiError } from "../lib/errors";
 import { assertIfMatch, etagOf } from "../lib/etag";
 import { nothingWritten } from "../lib/rows";
+import { loadBookableService } from "./bookable";
 import { assertLinkable, replaceLinks } from "./links";
 import { linksOf, loadService, type ServiceFields, type ServiceLinks, toService } from "./records";
 
@@ -58,13 +59,12 @@ export async function editService(
   ]);
   const row = rows[0];
   if (!row) throw proposal && ifMatch === undefined ? changedMeanwhile() : nothingWritten("service", id, ifMatch);
-  await serviceChanged(
-    env,
-    businessId,
-    id,
-    row.version,
-    changes.reminders && row.reminders.map((r) => r.offsetMinutes),
-  );
+  // The calendar's waitlist offers holds with the service and staffing as they are now.
+  const now = await loadBookableService(db, businessId, id, { inactive: null });
+  await serviceChanged(env, businessId, id, row.version, {
+    reminders: changes.reminders && row.reminders.map((r) => r.offsetMinutes),
+    offers: { service: now.service, providers: now.providers, resources: now.resources },
+  });
   const stored = providerIds && resourceIds ? { providerIds, resourceIds } : await linksOf(db, businessId, id);
   return {
     service: toService(row, {

@@ -34,7 +34,9 @@ export async function joinQueue(
     providerId: request.providerId,
   });
   const start = Date.parse(request.startTime);
-  const people = request.providerId ? providers.filter((p) => p.id === request.providerId) : providers;
+  // A team's slot needs every person; otherwise the one asked for, or anyone.
+  const team = service.providerMode === "all";
+  const people = request.providerId && !team ? providers.filter((p) => p.id === request.providerId) : providers;
   const [slot] = await slotCalendar(env, service, start, start + 1, {
     people: people.length > 0 ? people : undefined,
     resources,

@@ -33,6 +33,8 @@ describe("calendar migrations", () => {
       sql.exec("DROP TABLE reminders");
       sql.exec("DROP TABLE released_claims");
       sql.exec("DROP TABLE visits");
+      sql.exec("DROP TABLE waitlist");
+      sql.exec("DROP TABLE waitlist_context");
       sql.exec("DROP TABLE holds");
       sql.exec("DROP TABLE claim_tasks");
       sql.exec("ALTER TABLE outbox DROP COLUMN queued_ms");

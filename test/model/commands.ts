@@ -39,6 +39,7 @@ import {
   send,
   serviceBody,
 } from "./system";
+import { Join, JoinBooked, Leave } from "./waitlist";
 
 type Cmd = fc.AsyncCommand<Model, System>;
 
@@ -233,7 +234,7 @@ class Release implements Cmd {
     const hold = m.holds[this.index % m.holds.length] as Model["holds"][number];
     await expectAnswer(await send(sys, "DELETE", `/holds/${hold.id}`), { status: 204 }, this.toString());
     if (liveHold(m, hold)) hold.state = "RELEASED";
-    await checkInvariants(m, sys);
+    await checkInvariants(m, sys, [hold.service]);
   }
   toString = () => `release-hold(#${this.index})`;
 }
@@ -254,7 +255,7 @@ class Status implements Cmd {
         : await send(sys, "PATCH", `/bookings/${booking.id}`, { status: this.status });
     await expectAnswer(res, allowed ? { status: 200 } : { status: 409, code: "invalid_transition" }, this.toString());
     if (allowed) booking.status = this.status;
-    await checkInvariants(m, sys);
+    await checkInvariants(m, sys, allowed ? [booking.service] : []);
   }
   toString = () => `${this.status.toLowerCase()}(#${this.index})`;
 }
@@ -300,7 +301,7 @@ class Move implements Cmd {
     });
     const body = await expectAnswer(res, expected, this.toString());
     if (res.status === 200) moved(m, sys, booking, expected, body.providerId, start);
-    await checkInvariants(m, sys);
+    await checkInvariants(m, sys, res.status === 200 ? [booking.service] : []);
   }
   toString = () => `move(#${this.index}, ${label(at(this.day, this.time))}${this.person ? `, ${this.person}` : ""})`;
 }
@@ -314,7 +315,7 @@ class LinkCancel implements Cmd {
     const expected = expectLinkChange(m, booking);
     await expectAnswer(await send(sys, "POST", `${booking.link}/cancel`, {}, true), expected, this.toString());
     if (expected.status === 200) booking.status = "CANCELLED";
-    await checkInvariants(m, sys);
+    await checkInvariants(m, sys, expected.status === 200 ? [booking.service] : []);
   }
   toString = () => `link-cancel(#${this.index})`;
 }
@@ -346,7 +347,7 @@ class LinkMove implements Cmd {
       );
       moved(m, sys, booking, expected, providerId, start);
     }
-    await checkInvariants(m, sys);
+    await checkInvariants(m, sys, res.status === 200 ? [booking.service] : []);
   }
   toString = () => `link-move(#${this.index}, ${label(at(this.day, this.time))})`;
 }
@@ -440,7 +441,7 @@ class VisitCancel implements Cmd {
       this.toString(),
     );
     for (const b of open) b.status = "CANCELLED";
-    await checkInvariants(m, sys);
+    await checkInvariants(m, sys, [...new Set(open.map((b) => b.service))]);
   }
   toString = () => `cancel-visit(#${this.index})`;
 }
@@ -555,7 +556,7 @@ class PatchService implements Cmd {
     const res = await send(sys, "PATCH", `/services/${sys.ids[this.service]}`, body);
     await expectAnswer(res, fits ? { status: 200 } : { status: 409, code: "bookings_conflict" }, this.toString());
     if (fits) m.services[this.service] = next;
-    await checkInvariants(m, sys);
+    await checkInvariants(m, sys, fits ? [this.service] : []);
   }
   toString = () => `patch(${this.service}, ${JSON.stringify(this.change)})`;
 }
@@ -619,7 +620,7 @@ class Advance implements Cmd {
   check = () => true;
   async run(m: Model, sys: System) {
     await advance(m, sys, this.minutes);
-    await checkInvariants(m, sys);
+    await checkInvariants(m, sys, ["S0", "S1"]);
   }
   toString = () => `wait(${this.minutes} min)`;
 }
@@ -675,6 +676,11 @@ export const commands = [
   fc.tuple(index, day, time).map(([i, d, t]) => new LinkMove(i, d, t)),
   fc.tuple(service, day, time, maybePerson).map(([s, d, t, p]) => new Visit(s, d, t, p)),
   index.map((i) => new VisitCancel(i)),
+  fc.tuple(service, day, time, maybePerson).map(([s, d, t, p]) => new Join(s, d, t, p, times)),
+  fc.tuple(service, day, time, maybePerson).map(([s, d, t, p]) => new Join(s, d, t, p, times)),
+  index.map((i) => new JoinBooked(i)),
+  index.map((i) => new JoinBooked(i)),
+  index.map((i) => new Leave(i)),
   fc
     .tuple(
       service,

@@ -84,6 +84,16 @@ export type HoldModel = {
   expiresAt: number;
   state: "HELD" | "CONSUMED" | "RELEASED";
 };
+/** A waitlist entry: the slot it waits for, and what became of it. */
+export type WaitModel = {
+  id: string;
+  service: ServiceKey;
+  provider: ProviderKey | null;
+  start: number;
+  end: number;
+  status: "WAITING" | "OFFERED" | "BOOKED" | "EXPIRED" | "CANCELLED";
+  holdId: string | null;
+};
 export type Model = {
   now: number;
   services: Record<ServiceKey, ServiceModel>;
@@ -93,6 +103,8 @@ export type Model = {
   order?: ProviderKey[];
   bookings: BookingModel[];
   holds: HoldModel[];
+  /** Waitlist entries by id (ids sort in the order they joined). */
+  waitlist?: WaitModel[];
 };
 
 /** What a request should get: success, or a problem with its code and (for 409 slot_unavailable) reason. */
@@ -217,7 +229,7 @@ const roomRefuses = (
  */
 export function unitsFit(m: Model, resource: ResourceKey, units: number, visitsShare = false): boolean {
   const claims = unitClaimsOf(m, resource).filter((r) => r.blocked.end > m.now);
-  // Sessions that count as one: the same session, and (with visitsShare) the sessions of one visit.
+  // Claims that count as one unit: the same session, and (with visitsShare) the segments of one visit.
   const parent = new Map<string, string>();
   const root = (k: string): string => {
     const p = parent.get(k) ?? k;
@@ -227,18 +239,24 @@ export function unitsFit(m: Model, resource: ResourceKey, units: number, visitsS
     const visit = visitsShare && "appointment" in c ? c.appointment : undefined;
     if (visit) parent.set(root(sessionOf(c)), root(`visit:${visit}`));
   }
-  const sessions = new Map<string, Span>();
-  for (const c of claims) {
-    const key = root(sessionOf(c));
-    const known = sessions.get(key);
-    sessions.set(
-      key,
-      known
-        ? { start: Math.min(known.start, c.blocked.start), end: Math.max(known.end, c.blocked.end) }
-        : { ...c.blocked },
-    );
+  // The most distinct groups holding the resource at one instant.
+  const edges = claims.flatMap((c) => {
+    const group = root(sessionOf(c));
+    return [
+      { at: c.blocked.start, group, delta: 1 },
+      { at: c.blocked.end, group, delta: -1 },
+    ];
+  });
+  edges.sort((a, b) => a.at - b.at || a.delta - b.delta);
+  const active = new Map<string, number>();
+  let most = 0;
+  for (const { group, delta } of edges) {
+    const n = (active.get(group) ?? 0) + delta;
+    if (n === 0) active.delete(group);
+    else active.set(group, n);
+    most = Math.max(most, active.size);
   }
-  return peak([...sessions.values()]) <= units;
+  return most <= units;
 }
 
 /** Rules 2–4 of a booking (duration, time, working hours); null when they pass. */
@@ -443,6 +461,18 @@ export function expectSeries(
   const free = each.filter((e) => e.status === 201).length;
   if (free === 0 || (!skip && free < each.length)) return refused(409, "slot_unavailable");
   return { status: 201, each };
+}
+
+/**
+ * What `POST /waitlist` should get: a slot a booking would get is a 409 `slot_available`; the
+ * booking's 422s and `outside_working_hours` stand; any other refusal means the slot is full: 201.
+ */
+export function expectJoin(m: Model, key: ServiceKey, start: number, end: number, asked: ProviderKey | null): Expected {
+  const booking = expectCreate(m, key, start, end, asked);
+  if (booking.status === 201) return refused(409, "slot_available");
+  if (booking.status === 422) return booking;
+  if ("reason" in booking && booking.reason === "outside_working_hours") return booking;
+  return { status: 201 };
 }
 
 /** The most rows overlapping at any instant. */

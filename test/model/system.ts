@@ -27,6 +27,7 @@ import {
   T0,
   violations,
 } from "./model";
+import { syncOffers } from "./waitlist";
 
 /** Prints every request as it is sent (MODEL_TRACE=1), to find where a sequence stops. */
 const TRACE = (env as unknown as { MODEL_TRACE?: string }).MODEL_TRACE === "1";
@@ -82,6 +83,13 @@ export const serviceBody = (s: ServiceModel, ids: Record<string, string>) => ({
  * Sends a request and fails on any 5xx, whatever the command expected. `asCustomer`: without a
  * key, as a customer's manage link is used (each from its own address, so no limit is met).
  */
+/** Customers' calls, counted across every sequence of the run: each gets an address of its own. */
+let customerCalls = 0;
+const nextCustomerAddress = () => {
+  customerCalls++;
+  return `198.18.${(customerCalls >> 8) % 250}.${customerCalls % 250}`;
+};
+
 export async function send(
   sys: System,
   method: string,
@@ -93,9 +101,7 @@ export async function send(
   const res = await api(method, path, {
     key: asCustomer ? null : sys.apiKey,
     body,
-    headers: asCustomer
-      ? { "CF-Connecting-IP": `198.18.${sys.log.length % 250}.${(sys.log.length >> 8) % 250}` }
-      : undefined,
+    headers: asCustomer ? { "CF-Connecting-IP": nextCustomerAddress() } : undefined,
   });
   sys.log.push(`${method} ${path} → ${res.status}`);
   expect(res.status, `${method} ${path} answered ${res.status}: ${await res.clone().text()}`).toBeLessThan(500);
@@ -153,8 +159,9 @@ export async function advance(model: Model, sys: System, minutes: number): Promi
   await runDurableObjectAlarm(resourceCalendarOf(env, sys.businessId, sys.ids.R0));
 }
 
-/** The checks after every command. */
-export async function checkInvariants(model: Model, sys: System): Promise<void> {
+/** The checks after every command; `freed` names the services whose calendars may have freed seats (offers ran there). */
+export async function checkInvariants(model: Model, sys: System, freed: readonly ServiceKey[] = []): Promise<void> {
+  await syncOffers(model, sys, freed);
   expect(violations(model), "model invariants").toEqual([]);
   // D1 holds what the model holds: every booking with its status, times and person.
   const res = await send(sys, "GET", "/bookings?limit=100");

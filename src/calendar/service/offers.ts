@@ -29,7 +29,9 @@ export async function offerFreedSeats(deps: FlowDeps, now: () => number): Promis
   const context = tables.waitlist.context();
   if (!context) return;
   for (const slot of storage.transactionSync(() => tables.waitlist.waitingSlots(now(), SLOTS_PER_RUN))) {
-    for (let offered = 0; offered < context.service.capacity; offered++) {
+    // At most one offer per seat the slot can have: the capacity of each person's session.
+    const seats = context.service.capacity * Math.max(1, context.providers.length);
+    for (let offered = 0; offered < seats; offered++) {
       const entry = storage.transactionSync(() => nextToOffer(deps, slot, now()));
       if (!entry) break;
       const holdId = entry.holdId as string;

@@ -24,6 +24,7 @@ import { createFlow, holdFlow, moveFlow, visitFlowOf } from "./flows";
 import { releaseLiveHold } from "./hold";
 import { type ImportedBooking, type ImportResult, importEach } from "./import";
 import { liveSlots } from "./live-slots";
+import type { OfferContext } from "./offers";
 import { pruneCalendar } from "./prune";
 import { type JoinResult, joinQueue, leaveQueue } from "./queue";
 import { claimSeat, confirmSeat, releaseSeat, type SeatConfirmation } from "./seat-claims";
@@ -139,13 +140,16 @@ export class ServiceCalendar extends CalendarObject {
   /**
    * The service changed (`PATCH /services/{id}`, before it answers): commands decided against
    * an older version are refused from now on. With `reminders` (they changed), every upcoming
-   * booking's reminders are planned anew.
+   * booking's reminders are planned anew; with `offers`, the waitlist is offered what it freed.
    */
-  async serviceChanged(version: number, reminders?: number[]): Promise<void> {
+  async serviceChanged(version: number, changed: { reminders?: number[]; offers?: OfferContext } = {}): Promise<void> {
     this.ctx.storage.transactionSync(() => {
       this.tables.serviceVersion.note(version);
+      const { reminders, offers } = changed;
       if (reminders) this.tables.reminders.replanUpcoming(this.tables.reservations, reminders, Date.now());
+      if (offers && this.tables.waitlist.hasWaiting(Date.now())) this.tables.waitlist.keepContext(offers);
     });
+    if (changed.offers) await this.offerSeats();
   }
 
   /**
