@@ -1,11 +1,6 @@
-/**
- * Cancelling a visit: every segment still PENDING or CONFIRMED is cancelled in its own service's
- * calendar, one after another. Each cancel is final where it lands; a cancel that fails midway
- * leaves the rest for a retry of the same request, which cancels what is left.
- */
+/** Cancelling a visit: every segment still PENDING or CONFIRMED (bookings/cancel-many.ts). */
 
-import { bookingOrThrow } from "../bookings/refusal";
-import { changeBooking } from "../calendar";
+import { cancelEach } from "../bookings/cancel-many";
 import type { Database } from "../db/client";
 import { holdsCapacity } from "../domain/booking";
 import { ApiError } from "../lib/errors";
@@ -25,17 +20,7 @@ export async function cancelAppointment(
   const visit = await loadAppointment(db, businessId, id);
   const open = visit.bookings.filter((b) => holdsCapacity(b.status));
   if (open.length === 0) throw noneLeft(id);
-  const cancelled = new Map<string, Appointment["bookings"][number]>();
-  for (const booking of open) {
-    const result = await changeBooking(env, businessId, booking.serviceId, {
-      bookingId: booking.id,
-      status: "CANCELLED",
-      cancellationReason: reason,
-    });
-    // Cancelled (or completed) by another request meanwhile: nothing left to do for it.
-    if (!result.ok && result.refusal.code === "invalid_transition") continue;
-    cancelled.set(booking.id, bookingOrThrow(result).booking);
-  }
+  const cancelled = await cancelEach(env, businessId, open, reason);
   if (cancelled.size === 0) throw noneLeft(id);
   // Segments another request changed meanwhile are read again, as they stand now.
   if (cancelled.size < open.length) return loadAppointment(db, businessId, id);

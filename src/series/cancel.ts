@@ -1,11 +1,6 @@
-/**
- * Cancelling a series from an instant on: every occurrence starting at or after `from` that is
- * still PENDING or CONFIRMED is cancelled in the service's calendar, one after another; earlier
- * ones stay. A cancel that fails midway leaves the rest for a retry of the same request.
- */
+/** Cancelling a series from an instant on: every occurrence starting then or later still PENDING or CONFIRMED (bookings/cancel-many.ts); earlier ones stay. */
 
-import { bookingOrThrow } from "../bookings/refusal";
-import { changeBooking } from "../calendar";
+import { cancelEach } from "../bookings/cancel-many";
 import type { Database } from "../db/client";
 import { holdsCapacity } from "../domain/booking";
 import { ApiError } from "../lib/errors";
@@ -25,16 +20,7 @@ export async function cancelSeries(
   const found = await loadSeries(db, businessId, id);
   const open = found.bookings.filter((b) => holdsCapacity(b.status) && Date.parse(b.startTime) >= from);
   if (open.length === 0) throw noneLeft(id);
-  const cancelled = new Map<string, Series["bookings"][number]>();
-  for (const booking of open) {
-    const result = await changeBooking(env, businessId, booking.serviceId, {
-      bookingId: booking.id,
-      status: "CANCELLED",
-      cancellationReason: reason,
-    });
-    if (!result.ok && result.refusal.code === "invalid_transition") continue;
-    cancelled.set(booking.id, bookingOrThrow(result).booking);
-  }
+  const cancelled = await cancelEach(env, businessId, open, reason);
   if (cancelled.size === 0) throw noneLeft(id);
   // Occurrences another request changed meanwhile are read again, as they stand now.
   if (cancelled.size < open.length) return loadSeries(db, businessId, id);

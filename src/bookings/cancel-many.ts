@@ -1,0 +1,31 @@
+/**
+ * Cancelling several bookings one after another (a visit's segments, a series' occurrences),
+ * each in its own service's calendar: each cancel is final where it lands, so a failure midway
+ * leaves the rest for a retry of the same request.
+ */
+import { changeBooking } from "../calendar";
+import type { Booking } from "../domain/booking";
+import { bookingOrThrow } from "./refusal";
+
+/**
+ * Cancels each booking; answers those this call cancelled, by id. One another request
+ * cancelled (or completed) meanwhile is skipped.
+ */
+export async function cancelEach(
+  env: Env,
+  businessId: string,
+  bookings: Booking[],
+  reason: string | null,
+): Promise<Map<string, Booking>> {
+  const cancelled = new Map<string, Booking>();
+  for (const booking of bookings) {
+    const result = await changeBooking(env, businessId, booking.serviceId, {
+      bookingId: booking.id,
+      status: "CANCELLED",
+      cancellationReason: reason,
+    });
+    if (!result.ok && result.refusal.code === "invalid_transition") continue;
+    cancelled.set(booking.id, bookingOrThrow(result).booking);
+  }
+  return cancelled;
+}
