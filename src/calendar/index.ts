@@ -12,7 +12,6 @@ import { blockedSpan, slotsBetween } from "./rules/service-rules";
 import { type CountedSlot, countSlots } from "./rules/slot-counts";
 import type { CustomerRewrite } from "./service/customer-rewrite";
 import type { ImportedBooking, ImportResult } from "./service/import";
-import type { OfferContext } from "./service/offers";
 import type { ServiceChange } from "./service/service-change";
 import { claimedCalendarOf, providerCalendarOf, resourceCalendarOf, serviceCalendarOf } from "./stubs";
 import type {
@@ -20,6 +19,7 @@ import type {
   HoldCommand,
   HoldResult,
   JoinWaitlistCommand,
+  OfferContext,
   RescheduleCommand,
   ServiceSnapshot,
   TransitionCommand,

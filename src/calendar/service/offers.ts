@@ -9,8 +9,6 @@
  */
 import type { WaitlistEntry } from "../../domain/waitlist";
 import { newId } from "../../lib/ids";
-import type { ProviderSnapshot, ResourceSnapshot } from "../claim-types";
-import type { ServiceSnapshot } from "../types";
 import type { FlowDeps } from "./flows";
 import { holdFlow } from "./flows";
 import type { QueuedSlot } from "./waitlist";
@@ -19,9 +17,6 @@ import type { QueuedSlot } from "./waitlist";
 export const OFFER_TTL_MS = 15 * 60_000;
 /** Slots looked at per run (soonest first); the rest wait for the next run. */
 const SLOTS_PER_RUN = 20;
-
-/** What a hold for the waitlist is placed with: the newest service and staffing the calendar was sent. */
-export type OfferContext = { service: ServiceSnapshot; providers: ProviderSnapshot[]; resources: ResourceSnapshot[] };
 
 /** Runs offers until no slot with WAITING entries has a seat left to offer (or the run's bound). */
 export async function offerFreedSeats(deps: FlowDeps, now: () => number): Promise<void> {

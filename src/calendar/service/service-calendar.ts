@@ -11,6 +11,7 @@ import type {
   HoldCommand,
   HoldResult,
   JoinWaitlistCommand,
+  OfferContext,
   RescheduleCommand,
   ServiceSnapshot,
   TransitionCommand,
@@ -24,7 +25,6 @@ import { createFlow, holdFlow, moveFlow, visitFlowOf } from "./flows";
 import { releaseLiveHold } from "./hold";
 import { type ImportedBooking, type ImportResult, importEach } from "./import";
 import { liveSlots } from "./live-slots";
-import type { OfferContext } from "./offers";
 import { pruneCalendar } from "./prune";
 import { type JoinResult, joinQueue, leaveQueue } from "./queue";
 import { claimSeat, confirmSeat, releaseSeat, type SeatConfirmation } from "./seat-claims";

@@ -1,5 +1,3 @@
-import { waitlistTables } from "./waitlist";
-
 /**
  * The calendar's own SQLite tables. Reservations carry the blocked span (appointment plus
  * buffers) so capacity checks are one indexed range scan over the overlapping bookings only.
@@ -115,5 +113,18 @@ export const serviceMigrations: string[] = [
   `CREATE TABLE released_claims (claim_id TEXT PRIMARY KEY, released_ms INTEGER NOT NULL);
    CREATE TABLE visits (id TEXT PRIMARY KEY, bookings TEXT NOT NULL, created_ms INTEGER NOT NULL);`,
   // The waitlist (waitlist.ts): entries queued for a full slot, and what their offers' holds are placed with.
-  waitlistTables,
+  `CREATE TABLE waitlist (
+     id TEXT PRIMARY KEY,
+     business_id TEXT NOT NULL,
+     api_key_id TEXT NOT NULL,
+     start_ms INTEGER NOT NULL,
+     end_ms INTEGER NOT NULL,
+     provider_id TEXT,
+     status TEXT NOT NULL,
+     hold_id TEXT,
+     record TEXT NOT NULL
+   );
+   CREATE INDEX waitlist_slot ON waitlist (status, start_ms, end_ms, provider_id, id);
+   CREATE INDEX waitlist_hold ON waitlist (hold_id) WHERE hold_id IS NOT NULL;
+   CREATE TABLE waitlist_context (id INTEGER PRIMARY KEY, version INTEGER NOT NULL, context TEXT NOT NULL);`,
 ];

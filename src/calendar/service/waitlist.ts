@@ -7,7 +7,7 @@
  */
 import type { HoldStatus } from "../../domain/hold";
 import type { WaitlistEntry, WaitlistStatus } from "../../domain/waitlist";
-import type { OfferContext } from "./offers";
+import type { OfferContext } from "../types";
 
 /** How many entries (WAITING or OFFERED) one slot may queue, and how many a service may hold. */
 export const MAX_PER_SLOT = 50;
@@ -197,19 +197,3 @@ const POSITION = `CASE WHEN w.status = 'WAITING' THEN (SELECT count(*) FROM wait
   AND q.id <= w.id) END`;
 
 const entryOf = (row: Row): WaitlistEntry => ({ ...(JSON.parse(row.record) as WaitlistEntry), position: row.position });
-
-/** The waitlist's tables (storage.ts migrations). */
-export const waitlistTables = `CREATE TABLE waitlist (
-     id TEXT PRIMARY KEY,
-     business_id TEXT NOT NULL,
-     api_key_id TEXT NOT NULL,
-     start_ms INTEGER NOT NULL,
-     end_ms INTEGER NOT NULL,
-     provider_id TEXT,
-     status TEXT NOT NULL,
-     hold_id TEXT,
-     record TEXT NOT NULL
-   );
-   CREATE INDEX waitlist_slot ON waitlist (status, start_ms, end_ms, provider_id, id);
-   CREATE INDEX waitlist_hold ON waitlist (hold_id) WHERE hold_id IS NOT NULL;
-   CREATE TABLE waitlist_context (id INTEGER PRIMARY KEY, version INTEGER NOT NULL, context TEXT NOT NULL);`;
