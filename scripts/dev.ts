@@ -11,8 +11,9 @@
  *  3. sends the first real request (GET /api/v1/services with the demo key) and prints how long
  *     after the start it was answered;
  *  4. seeds providers, a room, services, customers and bookings through the HTTP API with the demo key, each only
- *     if the demo business has none yet;
- *  5. prints the base URL, the demo key and a sample curl.
+ *     if the demo business has none yet, then a two-segment visit and a weekly series, each only if its demo
+ *     customer has none yet;
+ *  5. prints the base URL, the demo key, a sample curl and the demo visit and series.
  *
  * Ctrl-C / SIGTERM stop wrangler (and so workerd) before this process exits.
  */
@@ -21,7 +22,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
-import { addDays, instantOf, localDateOf, weekdayOf } from "../src/calendar/rules/zoned.ts";
+import { addDays, instantOf, type LocalDate, localDateOf, weekdayOf } from "../src/calendar/rules/zoned.ts";
 import { apiKeyRecord, insertApiKeySql, insertBusinessSql } from "./lib/accounts.ts";
 import { info, out, repoRoot } from "./lib/cli.ts";
 import {
@@ -35,9 +36,11 @@ import {
   demoCustomers,
   demoProviders,
   demoRoom,
+  demoSeries,
   demoServices,
   demoServicesWithProviders,
   demoServicesWithRoom,
+  demoVisit,
 } from "./lib/demo.ts";
 import {
   devSecretsFile,
@@ -97,6 +100,9 @@ let firstAnswer = "";
 let demoFeedUrl = "";
 /** A demo customer's manage link (their booking, without a key). */
 let demoManageUrl = "";
+/** The demo visit (`apt_…`) and series (`ser_…`), whether seeded now or found. */
+let demoVisitId = "";
+let demoSeriesId = "";
 let stopping = false;
 
 function stop(signal: NodeJS.Signals): void {
@@ -267,9 +273,14 @@ async function seed(): Promise<void> {
 
   const bookingsNow = await api("GET", "/bookings?limit=1");
   if (bookingsNow.status !== 200) warn(`cannot list bookings (${problemText(bookingsNow)}); skipping demo bookings.`);
-  else if (totalOf(bookingsNow) === 0) {
-    const created = await seedBookings(services);
-    if (created > 0) seeded.push(`${created} bookings`);
+  else {
+    // No bookings before this start: no visit or series either, so there is nothing to look up.
+    const fresh = totalOf(bookingsNow) === 0;
+    if (fresh) {
+      const created = await seedBookings(services);
+      if (created > 0) seeded.push(`${created} bookings`);
+    }
+    seeded.push(...(await seedVisitAndSeries(services, fresh)));
   }
 
   log(seeded.length ? `seeded ${seeded.join(", ")} for "${DEMO_BUSINESS_NAME}".` : "demo data already present.");
@@ -296,12 +307,23 @@ async function issueDemoFeed(): Promise<string> {
   return "";
 }
 
-async function seedBookings(services: { id: string; name: string }[]): Promise<number> {
-  // Two dates at least two days ahead (so every start is > 24 h away) that are Mon, Wed or Fri.
-  const days: { year: number; month: number; day: number }[] = [];
+/** The demo days: the first two dates at least two days ahead (every start > 24 h away) that are Mon, Wed or Fri. */
+function demoDays(): LocalDate[] {
+  const days: LocalDate[] = [];
   for (let date = addDays(localDateOf(Date.now(), DEMO_TIMEZONE), 2); days.length < 2; date = addDays(date, 1)) {
     if (["mon", "wed", "fri"].includes(weekdayOf(date))) days.push(date);
   }
+  return days;
+}
+
+/** A wall-clock time ("11:00") on a local date in `timezone`, as an instant. */
+function wallClock(date: LocalDate, time: string, timezone: string): Date {
+  const [hour = 0, minute = 0] = time.split(":").map(Number);
+  return new Date(instantOf(date, hour * 60 + minute, timezone));
+}
+
+async function seedBookings(services: { id: string; name: string }[]): Promise<number> {
+  const days = demoDays();
   let created = 0;
   for (const b of demoBookings) {
     const service = services.find((s) => s.name === b.service);
@@ -309,8 +331,7 @@ async function seedBookings(services: { id: string; name: string }[]): Promise<n
     const customer = demoCustomers[b.customer];
     const date = days[b.day];
     if (!service || !spec || !customer || !date) continue;
-    const [hour = 0, minute = 0] = b.start.split(":").map(Number);
-    const start = new Date(instantOf(date, hour * 60 + minute, spec.timezone));
+    const start = wallClock(date, b.start, spec.timezone);
     const end = new Date(start.getTime() + spec.durationMinutes * 60_000);
     const body = {
       serviceId: service.id,
@@ -333,6 +354,107 @@ async function seedBookings(services: { id: string; name: string }[]): Promise<n
   return created;
 }
 
+/**
+ * The id in `field` ("appointmentId" or "seriesId") of a booking of the demo customer `email`
+ * (cancelled ones count, as for the other demo data): "" when none has one, undefined (after a
+ * warning) when it cannot tell.
+ */
+async function existingId(email: string, field: "appointmentId" | "seriesId"): Promise<string | undefined> {
+  const customers = await api("GET", `/customers?search=${encodeURIComponent(email)}&limit=100`);
+  if (customers.status !== 200) {
+    warn(`cannot look up customer ${email} (${problemText(customers)}).`);
+    return undefined;
+  }
+  const customer = (customers.body as ListBody<{ id: string; email: string }>).data.find(
+    (c) => c.email.toLowerCase() === email.toLowerCase(),
+  );
+  if (!customer) return "";
+  const bookings = await api("GET", `/bookings?customerId=${encodeURIComponent(customer.id)}&limit=100`);
+  if (bookings.status !== 200) {
+    warn(`cannot list the bookings of ${email} (${problemText(bookings)}).`);
+    return undefined;
+  }
+  const data = (bookings.body as ListBody<Record<typeof field, string | null>>).data;
+  return data.find((b) => b[field])?.[field] ?? "";
+}
+
+/**
+ * The demo visit (two services back to back by one stylist) and the demo weekly series, each
+ * unless its customer already has one; `fresh`: the business had no bookings before this start.
+ * Two writes at most. Returns what it seeded, for the log line.
+ */
+async function seedVisitAndSeries(services: { id: string; name: string }[], fresh: boolean): Promise<string[]> {
+  const seeded: string[] = [];
+  const visitCustomer = demoCustomers[demoVisit.customer];
+  const seriesCustomer = demoCustomers[demoSeries.customer];
+  if (!visitCustomer || !seriesCustomer) return seeded;
+  const [visitId, seriesId] = fresh
+    ? ["", ""]
+    : await Promise.all([
+        existingId(visitCustomer.email, "appointmentId"),
+        existingId(seriesCustomer.email, "seriesId"),
+      ]);
+  demoVisitId = visitId ?? "";
+  demoSeriesId = seriesId ?? "";
+  const days = demoDays();
+
+  if (visitId === "") {
+    const providers = await api("GET", "/providers?limit=100");
+    const stylistName = demoProviders[demoVisit.provider]?.name;
+    const stylist = (providers.body as ListBody<{ id: string; name: string }> | undefined)?.data?.find(
+      (p) => p.name === stylistName,
+    );
+    const segments = demoVisit.segments.map((name) => services.find((s) => s.name === name));
+    const first = demoServices.find((s) => s.name === demoVisit.segments[0]);
+    const date = days[demoVisit.day];
+    if (stylist && first && date && segments.every((s) => s !== undefined)) {
+      const body = {
+        customerName: visitCustomer.name,
+        customerEmail: visitCustomer.email,
+        ...("phone" in visitCustomer ? { customerPhone: visitCustomer.phone } : {}),
+        startTime: wallClock(date, demoVisit.start, first.timezone).toISOString(),
+        segments: segments.map((s) => ({ serviceId: s.id, providerId: stylist.id })),
+      };
+      const r = await api("POST", "/appointments", body, {
+        "Idempotency-Key": `demo-seed:visit:${body.startTime}:${visitCustomer.email}`,
+      });
+      if (r.status === 201 || r.status === 200) {
+        demoVisitId = (r.body as { id: string }).id;
+        seeded.push(`1 visit (${(r.body as { bookings: unknown[] }).bookings.length} bookings)`);
+      } else warn(`could not book the demo visit at ${body.startTime}: ${problemText(r)}`);
+    }
+  }
+
+  if (seriesId === "") {
+    const service = services.find((s) => s.name === demoSeries.service);
+    const spec = demoServices.find((s) => s.name === demoSeries.service);
+    const date = days[demoSeries.day];
+    if (service && spec && date) {
+      const start = wallClock(date, demoSeries.start, spec.timezone);
+      const body = {
+        serviceId: service.id,
+        customerName: seriesCustomer.name,
+        customerEmail: seriesCustomer.email,
+        ...("phone" in seriesCustomer ? { customerPhone: seriesCustomer.phone } : {}),
+        startTime: start.toISOString(),
+        endTime: new Date(start.getTime() + spec.durationMinutes * 60_000).toISOString(),
+        recurrence: demoSeries.recurrence,
+        onConflict: "skip",
+      };
+      const r = await api("POST", "/series", body, {
+        "Idempotency-Key": `demo-seed:series:${body.startTime}:${seriesCustomer.email}`,
+      });
+      if (r.status === 201 || r.status === 200) {
+        const created = r.body as { id: string; bookings: unknown[]; skipped: { startTime: string; reason: string }[] };
+        demoSeriesId = created.id;
+        seeded.push(`1 series (${created.bookings.length} bookings)`);
+        for (const s of created.skipped) warn(`the demo series skipped ${s.startTime} (${s.reason}).`);
+      } else warn(`could not book the demo series from ${body.startTime}: ${problemText(r)}`);
+    }
+  }
+  return seeded;
+}
+
 function banner(): void {
   const line = "─".repeat(72);
   out(
@@ -351,6 +473,14 @@ function banner(): void {
       "",
       "  Try:",
       `    curl -H "Authorization: Bearer ${DEMO_API_KEY}" ${baseUrl}/services`,
+      ...(demoVisitId || demoSeriesId
+        ? [
+            "",
+            "  A visit of two services back to back, and a weekly series (GET with the key):",
+            ...(demoVisitId ? [`    ${baseUrl}/appointments/${demoVisitId}`] : []),
+            ...(demoSeriesId ? [`    ${baseUrl}/series/${demoSeriesId}`] : []),
+          ]
+        : []),
       ...(demoManageUrl
         ? [
             "",

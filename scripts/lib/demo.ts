@@ -131,3 +131,30 @@ export const demoBookings: ReadonlyArray<{
   { service: "Group yoga class", customer: 1, day: 0, start: "18:00", notes: "Bringing my own mat." },
   { service: "Haircut", customer: 2, day: 1, start: "09:00" },
 ];
+
+/**
+ * A visit to seed (POST /api/v1/appointments): a cut, then a beard trim straight after it, both by
+ * the first stylist, on demo day 1 (as `demoBookings` counts days). The first segment starts on
+ * the Haircut's 30-minute grid; the trim (11:30–11:45) lies inside both services' hours and
+ * Sam's, and the room is free then (day 1's only other booking is Alan's 09:00 cut).
+ */
+export const demoVisit: {
+  customer: number;
+  provider: number;
+  day: 0 | 1;
+  start: string;
+  segments: readonly DemoServiceName[];
+} = { customer: 1, provider: 0, day: 1, start: "11:00", segments: ["Haircut", "Beard trim"] };
+
+/**
+ * A weekly series to seed (POST /api/v1/series): the group class at 18:00 every week for four
+ * weeks from demo day 1 (a Mon, Wed or Fri, so every occurrence is a class day), for a customer
+ * not in the class yet. Skipped occurrences (a full class) are reported, not fatal.
+ */
+export const demoSeries: {
+  service: DemoServiceName;
+  customer: number;
+  day: 0 | 1;
+  start: string;
+  recurrence: string;
+} = { service: "Group yoga class", customer: 2, day: 1, start: "18:00", recurrence: "FREQ=WEEKLY;COUNT=4" };

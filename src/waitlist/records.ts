@@ -1,8 +1,8 @@
 /** Waitlist entries: where each is kept (D1 knows the service), and the entry as its calendar has it. */
-import { and, count, eq, gt } from "drizzle-orm";
+import { and, count, eq, gt, isNull } from "drizzle-orm";
 import { waitlistOf } from "../calendar";
 import type { Database } from "../db/client";
-import { services, waitlistEntries } from "../db/schema";
+import { holds, services, waitlistEntries } from "../db/schema";
 import type { WaitlistEntry, WaitlistStatus } from "../domain/waitlist";
 import { ApiError } from "../lib/errors";
 import { loadOwned } from "../lib/rows";
@@ -53,4 +53,19 @@ export async function listOfService(
     });
   }
   return waitlistOf(env, businessId, serviceId).list(status, limit);
+}
+
+/**
+ * Takes the business's entry off its waitlist; an offered hold is released by the calendar, and
+ * D1 learns the hold ended (as it does for `DELETE /holds/{id}`), so nothing counts it as live.
+ */
+export async function leave(env: Env, db: Database, businessId: string, id: string): Promise<void> {
+  const { serviceId, entry } = await entryOf(env, db, businessId, id);
+  await waitlistOf(env, businessId, serviceId).leave(id);
+  if (entry.status === "OFFERED" && entry.holdId) {
+    await db
+      .update(holds)
+      .set({ endedAt: new Date().toISOString() })
+      .where(and(eq(holds.businessId, businessId), eq(holds.id, entry.holdId), isNull(holds.endedAt)));
+  }
 }

@@ -8,8 +8,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { webhookEvents } from "../../src/db/schema";
-import { calendarStub, slotAt, statusCounts } from "../bookings/support";
-import { api, db, json } from "../helpers";
+import { at, bookingBody, calendarStub, slotAt, statusCounts } from "../bookings/support";
+import { api, createAccount, createService, db, json } from "../helpers";
+import { newProvider } from "../support/fixtures";
 import { fullSlot, join, joinBody } from "./support";
 
 const entries = async (key: string, serviceId: string) =>
@@ -40,6 +41,27 @@ describe("storms", () => {
     expect(
       (await reconcile(env, { businessId: s.businessId })).differences.filter((d) => d.kind !== "pending_in_outbox"),
     ).toEqual([]);
+  });
+});
+
+describe("a person who leaves the service", () => {
+  it("is not replaced by someone else for an entry waiting for them: the entry waits on (found by the model-based test)", async () => {
+    const account = await createAccount("Salon");
+    const stylist = await newProvider(account.apiKey, "Stylist");
+    const service = await createService(account.apiKey, { name: "Cut", providerIds: [stylist] });
+    const start = at(2, "10:00");
+    const booked = await json(
+      await api("POST", "/bookings", {
+        key: account.apiKey,
+        body: bookingBody(service.id, start, { providerId: stylist }),
+      }),
+    );
+    const waiting = await join(account.apiKey, joinBody({ serviceId: service.id, start }, { providerId: stylist }));
+    expect(
+      (await api("PATCH", `/services/${service.id}`, { key: account.apiKey, body: { providerIds: [] } })).status,
+    ).toBe(200);
+    expect((await api("POST", `/bookings/${booked.id}/cancel`, { key: account.apiKey })).status).toBe(200);
+    expect((await json(await api("GET", `/waitlist/${waiting.id}`, { key: account.apiKey }))).status).toBe("WAITING");
   });
 });
 

@@ -23,7 +23,10 @@ export async function offerFreedSeats(deps: FlowDeps, now: () => number): Promis
   const { storage, tables } = deps;
   const context = tables.waitlist.context();
   if (!context) return;
+  const performers = new Set(context.providers.map((p) => p.id));
   for (const slot of storage.transactionSync(() => tables.waitlist.waitingSlots(now(), SLOTS_PER_RUN))) {
+    // Entries waiting for a person who no longer performs the service wait on: nobody else is offered in their place.
+    if (slot.providerId && !performers.has(slot.providerId)) continue;
     // At most one offer per seat the slot can have: the capacity of each person's session.
     const seats = context.service.capacity * Math.max(1, context.providers.length);
     for (let offered = 0; offered < seats; offered++) {

@@ -1,8 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { waitlistOf } from "../../calendar";
 import type { AppEnv } from "../../env";
 import { bearerSecurity, emptyResponse, idParam, problemResponses } from "../../lib/openapi";
-import { entryOf } from "../../waitlist/records";
+import { leave } from "../../waitlist/records";
 
 const route = createRoute({
   method: "delete",
@@ -22,9 +21,6 @@ const route = createRoute({
 
 export const leaveWaitlist = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const { businessId } = c.var.caller;
-    const id = c.req.valid("param").id;
-    const { serviceId } = await entryOf(c.env, c.var.db, businessId, id);
-    await waitlistOf(c.env, businessId, serviceId).leave(id);
+    await leave(c.env, c.var.db, c.var.caller.businessId, c.req.valid("param").id);
     return c.body(null, 204);
   });

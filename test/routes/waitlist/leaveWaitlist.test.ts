@@ -1,5 +1,7 @@
 /** DELETE /waitlist/{id}: the entry becomes CANCELLED; an offered hold goes to the next in line. */
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { reconcile } from "../../../src/calendar/sync/reconcile-services";
 import { api, createAccount, problem } from "../../helpers";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 import { entry, fullSlot, join, joinBody } from "../../waitlist/support";
@@ -33,6 +35,9 @@ describe("happy", () => {
       status: "RELEASED",
     });
     expect((await entry(s.apiKey, second.id)).status).toBe("OFFERED");
+    // D1 learned the released hold ended: calendars and D1 agree (found by the model-based test).
+    const report = await reconcile(env, { businessId: s.businessId });
+    expect(report.differences.filter((d) => d.kind !== "pending_in_outbox")).toEqual([]);
   });
 });
 
