@@ -95,7 +95,7 @@ function offer(tables: FlowDeps["tables"], entryId: string, now: number): void {
   if (offered) tables.events.raiseOffered(tables.waitlist.ownerOf(entryId).businessId, offered, at);
 }
 
-/** The D1 row of an offer's hold, counted as the entry's API key's (outside its bound of live holds). */
+/** The D1 row of an offer's hold, the entry's API key's (placed whatever that key's number of live holds). */
 async function findable({ env, tables }: FlowDeps, entry: WaitlistEntry, holdId: string, now: number) {
   const { businessId, apiKeyId } = tables.waitlist.ownerOf(entry.id);
   const expiresAt = new Date(now + OFFER_TTL_MS).toISOString();
