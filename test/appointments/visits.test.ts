@@ -11,9 +11,10 @@ import { reconcileClaimed } from "../../src/calendar/sync/reconcile-claimed";
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { createDb } from "../../src/db/client";
 import { loadBookableService } from "../../src/services/bookable";
-import { at, bookingBody, calendarStub, d1Bookings, plus, postBooking, statusCounts } from "../bookings/support";
+import { at, book, bookingBody, calendarStub, d1Bookings, plus, postBooking, statusCounts } from "../bookings/support";
 import { injectFaults } from "../faults";
-import { api, json } from "../helpers";
+import { api, createAccount, createService, json } from "../helpers";
+import { newProvider } from "../support/fixtures";
 import { postVisit, type Spa, spa, visitBody } from "./support";
 
 /** The claims a stylist's calendar holds, by id. */
@@ -100,6 +101,30 @@ describe("storms", () => {
     for (const stylist of s.stylists) expect((await claimsOf(s, stylist)).length).toBeLessThanOrEqual(2);
     expect(await d1Bookings(s.businessId)).toHaveLength(2 * won);
     await expectConsistent(s);
+  });
+});
+
+describe("assignment", () => {
+  it("a later segment's first choice refusing does not cost the first segment its person (found by the model-based test)", async () => {
+    const account = await createAccount("Barber");
+    const day = [{ start: "09:00", end: "17:00" }];
+    const morning = [{ start: "09:00", end: "10:00" }];
+    const every = (d: unknown) => ({ mon: d, tue: d, wed: d, thu: d, fri: d, sat: d, sun: d });
+    const ana = await newProvider(account.apiKey, "Ana", { weeklySchedule: every(day) });
+    const ben = await newProvider(account.apiKey, "Ben", { weeklySchedule: every(morning) });
+    const beard = await createService(account.apiKey, { name: "Beard", providerIds: [ana] });
+    const colour = await createService(account.apiKey, { name: "Colour", providerIds: [ana, ben] });
+    // Ana has a booking that day, Ben none: Ben is the colour's first choice, but he has gone home by 14:30.
+    await book(account.apiKey, bookingBody(beard.id, at(2, "09:00")));
+    const res = await postVisit(
+      account.apiKey,
+      visitBody(at(2, "14:00"), [{ serviceId: beard.id }, { serviceId: colour.id }]),
+    );
+    expect(res.status).toBe(201);
+    expect((await json(res)).bookings.map((b: { providerId: string }) => b.providerId)).toEqual([ana, ana]);
+    expect(
+      (await claimedCalendarOf(env, account.businessId, { calendar: "provider", id: ben }).snapshot()).claims,
+    ).toEqual([]);
   });
 });
 

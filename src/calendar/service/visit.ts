@@ -100,13 +100,18 @@ function seatVisit(flow: VisitFlow, tried: string[], last: Last | undefined, now
     staffed.push(pick);
   }
   const series = command.series ? { seriesId: command.appointmentId } : { appointmentId: command.appointmentId };
+  // A segment staffed as in the refused attempt keeps its booking id, so its claims (kept, not
+  // released) are replays; only the refusing segment's are made anew.
+  const kept = last && flow.current;
   const records = command.segments.map((segment, i) =>
-    buildBooking(
-      segment.service,
-      { ...command.customer, answers: segment.answers },
-      { ...(times[i] as Span), staff: staffOf(staffed[i] as Candidate), customerId: flow.customerId, ...series },
-      now,
-    ),
+    kept && i !== last.segment && candidateKey(kept.staffed[i] as Candidate) === candidateKey(staffed[i] as Candidate)
+      ? (kept.records[i] as BookingRecord)
+      : buildBooking(
+          segment.service,
+          { ...command.customer, answers: segment.answers },
+          { ...(times[i] as Span), staff: staffOf(staffed[i] as Candidate), customerId: flow.customerId, ...series },
+          now,
+        ),
   );
   flow.current = { records, staffed };
   const needs = command.segments.flatMap((_, i) => segmentNeeds(command, { records, staffed }, i, times[i] as Span));
@@ -174,7 +179,6 @@ export function retryVisit(flow: VisitFlow, attempt: Attempt, refused: Refused, 
   const { tables } = flow;
   if (!tables.reservations.isTentative(attempt.rowId)) return refuse(tooLate("visit"));
   dropRows(flow);
-  tables.tasks.release(attempt.businessId, refused.granted, now);
   const { records, staffed } = flow.current as Staffed;
   const segment = Math.max(
     0,
@@ -182,10 +186,19 @@ export function retryVisit(flow: VisitFlow, attempt: Attempt, refused: Refused, 
   );
   // The service's own hours refused: nobody else can change that.
   if (refused.at.calendar === "service" && refused.reason === "outside_working_hours") {
+    tables.tasks.release(attempt.businessId, refused.granted, now);
     return refuse({ ...outsideHours, detail: refused.detail }, segment);
   }
   const tried = [...attempt.tried, `${segment}:${candidateKey(staffed[segment] as Candidate)}`];
-  return seatVisit(flow, tried, { segment, refused }, now);
+  const next = seatVisit(flow, tried, { segment, refused }, now);
+  // What the next attempt does not keep is released: everything when it gave up.
+  const kept = new Set(next.kind === "claim" ? (flow.current as Staffed).records.map((r) => r.id) : []);
+  tables.tasks.release(
+    attempt.businessId,
+    refused.granted.filter((c) => !kept.has(c.claimId)),
+    now,
+  );
+  return next;
 }
 
 /** A calendar did not answer: the rows go and every claim the visit may have made is released. */
