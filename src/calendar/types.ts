@@ -90,7 +90,13 @@ export type HoldCommand = StaffingRequest & {
 export type HoldResult = { ok: true; hold: Hold } | { ok: false; refusal: CalendarRefusal };
 
 /** What a hold for the waitlist is placed with: the newest service and staffing the calendar was sent. */
-export type OfferContext = { service: ServiceSnapshot; providers: ProviderSnapshot[]; resources: ResourceSnapshot[] };
+export type OfferContext = {
+  service: ServiceSnapshot;
+  providers: ProviderSnapshot[];
+  resources: ResourceSnapshot[];
+  /** False once the service is inactive: nothing is offered (a hold of it could not be placed). */
+  active?: boolean;
+};
 
 /** A customer joining a slot's waitlist: the entry (WAITING), and the service and staffing its offers will be held with. */
 export type JoinWaitlistCommand = StaffingRequest & {

@@ -63,7 +63,7 @@ export async function editService(
   const now = await loadBookableService(db, businessId, id, { inactive: null });
   await serviceChanged(env, businessId, id, row.version, {
     reminders: changes.reminders && row.reminders.map((r) => r.offsetMinutes),
-    offers: { service: now.service, providers: now.providers, resources: now.resources },
+    offers: { service: now.service, providers: now.providers, resources: now.resources, active: row.active },
   });
   const stored = providerIds && resourceIds ? { providerIds, resourceIds } : await linksOf(db, businessId, id);
   return {

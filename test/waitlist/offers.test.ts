@@ -65,6 +65,19 @@ describe("a person who leaves the service", () => {
   });
 });
 
+describe("an inactive service", () => {
+  it("offers nothing while inactive, and what is free once it is active again (found by the model-based test)", async () => {
+    const s = await fullSlot();
+    const waiting = await join(s.apiKey, joinBody(s));
+    const patch = (active: boolean) => api("PATCH", `/services/${s.serviceId}`, { key: s.apiKey, body: { active } });
+    expect((await patch(false)).status).toBe(200);
+    expect((await api("POST", `/bookings/${s.bookings[0]?.id}/cancel`, { key: s.apiKey })).status).toBe(200);
+    expect((await json(await api("GET", `/waitlist/${waiting.id}`, { key: s.apiKey }))).status).toBe("WAITING");
+    expect((await patch(true)).status).toBe(200);
+    expect((await json(await api("GET", `/waitlist/${waiting.id}`, { key: s.apiKey }))).status).toBe("OFFERED");
+  });
+});
+
 describe("faults", () => {
   it("the calendar reset after placing an offer's hold, before recording it: the next run records that offer, and only it", async () => {
     const s = await fullSlot();

@@ -22,7 +22,7 @@ const SLOTS_PER_RUN = 20;
 export async function offerFreedSeats(deps: FlowDeps, now: () => number): Promise<void> {
   const { storage, tables } = deps;
   const context = tables.waitlist.context();
-  if (!context) return;
+  if (!context || context.active === false) return;
   const performers = new Set(context.providers.map((p) => p.id));
   for (const slot of storage.transactionSync(() => tables.waitlist.waitingSlots(now(), SLOTS_PER_RUN))) {
     // Entries waiting for a person who no longer performs the service wait on: nobody else is offered in their place.
