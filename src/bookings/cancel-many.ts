@@ -3,7 +3,7 @@
  * each in its own service's calendar: each cancel is final where it lands, so a failure midway
  * leaves the rest for a retry of the same request.
  */
-import { changeBooking } from "../calendar";
+import { changeBooking, waitlistOf } from "../calendar";
 import type { Booking } from "../domain/booking";
 import { bookingOrThrow } from "./refusal";
 
@@ -27,5 +27,9 @@ export async function cancelEach(
     if (!result.ok && result.refusal.code === "invalid_transition") continue;
     cancelled.set(booking.id, bookingOrThrow(result).booking);
   }
+  // A segment's seat may have been held back by a person or room another segment still held:
+  // each service's waitlist is offered again once all are cancelled.
+  const services = new Set(bookings.map((b) => b.serviceId));
+  if (services.size > 1) await Promise.all([...services].map((id) => waitlistOf(env, businessId, id).offer()));
   return cancelled;
 }

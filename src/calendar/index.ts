@@ -90,6 +90,7 @@ export const waitlistOf = (env: Env, businessId: string, serviceId: string) => {
     entry: (id: string) => calendar.waitlistEntry(id),
     list: (status: WaitlistStatus | undefined, limit: number) => calendar.listWaitlist(status, limit),
     leave: (id: string) => calendar.leaveWaitlist(id),
+    offer: () => calendar.offerWaitlist(),
   };
 };
 

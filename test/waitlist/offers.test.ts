@@ -10,7 +10,7 @@ import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { webhookEvents } from "../../src/db/schema";
 import { at, bookingBody, calendarStub, slotAt, statusCounts } from "../bookings/support";
 import { api, createAccount, createService, db, json } from "../helpers";
-import { newProvider } from "../support/fixtures";
+import { createResource, newProvider } from "../support/fixtures";
 import { fullSlot, join, joinBody } from "./support";
 
 const entries = async (key: string, serviceId: string) =>
@@ -62,6 +62,26 @@ describe("a person who leaves the service", () => {
     ).toBe(200);
     expect((await api("POST", `/bookings/${booked.id}/cancel`, { key: account.apiKey })).status).toBe(200);
     expect((await json(await api("GET", `/waitlist/${waiting.id}`, { key: account.apiKey }))).status).toBe("WAITING");
+  });
+});
+
+describe("a cancelled visit", () => {
+  it("offers a seat its later segment's room held back, once the whole visit is cancelled (found by the model-based test)", async () => {
+    const account = await createAccount("Spa");
+    const room = (await createResource(account.apiKey, { name: "Room" })).id as string;
+    const wrap = await createService(account.apiKey, { name: "Wrap", resourceIds: [room], bufferAfterMinutes: 15 });
+    const soak = await createService(account.apiKey, { name: "Soak", resourceIds: [room] });
+    const start = at(2, "10:00");
+    const body = {
+      customerName: "Ada",
+      customerEmail: "ada@example.com",
+      startTime: start,
+      segments: [{ serviceId: wrap.id }, { serviceId: soak.id }],
+    };
+    const visit = await json(await api("POST", "/appointments", { key: account.apiKey, body }));
+    const waiting = await join(account.apiKey, joinBody({ serviceId: wrap.id, start }));
+    expect((await api("POST", `/appointments/${visit.id}/cancel`, { key: account.apiKey })).status).toBe(200);
+    expect((await json(await api("GET", `/waitlist/${waiting.id}`, { key: account.apiKey }))).status).toBe("OFFERED");
   });
 });
 

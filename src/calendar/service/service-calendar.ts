@@ -97,6 +97,11 @@ export class ServiceCalendar extends CalendarObject {
     return this.tables.waitlist.list(status, limit);
   }
 
+  /** Offers what is free to the waitlist now (after a change elsewhere freed this service's people or rooms). */
+  async offerWaitlist(): Promise<void> {
+    await this.offerSeats();
+  }
+
   /** Takes an entry off the waitlist (its offered hold released, the seat offered to the next). */
   async leaveWaitlist(id: string): Promise<WaitlistEntry | null> {
     const entry = this.ctx.storage.transactionSync(() => leaveQueue(this.tables, id, Date.now()));
