@@ -604,8 +604,11 @@ class PatchResource implements Cmd {
   constructor(readonly change: Partial<ResourceModel>) {}
   check = () => true;
   async run(m: Model, sys: System) {
-    const next = { ...m.resources.R0, ...this.change };
-    const fits = unitsFit(m, "R0", next.active ? next.quantity : 0);
+    const current = m.resources.R0;
+    const next = { ...current, ...this.change };
+    // Only a change to fewer units (or inactive) is checked against the upcoming bookings.
+    const units = next.active ? next.quantity : 0;
+    const fits = units >= (current.active ? current.quantity : 0) || unitsFit(m, "R0", units);
     const res = await send(sys, "PATCH", `/resources/${sys.ids.R0}`, resourceBody(this.change));
     await expectAnswer(res, fits ? { status: 200 } : { status: 409, code: "bookings_conflict" }, this.toString());
     if (fits) m.resources.R0 = next;
