@@ -191,20 +191,23 @@ export function retryVisit(flow: VisitFlow, attempt: Attempt, refused: Refused, 
   }
   const tried = [...attempt.tried, `${segment}:${candidateKey(staffed[segment] as Candidate)}`];
   const next = seatVisit(flow, tried, { segment, refused }, now);
-  // What the next attempt does not keep is released: everything when it gave up.
+  // What the next attempt does not keep is released — everything when it gave up. Every claim
+  // of the attempt, granted now or kept from an earlier one (a release of one never made only
+  // leaves a tombstone, and a dropped id is never used again).
   const kept = new Set(next.kind === "claim" ? (flow.current as Staffed).records.map((r) => r.id) : []);
   tables.tasks.release(
     attempt.businessId,
-    refused.granted.filter((c) => !kept.has(c.claimId)),
+    refsOf(attempt.needs).filter((c) => !kept.has(c.claimId)),
     now,
   );
   return next;
 }
 
 /** A calendar did not answer: the rows go and every claim the visit may have made is released. */
-export function abandonVisit(flow: VisitFlow, attempt: Attempt, claims: ClaimRef[], now: number): VisitResult {
+export function abandonVisit(flow: VisitFlow, attempt: Attempt, _claims: ClaimRef[], now: number): VisitResult {
   dropRows(flow);
-  flow.tables.tasks.release(attempt.businessId, claims, now);
+  // Claims kept from an earlier attempt may come after the one that did not answer: all go.
+  flow.tables.tasks.release(attempt.businessId, refsOf(attempt.needs), now);
   return { ok: false, refusal: noAnswer("visit") };
 }
 
