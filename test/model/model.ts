@@ -410,7 +410,13 @@ export function expectLinkChange(m: Model, booking: BookingModel, move?: { start
   if (!active(booking)) return refused(409, "invalid_transition");
   const notice = move ? service.moveNotice : service.cancelNotice;
   if (m.now > booking.start - notice * MINUTE) return refused(409, "policy_window");
-  return move ? expectMove(m, booking, move.start, null) : { status: 200 };
+  if (!move) return { status: 200 };
+  const moved = expectMove(m, booking, move.start, null);
+  // A customer cannot name another person: a person who left the service is a 409 naming nobody.
+  if ("reason" in moved && moved.reason === "provider_left_service") {
+    return refused(409, "slot_unavailable", "provider_unavailable");
+  }
+  return moved;
 }
 
 /** Whether two rows are segments of one visit. */
