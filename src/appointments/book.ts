@@ -38,15 +38,21 @@ function atSegment(error: unknown, i: number): unknown {
 /** Each segment's service with its providers and resources (else the first segment's problem); and the customer's id. */
 async function loadSegments(db: Database, businessId: string, request: AppointmentRequest) {
   const loads = await Promise.allSettled(
-    request.segments.map((segment, i) =>
-      loadBookableService(
-        db,
-        businessId,
-        segment.serviceId,
-        { providerId: segment.providerId, answers: segment.answers ?? {} },
-        customerIdByEmail(db, businessId, request.customerEmail),
-      ).catch((error: unknown) => Promise.reject(atSegment(error, i))),
-    ),
+    request.segments.map((segment, i) => {
+      const check = { providerId: segment.providerId, answers: segment.answers ?? {} };
+      // The customer is looked up once, beside the first segment's service.
+      const load =
+        i === 0
+          ? loadBookableService(
+              db,
+              businessId,
+              segment.serviceId,
+              check,
+              customerIdByEmail(db, businessId, request.customerEmail),
+            )
+          : loadBookableService(db, businessId, segment.serviceId, check);
+      return load.catch((error: unknown) => Promise.reject(atSegment(error, i)));
+    }),
   );
   const failed = loads.find((l) => l.status === "rejected");
   if (failed) throw failed.reason;

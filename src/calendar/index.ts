@@ -36,7 +36,7 @@ export { type CustomerDetails, type CustomerRewrite, erasedDetails, isErasedEmai
 export type { ImportedBooking, ImportResult } from "./service/import";
 export { ServiceCalendar } from "./service/service-calendar";
 export type { ChangeConflict, ProposalResult, ServiceChange } from "./service/service-change";
-export { segmentTimes } from "./service/visit";
+export { segmentTimes } from "./service/visit-plan";
 export { reconcileClaimed } from "./sync/reconcile-claimed";
 export { everyService, reconcile } from "./sync/reconcile-services";
 export type {

@@ -108,10 +108,7 @@ describe("faults", () => {
     await api("POST", `/bookings/${s.bookings[0]?.id}/cancel`, { key: s.apiKey });
     const offered = await json(await api("GET", `/waitlist/${first.id}`, { key: s.apiKey }));
     await runInDurableObject(stub, (_i, state) => {
-      state.storage.sql.exec(
-        "UPDATE waitlist SET status = 'WAITING', record = json_set(record, '$.status', 'WAITING', '$.holdId', NULL) WHERE id = ?",
-        first.id,
-      );
+      state.storage.sql.exec("UPDATE waitlist SET status = 'WAITING' WHERE id = ?", first.id);
     });
     await runDurableObjectAlarm(stub);
     const again = await json(await api("GET", `/waitlist/${first.id}`, { key: s.apiKey }));

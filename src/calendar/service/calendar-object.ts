@@ -2,7 +2,6 @@ import { DurableObject } from "cloudflare:workers";
 import { queuePublisher } from "../sync/event-relay";
 import { d1Writer } from "../sync/persist";
 import { WriteBehind, type WriteBehindSinks } from "../sync/write-behind";
-import type { ServiceSnapshot, StaffingRequest } from "../types";
 import type { FlowDeps } from "./flows";
 import { offerFreedSeats } from "./offers";
 import { type CalendarTables, openTables } from "./tables";
@@ -56,15 +55,6 @@ export abstract class CalendarObject extends DurableObject<Env> {
     await run;
     await this.sendTasks();
     await this.writeBehind.afterCommit();
-  }
-
-  /** While customers wait, offers are placed with the newest service and staffing a command brought. */
-  protected keepContext(command: StaffingRequest & { service: ServiceSnapshot }): void {
-    const { service, providers = [], resources = [] } = command;
-    this.ctx.storage.transactionSync(() => {
-      if (this.tables.waitlist.hasWaiting(Date.now()))
-        this.tables.waitlist.keepContext({ service, providers, resources });
-    });
   }
 
   /** Arms the alarm for the earliest pending work: outbox, events, tentative rows, tasks, holds, reminders. */

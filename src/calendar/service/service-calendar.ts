@@ -42,7 +42,6 @@ import { snapshotOf } from "./tables";
 export class ServiceCalendar extends CalendarObject {
   /** Checks availability and reserves the slot (and the people it needs); then records the booking in D1. */
   async createBooking(command: CreateBookingCommand): Promise<CalendarResult> {
-    this.keepContext(command);
     const result = await this.create(command);
     if (!result.ok || result.replayed) return result;
     await this.writeBehind.afterCommit();
@@ -126,7 +125,6 @@ export class ServiceCalendar extends CalendarObject {
    * otherwise a tentative row holds the new time while the other calendars claim it.
    */
   async reschedule(command: RescheduleCommand): Promise<CalendarResult> {
-    this.keepContext(command);
     const result = await moveFlow(this.deps(), command);
     await this.sendTasks();
     if (result.ok && !result.replayed) await this.writeBehind.afterCommit();
@@ -136,7 +134,6 @@ export class ServiceCalendar extends CalendarObject {
 
   /** Places a hold (hold.ts); with people, after their calendars claim the time. */
   async placeHold(command: HoldCommand): Promise<HoldResult> {
-    this.keepContext(command);
     const result = await holdFlow(this.deps(), command);
     await this.sendTasks();
     return result;

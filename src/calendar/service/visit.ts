@@ -23,8 +23,6 @@ import { candidateKey, firstWithSeat, noCandidateLeft, singleWay } from "./staff
 import type { CalendarTables } from "./tables";
 import { isLocal, type Staffed, segmentNeeds, timesOf } from "./visit-plan";
 
-export { segmentTimes } from "./visit-plan";
-
 /** A visit's flow: the tables, the request, each segment's candidates, and the attempt in hand. */
 export type VisitFlow = {
   tables: CalendarTables;

@@ -13,7 +13,8 @@ import type { OfferContext } from "../types";
 export const MAX_PER_SLOT = 50;
 export const MAX_PER_SERVICE = 2_000;
 
-type Row = { id: string; record: string; position: number | null };
+/** A row as read: status and hold live in their columns, the rest of the entry in `record`. */
+type Row = { record: string; status: WaitlistStatus; hold_id: string | null; position: number | null };
 
 /** A slot entries queue for. */
 export type QueuedSlot = { start: number; end: number; providerId: string | null };
@@ -36,7 +37,7 @@ export class Waitlist {
       Date.parse(entry.endTime),
       entry.providerId,
       entry.status,
-      JSON.stringify(entry),
+      JSON.stringify(recordOf(entry)),
     );
   }
 
@@ -53,7 +54,7 @@ export class Waitlist {
   /** The entry as it stands, with its place in the queue while WAITING. */
   find(id: string): WaitlistEntry | undefined {
     const row = this.sql
-      .exec<Row>(`SELECT id, record, ${POSITION} AS position FROM waitlist w WHERE id = ?`, id)
+      .exec<Row>(`SELECT record, status, hold_id, ${POSITION} AS position FROM waitlist w WHERE id = ?`, id)
       .toArray()[0];
     return row ? entryOf(row) : undefined;
   }
@@ -62,7 +63,8 @@ export class Waitlist {
   list(status: WaitlistStatus | undefined, limit: number): WaitlistEntry[] {
     return this.sql
       .exec<Row>(
-        `SELECT id, record, ${POSITION} AS position FROM waitlist w WHERE (? IS NULL OR status = ?) ORDER BY id LIMIT ?`,
+        `SELECT record, status, hold_id, ${POSITION} AS position FROM waitlist w
+         WHERE (? IS NULL OR status = ?) ORDER BY id LIMIT ?`,
         status ?? null,
         status ?? null,
         limit,
@@ -95,7 +97,8 @@ export class Waitlist {
   next(slot: QueuedSlot): WaitlistEntry | undefined {
     const row = this.sql
       .exec<Row>(
-        `SELECT id, record, 1 AS position FROM waitlist WHERE status = 'WAITING' AND ${SLOT} ORDER BY id LIMIT 1`,
+        `SELECT record, status, hold_id, 1 AS position FROM waitlist
+         WHERE status = 'WAITING' AND ${SLOT} ORDER BY id LIMIT 1`,
         ...slotArgs(slot),
       )
       .toArray()[0];
@@ -111,12 +114,12 @@ export class Waitlist {
   ) {
     const current = this.find(id);
     if (!current) return undefined;
-    const next: WaitlistEntry = { ...current, ...links, status, position: null, updatedAt: at };
+    const next = { ...current, ...links, updatedAt: at };
     this.sql.exec(
       "UPDATE waitlist SET status = ?, hold_id = ?, record = ? WHERE id = ?",
       status,
       next.holdId,
-      JSON.stringify({ ...next, position: null }),
+      JSON.stringify(recordOf(next)),
       id,
     );
     return this.find(id);
@@ -191,9 +194,18 @@ export class Waitlist {
   }
 }
 
+/** What `record` keeps of an entry: all but what its columns hold (status, hold) or a query works out (position). */
+const recordOf = ({ status: _s, holdId: _h, position: _p, ...rest }: WaitlistEntry) => rest;
+
 /** A WAITING entry's place: the WAITING entries of its slot created up to it. */
 const POSITION = `CASE WHEN w.status = 'WAITING' THEN (SELECT count(*) FROM waitlist q WHERE q.status = 'WAITING'
   AND q.start_ms = w.start_ms AND q.end_ms = w.end_ms AND coalesce(q.provider_id, '') = coalesce(w.provider_id, '')
   AND q.id <= w.id) END`;
 
-const entryOf = (row: Row): WaitlistEntry => ({ ...(JSON.parse(row.record) as WaitlistEntry), position: row.position });
+/** An entry from its row: the hold shows once offered (while WAITING the column marks an offer being placed). */
+const entryOf = (row: Row): WaitlistEntry => ({
+  ...(JSON.parse(row.record) as Omit<WaitlistEntry, "status" | "holdId" | "position">),
+  status: row.status,
+  holdId: row.status === "WAITING" ? null : row.hold_id,
+  position: row.position,
+});
