@@ -1,7 +1,8 @@
 /**
  * A new series: the rule expanded to its occurrences (every one at the first one's local time),
- * the conflicts previewed, then the occurrences booked in the service's calendar as one visit
- * of the same service at several times — all or none (`reject`), or the free ones (`skip`).
+ * their timing checked, then the occurrences booked in the service's calendar as one visit of
+ * the same service at several times — all or none (`reject`), or the free ones (`skip`). Only a
+ * refusal pays for reading every occurrence's slot, to list every conflict.
  */
 import { eq } from "drizzle-orm";
 import { throwRefusal } from "../bookings/refusal";
@@ -22,7 +23,7 @@ import { ApiError } from "../lib/errors";
 import type { IdempotencyClaim } from "../lib/idempotency";
 import { newId } from "../lib/ids";
 import { loadBookableService } from "../services/bookable";
-import { type Conflict, findConflicts, type Occurrence } from "./conflicts";
+import { type Conflict, type Occurrence, slotConflicts, timingConflicts } from "./conflicts";
 import { type Series, seriesOf } from "./records";
 
 /** A series request, as `POST /series` validated it. */
@@ -91,7 +92,8 @@ export async function bookSeries(
   const now = Date.now();
   const occurrences = occurrencesOf(request, service, now);
   const staffing = { providers, resources, providerId: request.providerId };
-  let conflicts = await findConflicts(env, service, staffing, occurrences, now);
+  let conflicts = timingConflicts(service, occurrences, now);
+  const written = conflicts;
   if (request.onConflict === "reject" && conflicts.length > 0) throw conflicting(conflicts);
   const id = newId("series");
   const segment: VisitSegment = { service, providers, resources, providerId: request.providerId ?? null };
@@ -126,7 +128,7 @@ export async function bookSeries(
     const result: VisitResult = await book(free);
     if (result.ok) {
       if (result.appointmentId !== id) await db.delete(series).where(eq(series.id, id));
-      else
+      else if (conflicts !== written)
         await db
           .update(series)
           .set({ skipped: skippedOf(conflicts) })
@@ -137,16 +139,24 @@ export async function bookSeries(
         replayed: result.replayed,
       };
     }
-    const refused = result.segment === undefined ? undefined : free[result.segment];
-    if (result.refusal.code !== "slot_unavailable" || !refused || attempt >= 3) {
+    if (result.refusal.code !== "slot_unavailable") {
       await db.delete(series).where(eq(series.id, id));
-      if (result.refusal.code === "slot_unavailable")
-        throw conflicting([...conflicts, { ...(refused ?? (free[0] as Occurrence)), reason: result.refusal.reason }]);
       throwRefusal(result.refusal);
     }
-    conflicts = [...conflicts, { ...refused, reason: result.refusal.reason }].sort((a, b) => a.start - b.start);
-    if (request.onConflict === "reject") return await failed(db, id, conflicts);
+    // Refused: every occurrence the slot calendar now shows taken is listed with the one refused.
+    const refused = { ...(free[result.segment ?? 0] as Occurrence), reason: result.refusal.reason };
+    conflicts = merged(conflicts, refused, await slotConflicts(env, service, staffing, free));
+    if (request.onConflict === "reject" || result.segment === undefined || attempt >= 3) {
+      return await failed(db, id, conflicts);
+    }
   }
+}
+
+/** Known conflicts, then the calendar's refusal, then the preview's; one per occurrence, in order. */
+function merged(known: Conflict[], refused: Conflict, previewed: Conflict[]): Conflict[] {
+  const byStart = new Map<number, Conflict>();
+  for (const c of [...known, refused, ...previewed]) if (!byStart.has(c.start)) byStart.set(c.start, c);
+  return [...byStart.values()].sort((a, b) => a.start - b.start);
 }
 
 /** Nothing booked: the series row goes and the 409 lists the conflicts. */

@@ -1,8 +1,9 @@
 /**
- * Which occurrences of a series cannot be booked as things stand, and why: each occurrence's
- * notice and horizon, then its slot as the live slot calendar shows it (the service's seats, its
- * people and resources), read in parallel. Only a preview — the calendar decides when the
- * series is booked — but it lets a refusal list every conflicting occurrence, not just the first.
+ * Which occurrences of a series cannot be booked, and why. The timing rules (notice, horizon)
+ * are checked for every occurrence up front — they cost no I/O. The slots are read from the live
+ * slot calendar (the service's seats, its people and resources, in parallel) only once the
+ * calendar has refused the series: a preview that lets the refusal list every conflicting
+ * occurrence, not just the first, without costing a series that books cleanly twelve reads.
  */
 import {
   checkTiming,
@@ -18,16 +19,26 @@ export type Occurrence = { start: number; end: number };
 /** An occurrence that cannot be booked, and why (a `slot_unavailable` reason, or a timing one). */
 export type Conflict = Occurrence & { reason: string };
 
+/** Who and what a series' occurrences need: the person asked for, if any. */
+export type Staffing = { providers: ProviderSnapshot[]; resources: ResourceSnapshot[]; providerId?: string };
+
 /** Calendars read at once. */
 const PARALLEL = 8;
 
-/** The conflicts among `occurrences`, in order. */
-export async function findConflicts(
+/** The occurrences that break a timing rule of the service (notice, horizon), in order. */
+export function timingConflicts(service: ServiceSnapshot, occurrences: Occurrence[], now: number): Conflict[] {
+  return occurrences.flatMap((o) => {
+    const timing = checkTiming(service, o.start, o.end, now);
+    return timing ? [{ ...o, reason: timing.reason }] : [];
+  });
+}
+
+/** The occurrences whose slot the live slot calendar shows as not bookable, and why, in order. */
+export async function slotConflicts(
   env: Env,
   service: ServiceSnapshot,
-  staffing: { providers: ProviderSnapshot[]; resources: ResourceSnapshot[]; providerId?: string },
+  staffing: Staffing,
   occurrences: Occurrence[],
-  now: number,
 ): Promise<Conflict[]> {
   // A team's occurrence needs every person; otherwise the one asked for, or anyone.
   const people =
@@ -39,9 +50,7 @@ export async function findConflicts(
     const chunk = occurrences.slice(i, i + PARALLEL);
     reasons.push(
       ...(await Promise.all(
-        chunk.map(async ({ start, end }) => {
-          const timing = checkTiming(service, start, end, now);
-          if (timing) return timing.reason;
+        chunk.map(async ({ start }) => {
           const slots = await slotCalendar(env, service, start, start + 1, {
             people: people.length > 0 ? people : undefined,
             resources: staffing.resources,
