@@ -2,8 +2,9 @@
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import { newAccount } from "../src/accounts/accounts";
-import { linkStatements } from "../src/calendar/sync/booking-links";
+import { linkWrites } from "../src/calendar/sync/booking-links";
 import { createDb } from "../src/db/client";
+import { bind, readBatch } from "../src/db/prepared";
 import { apiKeys, type BookingRow, bookings, businesses } from "../src/db/schema";
 import { newId } from "../src/lib/ids";
 
@@ -94,12 +95,13 @@ export async function insertBooking(businessId: string, fields: BookingFields): 
     ...fields,
   };
   const providerIds = row.providerIds ?? (row.providerId ? [row.providerId] : []);
-  await db().batch([
-    db()
-      .insert(bookings)
-      .values({ ...row, providerIds }),
-    ...linkStatements(db(), row.id),
-  ]);
+  await db()
+    .insert(bookings)
+    .values({ ...row, providerIds });
+  await readBatch(
+    env.DB,
+    linkWrites(db()).map((query) => bind(query, { id: row.id })),
+  );
   return row;
 }
 

@@ -4,6 +4,7 @@
  */
 import { and, count, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
+import { preparedOnce } from "../db/prepared";
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from "../db/schema";
 import type { Booking, BookingStatus } from "../domain/booking";
 import type { WebhookEventType } from "../domain/webhook";
@@ -33,40 +34,57 @@ export function eventPayload(type: WebhookEventType, booking: Booking | object, 
 
 /**
  * D1 statements that record an event and one delivery per active endpoint subscribed to it,
- * then count its deliveries. Deterministic ids and ON CONFLICT make a replay harmless.
+ * then count its deliveries; prepared once per handle and bound with the event's fields.
+ * Deterministic ids and ON CONFLICT make a replay harmless.
  */
-export function eventStatements(db: Database, event: BookingEvent) {
+export function eventWrites(db: Database) {
+  const p = sql.placeholder;
   const endpoint = webhookEndpoints;
-  return [
-    db.insert(webhookEvents).values(event).onConflictDoNothing(),
+  return preparedOnce(db, "persist.event", () => [
+    db
+      .insert(webhookEvents)
+      .values({
+        id: p("id"),
+        businessId: p("businessId"),
+        type: p("type"),
+        payload: p("payload"),
+        createdAt: p("createdAt"),
+      })
+      .onConflictDoNothing()
+      .prepare(),
     db
       .insert(webhookDeliveries)
       .select(
         db
           .select({
-            id: sql<string>`'dlv_' || substr(${event.id}, 5) || '_' || substr(${endpoint.id}, 5)`.as("id"),
+            id: sql<string>`'dlv_' || substr(${p("id")}, 5) || '_' || substr(${endpoint.id}, 5)`.as("id"),
             businessId: endpoint.businessId,
             endpointId: endpoint.id,
-            eventId: sql<string>`${event.id}`.as("event_id"),
-            eventType: sql<WebhookEventType>`${event.type}`.as("event_type"),
+            eventId: sql<string>`${p("id")}`.as("event_id"),
+            eventType: sql<WebhookEventType>`${p("type")}`.as("event_type"),
             status: sql<"pending">`'pending'`.as("status"),
             attempts: sql<number>`0`.as("attempts"),
             lastStatusCode: sql<null>`NULL`.as("last_status_code"),
             lastError: sql<null>`NULL`.as("last_error"),
-            createdAt: sql<string>`${event.createdAt}`.as("created_at"),
-            updatedAt: sql<string>`${event.createdAt}`.as("updated_at"),
+            createdAt: sql<string>`${p("createdAt")}`.as("created_at"),
+            updatedAt: sql<string>`${p("createdAt")}`.as("updated_at"),
           })
           .from(endpoint)
           .where(
             and(
-              eq(endpoint.businessId, event.businessId),
+              eq(endpoint.businessId, p("businessId")),
               eq(endpoint.status, "active"),
               isNull(endpoint.deletedAt),
-              sql`EXISTS (SELECT 1 FROM json_each(${endpoint.events}) WHERE value = ${event.type})`,
+              sql`EXISTS (SELECT 1 FROM json_each(${endpoint.events}) WHERE value = ${p("type")})`,
             ),
           ),
       )
-      .onConflictDoNothing(),
-    db.select({ deliveries: count() }).from(webhookDeliveries).where(eq(webhookDeliveries.eventId, event.id)),
-  ];
+      .onConflictDoNothing()
+      .prepare(),
+    db
+      .select({ deliveries: count() })
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.eventId, p("id")))
+      .prepare(),
+  ]);
 }

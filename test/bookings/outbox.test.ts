@@ -11,7 +11,6 @@ import type { ServiceCalendar } from "../../src/calendar/service/service-calenda
 import type { PersistOutcome } from "../../src/calendar/sync/outbox";
 import { type D1Writer, persistBookings, type StoredBooking } from "../../src/calendar/sync/persist";
 import { type Difference, reconcile } from "../../src/calendar/sync/reconcile-services";
-import { createDb } from "../../src/db/client";
 import type { BookingEvent } from "../../src/webhooks/events";
 import { injectFaults } from "../faults";
 import { api, createAccount, createService, json, problem } from "../helpers";
@@ -274,7 +273,7 @@ describe("happy", () => {
       state.storage.sql.exec<{ record: string }>("SELECT record FROM bookings WHERE id = ?", booking.id).one(),
     );
     expect((await api("POST", `/bookings/${booking.id}/cancel`, { key: s.apiKey })).status).toBe(200);
-    await persistBookings(createDb(env.DB), [JSON.parse(stale.record) as StoredBooking]);
+    await persistBookings(env.DB, [JSON.parse(stale.record) as StoredBooking]);
     expect(await d1Bookings(s.businessId)).toMatchObject([{ id: booking.id, status: "CANCELLED", version: 2 }]);
   });
 });

@@ -2,13 +2,15 @@
  * Writes calendar bookings to D1: the customer upserted by e-mail, the booking upserted by id.
  * Replays are harmless — D1 keeps the highest version and never lets an old copy win.
  */
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, isNull, sql } from "drizzle-orm";
+import type { SQLiteInsertValue } from "drizzle-orm/sqlite-core";
 import { createDb, type Database } from "../../db/client";
+import { bind, type PreparedRead, preparedOnce, readBatch } from "../../db/prepared";
 import { bookings, customers, holds } from "../../db/schema";
 import type { BookingRecord } from "../../domain/booking";
 import { newId } from "../../lib/ids";
-import { type BookingEvent, eventStatements } from "../../webhooks/events";
-import { linkStatements } from "./booking-links";
+import { type BookingEvent, eventWrites } from "../../webhooks/events";
+import { linkWrites } from "./booking-links";
 import type { PersistOutcome } from "./outbox";
 
 /** How long a D1 write may take before the booking is left to the outbox alarm. */
@@ -17,40 +19,35 @@ const D1_WRITE_TIMEOUT_MS = 5_000;
 /** A booking as the calendar stores it (the domain's record). */
 export type StoredBooking = BookingRecord;
 
+const p = sql.placeholder;
+
 /**
- * Persists bookings and their webhook events in one D1 batch; returns each booking's customer
- * id as D1 resolved it, and the events that have at least one delivery to make.
+ * A booking's customer upsert, row upsert and read-back, prepared once per handle and bound per
+ * booking: the same SQL for every row, which Drizzle otherwise built anew for each (a third of a
+ * 12-occurrence series' CPU; docs/performance.md, "Visits and series, profiled").
  */
-export async function persistBookings(
-  db: Database,
-  records: StoredBooking[],
-  events: BookingEvent[] = [],
-): Promise<{ customerIds: Map<string, string>; eventsWithDeliveries: Set<string> }> {
-  const statements = records.flatMap(({ holdId: _holdId, ...record }) => {
-    // Records older than teams and resources name their one provider only.
-    const b = {
-      ...record,
-      providerIds: record.providerIds ?? (record.providerId ? [record.providerId] : []),
-      resourceIds: record.resourceIds ?? [],
-      answers: record.answers ?? {},
-    };
-    const email = b.customerEmail.toLowerCase();
-    const customerOf = sql`(SELECT id FROM customers WHERE business_id = ${b.businessId} AND email_normalized = ${email})`;
+function bookingWrites(db: Database) {
+  return preparedOnce(db, "persist.booking", () => {
+    const customerOf = sql`(SELECT id FROM customers WHERE business_id = ${p("businessId")} AND email_normalized = ${p("emailNormalized")})`;
+    // Every column from its placeholder of the same name, but the customer: D1's, by e-mail.
+    const row = Object.fromEntries(
+      Object.keys(getTableColumns(bookings)).map((key) => [key, key === "customerId" ? customerOf : p(key)]),
+    ) as SQLiteInsertValue<typeof bookings>;
     return [
       db
         .insert(customers)
         .values({
           // The id may already name another customer row: one erased, or whose e-mail changed after
           // this booking looked it up. Then the e-mail gets a customer of its own.
-          id: sql`CASE WHEN EXISTS (SELECT 1 FROM ${customers} WHERE ${customers.id} = ${b.customerId}) THEN ${newId("customer")} ELSE ${b.customerId} END`,
-          businessId: b.businessId,
-          name: b.customerName,
-          email: b.customerEmail,
-          emailNormalized: email,
-          nameNormalized: b.customerName.toLowerCase(),
-          phone: b.customerPhone,
-          createdAt: b.createdAt,
-          updatedAt: b.createdAt,
+          id: sql`CASE WHEN EXISTS (SELECT 1 FROM ${customers} WHERE ${customers.id} = ${p("customerId")}) THEN ${p("newCustomerId")} ELSE ${p("customerId")} END`,
+          businessId: p("businessId"),
+          name: p("customerName"),
+          email: p("customerEmail"),
+          emailNormalized: p("emailNormalized"),
+          nameNormalized: p("nameNormalized"),
+          phone: p("customerPhone"),
+          createdAt: p("createdAt"),
+          updatedAt: p("createdAt"),
         })
         .onConflictDoUpdate({
           target: [customers.businessId, customers.emailNormalized],
@@ -62,10 +59,11 @@ export async function persistBookings(
             updatedAt: sql`excluded.updated_at`,
           },
           setWhere: sql`excluded.updated_at > ${customers.updatedAt}`,
-        }),
+        })
+        .prepare(),
       db
         .insert(bookings)
-        .values({ ...b, customerId: customerOf })
+        .values(row)
         .onConflictDoUpdate({
           target: bookings.id,
           set: {
@@ -84,32 +82,71 @@ export async function persistBookings(
             cancellationReason: sql`excluded.cancellation_reason`,
           },
           setWhere: sql`excluded.version > ${bookings.version}`,
-        }),
+        })
+        .prepare(),
       db
         .select({ id: bookings.id, customerId: bookings.customerId })
         .from(bookings)
-        .where(and(eq(bookings.businessId, b.businessId), eq(bookings.id, b.id))),
-      ...linkStatements(db, b.id),
-    ];
+        .where(and(eq(bookings.businessId, p("businessId")), eq(bookings.id, p("id"))))
+        .prepare(),
+    ] as const;
   });
-  const eventParts = events.map((event) => eventStatements(db, event));
-  const holdsEnded = records.flatMap((b) =>
-    b.holdId
-      ? [
-          db
-            .update(holds)
-            .set({ endedAt: b.createdAt })
-            .where(and(eq(holds.id, b.holdId), isNull(holds.endedAt))),
-        ]
-      : [],
+}
+
+/** A hold's D1 row ended by the booking made from it. */
+const holdEnd = (db: Database) =>
+  preparedOnce(db, "persist.holdEnd", () =>
+    db
+      .update(holds)
+      .set({ endedAt: sql`${p("endedAt")}` })
+      .where(and(eq(holds.id, p("holdId")), isNull(holds.endedAt)))
+      .prepare(),
   );
-  const [first, ...rest] = [...statements, ...eventParts.flat(), ...holdsEnded];
-  if (!first) return { customerIds: new Map(), eventsWithDeliveries: new Set() };
-  const results = (await db.batch([first, ...rest])) as unknown[];
-  const customerIds = new Map<string, string>();
+
+/** Every booking column, null: what a record without a field binds for it. */
+const absent = Object.fromEntries(Object.keys(getTableColumns(bookings)).map((key) => [key, null]));
+
+/** The values a booking's statements are bound with. */
+function valuesOf({ holdId: _holdId, ...record }: StoredBooking): Record<string, unknown> {
+  const present = Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
+  // Records older than teams and resources name their one provider only.
+  return {
+    ...absent,
+    ...present,
+    providerIds: record.providerIds ?? (record.providerId ? [record.providerId] : []),
+    resourceIds: record.resourceIds ?? [],
+    answers: record.answers ?? {},
+    emailNormalized: record.customerEmail.toLowerCase(),
+    nameNormalized: record.customerName.toLowerCase(),
+    newCustomerId: newId("customer"),
+  };
+}
+
+/**
+ * Persists bookings and their webhook events in one D1 batch; returns each booking's customer
+ * id as D1 resolved it, and the events that have at least one delivery to make.
+ */
+export async function persistBookings(
+  d1: D1Database,
+  records: StoredBooking[],
+  events: BookingEvent[] = [],
+): Promise<{ customerIds: Map<string, string>; eventsWithDeliveries: Set<string> }> {
+  if (records.length === 0 && events.length === 0) return { customerIds: new Map(), eventsWithDeliveries: new Set() };
+  const db = createDb(d1);
   // Each record's statements: customer, booking, its read-back (the third), then its links.
-  const perRecord = statements.length / Math.max(records.length, 1);
-  for (let i = 2; i < records.length * perRecord; i += perRecord) {
+  const perRecord: PreparedRead<unknown>[] = [...bookingWrites(db), ...linkWrites(db)];
+  const statements = records.flatMap((record) => {
+    const values = valuesOf(record);
+    return perRecord.map((query) => bind(query, values));
+  });
+  const perEvent: PreparedRead<unknown>[] = eventWrites(db);
+  const eventParts = events.map((event) => perEvent.map((query) => bind(query, event)));
+  const holdsEnded = records.flatMap((b) =>
+    b.holdId ? [bind<unknown>(holdEnd(db), { holdId: b.holdId, endedAt: b.createdAt })] : [],
+  );
+  const results = (await readBatch(d1, [...statements, ...eventParts.flat(), ...holdsEnded])) as unknown[];
+  const customerIds = new Map<string, string>();
+  for (let i = 2; i < statements.length; i += perRecord.length) {
     const [row] = results[i] as { id: string; customerId: string }[];
     if (row) customerIds.set(row.id, row.customerId);
   }
@@ -135,7 +172,7 @@ export function d1Writer(database: D1Database): D1Writer {
       timer = setTimeout(() => reject(new Error("D1 write timed out")), D1_WRITE_TIMEOUT_MS);
     });
     try {
-      const written = await Promise.race([persistBookings(createDb(database), records, events), timeout]);
+      const written = await Promise.race([persistBookings(database, records, events), timeout]);
       return { ok: true, ...written };
     } catch (error) {
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
