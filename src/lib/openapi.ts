@@ -152,6 +152,27 @@ export const idempotencyKeyHeader = z.object({
     }),
 });
 
+/**
+ * The request and responses of `POST /…/{id}/cancel`: the id, `Idempotency-Key` and an optional
+ * body (none, empty or `{}` cancels without a reason); 200 with what was cancelled, else 404,
+ * 409 or a body problem.
+ */
+export const cancelOperation = <B extends z.ZodType, R extends z.ZodType>(
+  example: string,
+  body: B,
+  answer: { description: string; schema: R },
+) => ({
+  request: {
+    params: idParam(example),
+    headers: idempotencyKeyHeader,
+    body: { required: false as const, content: { "application/json": { schema: body } } },
+  },
+  responses: {
+    200: jsonResponse(answer.description, answer.schema, { optional: ["Idempotent-Replayed"] }),
+    ...problemResponses(404, 409, ...bodyProblems),
+  },
+});
+
 /** `If-None-Match` on single-resource GETs: a matching ETag answers 304. */
 export const ifNoneMatchHeader = z.object({
   "if-none-match": z

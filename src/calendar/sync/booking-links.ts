@@ -8,48 +8,28 @@ import type { Database } from "../../db/client";
 import { preparedOnce } from "../../db/prepared";
 import { bookingProviders, bookingResources, bookings } from "../../db/schema";
 
-/** Each element of one of the booking row's JSON id arrays (`j.value`), to join the row with. */
-const eachOf = (ids: typeof bookings.providerIds | typeof bookings.resourceIds) => sql`json_each(${ids}) AS j`;
-
 /**
  * The statements that make a booking's link rows match its row, prepared once per handle; they
  * follow its upsert in one batch, bound with `{ id }` (the booking's).
  */
 export function linkWrites(db: Database) {
   const id = sql.placeholder("id");
-  // Selected in the link tables' column order, as an insert from a select needs.
+  // One row per element of the booking's JSON id array, in the link tables' column order
+  // (booking, person or resource, business, start), as an insert from a select needs.
+  const relink = (
+    table: typeof bookingProviders | typeof bookingResources,
+    ids: typeof bookings.providerIds | typeof bookings.resourceIds,
+  ) => [
+    db.delete(table).where(eq(table.bookingId, id)).prepare(),
+    db
+      .insert(table)
+      .select(
+        sql`SELECT ${bookings.id}, j.value, ${bookings.businessId}, ${bookings.startTime} FROM ${bookings}, json_each(${ids}) AS j WHERE ${bookings.id} = ${id}`,
+      )
+      .prepare(),
+  ];
   return preparedOnce(db, "persist.links", () => [
-    db.delete(bookingProviders).where(eq(bookingProviders.bookingId, id)).prepare(),
-    db
-      .insert(bookingProviders)
-      .select(
-        db
-          .select({
-            bookingId: bookings.id,
-            providerId: sql<string>`j.value`.as("provider_id"),
-            businessId: bookings.businessId,
-            startTime: bookings.startTime,
-          })
-          .from(bookings)
-          .innerJoin(eachOf(bookings.providerIds), sql`true`)
-          .where(eq(bookings.id, id)),
-      )
-      .prepare(),
-    db.delete(bookingResources).where(eq(bookingResources.bookingId, id)).prepare(),
-    db
-      .insert(bookingResources)
-      .select(
-        db
-          .select({
-            bookingId: bookings.id,
-            resourceId: sql<string>`j.value`.as("resource_id"),
-            businessId: bookings.businessId,
-            startTime: bookings.startTime,
-          })
-          .from(bookings)
-          .innerJoin(eachOf(bookings.resourceIds), sql`true`)
-          .where(eq(bookings.id, id)),
-      )
-      .prepare(),
+    ...relink(bookingProviders, bookings.providerIds),
+    ...relink(bookingResources, bookings.resourceIds),
   ]);
 }

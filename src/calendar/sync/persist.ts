@@ -21,6 +21,22 @@ export type StoredBooking = BookingRecord;
 
 const p = sql.placeholder;
 
+/** What a newer version of a booking changes in D1 (a reschedule moves the times and may change the people). */
+const NEWER_VERSION_CHANGES = [
+  "status",
+  "startTime",
+  "endTime",
+  "providerId",
+  "providerIds",
+  "resourceIds",
+  "notes",
+  "answers",
+  "version",
+  "updatedAt",
+  "cancelledAt",
+  "cancellationReason",
+] as const;
+
 /**
  * A booking's customer upsert, row upsert and read-back, prepared once per handle and bound per
  * booking: the same SQL for every row, which Drizzle otherwise built anew for each (a third of a
@@ -66,21 +82,7 @@ function bookingWrites(db: Database) {
         .values(row)
         .onConflictDoUpdate({
           target: bookings.id,
-          set: {
-            status: sql`excluded.status`,
-            // A reschedule moves the times and may change the provider.
-            startTime: sql`excluded.start_time`,
-            endTime: sql`excluded.end_time`,
-            providerId: sql`excluded.provider_id`,
-            providerIds: sql`excluded.provider_ids`,
-            resourceIds: sql`excluded.resource_ids`,
-            notes: sql`excluded.notes`,
-            answers: sql`excluded.answers`,
-            version: sql`excluded.version`,
-            updatedAt: sql`excluded.updated_at`,
-            cancelledAt: sql`excluded.cancelled_at`,
-            cancellationReason: sql`excluded.cancellation_reason`,
-          },
+          set: Object.fromEntries(NEWER_VERSION_CHANGES.map((key) => [key, sql.raw(`excluded.${bookings[key].name}`)])),
           setWhere: sql`excluded.version > ${bookings.version}`,
         })
         .prepare(),

@@ -2,14 +2,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { cancelAppointment as cancelVisit } from "../../appointments/cancel";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
-import {
-  bearerSecurity,
-  bodyProblems,
-  idempotencyKeyHeader,
-  idParam,
-  jsonResponse,
-  problemResponses,
-} from "../../lib/openapi";
+import { bearerSecurity, cancelOperation } from "../../lib/openapi";
 import { emptyBodyAsObject } from "../../middleware/empty-body";
 import { AppointmentSchema, CancelAppointmentSchema } from "../../schemas/appointments";
 import { presentAppointment } from "./present";
@@ -26,17 +19,10 @@ const route = createRoute({
     "If a calendar does not answer midway (503), the segments cancelled so far stay cancelled; the same request again cancels the rest. `Idempotency-Key` works as on `POST /bookings`.",
   ].join("\n\n"),
   security: bearerSecurity,
-  request: {
-    params: idParam("apt_01jd3k5v7q8r9s0t1u2v3w4x5y"),
-    headers: idempotencyKeyHeader,
-    body: { required: false, content: { "application/json": { schema: CancelAppointmentSchema } } },
-  },
-  responses: {
-    200: jsonResponse("The visit, cancelled. `Idempotent-Replayed: true` on a replay.", AppointmentSchema, {
-      optional: ["Idempotent-Replayed"],
-    }),
-    ...problemResponses(404, 409, ...bodyProblems),
-  },
+  ...cancelOperation("apt_01jd3k5v7q8r9s0t1u2v3w4x5y", CancelAppointmentSchema, {
+    description: "The visit, cancelled. `Idempotent-Replayed: true` on a replay.",
+    schema: AppointmentSchema,
+  }),
 });
 
 export const cancelAppointment = (app: OpenAPIHono<AppEnv>) =>

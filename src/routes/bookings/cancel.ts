@@ -2,14 +2,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { transitionBooking } from "../../bookings/transition";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
-import {
-  bearerSecurity,
-  bodyProblems,
-  idempotencyKeyHeader,
-  idParam,
-  jsonResponse,
-  problemResponses,
-} from "../../lib/openapi";
+import { bearerSecurity, cancelOperation } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { withManageUrl } from "../../links/present";
 import { emptyBodyAsObject } from "../../middleware/empty-body";
@@ -29,17 +22,10 @@ const route = createRoute({
     "`Idempotency-Key` works as on `POST /bookings`: a replay answers the first result with `Idempotent-Replayed: true`.",
   ].join("\n\n"),
   security: bearerSecurity,
-  request: {
-    params: idParam("bkg_01jd3k5v7q8r9s0t1u2v3w4x5y"),
-    headers: idempotencyKeyHeader,
-    body: { required: false, content: { "application/json": { schema: CancelBookingSchema } } },
-  },
-  responses: {
-    200: jsonResponse("The cancelled booking. `Idempotent-Replayed: true` on a replay.", BookingSchema, {
-      optional: ["Idempotent-Replayed"],
-    }),
-    ...problemResponses(404, 409, ...bodyProblems),
-  },
+  ...cancelOperation("bkg_01jd3k5v7q8r9s0t1u2v3w4x5y", CancelBookingSchema, {
+    description: "The cancelled booking. `Idempotent-Replayed: true` on a replay.",
+    schema: BookingSchema,
+  }),
 });
 
 export const cancelBooking = (app: OpenAPIHono<AppEnv>) =>

@@ -1,14 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
-import {
-  bearerSecurity,
-  bodyProblems,
-  idempotencyKeyHeader,
-  idParam,
-  jsonResponse,
-  problemResponses,
-} from "../../lib/openapi";
+import { bearerSecurity, cancelOperation } from "../../lib/openapi";
 import { emptyBodyAsObject } from "../../middleware/empty-body";
 import { CancelSeriesSchema, SeriesSchema } from "../../schemas/series";
 import { cancelSeries as cancelFrom } from "../../series/cancel";
@@ -26,17 +19,10 @@ const route = createRoute({
     "If a calendar does not answer midway (503), the occurrences cancelled so far stay cancelled; the same request again cancels the rest. `Idempotency-Key` works as on `POST /bookings`.",
   ].join("\n\n"),
   security: bearerSecurity,
-  request: {
-    params: idParam("ser_01jd3k5v7q8r9s0t1u2v3w4x5y"),
-    headers: idempotencyKeyHeader,
-    body: { required: false, content: { "application/json": { schema: CancelSeriesSchema } } },
-  },
-  responses: {
-    200: jsonResponse("The series, with the occurrences cancelled.", SeriesSchema, {
-      optional: ["Idempotent-Replayed"],
-    }),
-    ...problemResponses(404, 409, ...bodyProblems),
-  },
+  ...cancelOperation("ser_01jd3k5v7q8r9s0t1u2v3w4x5y", CancelSeriesSchema, {
+    description: "The series, with the occurrences cancelled.",
+    schema: SeriesSchema,
+  }),
 });
 
 export const cancelSeries = (app: OpenAPIHono<AppEnv>) =>
