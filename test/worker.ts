@@ -33,6 +33,8 @@ export type CalendarFaults = {
   publish?: (events: BookingEvent[], real: EventPublisher) => Promise<void>;
   claim?: "before" | "after";
   confirm?: "before" | "after";
+  /** "fail": its live slot calendar cannot be read (as while it resets). */
+  availability?: "fail";
 };
 
 /** The calendar with fault switches, set by tests inside `runInDurableObject`. */
@@ -55,6 +57,11 @@ export class ServiceCalendar extends ProductionCalendar {
     const result = await super.claim(command);
     if (this.faults.claim === "after") throw new Error("injected: service calendar reset after the seat claim");
     return result;
+  }
+
+  override async availability(...args: Parameters<ProductionCalendar["availability"]>) {
+    if (this.faults.availability === "fail") throw new Error("injected: service calendar reset before a read");
+    return super.availability(...args);
   }
 
   override async confirm(confirmation: SeatConfirmation): Promise<{ ok: boolean }> {

@@ -23,7 +23,7 @@ import { ApiError } from "../lib/errors";
 import type { IdempotencyClaim } from "../lib/idempotency";
 import { newId } from "../lib/ids";
 import { loadBookableService } from "../services/bookable";
-import { type Conflict, type Occurrence, slotConflicts, timingConflicts } from "./conflicts";
+import { type Conflict, type Occurrence, type Staffing, slotConflicts, timingConflicts } from "./conflicts";
 import { type Series, seriesOf } from "./records";
 
 /** A series request, as `POST /series` validated it. */
@@ -145,10 +145,26 @@ export async function bookSeries(
     }
     // Refused: every occurrence the slot calendar now shows taken is listed with the one refused.
     const refused = { ...(free[result.segment ?? 0] as Occurrence), reason: result.refusal.reason };
-    conflicts = merged(conflicts, refused, await slotConflicts(env, service, staffing, free));
+    conflicts = merged(conflicts, refused, await previewed(env, service, staffing, free));
     if (request.onConflict === "reject" || result.segment === undefined || attempt >= 3) {
       return await failed(db, id, conflicts);
     }
+  }
+}
+
+/**
+ * The preview of a refused series' other occurrences. A calendar that does not answer it leaves
+ * the refusal's own conflict: the 409 still names that occurrence (and `skip` retries without
+ * it), rather than a 503 after the series' row was written.
+ */
+async function previewed(env: Env, service: ServiceSnapshot, staffing: Staffing, free: Occurrence[]) {
+  try {
+    return await slotConflicts(env, service, staffing, free);
+  } catch (error) {
+    console.error(
+      JSON.stringify({ msg: "series conflict preview failed", serviceId: service.id, error: String(error) }),
+    );
+    return [];
   }
 }
 

@@ -4,17 +4,20 @@
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { claimedCalendarOf, claimTargetOf } from "../../src/calendar/stubs";
 import { reconcileClaimed } from "../../src/calendar/sync/reconcile-claimed";
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { createDb } from "../../src/db/client";
+import { series } from "../../src/db/schema";
 import { loadBookableService } from "../../src/services/bookable";
-import { at, calendarStub, d1Bookings } from "../bookings/support";
-import { createService } from "../helpers";
+import { at, book, bookingBody, calendarStub, d1Bookings } from "../bookings/support";
+import { injectFaults } from "../faults";
+import { createService, json, problem } from "../helpers";
 import { createResource } from "../support/fixtures";
 import type { ResourceCalendar as FaultyResource } from "../worker";
-import { clinic, postSeries, seriesBody } from "./support";
+import { clinic, postSeries, seriesBody, weeksAfter } from "./support";
 
 const claimsIn = async (businessId: string, calendar: "provider" | "resource", id: string) =>
   (await claimedCalendarOf(env, businessId, { calendar, id }).snapshot()).claims.map((c) => c.claimId);
@@ -109,5 +112,32 @@ describe("a series whose room's calendar fails a claim", () => {
     expect(await d1Bookings(c.businessId)).toEqual([]);
     expect((await reconcile(env, { businessId: c.businessId })).differences).toEqual([]);
     expect((await reconcileClaimed(env, { businessId: c.businessId })).differences).toEqual([]);
+  });
+});
+
+describe("a refused series whose service's calendar cannot be read for the conflict list", () => {
+  it("reject: 409 naming the occurrence the calendar refused, no series left behind; skip: books the others", async () => {
+    const c = await clinic();
+    const start = at(2, "12:00");
+    await book(c.apiKey, bookingBody(c.open, weeksAfter(start, 1)));
+    await injectFaults(calendarStub(c.businessId, c.open), { availability: "fail" });
+    const refused = await problem(
+      await postSeries(c.apiKey, seriesBody(c.open, start, "FREQ=WEEKLY;COUNT=3")),
+      409,
+      "slot_unavailable",
+    );
+    expect(refused.conflicts).toEqual([
+      { startTime: new Date(weeksAfter(start, 1)).toISOString(), reason: "fully_booked" },
+    ]);
+    expect(await createDb(env.DB).select().from(series).where(eq(series.businessId, c.businessId))).toEqual([]);
+    expect(await d1Bookings(c.businessId)).toHaveLength(1);
+
+    const res = await postSeries(c.apiKey, seriesBody(c.open, start, "FREQ=WEEKLY;COUNT=3", { onConflict: "skip" }));
+    expect(res.status).toBe(201);
+    const skipped = await json(res);
+    expect(skipped.bookings.map((b: { startTime: string }) => b.startTime)).toEqual(
+      [0, 2].map((w) => new Date(weeksAfter(start, w)).toISOString()),
+    );
+    expect(skipped.skipped.map((s: { reason: string }) => s.reason)).toEqual(["fully_booked"]);
   });
 });
