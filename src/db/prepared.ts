@@ -37,7 +37,9 @@ export type ReadBatch = <const T extends readonly BoundRead<unknown>[]>(reads: T
  * rows keyed by column name, so a read's columns need distinct names (no two `id`s from a join).
  * Drizzle's own `batch` takes query builders and builds their SQL on every call; a list's fixed
  * queries are built once per isolate instead (`preparedOnce`), which the list's CPU profile asked
- * for (docs/performance.md, "Where the time goes (CPU profiles)").
+ * for (docs/performance.md, "Where the time goes (CPU profiles)"). Writes go through it too (the
+ * calendars' write-behind, src/calendar/sync/persist.ts): a batch is one transaction, and a write
+ * without `RETURNING` answers no rows.
  */
 export async function readBatch<const T extends readonly BoundRead<unknown>[]>(
   d1: D1Database,

@@ -93,7 +93,8 @@ export async function bookSeries(
   const occurrences = occurrencesOf(request, service, now);
   const staffing = { providers, resources, providerId: request.providerId };
   let conflicts = timingConflicts(service, occurrences, now);
-  const written = conflicts;
+  // The series row is written with these; conflicts only grow, so more means the row is behind.
+  const conflictsWritten = conflicts.length;
   if (request.onConflict === "reject" && conflicts.length > 0) throw conflicting(conflicts);
   const id = newId("series");
   const segment: VisitSegment = { service, providers, resources, providerId: request.providerId ?? null };
@@ -128,7 +129,7 @@ export async function bookSeries(
     const result: VisitResult = await book(free);
     if (result.ok) {
       if (result.appointmentId !== id) await db.delete(series).where(eq(series.id, id));
-      else if (conflicts !== written)
+      else if (conflicts.length > conflictsWritten)
         await db
           .update(series)
           .set({ skipped: skippedOf(conflicts) })
@@ -155,7 +156,7 @@ export async function bookSeries(
 /**
  * The preview of a refused series' other occurrences. A calendar that does not answer it leaves
  * the refusal's own conflict: the 409 still names that occurrence (and `skip` retries without
- * it), rather than a 503 after the series' row was written.
+ * it), rather than an error that would leave the series' row behind.
  */
 async function previewed(env: Env, service: ServiceSnapshot, staffing: Staffing, free: Occurrence[]) {
   try {
@@ -169,9 +170,9 @@ async function previewed(env: Env, service: ServiceSnapshot, staffing: Staffing,
 }
 
 /** Known conflicts, then the calendar's refusal, then the preview's; one per occurrence, in order. */
-function merged(known: Conflict[], refused: Conflict, previewed: Conflict[]): Conflict[] {
+function merged(known: Conflict[], refused: Conflict, preview: Conflict[]): Conflict[] {
   const byStart = new Map<number, Conflict>();
-  for (const c of [...known, refused, ...previewed]) if (!byStart.has(c.start)) byStart.set(c.start, c);
+  for (const c of [...known, refused, ...preview]) if (!byStart.has(c.start)) byStart.set(c.start, c);
   return [...byStart.values()].sort((a, b) => a.start - b.start);
 }
 

@@ -14,7 +14,7 @@ const route = createRoute({
   summary: "Book a recurring series",
   description: [
     "Expands `recurrence` from the first occurrence (`startTime`–`endTime`) and books every occurrence as a booking of the service with `seriesId`, each checked by every rule of a new booking (on the slot grid, its person and resources). Every occurrence keeps the first one's wall-clock time in the service's time zone across DST changes.",
-    "`onConflict: reject` (default): all or none; a 409 `slot_unavailable` lists **every** conflicting occurrence in `conflicts: [{startTime, reason}]`. `onConflict: skip`: the free occurrences are booked, the others listed in `skipped` (a 409 when none is free). A rule the API does not take, or one past its bounds, is a 422 at `recurrence`.",
+    "`onConflict: reject` (default): all or none; a 409 `slot_unavailable` lists **every** conflicting occurrence in `conflicts: [{startTime, reason}]` (the one the calendar refused alone if the slot calendar cannot be read at that moment). `onConflict: skip`: the free occurrences are booked, the others listed in `skipped` (a 409 when none is free). A rule the API does not take, or one past its bounds, is a 422 at `recurrence`.",
     "`Idempotency-Key` works as on `POST /bookings`.",
   ].join("\n\n"),
   security: bearerSecurity,
