@@ -150,6 +150,8 @@ describe("rewriteCustomer in the calendar", () => {
     const early = await json(
       await postBooking(s.apiKey, bookingBody(s.serviceId, at(2, "10:00"), { customerEmail: secret.email })),
     );
+    // A millisecond apart on each side: `before` is strict, and a fast machine answers within one.
+    await new Promise((r) => setTimeout(r, 5));
     const before = new Date().toISOString();
     await new Promise((r) => setTimeout(r, 5));
     const late = await json(
