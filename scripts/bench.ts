@@ -33,6 +33,7 @@ const { values: args } = parseArgs({
     json: { type: "boolean", default: false },
     seconds: { type: "string", default: "4" },
     profile: { type: "boolean", default: false },
+    only: { type: "string" },
     memory: { type: "boolean", default: false },
     requests: { type: "string", default: "50000" },
     scale: { type: "string" },
@@ -45,7 +46,7 @@ const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
 if (args.profile) {
   const { profile } = await import("./bench/profile.ts");
-  await profile({ seconds, outDir: path.join(root, "bench", "out") });
+  await profile({ seconds, outDir: path.join(root, "bench", "out"), only: args.only?.split(",") });
   process.exit(0);
 }
 if (args.scale !== undefined) {

@@ -1,8 +1,9 @@
 /**
  * `npm run bench -- --profile`: CPU profiles of the API's isolate under load, one per kind of
  * request (`/health`, a list, one day's availability, a create, a 3-segment visit, a weekly series
- * of 12), recorded through workerd's inspector. Saves bench/out/<kind>.cpuprofile (open in Chrome
- * DevTools' Performance panel) and prints where the sampled time goes, by function (self time).
+ * of 12, a week's availability of a service with 20 providers), recorded through workerd's
+ * inspector. Saves bench/out/<kind>.cpuprofile (open in Chrome DevTools' Performance panel) and
+ * prints where the sampled time goes, by function (self time). `-- --only a,b` profiles those kinds.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -11,6 +12,7 @@ import { runScenario } from "./load.ts";
 import {
   bookingBody,
   call,
+  provider,
   seedBookings,
   seriesBody,
   service,
@@ -23,7 +25,7 @@ import { API_WORKER, startBenchServer } from "./server.ts";
 
 const INSPECTOR_PORT = 9240;
 
-export async function profile(options: { seconds: number; outDir: string }) {
+export async function profile(options: { seconds: number; outDir: string; only?: string[] }) {
   const server = await startBenchServer({ inspectorPort: INSPECTOR_PORT });
   const inspector = await connectInspector(INSPECTOR_PORT, API_WORKER);
   try {
@@ -38,6 +40,8 @@ export async function profile(options: { seconds: number; outDir: string }) {
           .body.id,
       );
     const weekly = (await call(server.url, key, "POST", "/services", service("Weekly"))).body.id;
+    const weekOfTwenty = options.only === undefined || options.only.includes("week-20-people");
+    const twenty = weekOfTwenty ? await serviceOfPeople(server.url, key, 20) : "";
     let visitN = 0;
     let seriesN = 0;
     const kinds = [
@@ -61,7 +65,13 @@ export async function profile(options: { seconds: number; outDir: string }) {
         kind: "series",
         request: () => ({ method: "POST", path: "/api/v1/series", body: seriesBody(weekly, seriesN++) }),
       },
-    ];
+      {
+        kind: "week-20-people",
+        request: () => ({
+          path: `/api/v1/services/${twenty}/availability?from=${slotTime(0)}&to=${slotTime(2000)}`,
+        }),
+      },
+    ].filter(({ kind }) => options.only === undefined || options.only.includes(kind));
     mkdirSync(options.outDir, { recursive: true });
     await inspector.send("Profiler.enable");
     await inspector.send("Profiler.setSamplingInterval", { interval: 100 });
@@ -91,4 +101,21 @@ export async function profile(options: { seconds: number; outDir: string }) {
     inspector.close();
     await server.dispose();
   }
+}
+
+/**
+ * A service of `people` providers, each with 50 bookings in its first week (as the bench's
+ * "GET availability 7 days, 20 providers" row): every person's calendar has claims to read.
+ */
+async function serviceOfPeople(url: string, key: string, people: number): Promise<string> {
+  const ids: string[] = [];
+  for (let i = 0; i < people; i++)
+    ids.push((await call(url, key, "POST", "/providers", provider(`Week ${i}`))).body.id);
+  const id = (await call(url, key, "POST", "/services", service(`Week of ${people}`, 1, ids))).body.id;
+  const slots = Array.from({ length: 50 * people }, (_, i) => (i * 37) % 2000);
+  for (let i = 0; i < slots.length; i += 10)
+    await Promise.all(
+      slots.slice(i, i + 10).map((n, j) => call(url, key, "POST", "/bookings", bookingBody(id, n, i + j))),
+    );
+  return id;
 }

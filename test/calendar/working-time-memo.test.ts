@@ -1,12 +1,15 @@
 /**
  * The slot calendar's remembered working time (working-time-memo.ts) answers exactly what
  * `withinWorkingTime` computes each time: one memo used for a whole run of random hours, date
- * overrides, time zones with DST changes (also half-hour ones) and spans around them.
+ * overrides, time zones with DST changes (also half-hour ones) and spans around them; and its
+ * local dates, remembered as whole days, are each instant's, also on the days clocks change
+ * at midnight.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { withinWorkingTime } from "../../src/calendar/rules/service-rules";
+import { withinWorkingTime, workingSpans } from "../../src/calendar/rules/service-rules";
 import { memoizedWorkingTime } from "../../src/calendar/rules/working-time-memo";
+import { addDays, localDateOf } from "../../src/calendar/rules/zoned";
 import type { WeeklySchedule } from "../../src/domain/schedule";
 
 const MINUTE = 60_000;
@@ -64,5 +67,72 @@ describe("remembered working time", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+/** Zones whose clocks change at or around local midnight, or by half an hour, in 2026–2027. */
+const midnightZones = [
+  "America/Santiago",
+  "America/Havana",
+  "Asia/Beirut",
+  "America/Asuncion",
+  "Africa/Cairo",
+  "America/Scoresbysund",
+  "Australia/Lord_Howe",
+  "Europe/Berlin",
+  "Pacific/Chatham",
+];
+
+describe("remembered local dates", () => {
+  it("are each instant's own, for passes forward and backward through every 30 minutes of two years", () => {
+    const step = 30 * MINUTE;
+    const forward = Array.from({ length: (to - from) / step }, (_, i) => from + i * step);
+    // Backward, a day's range is learnt before a repeated hour that ends the date before it.
+    for (const pass of [forward, [...forward].reverse()]) {
+      for (const zone of midnightZones) {
+        const memo = memoizedWorkingTime();
+        for (const instant of pass) {
+          const { year, month, day } = localDateOf(instant, zone);
+          const remembered = memo.dateOf(instant, zone);
+          if (remembered.year !== year || remembered.month !== month || remembered.day !== day) {
+            expect(remembered, `${zone} ${new Date(instant).toISOString()}`).toMatchObject({ year, month, day });
+          }
+        }
+      }
+    }
+  });
+
+  it("are each instant's own in any order, with one memo for every zone", () => {
+    const memo = memoizedWorkingTime();
+    const instant = fc.integer({ min: from / MINUTE, max: to / MINUTE }).map((m) => m * MINUTE);
+    fc.assert(
+      fc.property(fc.constantFrom(...midnightZones, ...zones), instant, (zone, at) => {
+        const { year, month, day } = localDateOf(at, zone);
+        expect(memo.dateOf(at, zone), `${zone} ${new Date(at).toISOString()}`).toEqual({
+          year,
+          month,
+          day,
+          weekday: localDateOf(at, zone).weekday,
+        });
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it("give each date's working spans as converting them does, on every date of two years", () => {
+    const allDay = [{ start: "00:00", end: "24:00" }];
+    const split = [
+      { start: "00:00", end: "01:00" },
+      { start: "01:30", end: "03:00" },
+      { start: "22:30", end: "24:00" },
+    ];
+    const week = (d: typeof allDay) => ({ mon: d, tue: d, wed: d, thu: d, fri: d, sat: d, sun: split });
+    for (const zone of midnightZones) {
+      const memo = memoizedWorkingTime();
+      const hours = { timezone: zone, weeklySchedule: week(allDay), dateOverrides: [] };
+      for (let date = { year: 2026, month: 1, day: 1 }, i = 0; i < 730; date = addDays(date, 1), i++) {
+        expect(memo.spansOf(hours, date), `${zone} ${JSON.stringify(date)}`).toEqual(workingSpans(hours, date));
+      }
+    }
   });
 });

@@ -15,9 +15,10 @@
  *   with a unit for the slot's session.
  */
 import { type HeldClaim, type ProviderSnapshot, type ResourceSnapshot, sessionOf } from "../claim-types";
+import { overlapSweep } from "./overlap-sweep";
 import { checkProviderFree, checkProviderWorking } from "./person-rules";
 import { checkResourceFree } from "./resource-rules";
-import { blockedSpan, checkTiming, type ServiceRules, type Span } from "./service-rules";
+import { blockedSpan, checkTiming, type ServiceRules } from "./service-rules";
 import type { CalendarSlot, LiveSlot } from "./slots";
 import { memoizedWorkingTime } from "./working-time-memo";
 
@@ -37,9 +38,6 @@ export type SlotStaffing = {
 /** A counted slot: with `providers` on a service with providers, `resources` on one with resources. */
 export type CountedSlot = CalendarSlot & { providers?: string[]; resources?: string[] };
 
-const overlapping = (claims: HeldClaim[], blocked: Span) =>
-  claims.filter((c) => c.blockedStart < blocked.end && c.blockedEnd > blocked.start);
-
 /** Counts every slot over the service's people and resources (see the module comment). */
 export function countSlots(
   slots: LiveSlot[],
@@ -51,33 +49,37 @@ export function countSlots(
   // Every slot asks each person and resource about its time: their local dates and working spans
   // are computed once for the whole pass (see working-time-memo.ts).
   const calendar = memoizedWorkingTime();
+  // The slots come in order, so each calendar's claims around them take one sweep in all.
+  const people = (staffing.people ?? []).map((time) => ({ ...time, around: overlapSweep(time.claims) }));
+  const units = (staffing.resources ?? []).map((time) => ({ ...time, around: overlapSweep(time.claims) }));
   return slots.map(({ unassigned, ...slot }) => {
     const start = Date.parse(slot.startTime);
     const end = Date.parse(slot.endTime);
     const blocked = blockedSpan(rules, start, end);
     /** The resources with a unit for the session of these people. */
     const unitsFor = (people: string[]) =>
-      (staffing.resources ?? [])
-        .filter(({ resource, claims }) => {
+      units
+        .filter(({ resource, around }) => {
           const session = sessionOf("resource", serviceId, start, people);
-          return checkResourceFree(resource, { session, start, end }, overlapping(claims, blocked), calendar) === null;
+          return checkResourceFree(resource, { session, start, end }, around(blocked), calendar) === null;
         })
         .map(({ resource }) => resource.id);
-    const allUnits = (people: string[]) => unitsFor(people).length === (staffing.resources ?? []).length;
+    const allUnits = (people: string[]) => unitsFor(people).length === units.length;
     const timely = checkTiming(rules, start, end, now) === null;
     /** The resources with a unit for any of these sessions (each a list of people). */
     const withResources = (counted: CountedSlot, sessions: string[][]): CountedSlot =>
       staffing.resources ? { ...counted, resources: [...new Set(sessions.flatMap(unitsFor))].sort() } : counted;
     if (!staffing.people) return withResources({ ...slot, bookable: slot.bookable && allUnits([]) }, [[]]);
-    const offers = ({ provider, claims }: ProviderTime) =>
+    /** Whether the person offers this slot's session; the claims on their time around it. */
+    const offers = (provider: ProviderSnapshot, claims: HeldClaim[]) =>
       checkProviderWorking(provider, start, end, calendar) === null &&
       checkProviderFree(
         { session: sessionOf("provider", serviceId, start, []), capacity: Number.POSITIVE_INFINITY },
-        overlapping(claims, blocked),
+        claims,
       ) === null;
     if (staffing.team) {
-      const ids = staffing.people.map((p) => p.provider.id).sort();
-      if (!staffing.people.every(offers)) {
+      const ids = people.map((p) => p.provider.id).sort();
+      if (!people.every(({ provider, around }) => offers(provider, around(blocked)))) {
         const none = { ...slot, capacity: 0, booked: 0, held: 0, remaining: 0, bookable: false, providers: [] };
         return withResources(none, [ids]);
       }
@@ -88,16 +90,16 @@ export function countSlots(
     let booked = 0;
     let held = 0;
     const free: string[] = [];
-    for (const person of staffing.people) {
-      if (!offers(person) || !allUnits([person.provider.id])) continue;
+    for (const { provider, around } of people) {
+      const claims = around(blocked);
+      if (!offers(provider, claims) || !allUnits([provider.id])) continue;
       // Every overlapping claim is this session's (checked above); holds expire, bookings do not.
-      const claims = overlapping(person.claims, blocked);
       const sessionHeld = claims.filter((c) => c.expiresAt !== null).length + unassigned.held;
       const sessionBooked = claims.length - (sessionHeld - unassigned.held) + unassigned.booked;
       capacity += rules.capacity;
       booked += sessionBooked;
       held += sessionHeld;
-      if (sessionBooked + sessionHeld < rules.capacity) free.push(person.provider.id);
+      if (sessionBooked + sessionHeld < rules.capacity) free.push(provider.id);
     }
     const counted = { ...slot, capacity, booked, held, remaining: capacity - booked - held };
     const bookable = free.length > 0 && timely;
