@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- --profile`: CPU profiles of the API's isolate under load, one per kind of
  * request (`/health`, a list, one day's availability, a create, a 3-segment visit, a weekly series
- * of 12, a week's availability of a service with 20 providers), recorded through workerd's
+ * of 12, a week's availability of a service with 1 and with 20 providers), recorded through workerd's
  * inspector. Saves bench/out/<kind>.cpuprofile (open in Chrome DevTools' Performance panel) and
  * prints where the sampled time goes, by function (self time). `-- --only a,b` profiles those kinds.
  */
@@ -40,8 +40,9 @@ export async function profile(options: { seconds: number; outDir: string; only?:
           .body.id,
       );
     const weekly = (await call(server.url, key, "POST", "/services", service("Weekly"))).body.id;
-    const weekOfTwenty = options.only === undefined || options.only.includes("week-20-people");
-    const twenty = weekOfTwenty ? await serviceOfPeople(server.url, key, 20) : "";
+    const wanted = (kind: string) => options.only === undefined || options.only.includes(kind);
+    const one = wanted("week-1-person") ? await serviceOfPeople(server.url, key, 1) : "";
+    const twenty = wanted("week-20-people") ? await serviceOfPeople(server.url, key, 20) : "";
     let visitN = 0;
     let seriesN = 0;
     const kinds = [
@@ -66,12 +67,16 @@ export async function profile(options: { seconds: number; outDir: string; only?:
         request: () => ({ method: "POST", path: "/api/v1/series", body: seriesBody(weekly, seriesN++) }),
       },
       {
+        kind: "week-1-person",
+        request: () => ({ path: `/api/v1/services/${one}/availability?from=${slotTime(0)}&to=${slotTime(2000)}` }),
+      },
+      {
         kind: "week-20-people",
         request: () => ({
           path: `/api/v1/services/${twenty}/availability?from=${slotTime(0)}&to=${slotTime(2000)}`,
         }),
       },
-    ].filter(({ kind }) => options.only === undefined || options.only.includes(kind));
+    ].filter(({ kind }) => wanted(kind));
     mkdirSync(options.outDir, { recursive: true });
     await inspector.send("Profiler.enable");
     await inspector.send("Profiler.setSamplingInterval", { interval: 100 });

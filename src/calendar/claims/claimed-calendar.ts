@@ -84,9 +84,12 @@ export abstract class ClaimedCalendar<S extends ClaimedSettings> extends Durable
     return this.ctx.storage.transactionSync(() => this.claims.countStarting(from, to, Date.now()));
   }
 
-  /** Live claims whose blocked span overlaps `[from, to)`: what the slot calendar needs of this owner. */
+  /**
+   * Live claims whose blocked span overlaps `[from, to)`: what the slot calendar needs of this
+   * owner. Read without a transaction: nothing else runs in the object until this returns.
+   */
   claimsBetween(from: number, to: number): HeldClaim[] {
-    return this.ctx.storage.transactionSync(() => this.claims.between(from, to, Date.now()));
+    return this.claims.between(from, to, Date.now());
   }
 
   /** The settings and live claims, for reconciliation with D1. */

@@ -50,36 +50,51 @@ export function countSlots(
   // are computed once for the whole pass (see working-time-memo.ts).
   const calendar = memoizedWorkingTime();
   // The slots come in order, so each calendar's claims around them take one sweep in all.
-  const people = (staffing.people ?? []).map((time) => ({ ...time, around: overlapSweep(time.claims) }));
+  // Sorted by id once, so the people with a seat left come sorted. People with the same hours
+  // (a team often shares them) are one `hours` group: whether they work is asked once a slot.
+  const hoursGroups = new Map<string, number>();
+  const people = (staffing.people ?? [])
+    .map((time) => {
+      const { active, timezone, weeklySchedule, dateOverrides } = time.provider;
+      const key = JSON.stringify([active, timezone, weeklySchedule, dateOverrides]);
+      const hours = hoursGroups.get(key) ?? hoursGroups.size;
+      hoursGroups.set(key, hours);
+      return { ...time, around: overlapSweep(time.claims), hours };
+    })
+    .sort((a, b) => (a.provider.id < b.provider.id ? -1 : a.provider.id > b.provider.id ? 1 : 0));
   const units = (staffing.resources ?? []).map((time) => ({ ...time, around: overlapSweep(time.claims) }));
   return slots.map(({ unassigned, ...slot }) => {
     const start = Date.parse(slot.startTime);
     const end = Date.parse(slot.endTime);
     const blocked = blockedSpan(rules, start, end);
     /** The resources with a unit for the session of these people. */
-    const unitsFor = (people: string[]) =>
+    const unitsFor = (sessionPeople: string[]) =>
       units
         .filter(({ resource, around }) => {
-          const session = sessionOf("resource", serviceId, start, people);
+          const session = sessionOf("resource", serviceId, start, sessionPeople);
           return checkResourceFree(resource, { session, start, end }, around(blocked), calendar) === null;
         })
         .map(({ resource }) => resource.id);
-    const allUnits = (people: string[]) => unitsFor(people).length === units.length;
+    const allUnits = (sessionPeople: string[]) => units.length === 0 || unitsFor(sessionPeople).length === units.length;
     const timely = checkTiming(rules, start, end, now) === null;
     /** The resources with a unit for any of these sessions (each a list of people). */
     const withResources = (counted: CountedSlot, sessions: string[][]): CountedSlot =>
       staffing.resources ? { ...counted, resources: [...new Set(sessions.flatMap(unitsFor))].sort() } : counted;
     if (!staffing.people) return withResources({ ...slot, bookable: slot.bookable && allUnits([]) }, [[]]);
+    const session = { session: sessionOf("provider", serviceId, start, []), capacity: Number.POSITIVE_INFINITY };
+    const working: (boolean | undefined)[] = [];
     /** Whether the person offers this slot's session; the claims on their time around it. */
-    const offers = (provider: ProviderSnapshot, claims: HeldClaim[]) =>
-      checkProviderWorking(provider, start, end, calendar) === null &&
-      checkProviderFree(
-        { session: sessionOf("provider", serviceId, start, []), capacity: Number.POSITIVE_INFINITY },
-        claims,
-      ) === null;
+    const offers = ({ provider, hours }: (typeof people)[number], claims: HeldClaim[]) => {
+      let works = working[hours];
+      if (works === undefined) {
+        works = checkProviderWorking(provider, start, end, calendar) === null;
+        working[hours] = works;
+      }
+      return works && checkProviderFree(session, claims) === null;
+    };
     if (staffing.team) {
-      const ids = people.map((p) => p.provider.id).sort();
-      if (!people.every(({ provider, around }) => offers(provider, around(blocked)))) {
+      const ids = people.map((p) => p.provider.id);
+      if (!people.every((person) => offers(person, person.around(blocked)))) {
         const none = { ...slot, capacity: 0, booked: 0, held: 0, remaining: 0, bookable: false, providers: [] };
         return withResources(none, [ids]);
       }
@@ -90,21 +105,32 @@ export function countSlots(
     let booked = 0;
     let held = 0;
     const free: string[] = [];
-    for (const { provider, around } of people) {
-      const claims = around(blocked);
-      if (!offers(provider, claims) || !allUnits([provider.id])) continue;
+    for (const person of people) {
+      const { provider } = person;
+      const claims = person.around(blocked);
+      if (!offers(person, claims) || !allUnits([provider.id])) continue;
       // Every overlapping claim is this session's (checked above); holds expire, bookings do not.
-      const sessionHeld = claims.filter((c) => c.expiresAt !== null).length + unassigned.held;
-      const sessionBooked = claims.length - (sessionHeld - unassigned.held) + unassigned.booked;
+      let holds = 0;
+      for (const claim of claims) if (claim.expiresAt !== null) holds++;
+      const sessionHeld = holds + unassigned.held;
+      const sessionBooked = claims.length - holds + unassigned.booked;
       capacity += rules.capacity;
       booked += sessionBooked;
       held += sessionHeld;
       if (sessionBooked + sessionHeld < rules.capacity) free.push(provider.id);
     }
-    const counted = { ...slot, capacity, booked, held, remaining: capacity - booked - held };
-    const bookable = free.length > 0 && timely;
+    const remaining = capacity - booked - held;
+    const counted = {
+      ...slot,
+      capacity,
+      booked,
+      held,
+      remaining,
+      bookable: free.length > 0 && timely,
+      providers: free,
+    };
     return withResources(
-      { ...counted, bookable, providers: free.sort() },
+      counted,
       free.map((id) => [id]),
     );
   });
