@@ -156,3 +156,14 @@ export const bookingFields = [
   "status",
   "updatedAt",
 ];
+
+/**
+ * Rate-limit windows are aligned to the wall clock (`floor(now / period)`), so a burst that
+ * straddles a boundary would start counting again half-way. Waits, when needed, until at least
+ * `neededMs` are left in the current window.
+ */
+export async function awayFromWindowEdge(periodSeconds: number, neededMs = 10_000): Promise<void> {
+  const periodMs = periodSeconds * 1000;
+  const left = periodMs - (Date.now() % periodMs);
+  if (left < neededMs) await sleep(left + 250);
+}

@@ -5,7 +5,9 @@
 import { env } from "cloudflare:workers";
 import { newApiKey } from "../../src/accounts/accounts";
 import { apiKeys } from "../../src/db/schema";
-import { api, db, sleep } from "../helpers";
+import { api, db } from "../helpers";
+
+export { awayFromWindowEdge } from "../helpers";
 
 /** A budget binding such as READ_BUDGET = "10/60", as the rate-limit middleware reads it. */
 export function budgetOf(name: "READ_BUDGET" | "WRITE_BUDGET"): { limit: number; period: number } {
@@ -21,17 +23,6 @@ export async function addApiKey(businessId: string): Promise<string> {
   const key = await newApiKey(businessId, "test");
   await db().insert(apiKeys).values(key.record);
   return key.plaintext;
-}
-
-/**
- * Rate-limit windows are aligned to the wall clock (`floor(now / period)`), so a burst that
- * straddles a boundary would start counting again half-way. Waits, when needed, until at least
- * `neededMs` are left in the current window.
- */
-export async function awayFromWindowEdge(periodSeconds: number, neededMs = 10_000): Promise<void> {
-  const periodMs = periodSeconds * 1000;
-  const left = periodMs - (Date.now() % periodMs);
-  if (left < neededMs) await sleep(left + 250);
 }
 
 /** Sends `count` requests one after another and returns the responses (bodies read as text). */
