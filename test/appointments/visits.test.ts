@@ -126,6 +126,36 @@ describe("assignment", () => {
       (await claimedCalendarOf(env, account.businessId, { calendar: "provider", id: ben }).snapshot()).claims,
     ).toEqual([]);
   });
+
+  it("an earlier segment claimed anew after a retry is not blocked by its own later segment (found by the model-based test)", async () => {
+    const account = await createAccount("Colourist");
+    const day = [{ start: "09:00", end: "17:00" }];
+    const morning = [{ start: "09:00", end: "10:00" }];
+    const every = (d: unknown) => ({ mon: d, tue: d, wed: d, thu: d, fri: d, sat: d, sun: d });
+    // Ana's id sorts first, so her claim for the beard is made (and kept) before Ben is asked.
+    const ana = await newProvider(account.apiKey, "Ana", { weeklySchedule: every(day) });
+    const ben = await newProvider(account.apiKey, "Ben", { weeklySchedule: every(morning) });
+    const colour = await createService(account.apiKey, {
+      name: "Colour",
+      providerIds: [ana, ben],
+      bufferAfterMinutes: 15,
+    });
+    const beard = await createService(account.apiKey, { name: "Beard", providerIds: [ana] });
+    // Ana has a booking that day, Ben none: Ben is the colour's first choice, but he has gone home by 14:00.
+    await book(account.apiKey, bookingBody(beard.id, at(2, "09:00")));
+    // The colour's buffer (14:30–14:45) overlaps the beard Ana already holds from the first attempt.
+    const res = await postVisit(
+      account.apiKey,
+      visitBody(at(2, "14:00"), [{ serviceId: colour.id }, { serviceId: beard.id }]),
+    );
+    expect(res.status).toBe(201);
+    expect((await json(res)).bookings.map((b: { providerId: string }) => b.providerId)).toEqual([ana, ana]);
+    const claims = (await claimedCalendarOf(env, account.businessId, { calendar: "provider", id: ana }).snapshot())
+      .claims;
+    expect(claims.map((c) => new Date(c.start).toISOString()).sort()).toEqual(
+      [at(2, "09:00"), at(2, "14:00"), at(2, "14:30")].map((t) => new Date(t).toISOString()),
+    );
+  });
 });
 
 describe("faults", () => {

@@ -33,11 +33,15 @@ export const isLocal = (command: VisitCommand, i: number) =>
 /** One attempt's bookings and staffing, by segment. */
 export type Staffed = { records: BookingRecord[]; staffed: Candidate[] };
 
-/** Ids of earlier segments whose staffing includes `calendarId`: a person is not blocked by their own visit. */
-function earlier({ records, staffed }: Staffed, segment: number, calendarId: string): string[] {
-  return staffed.slice(0, segment).flatMap((c, j) => {
+/**
+ * Ids of the visit's other segments whose staffing includes `calendarId`: a person (or a room)
+ * is not blocked by their own visit, whichever of its segments is claimed first — a retry keeps
+ * a later segment's granted claim while an earlier one is claimed anew.
+ */
+function ownVisit({ records, staffed }: Staffed, segment: number, calendarId: string): string[] {
+  return staffed.flatMap((c, j) => {
     const ids = [...c.people.map((p) => p.id), ...c.resources.map((r) => r.id)];
-    return ids.includes(calendarId) ? [(records[j] as BookingRecord).id] : [];
+    return j !== segment && ids.includes(calendarId) ? [(records[j] as BookingRecord).id] : [];
   });
 }
 
@@ -48,12 +52,9 @@ export function segmentNeeds(command: VisitCommand, current: Staffed, i: number,
   const { service } = command.segments[i] as VisitSegment;
   const blocked = blockedSpan(service, time.start, time.end);
   const claimed = { serviceId: service.id, ...time, blocked, capacity: service.capacity };
-  const own = claimNeeds(candidate, claimed, record.id, (id) => earlier(current, i, id));
+  const own = claimNeeds(candidate, claimed, record.id, (id) => ownVisit(current, i, id));
   if (isLocal(command, i)) return own;
-  const sameService = current.records
-    .slice(0, i)
-    .filter((r) => r.serviceId === service.id)
-    .map((r) => r.id);
+  const sameService = current.records.filter((r, j) => j !== i && r.serviceId === service.id).map((r) => r.id);
   const seat: ClaimNeed = {
     calendar: "service",
     id: service.id,
