@@ -1,6 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
+import { setFinalHeader } from "../lib/final-header";
 
 /** A budget as `<requests>/<seconds>` (e.g. "600/60"), mirroring a `[[ratelimits]]` binding. */
 function parseBudget(value: string | undefined, fallback: string): { limit: number; period: number } {
@@ -27,5 +28,5 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
   }
   await next();
   // Set after the handler: a problem answer is a new Response that would not keep an earlier header.
-  c.header("RateLimit-Policy", policy);
+  setFinalHeader(c, "RateLimit-Policy", policy);
 });

@@ -3,6 +3,7 @@ import { cors } from "hono/cors";
 import { createMiddleware } from "hono/factory";
 import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "../env";
+import { setFinalHeader } from "../lib/final-header";
 
 /**
  * Headers for a JSON API: nothing may be framed, sniffed or run from a response, and responses
@@ -18,7 +19,7 @@ export const securityHeaders = (): MiddlewareHandler<AppEnv> => {
   });
   return async (c, next) => {
     await headers(c, next);
-    if (c.req.header("Authorization") && !c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
+    if (c.req.header("Authorization") && !c.res.headers.has("Cache-Control")) setFinalHeader(c, "Cache-Control", "no-store");
   };
 };
 
