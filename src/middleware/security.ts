@@ -19,7 +19,8 @@ export const securityHeaders = (): MiddlewareHandler<AppEnv> => {
   });
   return async (c, next) => {
     await headers(c, next);
-    if (c.req.header("Authorization") && !c.res.headers.has("Cache-Control")) setFinalHeader(c, "Cache-Control", "no-store");
+    if (c.req.header("Authorization") && !c.res.headers.has("Cache-Control"))
+      setFinalHeader(c, "Cache-Control", "no-store");
   };
 };
 
