@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { runScenario, type ScenarioResult } from "./bench/load.ts";
+import { type Alternation, alternate } from "./bench/pairs.ts";
 import {
   bookingBody,
   call as callAt,
@@ -41,6 +42,8 @@ const { values: args } = parseArgs({
   },
 });
 const seconds = Number(args.seconds);
+/** Rounds of the side-by-side pairs behind the near-floor ratios (scripts/bench/pairs.ts). */
+const PAIR_ROUNDS = 3;
 const root = path.resolve(import.meta.dirname, "..");
 const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
@@ -116,29 +119,29 @@ try {
 
   const health = await run("GET /health", { connections: 10, request: { path: "/api/v1/health" } });
   // The issue's /health target is against a one-line Worker without the assets router (the API
-  // is served without it, as Cloudflare routes it): measured right after, the same way.
+  // is served without it, as Cloudflare routes it): three rounds of the two side by side.
   const bareFloor = await startCalibrationServer({ assets: false });
-  const bare = await runScenario("one-line Worker, no assets", {
-    url: bareFloor.url,
-    seconds,
-    connections: 10,
-    request: { path: "/api/v1/health" },
-  });
-  const healthAgain = await runScenario("GET /health", {
-    url: server.url,
-    seconds,
-    connections: 10,
-    request: { path: "/api/v1/health" },
-  });
+  const healthPath = { connections: 10, request: { path: "/api/v1/health" } };
+  const healthVsBare = await alternate(
+    PAIR_ROUNDS,
+    { name: "GET /health", url: server.url, seconds, ...healthPath },
+    { name: "one-line Worker, no assets", url: bareFloor.url, seconds, ...healthPath },
+  );
   await bareFloor.dispose();
-  const healthOverBare = Math.round(((health.rps + healthAgain.rps) / 2 / bare.rps) * 100) / 100;
-  // Each list beside a Worker that sends only its statements, with the same bindings.
-  const listFloors: { name: string; api: Measured; statements: Measured }[] = [];
+  const healthOverBare = healthVsBare.median;
+  // Each list beside a Worker that sends only its statements, with the same bindings: the table's
+  // rows (each with the floor beside it), then the two in alternation for the ratio.
+  const listFloors: { name: string; api: Measured; statements: Measured; pairs: Alternation }[] = [];
   const list = async (name: string, route: string) => {
     const api = await run(name, { apiKey: key, connections: 10, request: { path: `/api/v1${route}` } });
     const replay = await recordPlan(server.url, key, route, `list${listFloors.length}`);
     const statements = await run(`${name}: its statements alone`, { connections: 10, request: { path: replay } });
-    listFloors.push({ name, api, statements });
+    const pairs = await alternate(
+      PAIR_ROUNDS,
+      { name, url: server.url, seconds, apiKey: key, connections: 10, request: { path: `/api/v1${route}` } },
+      { name: `${name}: its statements alone`, url: server.url, seconds, connections: 10, request: { path: replay } },
+    );
+    listFloors.push({ name, api, statements, pairs });
   };
   await list("GET /services", "/services");
   await list("GET /customers?search=", "/customers?search=customer4");
@@ -374,7 +377,7 @@ try {
       allCreated(series) && allCreated(plainCreate) && series.p50 <= 4 * Math.max(plainCreate.p50, 1),
     twentyProvidersWeekP50Within2xOne:
       weekOfTwenty.rps > 0 && weekOfOne.rps > 0 && weekOfTwenty.p50 <= 2 * Math.max(weekOfOne.p50, 1),
-    listsAtLeast085xTheirStatements: listFloors.every((l) => l.api.rps >= 0.85 * l.statements.rps),
+    listsAtLeast085xTheirStatements: listFloors.every((l) => l.pairs.median >= 0.85),
     createP50At50kWithin120pct: create50k.p50 <= 1.2 * Math.max(create0.p50, 1),
     lastPageWithin150pctOfFirst: lastVsFirst <= 1.5,
     bundleAtMost200KBGzip: server.bundle.gzip <= 200 * 1024,
@@ -394,10 +397,15 @@ try {
     },
     lastPageVsFirstP50: Math.round(lastVsFirst * 100) / 100,
     /** `/health` (mean of the runs before and after) over the one-line Worker without assets, between them. */
-    health: { rps: [health.rps, healthAgain.rps], bareFloorRps: bare.rps, overBareFloor: healthOverBare },
+    health: {
+      rps: healthVsBare.a.map((r) => r.rps),
+      bareFloorRps: healthVsBare.b.map((r) => r.rps),
+      ratios: healthVsBare.ratios,
+      overBareFloor: healthOverBare,
+    },
     /** Each list's requests/s over a Worker that sends only its statements, measured beside it. */
     listsOverTheirStatements: Object.fromEntries(
-      listFloors.map((l) => [l.name, Math.round((l.api.rps / Math.max(l.statements.rps, 1)) * 100) / 100]),
+      listFloors.map((l) => [l.name, { median: l.pairs.median, ratios: l.pairs.ratios }]),
     ),
     /** A week's availability, 20 providers over 1: p50 and requests/s. */
     twentyProvidersOverOne: {
@@ -453,12 +461,14 @@ try {
     );
     console.log(`last page vs first page p50: ×${report.lastPageVsFirstP50}`);
     console.log(
-      `/health ${health.rps} and ${healthAgain.rps} req/s around a one-line Worker without assets at ${bare.rps}: ×${healthOverBare}`,
+      `/health over a one-line Worker without assets, ${PAIR_ROUNDS} rounds side by side: ${healthVsBare.a.map((r) => r.rps).join("/")} over ${healthVsBare.b.map((r) => r.rps).join("/")} req/s, ×${healthVsBare.ratios.join(", ×")}: median ×${healthOverBare}`,
     );
     console.log(
-      `lists over their statements alone, req/s: ${Object.entries(report.listsOverTheirStatements)
-        .map(([name, r]) => `${name} ×${r}`)
-        .join(", ")}`,
+      `lists over their statements alone, req/s, median of ${PAIR_ROUNDS} rounds side by side: ${Object.entries(
+        report.listsOverTheirStatements,
+      )
+        .map(([name, r]) => `${name} ×${r.median} (×${r.ratios.join(", ×")})`)
+        .join("; ")}`,
     );
     console.log(
       `a week's availability, 20 providers over 1: p50 ×${report.twentyProvidersOverOne.p50}, req/s ×${report.twentyProvidersOverOne.rps}`,
