@@ -6,7 +6,7 @@
  * calendar object and its steps, the people's calendars, and the write-behind to D1.
  */
 import type { Hold } from "../domain/hold";
-import type { WaitlistStatus } from "../domain/waitlist";
+import type { WaitlistFrom, WaitlistStatus } from "../domain/waitlist";
 import type { ProviderSnapshot, ResourceSnapshot } from "./claim-types";
 import { blockedSpan, slotsBetween } from "./rules/service-rules";
 import { type CountedSlot, countSlots } from "./rules/slot-counts";
@@ -88,7 +88,8 @@ export const waitlistOf = (env: Env, businessId: string, serviceId: string) => {
   const calendar = serviceCalendar(env, businessId, serviceId);
   return {
     entry: (id: string) => calendar.waitlistEntry(id),
-    list: (status: WaitlistStatus | undefined, limit: number) => calendar.listWaitlist(status, limit),
+    list: (status: WaitlistStatus | undefined, from: WaitlistFrom, limit: number) =>
+      calendar.listWaitlist(status, from, limit),
     leave: (id: string) => calendar.leaveWaitlist(id),
     offer: () => calendar.offerWaitlist(),
   };

@@ -23,3 +23,9 @@ export type WaitlistEntry = {
   createdAt: string;
   updatedAt: string;
 };
+
+/** Where a page of a waitlist starts: some entries in, or right after or before an entry (queue order). */
+export type WaitlistFrom = { kind: "offset"; offset: number } | { kind: "after" | "before"; id: string };
+
+/** A page of a waitlist as its calendar reads it (`before`: nearest first, one more than asked when there is one). */
+export type WaitlistRows = { entries: WaitlistEntry[]; total: number };

@@ -23,8 +23,8 @@ const cursorParam = (direction: "after" | "before", example?: string) =>
     .openapi({
       description:
         direction === "after"
-          ? "Items after this position (older ones): the `nextCursor` of a page, or its `Link` `next`. Opaque; not with `before` or a `page` other than 1. Seeks in the index: the same cost at any depth, and stable when items are added."
-          : "Items before this position (newer ones): the `prevCursor` of a page, or its `Link` `prev`. Opaque; not with `after` or a `page` other than 1. Its example is `after`'s: the two are never sent together.",
+          ? "Items after this position in the list's order (for a list newest first, older ones): the `nextCursor` of a page, or its `Link` `next`. Opaque; not with `before` or a `page` other than 1. Seeks in the index: the same cost at any depth, and stable when items are added."
+          : "Items before this position in the list's order (for a list newest first, newer ones): the `prevCursor` of a page, or its `Link` `prev`. Opaque; not with `after` or a `page` other than 1. Its example is `after`'s: the two are never sent together.",
       ...(example === undefined ? {} : { example }),
     });
 
@@ -92,15 +92,15 @@ export const CursorPaginationSchema = z
     limit: z.number().int(),
     total: z.number().int(),
     totalPages: z.number().int(),
-    hasMore: z.boolean().openapi({ description: "Whether items follow this page (older ones)." }),
+    hasMore: z.boolean().openapi({ description: "Whether items follow this page in the list's order." }),
     nextCursor: z
       .string()
       .nullable()
-      .openapi({ description: "`after` for the next (older) page; null when there is none.", example: "WyIyMDI2In0" }),
+      .openapi({ description: "`after` for the next page; null when there is none.", example: "WyIyMDI2In0" }),
     prevCursor: z
       .string()
       .nullable()
-      .openapi({ description: "`before` for the previous (newer) page; null on the first page.", example: null }),
+      .openapi({ description: "`before` for the previous page; null on the first page.", example: null }),
   })
   .openapi("CursorPagination");
 

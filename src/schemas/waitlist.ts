@@ -2,6 +2,7 @@
 
 import type { WaitlistEntry } from "../domain/waitlist";
 import { waitlistStatuses } from "../domain/waitlist";
+import { cursorListOf } from "../lib/cursor";
 import { utcDateTime, utcDateTimeRule, utcTimestamp } from "../lib/datetime";
 import { z } from "../lib/zod";
 import { customerEmail, customerName } from "./fields";
@@ -51,7 +52,7 @@ export const WaitlistEntrySchema = z
   })
   .openapi("WaitlistEntry") satisfies z.ZodType<WaitlistEntry>;
 
-export const WaitlistListSchema = z.object({ data: z.array(WaitlistEntrySchema) }).openapi("WaitlistList");
+export const WaitlistListSchema = cursorListOf(WaitlistEntrySchema, "WaitlistList");
 
 export const waitlistListQuery = {
   serviceId: z.string().min(1).max(64).openapi({

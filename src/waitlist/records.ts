@@ -3,8 +3,10 @@ import { and, count, eq, gt, isNull } from "drizzle-orm";
 import { waitlistOf } from "../calendar";
 import type { Database } from "../db/client";
 import { holds, services, waitlistEntries } from "../db/schema";
-import type { WaitlistEntry, WaitlistStatus } from "../domain/waitlist";
+import type { WaitlistEntry, WaitlistFrom, WaitlistStatus } from "../domain/waitlist";
+import { type CursorRequest, type ListPage, pageAt, positionOf } from "../lib/cursor";
 import { ApiError } from "../lib/errors";
+import { offsetOf } from "../lib/pagination";
 import { loadOwned } from "../lib/rows";
 
 /** The most entries one API key may queue in 24 hours. */
@@ -33,15 +35,25 @@ export async function queuedByKey(db: Database, apiKeyId: string): Promise<numbe
   return row?.n ?? 0;
 }
 
-/** The entries of the business's service (a 422 at `serviceId` when it has no such service). */
-export async function listOfService(
+/** An entry's cursor key: its id (queue order). */
+const cursorKey = [/^wtl_[0-9a-z]{26}$/];
+
+/**
+ * A page of the entries of the business's service, in queue order, by page number or by cursor
+ * (a 422 at `serviceId` when it has no such service): one read of its calendar.
+ */
+export async function waitlistPage(
   env: Env,
   db: Database,
   businessId: string,
-  serviceId: string,
-  status: WaitlistStatus | undefined,
-  limit: number,
-): Promise<WaitlistEntry[]> {
+  query: CursorRequest & { serviceId: string; status?: WaitlistStatus },
+): Promise<ListPage<WaitlistEntry>> {
+  const { serviceId, status, page, limit } = query;
+  const position = positionOf(query, cursorKey);
+  const from: WaitlistFrom =
+    position.kind === "page"
+      ? { kind: "offset", offset: offsetOf({ page, limit }, "status or a cursor (after)") }
+      : { kind: position.kind, id: position.key[0] as string };
   const [owned] = await db
     .select({ id: services.id })
     .from(services)
@@ -52,7 +64,9 @@ export async function listOfService(
       errors: [{ path: "serviceId", message: "No such service." }],
     });
   }
-  return waitlistOf(env, businessId, serviceId).list(status, limit);
+  const { entries, total } = await waitlistOf(env, businessId, serviceId).list(status, from, limit);
+  const { rows, hasNext, hasPrev } = pageAt(entries, position, { page, limit }, total);
+  return { items: rows, hasNext, hasPrev, position, total, keyOf: (entry) => [entry.id] };
 }
 
 /**

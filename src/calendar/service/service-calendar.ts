@@ -1,6 +1,6 @@
 import { toBooking } from "../../domain/booking";
 import type { Hold } from "../../domain/hold";
-import type { WaitlistEntry, WaitlistStatus } from "../../domain/waitlist";
+import type { WaitlistEntry, WaitlistFrom, WaitlistRows, WaitlistStatus } from "../../domain/waitlist";
 import type { ClaimResult, ProviderSnapshot, ResourceSnapshot, SeatCommand } from "../claim-types";
 import type { ServiceRules } from "../rules/service-rules";
 import type { LiveSlot } from "../rules/slots";
@@ -91,9 +91,9 @@ export class ServiceCalendar extends CalendarObject {
     return this.tables.waitlist.find(id) ?? null;
   }
 
-  /** Entries of this service's waitlist by creation, optionally of one status. */
-  async listWaitlist(status: WaitlistStatus | undefined, limit: number): Promise<WaitlistEntry[]> {
-    return this.tables.waitlist.list(status, limit);
+  /** A page of this service's waitlist in queue order, optionally of one status. */
+  async listWaitlist(status: WaitlistStatus | undefined, from: WaitlistFrom, limit: number): Promise<WaitlistRows> {
+    return this.tables.waitlist.page(status, from, limit);
   }
 
   /** Offers what is free to the waitlist now (after a change elsewhere freed this service's people or rooms). */

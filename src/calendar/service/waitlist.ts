@@ -6,7 +6,7 @@
  * method runs inside the caller's transaction.
  */
 import type { HoldStatus } from "../../domain/hold";
-import type { WaitlistEntry, WaitlistStatus } from "../../domain/waitlist";
+import type { WaitlistEntry, WaitlistFrom, WaitlistRows, WaitlistStatus } from "../../domain/waitlist";
 import type { OfferContext } from "../types";
 
 /** How many entries (WAITING or OFFERED) one slot may queue, and how many a service may hold. */
@@ -59,18 +59,24 @@ export class Waitlist {
     return row ? entryOf(row) : undefined;
   }
 
-  /** Entries by creation, optionally of one status (at most `limit`). */
-  list(status: WaitlistStatus | undefined, limit: number): WaitlistEntry[] {
-    return this.sql
-      .exec<Row>(
-        `SELECT record, status, hold_id, ${POSITION} AS position FROM waitlist w
-         WHERE (? IS NULL OR status = ?) ORDER BY id LIMIT ?`,
-        status ?? null,
-        status ?? null,
-        limit,
-      )
-      .toArray()
-      .map(entryOf);
+  /**
+   * Entries in queue order (by id), optionally of one status, and how many match: `offset`
+   * entries in, or the `limit + 1` nearest after or before an id (before: nearest first), so the
+   * caller knows whether more follow. The id is the primary key: a seek at any depth.
+   */
+  page(status: WaitlistStatus | undefined, from: WaitlistFrom, limit: number): WaitlistRows {
+    const match = [status ?? null, status ?? null] as const;
+    const select = `SELECT record, status, hold_id, ${POSITION} AS position FROM waitlist w WHERE (? IS NULL OR status = ?)`;
+    const total = this.sql
+      .exec<{ n: number }>("SELECT count(*) AS n FROM waitlist WHERE (? IS NULL OR status = ?)", ...match)
+      .one().n;
+    const rows =
+      from.kind === "offset"
+        ? this.sql.exec<Row>(`${select} ORDER BY id LIMIT ? OFFSET ?`, ...match, limit, from.offset)
+        : from.kind === "after"
+          ? this.sql.exec<Row>(`${select} AND id > ? ORDER BY id LIMIT ?`, ...match, from.id, limit + 1)
+          : this.sql.exec<Row>(`${select} AND id < ? ORDER BY id DESC LIMIT ?`, ...match, from.id, limit + 1);
+    return { entries: rows.toArray().map(entryOf), total };
   }
 
   /** Whether any entry still waits for a seat (the check is worth running). */

@@ -1,9 +1,11 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, jsonResponse, problemResponses } from "../../lib/openapi";
+import { cursorQuery, cursorRules, paginateByCursor } from "../../lib/cursor";
+import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
+import { paginationQuery } from "../../lib/pagination";
 import { z } from "../../lib/zod";
 import { WaitlistListSchema, waitlistListQuery } from "../../schemas/waitlist";
-import { listOfService } from "../../waitlist/records";
+import { waitlistPage } from "../../waitlist/records";
 
 const route = createRoute({
   method: "get",
@@ -11,26 +13,29 @@ const route = createRoute({
   operationId: "listWaitlist",
   tags: ["Waitlist"],
   summary: "List a service's waitlist",
-  description:
-    "The service's entries in the order they were queued, optionally of one `status`: at most `limit` (default 50, at most 100), read from the service's calendar, which keeps every entry. `serviceId` is required (a waitlist is the service's).",
+  description: [
+    "The service's entries in the order they were queued, optionally of one `status`, read from the service's calendar, which keeps every entry. `serviceId` is required (a waitlist is the service's).",
+    "Pages: `page` from 1, `limit` 1 to 100 (default 50); a page past the end is an empty `data` with the real `total`. A page may skip at most 10,000 entries (`(page − 1) × limit` ≤ 10,000; deeper is a 422 on `page`).",
+    cursorRules,
+  ].join("\n\n"),
   security: bearerSecurity,
   request: {
     query: z.object({
       ...waitlistListQuery,
+      page: paginationQuery.page,
       limit: z.coerce.number().int().min(1).max(100).default(50).openapi({ example: 50 }),
+      ...cursorQuery(["wtl_01jd3k5v7q8r9s0t1u2v3w4x5y"]),
     }),
   },
   responses: {
-    200: jsonResponse("The entries.", WaitlistListSchema),
+    200: pageResponse("A page of the entries.", WaitlistListSchema),
     ...problemResponses(422),
   },
 });
 
 export const listWaitlist = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const { serviceId, status, limit } = c.req.valid("query");
-    return c.json(
-      { data: await listOfService(c.env, c.var.db, c.var.caller.businessId, serviceId, status, limit) },
-      200,
-    );
+    const query = c.req.valid("query");
+    const list = await waitlistPage(c.env, c.var.db, c.var.caller.businessId, query);
+    return c.json(paginateByCursor(c, list, query), 200);
   });

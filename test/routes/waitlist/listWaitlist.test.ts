@@ -1,10 +1,12 @@
-/** GET /waitlist?serviceId&status: a service's entries in queue order. */
+/** GET /waitlist?serviceId&status: a service's entries in queue order, by page number or by cursor. */
 import { describe, expect, it } from "vitest";
 import { api, createAccount, json, problem, validationError } from "../../helpers";
 import { expectUnauthorized, revokedKey } from "../../support/security";
 import { fullSlot, join, joinBody } from "../../waitlist/support";
 
 const list = (key: string | undefined, query: string) => api("GET", `/waitlist?${query}`, { key });
+const idOf = (entry: { id: string }) => entry.id;
+const base64url = (text: string) => btoa(text).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
 
 describe("happy", () => {
   it("200 with the entries in the order they were queued; status narrows; limit bounds", async () => {
@@ -24,6 +26,49 @@ describe("happy", () => {
     ]);
     expect((await json(await list(s.apiKey, `serviceId=${s.serviceId}&limit=1`))).data).toHaveLength(1);
   });
+
+  it("pages by number and by cursor both ways, with the total and Link; a cursor walk takes in later joins", async () => {
+    const s = await fullSlot();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await join(s.apiKey, joinBody(s))).id);
+    const base = `serviceId=${s.serviceId}&limit=2`;
+    const first = await list(s.apiKey, base);
+    const firstBody = await json(first);
+    expect(firstBody.data.map(idOf)).toEqual(ids.slice(0, 2));
+    expect(firstBody.pagination).toMatchObject({ page: 1, limit: 2, total: 5, totalPages: 3, hasMore: true });
+    expect(firstBody.pagination.prevCursor).toBeNull();
+    expect(first.headers.get("Link")).toContain('rel="next"');
+    expect((await json(await list(s.apiKey, `${base}&page=3`))).data.map(idOf)).toEqual(ids.slice(4));
+
+    // Forward by cursor; an entry queued mid-walk comes last, as it stands in the queue.
+    const late = (await join(s.apiKey, joinBody(s))).id;
+    const seen = [...firstBody.data.map(idOf)];
+    let cursor: string | null = firstBody.pagination.nextCursor;
+    let last = firstBody;
+    while (cursor) {
+      const res = await list(s.apiKey, `${base}&after=${cursor}`);
+      last = await json(res);
+      expect(last.pagination.page).toBeNull();
+      if (last.pagination.nextCursor) expect(res.headers.get("Link")).toContain(`after=${last.pagination.nextCursor}`);
+      seen.push(...last.data.map(idOf));
+      cursor = last.pagination.nextCursor;
+    }
+    expect(seen).toEqual([...ids, late]);
+    expect(last.pagination).toMatchObject({ total: 6, hasMore: false, nextCursor: null });
+
+    // Back from the last page by `before`, to the first.
+    const back = await json(await list(s.apiKey, `${base}&before=${last.pagination.prevCursor}`));
+    expect(back.data.map(idOf)).toEqual(ids.slice(2, 4));
+    const front = await json(await list(s.apiKey, `${base}&before=${back.pagination.prevCursor}`));
+    expect(front.data.map(idOf)).toEqual(ids.slice(0, 2));
+    expect(front.pagination.prevCursor).toBeNull();
+
+    // A status narrows a cursor walk too.
+    await api("DELETE", `/waitlist/${ids[1]}`, { key: s.apiKey });
+    const cancelled = await json(await list(s.apiKey, `${base}&status=CANCELLED`));
+    expect(cancelled.data.map(idOf)).toEqual([ids[1]]);
+    expect(cancelled.pagination).toMatchObject({ total: 1, hasMore: false });
+  });
 });
 
 describe("error", () => {
@@ -33,6 +78,19 @@ describe("error", () => {
     await validationError(await list(s.apiKey, `serviceId=${s.serviceId}&status=LATE`), "status");
     await validationError(await list(s.apiKey, `serviceId=${s.serviceId}&limit=101`), "limit");
     await validationError(await list(s.apiKey, "serviceId=svc_nope"), "serviceId");
+  });
+
+  it("422 for a cursor this list did not issue, both cursors at once, a cursor with a page, or a page too deep", async () => {
+    const s = await fullSlot();
+    const queued = await join(s.apiKey, joinBody(s));
+    const base = `serviceId=${s.serviceId}&limit=1`;
+    const customers = base64url(JSON.stringify(["cus_01jd3k5v7q8r9s0t1u2v3w4x5y"]));
+    const own = base64url(JSON.stringify([queued.id]));
+    await validationError(await list(s.apiKey, `${base}&after=${customers}`), "after");
+    await validationError(await list(s.apiKey, `${base}&before=not*a*cursor`), "before");
+    await validationError(await list(s.apiKey, `${base}&after=${own}&before=${own}`), "before");
+    await validationError(await list(s.apiKey, `${base}&after=${own}&page=2`), "page");
+    await validationError(await list(s.apiKey, `${base}&page=10002`), "page");
   });
 });
 
