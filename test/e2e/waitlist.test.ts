@@ -54,14 +54,23 @@ async function entry(id: string): Promise<WaitlistEntry> {
   return data as WaitlistEntry;
 }
 
-/** The service's entries (optionally of one status), in queue order. */
+/** The service's entries (optionally of one status), in queue order: every page, two at a time by cursor. */
 async function listed(service: Service, status?: WaitlistEntry["status"]): Promise<WaitlistEntry[]> {
-  const { data, error, response } = await visitsApi.GET("/waitlist", {
-    params: { query: { serviceId: service.id, status, limit: 100 } },
-  });
-  expect(error, JSON.stringify(error)).toBeUndefined();
-  expect(response.status).toBe(200);
-  return data?.data ?? [];
+  const entries: WaitlistEntry[] = [];
+  let total = 0;
+  let after: string | undefined;
+  do {
+    const { data, error, response } = await visitsApi.GET("/waitlist", {
+      params: { query: { serviceId: service.id, status, limit: 2, after } },
+    });
+    expect(error, JSON.stringify(error)).toBeUndefined();
+    expect(response.status).toBe(200);
+    entries.push(...(data?.data ?? []));
+    total = data?.pagination.total ?? -1;
+    after = data?.pagination.nextCursor ?? undefined;
+  } while (after);
+  expect(entries).toHaveLength(total);
+  return entries;
 }
 
 /** The live slot of `service` at `startTime`, as the availability shows it. */
