@@ -556,6 +556,13 @@ class PatchService implements Cmd {
     const res = await send(sys, "PATCH", `/services/${sys.ids[this.service]}`, body);
     await expectAnswer(res, fits ? { status: 200 } : { status: 409, code: "bookings_conflict" }, this.toString());
     if (fits) m.services[this.service] = next;
+    // Its WAITING entries wait for their start at the new length, keeping their place in line.
+    if (fits && this.change.duration !== undefined) {
+      for (const entry of m.waitlist ?? []) {
+        if (entry.service === this.service && entry.status === "WAITING")
+          entry.end = entry.start + next.duration * MINUTE;
+      }
+    }
     await checkInvariants(m, sys, fits ? [this.service] : []);
   }
   toString = () => `patch(${this.service}, ${JSON.stringify(this.change)})`;

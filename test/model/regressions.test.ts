@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, it, vi } from "vitest";
 import { Advance, Convert, Create, Hold, LinkCancel, LinkMove, Move, PatchProvider, PatchService } from "./commands";
 import { MINUTE, type Model, T0 } from "./model";
 import { setUp } from "./system";
+import { JoinBooked } from "./waitlist";
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ["Date"] });
@@ -76,6 +77,19 @@ const time = (hhmm: string) =>
   ].indexOf(hhmm);
 
 describe("regressions", () => {
+  it("a change of length carries WAITING entries along: the first to join a start is offered first", async () => {
+    // Found by seed 31200005: the entry queued for 00:00–01:00 waited for ever once the service
+    // was 30 minutes long, and the one queued after it for 00:00–00:30 was offered the seat.
+    await replay(start({ s1: { duration: 60, bufferAfter: 15 } }), [
+      new PatchService("S1", { hours: "allDay" }),
+      new Create("S1", 0, time("00:00"), null),
+      new JoinBooked(0),
+      new PatchService("S1", { duration: 30 }),
+      new JoinBooked(0),
+      new Move(0, 0, time("01:30"), null),
+    ]);
+  });
+
   it("a customer's link: refused inside the notice, allowed once the business moved the booking out of it", async () => {
     await replay(start({ s0: { cancelNotice: 1440, moveNotice: 600, providers: ["P0"] } }), [
       new Create("S0", 0, time("10:00"), null),

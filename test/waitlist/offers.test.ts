@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { webhookEvents } from "../../src/db/schema";
-import { at, bookingBody, calendarStub, slotAt, statusCounts } from "../bookings/support";
+import { at, bookingBody, calendarStub, plus, slotAt, statusCounts } from "../bookings/support";
 import { api, createAccount, createService, db, json } from "../helpers";
 import { createResource, newProvider } from "../support/fixtures";
 import { fullSlot, join, joinBody } from "./support";
@@ -95,6 +95,30 @@ describe("an inactive service", () => {
     expect((await json(await api("GET", `/waitlist/${waiting.id}`, { key: s.apiKey }))).status).toBe("WAITING");
     expect((await patch(true)).status).toBe(200);
     expect((await json(await api("GET", `/waitlist/${waiting.id}`, { key: s.apiKey }))).status).toBe("OFFERED");
+  });
+});
+
+describe("a change of the service's length", () => {
+  it("carries WAITING entries to the new length at the same start; the first to join is offered first (found by the model-based test)", async () => {
+    const s = await fullSlot();
+    const first = await join(s.apiKey, joinBody(s));
+    expect(
+      (await api("PATCH", `/services/${s.serviceId}`, { key: s.apiKey, body: { durationMinutes: 45 } })).status,
+    ).toBe(200);
+    const carried = await json(await api("GET", `/waitlist/${first.id}`, { key: s.apiKey }));
+    const instants = (...times: string[]) => times.map((t) => Date.parse(t));
+    expect(instants(carried.startTime, carried.endTime)).toEqual(instants(s.start, plus(s.start, 45)));
+    expect(carried.status).toBe("WAITING");
+    // The booking keeps its 30 minutes, so the slot at 10:00 is still full: a later customer joins at the new length.
+    const second = await join(s.apiKey, joinBody(s, { endTime: plus(s.start, 45) }));
+    expect(second.position).toBe(2);
+    expect((await api("POST", `/bookings/${s.bookings[0]?.id}/cancel`, { key: s.apiKey })).status).toBe(200);
+    const [a, b] = await Promise.all(
+      [first, second].map(async (e) => json(await api("GET", `/waitlist/${e.id}`, { key: s.apiKey }))),
+    );
+    expect([a.status, b.status]).toEqual(["OFFERED", "WAITING"]);
+    const hold = await json(await api("GET", `/holds/${a.holdId}`, { key: s.apiKey }));
+    expect(instants(hold.startTime, hold.endTime)).toEqual(instants(s.start, plus(s.start, 45)));
   });
 });
 

@@ -142,14 +142,19 @@ export class ServiceCalendar extends CalendarObject {
   /**
    * The service changed (`PATCH /services/{id}`, before it answers): commands decided against
    * an older version are refused from now on. With `reminders` (they changed), every upcoming
-   * booking's reminders are planned anew; with `offers`, the waitlist is offered what it freed.
+   * booking's reminders are planned anew; with `offers`, the waitlist takes the new settings (its
+   * WAITING entries the new length, waitlist.ts `fitLength`) and is offered what it freed.
    */
   async serviceChanged(version: number, changed: { reminders?: number[]; offers?: OfferContext } = {}): Promise<void> {
     this.ctx.storage.transactionSync(() => {
       this.tables.serviceVersion.note(version);
       const { reminders, offers } = changed;
       if (reminders) this.tables.reminders.replanUpcoming(this.tables.reservations, reminders, Date.now());
-      if (offers && this.tables.waitlist.hasWaiting(Date.now())) this.tables.waitlist.keepContext(offers);
+      if (offers && this.tables.waitlist.hasWaiting(Date.now())) {
+        this.tables.waitlist.keepContext(offers);
+        const current = this.tables.waitlist.context() ?? offers;
+        this.tables.waitlist.fitLength(current.service.durationMinutes, new Date().toISOString());
+      }
     });
     if (changed.offers) await this.offerSeats();
   }

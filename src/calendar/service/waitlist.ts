@@ -181,6 +181,32 @@ export class Waitlist {
   }
 
   /**
+   * Carries every WAITING entry to the service's length as it is now, at the same start (and
+   * person): a customer waits for the appointment at that time, and after a change of
+   * `durationMinutes` a hold of the old length could no longer be placed — the entry would wait
+   * for ever while later joiners for the same start were offered the seat. Its place in the line
+   * (its id) stays; OFFERED entries keep the hold they were given.
+   */
+  fitLength(durationMinutes: number, at: string): void {
+    const length = durationMinutes * 60_000;
+    const rows = this.sql
+      .exec<{ id: string; start: number; record: string }>(
+        "SELECT id, start_ms AS start, record FROM waitlist WHERE status = 'WAITING' AND end_ms - start_ms <> ?",
+        length,
+      )
+      .toArray();
+    for (const { id, start, record } of rows) {
+      const endTime = new Date(start + length).toISOString();
+      this.sql.exec(
+        "UPDATE waitlist SET end_ms = ?, record = ? WHERE id = ?",
+        start + length,
+        JSON.stringify({ ...JSON.parse(record), endTime, updatedAt: at }),
+        id,
+      );
+    }
+  }
+
+  /**
    * Rewrites a customer's details in the entries with this e-mail (an edit, or an erasure); an
    * erasure also scrubs the `waitlist.offered` events that still wait here for D1 or the queue.
    */
