@@ -18,7 +18,7 @@ export type Alternation = {
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /** The median of a non-empty list (the mean of the middle two for an even count). */
-export function median(values: number[]): number {
+function median(values: number[]): number {
   const sorted = [...values].sort((x, y) => x - y);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;

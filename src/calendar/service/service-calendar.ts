@@ -151,8 +151,7 @@ export class ServiceCalendar extends CalendarObject {
       const { reminders, offers } = changed;
       if (reminders) this.tables.reminders.replanUpcoming(this.tables.reservations, reminders, Date.now());
       if (offers && this.tables.waitlist.hasWaiting(Date.now())) {
-        this.tables.waitlist.keepContext(offers);
-        const current = this.tables.waitlist.context() ?? offers;
+        const current = this.tables.waitlist.keepContext(offers);
         this.tables.waitlist.fitLength(current.service.durationMinutes, new Date().toISOString());
       }
     });

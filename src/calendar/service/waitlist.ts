@@ -66,10 +66,9 @@ export class Waitlist {
    */
   page(status: WaitlistStatus | undefined, from: WaitlistFrom, limit: number): WaitlistRows {
     const match = [status ?? null, status ?? null] as const;
-    const select = `SELECT record, status, hold_id, ${POSITION} AS position FROM waitlist w WHERE (? IS NULL OR status = ?)`;
-    const total = this.sql
-      .exec<{ n: number }>("SELECT count(*) AS n FROM waitlist WHERE (? IS NULL OR status = ?)", ...match)
-      .one().n;
+    const matching = "FROM waitlist w WHERE (? IS NULL OR status = ?)";
+    const select = `SELECT record, status, hold_id, ${POSITION} AS position ${matching}`;
+    const total = this.sql.exec<{ n: number }>(`SELECT count(*) AS n ${matching}`, ...match).one().n;
     const rows =
       from.kind === "offset"
         ? this.sql.exec<Row>(`${select} ORDER BY id LIMIT ? OFFSET ?`, ...match, limit, from.offset)
@@ -169,15 +168,18 @@ export class Waitlist {
     return row ? (JSON.parse(row.context) as OfferContext) : undefined;
   }
 
-  /** Keeps the newer of the stored context and `context` (by the service's version). */
-  keepContext(context: OfferContext): void {
-    this.sql.exec(
-      `INSERT INTO waitlist_context (id, version, context) VALUES (1, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET version = excluded.version, context = excluded.context
-       WHERE excluded.version >= waitlist_context.version`,
-      context.service.version,
-      JSON.stringify(context),
-    );
+  /** Keeps the newer of the stored context and `context` (by the service's version); answers the one kept. */
+  keepContext(context: OfferContext): OfferContext {
+    const kept = this.sql
+      .exec(
+        `INSERT INTO waitlist_context (id, version, context) VALUES (1, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET version = excluded.version, context = excluded.context
+         WHERE excluded.version >= waitlist_context.version RETURNING id`,
+        context.service.version,
+        JSON.stringify(context),
+      )
+      .toArray();
+    return kept.length > 0 ? context : (this.context() ?? context);
   }
 
   /**
