@@ -36,38 +36,29 @@ import { documentWebhookEvents } from "./routes/webhooks/events";
 
 export const apiBasePath = "/api/v1";
 
+/** The resources that need an API key (and count against its rate limit), by mount path, in document order. */
+const keyedApps = {
+  "/services": servicesApp,
+  "/customers": customersApp,
+  "/bookings": bookingsApp,
+  "/appointments": appointmentsApp,
+  "/series": seriesApp,
+  "/waitlist": waitlistApp,
+  "/webhooks": webhooksApp,
+  "/providers": providersApp,
+  "/resources": resourcesApp,
+  "/holds": holdsApp,
+  "/manage-links": manageLinksApp,
+};
+
 /** Everything under /api/v1. Public routes first; the rest need an API key. */
 function createApi() {
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   health(api);
   problems(api);
   docs(api);
-  for (const path of [
-    "/services/*",
-    "/customers/*",
-    "/bookings/*",
-    "/appointments/*",
-    "/series/*",
-    "/waitlist/*",
-    "/webhooks/*",
-    "/providers/*",
-    "/resources/*",
-    "/holds/*",
-    "/manage-links/*",
-  ]) {
-    api.use(path, requireApiKey, rateLimit);
-  }
-  api.route("/services", servicesApp);
-  api.route("/customers", customersApp);
-  api.route("/bookings", bookingsApp);
-  api.route("/appointments", appointmentsApp);
-  api.route("/series", seriesApp);
-  api.route("/waitlist", waitlistApp);
-  api.route("/webhooks", webhooksApp);
-  api.route("/providers", providersApp);
-  api.route("/resources", resourcesApp);
-  api.route("/holds", holdsApp);
-  api.route("/manage-links", manageLinksApp);
+  for (const path of Object.keys(keyedApps)) api.use(`${path}/*`, requireApiKey, rateLimit);
+  for (const [path, routes] of Object.entries(keyedApps)) api.route(path, routes);
   // Public: the address is the key (src/feeds, src/links).
   api.route("/feeds", feedsApp);
   api.route("/manage", manageApp);

@@ -1,3 +1,4 @@
+import { emptyBodyAsObject } from "../middleware/empty-body";
 import { problemTypes } from "./errors";
 import { type HeaderName, type HeaderObject, type HeaderRef, problemHeaders, responseHeaders } from "./openapi-headers";
 import { z } from "./zod";
@@ -154,14 +155,15 @@ export const idempotencyKeyHeader = z.object({
 
 /**
  * The request and responses of `POST /…/{id}/cancel`: the id, `Idempotency-Key` and an optional
- * body (none, empty or `{}` cancels without a reason); 200 with what was cancelled, else 404,
- * 409 or a body problem.
+ * body (none, empty or `{}` cancels without a reason, so a bodiless POST that still names a JSON
+ * `Content-Type` reads as `{}`); 200 with what was cancelled, else 404, 409 or a body problem.
  */
 export const cancelOperation = <B extends z.ZodType, R extends z.ZodType>(
   example: string,
   body: B,
   answer: { description: string; schema: R },
 ) => ({
+  middleware: emptyBodyAsObject,
   request: {
     params: idParam(example),
     headers: idempotencyKeyHeader,
@@ -171,6 +173,18 @@ export const cancelOperation = <B extends z.ZodType, R extends z.ZodType>(
     200: jsonResponse(answer.description, answer.schema, { optional: ["Idempotent-Replayed"] }),
     ...problemResponses(404, 409, ...bodyProblems),
   },
+});
+
+/** The request and responses of a plain GET by id: `{id}` in, the resource (200) or a problem out. */
+export const readById = <T extends z.ZodType>(idExample: string, description: string, schema: T) => ({
+  request: { params: idParam(idExample) },
+  responses: { 200: jsonResponse(description, schema), ...problemResponses(404, 422) },
+});
+
+/** The request and responses of a DELETE by id: `{id}` in, 204 without a body or a problem out. */
+export const deleteById = (idExample: string, description: string) => ({
+  request: { params: idParam(idExample) },
+  responses: { 204: emptyResponse(description), ...problemResponses(404, 422) },
 });
 
 /** `If-None-Match` on single-resource GETs: a matching ETag answers 304. */

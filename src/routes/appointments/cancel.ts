@@ -3,14 +3,12 @@ import { cancelAppointment as cancelVisit } from "../../appointments/cancel";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity, cancelOperation } from "../../lib/openapi";
-import { emptyBodyAsObject } from "../../middleware/empty-body";
 import { AppointmentSchema, CancelAppointmentSchema } from "../../schemas/appointments";
 import { presentAppointment } from "./present";
 
 const route = createRoute({
   method: "post",
   path: "/{id}/cancel",
-  middleware: [emptyBodyAsObject] as const,
   operationId: "cancelAppointment",
   tags: ["Appointments"],
   summary: "Cancel a visit",

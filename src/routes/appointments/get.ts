@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { loadAppointment } from "../../appointments/records";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, idParam, jsonResponse, problemResponses } from "../../lib/openapi";
+import { bearerSecurity, readById } from "../../lib/openapi";
 import { AppointmentSchema } from "../../schemas/appointments";
 import { presentAppointment } from "./present";
 
@@ -14,11 +14,7 @@ const route = createRoute({
   description:
     "The visit with its segments in order, each as it stands now (a segment may have been moved or cancelled on its own).",
   security: bearerSecurity,
-  request: { params: idParam("apt_01jd3k5v7q8r9s0t1u2v3w4x5y") },
-  responses: {
-    200: jsonResponse("The visit.", AppointmentSchema),
-    ...problemResponses(404, 422),
-  },
+  ...readById("apt_01jd3k5v7q8r9s0t1u2v3w4x5y", "The visit.", AppointmentSchema),
 });
 
 export const getAppointment = (app: OpenAPIHono<AppEnv>) =>

@@ -5,7 +5,6 @@ import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity, cancelOperation } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { withManageUrl } from "../../links/present";
-import { emptyBodyAsObject } from "../../middleware/empty-body";
 import { BookingSchema, cancellationReason } from "../../schemas/bookings";
 
 const CancelBookingSchema = z.strictObject({ reason: cancellationReason }).openapi("CancelBooking");
@@ -13,7 +12,6 @@ const CancelBookingSchema = z.strictObject({ reason: cancellationReason }).opena
 const route = createRoute({
   method: "post",
   path: "/{id}/cancel",
-  middleware: [emptyBodyAsObject] as const,
   operationId: "cancelBooking",
   tags: ["Bookings"],
   summary: "Cancel a booking",

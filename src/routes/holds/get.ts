@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { loadHold } from "../../holds/records";
-import { bearerSecurity, idParam, jsonResponse, problemResponses } from "../../lib/openapi";
+import { bearerSecurity, readById } from "../../lib/openapi";
 import { HoldSchema } from "../../schemas/holds";
 
 const route = createRoute({
@@ -12,11 +12,7 @@ const route = createRoute({
   summary: "Get a hold",
   description: "The hold as its service's calendar knows it now: a HELD hold past `expiresAt` reads EXPIRED.",
   security: bearerSecurity,
-  request: { params: idParam("hld_01jd3k5v7q8r9s0t1u2v3w4x5y") },
-  responses: {
-    200: jsonResponse("The hold.", HoldSchema),
-    ...problemResponses(404, 422),
-  },
+  ...readById("hld_01jd3k5v7q8r9s0t1u2v3w4x5y", "The hold.", HoldSchema),
 });
 
 export const getHold = (app: OpenAPIHono<AppEnv>) =>

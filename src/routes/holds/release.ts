@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { releaseHeldSeat } from "../../holds/records";
-import { bearerSecurity, emptyResponse, idParam, problemResponses } from "../../lib/openapi";
+import { bearerSecurity, deleteById } from "../../lib/openapi";
 
 const route = createRoute({
   method: "delete",
@@ -12,8 +12,7 @@ const route = createRoute({
   description:
     "Frees the seat (and the provider's time) at once. Releasing a hold that already ended (released, expired or consumed) changes nothing and also answers 204.",
   security: bearerSecurity,
-  request: { params: idParam("hld_01jd3k5v7q8r9s0t1u2v3w4x5y") },
-  responses: { 204: emptyResponse("The hold holds nothing."), ...problemResponses(404, 422) },
+  ...deleteById("hld_01jd3k5v7q8r9s0t1u2v3w4x5y", "The hold holds nothing."),
 });
 
 export const releaseHold = (app: OpenAPIHono<AppEnv>) =>

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { revokeFeed } from "../../feeds/records";
-import { bearerSecurity, emptyResponse, idParam, problemResponses } from "../../lib/openapi";
+import { bearerSecurity, deleteById } from "../../lib/openapi";
 
 const route = createRoute({
   method: "delete",
@@ -12,8 +12,7 @@ const route = createRoute({
   description:
     "The feed's address answers 404 from now on. Ending a feed that does not exist (never issued, or ended already) is a 204 too: afterwards the provider has none either way.",
   security: bearerSecurity,
-  request: { params: idParam("prv_01jd3k5v7q8r9s0t1u2v3w4x5y") },
-  responses: { 204: emptyResponse("The provider has no feed now."), ...problemResponses(404, 422) },
+  ...deleteById("prv_01jd3k5v7q8r9s0t1u2v3w4x5y", "The provider has no feed now."),
 });
 
 export const deleteProviderFeed = (app: OpenAPIHono<AppEnv>) =>

@@ -2,7 +2,6 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity, cancelOperation } from "../../lib/openapi";
-import { emptyBodyAsObject } from "../../middleware/empty-body";
 import { CancelSeriesSchema, SeriesSchema } from "../../schemas/series";
 import { cancelSeries as cancelFrom } from "../../series/cancel";
 import { presentSeries } from "./present";
@@ -10,7 +9,6 @@ import { presentSeries } from "./present";
 const route = createRoute({
   method: "post",
   path: "/{id}/cancel",
-  middleware: [emptyBodyAsObject] as const,
   operationId: "cancelSeries",
   tags: ["Series"],
   summary: "Cancel a series from an instant on",

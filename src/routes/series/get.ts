@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, idParam, jsonResponse, problemResponses } from "../../lib/openapi";
+import { bearerSecurity, readById } from "../../lib/openapi";
 import { SeriesSchema } from "../../schemas/series";
 import { loadSeries } from "../../series/records";
 import { presentSeries } from "./present";
@@ -14,11 +14,7 @@ const route = createRoute({
   description:
     "The series with its occurrences by start, each as it stands now (one may have been moved or cancelled on its own).",
   security: bearerSecurity,
-  request: { params: idParam("ser_01jd3k5v7q8r9s0t1u2v3w4x5y") },
-  responses: {
-    200: jsonResponse("The series.", SeriesSchema),
-    ...problemResponses(404, 422),
-  },
+  ...readById("ser_01jd3k5v7q8r9s0t1u2v3w4x5y", "The series.", SeriesSchema),
 });
 
 export const getSeries = (app: OpenAPIHono<AppEnv>) =>

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, idParam, jsonResponse, problemResponses } from "../../lib/openapi";
+import { bearerSecurity, readById } from "../../lib/openapi";
 import { WaitlistEntrySchema } from "../../schemas/waitlist";
 import { entryOf } from "../../waitlist/records";
 
@@ -12,11 +12,7 @@ const route = createRoute({
   summary: "Get a waitlist entry",
   description: "The entry as its service's calendar has it now: its position while WAITING, its hold once OFFERED.",
   security: bearerSecurity,
-  request: { params: idParam("wtl_01jd3k5v7q8r9s0t1u2v3w4x5y") },
-  responses: {
-    200: jsonResponse("The entry.", WaitlistEntrySchema),
-    ...problemResponses(404, 422),
-  },
+  ...readById("wtl_01jd3k5v7q8r9s0t1u2v3w4x5y", "The entry.", WaitlistEntrySchema),
 });
 
 export const getWaitlistEntry = (app: OpenAPIHono<AppEnv>) =>

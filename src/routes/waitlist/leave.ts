@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, emptyResponse, idParam, problemResponses } from "../../lib/openapi";
+import { bearerSecurity, deleteById } from "../../lib/openapi";
 import { leave } from "../../waitlist/records";
 
 const route = createRoute({
@@ -12,11 +12,7 @@ const route = createRoute({
   description:
     "The entry becomes CANCELLED and stays readable; an offered hold is released and its seat offered to the next entry. Idempotent: an entry already BOOKED, EXPIRED or CANCELLED stays as it is (204).",
   security: bearerSecurity,
-  request: { params: idParam("wtl_01jd3k5v7q8r9s0t1u2v3w4x5y") },
-  responses: {
-    204: emptyResponse("Taken off (or already off)."),
-    ...problemResponses(404, 422),
-  },
+  ...deleteById("wtl_01jd3k5v7q8r9s0t1u2v3w4x5y", "Taken off (or already off)."),
 });
 
 export const leaveWaitlist = (app: OpenAPIHono<AppEnv>) =>

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, emptyResponse, idParam, problemResponses } from "../../lib/openapi";
+import { bearerSecurity, deleteById } from "../../lib/openapi";
 import { deleteEndpoint } from "../../webhooks/endpoints";
 
 const route = createRoute({
@@ -11,8 +11,7 @@ const route = createRoute({
   summary: "Delete a webhook endpoint",
   description: "Stops all deliveries to it at once.",
   security: bearerSecurity,
-  request: { params: idParam("whk_01jd3k5v7q8r9s0t1u2v3w4x5y") },
-  responses: { 204: emptyResponse("Deleted."), ...problemResponses(404, 422) },
+  ...deleteById("whk_01jd3k5v7q8r9s0t1u2v3w4x5y", "Deleted."),
 });
 
 export const deleteWebhook = (app: OpenAPIHono<AppEnv>) =>

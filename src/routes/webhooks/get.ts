@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, idParam, jsonResponse, problemResponses } from "../../lib/openapi";
+import { bearerSecurity, readById } from "../../lib/openapi";
 import { loadEndpoint, toWebhook } from "../../webhooks/endpoints";
 import { WebhookSchema } from "./schemas";
 
@@ -11,11 +11,7 @@ const route = createRoute({
   tags: ["Webhooks"],
   summary: "Get a webhook endpoint",
   security: bearerSecurity,
-  request: { params: idParam("whk_01jd3k5v7q8r9s0t1u2v3w4x5y") },
-  responses: {
-    200: jsonResponse("The endpoint.", WebhookSchema),
-    ...problemResponses(404, 422),
-  },
+  ...readById("whk_01jd3k5v7q8r9s0t1u2v3w4x5y", "The endpoint.", WebhookSchema),
 });
 
 export const getWebhook = (app: OpenAPIHono<AppEnv>) =>
