@@ -75,10 +75,15 @@ export class ServiceCalendar extends ProductionCalendar {
 /**
  * The provider calendar with fault switches for `claim` and `release`: "before" throws before
  * deciding (the object reset before its write), "after" throws once the change is committed
- * (the answer lost).
+ * (the answer lost); `configure: "fail"` refuses new settings (the object unreachable).
  */
 export class ProviderCalendar extends ProductionProviderCalendar {
-  readonly faults: { claim?: "before" | "after"; release?: "before" | "after" } = {};
+  readonly faults: { claim?: "before" | "after"; release?: "before" | "after"; configure?: "fail" } = {};
+
+  override configure(snapshot: ProviderSnapshot): { version: number } {
+    if (this.faults.configure === "fail") throw new Error("injected: provider calendar reset before configure");
+    return super.configure(snapshot);
+  }
 
   override claim(command: ClaimCommand<ProviderSnapshot>): ClaimResult {
     if (this.faults.claim === "before") throw new Error("injected: provider calendar reset before the claim");
@@ -97,7 +102,12 @@ export class ProviderCalendar extends ProductionProviderCalendar {
 
 /** The resource calendar with the same fault switches as a person's. */
 export class ResourceCalendar extends ProductionResourceCalendar {
-  readonly faults: { claim?: "before" | "after"; release?: "before" | "after" } = {};
+  readonly faults: { claim?: "before" | "after"; release?: "before" | "after"; configure?: "fail" } = {};
+
+  override configure(snapshot: ResourceSnapshot): { version: number } {
+    if (this.faults.configure === "fail") throw new Error("injected: resource calendar reset before configure");
+    return super.configure(snapshot);
+  }
 
   override claim(command: ClaimCommand<ResourceSnapshot>): ClaimResult {
     if (this.faults.claim === "before") throw new Error("injected: resource calendar reset before the claim");
