@@ -1,7 +1,8 @@
-/** The nightly prune: a calendar drops the rows of bookings past the retention (retention.ts). */
+/** The nightly prune: a calendar drops the rows of bookings past the retention (retention.ts), and old waitlist entries. */
 import { IDEMPOTENCY_RETENTION_MS } from "../../lib/idempotency-retention";
 import { TOMBSTONE_RETENTION_MS } from "../claims/claim-store";
 import { CALENDAR_KEEPS_PAST_MS } from "../retention";
+import { WAITLIST_KEEPS_PAST_MS } from "./waitlist";
 
 /** Drops rows past the horizon; inside the caller's transaction. Answers how many bookings went. */
 export function pruneCalendar(sql: SqlStorage, now: number): number {
@@ -16,5 +17,7 @@ export function pruneCalendar(sql: SqlStorage, now: number): number {
   sql.exec("DELETE FROM reminders WHERE booking_id NOT IN (SELECT id FROM bookings)");
   sql.exec("DELETE FROM released_claims WHERE released_ms < ?", now - TOMBSTONE_RETENTION_MS);
   sql.exec("DELETE FROM visits WHERE created_ms < ?", now - IDEMPOTENCY_RETENTION_MS);
+  // Waitlist entries of slots that ended long ago (an OFFERED one waits for its hold's expiry to end it).
+  sql.exec("DELETE FROM waitlist WHERE end_ms < ? AND status != 'OFFERED'", now - WAITLIST_KEEPS_PAST_MS);
   return rowsWritten;
 }

@@ -26,7 +26,7 @@ export function joinQueue(tables: CalendarTables, command: JoinWaitlistCommand, 
   if (violation) {
     return { ok: false, refusal: { code: "slot_unavailable", reason: violation.reason, detail: violation.detail } };
   }
-  const queued = tables.waitlist.queued({ start, end, providerId: entry.providerId });
+  const queued = tables.waitlist.queued({ start, end, providerId: entry.providerId }, now);
   if (queued.slot >= MAX_PER_SLOT || queued.service >= MAX_PER_SERVICE) {
     const detail =
       queued.slot >= MAX_PER_SLOT

@@ -9,9 +9,12 @@ import type { HoldStatus } from "../../domain/hold";
 import type { WaitlistEntry, WaitlistFrom, WaitlistRows, WaitlistStatus } from "../../domain/waitlist";
 import type { OfferContext } from "../types";
 
-/** How many entries (WAITING or OFFERED) one slot may queue, and how many a service may hold. */
+/** How many entries (WAITING or OFFERED) one slot may queue, and how many a service may hold for slots ahead. */
 export const MAX_PER_SLOT = 50;
 export const MAX_PER_SERVICE = 2_000;
+
+/** How long an entry stays readable after its slot ended, before the nightly prune drops it (prune.ts). */
+export const WAITLIST_KEEPS_PAST_MS = 30 * 86_400_000;
 
 /** A row as read: status and hold live in their columns, the rest of the entry in `record`. */
 type Row = { record: string; status: WaitlistStatus; hold_id: string | null; position: number | null };
@@ -41,14 +44,17 @@ export class Waitlist {
     );
   }
 
-  /** Entries WAITING or OFFERED for a slot, and for the whole service. */
-  queued(slot: QueuedSlot): { slot: number; service: number } {
+  /**
+   * Entries WAITING or OFFERED for a slot, and for the whole service's slots still ahead: an entry
+   * whose slot has begun can never be offered, so it no longer takes a place in the bounds.
+   */
+  queued(slot: QueuedSlot, now: number): { slot: number; service: number } {
     const live = "status IN ('WAITING', 'OFFERED')";
     const inSlot = this.sql
       .exec<{ n: number }>(`SELECT count(*) AS n FROM waitlist WHERE ${live} AND ${SLOT}`, ...slotArgs(slot))
       .one().n;
-    const all = this.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM waitlist WHERE ${live}`).one().n;
-    return { slot: inSlot, service: all };
+    const ahead = `SELECT count(*) AS n FROM waitlist WHERE ${live} AND start_ms > ?`;
+    return { slot: inSlot, service: this.sql.exec<{ n: number }>(ahead, now).one().n };
   }
 
   /** The entry as it stands, with its place in the queue while WAITING. */
