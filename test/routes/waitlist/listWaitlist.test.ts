@@ -72,9 +72,11 @@ describe("happy", () => {
 });
 
 describe("error", () => {
-  it("422 without serviceId, for an unknown status or limit, and for an unknown service", async () => {
+  it("422 without serviceId, for an unknown status, limit or query field, and for an unknown service", async () => {
     const s = await fullSlot();
     await validationError(await list(s.apiKey, ""), "serviceId");
+    // A typo never silently widens the list: `stauts` would otherwise list every status.
+    await validationError(await list(s.apiKey, `serviceId=${s.serviceId}&stauts=WAITING`), "stauts");
     await validationError(await list(s.apiKey, `serviceId=${s.serviceId}&status=LATE`), "status");
     await validationError(await list(s.apiKey, `serviceId=${s.serviceId}&limit=101`), "limit");
     await validationError(await list(s.apiKey, "serviceId=svc_nope"), "serviceId");
