@@ -187,6 +187,26 @@ export const deleteById = (idExample: string, description: string) => ({
   responses: { 204: emptyResponse(description), ...problemResponses(404, 422) },
 });
 
+/**
+ * The request and responses of an idempotent `POST` that creates: `Idempotency-Key` and a JSON
+ * body in; 201 with what was made and its `Location` (`Idempotent-Replayed` on a replay), else a
+ * 409 or a body problem.
+ */
+export const idempotentCreate = <B extends z.ZodType, R extends z.ZodType>(
+  body: B,
+  description: string,
+  schema: R,
+) => ({
+  request: {
+    headers: idempotencyKeyHeader,
+    body: { required: true, content: { "application/json": { schema: body } } },
+  },
+  responses: {
+    201: jsonResponse(description, schema, { required: ["Location"], optional: ["Idempotent-Replayed"] }),
+    ...problemResponses(409, ...bodyProblems),
+  },
+});
+
 /** `If-None-Match` on single-resource GETs: a matching ETag answers 304. */
 export const ifNoneMatchHeader = z.object({
   "if-none-match": z

@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { bookAppointment } from "../../appointments/book";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
-import { bearerSecurity, bodyProblems, idempotencyKeyHeader, jsonResponse, problemResponses } from "../../lib/openapi";
+import { bearerSecurity, idempotentCreate } from "../../lib/openapi";
 import { AppointmentSchema, CreateAppointmentSchema, MAX_SEGMENTS } from "../../schemas/appointments";
 import { presentAppointment } from "./present";
 
@@ -18,18 +18,11 @@ const route = createRoute({
     "`Idempotency-Key` works as on `POST /bookings`.",
   ].join("\n\n"),
   security: bearerSecurity,
-  request: {
-    headers: idempotencyKeyHeader,
-    body: { required: true, content: { "application/json": { schema: CreateAppointmentSchema } } },
-  },
-  responses: {
-    201: jsonResponse(
-      "The visit with every segment; `Location` points at it. `Idempotent-Replayed: true` on a replay.",
-      AppointmentSchema,
-      { required: ["Location"], optional: ["Idempotent-Replayed"] },
-    ),
-    ...problemResponses(409, ...bodyProblems),
-  },
+  ...idempotentCreate(
+    CreateAppointmentSchema,
+    "The visit with every segment; `Location` points at it. `Idempotent-Replayed: true` on a replay.",
+    AppointmentSchema,
+  ),
 });
 
 export const createAppointment = (app: OpenAPIHono<AppEnv>) =>

@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { bookAppointment } from "../../bookings/book";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
-import { bearerSecurity, bodyProblems, idempotencyKeyHeader, jsonResponse, problemResponses } from "../../lib/openapi";
+import { bearerSecurity, idempotentCreate } from "../../lib/openapi";
 import { withManageUrl } from "../../links/present";
 import { BookingSchema, CreateBookingSchema } from "../../schemas/bookings";
 
@@ -19,17 +19,11 @@ const route = createRoute({
     "`Idempotency-Key`: the same key and request within 24 hours replays the first answer with `Idempotent-Replayed: true`; the same key with another request is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_flight` with `Retry-After`.",
   ].join("\n\n"),
   security: bearerSecurity,
-  request: {
-    headers: idempotencyKeyHeader,
-    body: { required: true, content: { "application/json": { schema: CreateBookingSchema } } },
-  },
-  responses: {
-    201: jsonResponse("The booking; `Location` points at it. `Idempotent-Replayed: true` on a replay.", BookingSchema, {
-      required: ["Location"],
-      optional: ["Idempotent-Replayed"],
-    }),
-    ...problemResponses(409, ...bodyProblems),
-  },
+  ...idempotentCreate(
+    CreateBookingSchema,
+    "The booking; `Location` points at it. `Idempotent-Replayed: true` on a replay.",
+    BookingSchema,
+  ),
 });
 
 export const createBooking = (app: OpenAPIHono<AppEnv>) =>

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
-import { bearerSecurity, bodyProblems, idempotencyKeyHeader, jsonResponse, problemResponses } from "../../lib/openapi";
+import { bearerSecurity, idempotentCreate } from "../../lib/openapi";
 import { CreateSeriesSchema, SeriesSchema } from "../../schemas/series";
 import { bookSeries } from "../../series/book";
 import { presentSeries } from "./present";
@@ -18,17 +18,11 @@ const route = createRoute({
     "`Idempotency-Key` works as on `POST /bookings`.",
   ].join("\n\n"),
   security: bearerSecurity,
-  request: {
-    headers: idempotencyKeyHeader,
-    body: { required: true, content: { "application/json": { schema: CreateSeriesSchema } } },
-  },
-  responses: {
-    201: jsonResponse("The series; `Location` points at it. `Idempotent-Replayed: true` on a replay.", SeriesSchema, {
-      required: ["Location"],
-      optional: ["Idempotent-Replayed"],
-    }),
-    ...problemResponses(409, ...bodyProblems),
-  },
+  ...idempotentCreate(
+    CreateSeriesSchema,
+    "The series; `Location` points at it. `Idempotent-Replayed: true` on a replay.",
+    SeriesSchema,
+  ),
 });
 
 export const createSeries = (app: OpenAPIHono<AppEnv>) =>

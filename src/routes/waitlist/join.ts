@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
-import { bearerSecurity, bodyProblems, idempotencyKeyHeader, jsonResponse, problemResponses } from "../../lib/openapi";
+import { bearerSecurity, idempotentCreate } from "../../lib/openapi";
 import { JoinWaitlistSchema, WaitlistEntrySchema } from "../../schemas/waitlist";
 import { joinQueue } from "../../waitlist/join";
 
@@ -17,17 +17,7 @@ const route = createRoute({
     "Bounds: 50 entries per slot, 2,000 per service for slots that have not begun, 200 per API key per 24 hours (else 409 `waitlist_full`). Entries are dropped 30 days after their slot ended. `Idempotency-Key` works as on `POST /bookings`.",
   ].join("\n\n"),
   security: bearerSecurity,
-  request: {
-    headers: idempotencyKeyHeader,
-    body: { required: true, content: { "application/json": { schema: JoinWaitlistSchema } } },
-  },
-  responses: {
-    201: jsonResponse("The entry; `Location` points at it.", WaitlistEntrySchema, {
-      required: ["Location"],
-      optional: ["Idempotent-Replayed"],
-    }),
-    ...problemResponses(409, ...bodyProblems),
-  },
+  ...idempotentCreate(JoinWaitlistSchema, "The entry; `Location` points at it.", WaitlistEntrySchema),
 });
 
 export const joinWaitlist = (app: OpenAPIHono<AppEnv>) =>
