@@ -7,20 +7,21 @@ import { pruneWebhookHistory } from "./webhooks/prune";
 
 /**
  * The nightly cron: drop expired idempotency keys and webhook history past its retention, prune
- * each calendar of bookings that can overlap nothing, then reconcile (the calendars with D1, the
+ * each calendar of bookings that can overlap nothing and of waitlist entries 30 days past their
+ * slot, then reconcile (the calendars with D1, the
  * lists' kept counts with their rows) and log what differs.
  */
 export async function nightly(env: Env): Promise<void> {
   const db = createDb(env.DB);
   await db.delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, new Date().toISOString()));
   const deliveries = await pruneWebhookHistory(env.DB);
-  let pruned = 0;
+  const pruned = { calendarBookings: 0, waitlistEntries: 0 };
   for await (const service of everyService(db)) {
-    pruned += await pruneCalendar(env, service.businessId, service.id);
+    const { bookings, waitlist } = await pruneCalendar(env, service.businessId, service.id);
+    pruned.calendarBookings += bookings;
+    pruned.waitlistEntries += waitlist;
   }
-  console.log(
-    JSON.stringify({ level: "info", msg: "pruned", calendarBookings: pruned, webhookDeliveries: deliveries }),
-  );
+  console.log(JSON.stringify({ level: "info", msg: "pruned", ...pruned, webhookDeliveries: deliveries }));
   const report = await reconcile(env);
   const log = report.consistent ? console.log : console.error;
   log(JSON.stringify({ level: report.consistent ? "info" : "error", msg: "reconciliation", ...report }));

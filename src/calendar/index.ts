@@ -222,6 +222,6 @@ export const importBookings = (
     staffing.resources,
   );
 
-/** The nightly prune of one service's calendar; answers how many bookings went. */
-export const pruneCalendar = async (env: Env, businessId: string, serviceId: string) =>
-  (await serviceCalendar(env, businessId, serviceId).prune()).bookings;
+/** The nightly prune of one service's calendar; answers how many bookings and waitlist entries went. */
+export const pruneCalendar = (env: Env, businessId: string, serviceId: string) =>
+  serviceCalendar(env, businessId, serviceId).prune();

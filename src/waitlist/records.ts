@@ -74,7 +74,10 @@ export async function waitlistPage(
  * D1 learns the hold ended (as it does for `DELETE /holds/{id}`), so nothing counts it as live.
  */
 export async function leave(env: Env, db: Database, businessId: string, id: string): Promise<void> {
-  const { serviceId, entry } = await entryOf(env, db, businessId, id);
+  const { serviceId } = await loadOwned(db, waitlistEntries, "waitlist entry", businessId, id);
+  const entry = await waitlistOf(env, businessId, serviceId).entry(id);
+  // Pruned 30 days after its slot ended: it is off the waitlist either way.
+  if (!entry) return;
   await waitlistOf(env, businessId, serviceId).leave(id);
   if (entry.status === "OFFERED" && entry.holdId) {
     await db

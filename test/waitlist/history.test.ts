@@ -16,12 +16,15 @@ const DAY = 86_400_000;
 
 type Stub = DurableObjectStub<ServiceCalendar>;
 
-/** Copies `entryId`'s row `n` times, as entries of past (or future) 30-minute slots `dayOffset` days from now. */
-async function copiesOf(stub: Stub, entryId: string, n: number, dayOffset: number) {
+/**
+ * Copies `entryId`'s row `n` times as WAITING entries of 30-minute slots, the first starting
+ * `minutesFromNow` from now (negative: begun), each a minute after the one before.
+ */
+async function copiesOf(stub: Stub, entryId: string, n: number, minutesFromNow: number) {
   await runInDurableObject(stub, (_i: ServiceCalendar, state) => {
     const sql = state.storage.sql;
     const row = sql.exec<Record<string, string | number | null>>("SELECT * FROM waitlist WHERE id = ?", entryId).one();
-    const base = Math.floor((Date.now() + dayOffset * DAY) / 60_000) * 60_000;
+    const base = Math.floor(Date.now() / 60_000) * 60_000 + minutesFromNow * 60_000;
     for (let i = 0; i < n; i++) {
       const start = base + i * 60_000;
       const id = `wtl_copy${String(i).padStart(22, "0")}`;
@@ -61,7 +64,8 @@ describe("a waitlist's past", () => {
     const s = await fullSlot();
     const stub = calendarStub(s.businessId, s.serviceId);
     const first = await join(s.apiKey, joinBody(s));
-    await copiesOf(stub, first.id, 2_000, -3);
+    // Begun 3 days ago … 2,000 minutes later: the last ones are under way now (begun, not ended).
+    await copiesOf(stub, first.id, 2_000, -2_010);
 
     const res = await api("POST", "/waitlist", { key: s.apiKey, body: joinBody(s) });
     expect(res.status).toBe(201);
@@ -71,32 +75,42 @@ describe("a waitlist's past", () => {
     await runInDurableObject(stub, (_i: ServiceCalendar, state) => {
       state.storage.sql.exec(
         "UPDATE waitlist SET start_ms = start_ms + ?, end_ms = end_ms + ? WHERE id LIKE 'wtl_copy%'",
-        10 * DAY,
-        10 * DAY,
+        3 * DAY,
+        3 * DAY,
       );
     });
     const full = await api("POST", "/waitlist", { key: s.apiKey, body: joinBody(s) });
     expect((await problem(full, 409, "waitlist_full")).detail).toContain("service's waitlists are full");
   });
 
-  it("the nightly prune drops entries 30 days after their slot ended and keeps the rest readable", async () => {
-    vi.spyOn(console, "log").mockImplementation(() => {});
+  it("the nightly prune drops entries 30 days after their slot ended, whatever their status, and keeps the rest", async () => {
+    const logs = vi.spyOn(console, "log").mockImplementation(() => {});
     vi.spyOn(console, "error").mockImplementation(() => {});
     const s = await fullSlot();
     const stub = calendarStub(s.businessId, s.serviceId);
     const old = await join(s.apiKey, joinBody(s));
+    const booked = await join(s.apiKey, joinBody(s));
     const recent = await join(s.apiKey, joinBody(s));
     const ahead = await join(s.apiKey, joinBody(s));
     await api("DELETE", `/waitlist/${recent.id}`, { key: s.apiKey });
+    await runInDurableObject(stub, (_i: ServiceCalendar, state) => {
+      state.storage.sql.exec("UPDATE waitlist SET status = 'BOOKED' WHERE id = ?", booked.id);
+    });
     await slotEndedDaysAgo(stub, old.id, 31);
+    await slotEndedDaysAgo(stub, booked.id, 31);
     await slotEndedDaysAgo(stub, recent.id, 29);
 
     await nightly(env);
 
+    const pruned = logs.mock.calls.map(([line]) => JSON.parse(String(line))).find((l) => l.msg === "pruned");
+    expect(pruned.waitlistEntries).toBeGreaterThanOrEqual(2);
     const page = await json(await api("GET", `/waitlist?serviceId=${s.serviceId}`, { key: s.apiKey }));
     expect(page.data.map((e: { id: string }) => e.id)).toEqual([recent.id, ahead.id]);
     expect(page.pagination.total).toBe(2);
     await problem(await api("GET", `/waitlist/${old.id}`, { key: s.apiKey }), 404, "not_found");
+    await problem(await api("GET", `/waitlist/${booked.id}`, { key: s.apiKey }), 404, "not_found");
+    // Leaving an entry that was dropped is what leaving an ended one is: 204, nothing changes.
+    expect((await api("DELETE", `/waitlist/${old.id}`, { key: s.apiKey })).status).toBe(204);
     expect(await json(await api("GET", `/waitlist/${recent.id}`, { key: s.apiKey }))).toMatchObject({
       status: "CANCELLED",
     });

@@ -1,11 +1,14 @@
-/** The nightly prune: a calendar drops the rows of bookings past the retention (retention.ts), and old waitlist entries. */
+/**
+ * The nightly prune: a calendar drops the rows of bookings past the retention (retention.ts), and
+ * waitlist entries 30 days after their slot ended (waitlist.ts).
+ */
 import { IDEMPOTENCY_RETENTION_MS } from "../../lib/idempotency-retention";
 import { TOMBSTONE_RETENTION_MS } from "../claims/claim-store";
 import { CALENDAR_KEEPS_PAST_MS } from "../retention";
 import { WAITLIST_KEEPS_PAST_MS } from "./waitlist";
 
-/** Drops rows past the horizon; inside the caller's transaction. Answers how many bookings went. */
-export function pruneCalendar(sql: SqlStorage, now: number): number {
+/** Drops rows past the horizon; inside the caller's transaction. Answers how many bookings and entries went. */
+export function pruneCalendar(sql: SqlStorage, now: number): { bookings: number; waitlist: number } {
   const before = now - CALENDAR_KEEPS_PAST_MS;
   const { rowsWritten } = sql.exec(
     `DELETE FROM bookings WHERE blocked_end_ms < ? AND kind = 'booking' AND tentative_until_ms IS NULL
@@ -17,7 +20,7 @@ export function pruneCalendar(sql: SqlStorage, now: number): number {
   sql.exec("DELETE FROM reminders WHERE booking_id NOT IN (SELECT id FROM bookings)");
   sql.exec("DELETE FROM released_claims WHERE released_ms < ?", now - TOMBSTONE_RETENTION_MS);
   sql.exec("DELETE FROM visits WHERE created_ms < ?", now - IDEMPOTENCY_RETENTION_MS);
-  // Waitlist entries of slots that ended long ago (an OFFERED one waits for its hold's expiry to end it).
-  sql.exec("DELETE FROM waitlist WHERE end_ms < ? AND status != 'OFFERED'", now - WAITLIST_KEEPS_PAST_MS);
-  return rowsWritten;
+  // An offer's hold ends within minutes of a slot still ahead, so every entry this old has ended.
+  const waitlist = sql.exec("DELETE FROM waitlist WHERE end_ms < ?", now - WAITLIST_KEEPS_PAST_MS).rowsWritten;
+  return { bookings: rowsWritten, waitlist };
 }

@@ -169,9 +169,9 @@ export class ServiceCalendar extends CalendarObject {
     });
   }
 
-  /** The nightly prune (prune.ts): drops bookings that ended two days ago or earlier. */
-  async prune(): Promise<{ bookings: number }> {
-    return { bookings: this.ctx.storage.transactionSync(() => pruneCalendar(this.ctx.storage.sql, Date.now())) };
+  /** The nightly prune (prune.ts): bookings that ended two days ago or earlier, waitlist entries after 30. */
+  async prune(): Promise<{ bookings: number; waitlist: number }> {
+    return this.ctx.storage.transactionSync(() => pruneCalendar(this.ctx.storage.sql, Date.now()));
   }
 
   /** A hold of this calendar, as it stands now. */

@@ -10,7 +10,8 @@ const route = createRoute({
   operationId: "getWaitlistEntry",
   tags: ["Waitlist"],
   summary: "Get a waitlist entry",
-  description: "The entry as its service's calendar has it now: its position while WAITING, its hold once OFFERED.",
+  description:
+    "The entry as its service's calendar has it now: its position while WAITING, its hold once OFFERED. Entries are dropped 30 days after their slot ended (then 404).",
   security: bearerSecurity,
   ...readById("wtl_01jd3k5v7q8r9s0t1u2v3w4x5y", "The entry.", WaitlistEntrySchema),
 });
