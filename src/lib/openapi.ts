@@ -155,8 +155,8 @@ export const idempotencyKeyHeader = z.object({
 
 /**
  * The request and responses of `POST /…/{id}/cancel`: the id, `Idempotency-Key` and an optional
- * body (none, empty or `{}` cancels without a reason, so a bodiless POST that still names a JSON
- * `Content-Type` reads as `{}`); 200 with what was cancelled, else 404, 409 or a body problem.
+ * body (none, empty or `{}` cancels without a reason; an empty body sent with a `Content-Type`
+ * reads as `{}`); 200 with what was cancelled, else 404, 409 or a body problem.
  */
 export const cancelOperation = <B extends z.ZodType, R extends z.ZodType>(
   example: string,

@@ -37,6 +37,17 @@ describe("happy", () => {
     expect(again.status).toBe(201);
   });
 
+  it("an empty body sent as JSON reads as none: cancelled without a reason", async () => {
+    const s = await setup();
+    const res = await api("POST", `/appointments/${s.visit.id}/cancel`, {
+      key: s.apiKey,
+      rawBody: "",
+      headers: { "Content-Type": "application/json" },
+    });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toMatchObject({ status: "CANCELLED" });
+  });
+
   it("cancels what is left when one segment was cancelled on its own; no body needed", async () => {
     const s = await setup();
     await api("POST", `/bookings/${s.visit.bookings[0].id}/cancel`, { key: s.apiKey, body: { reason: "first" } });

@@ -32,6 +32,17 @@ describe("happy", () => {
     const s = await setup();
     expect(statuses(await json(await cancel(s.apiKey, s.series.id)))).toEqual(Array(4).fill("CANCELLED"));
   });
+
+  it("an empty body sent as JSON reads as none", async () => {
+    const s = await setup();
+    const res = await api("POST", `/series/${s.series.id}/cancel`, {
+      key: s.apiKey,
+      rawBody: "",
+      headers: { "Content-Type": "application/json" },
+    });
+    expect(res.status).toBe(200);
+    expect(statuses(await json(res))).toEqual(Array(4).fill("CANCELLED"));
+  });
 });
 
 describe("error", () => {
