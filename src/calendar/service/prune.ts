@@ -1,11 +1,10 @@
 /**
  * The nightly prune: a calendar drops the rows of bookings past the retention (retention.ts), and
- * waitlist entries 30 days after their slot ended (waitlist.ts).
+ * waitlist entries 30 days after their slot ended.
  */
 import { IDEMPOTENCY_RETENTION_MS } from "../../lib/idempotency-retention";
 import { TOMBSTONE_RETENTION_MS } from "../claims/claim-store";
-import { CALENDAR_KEEPS_PAST_MS } from "../retention";
-import { WAITLIST_KEEPS_PAST_MS } from "./waitlist";
+import { CALENDAR_KEEPS_PAST_MS, WAITLIST_KEEPS_PAST_MS } from "../retention";
 
 /** Drops rows past the horizon; inside the caller's transaction. Answers how many bookings and entries went. */
 export function pruneCalendar(sql: SqlStorage, now: number): { bookings: number; waitlist: number } {

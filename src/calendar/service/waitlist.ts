@@ -13,9 +13,6 @@ import type { OfferContext } from "../types";
 export const MAX_PER_SLOT = 50;
 export const MAX_PER_SERVICE = 2_000;
 
-/** How long an entry stays readable after its slot ended, before the nightly prune drops it (prune.ts). */
-export const WAITLIST_KEEPS_PAST_MS = 30 * 86_400_000;
-
 /** A row as read: status and hold live in their columns, the rest of the entry in `record`. */
 type Row = { record: string; status: WaitlistStatus; hold_id: string | null; position: number | null };
 

@@ -2,7 +2,8 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { cancelAppointment as cancelVisit } from "../../appointments/cancel";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
-import { bearerSecurity, cancelOperation } from "../../lib/openapi";
+import { bearerSecurity } from "../../lib/openapi";
+import { cancelOperation } from "../../lib/openapi-operations";
 import { AppointmentSchema, CancelAppointmentSchema } from "../../schemas/appointments";
 import { presentAppointment } from "./present";
 

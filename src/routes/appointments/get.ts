@@ -1,7 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { loadAppointment } from "../../appointments/records";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, readById } from "../../lib/openapi";
+import { bearerSecurity } from "../../lib/openapi";
+import { readById } from "../../lib/openapi-operations";
 import { AppointmentSchema } from "../../schemas/appointments";
 import { presentAppointment } from "./present";
 

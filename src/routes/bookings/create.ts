@@ -2,7 +2,8 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { bookAppointment } from "../../bookings/book";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
-import { bearerSecurity, idempotentCreate } from "../../lib/openapi";
+import { bearerSecurity } from "../../lib/openapi";
+import { idempotentCreate } from "../../lib/openapi-operations";
 import { withManageUrl } from "../../links/present";
 import { BookingSchema, CreateBookingSchema } from "../../schemas/bookings";
 

@@ -3,7 +3,8 @@ import { loadBooking } from "../../bookings/records";
 import { toBooking } from "../../domain/booking";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
-import { bearerSecurity, conditionalGet } from "../../lib/openapi";
+import { bearerSecurity } from "../../lib/openapi";
+import { conditionalGet } from "../../lib/openapi-operations";
 import { withManageUrl } from "../../links/present";
 import { BookingSchema } from "../../schemas/bookings";
 

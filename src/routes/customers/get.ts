@@ -2,7 +2,8 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { loadCustomer, toCustomer } from "../../customers/records";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
-import { bearerSecurity, conditionalGet } from "../../lib/openapi";
+import { bearerSecurity } from "../../lib/openapi";
+import { conditionalGet } from "../../lib/openapi-operations";
 import { CustomerSchema } from "../../schemas/customers";
 
 const route = createRoute({

@@ -2,7 +2,8 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { editCustomer } from "../../customers/edit";
 import type { AppEnv } from "../../env";
 import { etagOf, ifMatchTags } from "../../lib/etag";
-import { bearerSecurity, conditionalPatch } from "../../lib/openapi";
+import { bearerSecurity } from "../../lib/openapi";
+import { conditionalPatch } from "../../lib/openapi-operations";
 import { CustomerSchema, UpdateCustomerSchema } from "../../schemas/customers";
 
 const route = createRoute({

@@ -1,7 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { loadHold } from "../../holds/records";
-import { bearerSecurity, readById } from "../../lib/openapi";
+import { bearerSecurity } from "../../lib/openapi";
+import { readById } from "../../lib/openapi-operations";
 import { HoldSchema } from "../../schemas/holds";
 
 const route = createRoute({

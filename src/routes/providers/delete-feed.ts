@@ -1,7 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { revokeFeed } from "../../feeds/records";
-import { bearerSecurity, deleteById } from "../../lib/openapi";
+import { bearerSecurity } from "../../lib/openapi";
+import { deleteById } from "../../lib/openapi-operations";
 
 const route = createRoute({
   method: "delete",

@@ -1,7 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { etagOf, ifMatchTags } from "../../lib/etag";
-import { bearerSecurity, conditionalPatch } from "../../lib/openapi";
+import { bearerSecurity } from "../../lib/openapi";
+import { conditionalPatch } from "../../lib/openapi-operations";
 import { ServiceSchema, UpdateServiceSchema } from "../../schemas/services";
 import { editService } from "../../services/edit";
 

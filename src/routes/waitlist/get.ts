@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, readById } from "../../lib/openapi";
+import { bearerSecurity } from "../../lib/openapi";
+import { readById } from "../../lib/openapi-operations";
 import { WaitlistEntrySchema } from "../../schemas/waitlist";
 import { entryOf } from "../../waitlist/records";
 

@@ -1,7 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
-import { bearerSecurity, idempotentCreate } from "../../lib/openapi";
+import { bearerSecurity } from "../../lib/openapi";
+import { idempotentCreate } from "../../lib/openapi-operations";
 import { JoinWaitlistSchema, WaitlistEntrySchema } from "../../schemas/waitlist";
 import { joinQueue } from "../../waitlist/join";
 

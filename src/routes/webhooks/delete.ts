@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, deleteById } from "../../lib/openapi";
+import { bearerSecurity } from "../../lib/openapi";
+import { deleteById } from "../../lib/openapi-operations";
 import { deleteEndpoint } from "../../webhooks/endpoints";
 
 const route = createRoute({

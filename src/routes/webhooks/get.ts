@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, readById } from "../../lib/openapi";
+import { bearerSecurity } from "../../lib/openapi";
+import { readById } from "../../lib/openapi-operations";
 import { loadEndpoint, toWebhook } from "../../webhooks/endpoints";
 import { WebhookSchema } from "./schemas";
 
