@@ -3,8 +3,8 @@ import { cancelAppointment as cancelVisit } from "../../appointments/cancel";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity } from "../../lib/openapi";
-import { cancelOperation } from "../../lib/openapi-operations";
 import { AppointmentSchema, CancelAppointmentSchema } from "../../schemas/appointments";
+import { cancelOperation } from "../operations";
 import { presentAppointment } from "./present";
 
 const route = createRoute({

@@ -3,8 +3,8 @@ import { bookAppointment } from "../../appointments/book";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity } from "../../lib/openapi";
-import { idempotentCreate } from "../../lib/openapi-operations";
 import { AppointmentSchema, CreateAppointmentSchema, MAX_SEGMENTS } from "../../schemas/appointments";
+import { idempotentCreate } from "../operations";
 import { presentAppointment } from "./present";
 
 const route = createRoute({

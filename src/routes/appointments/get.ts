@@ -2,8 +2,8 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { loadAppointment } from "../../appointments/records";
 import type { AppEnv } from "../../env";
 import { bearerSecurity } from "../../lib/openapi";
-import { readById } from "../../lib/openapi-operations";
 import { AppointmentSchema } from "../../schemas/appointments";
+import { readById } from "../operations";
 import { presentAppointment } from "./present";
 
 const route = createRoute({

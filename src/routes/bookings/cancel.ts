@@ -3,10 +3,10 @@ import { transitionBooking } from "../../bookings/transition";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity } from "../../lib/openapi";
-import { cancelOperation } from "../../lib/openapi-operations";
 import { z } from "../../lib/zod";
 import { withManageUrl } from "../../links/present";
 import { BookingSchema, cancellationReason } from "../../schemas/bookings";
+import { cancelOperation } from "../operations";
 
 const CancelBookingSchema = z.strictObject({ reason: cancellationReason }).openapi("CancelBooking");
 

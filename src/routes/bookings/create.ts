@@ -3,9 +3,9 @@ import { bookAppointment } from "../../bookings/book";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity } from "../../lib/openapi";
-import { idempotentCreate } from "../../lib/openapi-operations";
 import { withManageUrl } from "../../links/present";
 import { BookingSchema, CreateBookingSchema } from "../../schemas/bookings";
+import { idempotentCreate } from "../operations";
 
 const route = createRoute({
   method: "post",

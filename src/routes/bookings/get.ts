@@ -4,9 +4,9 @@ import { toBooking } from "../../domain/booking";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
 import { bearerSecurity } from "../../lib/openapi";
-import { conditionalGet } from "../../lib/openapi-operations";
 import { withManageUrl } from "../../links/present";
 import { BookingSchema } from "../../schemas/bookings";
+import { conditionalGet } from "../operations";
 
 const route = createRoute({
   method: "get",

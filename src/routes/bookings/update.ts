@@ -3,10 +3,10 @@ import { transitionBooking } from "../../bookings/transition";
 import type { AppEnv } from "../../env";
 import { etagOf, ifMatchVersions } from "../../lib/etag";
 import { bearerSecurity } from "../../lib/openapi";
-import { conditionalPatch } from "../../lib/openapi-operations";
 import { z } from "../../lib/zod";
 import { withManageUrl } from "../../links/present";
 import { BookingSchema, BookingStatusSchema } from "../../schemas/bookings";
+import { conditionalPatch } from "../operations";
 
 const UpdateBookingSchema = z
   .strictObject({

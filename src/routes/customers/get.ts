@@ -3,8 +3,8 @@ import { loadCustomer, toCustomer } from "../../customers/records";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
 import { bearerSecurity } from "../../lib/openapi";
-import { conditionalGet } from "../../lib/openapi-operations";
 import { CustomerSchema } from "../../schemas/customers";
+import { conditionalGet } from "../operations";
 
 const route = createRoute({
   method: "get",

@@ -3,8 +3,8 @@ import { editCustomer } from "../../customers/edit";
 import type { AppEnv } from "../../env";
 import { etagOf, ifMatchTags } from "../../lib/etag";
 import { bearerSecurity } from "../../lib/openapi";
-import { conditionalPatch } from "../../lib/openapi-operations";
 import { CustomerSchema, UpdateCustomerSchema } from "../../schemas/customers";
+import { conditionalPatch } from "../operations";
 
 const route = createRoute({
   method: "patch",

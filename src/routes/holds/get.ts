@@ -2,8 +2,8 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { loadHold } from "../../holds/records";
 import { bearerSecurity } from "../../lib/openapi";
-import { readById } from "../../lib/openapi-operations";
 import { HoldSchema } from "../../schemas/holds";
+import { readById } from "../operations";
 
 const route = createRoute({
   method: "get",

@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { releaseHeldSeat } from "../../holds/records";
 import { bearerSecurity } from "../../lib/openapi";
-import { deleteById } from "../../lib/openapi-operations";
+import { deleteById } from "../operations";
 
 const route = createRoute({
   method: "delete",

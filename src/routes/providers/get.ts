@@ -2,8 +2,8 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
 import { bearerSecurity } from "../../lib/openapi";
-import { conditionalGet } from "../../lib/openapi-operations";
 import { loadProvider, toProvider } from "../../providers/records";
+import { conditionalGet } from "../operations";
 import { ProviderSchema } from "./schemas";
 
 const route = createRoute({

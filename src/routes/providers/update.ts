@@ -2,8 +2,8 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { etagOf, ifMatchTags } from "../../lib/etag";
 import { bearerSecurity } from "../../lib/openapi";
-import { conditionalPatch } from "../../lib/openapi-operations";
 import { editProvider } from "../../providers/edit";
+import { conditionalPatch } from "../operations";
 import { ProviderSchema, UpdateProviderSchema } from "./schemas";
 
 const route = createRoute({

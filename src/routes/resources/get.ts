@@ -2,9 +2,9 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
 import { bearerSecurity } from "../../lib/openapi";
-import { conditionalGet } from "../../lib/openapi-operations";
 import { loadResource, toResource } from "../../resources/records";
 import { ResourceSchema } from "../../schemas/resources";
+import { conditionalGet } from "../operations";
 
 const route = createRoute({
   method: "get",

@@ -2,9 +2,9 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { etagOf, ifMatchTags } from "../../lib/etag";
 import { bearerSecurity } from "../../lib/openapi";
-import { conditionalPatch } from "../../lib/openapi-operations";
 import { editResource } from "../../resources/edit";
 import { ResourceSchema, UpdateResourceSchema } from "../../schemas/resources";
+import { conditionalPatch } from "../operations";
 
 const route = createRoute({
   method: "patch",

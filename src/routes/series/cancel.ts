@@ -2,9 +2,9 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity } from "../../lib/openapi";
-import { cancelOperation } from "../../lib/openapi-operations";
 import { CancelSeriesSchema, SeriesSchema } from "../../schemas/series";
 import { cancelSeries as cancelFrom } from "../../series/cancel";
+import { cancelOperation } from "../operations";
 import { presentSeries } from "./present";
 
 const route = createRoute({

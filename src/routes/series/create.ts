@@ -2,9 +2,9 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity } from "../../lib/openapi";
-import { idempotentCreate } from "../../lib/openapi-operations";
 import { CreateSeriesSchema, SeriesSchema } from "../../schemas/series";
 import { bookSeries } from "../../series/book";
+import { idempotentCreate } from "../operations";
 import { presentSeries } from "./present";
 
 const route = createRoute({

@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { bearerSecurity } from "../../lib/openapi";
-import { readById } from "../../lib/openapi-operations";
 import { SeriesSchema } from "../../schemas/series";
 import { loadSeries } from "../../series/records";
+import { readById } from "../operations";
 import { presentSeries } from "./present";
 
 const route = createRoute({

@@ -2,9 +2,9 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
 import { bearerSecurity } from "../../lib/openapi";
-import { conditionalGet } from "../../lib/openapi-operations";
 import { ServiceSchema } from "../../schemas/services";
 import { findService } from "../../services/records";
+import { conditionalGet } from "../operations";
 
 const route = createRoute({
   method: "get",

@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { bearerSecurity } from "../../lib/openapi";
-import { readById } from "../../lib/openapi-operations";
 import { WaitlistEntrySchema } from "../../schemas/waitlist";
 import { entryOf } from "../../waitlist/records";
+import { readById } from "../operations";
 
 const route = createRoute({
   method: "get",

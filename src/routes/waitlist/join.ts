@@ -2,9 +2,9 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity } from "../../lib/openapi";
-import { idempotentCreate } from "../../lib/openapi-operations";
 import { JoinWaitlistSchema, WaitlistEntrySchema } from "../../schemas/waitlist";
 import { joinQueue } from "../../waitlist/join";
+import { idempotentCreate } from "../operations";
 
 const route = createRoute({
   method: "post",

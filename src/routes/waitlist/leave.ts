@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { bearerSecurity } from "../../lib/openapi";
-import { deleteById } from "../../lib/openapi-operations";
 import { leave } from "../../waitlist/records";
+import { deleteById } from "../operations";
 
 const route = createRoute({
   method: "delete",

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { bearerSecurity } from "../../lib/openapi";
-import { readById } from "../../lib/openapi-operations";
 import { loadEndpoint, toWebhook } from "../../webhooks/endpoints";
+import { readById } from "../operations";
 import { WebhookSchema } from "./schemas";
 
 const route = createRoute({

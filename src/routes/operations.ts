@@ -2,7 +2,7 @@
  * The request and responses of the API's recurring kinds of operation (read, delete, create,
  * cancel, conditional read and change by id), each spread into a route's `createRoute`.
  */
-import { emptyBodyAsObject } from "../middleware/empty-body";
+
 import {
   bodyProblems,
   emptyResponse,
@@ -13,8 +13,9 @@ import {
   jsonResponse,
   type ProblemStatus,
   problemResponses,
-} from "./openapi";
-import type { z } from "./zod";
+} from "../lib/openapi";
+import type { z } from "../lib/zod";
+import { emptyBodyAsObject } from "../middleware/empty-body";
 
 /**
  * The request and responses of `POST /…/{id}/cancel`: the id, `Idempotency-Key` and an optional
