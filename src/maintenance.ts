@@ -8,8 +8,8 @@ import { pruneWebhookHistory } from "./webhooks/prune";
 /**
  * The nightly cron: drop expired idempotency keys and webhook history past its retention, prune
  * each calendar of bookings that can overlap nothing and of waitlist entries 30 days past their
- * slot, then reconcile (the calendars with D1, the
- * lists' kept counts with their rows) and log what differs.
+ * slot, then reconcile (the calendars with D1, the lists' kept counts with their rows) and log
+ * what differs.
  */
 export async function nightly(env: Env): Promise<void> {
   const db = createDb(env.DB);

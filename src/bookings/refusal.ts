@@ -44,7 +44,7 @@ export function throwRefusal(refusal: CalendarRefusal): never {
       throw new ApiError("slot_unavailable", refusal.detail, { extensions: { reason: refusal.reason } });
     case "unavailable":
     case "service_changed":
-      throw new ApiError("unavailable", refusal.detail, { headers: { "Retry-After": "1" } });
+      throw new ApiError("unavailable", refusal.detail);
     case "policy_window":
       throw new ApiError("policy_window", refusal.detail, { extensions: { until: refusal.until } });
     case "precondition_failed":

@@ -19,6 +19,8 @@ export function problemResponse(c: Context, error: ApiError): Response {
     ...error.extensions,
   };
   const headers = new Headers(error.headers);
+  // Every 503 is worth a retry, and the document promises each one says when.
+  if (error.status === 503 && !headers.has("Retry-After")) headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
   headers.set("Content-Type", "application/problem+json");
   if (requestId) headers.set("X-Request-Id", requestId);
   return new Response(JSON.stringify(body), { status: error.status, headers });
@@ -55,9 +57,7 @@ export function onError(err: unknown, c: Context): Response {
   if (transient) {
     return problemResponse(
       c,
-      new ApiError("unavailable", `Storage is busy or restarting. Retry in ${RETRY_AFTER_SECONDS} s.`, {
-        headers: { "Retry-After": String(RETRY_AFTER_SECONDS) },
-      }),
+      new ApiError("unavailable", `Storage is busy or restarting. Retry in ${RETRY_AFTER_SECONDS} s.`),
     );
   }
   return problemResponse(

@@ -9,10 +9,7 @@ import { configureCalendar } from "./configure";
 import { loadResource, type ResourceFields, toResource } from "./records";
 import { resourceSnapshotOf } from "./snapshot";
 
-const changedMeanwhile = () =>
-  new ApiError("unavailable", "The resource changed while this request ran; retry.", {
-    headers: { "Retry-After": "1" },
-  });
+const changedMeanwhile = () => new ApiError("unavailable", "The resource changed while this request ran; retry.");
 
 /**
  * Replaces the given settings of the business's resource (with If-Match tags, only if it still

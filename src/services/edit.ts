@@ -11,10 +11,7 @@ import { loadBookableService } from "./bookable";
 import { assertLinkable, replaceLinks } from "./links";
 import { linksOf, loadService, type ServiceFields, type ServiceLinks, toService } from "./records";
 
-const changedMeanwhile = () =>
-  new ApiError("unavailable", "The service changed while this request ran; retry.", {
-    headers: { "Retry-After": "1" },
-  });
+const changedMeanwhile = () => new ApiError("unavailable", "The service changed while this request ran; retry.");
 
 /**
  * Applies the changes to the business's service (and, with `providerIds` or `resourceIds`, who
