@@ -1,6 +1,9 @@
 /** A waitlist entry: a customer queued for a full slot, offered a hold when a seat frees. */
 
-/** WAITING in the queue; OFFERED a hold; then BOOKED (the hold became a booking), EXPIRED (the offer lapsed) or CANCELLED. */
+/**
+ * WAITING in the queue; OFFERED a hold; then BOOKED (the hold became a booking), EXPIRED (the
+ * offer lapsed, or the slot began while it waited) or CANCELLED.
+ */
 export const waitlistStatuses = ["WAITING", "OFFERED", "BOOKED", "EXPIRED", "CANCELLED"] as const;
 export type WaitlistStatus = (typeof waitlistStatuses)[number];
 

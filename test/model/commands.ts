@@ -559,7 +559,7 @@ class PatchService implements Cmd {
     // Its WAITING entries wait for their start at the new length, keeping their place in line.
     if (fits && this.change.duration !== undefined) {
       for (const entry of m.waitlist ?? []) {
-        if (entry.service === this.service && entry.status === "WAITING")
+        if (entry.service === this.service && entry.status === "WAITING" && entry.start > m.now)
           entry.end = entry.start + next.duration * MINUTE;
       }
     }

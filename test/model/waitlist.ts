@@ -1,8 +1,9 @@
 /**
  * The waitlist in the model-based test: joining and leaving, and after every command the
  * offers the API made, checked against the model — each new offer went to the first WAITING
- * entry of its slot while the model had a seat for it, each offer ended as its hold did, and
- * after a change that freed seats in a service no WAITING entry of it still has a free seat.
+ * entry of its slot while the model had a seat for it, each offer ended as its hold did, an
+ * entry still WAITING when its slot began reads EXPIRED, and after a change that freed seats in
+ * a service no WAITING entry of it still has a free seat.
  */
 import type fc from "fast-check";
 import { expect } from "vitest";
@@ -37,7 +38,12 @@ export async function syncOffers(m: Model, sys: System, freed: readonly ServiceK
     for (const api of listed) {
       const entry = waitlist.find((e) => e.id === api.id) as WaitModel;
       const what = `waitlist ${entry.id} (${entry.service} ${label(entry.start)}): model ${entry.status}, API ${api.status}`;
-      if (entry.status === "WAITING" && api.status === "OFFERED")
+      // An entry whose slot began while it waited: EXPIRED without an offer, never before its start.
+      if (entry.status === "WAITING" && entry.start <= m.now) expect(api.status, what).not.toBe("WAITING");
+      if (entry.status === "WAITING" && api.status === "EXPIRED" && api.holdId === null) {
+        expect(entry.start <= m.now, `${what}: expired before its slot began`).toBe(true);
+        entry.status = "EXPIRED";
+      } else if (entry.status === "WAITING" && api.status === "OFFERED")
         await offered(m, sys, entry, api.holdId as string, what);
       else if (entry.status === "OFFERED" && api.status !== "OFFERED") {
         const hold = m.holds.find((h) => h.id === entry.holdId);
@@ -179,7 +185,7 @@ export class JoinBooked implements Cmd {
   toString = () => `join-booked-slot(#${this.index})`;
 }
 
-/** Leaves the waitlist: WAITING or OFFERED becomes CANCELLED (an offered hold is released). */
+/** Leaves the waitlist: WAITING (its slot ahead) or OFFERED becomes CANCELLED (an offered hold is released). */
 export class Leave implements Cmd {
   constructor(readonly index: number) {}
   check = (m: Readonly<Model>) => (m.waitlist ?? []).length > 0;
@@ -192,6 +198,8 @@ export class Leave implements Cmd {
       if (hold && liveHold(m, hold)) hold.state = "RELEASED";
     }
     const freed = entry.status === "OFFERED" ? [entry.service] : [];
+    // Once its slot has begun a WAITING entry has ended (EXPIRED): leaving it changes nothing.
+    if (entry.status === "WAITING" && entry.start <= m.now) entry.status = "EXPIRED";
     if (entry.status === "WAITING" || entry.status === "OFFERED") entry.status = "CANCELLED";
     await checkInvariants(m, sys, freed);
   }

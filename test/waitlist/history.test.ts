@@ -1,6 +1,6 @@
 /**
- * A waitlist's past: entries whose slots have begun can never be offered, so they leave the
- * service's bound of 2,000; and the nightly prune drops entries 30 days after their slot ended,
+ * A waitlist's past: entries whose slots have begun can never be offered, so they read EXPIRED
+ * and leave the service's bound of 2,000; and the nightly prune drops entries 30 days after their slot ended,
  * so a busy service's waitlist does not grow with its history (docs/api-behaviour.md, "Waitlist").
  */
 import { runInDurableObject } from "cloudflare:test";
@@ -10,7 +10,7 @@ import type { ServiceCalendar } from "../../src/calendar/service/service-calenda
 import { nightly } from "../../src/maintenance";
 import { calendarStub } from "../bookings/support";
 import { api, json, problem } from "../helpers";
-import { fullSlot, join, joinBody } from "./support";
+import { entry, fullSlot, join, joinBody } from "./support";
 
 const DAY = 86_400_000;
 
@@ -81,6 +81,40 @@ describe("a waitlist's past", () => {
     });
     const full = await api("POST", "/waitlist", { key: s.apiKey, body: joinBody(s) });
     expect((await problem(full, 409, "waitlist_full")).detail).toContain("service's waitlists are full");
+  });
+
+  it("an entry still WAITING when its slot begins reads EXPIRED, in reads, lists and filters, and stays so when left", async () => {
+    const s = await fullSlot();
+    const first = await join(s.apiKey, joinBody(s));
+    const second = await join(s.apiKey, joinBody(s));
+    const list = async (status: string) =>
+      json(await api("GET", `/waitlist?serviceId=${s.serviceId}&status=${status}`, { key: s.apiKey }));
+    expect((await list("WAITING")).pagination.total).toBe(2);
+    try {
+      // One minute before the slot: still waiting, in line.
+      vi.setSystemTime(Date.parse(s.start) - 60_000);
+      expect(await entry(s.apiKey, second.id)).toMatchObject({ status: "WAITING", position: 2 });
+      // One minute into it: no seat can be offered any more.
+      vi.setSystemTime(Date.parse(s.start) + 60_000);
+      expect(await entry(s.apiKey, first.id)).toMatchObject({
+        status: "EXPIRED",
+        position: null,
+        holdId: null,
+        updatedAt: first.updatedAt,
+      });
+      const waiting = await list("WAITING");
+      expect(waiting.data).toEqual([]);
+      expect(waiting.pagination.total).toBe(0);
+      const expired = await list("EXPIRED");
+      expect(expired.data.map((e: { id: string }) => e.id)).toEqual([first.id, second.id]);
+      expect(expired.pagination.total).toBe(2);
+      // Leaving an entry that has ended changes nothing.
+      expect((await api("DELETE", `/waitlist/${second.id}`, { key: s.apiKey })).status).toBe(204);
+      expect(await entry(s.apiKey, second.id)).toMatchObject({ status: "EXPIRED", position: null });
+      expect((await list("CANCELLED")).pagination.total).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("the nightly prune drops entries 30 days after their slot ended, whatever their status, and keeps the rest", async () => {

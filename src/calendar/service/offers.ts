@@ -39,7 +39,7 @@ export async function offerFreedSeats(deps: FlowDeps, now: () => number): Promis
         () => false,
       );
       if (!found) {
-        storage.transactionSync(() => tables.waitlist.mark(entry.id, null));
+        storage.transactionSync(() => tables.waitlist.mark(entry.id, null, now()));
         break;
       }
       const result = await holdFlow(deps, {
@@ -77,15 +77,15 @@ function nextToOffer({ tables }: FlowDeps, slot: QueuedSlot, now: number): Waitl
       offer(tables, entry.id, now);
       return nextToOffer({ tables } as FlowDeps, slot, now);
     }
-    tables.waitlist.mark(entry.id, null);
+    tables.waitlist.mark(entry.id, null, now);
   }
-  return tables.waitlist.mark(entry.id, newId("hold", now));
+  return tables.waitlist.mark(entry.id, newId("hold", now), now);
 }
 
 /** The offer's hold was placed (or not): the entry is OFFERED, or waits on unmarked. Answers whether to go on. */
 function record({ tables }: FlowDeps, entryId: string, placed: boolean, now: number): boolean {
   if (placed) offer(tables, entryId, now);
-  else tables.waitlist.mark(entryId, null);
+  else tables.waitlist.mark(entryId, null, now);
   return placed;
 }
 

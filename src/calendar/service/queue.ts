@@ -36,12 +36,15 @@ export function joinQueue(tables: CalendarTables, command: JoinWaitlistCommand, 
   }
   tables.waitlist.keepContext({ service, providers: command.providers ?? [], resources: command.resources ?? [] });
   tables.waitlist.add({ businessId: service.businessId, apiKeyId: command.apiKeyId }, entry);
-  return { ok: true, entry: tables.waitlist.find(entry.id) as WaitlistEntry };
+  return { ok: true, entry: tables.waitlist.find(entry.id, now) as WaitlistEntry };
 }
 
-/** Takes an entry off the waitlist: CANCELLED, its offered hold released. Answers the entry (unchanged once final). */
+/**
+ * Takes an entry off the waitlist: CANCELLED, its offered hold released. Answers the entry
+ * (unchanged once final, which a WAITING entry is once its slot has begun: EXPIRED).
+ */
 export function leaveQueue(tables: CalendarTables, id: string, now: number): WaitlistEntry | undefined {
-  const entry = tables.waitlist.find(id);
+  const entry = tables.waitlist.find(id, now);
   if (!entry || (entry.status !== "WAITING" && entry.status !== "OFFERED")) return entry;
   const at = new Date(now).toISOString();
   // Cancelled first, so the hold's release does not mark it EXPIRED.

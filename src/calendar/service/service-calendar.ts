@@ -83,17 +83,19 @@ export class ServiceCalendar extends CalendarObject {
   async joinWaitlist(command: JoinWaitlistCommand): Promise<JoinResult> {
     const result = this.ctx.storage.transactionSync(() => joinQueue(this.tables, command, Date.now()));
     if (result.ok) await this.offerSeats();
-    return result.ok ? { ok: true, entry: this.tables.waitlist.find(result.entry.id) ?? result.entry } : result;
+    return result.ok
+      ? { ok: true, entry: this.tables.waitlist.find(result.entry.id, Date.now()) ?? result.entry }
+      : result;
   }
 
   /** A waitlist entry as it stands. */
   async waitlistEntry(id: string): Promise<WaitlistEntry | null> {
-    return this.tables.waitlist.find(id) ?? null;
+    return this.tables.waitlist.find(id, Date.now()) ?? null;
   }
 
   /** A page of this service's waitlist in queue order, optionally of one status. */
   async listWaitlist(status: WaitlistStatus | undefined, from: WaitlistFrom, limit: number): Promise<WaitlistRows> {
-    return this.tables.waitlist.page(status, from, limit);
+    return this.tables.waitlist.page(status, from, limit, Date.now());
   }
 
   /** Offers what is free to the waitlist now (after a change elsewhere freed this service's people or rooms). */

@@ -2,19 +2,18 @@
  * The service's waitlist: customers queued for a full slot (a start, an end, maybe a person),
  * in the calendar that decides the slot's seats. When a seat frees, the first WAITING entry of
  * the slot is offered a hold (offers.ts); the entry follows its hold — BOOKED when it becomes a
- * booking, EXPIRED when it lapses or is released, after which the next entry is offered. Every
- * method runs inside the caller's transaction.
+ * booking, EXPIRED when it lapses or is released, after which the next entry is offered — or
+ * EXPIRED, as read, once its slot begins while it waits (waitlist-rows.ts). Every method runs
+ * inside the caller's transaction.
  */
 import type { HoldStatus } from "../../domain/hold";
 import type { WaitlistEntry, WaitlistFrom, WaitlistRows, WaitlistStatus } from "../../domain/waitlist";
 import type { OfferContext } from "../types";
+import { entryOf, type Row, recordOf, SELECT_ENTRY, SHOWN_STATUS } from "./waitlist-rows";
 
 /** How many entries (WAITING or OFFERED) one slot may queue, and how many a service may hold for slots ahead. */
 export const MAX_PER_SLOT = 50;
 export const MAX_PER_SERVICE = 2_000;
-
-/** A row as read: status and hold live in their columns, the rest of the entry in `record`. */
-type Row = { record: string; status: WaitlistStatus; hold_id: string | null; position: number | null };
 
 /** A slot entries queue for. */
 export type QueuedSlot = { start: number; end: number; providerId: string | null };
@@ -54,30 +53,29 @@ export class Waitlist {
     return { slot: inSlot, service: this.sql.exec<{ n: number }>(ahead, now).one().n };
   }
 
-  /** The entry as it stands, with its place in the queue while WAITING. */
-  find(id: string): WaitlistEntry | undefined {
-    const row = this.sql
-      .exec<Row>(`SELECT record, status, hold_id, ${POSITION} AS position FROM waitlist w WHERE id = ?`, id)
-      .toArray()[0];
+  /** The entry as it stands at `now`, with its place in the queue while WAITING. */
+  find(id: string, now: number): WaitlistEntry | undefined {
+    const row = this.sql.exec<Row>(`${SELECT_ENTRY} FROM waitlist w WHERE id = ?`, now, now, id).toArray()[0];
     return row ? entryOf(row) : undefined;
   }
 
   /**
-   * Entries in queue order (by id), optionally of one status, and how many match: `offset`
-   * entries in, or the `limit + 1` nearest after or before an id (before: nearest first), so the
-   * caller knows whether more follow. The id is the primary key: a seek at any depth.
+   * Entries in queue order (by id), optionally of one status as shown at `now`, and how many
+   * match: `offset` entries in, or the `limit + 1` nearest after or before an id (before: nearest
+   * first), so the caller knows whether more follow. The id is the primary key: a seek at any depth.
    */
-  page(status: WaitlistStatus | undefined, from: WaitlistFrom, limit: number): WaitlistRows {
-    const match = [status ?? null, status ?? null] as const;
-    const matching = "FROM waitlist w WHERE (? IS NULL OR status = ?)";
-    const select = `SELECT record, status, hold_id, ${POSITION} AS position ${matching}`;
+  page(status: WaitlistStatus | undefined, from: WaitlistFrom, limit: number, now: number): WaitlistRows {
+    const match = [status ?? null, now, status ?? null] as const;
+    const matching = `FROM waitlist w WHERE (? IS NULL OR ${SHOWN_STATUS} = ?)`;
+    const select = `${SELECT_ENTRY} ${matching}`;
+    const shown = [now, now, ...match] as const;
     const total = this.sql.exec<{ n: number }>(`SELECT count(*) AS n ${matching}`, ...match).one().n;
     const rows =
       from.kind === "offset"
-        ? this.sql.exec<Row>(`${select} ORDER BY id LIMIT ? OFFSET ?`, ...match, limit, from.offset)
+        ? this.sql.exec<Row>(`${select} ORDER BY id LIMIT ? OFFSET ?`, ...shown, limit, from.offset)
         : from.kind === "after"
-          ? this.sql.exec<Row>(`${select} AND id > ? ORDER BY id LIMIT ?`, ...match, from.id, limit + 1)
-          : this.sql.exec<Row>(`${select} AND id < ? ORDER BY id DESC LIMIT ?`, ...match, from.id, limit + 1);
+          ? this.sql.exec<Row>(`${select} AND id > ? ORDER BY id LIMIT ?`, ...shown, from.id, limit + 1)
+          : this.sql.exec<Row>(`${select} AND id < ? ORDER BY id DESC LIMIT ?`, ...shown, from.id, limit + 1);
     return { entries: rows.toArray().map(entryOf), total };
   }
 
@@ -105,7 +103,7 @@ export class Waitlist {
   next(slot: QueuedSlot): WaitlistEntry | undefined {
     const row = this.sql
       .exec<Row>(
-        `SELECT record, status, hold_id, 1 AS position FROM waitlist
+        `SELECT record, status, status AS stored, hold_id, 1 AS position FROM waitlist
          WHERE status = 'WAITING' AND ${SLOT} ORDER BY id LIMIT 1`,
         ...slotArgs(slot),
       )
@@ -120,7 +118,8 @@ export class Waitlist {
     at: string,
     links: { holdId?: string | null; bookingId?: string | null } = {},
   ) {
-    const current = this.find(id);
+    const now = Date.parse(at);
+    const current = this.find(id, now);
     if (!current) return undefined;
     const next = { ...current, ...links, updatedAt: at };
     this.sql.exec(
@@ -130,7 +129,7 @@ export class Waitlist {
       JSON.stringify(recordOf(next)),
       id,
     );
-    return this.find(id);
+    return this.find(id, now);
   }
 
   /** The entry offered `holdId` follows the hold's end: BOOKED when it became a booking, else EXPIRED. */
@@ -142,9 +141,9 @@ export class Waitlist {
   }
 
   /** Marks a WAITING entry with the hold about to be offered to it (null: none); answers the entry. */
-  mark(id: string, holdId: string | null): WaitlistEntry | undefined {
+  mark(id: string, holdId: string | null, now: number): WaitlistEntry | undefined {
     this.sql.exec("UPDATE waitlist SET hold_id = ? WHERE id = ? AND status = 'WAITING'", holdId, id);
-    const entry = this.find(id);
+    const entry = this.find(id, now);
     return entry && { ...entry, holdId };
   }
 
@@ -190,13 +189,16 @@ export class Waitlist {
    * person): a customer waits for the appointment at that time, and after a change of
    * `durationMinutes` a hold of the old length could no longer be placed — the entry would wait
    * for ever while later joiners for the same start were offered the seat. Its place in the line
-   * (its id) stays; OFFERED entries keep the hold they were given.
+   * (its id) stays; OFFERED entries keep the hold they were given, and entries whose slot has
+   * begun (EXPIRED as read) stay as they ended.
    */
   fitLength(durationMinutes: number, at: string): void {
     const length = durationMinutes * 60_000;
     const rows = this.sql
       .exec<{ id: string; start: number; record: string }>(
-        "SELECT id, start_ms AS start, record FROM waitlist WHERE status = 'WAITING' AND end_ms - start_ms <> ?",
+        `SELECT id, start_ms AS start, record FROM waitlist
+         WHERE status = 'WAITING' AND start_ms > ? AND end_ms - start_ms <> ?`,
+        Date.parse(at),
         length,
       )
       .toArray();
@@ -230,19 +232,3 @@ export class Waitlist {
     );
   }
 }
-
-/** What `record` keeps of an entry: all but what its columns hold (status, hold) or a query works out (position). */
-const recordOf = ({ status: _s, holdId: _h, position: _p, ...rest }: WaitlistEntry) => rest;
-
-/** A WAITING entry's place: the WAITING entries of its slot created up to it. */
-const POSITION = `CASE WHEN w.status = 'WAITING' THEN (SELECT count(*) FROM waitlist q WHERE q.status = 'WAITING'
-  AND q.start_ms = w.start_ms AND q.end_ms = w.end_ms AND coalesce(q.provider_id, '') = coalesce(w.provider_id, '')
-  AND q.id <= w.id) END`;
-
-/** An entry from its row: the hold shows once offered (while WAITING the column marks an offer being placed). */
-const entryOf = (row: Row): WaitlistEntry => ({
-  ...(JSON.parse(row.record) as Omit<WaitlistEntry, "status" | "holdId" | "position">),
-  status: row.status,
-  holdId: row.status === "WAITING" ? null : row.hold_id,
-  position: row.position,
-});

@@ -12,7 +12,7 @@ const route = createRoute({
   tags: ["Waitlist"],
   summary: "Get a waitlist entry",
   description:
-    "The entry as its service's calendar has it now: its position while WAITING, its hold once OFFERED. Entries are dropped 30 days after their slot ended (then 404).",
+    "The entry as its service's calendar has it now: its position while WAITING, its hold once OFFERED. An entry still WAITING when its slot begins reads EXPIRED from then on (no event is sent). Entries are dropped 30 days after their slot ended (then 404).",
   security: bearerSecurity,
   ...readById("wtl_01jd3k5v7q8r9s0t1u2v3w4x5y", "The entry.", WaitlistEntrySchema),
 });

@@ -11,7 +11,7 @@ const route = createRoute({
   tags: ["Waitlist"],
   summary: "Take an entry off the waitlist",
   description:
-    "The entry becomes CANCELLED and stays readable (until 30 days after its slot ended); an offered hold is released and its seat offered to the next entry. Idempotent: an entry already BOOKED, EXPIRED or CANCELLED stays as it is, and one dropped 30 days after its slot is gone (204).",
+    "The entry becomes CANCELLED and stays readable (until 30 days after its slot ended); an offered hold is released and its seat offered to the next entry. Idempotent: an entry already BOOKED, EXPIRED (its slot begun included) or CANCELLED stays as it is, and one dropped 30 days after its slot is gone (204).",
   security: bearerSecurity,
   ...deleteById("wtl_01jd3k5v7q8r9s0t1u2v3w4x5y", "Taken off (or already off)."),
 });

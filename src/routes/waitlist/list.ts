@@ -14,7 +14,7 @@ const route = createRoute({
   tags: ["Waitlist"],
   summary: "List a service's waitlist",
   description: [
-    "The service's entries in the order they were queued, optionally of one `status`, read from the service's calendar, which keeps every entry until 30 days after its slot ended. `serviceId` is required (a waitlist is the service's).",
+    "The service's entries in the order they were queued, optionally of one `status` as it reads now (an entry still WAITING when its slot begins is EXPIRED), read from the service's calendar, which keeps every entry until 30 days after its slot ended. `serviceId` is required (a waitlist is the service's).",
     "Pages: `page` from 1, `limit` 1 to 100 (default 50); a page past the end is an empty `data` with the real `total`. A page may skip at most 10,000 entries (`(page − 1) × limit` ≤ 10,000; deeper is a 422 on `page`).",
     cursorRules,
   ].join("\n\n"),
