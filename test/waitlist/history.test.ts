@@ -112,6 +112,14 @@ describe("a waitlist's past", () => {
       expect((await api("DELETE", `/waitlist/${second.id}`, { key: s.apiKey })).status).toBe(204);
       expect(await entry(s.apiKey, second.id)).toMatchObject({ status: "EXPIRED", position: null });
       expect((await list("CANCELLED")).pagination.total).toBe(0);
+      // A change of the service's length carries waiting entries along, not ended ones.
+      const patch = { key: s.apiKey, body: { durationMinutes: 45 } };
+      expect((await api("PATCH", `/services/${s.serviceId}`, patch)).status).toBe(200);
+      expect(await entry(s.apiKey, first.id)).toMatchObject({
+        status: "EXPIRED",
+        endTime: first.endTime,
+        updatedAt: first.updatedAt,
+      });
     } finally {
       vi.useRealTimers();
     }

@@ -5,7 +5,7 @@
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { webhookEvents } from "../../src/db/schema";
 import { at, bookingBody, calendarStub, plus, slotAt, statusCounts } from "../bookings/support";
@@ -38,6 +38,29 @@ describe("storms", () => {
     // Each offer is one waitlist.offered event.
     const offered = (await db().select().from(webhookEvents)).filter((e) => e.type === "waitlist.offered");
     expect(offered.filter((e) => e.businessId === s.businessId)).toHaveLength(10);
+    expect(
+      (await reconcile(env, { businessId: s.businessId })).differences.filter((d) => d.kind !== "pending_in_outbox"),
+    ).toEqual([]);
+  });
+});
+
+describe("storms of leaving", () => {
+  it("10 cancels and 10 entries leaving, all at once: every seat is either offered or free, and no left entry keeps one", async () => {
+    const s = await fullSlot(10);
+    const queued = [];
+    for (let i = 0; i < 10; i++) queued.push(await join(s.apiKey, joinBody(s)));
+    const answers = await Promise.all([
+      ...s.bookings.map((b) => api("POST", `/bookings/${b.id}/cancel`, { key: s.apiKey })),
+      ...queued.map((e) => api("DELETE", `/waitlist/${e.id}`, { key: s.apiKey })),
+    ]);
+    expect(statusCounts(answers)).toEqual({ 200: 10, 204: 10 });
+    const after = await entries(s.apiKey, s.serviceId);
+    expect(after.map((e) => e.status)).toEqual(Array(10).fill("CANCELLED"));
+    // An entry offered before it left had its hold released; none was offered after it left.
+    for (const entry of after.filter((e) => e.holdId)) {
+      expect((await json(await api("GET", `/holds/${entry.holdId}`, { key: s.apiKey }))).status).toBe("RELEASED");
+    }
+    expect(await slotAt(s.apiKey, s.serviceId, s.start)).toMatchObject({ booked: 0, held: 0, remaining: 10 });
     expect(
       (await reconcile(env, { businessId: s.businessId })).differences.filter((d) => d.kind !== "pending_in_outbox"),
     ).toEqual([]);
@@ -139,5 +162,33 @@ describe("faults", () => {
     expect(again).toMatchObject({ status: "OFFERED", holdId: offered.holdId });
     expect((await json(await api("GET", `/waitlist/${second.id}`, { key: s.apiKey }))).status).toBe("WAITING");
     expect(await slotAt(s.apiKey, s.serviceId, s.start)).toMatchObject({ held: 1, remaining: 0 });
+  });
+
+  it("the calendar reset before recording an offer, and the slot began before the next run: no offer; the hold lapses on time", async () => {
+    const s = await fullSlot();
+    const first = await join(s.apiKey, joinBody(s));
+    const stub = calendarStub(s.businessId, s.serviceId);
+    try {
+      // The seat frees five minutes before the slot: the offer's hold would last into it.
+      vi.setSystemTime(Date.parse(s.start) - 5 * 60_000);
+      await api("POST", `/bookings/${s.bookings[0]?.id}/cancel`, { key: s.apiKey });
+      const offered = await json(await api("GET", `/waitlist/${first.id}`, { key: s.apiKey }));
+      expect(offered.status).toBe("OFFERED");
+      await runInDurableObject(stub, (_i, state) => {
+        state.storage.sql.exec("UPDATE waitlist SET status = 'WAITING' WHERE id = ?", first.id);
+      });
+      vi.setSystemTime(Date.parse(s.start) + 60_000);
+      await runDurableObjectAlarm(stub);
+      expect(await json(await api("GET", `/waitlist/${first.id}`, { key: s.apiKey }))).toMatchObject({
+        status: "EXPIRED",
+        holdId: null,
+      });
+      vi.setSystemTime(Date.parse(offered.updatedAt) + 15 * 60_000);
+      await runDurableObjectAlarm(stub);
+      expect((await json(await api("GET", `/holds/${offered.holdId}`, { key: s.apiKey }))).status).toBe("EXPIRED");
+      expect((await json(await api("GET", `/waitlist/${first.id}`, { key: s.apiKey }))).status).toBe("EXPIRED");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

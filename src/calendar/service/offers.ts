@@ -11,6 +11,7 @@ import type { WaitlistEntry } from "../../domain/waitlist";
 import { newId } from "../../lib/ids";
 import type { FlowDeps } from "./flows";
 import { holdFlow } from "./flows";
+import { releaseLiveHold } from "./hold";
 import type { QueuedSlot } from "./waitlist";
 
 /** How long an offer's hold keeps the seat. */
@@ -50,7 +51,7 @@ export async function offerFreedSeats(deps: FlowDeps, now: () => number): Promis
         endTime: entry.endTime,
         ttlMs: OFFER_TTL_MS,
       });
-      const done = storage.transactionSync(() => record(deps, entry.id, result.ok, now()));
+      const done = storage.transactionSync(() => record(deps, entry.id, holdId, result.ok, now()));
       if (!done) {
         await deps.env.DB.prepare("DELETE FROM holds WHERE id = ?")
           .bind(holdId)
@@ -64,8 +65,8 @@ export async function offerFreedSeats(deps: FlowDeps, now: () => number): Promis
 
 /**
  * The slot's first WAITING entry, marked with the id of the hold about to be offered — or
- * nothing when none waits or no seat looks free. An entry marked by a run that died is settled
- * first: offered if its hold is live, else unmarked.
+ * nothing when none waits, its slot has begun, or no seat looks free. An entry marked by a run
+ * that died is settled first: offered if its hold is live, else unmarked.
  */
 function nextToOffer({ tables }: FlowDeps, slot: QueuedSlot, now: number): WaitlistEntry | undefined {
   const entry = tables.waitlist.next(slot);
@@ -74,25 +75,39 @@ function nextToOffer({ tables }: FlowDeps, slot: QueuedSlot, now: number): Waitl
   if (marked) {
     const hold = tables.holds.find(marked, now);
     if (hold?.status === "HELD" && tables.holds.seat(marked)) {
-      offer(tables, entry.id, now);
+      offer(tables, entry.id, marked, now);
       return nextToOffer({ tables } as FlowDeps, slot, now);
     }
     tables.waitlist.mark(entry.id, null, now);
   }
+  if (slot.start <= now) return undefined;
   return tables.waitlist.mark(entry.id, newId("hold", now), now);
 }
 
-/** The offer's hold was placed (or not): the entry is OFFERED, or waits on unmarked. Answers whether to go on. */
-function record({ tables }: FlowDeps, entryId: string, placed: boolean, now: number): boolean {
-  if (placed) offer(tables, entryId, now);
-  else tables.waitlist.mark(entryId, null, now);
-  return placed;
+/**
+ * The offer's hold was placed (or not): the entry is OFFERED, or waits on unmarked. Answers
+ * whether to go on (and whether the hold is the entry's: else the caller drops its D1 row).
+ */
+function record({ tables }: FlowDeps, entryId: string, holdId: string, placed: boolean, now: number): boolean {
+  if (placed) return offer(tables, entryId, holdId, now);
+  tables.waitlist.mark(entryId, null, now);
+  return false;
 }
 
-function offer(tables: FlowDeps["tables"], entryId: string, now: number): void {
+/**
+ * Offers the placed hold to the entry, if it still waits: one that was left, or whose slot
+ * began, while the hold was being placed has ended, so the hold is released (its seat goes to
+ * the next run) and no offer is recorded. Answers whether the entry took it.
+ */
+function offer(tables: FlowDeps["tables"], entryId: string, holdId: string, now: number): boolean {
+  if (tables.waitlist.find(entryId, now)?.status !== "WAITING") {
+    releaseLiveHold(tables, holdId, now);
+    return false;
+  }
   const at = new Date(now).toISOString();
-  const offered = tables.waitlist.set(entryId, "OFFERED", at, { holdId: tables.waitlist.markedHold(entryId) });
+  const offered = tables.waitlist.set(entryId, "OFFERED", at, { holdId });
   if (offered) tables.events.raiseOffered(tables.waitlist.ownerOf(entryId).businessId, offered, at);
+  return true;
 }
 
 /** The D1 row of an offer's hold, the entry's API key's (placed whatever that key's number of live holds). */
