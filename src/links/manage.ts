@@ -19,6 +19,14 @@ const changeableUntil = (link: OpenLink, minutes: number) =>
     ? new Date(Date.parse(link.booking.startTime) - minutes * 60_000).toISOString()
     : null;
 
+/**
+ * The notice a move by link is bound by: its own, and the cancellation notice too, since a move
+ * frees the booking's time as a cancel does (a link must not move a booking it may not cancel,
+ * then cancel it from its new time).
+ */
+const moveNoticeMinutes = (service: OpenLink["service"]) =>
+  Math.max(service.rescheduleNoticeMinutes, service.cancellationNoticeMinutes);
+
 /** The booking as its customer sees it: theirs alone, with names instead of the business's ids. */
 export function managedView(link: OpenLink) {
   const { booking, service } = link;
@@ -36,7 +44,7 @@ export function managedView(link: OpenLink) {
     cancelledAt: booking.cancelledAt,
     cancellationReason: booking.cancellationReason,
     cancellableUntil: changeableUntil(link, service.cancellationNoticeMinutes),
-    reschedulableUntil: changeableUntil(link, service.rescheduleNoticeMinutes),
+    reschedulableUntil: changeableUntil(link, moveNoticeMinutes(service)),
     manageUrl: booking.manageUrl,
   };
 }
@@ -72,7 +80,7 @@ function customersProblem(error: unknown): unknown {
   );
 }
 
-/** Moves the link's booking (its own provider), unless the reschedule notice has begun. */
+/** Moves the link's booking (its own provider), unless the reschedule or cancellation notice has begun. */
 export async function rescheduleByLink(
   env: Env,
   db: Database,
@@ -86,7 +94,7 @@ export async function rescheduleByLink(
     link.businessId,
     { id: link.booking.id, serviceId: link.service.id },
     time,
-    { customerNoticeMinutes: link.service.rescheduleNoticeMinutes },
+    { customerNoticeMinutes: moveNoticeMinutes(link.service) },
   ).catch((error: unknown) => {
     throw customersProblem(error);
   });

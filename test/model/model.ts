@@ -401,14 +401,16 @@ const LINK_DAYS = 7;
 /**
  * What a customer's link to cancel (`move` absent) or move a booking should get: a 404 once the
  * link has ended (cancelled, or 7 days past the end), else the rules of the API's own call, with
- * the service's notice window (from the booking's current start) checked after the status.
+ * the service's notice window (from the booking's current start; for a move, the longer of its
+ * two notices) checked after the status.
  */
 export function expectLinkChange(m: Model, booking: BookingModel, move?: { start: number }): Expected {
   const service = m.services[booking.service];
   if (booking.status === "CANCELLED" || m.now > booking.end + LINK_DAYS * DAY) return refused(404, "not_found");
   if (move && !service.active) return refused(422, "service_inactive");
   if (!active(booking)) return refused(409, "invalid_transition");
-  const notice = move ? service.moveNotice : service.cancelNotice;
+  // A move frees the time as a cancel does: the cancellation notice binds it too.
+  const notice = move ? Math.max(service.moveNotice, service.cancelNotice) : service.cancelNotice;
   if (m.now > booking.start - notice * MINUTE) return refused(409, "policy_window");
   if (!move) return { status: 200 };
   const moved = expectMove(m, booking, move.start, null);

@@ -41,6 +41,35 @@ describe("error", () => {
     expect(byKey.status).toBe(200);
   });
 
+  it("inside the cancellation notice a move is refused too (409 policy_window until then), so a link cannot move and then cancel", async () => {
+    const c = await clinic({ cancellationNoticeMinutes: 1440, rescheduleNoticeMinutes: 0 });
+    const { booking, path } = await bookWithLink(c.apiKey, c.serviceId, minutesFromNow(240));
+    const until = new Date(Date.parse(booking.startTime) - 1440 * 60_000).toISOString();
+    expect((await problem(await viaLink("POST", `${path}/cancel`, {}), 409, "policy_window")).until).toBe(until);
+    const later = minutesFromNow(10 * 1440);
+    const refused = await problem(
+      await viaLink("POST", `${path}/reschedule`, { startTime: later, endTime: plus(later, 30) }),
+      409,
+      "policy_window",
+    );
+    expect(refused.until).toBe(until);
+    expect(refused.detail).toContain(until);
+    const view = await json(await viaLink("GET", path));
+    expect(view).toMatchObject({ startTime: booking.startTime, cancellableUntil: until, reschedulableUntil: until });
+    expect((await problem(await viaLink("POST", `${path}/cancel`, {}), 409, "policy_window")).until).toBe(until);
+    // Outside both notices the link moves it; the business is never bound.
+    const early = await bookWithLink(c.apiKey, c.serviceId, minutesFromNow(1500));
+    const free = minutesFromNow(3000);
+    expect(
+      (await viaLink("POST", `${early.path}/reschedule`, { startTime: free, endTime: plus(free, 30) })).status,
+    ).toBe(200);
+    const byKey = await api("POST", `/bookings/${booking.id}/reschedule`, {
+      key: c.apiKey,
+      body: { startTime: later, endTime: plus(later, 30) },
+    });
+    expect(byKey.status).toBe(200);
+  });
+
   it("a taken time is 409 slot_unavailable; times off the rules are 422; nothing moves", async () => {
     const c = await clinic();
     const { booking, path } = await bookWithLink(c.apiKey, c.serviceId, minutesFromNow(600));
