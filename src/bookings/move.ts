@@ -11,12 +11,14 @@ export type Move = { startTime: string; endTime: string; providerId?: string };
 
 /**
  * What makes a move conditional or repeatable, or a customer's: the versions If-Match allows
- * (any, when absent), the `Idempotency-Key`, and the notice a manage link is bound by.
+ * (any, when absent), the `Idempotency-Key`, the notice a manage link is bound by, and whether a
+ * booking whose person left the service goes to another who is free (a manage link's move).
  */
 export type MoveOptions = {
   expectedVersions?: number[];
   claim?: IdempotencyClaim;
   customerNoticeMinutes?: number;
+  reassignIfLeft?: boolean;
 };
 
 /**
@@ -42,7 +44,7 @@ export async function moveInService(
   businessId: string,
   booking: { id: string; serviceId: string },
   move: Move,
-  { expectedVersions, claim, customerNoticeMinutes }: MoveOptions = {},
+  { expectedVersions, claim, customerNoticeMinutes, reassignIfLeft }: MoveOptions = {},
 ) {
   const { service, providers, resources } = await loadBookableService(db, businessId, booking.serviceId, {
     missing: () => new ApiError("not_found", `No booking ${booking.id}.`),
@@ -61,6 +63,7 @@ export async function moveInService(
     expectedVersions,
     idempotency: claim,
     customerNoticeMinutes,
+    reassignIfLeft,
   });
   return bookingOrThrow(result);
 }

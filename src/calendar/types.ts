@@ -76,6 +76,12 @@ export type RescheduleCommand = StaffingRequest &
     startTime: string;
     endTime: string;
     service: ServiceSnapshot;
+    /**
+     * Set when a customer's manage link asks: a booking whose person no longer performs the
+     * service goes to one of its current providers who is free, chosen as for a new booking,
+     * instead of being refused with `provider_left_service` (a customer cannot name another).
+     */
+    reassignIfLeft?: boolean;
   };
 
 /** A hold request: the seat (and people) kept for `ttlMs` from the moment the calendar places it. */

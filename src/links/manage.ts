@@ -8,16 +8,23 @@ import { bookingOrThrow } from "../bookings/refusal";
 import { changeBooking } from "../calendar";
 import type { Database } from "../db/client";
 import { holdsCapacity } from "../domain/booking";
-import { ApiError } from "../lib/errors";
 import { serviceAvailability } from "../services/availability";
 import { withManageUrl } from "./present";
-import type { OpenLink } from "./records";
+import { type OpenLink, providerNamesOf } from "./records";
 
 /** Until when a customer may still make a change whose notice is `minutes`; null once none can be made. */
 const changeableUntil = (link: OpenLink, minutes: number) =>
   holdsCapacity(link.booking.status)
     ? new Date(Date.parse(link.booking.startTime) - minutes * 60_000).toISOString()
     : null;
+
+/**
+ * The notice a move by link is bound by: its own, and the cancellation notice too, since a move
+ * frees the booking's time as a cancel does (a link must not move a booking it may not cancel,
+ * then cancel it from its new time).
+ */
+const moveNoticeMinutes = (service: OpenLink["service"]) =>
+  Math.max(service.rescheduleNoticeMinutes, service.cancellationNoticeMinutes);
 
 /** The booking as its customer sees it: theirs alone, with names instead of the business's ids. */
 export function managedView(link: OpenLink) {
@@ -36,7 +43,7 @@ export function managedView(link: OpenLink) {
     cancelledAt: booking.cancelledAt,
     cancellationReason: booking.cancellationReason,
     cancellableUntil: changeableUntil(link, service.cancellationNoticeMinutes),
-    reschedulableUntil: changeableUntil(link, service.rescheduleNoticeMinutes),
+    reschedulableUntil: changeableUntil(link, moveNoticeMinutes(service)),
     manageUrl: booking.manageUrl,
   };
 }
@@ -59,20 +66,10 @@ export async function cancelByLink(env: Env, link: OpenLink, reason: string | un
 }
 
 /**
- * A refusal as the customer gets it. The one a customer cannot act on — their booking's person
- * no longer performs the service, which the API answers with a 422 naming that person and asking
- * for another `providerId` — is a 409 `slot_unavailable` that names nobody.
+ * Moves the link's booking, unless the reschedule or cancellation notice has begun: with its own
+ * provider while they perform the service; once they no longer do, with one of its current
+ * providers who is free then (a customer cannot name one, and has nothing else to act on).
  */
-function customersProblem(error: unknown): unknown {
-  if (!(error instanceof ApiError) || error.extensions?.reason !== "provider_left_service") return error;
-  return new ApiError(
-    "slot_unavailable",
-    "The person who performs this booking no longer offers it online; please contact the business.",
-    { extensions: { reason: "provider_unavailable" } },
-  );
-}
-
-/** Moves the link's booking (its own provider), unless the reschedule notice has begun. */
 export async function rescheduleByLink(
   env: Env,
   db: Database,
@@ -86,21 +83,29 @@ export async function rescheduleByLink(
     link.businessId,
     { id: link.booking.id, serviceId: link.service.id },
     time,
-    { customerNoticeMinutes: link.service.rescheduleNoticeMinutes },
-  ).catch((error: unknown) => {
-    throw customersProblem(error);
-  });
-  return after(env, link, booking);
+    { customerNoticeMinutes: moveNoticeMinutes(link.service), reassignIfLeft: true },
+  );
+  // Moved to someone else: the view names who performs it now.
+  const samePeople = booking.providerIds.join() === link.booking.providerIds.join();
+  const providerNames = samePeople
+    ? link.providerNames
+    : await providerNamesOf(db, link.businessId, booking.providerIds);
+  return after(env, { ...link, providerNames }, booking);
 }
 
 /**
- * The times the booking could move to: its service's slots (its own provider's, when it has one),
- * each only with its times and whether it is bookable — no counts, no ids of other people.
+ * The times the booking could move to: its service's slots (its own provider's, while they
+ * perform the service; else those of all its current providers, as a move would go to any of
+ * them), each only with its times and whether it is bookable — no counts, no ids of other people.
  */
 export async function linkAvailability(env: Env, db: Database, link: OpenLink, range: { from?: string; to?: string }) {
   // A team's booking has no one provider: its slots are the whole team's, as for the service.
   const providerId = link.booking.providerId ?? undefined;
-  const calendar = await serviceAvailability(env, db, link.businessId, link.service.id, { ...range, providerId });
+  const calendar = await serviceAvailability(env, db, link.businessId, link.service.id, {
+    ...range,
+    providerId,
+    orAnyone: true,
+  });
   return {
     timezone: calendar.timezone,
     from: calendar.from,

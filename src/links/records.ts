@@ -3,7 +3,7 @@
  * names of the people who perform it, read in one D1 round trip by the booking id the token names,
  * then trusted only if the token's signature is the business's.
  */
-import { asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { bookingProviders, bookings, businesses, customers, providers, services } from "../db/schema";
 import { toBooking } from "../domain/booking";
@@ -81,6 +81,17 @@ export async function openLink(env: Env, db: Database, token: string, now = Date
     providerNames: people.map((p) => p.name),
   };
   return link;
+}
+
+/** The names of the business's providers `ids`, in name order (as a link's view lists them). */
+export async function providerNamesOf(db: Database, businessId: string, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ name: providers.name })
+    .from(providers)
+    .where(and(eq(providers.businessId, businessId), inArray(providers.id, ids)))
+    .orderBy(asc(providers.name));
+  return rows.map((row) => row.name);
 }
 
 /** Ends every manage link of the business sent so far: its link key moves to the next version. */

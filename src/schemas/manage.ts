@@ -14,9 +14,9 @@ export const manageTokenParam = z.object({
   }),
 });
 
-const changeableUntil = (action: string, field: string) =>
+const changeableUntil = (action: string, notice: string) =>
   utcTimestamp.nullable().openapi({
-    description: `Until when this link can ${action} the booking: its start minus the service's \`${field}\`. Null when the booking can no longer change (completed, no-show).`,
+    description: `Until when this link can ${action} the booking: its start minus ${notice}. Null when the booking can no longer change (completed, no-show).`,
   });
 
 export const ManagedBookingSchema = z
@@ -37,8 +37,11 @@ export const ManagedBookingSchema = z
     notes: z.string().nullable(),
     cancelledAt: utcTimestamp.nullable(),
     cancellationReason: z.string().nullable(),
-    cancellableUntil: changeableUntil("cancel", "cancellationNoticeMinutes"),
-    reschedulableUntil: changeableUntil("move", "rescheduleNoticeMinutes"),
+    cancellableUntil: changeableUntil("cancel", "the service's `cancellationNoticeMinutes`"),
+    reschedulableUntil: changeableUntil(
+      "move",
+      "the longer of the service's `rescheduleNoticeMinutes` and `cancellationNoticeMinutes` (a move frees the booking's time as a cancel does), so never later than `cancellableUntil`",
+    ),
     manageUrl: z.string().nullable().openapi({ description: "This link; null once the booking is cancelled." }),
   })
   .openapi("ManagedBooking");

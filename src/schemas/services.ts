@@ -75,12 +75,12 @@ const serviceFields = {
   maxAdvanceDays: z.number().int().min(1).max(730),
   cancellationNoticeMinutes: minutes(525_600).openapi({
     description:
-      "A customer's manage link cannot cancel a booking less than this many minutes before its start (409 `policy_window`); calls with an API key are not bound. Default 0: until the start.",
+      "A customer's manage link cannot cancel, nor move, a booking less than this many minutes before its start (409 `policy_window`); calls with an API key are not bound. Default 0: until the start.",
     example: 1440,
   }),
   rescheduleNoticeMinutes: minutes(525_600).openapi({
     description:
-      "A customer's manage link cannot move a booking less than this many minutes before its start (409 `policy_window`); calls with an API key are not bound. Default 0: until the start.",
+      "A customer's manage link cannot move a booking less than this many minutes before its start (409 `policy_window`), nor less than `cancellationNoticeMinutes` before it (a move frees the time as a cancel does); calls with an API key are not bound. Default 0: until the start.",
     example: 1440,
   }),
   timezone,

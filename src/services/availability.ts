@@ -19,14 +19,16 @@ export const MAX_SLOTS = 2_000;
  * to `from` + 7 days) with its live seat counts; on a service with providers, over their sessions
  * (or the one asked for); on one with resources, bookable only when each (or the one asked for)
  * has a unit free. A range longer than MAX_RANGE_DAYS, or holding more than MAX_SLOTS
- * slots, is a 422 on `to`; an inactive service lists its slots, none bookable.
+ * slots, is a 422 on `to`; an inactive service lists its slots, none bookable. A `providerId` who
+ * does not perform the service is a 422 on `providerId`, or with `orAnyone` (a manage link's own
+ * booking's person, whom the customer never named) the service's slots with any of its providers.
  */
 export async function serviceAvailability(
   env: Env,
   db: Database,
   businessId: string,
   serviceId: string,
-  range: { from?: string; to?: string; providerId?: string; resourceId?: string },
+  range: { from?: string; to?: string; providerId?: string; resourceId?: string; orAnyone?: boolean },
 ) {
   const from = range.from ? Date.parse(range.from) : Date.now();
   const to = range.to ? Date.parse(range.to) : from + 7 * DAY;
@@ -52,7 +54,7 @@ export async function serviceAvailability(
     );
   }
   const [people, resources] = await Promise.all([
-    peopleOf(db, businessId, service.id, range.providerId, service.providerMode === "all"),
+    peopleOf(db, businessId, service.id, range, service.providerMode === "all"),
     resourcesOf(db, businessId, service.id, range.resourceId),
   ]);
   const slots = await slotCalendar(env, rules, from, to, { people, resources });
@@ -73,10 +75,12 @@ async function peopleOf(
   db: Database,
   businessId: string,
   serviceId: string,
-  providerId: string | undefined,
+  request: { providerId?: string; orAnyone?: boolean },
   team: boolean,
 ): Promise<ProviderSnapshot[] | undefined> {
   const rows = await providersOfService(db, businessId, serviceId);
+  const performs = rows.some((row) => row.provider.id === request.providerId);
+  const providerId = request.orAnyone && !performs ? undefined : request.providerId;
   if (rows.length === 0 && providerId === undefined) return undefined;
   const asked = providerId === undefined ? rows : rows.filter((row) => row.provider.id === providerId);
   const chosen = team && asked.length > 0 ? rows : asked;

@@ -349,8 +349,17 @@ export function expectCreate(
   return free.length > 0 ? ok201(free) : refused(409, "slot_unavailable", "no_provider_available");
 }
 
-/** What `POST /bookings/{id}/reschedule` to `start` should get. */
-export function expectMove(m: Model, booking: BookingModel, start: number, asked: ProviderKey | null): Expected {
+/**
+ * What `POST /bookings/{id}/reschedule` to `start` should get; with `reassignIfLeft` (a manage
+ * link's move), a booking whose person left the service goes to anyone free instead of a 422.
+ */
+export function expectMove(
+  m: Model,
+  booking: BookingModel,
+  start: number,
+  asked: ProviderKey | null,
+  reassignIfLeft = false,
+): Expected {
   const service = m.services[booking.service];
   const end = start + service.duration * MINUTE;
   if (!service.active) return refused(422, "service_inactive");
@@ -372,7 +381,7 @@ export function expectMove(m: Model, booking: BookingModel, start: number, asked
   let candidates: ProviderKey[];
   if (asked) candidates = [asked];
   else if (booking.provider && service.providers.includes(booking.provider)) candidates = [booking.provider];
-  else if (booking.provider) return refused(422, "validation_failed", "provider_left_service");
+  else if (booking.provider && !reassignIfLeft) return refused(422, "validation_failed", "provider_left_service");
   else candidates = service.providers.filter((p) => m.providers[p].active);
   const free = candidates.filter(
     (p) =>
@@ -401,22 +410,20 @@ const LINK_DAYS = 7;
 /**
  * What a customer's link to cancel (`move` absent) or move a booking should get: a 404 once the
  * link has ended (cancelled, or 7 days past the end), else the rules of the API's own call, with
- * the service's notice window (from the booking's current start) checked after the status.
+ * the service's notice window (from the booking's current start; for a move, the longer of its
+ * two notices) checked after the status.
  */
 export function expectLinkChange(m: Model, booking: BookingModel, move?: { start: number }): Expected {
   const service = m.services[booking.service];
   if (booking.status === "CANCELLED" || m.now > booking.end + LINK_DAYS * DAY) return refused(404, "not_found");
   if (move && !service.active) return refused(422, "service_inactive");
   if (!active(booking)) return refused(409, "invalid_transition");
-  const notice = move ? service.moveNotice : service.cancelNotice;
+  // A move frees the time as a cancel does: the cancellation notice binds it too.
+  const notice = move ? Math.max(service.moveNotice, service.cancelNotice) : service.cancelNotice;
   if (m.now > booking.start - notice * MINUTE) return refused(409, "policy_window");
   if (!move) return { status: 200 };
-  const moved = expectMove(m, booking, move.start, null);
-  // A customer cannot name another person: a person who left the service is a 409 naming nobody.
-  if ("reason" in moved && moved.reason === "provider_left_service") {
-    return refused(409, "slot_unavailable", "provider_unavailable");
-  }
-  return moved;
+  // A customer cannot name another person: once theirs left the service, the move goes to anyone free.
+  return expectMove(m, booking, move.start, null, true);
 }
 
 /** Whether two rows are segments of one visit. */

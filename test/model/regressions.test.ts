@@ -127,6 +127,18 @@ describe("regressions", () => {
     ]);
   });
 
+  it("a customer's link moves a booking whose person left the service to one who is free", async () => {
+    await replay(start({ s0: { providers: ["P0", "P1"] } }), [
+      new Create("S0", 1, time("10:00"), "P0"),
+      new Create("S0", 1, time("11:30"), "P1"),
+      new PatchService("S0", { providers: ["P1"] }),
+      new LinkMove(0, 1, time("11:30")),
+      new LinkMove(0, 1, time("12:30")),
+      new PatchService("S0", { providers: [] }),
+      new LinkMove(0, 1, time("12:00")),
+    ]);
+  });
+
   it("booked holds stop counting against the key's 50 live holds", async () => {
     const commands = [];
     for (let i = 0; i < 51; i++) commands.push(new Hold("S0", 1, time("10:00"), null, 600), new Convert(i));

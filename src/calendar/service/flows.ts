@@ -39,9 +39,12 @@ export async function createFlow(deps: FlowDeps, command: CreateBookingCommand):
 export async function moveFlow(deps: FlowDeps, command: RescheduleCommand): Promise<CalendarResult> {
   const { storage, env, tables: t } = deps;
   const current = t.reservations.find(command.bookingId);
-  // Only a booking made before its service had providers, moved without a providerId, is assigned one.
+  // Only a booking made before its service had providers, or (by a manage link) one whose person
+  // left the service, moved without a providerId, is assigned one.
   const providers = command.providers ?? [];
-  const assigns = current && !current.providerId && !command.providerId && providers.length > 0;
+  const left = (id: string) => command.reassignIfLeft === true && !providers.some((p) => p.id === id);
+  const assigns =
+    current && !command.providerId && providers.length > 0 && (!current.providerId || left(current.providerId));
   const preferred: Candidate[] = assigns
     ? oneEach(await preferenceOrder(env, command.service, providers, undefined, command.startTime), command)
     : [];

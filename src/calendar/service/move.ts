@@ -35,8 +35,9 @@ export type MoveFlow = { tables: CalendarTables; command: RescheduleCommand; pre
 /**
  * Who a move may go to, on a service with providers: the provider asked for; else the booking's
  * own, while they still perform the service; else, for a booking made before the service had
- * providers, the service's candidates in `preferred` order (assigned as for a new booking).
- * Undefined when the booking's own provider left the service and none was asked for.
+ * providers or (by a manage link) one whose provider left it, the service's candidates in
+ * `preferred` order (assigned as for a new booking). Undefined when the booking's own provider
+ * left the service and none was asked for, on a call with the key.
  */
 export function moveCandidates(
   command: RescheduleCommand,
@@ -49,7 +50,8 @@ export function moveCandidates(
   const one = (id: string) => oneEach([id], command);
   if (command.providerId) return one(command.providerId);
   if (!current.providerId) return preferred;
-  return providers.some((p) => p.id === current.providerId) ? one(current.providerId) : undefined;
+  if (providers.some((p) => p.id === current.providerId)) return one(current.providerId);
+  return command.reassignIfLeft ? preferred : undefined;
 }
 
 /** The checks of a move, then the move itself or its tentative row. Inside the caller's transaction. */

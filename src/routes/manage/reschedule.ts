@@ -13,7 +13,7 @@ const route = createRoute({
   tags: ["Manage links"],
   summary: "Move the booking, by its manage link",
   description:
-    "No API key. Moves the booking to a new time with its own provider, under every rule of `POST /bookings/{id}/reschedule` (409 `slot_unavailable` with a `reason`, 422 for times off the rules). Inside the service's `rescheduleNoticeMinutes` before the booking's current start it is a 409 `policy_window` whose `until` says when moving ended; the calendar checks this in the step that moves the booking. The link stays the same. Tokens and limits as `GET /manage/{token}`.",
+    "No API key. Moves the booking to a new time with its own provider, under every rule of `POST /bookings/{id}/reschedule` (409 `slot_unavailable` with a `reason`, 422 for times off the rules). Once that provider no longer performs the service, the booking goes to one of its current providers who is free then, chosen as for a new booking (the answer names them), or the move is a 409 `slot_unavailable` naming nobody; it is never a 422 on `providerId`, a field this call does not take. Inside the service's `rescheduleNoticeMinutes` or `cancellationNoticeMinutes` before the booking's current start, whichever is longer, it is a 409 `policy_window` whose `until` (and `detail`) says when moving ended, the booking's `reschedulableUntil`: a move frees the booking's time as a cancel does, so a link cannot move a booking it may no longer cancel. The calendar checks this in the step that moves the booking. The link stays the same. Tokens and limits as `GET /manage/{token}`.",
   security: [],
   request: {
     params: manageTokenParam,

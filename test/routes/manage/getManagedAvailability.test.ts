@@ -1,7 +1,7 @@
 /** GET /manage/{token}/availability: the times a customer could move their booking to. */
 import { describe, expect, it } from "vitest";
 import { at as atTime } from "../../bookings/support";
-import { json, problem, validationError } from "../../helpers";
+import { api, json, problem, validationError } from "../../helpers";
 import { bookWithLink, viaLink } from "../../manage/support";
 import { salon } from "../../support/fixtures";
 
@@ -31,6 +31,48 @@ describe("happy", () => {
     );
     expect(Object.keys(body.slots[0]).sort()).toEqual(["bookable", "endTime", "startTime"]);
     expect(JSON.stringify(body)).not.toMatch(/prv_|svc_|bkg_/);
+  });
+});
+
+describe("when the booking's person left the service", () => {
+  /** A salon booking with its first stylist, who then stops performing the service: the link's path. */
+  async function leftBehind(providerIds: (all: string[]) => string[]) {
+    const s = await salon(2);
+    const [first, second] = s.providerIds as [string, string];
+    const { booking, path } = await bookWithLink(s.apiKey, s.cut, at(2, "10:00"), { providerId: first });
+    await bookWithLink(s.apiKey, s.cut, at(2, "11:00"), { providerId: second });
+    const patched = await api("PATCH", `/services/${s.cut}`, {
+      key: s.apiKey,
+      body: { providerIds: providerIds(s.providerIds) },
+    });
+    expect(patched.status).toBe(200);
+    return { s, booking, path };
+  }
+  const slotsOf = (body: { slots: { startTime: string; bookable: boolean }[] }) =>
+    body.slots.map((slot) => [slot.startTime, slot.bookable]);
+
+  it("lists the slots of the service's current people, not a 422 on a providerId the customer never sent", async () => {
+    const { path } = await leftBehind(([, second]) => [second as string]);
+    const res = await viaLink("GET", `${path}/availability?from=${at(2, "09:00")}&to=${at(2, "12:00")}`);
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    // The second stylist's: free at 10:00 (the booking's own time), busy at 11:00.
+    expect(slotsOf(body)).toEqual([
+      [at(2, "09:00"), true],
+      [at(2, "09:30"), true],
+      [at(2, "10:00"), true],
+      [at(2, "10:30"), true],
+      [at(2, "11:00"), false],
+      [at(2, "11:30"), true],
+    ]);
+    expect(JSON.stringify(body)).not.toMatch(/prv_|svc_|bkg_/);
+  });
+
+  it("lists the service's own slots once nobody performs it any more", async () => {
+    const { path } = await leftBehind(() => []);
+    const res = await viaLink("GET", `${path}/availability?from=${at(2, "09:00")}&to=${at(2, "10:30")}`);
+    expect(res.status).toBe(200);
+    expect((await json(res)).slots.length).toBe(3);
   });
 });
 

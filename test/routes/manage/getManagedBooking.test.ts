@@ -33,10 +33,19 @@ describe("happy", () => {
       cancelledAt: null,
       cancellationReason: null,
       cancellableUntil: new Date(Date.parse(start) - 1440 * 60_000).toISOString(),
-      reschedulableUntil: new Date(Date.parse(start) - 120 * 60_000).toISOString(),
+      // Moving frees the seat as cancelling does: the longer of the two notices binds a move.
+      reschedulableUntil: new Date(Date.parse(start) - 1440 * 60_000).toISOString(),
       manageUrl: booking.manageUrl,
     });
     expect(JSON.stringify(view)).not.toMatch(/svc_|cus_|biz_|prv_/);
+  });
+
+  it("reports as reschedulableUntil the earlier of the two deadlines, whichever notice is longer", async () => {
+    const c = await clinic({ cancellationNoticeMinutes: 60, rescheduleNoticeMinutes: 300 });
+    const { booking, path } = await bookWithLink(c.apiKey, c.serviceId, minutesFromNow(3 * 1440));
+    const startMinus = (minutes: number) => new Date(Date.parse(booking.startTime) - minutes * 60_000).toISOString();
+    const view = await json(await viaLink("GET", path));
+    expect(view).toMatchObject({ cancellableUntil: startMinus(60), reschedulableUntil: startMinus(300) });
   });
 
   it("is the same URL on every read of the booking: its GET and the lists", async () => {
