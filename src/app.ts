@@ -17,6 +17,7 @@ import { requestLog } from "./middleware/request-log";
 import { corsFromEnv, securityHeaders } from "./middleware/security";
 import { appointmentsApp } from "./routes/appointments";
 import { bookingsApp } from "./routes/bookings";
+import { businessApp } from "./routes/business";
 import { customersApp } from "./routes/customers";
 import { docs } from "./routes/docs";
 import { feedsApp } from "./routes/feeds";
@@ -38,6 +39,7 @@ export const apiBasePath = "/api/v1";
 
 /** The resources that need an API key (and count against its rate limit), by mount path, in document order. */
 const keyedApps = {
+  "/business": businessApp,
   "/services": servicesApp,
   "/customers": customersApp,
   "/bookings": bookingsApp,

@@ -3,17 +3,9 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { bookings, customers } from "../db/schema";
 import { ApiError } from "../lib/errors";
-import { ifMatchCondition, nothingWritten } from "../lib/rows";
+import { ifMatchCondition, isUniqueViolation, nothingWritten } from "../lib/rows";
 import { rewriteCustomerInCalendars } from "./calendars";
 import { loadCustomer, toCustomer } from "./records";
-
-/** Whether a D1 error is a UNIQUE constraint failure (Drizzle wraps the driver's error as `cause`). */
-function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    if (e.message.includes("UNIQUE constraint failed")) return true;
-  }
-  return false;
-}
 
 /**
  * Changes the business's customer's name, e-mail or phone (with If-Match tags, only if it still

@@ -18,6 +18,7 @@ export const problemTypes = {
   policy_window: { status: 409, title: "Inside the policy window" },
   slot_available: { status: 409, title: "Slot available" },
   waitlist_full: { status: 409, title: "Waitlist full" },
+  slug_taken: { status: 409, title: "Slug taken" },
   precondition_failed: { status: 412, title: "Precondition failed" },
   payload_too_large: { status: 413, title: "Payload too large" },
   unsupported_media_type: { status: 415, title: "Unsupported media type" },

@@ -99,3 +99,11 @@ export function nothingWritten(noun: string, id: string, ifMatch: string[] | und
   if (ifMatch === undefined) return new ApiError("not_found", `No ${noun} ${id}.`);
   return new ApiError("precondition_failed", `The ${noun} changed while this request ran; fetch it again.`);
 }
+
+/** Whether a D1 error is a UNIQUE constraint failure (Drizzle wraps the driver's error as `cause`). */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if (e.message.includes("UNIQUE constraint failed")) return true;
+  }
+  return false;
+}

@@ -29,6 +29,10 @@ export const openApiDocument = (api: OpenAPIHono<AppEnv>) => {
           },
           servers: [{ url: `${origin}/api/v1` }],
           tags: [
+            {
+              name: "Business",
+              description: "The business account itself: its booking page and e-mails to customers.",
+            },
             { name: "Bookings", description: "Appointments." },
             {
               name: "Appointments",

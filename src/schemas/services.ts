@@ -92,6 +92,9 @@ const serviceFields = {
   questions: QuestionsSchema,
   reminders: RemindersSchema,
   requiresConfirmation: z.boolean().openapi({ description: "New bookings start PENDING instead of CONFIRMED." }),
+  bookableOnline: z
+    .boolean()
+    .openapi({ description: "Offered on the business's booking page and its public JSON (while active)." }),
   active: z.boolean(),
 };
 
@@ -114,6 +117,7 @@ export const CreateServiceSchema = z
     questions: serviceFields.questions.default([]),
     reminders: serviceFields.reminders.default([]),
     requiresConfirmation: serviceFields.requiresConfirmation.default(false),
+    bookableOnline: serviceFields.bookableOnline.default(false),
     active: serviceFields.active.default(true),
   })
   .openapi("CreateService");
@@ -151,6 +155,7 @@ export const ServiceSchema = z
     questions: QuestionsSchema,
     reminders: RemindersSchema,
     requiresConfirmation: z.boolean(),
+    bookableOnline: z.boolean(),
     active: z.boolean(),
     createdAt: utcTimestamp,
     updatedAt: utcTimestamp,

@@ -81,6 +81,7 @@ describe("request bodies", () => {
   it("are taken by exactly these operations", () => {
     expect(withBody.map(label).sort()).toEqual([
       "PATCH /bookings/{id}",
+      "PATCH /business",
       "PATCH /customers/{id}",
       "PATCH /providers/{id}",
       "PATCH /resources/{id}",

@@ -8,6 +8,8 @@ const expectedOperations = [
   "GET /docs getDocs",
   "GET /openapi.json getOpenApiDocument",
   "GET /problems/{code} getProblemType",
+  "GET /business getBusiness",
+  "PATCH /business updateBusiness",
   "GET /services listServices",
   "POST /services createService",
   "GET /services/{id} getService",

@@ -1,17 +1,42 @@
 /** The businesses (tenants) and their API keys. */
-import { type AnySQLiteColumn, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-export const businesses = sqliteTable("businesses", {
-  id: text("id").primaryKey(),
-  name: text("name").notNull(),
-  /**
-   * Which key signs the business's manage links (src/links/tokens.ts derives it from a Worker
-   * secret and this number; no key is stored). Rotating moves it on and every earlier link dies.
-   */
-  linkKeyVersion: integer("link_key_version").notNull().default(1),
-  createdAt: text("created_at").notNull(),
-  updatedAt: text("updated_at").notNull(),
-});
+import { type AnySQLiteColumn, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { BookingPageSettings, EmailSettings } from "../../domain/business.ts";
+
+export const businesses = sqliteTable(
+  "businesses",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    /**
+     * Which key signs the business's manage links (src/links/tokens.ts derives it from a Worker
+     * secret and this number; no key is stored). Rotating moves it on and every earlier link dies.
+     */
+    linkKeyVersion: integer("link_key_version").notNull().default(1),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    /** The booking page's address (`/book/{slug}`): unique across businesses; null until set. */
+    slug: text("slug"),
+    /** IANA time zone the business's pages and e-mails fall back to. */
+    timezone: text("timezone").notNull().default("UTC"),
+    /** Language of the booking page's default and of e-mails: `en` or `de`. */
+    locale: text("locale", { enum: ["en", "de"] })
+      .notNull()
+      .default("en"),
+    /** Where customers can reach the business (shown on pages, used as an e-mail's reply address). */
+    contactEmail: text("contact_email"),
+    /** JSON: `{ enabled, title?, accentColor? }`. */
+    bookingPage: text("booking_page", { mode: "json" })
+      .notNull()
+      .default({ enabled: false })
+      .$type<BookingPageSettings>(),
+    /** JSON: `{ enabled, fromName?, replyTo? }`. */
+    emails: text("emails", { mode: "json" }).notNull().default({ enabled: false }).$type<EmailSettings>(),
+    /** Moves forward on every change of the settings: the ETag. */
+    version: integer("version").notNull().default(1),
+  },
+  (t) => [uniqueIndex("businesses_slug_uq").on(t.slug)],
+);
 
 /** The column of a tenant-owned row that names its business; the table's indexes lead with it. */
 export const businessIdColumn = () =>

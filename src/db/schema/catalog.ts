@@ -39,6 +39,8 @@ export const services = sqliteTable(
     questions: text("questions", { mode: "json" }).notNull().default([]).$type<Question[]>(),
     /** JSON: when a `booking.reminder` goes out, `[{ "offsetMinutes": 1440 }]` (before the start). */
     reminders: text("reminders", { mode: "json" }).notNull().default([]).$type<{ offsetMinutes: number }[]>(),
+    /** Offered on the business's booking page (and its public JSON). */
+    bookableOnline: integer("bookable_online", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [index("services_business_active_idx").on(t.businessId, t.active, t.id)],
 );

@@ -7,6 +7,7 @@ import { expectUnauthorized, revokedKey } from "../../support/security";
 
 const serviceFields = [
   "active",
+  "bookableOnline",
   "bufferAfterMinutes",
   "bufferBeforeMinutes",
   "cancellationNoticeMinutes",
@@ -61,6 +62,7 @@ describe("happy", () => {
       timezone: "UTC",
       active: true,
       requiresConfirmation: false,
+      bookableOnline: false,
     });
     expect(service.createdAt).toMatch(rfc3339Utc);
     expect(service.updatedAt).toBe(service.createdAt);
@@ -80,6 +82,7 @@ describe("happy", () => {
       bufferBeforeMinutes: 5,
       bufferAfterMinutes: 10,
       requiresConfirmation: true,
+      bookableOnline: true,
       description: "Group class",
       timezone: "Europe/Berlin",
     });
@@ -90,6 +93,7 @@ describe("happy", () => {
       bufferBeforeMinutes: 5,
       bufferAfterMinutes: 10,
       requiresConfirmation: true,
+      bookableOnline: true,
       description: "Group class",
       timezone: "Europe/Berlin",
     });

@@ -1,0 +1,72 @@
+/** The business's own row: its settings as the API shows them, read and changed by the business itself. */
+import { and, eq, type SQL, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { businesses } from "../db/schema";
+import type { BookingPageSettings, EmailSettings, Locale } from "../domain/business";
+import { ApiError } from "../lib/errors";
+import { ifMatchCondition, isUniqueViolation, nothingWritten } from "../lib/rows";
+
+export type BusinessRow = typeof businesses.$inferSelect;
+
+/** What a business may change of itself. */
+export type BusinessChanges = Partial<{
+  name: string;
+  slug: string | null;
+  timezone: string;
+  locale: Locale;
+  contactEmail: string | null;
+  bookingPage: BookingPageSettings;
+  emails: EmailSettings;
+}>;
+
+/** The public shape of the business's row (its manage-link key version stays inside). */
+export function toBusiness({ linkKeyVersion: _linkKeyVersion, ...row }: BusinessRow) {
+  return row;
+}
+
+/** The caller's own business (always there: its key was just found live). */
+export async function loadBusiness(db: Database, businessId: string): Promise<BusinessRow> {
+  const [row] = await db.select().from(businesses).where(eq(businesses.id, businessId)).limit(1);
+  if (!row) throw new ApiError("not_found", `No business ${businessId}.`);
+  return row;
+}
+
+/** The business whose booking page lives at `slug`, or undefined. */
+export async function businessBySlug(db: Database, slug: string): Promise<BusinessRow | undefined> {
+  const [row] = await db.select().from(businesses).where(eq(businesses.slug, slug)).limit(1);
+  return row;
+}
+
+/**
+ * Replaces the given settings of the business (with If-Match tags, only if it still has one of
+ * them: else 412). Nested settings (`bookingPage`, `emails`) are replaced whole, as sent. A slug
+ * another business has is a 409 `slug_taken`, decided by the unique index in the same statement.
+ */
+export async function editBusiness(
+  db: Database,
+  businessId: string,
+  changes: BusinessChanges,
+  ifMatch: string[] | undefined,
+): Promise<BusinessRow> {
+  let unchangedSince: SQL | undefined;
+  if (ifMatch !== undefined) {
+    const current = await loadBusiness(db, businessId);
+    unchangedSince = ifMatchCondition(ifMatch, businesses.version, current.version);
+  }
+  let row: BusinessRow | undefined;
+  try {
+    [row] = await db
+      .update(businesses)
+      .set({ ...changes, version: sql`${businesses.version} + 1`, updatedAt: new Date().toISOString() })
+      .where(and(eq(businesses.id, businessId), unchangedSince))
+      .returning();
+  } catch (error) {
+    // The slug is the only unique column a business changes.
+    if (!isUniqueViolation(error)) throw error;
+    throw new ApiError("slug_taken", `Another business has the slug ${changes.slug}; choose another.`, {
+      errors: [{ path: "slug", message: "Taken by another business." }],
+    });
+  }
+  if (!row) throw nothingWritten("business", businessId, ifMatch);
+  return row;
+}

@@ -1,0 +1,36 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { editBusiness, toBusiness } from "../../business/records";
+import type { AppEnv } from "../../env";
+import { etagOf, ifMatchTags } from "../../lib/etag";
+import { bearerSecurity, bodyProblems, ifMatchHeader, jsonResponse, problemResponses } from "../../lib/openapi";
+import { forgetCallersOf } from "../../middleware/key-check";
+import { BusinessSchema, UpdateBusinessSchema } from "../../schemas/business";
+
+const route = createRoute({
+  method: "patch",
+  path: "/",
+  operationId: "updateBusiness",
+  tags: ["Business"],
+  summary: "Change the business",
+  description:
+    "Given fields replace the stored ones; `bookingPage` and `emails` are replaced whole, as sent. A slug another business has is a 409 `slug_taken`.",
+  security: bearerSecurity,
+  request: {
+    headers: ifMatchHeader,
+    body: { required: true, content: { "application/json": { schema: UpdateBusinessSchema } } },
+  },
+  responses: {
+    200: jsonResponse("The changed business.", BusinessSchema, { required: ["ETag"] }),
+    ...problemResponses(409, 412, ...bodyProblems),
+  },
+});
+
+export const updateBusiness = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(route, async (c) => {
+    const changes = c.req.valid("json");
+    const row = await editBusiness(c.var.db, c.var.caller.businessId, changes, ifMatchTags(c));
+    // Callers carry the business's name: the next request of each of its keys reads it anew.
+    if (changes.name !== undefined) forgetCallersOf(c.var.caller.businessId);
+    c.header("ETag", etagOf(row.version));
+    return c.json(toBusiness(row), 200);
+  });
