@@ -12,6 +12,7 @@ import type { AppEnv } from "../env";
 import { bearerSecurity, emptyResponse, jsonResponse, problemResponses } from "../lib/openapi";
 import { z } from "../lib/zod";
 import { requireApiKey } from "../middleware/auth";
+import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
 import { paramsRefusal } from "./params";
 import type { RestApp } from "./rest";
@@ -59,7 +60,7 @@ const problems = problemResponses(400, 413, 415, 422);
 const route = createRoute({
   method: "post",
   path: "/mcp",
-  middleware: [requireApiKey, rateLimit] as const,
+  middleware: [requireApiKey, rateLimit, jsonBody] as const,
   operationId: "mcp",
   tags: ["Agents"],
   summary: "Model Context Protocol server",
