@@ -12,6 +12,7 @@ import { mcp } from "./mcp";
 import { requireApiKey } from "./middleware/auth";
 import { bodyLimit } from "./middleware/body-limit";
 import { deprecation } from "./middleware/deprecation";
+import { jsonBody } from "./middleware/json-body";
 import { rateLimit } from "./middleware/rate-limit";
 import { requestLog } from "./middleware/request-log";
 import { corsFromEnv, securityHeaders } from "./middleware/security";
@@ -59,10 +60,12 @@ function createApi() {
   health(api);
   problems(api);
   docs(api);
-  for (const path of Object.keys(keyedApps)) api.use(`${path}/*`, requireApiKey, rateLimit);
+  // A body is checked after the key (a stranger learns nothing from it) and before any route reads it.
+  for (const path of Object.keys(keyedApps)) api.use(`${path}/*`, requireApiKey, rateLimit, jsonBody);
   for (const [path, routes] of Object.entries(keyedApps)) api.route(path, routes);
   // Public: the address is the key (src/feeds, src/links).
   api.route("/feeds", feedsApp);
+  api.use("/manage/*", jsonBody);
   api.route("/manage", manageApp);
   // The tools call the REST routes through the whole app (its middleware included).
   mcp(api, { fetch: (request, env, ctx) => app.fetch(request, env, ctx), basePath: apiBasePath });
