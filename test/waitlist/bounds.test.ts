@@ -67,7 +67,7 @@ describe("200 joins per API key per 24 hours", () => {
       409,
       "waitlist_full",
     );
-  });
+  }, 60_000);
 });
 
 describe("50 entries per slot", () => {
