@@ -8,7 +8,7 @@ import { deprecatedOperations } from "./lib/deprecations";
 import { ApiError } from "./lib/errors";
 import { onError, problemResponse } from "./lib/problem";
 import { validationHook } from "./lib/validation";
-import { mcp } from "./mcp";
+import { registerMcp } from "./mcp";
 import { requireApiKey } from "./middleware/auth";
 import { bodyLimit } from "./middleware/body-limit";
 import { deprecation } from "./middleware/deprecation";
@@ -20,14 +20,14 @@ import { appointmentsApp } from "./routes/appointments";
 import { bookingsApp } from "./routes/bookings";
 import { businessApp } from "./routes/business";
 import { customersApp } from "./routes/customers";
-import { docs } from "./routes/docs";
+import { registerDocs } from "./routes/docs";
 import { feedsApp } from "./routes/feeds";
-import { health } from "./routes/health";
+import { registerHealth } from "./routes/health";
 import { holdsApp } from "./routes/holds";
 import { manageApp } from "./routes/manage";
 import { manageLinksApp } from "./routes/manage-links";
-import { openApiDocument } from "./routes/openapi";
-import { problems } from "./routes/problems";
+import { registerOpenApiDocument } from "./routes/openapi";
+import { registerProblems } from "./routes/problems";
 import { providersApp } from "./routes/providers";
 import { resourcesApp } from "./routes/resources";
 import { seriesApp } from "./routes/series";
@@ -57,9 +57,9 @@ const keyedApps = {
 /** Everything under /api/v1. Public routes first; the rest need an API key. */
 function createApi() {
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-  health(api);
-  problems(api);
-  docs(api);
+  registerHealth(api);
+  registerProblems(api);
+  registerDocs(api);
   // A body is checked after the key (a stranger learns nothing from it) and before any route reads it.
   for (const path of Object.keys(keyedApps)) api.use(`${path}/*`, requireApiKey, rateLimit, jsonBody);
   for (const [path, routes] of Object.entries(keyedApps)) api.route(path, routes);
@@ -68,14 +68,14 @@ function createApi() {
   api.use("/manage/*", jsonBody);
   api.route("/manage", manageApp);
   // The tools call the REST routes through the whole app (its middleware included).
-  mcp(api, { fetch: (request, env, ctx) => app.fetch(request, env, ctx), basePath: apiBasePath });
+  registerMcp(api, { fetch: (request, env, ctx) => app.fetch(request, env, ctx), basePath: apiBasePath });
   api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",
     description: "An API key of the business account, such as `bk_live_…`.",
   });
   documentWebhookEvents(api);
-  openApiDocument(api);
+  registerOpenApiDocument(api);
   return api;
 }
 

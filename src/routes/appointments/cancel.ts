@@ -24,7 +24,7 @@ const route = createRoute({
   }),
 });
 
-export const cancelAppointment = (app: OpenAPIHono<AppEnv>) =>
+export const registerCancelAppointment = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");

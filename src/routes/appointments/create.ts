@@ -26,7 +26,7 @@ const route = createRoute({
   ),
 });
 
-export const createAppointment = (app: OpenAPIHono<AppEnv>) =>
+export const registerCreateAppointment = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
     const outcome = await idempotent(c, body, 201, async (claim) => {

@@ -18,7 +18,7 @@ const route = createRoute({
   ...readById("apt_01jd3k5v7q8r9s0t1u2v3w4x5y", "The visit.", AppointmentSchema),
 });
 
-export const getAppointment = (app: OpenAPIHono<AppEnv>) =>
+export const registerGetAppointment = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const visit = await loadAppointment(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
     return c.json(await presentAppointment(c.env, c.var.caller, visit), 200);

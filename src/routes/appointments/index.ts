@@ -1,12 +1,12 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { validationHook } from "../../lib/validation";
-import { cancelAppointment } from "./cancel";
-import { createAppointment } from "./create";
-import { getAppointment } from "./get";
+import { registerCancelAppointment } from "./cancel";
+import { registerCreateAppointment } from "./create";
+import { registerGetAppointment } from "./get";
 
 /** `/appointments`: visits of several services back to back, booked all or none. */
 export const appointmentsApp = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-createAppointment(appointmentsApp);
-getAppointment(appointmentsApp);
-cancelAppointment(appointmentsApp);
+registerCreateAppointment(appointmentsApp);
+registerGetAppointment(appointmentsApp);
+registerCancelAppointment(appointmentsApp);

@@ -27,7 +27,7 @@ const route = createRoute({
   }),
 });
 
-export const cancelBooking = (app: OpenAPIHono<AppEnv>) =>
+export const registerCancelBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");

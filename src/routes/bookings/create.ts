@@ -27,7 +27,7 @@ const route = createRoute({
   ),
 });
 
-export const createBooking = (app: OpenAPIHono<AppEnv>) =>
+export const registerCreateBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
     const outcome = await idempotent(c, body, 201, async (claim) => {

@@ -18,7 +18,7 @@ const route = createRoute({
   ...conditionalGet(BookingSchema, "The booking.", "bkg_01jd3k5v7q8r9s0t1u2v3w4x5y"),
 });
 
-export const getBooking = (app: OpenAPIHono<AppEnv>) =>
+export const registerGetBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const row = await loadBooking(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
     const booking = await withManageUrl(c.env, c.var.caller, toBooking(row));

@@ -39,7 +39,7 @@ const route = createRoute({
   },
 });
 
-export const listBookings = (app: OpenAPIHono<AppEnv>) =>
+export const registerListBookings = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
     const list = await bookingPage(c.var.db, batchReader(c), c.var.caller.businessId, query);

@@ -50,7 +50,7 @@ const route = createRoute({
   },
 });
 
-export const rescheduleBooking = (app: OpenAPIHono<AppEnv>) =>
+export const registerRescheduleBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");

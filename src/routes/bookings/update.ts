@@ -51,7 +51,7 @@ const route = createRoute({
   ),
 });
 
-export const updateBooking = (app: OpenAPIHono<AppEnv>) =>
+export const registerUpdateBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const { status, notes, cancellationReason } = c.req.valid("json");

@@ -23,7 +23,7 @@ const route = createRoute({
   },
 });
 
-export const getBusiness = (app: OpenAPIHono<AppEnv>) =>
+export const registerGetBusiness = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const row = await loadBusiness(c.var.db, c.var.caller.businessId);
     return respondConditionally(c, etagOf(row.version), () => toBusiness(row));

@@ -25,7 +25,7 @@ const route = createRoute({
   },
 });
 
-export const updateBusiness = (app: OpenAPIHono<AppEnv>) =>
+export const registerUpdateBusiness = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const changes = c.req.valid("json");
     const row = await editBusiness(c.var.db, c.var.caller.businessId, changes, ifMatchTags(c));

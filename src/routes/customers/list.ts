@@ -35,7 +35,7 @@ const route = createRoute({
   },
 });
 
-export const listCustomers = (app: OpenAPIHono<AppEnv>) =>
+export const registerListCustomers = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
     const list = await customerPage(c.var.db, batchReader(c), c.var.caller.businessId, query);

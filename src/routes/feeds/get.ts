@@ -27,7 +27,7 @@ const route = createRoute({
  * `GET /feeds/{token}.ics`. Routed by hand (the token and its `.ics` are one path segment, which
  * the typed router cannot split); the document's entry is the route above.
  */
-export const getCalendarFeed = (app: OpenAPIHono<AppEnv>) => {
+export const registerGetCalendarFeed = (app: OpenAPIHono<AppEnv>) => {
   app.openAPIRegistry.registerPath(route);
   return app.get("/:token{.+\\.ics}", async (c) => {
     const token = c.req.param("token").slice(0, -".ics".length);

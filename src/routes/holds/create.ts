@@ -20,7 +20,7 @@ const route = createRoute({
   },
 });
 
-export const createHold = (app: OpenAPIHono<AppEnv>) =>
+export const registerCreateHold = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const result = await holdSeat(c.env, c.var.db, c.var.caller, c.req.valid("json"));
     if (!result.ok) throwRefusal(result.refusal);

@@ -16,7 +16,7 @@ const route = createRoute({
   ...deleteById("hld_01jd3k5v7q8r9s0t1u2v3w4x5y", "The hold holds nothing."),
 });
 
-export const releaseHold = (app: OpenAPIHono<AppEnv>) =>
+export const registerReleaseHold = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     await releaseHeldSeat(c.env, c.var.db, c.var.caller.businessId, c.req.valid("param").id);
     return c.body(null, 204);

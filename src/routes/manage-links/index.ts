@@ -1,8 +1,8 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { validationHook } from "../../lib/validation";
-import { rotateManageLinks } from "./rotate";
+import { registerRotateManageLinks } from "./rotate";
 
 /** `/manage-links`: the business's side of its customers' manage links. */
 export const manageLinksApp = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-rotateManageLinks(manageLinksApp);
+registerRotateManageLinks(manageLinksApp);

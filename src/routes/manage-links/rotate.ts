@@ -35,7 +35,7 @@ const route = createRoute({
 });
 
 /** `POST /manage-links/rotate`. */
-export const rotateManageLinks = (app: OpenAPIHono<AppEnv>) =>
+export const registerRotateManageLinks = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const version = await rotateLinkKey(c.var.db, c.var.caller.businessId);
     forgetCallersOf(c.var.caller.businessId);

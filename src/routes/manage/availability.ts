@@ -31,7 +31,7 @@ const route = createRoute({
 });
 
 /** `GET /manage/{token}/availability`. */
-export const getManagedAvailability = (app: OpenAPIHono<AppEnv>) =>
+export const registerGetManagedAvailability = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const link = await linkFor(c.env, c.var.db, c.req.valid("param").token, clientAddress(c.req.raw));
     return c.json(await linkAvailability(c.env, c.var.db, link, c.req.valid("query")), 200);

@@ -28,7 +28,7 @@ const route = createRoute({
 });
 
 /** `POST /manage/{token}/cancel`. */
-export const cancelManagedBooking = (app: OpenAPIHono<AppEnv>) =>
+export const registerCancelManagedBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const link = await linkFor(c.env, c.var.db, c.req.valid("param").token, clientAddress(c.req.raw));
     return c.json(await cancelByLink(c.env, link, c.req.valid("json")?.reason), 200);

@@ -23,7 +23,7 @@ const route = createRoute({
 });
 
 /** `GET /manage/{token}`. */
-export const getManagedBooking = (app: OpenAPIHono<AppEnv>) =>
+export const registerGetManagedBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const link = await linkFor(c.env, c.var.db, c.req.valid("param").token, clientAddress(c.req.raw));
     return c.json(managedView(link), 200);

@@ -26,7 +26,7 @@ const route = createRoute({
 });
 
 /** `POST /manage/{token}/reschedule`. */
-export const rescheduleManagedBooking = (app: OpenAPIHono<AppEnv>) =>
+export const registerRescheduleManagedBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const link = await linkFor(c.env, c.var.db, c.req.valid("param").token, clientAddress(c.req.raw));
     return c.json(await rescheduleByLink(c.env, c.var.db, link, c.req.valid("json")), 200);

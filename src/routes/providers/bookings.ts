@@ -24,7 +24,7 @@ const route = createRoute({
   },
 });
 
-export const listProviderBookings = (app: OpenAPIHono<AppEnv>) =>
+export const registerListProviderBookings = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
     const providerId = c.req.valid("param").id;

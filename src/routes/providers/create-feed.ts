@@ -20,7 +20,7 @@ const route = createRoute({
   },
 });
 
-export const createProviderFeed = (app: OpenAPIHono<AppEnv>) =>
+export const registerCreateProviderFeed = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const token = await issueFeed(c.var.db, c.var.caller.businessId, id);

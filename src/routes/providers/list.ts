@@ -27,7 +27,7 @@ const route = createRoute({
   },
 });
 
-export const listProviders = (app: OpenAPIHono<AppEnv>) =>
+export const registerListProviders = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { active, ...query } = c.req.valid("query");
     const { items, total } = await providerPage(c.var.db, c.var.caller.businessId, {

@@ -24,7 +24,7 @@ const route = createRoute({
   },
 });
 
-export const listResourceBookings = (app: OpenAPIHono<AppEnv>) =>
+export const registerListResourceBookings = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
     const resourceId = c.req.valid("param").id;

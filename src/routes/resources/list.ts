@@ -27,7 +27,7 @@ const route = createRoute({
   },
 });
 
-export const listResources = (app: OpenAPIHono<AppEnv>) =>
+export const registerListResources = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { active, ...query } = c.req.valid("query");
     const { items, total } = await resourcePage(c.var.db, c.var.caller.businessId, {

@@ -26,7 +26,7 @@ const route = createRoute({
   ),
 });
 
-export const createSeries = (app: OpenAPIHono<AppEnv>) =>
+export const registerCreateSeries = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
     const outcome = await idempotent(c, body, 201, async (claim) => {

@@ -77,7 +77,7 @@ const route = createRoute({
   },
 });
 
-export const getServiceAvailability = (app: OpenAPIHono<AppEnv>) =>
+export const registerGetServiceAvailability = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     return c.json(await serviceAvailability(c.env, c.var.db, c.var.caller.businessId, id, c.req.valid("query")), 200);

@@ -28,7 +28,7 @@ const route = createRoute({
   },
 });
 
-export const listServices = (app: OpenAPIHono<AppEnv>) =>
+export const registerListServices = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { active, ...query } = c.req.valid("query");
     const { items, total } = await servicePage(c.var.db, batchReader(c), c.var.caller.businessId, {

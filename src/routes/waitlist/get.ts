@@ -17,7 +17,7 @@ const route = createRoute({
   ...readById("wtl_01jd3k5v7q8r9s0t1u2v3w4x5y", "The entry.", WaitlistEntrySchema),
 });
 
-export const getWaitlistEntry = (app: OpenAPIHono<AppEnv>) =>
+export const registerGetWaitlistEntry = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { entry } = await entryOf(c.env, c.var.db, c.var.caller.businessId, c.req.valid("param").id);
     return c.json(entry, 200);

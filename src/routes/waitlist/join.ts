@@ -21,7 +21,7 @@ const route = createRoute({
   ...idempotentCreate(JoinWaitlistSchema, "The entry; `Location` points at it.", WaitlistEntrySchema),
 });
 
-export const joinWaitlist = (app: OpenAPIHono<AppEnv>) =>
+export const registerJoinWaitlist = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
     const outcome = await idempotent(c, body, 201, async () => {

@@ -16,7 +16,7 @@ const route = createRoute({
   ...deleteById("wtl_01jd3k5v7q8r9s0t1u2v3w4x5y", "Taken off (or already off)."),
 });
 
-export const leaveWaitlist = (app: OpenAPIHono<AppEnv>) =>
+export const registerLeaveWaitlist = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     await leave(c.env, c.var.db, c.var.caller.businessId, c.req.valid("param").id);
     return c.body(null, 204);

@@ -33,7 +33,7 @@ const route = createRoute({
   },
 });
 
-export const listWaitlist = (app: OpenAPIHono<AppEnv>) =>
+export const registerListWaitlist = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
     const list = await waitlistPage(c.env, c.var.db, c.var.caller.businessId, query);

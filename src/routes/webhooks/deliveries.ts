@@ -21,7 +21,7 @@ const route = createRoute({
   },
 });
 
-export const listWebhookDeliveries = (app: OpenAPIHono<AppEnv>) =>
+export const registerListWebhookDeliveries = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
     const { id } = c.req.valid("param");

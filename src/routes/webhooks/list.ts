@@ -21,7 +21,7 @@ const route = createRoute({
   },
 });
 
-export const listWebhooks = (app: OpenAPIHono<AppEnv>) =>
+export const registerListWebhooks = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
     const { items, total } = await endpointPage(c.var.db, c.var.caller.businessId, query);
