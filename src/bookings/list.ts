@@ -8,10 +8,10 @@ import type { Database } from "../db/client";
 import { bind, keysetQueries, pageQueries, preparedOnce, type ReadBatch } from "../db/prepared";
 import { bookingProviders, bookingResources, bookings, providers, resources } from "../db/schema";
 import { type Booking, type BookingFilters, toBooking } from "../domain/booking";
-import { type CursorRequest, type ListPage, pageAt, positionOf } from "../lib/cursor";
 import { ApiError } from "../lib/errors";
-import { offsetOf } from "../lib/pagination";
 import { keptBookingDimension, keptTotal } from "../lists/counts";
+import { type CursorRequest, type ListPage, pageAt, positionOf } from "../lists/cursor";
+import { offsetOf } from "../lists/pagination";
 
 const filterNames = ["status", "serviceId", "customerId", "providerId", "resourceId", "from", "to"] as const;
 

@@ -2,8 +2,9 @@
 import type { Database } from "../db/client";
 import { type ResourceRow, resources } from "../db/schema";
 import { newId } from "../lib/ids";
-import type { PageRequest } from "../lib/pagination";
-import { activeNewestFirst, firstVersion, loadOwned } from "../lib/rows";
+import { firstVersion, loadOwned } from "../lib/rows";
+import { activeNewestFirst } from "../lists/newest-first";
+import type { PageRequest } from "../lists/pagination";
 import { configureCalendar } from "./configure";
 
 /** A resource's own settings, as a client writes them. */

@@ -5,8 +5,8 @@ import { bind, preparedOnce, type ReadBatch } from "../db/prepared";
 import { type ServiceRow, serviceProviders, serviceResources, services } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { offsetOf, type PageRequest } from "../lib/pagination";
 import { loadOwned } from "../lib/rows";
+import { offsetOf, type PageRequest } from "../lists/pagination";
 import { assertLinkable, insertLinks, linkedIdsOf } from "./links";
 
 /** Who performs a service and what its bookings take: provider and resource ids. */

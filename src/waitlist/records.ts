@@ -4,10 +4,10 @@ import { waitlistOf } from "../calendar";
 import type { Database } from "../db/client";
 import { holds, services, waitlistEntries } from "../db/schema";
 import type { WaitlistEntry, WaitlistFrom, WaitlistStatus } from "../domain/waitlist";
-import { type CursorRequest, type ListPage, pageAt, positionOf } from "../lib/cursor";
 import { ApiError } from "../lib/errors";
-import { offsetOf } from "../lib/pagination";
 import { loadOwned } from "../lib/rows";
+import { type CursorRequest, type ListPage, pageAt, positionOf } from "../lists/cursor";
+import { offsetOf } from "../lists/pagination";
 
 /** The most entries one API key may queue in 24 hours. */
 export const MAX_PER_KEY_PER_DAY = 200;

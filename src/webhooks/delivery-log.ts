@@ -4,8 +4,8 @@ import type { Database } from "../db/client";
 import { inList } from "../db/json-list";
 import { webhookAttempts, webhookDeliveries } from "../db/schema";
 import { ApiError } from "../lib/errors";
-import type { PageRequest } from "../lib/pagination";
-import { newestFirst } from "../lib/rows";
+import { newestFirst } from "../lists/newest-first";
+import type { PageRequest } from "../lists/pagination";
 import { loadEndpoint } from "./endpoints";
 import type { WebhookMessage } from "./events";
 

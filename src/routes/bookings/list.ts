@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { bookingPage } from "../../bookings/list";
 import type { AppEnv } from "../../env";
-import { cursorRules, paginateByCursor } from "../../lib/cursor";
 import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
-import { listRules } from "../../lib/pagination";
 import { z } from "../../lib/zod";
 import { withManageUrls } from "../../links/present";
+import { cursorRules, paginateByCursor } from "../../lists/cursor";
+import { listRules } from "../../lists/pagination";
 import { batchReader } from "../../middleware/key-check";
 import { BookingListSchema, bookingListQuery } from "../../schemas/bookings";
 

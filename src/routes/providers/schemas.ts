@@ -1,5 +1,5 @@
-import { listOf } from "../../lib/pagination";
 import { z } from "../../lib/zod";
+import { listOf } from "../../lists/pagination";
 import { customerEmail, timezone } from "../../schemas/fields";
 import { DateOverridesSchema, WeeklyScheduleSchema } from "../../schemas/schedule";
 

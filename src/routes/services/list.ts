@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
-import { listRules, paginate, paginationQuery } from "../../lib/pagination";
 import { z } from "../../lib/zod";
+import { listRules, paginate, paginationQuery } from "../../lists/pagination";
 import { batchReader } from "../../middleware/key-check";
 import { activeFilter } from "../../schemas/fields";
 import { ServiceListSchema } from "../../schemas/services";

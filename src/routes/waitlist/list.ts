@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { cursorQuery, cursorRules, paginateByCursor } from "../../lib/cursor";
 import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
-import { paginationQuery } from "../../lib/pagination";
 import { z } from "../../lib/zod";
+import { cursorQuery, cursorRules, paginateByCursor } from "../../lists/cursor";
+import { paginationQuery } from "../../lists/pagination";
 import { WaitlistListSchema, waitlistListQuery } from "../../schemas/waitlist";
 import { waitlistPage } from "../../waitlist/records";
 

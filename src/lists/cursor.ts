@@ -5,10 +5,10 @@
  * pages after it.
  */
 import type { Context } from "hono";
-import { base64url } from "./crypto";
-import { ApiError } from "./errors";
+import { base64url } from "../lib/crypto";
+import { ApiError } from "../lib/errors";
+import { z } from "../lib/zod";
 import { deepestPage, type PageRequest } from "./pagination";
-import { z } from "./zod";
 
 /** A cursor is at most this long: a sort key and an id, base64url-encoded. */
 const MAX_CURSOR = 256;

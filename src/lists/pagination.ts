@@ -1,6 +1,6 @@
 import type { Context } from "hono";
-import { ApiError } from "./errors";
-import { z } from "./zod";
+import { ApiError } from "../lib/errors";
+import { z } from "../lib/zod";
 
 /**
  * The most rows a page may skip: SQLite walks every skipped row, so `(page − 1) × limit` is
