@@ -11,7 +11,7 @@ import type { ServiceCalendar } from "../../src/calendar/service/service-calenda
 import type { PersistOutcome } from "../../src/calendar/sync/outbox";
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { idempotencyKeys, webhookEvents } from "../../src/db/schema";
-import { IDEMPOTENCY_RETENTION_MS } from "../../src/lib/idempotency-retention";
+import { IDEMPOTENCY_RETENTION_MS } from "../../src/domain/idempotency";
 import { injectFaults, resetOnceOutboxHolds } from "../faults";
 import { api, createAccount, createService, db, json } from "../helpers";
 import { at, bookingBody, calendarStub, d1Bookings, postBooking } from "./support";

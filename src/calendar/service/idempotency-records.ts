@@ -4,7 +4,7 @@
  */
 
 import { toBooking } from "../../domain/booking";
-import { IDEMPOTENCY_RETENTION_MS } from "../../lib/idempotency-retention";
+import { IDEMPOTENCY_RETENTION_MS } from "../../domain/idempotency";
 import type { CalendarResult } from "../types";
 import type { Reservations } from "./reservations";
 

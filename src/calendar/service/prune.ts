@@ -2,7 +2,7 @@
  * The nightly prune: a calendar drops the rows of bookings past the retention (retention.ts), and
  * waitlist entries 30 days after their slot ended.
  */
-import { IDEMPOTENCY_RETENTION_MS } from "../../lib/idempotency-retention";
+import { IDEMPOTENCY_RETENTION_MS } from "../../domain/idempotency";
 import { TOMBSTONE_RETENTION_MS } from "../claims/claim-store";
 import { CALENDAR_KEEPS_PAST_MS, WAITLIST_KEEPS_PAST_MS } from "../retention";
 
