@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
 import { deprecatedOperations, markDeprecated } from "../lib/deprecations";
 import { registerResponseHeaders, responseHeaders } from "../lib/openapi";
-import { examplesAhead } from "../lib/openapi-examples";
+import { examplesAhead } from "../lib/openapi/examples";
 import { z } from "../lib/zod";
 
 type Document = ReturnType<OpenAPIHono<AppEnv>["getOpenAPI31Document"]>;

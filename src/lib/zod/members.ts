@@ -1,7 +1,7 @@
 /**
  * The part of zod this API uses: the one list of it. Add a member here before using it as
  * `z.<member>`; type-checking refuses one that is not listed, because the bundle would not carry it
- * (see `./zod-core`).
+ * (see `./core`).
  */
 export type { infer } from "zod/v4";
 export {

@@ -5,4 +5,4 @@
  * of zod (41 KB gzip of locales alone). This namespace holds only the members the API uses, and
  * they are zod's own classes, so `.openapi()` and `instanceof` work the same on both sides.
  */
-export * as z from "./zod-members";
+export * as z from "./members";

@@ -1,8 +1,8 @@
-import { problemTypes } from "./errors";
-import { type HeaderName, type HeaderObject, type HeaderRef, problemHeaders, responseHeaders } from "./openapi-headers";
-import { z } from "./zod";
+import { problemTypes } from "../errors";
+import { z } from "../zod";
+import { type HeaderName, type HeaderObject, type HeaderRef, problemHeaders, responseHeaders } from "./headers";
 
-export { type HeaderName, registerResponseHeaders, responseHeaders } from "./openapi-headers";
+export { type HeaderName, registerResponseHeaders, responseHeaders } from "./headers";
 
 export const ProblemSchema = z
   .object({
