@@ -4,14 +4,14 @@
  * the visit decided in its first segment's service calendar, all or none.
  */
 
-import { throwRefusal } from "../bookings/refusal";
-import { bookVisit, checkTiming, segmentTimes, type VisitResult, type VisitSegment } from "../calendar";
+import { bookVisit, checkTiming, segmentTimes, type VisitSegment } from "../calendar";
 import { customerIdByEmail } from "../customers/records";
 import type { Database } from "../db/client";
 import type { Answers } from "../domain/questions";
 import { ApiError } from "../lib/errors";
 import type { IdempotencyClaim } from "../lib/idempotency";
 import { newId } from "../lib/ids";
+import { throwVisitRefusal } from "../refusals/problems";
 import { loadBookableService } from "../services/bookable";
 import { type Appointment, appointmentOf } from "./records";
 
@@ -81,17 +81,6 @@ function checkLaterSegments(startTime: string, segments: VisitSegment[], now: nu
       });
     }
   }
-}
-
-/** A visit's refusal as the HTTP problem the client gets: a segment that refused is named. */
-function throwVisitRefusal(result: Extract<VisitResult, { ok: false }>): never {
-  const { refusal, segment } = result;
-  if (refusal.code === "slot_unavailable") {
-    throw new ApiError("slot_unavailable", refusal.detail, {
-      extensions: { reason: refusal.reason, ...(segment === undefined ? {} : { segment }) },
-    });
-  }
-  throwRefusal(refusal);
 }
 
 /** Books the visit for the business, all segments or none. */

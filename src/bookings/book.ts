@@ -6,8 +6,9 @@ import type { Booking } from "../domain/booking";
 import { holdOf } from "../holds/records";
 import { ApiError } from "../lib/errors";
 import type { IdempotencyClaim } from "../lib/idempotency";
+import { bookingOrThrow } from "../refusals/problems";
 import { loadBookableService } from "../services/bookable";
-import { bookingOrThrow, draftOf } from "./refusal";
+import { draftOf } from "./draft";
 
 type Target = { serviceId?: string; startTime?: string; endTime?: string; providerId?: string; holdId?: string };
 

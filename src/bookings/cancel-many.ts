@@ -5,7 +5,7 @@
  */
 import { changeBooking, waitlistOf } from "../calendar";
 import type { Booking } from "../domain/booking";
-import { bookingOrThrow } from "./refusal";
+import { bookingOrThrow } from "../refusals/problems";
 
 /**
  * Cancels each booking; answers those this call cancelled, by id. One another request

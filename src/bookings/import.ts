@@ -3,7 +3,7 @@ import type { Database } from "../db/client";
 import { ApiError } from "../lib/errors";
 import { loadBookableService } from "../services/bookable";
 import { ownerOfService } from "../services/records";
-import { draftOf } from "./refusal";
+import { draftOf } from "./draft";
 
 /** One appointment to import: a booking request's fields, with its times and maybe its provider. */
 export type ImportedAppointment = Parameters<typeof draftOf>[0] & { providerId?: string };

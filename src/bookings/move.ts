@@ -2,9 +2,9 @@ import { reschedule } from "../calendar";
 import type { Database } from "../db/client";
 import { ApiError } from "../lib/errors";
 import type { IdempotencyClaim } from "../lib/idempotency";
+import { bookingOrThrow } from "../refusals/problems";
 import { loadBookableService } from "../services/bookable";
 import { loadBooking } from "./records";
-import { bookingOrThrow } from "./refusal";
 
 /** Where a booking moves: new times, and maybe another of the service's providers. */
 export type Move = { startTime: string; endTime: string; providerId?: string };

@@ -1,7 +1,7 @@
 import { changeBooking, type TransitionCommand } from "../calendar";
 import type { Database } from "../db/client";
+import { bookingOrThrow } from "../refusals/problems";
 import { loadBooking } from "./records";
-import { bookingOrThrow } from "./refusal";
 
 /** Sends a status change or edit of the business's booking through its service's calendar. */
 export async function transitionBooking(env: Env, db: Database, businessId: string, command: TransitionCommand) {

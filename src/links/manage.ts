@@ -4,10 +4,10 @@
  * windows (the calendar checks them in the step that makes the change).
  */
 import { moveInService } from "../bookings/move";
-import { bookingOrThrow } from "../bookings/refusal";
 import { changeBooking } from "../calendar";
 import type { Database } from "../db/client";
 import { holdsCapacity } from "../domain/booking";
+import { bookingOrThrow } from "../refusals/problems";
 import { serviceAvailability } from "../services/availability";
 import { withManageUrl } from "./present";
 import { type OpenLink, providerNamesOf } from "./records";

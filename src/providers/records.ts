@@ -5,7 +5,7 @@ import { newId } from "../lib/ids";
 import { firstVersion, loadOwned } from "../lib/rows";
 import { activeNewestFirst } from "../lists/newest-first";
 import type { PageRequest } from "../lists/pagination";
-import { configureCalendar } from "./configure";
+import { configureProviderCalendar } from "./configure";
 
 /** A provider's own settings, as a client writes them. */
 export type ProviderFields = Omit<ProviderRow, "id" | "businessId" | "createdAt" | "updatedAt" | "version">;
@@ -44,7 +44,7 @@ export async function addProvider(
     .values({ ...fields, email: fields.email ?? null, businessId, ...firstVersion(newId("provider")) })
     .returning();
   const stored = row as NonNullable<typeof row>;
-  await configureCalendar(env, stored);
+  await configureProviderCalendar(env, stored);
   return { provider: toProvider(stored), version: stored.version };
 }
 

@@ -1,8 +1,8 @@
 import { configureResource } from "../calendar";
 import type { ResourceRow } from "../db/schema";
-import { pushSettings } from "../lib/calendar-settings";
+import { pushSettings } from "../refusals/problems";
 import { resourceSnapshotOf } from "./snapshot";
 
 /** Pushes a stored resource's settings to its calendar, or answers a 503 to retry. */
-export const configureCalendar = (env: Env, row: ResourceRow) =>
+export const configureResourceCalendar = (env: Env, row: ResourceRow) =>
   pushSettings("resource", row.id, () => configureResource(env, resourceSnapshotOf(row)));

@@ -5,7 +5,7 @@ import type { Database } from "../db/client";
 import { type ResourceRow, resources } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { ifMatchCondition, nothingWritten } from "../lib/rows";
-import { configureCalendar } from "./configure";
+import { configureResourceCalendar } from "./configure";
 import { loadResource, type ResourceFields, toResource } from "./records";
 import { resourceSnapshotOf } from "./snapshot";
 
@@ -42,7 +42,7 @@ export async function editResource(
     .where(and(eq(resources.businessId, businessId), eq(resources.id, id), unchangedSince))
     .returning();
   if (!row) throw proposed && ifMatch === undefined ? changedMeanwhile() : nothingWritten("resource", id, ifMatch);
-  await configureCalendar(env, row);
+  await configureResourceCalendar(env, row);
   return { resource: toResource(row), version: row.version };
 }
 

@@ -5,7 +5,7 @@ import { newId } from "../lib/ids";
 import { firstVersion, loadOwned } from "../lib/rows";
 import { activeNewestFirst } from "../lists/newest-first";
 import type { PageRequest } from "../lists/pagination";
-import { configureCalendar } from "./configure";
+import { configureResourceCalendar } from "./configure";
 
 /** A resource's own settings, as a client writes them. */
 export type ResourceFields = Omit<ResourceRow, "id" | "businessId" | "createdAt" | "updatedAt" | "version">;
@@ -49,7 +49,7 @@ export async function addResource(
     })
     .returning();
   const stored = row as NonNullable<typeof row>;
-  await configureCalendar(env, stored);
+  await configureResourceCalendar(env, stored);
   return { resource: toResource(stored), version: stored.version };
 }
 

@@ -5,7 +5,6 @@
  * refusal pays for reading every occurrence's slot, to list every conflict.
  */
 import { eq } from "drizzle-orm";
-import { throwRefusal } from "../bookings/refusal";
 import {
   bookVisit,
   checkTiming,
@@ -22,6 +21,7 @@ import type { Answers } from "../domain/questions";
 import { ApiError } from "../lib/errors";
 import type { IdempotencyClaim } from "../lib/idempotency";
 import { newId } from "../lib/ids";
+import { throwRefusal } from "../refusals/problems";
 import { loadBookableService } from "../services/bookable";
 import { type Conflict, type Occurrence, type Staffing, slotConflicts, timingConflicts } from "./conflicts";
 import { type Series, seriesOf } from "./records";

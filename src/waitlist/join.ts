@@ -4,13 +4,13 @@
  * its daily bound; the entry is then queued in the service's calendar, which decides its place.
  */
 import { eq } from "drizzle-orm";
-import { throwRefusal } from "../bookings/refusal";
 import { joinWaitlist, slotCalendar } from "../calendar";
 import type { Database } from "../db/client";
 import { waitlistEntries } from "../db/schema";
 import type { WaitlistEntry } from "../domain/waitlist";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
+import { throwRefusal } from "../refusals/problems";
 import { loadBookableService } from "../services/bookable";
 import { MAX_PER_KEY_PER_DAY, storeWithinKeyBound } from "./records";
 

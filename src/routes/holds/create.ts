@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { throwRefusal } from "../../bookings/refusal";
 import type { AppEnv } from "../../env";
 import { holdSeat, MAX_LIVE_HOLDS_PER_KEY } from "../../holds/place";
 import { bearerSecurity, bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
+import { throwRefusal } from "../../refusals/problems";
 import { CreateHoldSchema, HoldSchema } from "../../schemas/holds";
 
 const route = createRoute({

@@ -5,7 +5,7 @@
  */
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { draftOf } from "../../../src/bookings/refusal";
+import { draftOf } from "../../../src/bookings/draft";
 import { services } from "../../../src/db/schema";
 import { snapshotOf } from "../../../src/services/snapshot";
 import { at, bookingBody, calendarStub, dayOf, postBooking } from "../../bookings/support";
