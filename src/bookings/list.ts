@@ -15,8 +15,8 @@ import { offsetOf } from "../lists/pagination";
 
 const filterNames = ["status", "serviceId", "customerId", "providerId", "resourceId", "from", "to"] as const;
 
-/** Bookings linked to the person or resource named by the placeholder `name`, through its link table. */
-function linkedTo(db: Database, name: "providerId" | "resourceId") {
+/** Bookings linked to the person or resource named by the placeholder `name`, through its assignment table. */
+function assignedTo(db: Database, name: "providerId" | "resourceId") {
   const [table, column] =
     name === "providerId"
       ? ([bookingProviders, bookingProviders.providerId] as const)
@@ -45,8 +45,8 @@ function listQueries(db: Database, filters: BookingFilters) {
       has("status") ? eq(bookings.status, sql.placeholder("status")) : undefined,
       has("serviceId") ? eq(bookings.serviceId, sql.placeholder("serviceId")) : undefined,
       has("customerId") ? eq(bookings.customerId, sql.placeholder("customerId")) : undefined,
-      has("providerId") ? linkedTo(db, "providerId") : undefined,
-      has("resourceId") ? linkedTo(db, "resourceId") : undefined,
+      has("providerId") ? assignedTo(db, "providerId") : undefined,
+      has("resourceId") ? assignedTo(db, "resourceId") : undefined,
       has("from") ? gte(bookings.startTime, sql.placeholder("from")) : undefined,
       has("to") ? lt(bookings.startTime, sql.placeholder("to")) : undefined,
     );

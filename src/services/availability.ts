@@ -5,7 +5,7 @@ import { LAST_INSTANT } from "../lib/datetime";
 import { ApiError } from "../lib/errors";
 import { providerSnapshotOf } from "../providers/snapshot";
 import { resourceSnapshotOf } from "../resources/snapshot";
-import { providersOfService, resourcesOfService } from "./links";
+import { providersOfService, resourcesOfService } from "./assignments";
 import { loadService } from "./records";
 import { snapshotOf } from "./snapshot";
 

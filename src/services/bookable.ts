@@ -8,7 +8,7 @@ import { type Answers, answerErrors } from "../domain/questions";
 import { ApiError } from "../lib/errors";
 import { providerSnapshotOf } from "../providers/snapshot";
 import { resourceSnapshotOf } from "../resources/snapshot";
-import { providersOfService, resourcesOfService } from "./links";
+import { providersOfService, resourcesOfService } from "./assignments";
 import { snapshotOf } from "./snapshot";
 
 /** What a caller refuses, where it differs from a new booking's request (a 422 at `serviceId`). */

@@ -7,9 +7,9 @@ import { HOLDING_STATUSES } from "../domain/booking";
 import { ApiError } from "../lib/errors";
 import { assertIfMatch, etagOf } from "../lib/etag";
 import { nothingWritten } from "../lib/rows";
+import { assertAssignable, replaceAssignments } from "./assignments";
 import { loadBookableService } from "./bookable";
-import { assertLinkable, replaceLinks } from "./links";
-import { linksOf, loadService, type ServiceFields, type ServiceLinks, toService } from "./records";
+import { assignmentsOf, loadService, type ServiceAssignments, type ServiceFields, toService } from "./records";
 
 const changedMeanwhile = () => new ApiError("unavailable", "The service changed while this request ran; retry.");
 
@@ -25,12 +25,12 @@ export async function editService(
   db: Database,
   businessId: string,
   id: string,
-  { providerIds, resourceIds, ...changes }: Partial<ServiceFields> & Partial<ServiceLinks>,
+  { providerIds, resourceIds, ...changes }: Partial<ServiceFields> & Partial<ServiceAssignments>,
   ifMatch: string[] | undefined,
 ) {
   await Promise.all([
-    providerIds && assertLinkable(db, "provider", businessId, providerIds),
-    resourceIds && assertLinkable(db, "resource", businessId, resourceIds),
+    providerIds && assertAssignable(db, "provider", businessId, providerIds),
+    resourceIds && assertAssignable(db, "resource", businessId, resourceIds),
   ]);
   let where = and(eq(services.businessId, businessId), eq(services.id, id));
   let updatedAt = new Date();
@@ -48,11 +48,11 @@ export async function editService(
     .set({ ...changes, updatedAt: stamp, version: sql`${services.version} + 1` })
     .where(where)
     .returning();
-  // The links change in the same batch, and only if this update won.
+  // The assignments change in the same batch, and only if this update won.
   const [rows] = await db.batch([
     update,
-    ...(providerIds ? replaceLinks(db, "provider", id, providerIds, stamp) : []),
-    ...(resourceIds ? replaceLinks(db, "resource", id, resourceIds, stamp) : []),
+    ...(providerIds ? replaceAssignments(db, "provider", id, providerIds, stamp) : []),
+    ...(resourceIds ? replaceAssignments(db, "resource", id, resourceIds, stamp) : []),
   ]);
   const row = rows[0];
   if (!row) throw proposal && ifMatch === undefined ? changedMeanwhile() : nothingWritten("service", id, ifMatch);
@@ -62,7 +62,7 @@ export async function editService(
     reminders: changes.reminders && row.reminders.map((r) => r.offsetMinutes),
     offers: { service: now.service, providers: now.providers, resources: now.resources, active: row.active },
   });
-  const stored = providerIds && resourceIds ? { providerIds, resourceIds } : await linksOf(db, businessId, id);
+  const stored = providerIds && resourceIds ? { providerIds, resourceIds } : await assignmentsOf(db, businessId, id);
   return {
     service: toService(row, {
       providerIds: providerIds ?? stored.providerIds,
@@ -97,7 +97,7 @@ async function propose(
 ): Promise<{ current: ServiceRow } | undefined> {
   const { capacity, providerMode, providerIds, resourceIds } = change;
   if (capacity === undefined && providerIds?.length !== 0 && !providerMode && !resourceIds) return undefined;
-  const [current, before] = await Promise.all([loadService(db, businessId, id), linksOf(db, businessId, id)]);
+  const [current, before] = await Promise.all([loadService(db, businessId, id), assignmentsOf(db, businessId, id)]);
   const after = providerIds ?? before.providerIds;
   const claimsMore =
     (providerMode !== undefined && providerMode !== current.providerMode) ||

@@ -1,7 +1,7 @@
 /**
  * Everyone and everything a booking claims, one row each, written in the same D1 batch as the
  * booking (from its `provider_ids` and `resource_ids`): what a person's or a resource's bookings
- * list and the `providerId` filter read, newest appointment first.
+ * list and the `providerId` filter read, newest booking first.
  */
 import { index, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { businessIdColumn } from "./accounts.ts";

@@ -1,7 +1,7 @@
 /**
- * The link rows of a booking in D1 (`booking_providers`, `booking_resources`): one per person and
+ * The assignment rows of a booking in D1 (`booking_providers`, `booking_resources`): one per person and
  * resource it claims, rebuilt from the booking row as D1 holds it after the upsert beside them in
- * the batch, so a replay of an older version (which the upsert ignores) cannot bring back old links.
+ * the batch, so a replay of an older version (which the upsert ignores) cannot bring back old assignments.
  */
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
@@ -9,12 +9,12 @@ import { preparedOnce } from "../../db/prepared";
 import { bookingProviders, bookingResources, bookings } from "../../db/schema";
 
 /**
- * The statements that make a booking's link rows match its row, prepared once per handle; they
+ * The statements that make a booking's assignment rows match its row, prepared once per handle; they
  * follow its upsert in one batch, bound with `{ id }` (the booking's).
  */
-export function linkWrites(db: Database) {
+export function assignmentWrites(db: Database) {
   const id = sql.placeholder("id");
-  // One row per element of the booking's JSON id array, in the link tables' column order
+  // One row per element of the booking's JSON id array, in the assignment tables' column order
   // (booking, person or resource, business, start), as an insert from a select needs.
   const relink = (
     table: typeof bookingProviders | typeof bookingResources,
@@ -28,7 +28,7 @@ export function linkWrites(db: Database) {
       )
       .prepare(),
   ];
-  return preparedOnce(db, "persist.links", () => [
+  return preparedOnce(db, "persist.assignments", () => [
     ...relink(bookingProviders, bookings.providerIds),
     ...relink(bookingResources, bookings.resourceIds),
   ]);

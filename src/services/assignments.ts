@@ -1,7 +1,7 @@
 /**
- * The links between services and what their bookings claim: the providers who perform them
- * (`service_providers`) and the resources every booking takes a unit of (`service_resources`).
- * Both links are kept the same way, so each operation is written once over the kind.
+ * A service's assignments: the providers who perform it (`service_providers`) and the resources
+ * every booking of it takes a unit of (`service_resources`). Both are kept the same way, so each
+ * operation is written once over the kind.
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
@@ -9,7 +9,7 @@ import { inList, listRows } from "../db/json-list";
 import { providers, resources, serviceProviders, serviceResources, services } from "../db/schema";
 import { ApiError } from "../lib/errors";
 
-/** The tables and names of each kind of link. */
+/** The tables and names of each kind of assignment. */
 const kinds = {
   provider: {
     link: serviceProviders,
@@ -29,13 +29,13 @@ const kinds = {
   },
 } as const;
 
-/** What a service links to. */
-export type LinkKind = keyof typeof kinds;
+/** What a service is assigned. */
+export type AssignmentKind = keyof typeof kinds;
 
-/** The linked ids of each of these services of the business (every service id is a key). */
-export async function linkedIdsOf(
+/** The assigned ids of each of these services of the business (every service id is a key). */
+export async function assignedIdsOf(
   db: Database,
-  kind: LinkKind,
+  kind: AssignmentKind,
   businessId: string,
   serviceIds: string[],
 ): Promise<Map<string, string[]>> {
@@ -71,7 +71,12 @@ export function resourcesOfService(db: Database, businessId: string, serviceId: 
 }
 
 /** Throws 422 at `providerIds.<i>` (or `resourceIds.<i>`) for every id the business does not have. */
-export async function assertLinkable(db: Database, kind: LinkKind, businessId: string, ids: string[]): Promise<void> {
+export async function assertAssignable(
+  db: Database,
+  kind: AssignmentKind,
+  businessId: string,
+  ids: string[],
+): Promise<void> {
   if (ids.length === 0) return;
   const { owners, field } = kinds[kind];
   const found = await db
@@ -86,11 +91,17 @@ export async function assertLinkable(db: Database, kind: LinkKind, businessId: s
 }
 
 /**
- * The statement that links a new service to `ids` (one row each, in the link table's column
- * order: business, service, linked id), with the ids as one bound list: 50 providers bind 3
+ * The statement that assigns `ids` to a new service (one row each, in the assignment table's column
+ * order: business, service, assigned id), with the ids as one bound list: 50 providers bind 3
  * values, not 150. Undefined for no ids.
  */
-export function insertLinks(db: Database, kind: LinkKind, businessId: string, serviceId: string, ids: string[]) {
+export function insertAssignments(
+  db: Database,
+  kind: AssignmentKind,
+  businessId: string,
+  serviceId: string,
+  ids: string[],
+) {
   if (ids.length === 0) return undefined;
   const { link } = kinds[kind];
   return db
@@ -99,14 +110,20 @@ export function insertLinks(db: Database, kind: LinkKind, businessId: string, se
 }
 
 /**
- * Statements that set a service's links of one kind to `ids`, applied only if the service row
+ * Statements that set a service's assignments of one kind to `ids`, applied only if the service row
  * still carries `updatedAt` — so in one batch with the service's own compare-and-set update they
  * change nothing when that update lost. Two statements, whatever the number of ids.
  */
-export function replaceLinks(db: Database, kind: LinkKind, serviceId: string, ids: string[], updatedAt: string) {
+export function replaceAssignments(
+  db: Database,
+  kind: AssignmentKind,
+  serviceId: string,
+  ids: string[],
+  updatedAt: string,
+) {
   const { link } = kinds[kind];
   const current = sql`EXISTS (SELECT 1 FROM services WHERE id = ${serviceId} AND updated_at = ${updatedAt})`;
-  // Typed as the provider link: both link tables are (business, service, linked id).
+  // Typed as the provider table: both assignment tables are (business, service, assigned id).
   const insert = db
     .insert(link as typeof serviceProviders)
     .select(
