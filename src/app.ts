@@ -24,8 +24,7 @@ import { registerDocs } from "./routes/docs";
 import { feedsApp } from "./routes/feeds";
 import { registerHealth } from "./routes/health";
 import { holdsApp } from "./routes/holds";
-import { manageApp } from "./routes/manage";
-import { manageLinksApp } from "./routes/manage-links";
+import { manageApp, manageLinksApp } from "./routes/manage-links";
 import { registerOpenApiDocument } from "./routes/openapi";
 import { registerProblems } from "./routes/problems";
 import { providersApp } from "./routes/providers";
@@ -63,7 +62,7 @@ function createApi() {
   // A body is checked after the key (a stranger learns nothing from it) and before any route reads it.
   for (const path of Object.keys(keyedApps)) api.use(`${path}/*`, requireApiKey, rateLimit, jsonBody);
   for (const [path, routes] of Object.entries(keyedApps)) api.route(path, routes);
-  // Public: the address is the key (src/feeds, src/links).
+  // Public: the address is the key (src/feeds, src/manage-links).
   api.route("/feeds", feedsApp);
   api.use("/manage/*", jsonBody);
   api.route("/manage", manageApp);

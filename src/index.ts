@@ -1,6 +1,6 @@
 import { app } from "./app";
-import { payloadWithLink } from "./links/present";
 import { nightly } from "./maintenance";
+import { payloadWithLink } from "./manage-links/present";
 import { deadLetterWebhooks, deliverWebhooks } from "./webhooks/deliver";
 import type { WebhookMessage } from "./webhooks/events";
 

@@ -5,9 +5,9 @@
 import { bookingStatuses } from "../domain/booking";
 import { utcDateTime, utcDateTimeRule, utcTimestamp } from "../lib/datetime";
 import { z } from "../lib/zod";
-import type { LinkedBooking } from "../links/present";
 import { cursorListOf, cursorQuery } from "../lists/cursor";
 import { paginationQuery } from "../lists/pagination";
+import type { LinkedBooking } from "../manage-links/present";
 import { customerEmail, customerName, customerPhone } from "./fields";
 import { AnswersSchema, BookingAnswersSchema } from "./questions";
 

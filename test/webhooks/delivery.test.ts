@@ -13,7 +13,7 @@ import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ServiceCalendar } from "../../src/calendar/service/service-calendar";
-import { payloadWithLink } from "../../src/links/present";
+import { payloadWithLink } from "../../src/manage-links/present";
 import {
   deadLetterWebhooks,
   deliverWebhooks,

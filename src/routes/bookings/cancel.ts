@@ -4,7 +4,7 @@ import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity } from "../../lib/openapi";
 import { z } from "../../lib/zod";
-import { withManageUrl } from "../../links/present";
+import { withManageUrl } from "../../manage-links/present";
 import { BookingSchema, cancellationReason } from "../../schemas/bookings";
 import { cancelOperation } from "../operations";
 

@@ -3,7 +3,7 @@ import { bookAppointment } from "../../bookings/book";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity } from "../../lib/openapi";
-import { withManageUrl } from "../../links/present";
+import { withManageUrl } from "../../manage-links/present";
 import { BookingSchema, CreateBookingSchema } from "../../schemas/bookings";
 import { idempotentCreate } from "../operations";
 

@@ -4,7 +4,7 @@ import { toBooking } from "../../domain/booking";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
 import { bearerSecurity } from "../../lib/openapi";
-import { withManageUrl } from "../../links/present";
+import { withManageUrl } from "../../manage-links/present";
 import { BookingSchema } from "../../schemas/bookings";
 import { conditionalGet } from "../operations";
 

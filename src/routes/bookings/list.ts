@@ -3,9 +3,9 @@ import { bookingPage } from "../../bookings/list";
 import type { AppEnv } from "../../env";
 import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
-import { withManageUrls } from "../../links/present";
 import { cursorRules, paginateByCursor } from "../../lists/cursor";
 import { listRules } from "../../lists/pagination";
+import { withManageUrls } from "../../manage-links/present";
 import { batchReader } from "../../middleware/key-check";
 import { BookingListSchema, bookingListQuery } from "../../schemas/bookings";
 

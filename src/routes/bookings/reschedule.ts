@@ -14,7 +14,7 @@ import {
   problemResponses,
 } from "../../lib/openapi";
 import { z } from "../../lib/zod";
-import { withManageUrl } from "../../links/present";
+import { withManageUrl } from "../../manage-links/present";
 import { BookingSchema } from "../../schemas/bookings";
 
 const RescheduleBookingSchema = z

@@ -4,7 +4,7 @@ import type { AppEnv } from "../../env";
 import { etagOf, ifMatchVersions } from "../../lib/etag";
 import { bearerSecurity } from "../../lib/openapi";
 import { z } from "../../lib/zod";
-import { withManageUrl } from "../../links/present";
+import { withManageUrl } from "../../manage-links/present";
 import { BookingSchema, BookingStatusSchema } from "../../schemas/bookings";
 import { conditionalPatch } from "../operations";
 

@@ -1,7 +1,18 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { validationHook } from "../../lib/validation";
+import { registerGetManagedAvailability } from "./availability";
+import { registerCancelManagedBooking } from "./cancel";
+import { registerGetManagedBooking } from "./get";
+import { registerRescheduleManagedBooking } from "./reschedule";
 import { registerRotateManageLinks } from "./rotate";
+
+/** `/manage`: a customer's own booking, public, opened by the signed token in its link. */
+export const manageApp = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+registerGetManagedBooking(manageApp);
+registerGetManagedAvailability(manageApp);
+registerRescheduleManagedBooking(manageApp);
+registerCancelManagedBooking(manageApp);
 
 /** `/manage-links`: the business's side of its customers' manage links. */
 export const manageLinksApp = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });

@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { bearerSecurity, bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
-import { rotateLinkKey } from "../../links/records";
+import { rotateLinkKey } from "../../manage-links/records";
 import { emptyBodyAsObject } from "../../middleware/empty-body";
 import { forgetCallersOf } from "../../middleware/key-check";
 

@@ -3,8 +3,8 @@ import { bookingPage } from "../../bookings/list";
 import type { AppEnv } from "../../env";
 import { bearerSecurity, idParam, pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
-import { withManageUrls } from "../../links/present";
 import { paginateByCursor } from "../../lists/cursor";
+import { withManageUrls } from "../../manage-links/present";
 import { batchReader } from "../../middleware/key-check";
 import { BookingListSchema, bookingListQuery } from "../../schemas/bookings";
 

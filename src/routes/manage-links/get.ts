@@ -2,8 +2,8 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { publicJsonResponse, publicProblemResponses } from "../../lib/openapi";
 import { clientAddress } from "../../lib/public-throttle";
-import { managedView } from "../../links/manage";
-import { linkFor } from "../../links/records";
+import { managedView } from "../../manage-links/actions";
+import { linkFor } from "../../manage-links/records";
 import { ManagedBookingSchema, manageTokenParam } from "../../schemas/manage";
 
 const route = createRoute({

@@ -4,8 +4,8 @@ import { utcDateTime, utcDateTimeRule } from "../../lib/datetime";
 import { publicJsonResponse, publicProblemResponses } from "../../lib/openapi";
 import { clientAddress } from "../../lib/public-throttle";
 import { z } from "../../lib/zod";
-import { linkAvailability } from "../../links/manage";
-import { linkFor } from "../../links/records";
+import { linkAvailability } from "../../manage-links/actions";
+import { linkFor } from "../../manage-links/records";
 import { ManagedAvailabilitySchema, manageTokenParam } from "../../schemas/manage";
 import { MAX_RANGE_DAYS } from "../../services/availability";
 

@@ -2,8 +2,8 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { bodyProblems, publicJsonResponse, publicProblemResponses } from "../../lib/openapi";
 import { clientAddress } from "../../lib/public-throttle";
-import { rescheduleByLink } from "../../links/manage";
-import { linkFor } from "../../links/records";
+import { rescheduleByLink } from "../../manage-links/actions";
+import { linkFor } from "../../manage-links/records";
 import { ManagedBookingSchema, ManagedRescheduleSchema, manageTokenParam } from "../../schemas/manage";
 
 const route = createRoute({

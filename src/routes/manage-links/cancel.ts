@@ -2,8 +2,8 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { bodyProblems, publicJsonResponse, publicProblemResponses } from "../../lib/openapi";
 import { clientAddress } from "../../lib/public-throttle";
-import { cancelByLink } from "../../links/manage";
-import { linkFor } from "../../links/records";
+import { cancelByLink } from "../../manage-links/actions";
+import { linkFor } from "../../manage-links/records";
 import { emptyBodyAsObject } from "../../middleware/empty-body";
 import { ManagedBookingSchema, ManagedCancelSchema, manageTokenParam } from "../../schemas/manage";
 
