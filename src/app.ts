@@ -16,7 +16,6 @@ import { jsonBody } from "./middleware/json-body";
 import { rateLimit } from "./middleware/rate-limit";
 import { requestLog } from "./middleware/request-log";
 import { corsFromEnv, securityHeaders } from "./middleware/security";
-import { appointmentsApp } from "./routes/appointments";
 import { bookingsApp } from "./routes/bookings";
 import { businessApp } from "./routes/business";
 import { customersApp } from "./routes/customers";
@@ -31,6 +30,7 @@ import { providersApp } from "./routes/providers";
 import { resourcesApp } from "./routes/resources";
 import { seriesApp } from "./routes/series";
 import { servicesApp } from "./routes/services";
+import { visitsApp } from "./routes/visits";
 import { waitlistApp } from "./routes/waitlist";
 import { webhooksApp } from "./routes/webhooks";
 import { documentWebhookEvents } from "./routes/webhooks/events";
@@ -43,7 +43,7 @@ const keyedApps = {
   "/services": servicesApp,
   "/customers": customersApp,
   "/bookings": bookingsApp,
-  "/appointments": appointmentsApp,
+  "/appointments": visitsApp,
   "/series": seriesApp,
   "/waitlist": waitlistApp,
   "/webhooks": webhooksApp,

@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { bookAppointment } from "../../appointments/book";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity } from "../../lib/openapi";
-import { AppointmentSchema, CreateAppointmentSchema, MAX_SEGMENTS } from "../../schemas/appointments";
+import { CreateVisitSchema, MAX_SEGMENTS, VisitSchema } from "../../schemas/visits";
+import { createVisit } from "../../visits/create";
 import { idempotentCreate } from "../operations";
-import { presentAppointment } from "./present";
+import { presentVisit } from "./present";
 
 const route = createRoute({
   method: "post",
@@ -20,9 +20,9 @@ const route = createRoute({
   ].join("\n\n"),
   security: bearerSecurity,
   ...idempotentCreate(
-    CreateAppointmentSchema,
+    CreateVisitSchema,
     "The visit with every segment; `Location` points at it. `Idempotent-Replayed: true` on a replay.",
-    AppointmentSchema,
+    VisitSchema,
   ),
 });
 
@@ -30,10 +30,10 @@ export const registerCreateAppointment = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
     const outcome = await idempotent(c, body, 201, async (claim) => {
-      const { appointment, replayed } = await bookAppointment(c.env, c.var.db, c.var.caller.businessId, body, claim);
+      const { visit, replayed } = await createVisit(c.env, c.var.db, c.var.caller.businessId, body, claim);
       return {
-        body: await presentAppointment(c.env, c.var.caller, appointment),
-        location: `/api/v1/appointments/${appointment.id}`,
+        body: await presentVisit(c.env, c.var.caller, visit),
+        location: `/api/v1/appointments/${visit.id}`,
         replayed,
       };
     });

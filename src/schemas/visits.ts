@@ -20,7 +20,7 @@ const SegmentSchema = z
   })
   .openapi("AppointmentSegment");
 
-export const CreateAppointmentSchema = z
+export const CreateVisitSchema = z
   .strictObject({
     customerName,
     customerEmail,
@@ -41,19 +41,19 @@ export const CreateAppointmentSchema = z
   })
   .openapi("CreateAppointment");
 
-export const AppointmentStatusSchema = z.enum(bookingStatuses).openapi({
+export const VisitStatusSchema = z.enum(bookingStatuses).openapi({
   description:
     "CANCELLED when every segment is; otherwise the first of PENDING, CONFIRMED, COMPLETED, NO_SHOW that a segment not cancelled has.",
 });
 
-export const AppointmentSchema = z
+export const VisitSchema = z
   .object({
     id: z.string().openapi({ example: "apt_01jd3k5v7q8r9s0t1u2v3w4x5y" }),
     startTime: utcTimestamp,
     endTime: utcTimestamp,
-    status: AppointmentStatusSchema,
+    status: VisitStatusSchema,
     bookings: z.array(BookingSchema).openapi({ description: "Its segments, in order: one booking each." }),
   })
   .openapi("Appointment");
 
-export const CancelAppointmentSchema = z.strictObject({ reason: cancellationReason }).openapi("CancelAppointment");
+export const CancelVisitSchema = z.strictObject({ reason: cancellationReason }).openapi("CancelAppointment");

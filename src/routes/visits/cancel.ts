@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { cancelAppointment as cancelVisit } from "../../appointments/cancel";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity } from "../../lib/openapi";
-import { AppointmentSchema, CancelAppointmentSchema } from "../../schemas/appointments";
+import { CancelVisitSchema, VisitSchema } from "../../schemas/visits";
+import { cancelVisit } from "../../visits/cancel";
 import { cancelOperation } from "../operations";
-import { presentAppointment } from "./present";
+import { presentVisit } from "./present";
 
 const route = createRoute({
   method: "post",
@@ -18,9 +18,9 @@ const route = createRoute({
     "If a calendar does not answer midway (503), the segments cancelled so far stay cancelled; the same request again cancels the rest. `Idempotency-Key` works as on `POST /bookings`.",
   ].join("\n\n"),
   security: bearerSecurity,
-  ...cancelOperation("apt_01jd3k5v7q8r9s0t1u2v3w4x5y", CancelAppointmentSchema, {
+  ...cancelOperation("apt_01jd3k5v7q8r9s0t1u2v3w4x5y", CancelVisitSchema, {
     description: "The visit, cancelled. `Idempotent-Replayed: true` on a replay.",
-    schema: AppointmentSchema,
+    schema: VisitSchema,
   }),
 });
 
@@ -30,7 +30,7 @@ export const registerCancelAppointment = (app: OpenAPIHono<AppEnv>) =>
     const body = c.req.valid("json");
     const outcome = await idempotent(c, body, 200, async () => {
       const visit = await cancelVisit(c.env, c.var.db, c.var.caller.businessId, id, body.reason ?? null);
-      return { body: await presentAppointment(c.env, c.var.caller, visit) };
+      return { body: await presentVisit(c.env, c.var.caller, visit) };
     });
     outcomeHeaders(c, outcome);
     return c.json(outcome.body, 200);

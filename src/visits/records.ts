@@ -6,7 +6,7 @@ import { type Booking, type BookingStatus, toBooking } from "../domain/booking";
 import { ApiError } from "../lib/errors";
 
 /** A visit as the API answers it. */
-export type Appointment<B extends Booking = Booking> = {
+export type Visit<B extends Booking = Booking> = {
   id: string;
   startTime: string;
   endTime: string;
@@ -18,7 +18,7 @@ export type Appointment<B extends Booking = Booking> = {
 const SHOWN_FIRST: BookingStatus[] = ["PENDING", "CONFIRMED", "COMPLETED", "NO_SHOW"];
 
 /** The visit its segments (in order) make up. */
-export function appointmentOf<B extends Booking>(id: string, segments: B[]): Appointment<B> {
+export function visitOf<B extends Booking>(id: string, segments: B[]): Visit<B> {
   const statuses = new Set(segments.map((b) => b.status));
   return {
     id,
@@ -30,7 +30,7 @@ export function appointmentOf<B extends Booking>(id: string, segments: B[]): App
 }
 
 /** The business's visit with this id, its segments in order; a 404 that does not tell other tenants' ids apart. */
-export async function loadAppointment(db: Database, businessId: string, id: string): Promise<Appointment> {
+export async function loadVisit(db: Database, businessId: string, id: string): Promise<Visit> {
   const rows = await db
     .select()
     .from(bookings)
@@ -38,5 +38,5 @@ export async function loadAppointment(db: Database, businessId: string, id: stri
     .orderBy(asc(bookings.startTime), asc(bookings.id))
     .limit(10);
   if (rows.length === 0) throw new ApiError("not_found", `No appointment ${id}.`);
-  return appointmentOf(id, rows.map(toBooking));
+  return visitOf(id, rows.map(toBooking));
 }

@@ -6,7 +6,7 @@ import { registerCreateAppointment } from "./create";
 import { registerGetAppointment } from "./get";
 
 /** `/appointments`: visits of several services back to back, booked all or none. */
-export const appointmentsApp = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-registerCreateAppointment(appointmentsApp);
-registerGetAppointment(appointmentsApp);
-registerCancelAppointment(appointmentsApp);
+export const visitsApp = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+registerCreateAppointment(visitsApp);
+registerGetAppointment(visitsApp);
+registerCancelAppointment(visitsApp);

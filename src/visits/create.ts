@@ -13,10 +13,10 @@ import type { IdempotencyClaim } from "../lib/idempotency";
 import { newId } from "../lib/ids";
 import { throwVisitRefusal } from "../refusals/problems";
 import { loadBookableService } from "../services/bookable";
-import { type Appointment, appointmentOf } from "./records";
+import { type Visit, visitOf } from "./records";
 
 /** A visit request, as `POST /appointments` validated it. */
-export type AppointmentRequest = {
+export type VisitRequest = {
   customerName: string;
   customerEmail: string;
   customerPhone?: string;
@@ -36,7 +36,7 @@ function atSegment(error: unknown, i: number): unknown {
 }
 
 /** Each segment's service with its providers and resources (else the first segment's problem); and the customer's id. */
-async function loadSegments(db: Database, businessId: string, request: AppointmentRequest) {
+async function loadSegments(db: Database, businessId: string, request: VisitRequest) {
   const loads = await Promise.allSettled(
     request.segments.map((segment, i) => {
       const check = { providerId: segment.providerId, answers: segment.answers ?? {} };
@@ -84,20 +84,20 @@ function checkLaterSegments(startTime: string, segments: VisitSegment[], now: nu
 }
 
 /** Books the visit for the business, all segments or none. */
-export async function bookAppointment(
+export async function createVisit(
   env: Env,
   db: Database,
   businessId: string,
-  request: AppointmentRequest,
+  request: VisitRequest,
   claim: IdempotencyClaim | undefined,
-): Promise<{ appointment: Appointment; replayed: boolean }> {
-  const appointmentId = newId("appointment");
+): Promise<{ visit: Visit; replayed: boolean }> {
+  const visitId = newId("visit");
   // Decided on what D1 holds; once more if a service changed meanwhile (service-version.ts).
   const decide = async () => {
     const { segments, customerId } = await loadSegments(db, businessId, request);
     checkLaterSegments(request.startTime, segments, Date.now());
     return bookVisit(env, {
-      appointmentId,
+      appointmentId: visitId,
       startTime: request.startTime,
       segments,
       customer: {
@@ -113,5 +113,5 @@ export async function bookAppointment(
   let result = await decide();
   if (!result.ok && result.refusal.code === "service_changed") result = await decide();
   if (!result.ok) throwVisitRefusal(result);
-  return { appointment: appointmentOf(result.appointmentId, result.bookings), replayed: result.replayed };
+  return { visit: visitOf(result.appointmentId, result.bookings), replayed: result.replayed };
 }
