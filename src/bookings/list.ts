@@ -80,7 +80,7 @@ function ownerRead(db: Database, businessId: string, ownerId: string, scope: Sco
 }
 
 /**
- * One page of the business's bookings matching the filters, newest appointment first
+ * One page of the business's bookings matching the filters, newest booking first
  * (`startTime` desc, then `id` desc), by page number or by cursor, and how many match: one D1
  * round trip. The total is a kept count for no filter or one of status, serviceId, customerId,
  * providerId; other combinations count their rows. With both `from` and `to`, `from` must be

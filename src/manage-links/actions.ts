@@ -3,7 +3,7 @@
  * it and cancel it — through the same calendar paths as the API, bound by the service's policy
  * windows (the calendar checks them in the step that makes the change).
  */
-import { moveInService } from "../bookings/move";
+import { rescheduleInService } from "../bookings/reschedule";
 import { changeBooking } from "../calendar";
 import type { Database } from "../db/client";
 import { holdsCapacity } from "../domain/booking";
@@ -77,7 +77,7 @@ export async function rescheduleByLink(
   time: { startTime: string; endTime: string },
 ) {
   // The link has read the booking already: its service's rules, then its calendar.
-  const { booking } = await moveInService(
+  const { booking } = await rescheduleInService(
     env,
     db,
     link.businessId,

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { transitionBooking } from "../../bookings/transition";
+import { changeBookingStatus } from "../../bookings/change-status";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity } from "../../lib/openapi";
@@ -32,7 +32,7 @@ export const registerCancelBooking = (app: OpenAPIHono<AppEnv>) =>
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
     const outcome = await idempotent(c, body, 200, async (claim) => {
-      const { booking, replayed } = await transitionBooking(c.env, c.var.db, c.var.caller.businessId, {
+      const { booking, replayed } = await changeBookingStatus(c.env, c.var.db, c.var.caller.businessId, {
         bookingId: id,
         status: "CANCELLED",
         cancellationReason: body.reason ?? null,

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { bookAppointment } from "../../bookings/book";
+import { createBooking } from "../../bookings/create";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity } from "../../lib/openapi";
@@ -31,7 +31,7 @@ export const registerCreateBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
     const outcome = await idempotent(c, body, 201, async (claim) => {
-      const { booking, replayed } = await bookAppointment(c.env, c.var.db, c.var.caller.businessId, body, claim);
+      const { booking, replayed } = await createBooking(c.env, c.var.db, c.var.caller.businessId, body, claim);
       return {
         body: await withManageUrl(c.env, c.var.caller, booking),
         location: `/api/v1/bookings/${booking.id}`,

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { moveBooking } from "../../bookings/move";
+import { rescheduleBooking } from "../../bookings/reschedule";
 import type { AppEnv } from "../../env";
 import { utcDateTime } from "../../lib/datetime";
 import { etagOf, ifMatchVersions } from "../../lib/etag";
@@ -57,7 +57,7 @@ export const registerRescheduleBooking = (app: OpenAPIHono<AppEnv>) =>
     const expectedVersions = ifMatchVersions(c);
     const { businessId } = c.var.caller;
     const outcome = await idempotent(c, body, 200, async (claim) => {
-      const moved = await moveBooking(c.env, c.var.db, businessId, id, body, { expectedVersions, claim });
+      const moved = await rescheduleBooking(c.env, c.var.db, businessId, id, body, { expectedVersions, claim });
       return {
         body: await withManageUrl(c.env, c.var.caller, moved.booking),
         replayed: moved.replayed,

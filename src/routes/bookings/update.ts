@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { transitionBooking } from "../../bookings/transition";
+import { changeBookingStatus } from "../../bookings/change-status";
 import type { AppEnv } from "../../env";
 import { etagOf, ifMatchVersions } from "../../lib/etag";
 import { bearerSecurity } from "../../lib/openapi";
@@ -56,7 +56,7 @@ export const registerUpdateBooking = (app: OpenAPIHono<AppEnv>) =>
     const { id } = c.req.valid("param");
     const { status, notes, cancellationReason } = c.req.valid("json");
     const expectedVersions = ifMatchVersions(c);
-    const { booking, version } = await transitionBooking(c.env, c.var.db, c.var.caller.businessId, {
+    const { booking, version } = await changeBookingStatus(c.env, c.var.db, c.var.caller.businessId, {
       bookingId: id,
       status,
       notes,

@@ -20,7 +20,7 @@ export type BookingRequest = Target & Omit<Parameters<typeof draftOf>[0], "start
  * business's and active, a `providerId` one who performs it (a hold's provider keeps it), and the
  * slot free under every rule of the service. The customer is found by e-mail, or made.
  */
-export async function bookAppointment(
+export async function createBooking(
   env: Env,
   db: Database,
   businessId: string,

@@ -25,7 +25,7 @@ export type MoveOptions = {
  * Moves the business's booking to a new time (and maybe provider) in its service's calendar,
  * under every rule of a new booking, the first being an active service (422 `service_inactive`).
  */
-export async function moveBooking(
+export async function rescheduleBooking(
   env: Env,
   db: Database,
   businessId: string,
@@ -34,11 +34,11 @@ export async function moveBooking(
   options: MoveOptions = {},
 ) {
   const stored = await loadBooking(db, businessId, id);
-  return moveInService(env, db, businessId, { id, serviceId: stored.serviceId }, move, options);
+  return rescheduleInService(env, db, businessId, { id, serviceId: stored.serviceId }, move, options);
 }
 
-/** `moveBooking` for a caller that has read the booking already (a manage link): its id and service. */
-export async function moveInService(
+/** `rescheduleBooking` for a caller that has read the booking already (a manage link): its id and service. */
+export async function rescheduleInService(
   env: Env,
   db: Database,
   businessId: string,

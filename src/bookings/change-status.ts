@@ -4,7 +4,7 @@ import { bookingOrThrow } from "../refusals/problems";
 import { loadBooking } from "./records";
 
 /** Sends a status change or edit of the business's booking through its service's calendar. */
-export async function transitionBooking(env: Env, db: Database, businessId: string, command: TransitionCommand) {
+export async function changeBookingStatus(env: Env, db: Database, businessId: string, command: TransitionCommand) {
   const stored = await loadBooking(db, businessId, command.bookingId);
   const result = await changeBooking(env, businessId, stored.serviceId, command);
   return bookingOrThrow(result);
