@@ -1,6 +1,6 @@
 /** Holds as the Worker finds them: D1 says which service's calendar keeps one, the calendar what it is now. */
 import { and, eq } from "drizzle-orm";
-import { findHold, releaseHold } from "../calendar";
+import { findHold, releaseHold as releaseInCalendar } from "../calendar";
 import type { Database } from "../db/client";
 import { holds } from "../db/schema";
 import type { Hold } from "../domain/hold";
@@ -30,9 +30,9 @@ export async function loadHold(env: Env, db: Database, businessId: string, id: s
 }
 
 /** Frees the business's hold's seat (and provider's time) at once; a hold that already ended stays as it is. */
-export async function releaseHeldSeat(env: Env, db: Database, businessId: string, id: string): Promise<void> {
+export async function releaseHold(env: Env, db: Database, businessId: string, id: string): Promise<void> {
   const { serviceId } = await loadHold(env, db, businessId, id);
-  await releaseHold(env, businessId, serviceId, id);
+  await releaseInCalendar(env, businessId, serviceId, id);
   await db
     .update(holds)
     .set({ endedAt: new Date().toISOString() })

@@ -13,7 +13,7 @@ import { offsetOf } from "../lists/pagination";
 export const MAX_PER_KEY_PER_DAY = 200;
 
 /** The business's entry, as its service's calendar has it now; a 404 that does not tell other tenants' ids apart. */
-export async function entryOf(
+export async function loadWaitlistEntry(
   env: Env,
   db: Database,
   businessId: string,
@@ -52,7 +52,7 @@ const cursorKey = [/^wtl_[0-9a-z]{26}$/];
  * A page of the entries of the business's service, in queue order, by page number or by cursor
  * (a 422 at `serviceId` when it has no such service): one read of its calendar.
  */
-export async function waitlistPage(
+export async function listWaitlist(
   env: Env,
   db: Database,
   businessId: string,
@@ -83,7 +83,7 @@ export async function waitlistPage(
  * Takes the business's entry off its waitlist; an offered hold is released by the calendar, and
  * D1 learns the hold ended (as it does for `DELETE /holds/{id}`), so nothing counts it as live.
  */
-export async function leave(env: Env, db: Database, businessId: string, id: string): Promise<void> {
+export async function leaveWaitlist(env: Env, db: Database, businessId: string, id: string): Promise<void> {
   const { serviceId } = await loadOwned(db, waitlistEntries, "waitlist entry", businessId, id);
   const entry = await waitlistOf(env, businessId, serviceId).entry(id);
   // Pruned 30 days after its slot ended: it is off the waitlist either way.

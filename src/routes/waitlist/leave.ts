@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { bearerSecurity } from "../../lib/openapi";
-import { leave } from "../../waitlist/records";
+import { leaveWaitlist } from "../../waitlist/records";
 import { deleteById } from "../operations";
 
 const route = createRoute({
@@ -18,6 +18,6 @@ const route = createRoute({
 
 export const registerLeaveWaitlist = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    await leave(c.env, c.var.db, c.var.caller.businessId, c.req.valid("param").id);
+    await leaveWaitlist(c.env, c.var.db, c.var.caller.businessId, c.req.valid("param").id);
     return c.body(null, 204);
   });

@@ -5,7 +5,7 @@ import { z } from "../../lib/zod";
 import { cursorQuery, cursorRules, paginateByCursor } from "../../lists/cursor";
 import { paginationQuery } from "../../lists/pagination";
 import { WaitlistListSchema, waitlistListQuery } from "../../schemas/waitlist";
-import { waitlistPage } from "../../waitlist/records";
+import { listWaitlist } from "../../waitlist/records";
 
 const route = createRoute({
   method: "get",
@@ -36,6 +36,6 @@ const route = createRoute({
 export const registerListWaitlist = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
-    const list = await waitlistPage(c.env, c.var.db, c.var.caller.businessId, query);
+    const list = await listWaitlist(c.env, c.var.db, c.var.caller.businessId, query);
     return c.json(paginateByCursor(c, list, query), 200);
   });

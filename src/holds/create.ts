@@ -25,7 +25,7 @@ export type HoldRequest = {
  * MAX_LIVE_HOLDS_PER_KEY live holds per key (409 `hold_limit_reached` beyond). Answers the
  * calendar's result: the hold, or its refusal, which leaves nothing held.
  */
-export async function holdSeat(
+export async function createHold(
   env: Env,
   db: Database,
   { businessId, keyId }: Pick<Caller, "businessId" | "keyId">,
