@@ -7,7 +7,7 @@ import { providerSnapshotOf } from "../providers/snapshot";
 import { resourceSnapshotOf } from "../resources/snapshot";
 import { providersOfService, resourcesOfService } from "./assignments";
 import { loadService } from "./records";
-import { snapshotOf } from "./snapshot";
+import { serviceSnapshotOf } from "./snapshot";
 
 const DAY = 86_400_000;
 /** The longest range one answer covers. */
@@ -46,7 +46,7 @@ export async function serviceAvailability(
     });
   }
   const service = await loadService(db, businessId, serviceId);
-  const rules = snapshotOf(service);
+  const rules = serviceSnapshotOf(service);
   // Counted here, stopping at the bound, so an oversized range never reaches the calendar.
   const overflow = slotBeyond(rules, from, to, MAX_SLOTS);
   if (overflow !== undefined) {

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { importBookings } from "../../src/calendar";
 import type { ServiceCalendar } from "../../src/calendar/service/service-calendar";
 import { services, webhookEvents } from "../../src/db/schema";
-import { snapshotOf } from "../../src/services/snapshot";
+import { serviceSnapshotOf } from "../../src/services/snapshot";
 import { injectFaults } from "../faults";
 import { api, createAccount, createService, db, json } from "../helpers";
 import { createWebhook, unreachableReceiver } from "../support/fixtures";
@@ -263,7 +263,7 @@ describe("scale", () => {
         notes: null,
       };
     });
-    const result = await importBookings(env, snapshotOf(row as typeof services.$inferSelect), bookings, {
+    const result = await importBookings(env, serviceSnapshotOf(row as typeof services.$inferSelect), bookings, {
       providers: [],
       resources: [],
     });

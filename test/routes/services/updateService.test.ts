@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { draftOf } from "../../../src/bookings/draft";
 import { services } from "../../../src/db/schema";
-import { snapshotOf } from "../../../src/services/snapshot";
+import { serviceSnapshotOf } from "../../../src/services/snapshot";
 import { at, bookingBody, calendarStub, dayOf, postBooking } from "../../bookings/support";
 import { api, createAccount, createService, db, json, problem, sleep, totalOf, validationError } from "../../helpers";
 import { mostLinks, newProvider } from "../../support/fixtures";
@@ -23,7 +23,7 @@ async function withStaleSnapshot(overrides: Record<string, unknown> = {}) {
   const { apiKey, businessId } = await createAccount();
   const service = await createService(apiKey, overrides);
   const [row] = await db().select().from(services).where(eq(services.id, service.id));
-  const stale = snapshotOf(row as NonNullable<typeof row>);
+  const stale = serviceSnapshotOf(row as NonNullable<typeof row>);
   return { apiKey, businessId, serviceId: service.id as string, stale };
 }
 
