@@ -108,7 +108,7 @@ export const HOLDING_STATUSES = ["PENDING", "CONFIRMED"] as const satisfies read
 /** Whether a booking in `status` takes a seat. */
 export const holdsCapacity = (status: BookingStatus) => (HOLDING_STATUSES as readonly BookingStatus[]).includes(status);
 
-/** What a bookings list may be narrowed to; `from` and `to` bound the appointment's start. */
+/** What a bookings list may be narrowed to; `from` and `to` bound the booking's start. */
 export type BookingFilters = {
   status?: BookingStatus;
   serviceId?: string;

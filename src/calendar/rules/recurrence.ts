@@ -1,5 +1,5 @@
 /**
- * Recurring appointments (a series): the RFC 5545 RRULE subset the API takes, and the instants it
+ * Recurring bookings (a series): the RFC 5545 RRULE subset the API takes, and the instants it
  * expands to. Every occurrence keeps the first one's wall-clock time in the service's time zone,
  * across DST changes (a wall time inside a spring-forward gap moves forward by the gap, as
  * zoned.ts resolves it). Pure functions: no I/O.

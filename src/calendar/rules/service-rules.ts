@@ -99,7 +99,7 @@ export type WorkingCalendar = {
 
 const direct: WorkingCalendar = { dateOf: localDateOf, spansOf: workingSpans };
 
-/** Local dates a chain of touching intervals may be followed into: an appointment lasts at most a day. */
+/** Local dates a chain of touching intervals may be followed into: a booking lasts at most a day. */
 const MAX_CHAIN_DAYS = 3;
 
 /**
@@ -145,7 +145,7 @@ export function withinWorkingTime(
 
 /**
  * Rule 4: the start lies in one working interval of its local day, on the slot grid counted
- * from that interval's start, and the appointment ends within the working time continuing from
+ * from that interval's start, and the booking ends within the working time continuing from
  * there (intervals that touch, also at local midnight, join).
  */
 export function checkWorkingHours(rules: ServiceRules, start: number): RuleViolation | null {
@@ -163,7 +163,7 @@ export function checkRequest(rules: ServiceRules, start: number, end: number, no
   return checkTiming(rules, start, end, now) ?? checkWorkingHours(rules, start);
 }
 
-/** The time an appointment blocks: the appointment widened by the service's buffers. */
+/** The time a booking blocks: the booking widened by the service's buffers. */
 export function blockedSpan(rules: ServiceRules, start: number, end: number): Span {
   return { start: start - rules.bufferBeforeMinutes * MINUTE, end: end + rules.bufferAfterMinutes * MINUTE };
 }

@@ -19,10 +19,10 @@ import type { CalendarRefusal, CalendarResult } from "../types";
 import { candidateKey } from "./staffing";
 import type { CalendarTables } from "./tables";
 
-/** An appointment's `[start, end)`, epoch milliseconds. */
+/** A booking's `[start, end)`, epoch milliseconds. */
 export type Interval = { start: number; end: number };
 
-/** The appointment a claim is made for. */
+/** The booking a claim is made for. */
 export type ClaimedTime = {
   serviceId: string;
   start: number;

@@ -1,5 +1,5 @@
 /**
- * The operator import (a business moving in from another system): every appointment passes the
+ * The operator import (a business moving in from another system): every booking passes the
  * same rules, and takes the same booking path, as a new booking; D1 gets them together afterwards.
  */
 import type { CalendarResult, CreateBookingCommand } from "../types";
@@ -7,7 +7,7 @@ import type { CalendarResult, CreateBookingCommand } from "../types";
 export type ImportedBooking = CreateBookingCommand["booking"] & { providerId?: string | null };
 export type ImportResult = { imported: number; refused: { index: number; reason: string }[] };
 
-/** Books each appointment in turn with `create`; answers how many were imported and why the others were refused. */
+/** Books each booking in turn with `create`; answers how many were imported and why the others were refused. */
 export async function importEach(
   bookings: ImportedBooking[],
   create: (booking: CreateBookingCommand["booking"], providerId: string | null | undefined) => Promise<CalendarResult>,

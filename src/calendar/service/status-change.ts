@@ -47,7 +47,7 @@ export function changeStatus(tables: CalendarTables, command: TransitionCommand,
       };
     }
     if ((command.status === "COMPLETED" || command.status === "NO_SHOW") && now < Date.parse(current.startTime)) {
-      // They describe what happened, and would free the seat of an appointment still ahead.
+      // They describe what happened, and would free the seat of a booking still ahead.
       return {
         ok: false,
         refusal: {

@@ -1,5 +1,5 @@
 /**
- * The calendar's own SQLite tables. Reservations carry the blocked span (appointment plus
+ * The calendar's own SQLite tables. Reservations carry the blocked span (booking plus
  * buffers) so capacity checks are one indexed range scan over the overlapping bookings only.
  */
 export const serviceMigrations: string[] = [
@@ -47,7 +47,7 @@ export const serviceMigrations: string[] = [
      last_error TEXT
    );
    CREATE INDEX events_stage ON events (stage, next_attempt_ms);`,
-  // The appointment start is in the record; the column was never read.
+  // The booking's start is in the record; the column was never read.
   "ALTER TABLE bookings DROP COLUMN start_ms;",
   // Providers: who performs a booking, and rows still waiting for the provider calendar's answer
   // (tentative until the deadline; the alarm releases them). Releases owed to provider calendars.

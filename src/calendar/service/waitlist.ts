@@ -186,7 +186,7 @@ export class Waitlist {
 
   /**
    * Carries every WAITING entry to the service's length as it is now, at the same start (and
-   * person): a customer waits for the appointment at that time, and after a change of
+   * person): a customer waits for the booking at that time, and after a change of
    * `durationMinutes` a hold of the old length could no longer be placed — the entry would wait
    * for ever while later joiners for the same start were offered the seat. Its place in the line
    * (its id) stays; OFFERED entries keep the hold they were given, and entries whose slot has

@@ -9,7 +9,7 @@ import { registerListBookings } from "./list";
 import { registerRescheduleBooking } from "./reschedule";
 import { registerUpdateBooking } from "./update";
 
-/** `/bookings`: appointments; writes go through the service's calendar. */
+/** `/bookings`: bookings of one service each; writes go through the service's calendar. */
 export const bookingsApp = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 registerListBookings(bookingsApp);
 registerCreateBooking(bookingsApp);
