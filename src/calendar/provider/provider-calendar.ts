@@ -5,7 +5,7 @@ import { checkProviderFree, checkProviderWorking } from "../rules/person-rules";
 import type { BusySpan } from "../caldav/expand";
 import type { NewCalendar, StaffCalendar } from "./connections";
 import { StaffCalendars } from "./staff-calendars";
-import type { ReadLimits } from "./sync-flow";
+import { DEFAULT_LIMITS, type ReadLimits } from "./sync-flow";
 
 /** A person's time as the slot calendar reads it: the claims on it and their own calendars' busy spans. */
 export type PersonTime = { claims: HeldClaim[]; busy: BusySpan[] };
@@ -26,7 +26,7 @@ export class ProviderCalendar extends ClaimedCalendar<ProviderSnapshot> {
       storage: ctx.storage,
       env,
       fetcher: (request) => this.send(request),
-      limits: this.readLimits(),
+      limits: () => this.readLimits(),
       person: () => {
         const settings = this.stored();
         return settings && { businessId: settings.businessId, providerId: settings.id, timezone: settings.timezone };
@@ -49,8 +49,8 @@ export class ProviderCalendar extends ClaimedCalendar<ProviderSnapshot> {
   }
 
   /** The bounds of one read (a test narrows them to reach them with a few events). */
-  protected readLimits(): ReadLimits | undefined {
-    return undefined;
+  protected readLimits(): ReadLimits {
+    return DEFAULT_LIMITS;
   }
 
   /** Connects one of the person's calendars (settings pushed first); null when they have 5 already. */

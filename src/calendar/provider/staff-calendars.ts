@@ -13,7 +13,7 @@ import { BookingWrites } from "./booking-writes";
 import { BusyStore } from "./busy-store";
 import { CalendarEvents, publishEvent } from "./calendar-events";
 import { type CalendarRow, Connections, type NewCalendar, type StaffCalendar, viewOf } from "./connections";
-import { DEFAULT_LIMITS, type ReadContext, type ReadLimits, readCalendar } from "./sync-flow";
+import { type ReadContext, type ReadLimits, readCalendar } from "./sync-flow";
 import { staffCalendarMigrations } from "./tables";
 import { runWrites, type WriteContext } from "./write-flow";
 
@@ -22,7 +22,8 @@ export type StaffHost = {
   storage: DurableObjectStorage;
   env: Env;
   fetcher: Fetcher;
-  limits?: ReadLimits;
+  /** The bounds of one read, asked at each read (a test narrows them). */
+  limits(): ReadLimits;
   /** The person as their stored settings say (null before any). */
   person(): { businessId: string; providerId: string; timezone: string } | null;
   /** Re-arms the object's alarm at its earliest due work, inside the caller's transaction. */
@@ -163,7 +164,7 @@ export class StaffCalendars {
       writes: this.writes,
       events: this.events,
       fetcher: this.host.fetcher,
-      limits: this.host.limits ?? DEFAULT_LIMITS,
+      limits: this.host.limits(),
       access: (row) => this.access(row),
       owner: () => this.owner(),
       arm: () => this.host.arm(),
