@@ -27,8 +27,8 @@ import type {
   VisitCommand,
 } from "./types";
 
-export type { ProviderSnapshot, ResourceSnapshot } from "./claim-types";
 export { sealCredentials } from "./caldav/credentials";
+export type { ProviderSnapshot, ResourceSnapshot } from "./claim-types";
 export { MAX_CALENDARS, type StaffCalendar, type SyncStatus } from "./provider/connections";
 export { ProviderCalendar } from "./provider/provider-calendar";
 export { ResourceCalendar, type ResourceProposal } from "./resource/resource-calendar";

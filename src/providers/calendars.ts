@@ -4,7 +4,7 @@
  * listing, reading and disconnecting them, and reading one now. The calendars live in the
  * person's calendar object only; D1 is asked just whether the person is the business's.
  */
-import { type ProviderSnapshot, sealCredentials, type StaffCalendar, staffCalendarsOf } from "../calendar";
+import { type ProviderSnapshot, type StaffCalendar, sealCredentials, staffCalendarsOf } from "../calendar";
 import type { Database } from "../db/client";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
@@ -56,7 +56,10 @@ export async function connectCalendar(
   let credentials: string | null = null;
   if (input.username !== undefined || input.password !== undefined) {
     if (!env.CALENDAR_SECRET) {
-      throw new ApiError("unavailable", "This deployment cannot store calendar credentials yet (CALENDAR_SECRET is not set).");
+      throw new ApiError(
+        "unavailable",
+        "This deployment cannot store calendar credentials yet (CALENDAR_SECRET is not set).",
+      );
     }
     const opened = { username: input.username ?? null, password: input.password ?? null };
     credentials = await sealCredentials(env.CALENDAR_SECRET, id, opened);

@@ -9,7 +9,8 @@ import { isLoopbackReceiver, publicReceiverProblem } from "../webhooks/receiver-
  */
 export function calendarUrlProblem(url: URL): string | undefined {
   if (isLoopbackReceiver(url)) return undefined;
-  if (url.username || url.password) return "Leave user name and password out of the URL; send them as username and password.";
+  if (url.username || url.password)
+    return "Leave user name and password out of the URL; send them as username and password.";
   return publicReceiverProblem(url);
 }
 
@@ -26,10 +27,10 @@ export const ConnectCalendarSchema = z
         if (problem) ctx.addIssue({ code: "custom", message: problem });
       })
       .openapi({
-      description:
-        "The CalDAV calendar collection's own URL (not the server's or the account's): public HTTPS, a host name (no IP address, no local or private-network name), port 443, no user name or password in it.",
-      example: "https://caldav.example.com/dav/calendars/user/stylist@example.com/work/",
-    }),
+        description:
+          "The CalDAV calendar collection's own URL (not the server's or the account's): public HTTPS, a host name (no IP address, no local or private-network name), port 443, no user name or password in it.",
+        example: "https://caldav.example.com/dav/calendars/user/stylist@example.com/work/",
+      }),
     username: z.string().min(1).max(256).optional().openapi({ description: "Basic authentication's user name." }),
     password: z.string().min(1).max(1024).optional().openapi({
       description:

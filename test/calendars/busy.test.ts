@@ -14,10 +14,15 @@ import { connect, deleteEvent, newCollection, putEvent, syncNow, vcalendar, veve
 /** Which of a day's 30-minute slots of the service the person can take (start times `HH:MM`, UTC). */
 async function freeTimes(key: string, serviceId: string, day: number): Promise<string[]> {
   const body = await availability(key, serviceId, at(day, "09:00"), at(day, "17:00"));
-  return body.slots.filter((s: { bookable: boolean }) => s.bookable).map((s: { startTime: string }) => s.startTime.slice(11, 16));
+  return body.slots
+    .filter((s: { bookable: boolean }) => s.bookable)
+    .map((s: { startTime: string }) => s.startTime.slice(11, 16));
 }
 
-const HALF_HOURS = Array.from({ length: 16 }, (_, i) => `${String(9 + Math.floor(i / 2)).padStart(2, "0")}:${i % 2 ? "30" : "00"}`);
+const HALF_HOURS = Array.from(
+  { length: 16 },
+  (_, i) => `${String(9 + Math.floor(i / 2)).padStart(2, "0")}:${i % 2 ? "30" : "00"}`,
+);
 const except = (...taken: string[]) => HALF_HOURS.filter((t) => !taken.includes(t));
 
 const BERLIN = [
@@ -56,7 +61,11 @@ describe("busy times from the person's own calendar", () => {
     const refused = await problem(await postBooking(s.apiKey, named), 409, "slot_unavailable");
     expect(refused.reason).toBe("provider_busy");
     // Assigned automatically, the only person is busy: nobody is available.
-    const anyone = await problem(await postBooking(s.apiKey, bookingBody(s.cut, at(3, "10:00"))), 409, "slot_unavailable");
+    const anyone = await problem(
+      await postBooking(s.apiKey, bookingBody(s.cut, at(3, "10:00"))),
+      409,
+      "slot_unavailable",
+    );
     expect(anyone.reason).toBe("no_provider_available");
     // Touching is not overlapping: 09:30–10:00 and 11:00–11:30 are free.
     expect((await postBooking(s.apiKey, bookingBody(s.cut, at(3, "09:30")))).status).toBe(201);
@@ -68,7 +77,13 @@ describe("busy times from the person's own calendar", () => {
     const [person] = s.providerIds as [string];
     const collection = await newCollection();
     // Every day at 12:00 UTC for 5 days from day 2; day 3 excluded; day 4's instance moved to 15:00.
-    const series = vevent("standup", at(2, "12:00"), at(2, "12:30"), "RRULE:FREQ=DAILY;COUNT=5", `EXDATE:${compact(3)}T120000Z`);
+    const series = vevent(
+      "standup",
+      at(2, "12:00"),
+      at(2, "12:30"),
+      "RRULE:FREQ=DAILY;COUNT=5",
+      `EXDATE:${compact(3)}T120000Z`,
+    );
     const moved = [
       "BEGIN:VEVENT",
       "UID:standup",
@@ -92,7 +107,21 @@ describe("busy times from the person's own calendar", () => {
     const s = await salon(1);
     const [person] = s.providerIds as [string];
     const { api } = await import("../helpers");
-    const res = await api("PATCH", `/providers/${person}`, { key: s.apiKey, body: { timezone: "Europe/Berlin", weeklySchedule: { mon: [{ start: "00:00", end: "24:00" }], tue: [{ start: "00:00", end: "24:00" }], wed: [{ start: "00:00", end: "24:00" }], thu: [{ start: "00:00", end: "24:00" }], fri: [{ start: "00:00", end: "24:00" }], sat: [{ start: "00:00", end: "24:00" }], sun: [{ start: "00:00", end: "24:00" }] } } });
+    const res = await api("PATCH", `/providers/${person}`, {
+      key: s.apiKey,
+      body: {
+        timezone: "Europe/Berlin",
+        weeklySchedule: {
+          mon: [{ start: "00:00", end: "24:00" }],
+          tue: [{ start: "00:00", end: "24:00" }],
+          wed: [{ start: "00:00", end: "24:00" }],
+          thu: [{ start: "00:00", end: "24:00" }],
+          fri: [{ start: "00:00", end: "24:00" }],
+          sat: [{ start: "00:00", end: "24:00" }],
+          sun: [{ start: "00:00", end: "24:00" }],
+        },
+      },
+    });
     expect(res.status).toBe(200);
     const collection = await newCollection();
     const zoned = [
@@ -103,8 +132,21 @@ describe("busy times from the person's own calendar", () => {
       `DTEND;TZID=Europe/Berlin:${compact(2)}T150000`,
       "END:VEVENT",
     ].join("\r\n");
-    const floating = ["BEGIN:VEVENT", "UID:floating", "DTSTAMP:20260101T000000Z", `DTSTART:${compact(3)}T140000`, `DTEND:${compact(3)}T150000`, "END:VEVENT"].join("\r\n");
-    const allDay = ["BEGIN:VEVENT", "UID:allday", "DTSTAMP:20260101T000000Z", `DTSTART;VALUE=DATE:${compact(5)}`, "END:VEVENT"].join("\r\n");
+    const floating = [
+      "BEGIN:VEVENT",
+      "UID:floating",
+      "DTSTAMP:20260101T000000Z",
+      `DTSTART:${compact(3)}T140000`,
+      `DTEND:${compact(3)}T150000`,
+      "END:VEVENT",
+    ].join("\r\n");
+    const allDay = [
+      "BEGIN:VEVENT",
+      "UID:allday",
+      "DTSTAMP:20260101T000000Z",
+      `DTSTART;VALUE=DATE:${compact(5)}`,
+      "END:VEVENT",
+    ].join("\r\n");
     await putEvent(collection, "zoned", vcalendar(BERLIN, zoned));
     await putEvent(collection, "floating", vcalendar(floating));
     await putEvent(collection, "allday", vcalendar(allDay));
@@ -112,7 +154,11 @@ describe("busy times from the person's own calendar", () => {
     const offset = (day: number) => {
       // Berlin is UTC+1 or UTC+2 on that day.
       const noon = new Date(`${dayOf(day)}T12:00:00Z`);
-      const local = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Berlin", hour: "2-digit", hourCycle: "h23" }).format(noon);
+      const local = new Intl.DateTimeFormat("en-GB", {
+        timeZone: "Europe/Berlin",
+        hour: "2-digit",
+        hourCycle: "h23",
+      }).format(noon);
       return Number(local) - 12;
     };
     const utc = (day: number, localHour: number) => `${String(localHour - offset(day)).padStart(2, "0")}:00`;
@@ -130,7 +176,16 @@ describe("busy times from the person's own calendar", () => {
     await putEvent(collection, "free", vcalendar(vevent("free", at(2, "10:00"), at(2, "11:00"), "TRANSP:TRANSPARENT")));
     await putEvent(collection, "off", vcalendar(vevent("off", at(2, "13:00"), at(2, "14:00"), "STATUS:CANCELLED")));
     const weekly = vevent("weekly", at(3, "10:00"), at(3, "10:30"), "RRULE:FREQ=DAILY;COUNT=2");
-    const cancelledOne = ["BEGIN:VEVENT", "UID:weekly", "DTSTAMP:20260101T000000Z", `RECURRENCE-ID:${compact(4)}T100000Z`, `DTSTART:${compact(4)}T100000Z`, `DTEND:${compact(4)}T103000Z`, "STATUS:CANCELLED", "END:VEVENT"].join("\r\n");
+    const cancelledOne = [
+      "BEGIN:VEVENT",
+      "UID:weekly",
+      "DTSTAMP:20260101T000000Z",
+      `RECURRENCE-ID:${compact(4)}T100000Z`,
+      `DTSTART:${compact(4)}T100000Z`,
+      `DTEND:${compact(4)}T103000Z`,
+      "STATUS:CANCELLED",
+      "END:VEVENT",
+    ].join("\r\n");
     await putEvent(collection, "weekly", vcalendar(weekly, cancelledOne));
     await connect(s.apiKey, person, { url: collection });
     expect(await freeTimes(s.apiKey, s.cut, 2)).toEqual(HALF_HOURS);

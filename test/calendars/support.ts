@@ -6,10 +6,12 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import ICAL from "ical.js";
-import { expect, inject } from "vitest";
+import { expect, inject, it } from "vitest";
 import { app } from "../../src/app";
 import { providerCalendarOf } from "../../src/calendar/stubs";
-import { json, origin } from "../helpers";
+import { api, createAccount, json, origin, problem } from "../helpers";
+import { createProvider } from "../support/fixtures";
+import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../support/security";
 
 /** The shared Xandikos's base URL; fails with the reason when the setup could not start one. */
 export function caldavBase(): string {
@@ -68,7 +70,11 @@ export const vevent = (uid: string, start: string, end: string, ...extra: string
 /** PUTs iCalendar data as `{name}.ics` in a collection; answers the member's URL. */
 export async function putEvent(collection: string, name: string, data: string): Promise<string> {
   const url = `${collection}${name}.ics`;
-  const res = await fetch(url, { method: "PUT", headers: { "Content-Type": "text/calendar; charset=utf-8" }, body: data });
+  const res = await fetch(url, {
+    method: "PUT",
+    headers: { "Content-Type": "text/calendar; charset=utf-8" },
+    body: data,
+  });
   await res.body?.cancel();
   expect([201, 204]).toContain(res.status);
   return url;
@@ -89,10 +95,18 @@ export async function eventsIn(collection: string) {
   });
   expect(res.status).toBe(207);
   const text = await res.text();
-  const members = [...text.matchAll(/<(?:\w+:)?href>([^<]+)<\/(?:\w+:)?href>[\s\S]*?<(?:\w+:)?calendar-data[^>]*>([\s\S]*?)<\/(?:\w+:)?calendar-data>/g)];
+  const members = [
+    ...text.matchAll(
+      /<(?:\w+:)?href>([^<]+)<\/(?:\w+:)?href>[\s\S]*?<(?:\w+:)?calendar-data[^>]*>([\s\S]*?)<\/(?:\w+:)?calendar-data>/g,
+    ),
+  ];
   return members
     .flatMap(([, href, data]) => {
-      const decoded = (data as string).replaceAll("&#13;", "\r").replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
+      const decoded = (data as string)
+        .replaceAll("&#13;", "\r")
+        .replaceAll("&lt;", "<")
+        .replaceAll("&gt;", ">")
+        .replaceAll("&amp;", "&");
       return new ICAL.Component(ICAL.parse(decoded)).getAllSubcomponents("vevent").map((component) => {
         const event = new ICAL.Event(component);
         return {
@@ -139,3 +153,46 @@ export async function syncNow(key: string, providerId: string, calendarId: strin
 
 /** The person's calendar object. */
 export const personStub = (businessId: string, providerId: string) => providerCalendarOf(env, businessId, providerId);
+
+/**
+ * The security block of the calendar operations: a live key is needed, and another business's
+ * provider or calendar is the 404 of an unknown one, telling nothing of it (its URL included).
+ */
+export function calendarOperationSecurity(
+  method: string,
+  path: (providerId: string, calendarId: string) => string,
+  body?: unknown,
+) {
+  it("needs a live key", async () => {
+    const { apiKey, businessId } = await createAccount();
+    const provider = await createProvider(apiKey);
+    const calendar = await connect(apiKey, provider.id, { url: await newCollection() });
+    await expectUnauthorized(await api(method, path(provider.id, calendar.id), { body }), false);
+    const revoked = await revokedKey(businessId);
+    await expectUnauthorized(await api(method, path(provider.id, calendar.id), { key: revoked, body }), true);
+  });
+
+  it("another business's provider and calendar are 404s like unknown ones", async () => {
+    const owner = await createAccount("Owner");
+    const provider = await createProvider(owner.apiKey, { name: "Private Person" });
+    const url = await newCollection();
+    const calendar = await connect(owner.apiKey, provider.id, { url });
+    const intruder = await createAccount("Intruder");
+    const own = await createProvider(intruder.apiKey);
+    const unknownProvider = unknownIdLike(provider.id);
+    await expectNotFoundLikeUnknown(
+      await localApi(method, path(provider.id, calendar.id), intruder.apiKey, body),
+      provider.id,
+      await localApi(method, path(unknownProvider, calendar.id), intruder.apiKey, body),
+      unknownProvider,
+      ["Private Person", url],
+    );
+    if (path("p", "CALENDAR").includes("CALENDAR")) {
+      // Their calendar's id under one's own provider: no such calendar.
+      const foreign = await localApi(method, path(own.id, calendar.id), intruder.apiKey, body);
+      expect((await problem(foreign, 404, "not_found")).detail).not.toContain(url);
+    }
+    const still = await json(await localApi("GET", `/providers/${provider.id}/calendars/${calendar.id}`, owner.apiKey));
+    expect(still.id).toBe(calendar.id);
+  });
+}

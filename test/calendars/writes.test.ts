@@ -16,11 +16,14 @@ const iso = (instant: string) => new Date(instant).toISOString();
 /** Waits until the collection holds exactly `expected` (by uid, summary and times). */
 async function expectEvents(collection: string, expected: { uid: string; start: string; end: string }[]) {
   const want = expected.map((e) => ({ uid: e.uid, start: iso(e.start), end: iso(e.end) }));
-  return eventually(async () => {
-    const events = await eventsIn(collection);
-    const got = events.map((e) => ({ uid: e.uid, start: e.start, end: e.end }));
-    return JSON.stringify(got) === JSON.stringify(want) ? events : undefined;
-  }, `events ${JSON.stringify(want)} in the calendar`);
+  return eventually(
+    async () => {
+      const events = await eventsIn(collection);
+      const got = events.map((e) => ({ uid: e.uid, start: e.start, end: e.end }));
+      return JSON.stringify(got) === JSON.stringify(want) ? events : undefined;
+    },
+    `events ${JSON.stringify(want)} in the calendar`,
+  );
 }
 
 describe("bookings written into the person's calendar", () => {
@@ -61,7 +64,11 @@ describe("bookings written into the person's calendar", () => {
     const collection = await newCollection();
     await connect(s.apiKey, person, { url: collection, writeBookings: true });
     const held = await hold(s.apiKey, s.cut, at(3, "11:00"));
-    const res = await postBooking(s.apiKey, { holdId: held.id, customerName: "Ada Lovelace", customerEmail: "ada@example.com" });
+    const res = await postBooking(s.apiKey, {
+      holdId: held.id,
+      customerName: "Ada Lovelace",
+      customerEmail: "ada@example.com",
+    });
     expect(res.status).toBe(201);
     const booked = await json(res);
     await expectEvents(collection, [{ uid: booked.id, start: booked.startTime, end: booked.endTime }]);
@@ -79,7 +86,9 @@ describe("bookings written into the person's calendar", () => {
       expect((await syncNow(s.apiKey, person, calendar.id)).syncStatus).toBe("ok");
       await runDurableObjectAlarm(personStub(s.businessId, person));
     }
-    expect((await personStub(s.businessId, person).timeBetween(Date.parse(at(3, "00:00")), Date.parse(at(4, "00:00")))).busy).toEqual([]);
+    expect(
+      (await personStub(s.businessId, person).timeBetween(Date.parse(at(3, "00:00")), Date.parse(at(4, "00:00")))).busy,
+    ).toEqual([]);
     const second = await book(s.apiKey, bookingBody(s.cut, at(3, "10:00"), { providerId: person }));
     await expectEvents(collection, [
       { uid: first.id, start: first.startTime, end: first.endTime },
@@ -110,7 +119,9 @@ describe("bookings written into the person's calendar", () => {
       body: { startTime: at(3, "15:00"), endTime: plus(at(3, "15:00"), 30) },
     });
     expect(moved.status).toBe(200);
-    const events = await expectEvents(collection, [{ uid: booked.id, start: at(3, "15:00"), end: plus(at(3, "15:00"), 30) }]);
+    const events = await expectEvents(collection, [
+      { uid: booked.id, start: at(3, "15:00"), end: plus(at(3, "15:00"), 30) },
+    ]);
     expect(events[0]?.summary).toBe("Cut");
   });
 });

@@ -31,11 +31,9 @@ const urlOf = (instance: Instance) => `http://127.0.0.1:${instance.port}`;
 
 /** Starts (or starts again, same port and data) one Xandikos and waits until it answers. */
 async function start(instance: Instance): Promise<void> {
-  const child = spawn(
-    XANDIKOS,
-    ["--defaults", "-d", instance.dir, "-l", "127.0.0.1", "-p", String(instance.port)],
-    { stdio: ["ignore", "ignore", "pipe"] },
-  );
+  const child = spawn(XANDIKOS, ["--defaults", "-d", instance.dir, "-l", "127.0.0.1", "-p", String(instance.port)], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-2000);

@@ -26,10 +26,10 @@ export const MAX_RECURRENCE_STEPS = 50_000;
 
 type Window = { from: number; to: number };
 
-const valueOf = (event: ICAL.Event, name: string) =>
+const propertyOf = (event: ICAL.Event, name: string) =>
   String(event.component.getFirstPropertyValue(name) ?? "").toUpperCase();
-const cancelled = (event: ICAL.Event) => valueOf(event, "status") === "CANCELLED";
-const blocks = (event: ICAL.Event) => !cancelled(event) && valueOf(event, "transp") !== "TRANSPARENT";
+const cancelled = (event: ICAL.Event) => propertyOf(event, "status") === "CANCELLED";
+const blocks = (event: ICAL.Event) => !cancelled(event) && propertyOf(event, "transp") !== "TRANSPARENT";
 
 const tzidOf = (event: ICAL.Event, name: "dtstart" | "dtend") =>
   (event.component.getFirstProperty(name)?.getParameter("tzid") as string | undefined) ??

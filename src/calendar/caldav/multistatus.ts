@@ -18,7 +18,8 @@ const named: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', a
 export const decodeXmlText = (text: string) =>
   text.replace(/&(#x[0-9a-f]+|#[0-9]+|amp|lt|gt|quot|apos);/gi, (whole, entity: string) => {
     if (entity[0] !== "#") return named[entity.toLowerCase()] ?? whole;
-    const code = entity[1] === "x" || entity[1] === "X" ? Number.parseInt(entity.slice(2), 16) : Number(entity.slice(1));
+    const code =
+      entity[1] === "x" || entity[1] === "X" ? Number.parseInt(entity.slice(2), 16) : Number(entity.slice(1));
     return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
   });
 
@@ -46,7 +47,8 @@ export function readMultistatus(xml: string): DavResponse[] {
     throw new NotMultistatus("The calendar server answered XML that could not be read.");
   }
   const root = nodes.find((n): n is TNode => typeof n !== "string" && localName(n.tagName) === "multistatus");
-  if (!root) throw new NotMultistatus("The calendar server did not answer a WebDAV multistatus: is this a CalDAV calendar URL?");
+  if (!root)
+    throw new NotMultistatus("The calendar server did not answer a WebDAV multistatus: is this a CalDAV calendar URL?");
   return children(root, "response").map((response) => {
     const props: Record<string, string | undefined> = {};
     for (const propstat of children(response, "propstat")) {

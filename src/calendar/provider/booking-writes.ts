@@ -179,10 +179,7 @@ export class BookingWrites {
 
   /** Drops the rows of events written long after their booking ended (the events stay in the calendar). */
   prune(now: number): void {
-    this.sql.exec(
-      "DELETE FROM booking_events WHERE next_attempt_ms IS NULL AND end_ms <= ?",
-      now - KEEP_AFTER_END_MS,
-    );
+    this.sql.exec("DELETE FROM booking_events WHERE next_attempt_ms IS NULL AND end_ms <= ?", now - KEEP_AFTER_END_MS);
     this.sql.exec(
       "DELETE FROM claim_bookings WHERE claim_id NOT IN (SELECT claim_id FROM claims) AND claim_id NOT IN (SELECT claim_id FROM tombstones)",
     );

@@ -4,9 +4,10 @@
  * endpoint (the booking events' statements, so a replay is harmless) and put on the webhook queue
  * when it has a delivery; whatever fails waits here for the alarm.
  */
-import type { WebhookEventType } from "../../domain/webhook";
+
 import { createDb } from "../../db/client";
 import { bind, readBatch } from "../../db/prepared";
+import type { WebhookEventType } from "../../domain/webhook";
 import { newId } from "../../lib/ids";
 import { type BookingEvent, eventPayload, eventWrites, type WebhookMessage } from "../../webhooks/events";
 import { errorText, retryDelayMs } from "../retention";

@@ -114,7 +114,9 @@ export class Connections {
 
   /** Calendars whose next read is due. */
   due(now: number): CalendarRow[] {
-    return this.sql.exec<CalendarRow>("SELECT * FROM calendars WHERE next_sync_ms <= ? ORDER BY next_sync_ms", now).toArray();
+    return this.sql
+      .exec<CalendarRow>("SELECT * FROM calendars WHERE next_sync_ms <= ? ORDER BY next_sync_ms", now)
+      .toArray();
   }
 
   /** Puts the next read `ms` ahead: a read under way that a reset ends is re-driven then. */

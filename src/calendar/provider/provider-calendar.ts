@@ -1,8 +1,7 @@
-import type { Fetcher } from "../caldav/http";
+import type { BusySpan } from "../caldav/expand";
 import type { ClaimRefusal, ClaimSpan, HeldClaim, OverlappingClaim, ProviderSnapshot } from "../claim-types";
 import { ClaimedCalendar } from "../claims/claimed-calendar";
 import { checkProviderFree, checkProviderWorking } from "../rules/person-rules";
-import type { BusySpan } from "../caldav/expand";
 import type { NewCalendar, StaffCalendar } from "./connections";
 import { StaffCalendars } from "./staff-calendars";
 import { DEFAULT_LIMITS, type ReadLimits } from "./sync-flow";

@@ -112,7 +112,11 @@ export class StaffCalendars {
   claimStored(claim: ClaimSpan): void {
     if (claim.expiresAt) return;
     if (claim.bookingId) this.writes.remember(claim.claimId, claim.bookingId);
-    this.writes.refresh(claim.bookingId ?? this.writes.bookingOf(claim.claimId), this.connections.writers(), Date.now());
+    this.writes.refresh(
+      claim.bookingId ?? this.writes.bookingOf(claim.claimId),
+      this.connections.writers(),
+      Date.now(),
+    );
   }
 
   /** A claim was released: its booking's event moves back to an older claim or is deleted. */
@@ -148,7 +152,9 @@ export class StaffCalendars {
     if (!row.credentials) return { url: row.url };
     const secret = this.host.env.CALENDAR_SECRET;
     if (!secret) throw new Error("CALENDAR_SECRET is not set: the calendar's credentials cannot be opened.");
-    const opened = JSON.parse(await unseal(secret, CALENDAR_SECRET_PURPOSE, row.id, row.credentials)) as SealedCredentials;
+    const opened = JSON.parse(
+      await unseal(secret, CALENDAR_SECRET_PURPOSE, row.id, row.credentials),
+    ) as SealedCredentials;
     return { url: row.url, username: opened.username, password: opened.password };
   }
 

@@ -60,7 +60,8 @@ export type ReadContext = {
 type Outcome = { path: string; member: StoredMember; spans: BusySpan[] } | { path: string; gone: true };
 
 /** The same calendar as when the read began (not disconnected meanwhile). */
-const same = (context: ReadContext, row: CalendarRow) => context.connections.find(row.id)?.created_ms === row.created_ms;
+const same = (context: ReadContext, row: CalendarRow) =>
+  context.connections.find(row.id)?.created_ms === row.created_ms;
 
 /** Reads one calendar now; never throws (a failure is recorded on the calendar). */
 export async function readCalendar(context: ReadContext, calendarId: string): Promise<void> {
@@ -177,7 +178,8 @@ function ownPaths(context: ReadContext, row: CalendarRow): Set<string> {
 
 /** Marks the calendar failing; the first failure of an outage raises `calendar.sync_failed`. */
 function recordFailure(context: ReadContext, row: CalendarRow, error: unknown, now: number): void {
-  const message = error instanceof CaldavError ? error.message : `The calendar could not be read (${errorText(error)}).`;
+  const message =
+    error instanceof CaldavError ? error.message : `The calendar could not be read (${errorText(error)}).`;
   context.storage.transactionSync(() => {
     if (!same(context, row)) return;
     if (context.connections.failed(row.id, message, now)) {
