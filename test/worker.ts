@@ -106,6 +106,17 @@ export class ProviderCalendar extends ProductionProviderCalendar {
     return this.faults.limits ?? super.readLimits();
   }
 
+  /**
+   * Test-only path of the model-based test: stores (or, with null, forgets) one member's busy
+   * spans as a read of a calendar would, without a calendar server.
+   */
+  setBusy(member: string, spans: { start: number; end: number }[] | null): void {
+    this.ctx.storage.transactionSync(() => {
+      if (spans) this.staff.busy.replace("model", member, { etag: null, kind: "busy", continues: false }, spans);
+      else this.staff.busy.forget("model", member);
+    });
+  }
+
   override configure(snapshot: ProviderSnapshot): { version: number } {
     if (this.faults.configure === "fail") throw new Error("injected: provider calendar reset before configure");
     return super.configure(snapshot);

@@ -20,11 +20,21 @@ describe("/providers/{id}/calendars", () => {
     const id = await newProvider();
     const created = await api.POST("/providers/{id}/calendars", {
       params: { path: { id } },
-      body: { url: "http://127.0.0.1:9/dav/calendars/e2e/", username: "e2e", password: "e2e-secret", writeBookings: true },
+      body: {
+        url: "http://127.0.0.1:9/dav/calendars/e2e/",
+        username: "e2e",
+        password: "e2e-secret",
+        writeBookings: true,
+      },
     });
     expect(created.response.status).toBe(201);
     expect(JSON.stringify(created.data)).not.toContain("e2e-secret");
-    expect(created.data).toMatchObject({ providerId: id, syncStatus: "failing", hasCredentials: true, writeBookings: true });
+    expect(created.data).toMatchObject({
+      providerId: id,
+      syncStatus: "failing",
+      hasCredentials: true,
+      writeBookings: true,
+    });
     const calendarId = created.data?.id as string;
     expect(created.response.headers.get("location")).toBe(`/api/v1/providers/${id}/calendars/${calendarId}`);
 
@@ -32,8 +42,13 @@ describe("/providers/{id}/calendars", () => {
     expect(listed.data?.data.map((c) => c.id)).toEqual([calendarId]);
     const one = await api.GET("/providers/{id}/calendars/{calendarId}", { params: { path: { id, calendarId } } });
     expect(one.data?.id).toBe(calendarId);
-    const read = await api.POST("/providers/{id}/calendars/{calendarId}/sync", { params: { path: { id, calendarId } } });
-    expect(read.data).toMatchObject({ syncStatus: "failing", lastError: expect.stringMatching(/could not be reached/) });
+    const read = await api.POST("/providers/{id}/calendars/{calendarId}/sync", {
+      params: { path: { id, calendarId } },
+    });
+    expect(read.data).toMatchObject({
+      syncStatus: "failing",
+      lastError: expect.stringMatching(/could not be reached/),
+    });
 
     const gone = await api.DELETE("/providers/{id}/calendars/{calendarId}", { params: { path: { id, calendarId } } });
     expect(gone.response.status).toBe(204);

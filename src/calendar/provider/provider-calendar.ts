@@ -17,7 +17,7 @@ export type PersonTime = { claims: HeldClaim[]; busy: BusySpan[] };
  */
 export class ProviderCalendar extends ClaimedCalendar<ProviderSnapshot> {
   protected readonly reasons = { unavailable: "provider_unavailable", busy: "provider_busy" } as const;
-  private readonly staff: StaffCalendars;
+  protected readonly staff: StaffCalendars;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env, "provider");
