@@ -311,7 +311,8 @@ const busyOver = (m: Model, person: ProviderKey, blocked: Span) =>
  */
 function busyViolations(m: Model): string[] {
   m.seq = (m.seq ?? 0) + 1;
-  const placed = (m.placed ??= {});
+  m.placed = m.placed ?? {};
+  const placed = m.placed;
   for (const hold of m.holds) placed[`${hold.id}@${hold.start}`] ??= m.seq;
   const wrong: string[] = [];
   for (const booking of m.bookings) {
