@@ -92,6 +92,9 @@ export class BookingWrites {
           live.end_ms,
           now,
         );
+      } else if (row && row.start_ms !== null && row.end_ms !== null && row.end_ms <= now) {
+        // Ended (COMPLETED, NO_SHOW, pruned): its event stays in the calendar as history.
+        this.sql.exec("DELETE FROM booking_events WHERE calendar_id = ? AND booking_id = ?", calendarId, bookingId);
       } else if (row && row.start_ms !== null) {
         this.sql.exec(
           `UPDATE booking_events SET start_ms = NULL, version = version + 1, attempts = 0, next_attempt_ms = ?
