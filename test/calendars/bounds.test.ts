@@ -4,7 +4,7 @@
  * of one read (narrowed here to reach the bound with a few events) and the size of an answer read.
  */
 import { runInDurableObject } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { readBounded } from "../../src/calendar/caldav/http";
 import type { ProviderCalendar } from "../../src/calendar/provider/provider-calendar";
 import { at, bookingBody, postBooking, statusCounts } from "../bookings/support";
@@ -83,6 +83,30 @@ describe("bounds", () => {
     const over = await syncNow(s.apiKey, person, calendar.id);
     expect(over.syncStatus).toBe("failing");
     expect(over.lastError).toMatch(/more than 4 busy times/);
+  });
+
+  it("stored busy times stay within the window: those it left are pruned at the next read", async () => {
+    const s = await salon(1);
+    const [person] = s.providerIds as [string];
+    const collection = await newCollection();
+    await putEvent(collection, "soon", vcalendar(vevent("soon", at(3, "10:00"), at(3, "11:00"))));
+    await putEvent(collection, "later", vcalendar(vevent("later", at(60, "10:00"), at(60, "11:00"))));
+    const calendar = await connect(s.apiKey, person, { url: collection });
+    const stored = () =>
+      runInDurableObject(personStub(s.businessId, person), (_instance, state) =>
+        state.storage.sql.exec<{ start_ms: number }>("SELECT start_ms FROM busy ORDER BY start_ms").toArray(),
+      );
+    const [soon, later] = [Date.parse(at(3, "10:00")), Date.parse(at(60, "10:00"))];
+    expect((await stored()).map((r) => r.start_ms)).toEqual([soon, later]);
+    // 40 days on: the first event is older than the 30 days the window keeps.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + 40 * 86_400_000);
+      expect((await syncNow(s.apiKey, person, calendar.id)).syncStatus).toBe("ok");
+      expect((await stored()).map((r) => r.start_ms)).toEqual([later]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("an answer is read as a stream and given up past the size bound", async () => {
