@@ -5,11 +5,12 @@
  * floating events in the person's zone — while transparent and cancelled ones block nothing, and
  * an event deleted in the calendar frees its time on the next read.
  */
-import { describe, expect, it } from "vitest";
+import { runDurableObjectAlarm } from "cloudflare:test";
+import { describe, expect, it, vi } from "vitest";
 import { at, availability, bookingBody, dayOf, plus, postBooking } from "../bookings/support";
 import { json, problem } from "../helpers";
 import { salon } from "../support/fixtures";
-import { connect, deleteEvent, newCollection, putEvent, syncNow, vcalendar, vevent } from "./support";
+import { connect, deleteEvent, newCollection, personStub, putEvent, syncNow, vcalendar, vevent } from "./support";
 
 /** Which of a day's 30-minute slots of the service the person can take (start times `HH:MM`, UTC). */
 async function freeTimes(key: string, serviceId: string, day: number): Promise<string[]> {
@@ -191,6 +192,23 @@ describe("busy times from the person's own calendar", () => {
     expect(await freeTimes(s.apiKey, s.cut, 2)).toEqual(HALF_HOURS);
     expect(await freeTimes(s.apiKey, s.cut, 3)).toEqual(except("10:00"));
     expect(await freeTimes(s.apiKey, s.cut, 4)).toEqual(HALF_HOURS);
+  });
+
+  it("the object's alarm reads the calendar again 5 minutes later, with nobody asking", async () => {
+    const s = await salon(1);
+    const [person] = s.providerIds as [string];
+    const collection = await newCollection();
+    const calendar = await connect(s.apiKey, person, { url: collection });
+    await putEvent(collection, "new", vcalendar(vevent("new", at(2, "13:00"), at(2, "14:00"))));
+    expect(await freeTimes(s.apiKey, s.cut, 2)).toEqual(HALF_HOURS);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.parse(calendar.lastSyncedAt) + 5 * 60_000 + 1_000);
+      expect(await runDurableObjectAlarm(personStub(s.businessId, person))).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(await freeTimes(s.apiKey, s.cut, 2)).toEqual(except("13:00", "13:30"));
   });
 
   it("an event deleted in the calendar frees its time at the next read; one added blocks from then", async () => {

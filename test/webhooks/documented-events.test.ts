@@ -10,8 +10,8 @@ import addFormats from "ajv-formats";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { webhookEventTypes } from "../../src/domain/webhook";
 import { at, bookingBody, calendarStub, plus } from "../bookings/support";
-import { api, createAccount, createService, json } from "../helpers";
 import { connect, personStub } from "../calendars/support";
+import { api, createAccount, createService, json } from "../helpers";
 import { createProvider, eventually } from "../support/fixtures";
 
 afterEach(() => vi.restoreAllMocks());
