@@ -3,13 +3,18 @@ import type { AppEnv } from "../../env";
 import { validationHook } from "../../lib/validation";
 import { registerListProviderBookings } from "./bookings";
 import { registerCreateProvider } from "./create";
+import { registerCreateProviderCalendar } from "./create-calendar";
 import { registerCreateProviderFeed } from "./create-feed";
+import { registerDeleteProviderCalendar } from "./delete-calendar";
 import { registerDeleteProviderFeed } from "./delete-feed";
 import { registerGetProvider } from "./get";
+import { registerGetProviderCalendar } from "./get-calendar";
 import { registerListProviders } from "./list";
+import { registerListProviderCalendars } from "./list-calendars";
+import { registerSyncProviderCalendar } from "./sync-calendar";
 import { registerUpdateProvider } from "./update";
 
-/** `/providers`: the people (or rooms) who perform services, and their bookings and calendar feeds. */
+/** `/providers`: the people (or rooms) who perform services, their bookings, calendar feeds and own calendars. */
 export const providersApp = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 registerListProviders(providersApp);
 registerCreateProvider(providersApp);
@@ -18,3 +23,8 @@ registerUpdateProvider(providersApp);
 registerListProviderBookings(providersApp);
 registerCreateProviderFeed(providersApp);
 registerDeleteProviderFeed(providersApp);
+registerListProviderCalendars(providersApp);
+registerCreateProviderCalendar(providersApp);
+registerGetProviderCalendar(providersApp);
+registerDeleteProviderCalendar(providersApp);
+registerSyncProviderCalendar(providersApp);
