@@ -4,7 +4,9 @@
  * against `/health`, both measured in the same run. Prints one table and writes bench/results.json.
  * `-- --profile` records CPU profiles instead (scripts/bench/profile.ts), `-- --memory` the
  * heap per request (scripts/bench/memory.ts), `-- --scale [sizes]` the lists as one business's
- * bookings grow (scripts/bench/scale.ts; sizes default to 10000,100000).
+ * bookings grow (scripts/bench/scale.ts; sizes default to 10000,100000), `-- --baseline <rev>`
+ * booking a hold and a plain create on this tree and on another revision, side by side
+ * (scripts/bench/hold-booking.ts).
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -40,6 +42,8 @@ const { values: args } = parseArgs({
     scale: { type: "string" },
     customers: { type: "string", default: "100000" },
     calendars: { type: "boolean", default: false },
+    baseline: { type: "string" },
+    rounds: { type: "string", default: "7" },
   },
 });
 const seconds = Number(args.seconds);
@@ -80,6 +84,12 @@ if (args.calendars) {
   } finally {
     await server.dispose();
   }
+  process.exit(0);
+}
+if (args.baseline !== undefined) {
+  const { compareHoldBookings } = await import("./bench/hold-booking.ts");
+  const result = await compareHoldBookings(args.baseline, Number(args.rounds));
+  console.log(JSON.stringify(result, null, 2));
   process.exit(0);
 }
 if (args.memory) {

@@ -42,7 +42,11 @@ export type BenchServer = {
  * Options for a bench server; `inspectorPort` opens workerd's inspector to the worker's isolate
  * and serves the bundle unminified, so a CPU profile names functions as the source does.
  */
-export type ServeOptions = { inspectorPort?: number };
+export type ServeOptions = {
+  inspectorPort?: number;
+  /** The folder whose sources are built (another revision's, scripts/bench/baseline.ts); this tree by default. */
+  source?: string;
+};
 
 /** A calibration Worker's options: `assets: false` leaves out the static-assets binding and its router. */
 export type CalibrationOptions = ServeOptions & { assets?: boolean };
@@ -116,7 +120,7 @@ export async function startBenchServer(options: ServeOptions = {}): Promise<Benc
     path.join(root, "node_modules", ".bin", "wrangler"),
     ["deploy", "--dry-run", "--outdir", outdir, ...(options.inspectorPort ? ["--minify=false"] : [])],
     {
-      cwd: root,
+      cwd: options.source ?? root,
       env: { ...process.env, ...quietWrangler },
       encoding: "utf8",
     },
