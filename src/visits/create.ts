@@ -4,7 +4,8 @@
  * the visit decided in its first segment's service calendar, all or none.
  */
 
-import { bookVisit, checkTiming, segmentTimes, type VisitSegment } from "../calendar";
+import { bookVisit, segmentTimes, type VisitSegment } from "../calendar";
+import { checkTiming } from "../calendar/rules";
 import { customerIdByEmail } from "../customers/records";
 import type { Database } from "../db/client";
 import type { Answers } from "../domain/questions";
