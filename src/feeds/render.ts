@@ -1,7 +1,7 @@
 /** Bookings as calendar events, and the answer that carries them (with an ETag of its bytes). */
 import type { Context } from "hono";
-import { isErasedEmail } from "../calendar";
 import type { BookingStatus } from "../domain/booking";
+import { isErasedEmail } from "../domain/erasure";
 import { sha256Hex } from "../lib/crypto";
 import { respondConditionallyText } from "../lib/etag";
 import { type CalendarEvent, firstName, renderCalendar } from "./ical";

@@ -3,8 +3,9 @@
  * cancel it without an API key. The URL is the same every time it is shown (the token is a
  * signature, not a stored secret), and null once the link could not be used.
  */
-import { isErasedEmail } from "../calendar";
+
 import type { Booking } from "../domain/booking";
+import { isErasedEmail } from "../domain/erasure";
 import { linkKey, manageToken } from "./tokens";
 
 /** A booking with its customer's manage link. */

@@ -3,11 +3,12 @@
  * booking (with the customer's name, e-mail, phone and the notes) and of the webhook events not
  * yet handed on. Pure SQL on the calendar's storage, run inside one `transactionSync`.
  */
+import { type CustomerDetails, isErasedEmail } from "../../domain/erasure";
 import type { Outbox } from "../sync/outbox";
 import type { StoredBooking } from "../sync/persist";
 
-/** The customer details a booking carries. */
-export type CustomerDetails = Pick<StoredBooking, "customerName" | "customerEmail" | "customerPhone">;
+// Until the calendar's face takes them from src/domain/erasure.ts.
+export { type CustomerDetails, erasedDetails, isErasedEmail } from "../../domain/erasure";
 
 /** Which bookings belong to the person, and what they become. */
 export type CustomerRewrite = {
@@ -23,14 +24,6 @@ export type CustomerRewrite = {
   /** Erasure: notes and cancellation reasons are cleared and queued webhook payloads scrubbed too. */
   erase: boolean;
 };
-
-/** What an erased customer's name, e-mail and phone become (RFC 2606 `.invalid`: never deliverable). */
-export function erasedDetails(customerId: string): CustomerDetails {
-  return { customerName: "Erased customer", customerEmail: `erased-${customerId}@invalid`, customerPhone: null };
-}
-
-/** Whether a booking's customer was erased (clients cannot use `.invalid` addresses). */
-export const isErasedEmail = (email: string) => email.toLowerCase().endsWith("@invalid");
 
 /**
  * Rewrites every booking of the customer: a new version of each, queued in the outbox so D1
