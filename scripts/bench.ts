@@ -45,6 +45,8 @@ const { values: args } = parseArgs({
 const seconds = Number(args.seconds);
 /** Rounds of the side-by-side pairs behind the near-floor ratios (scripts/bench/pairs.ts). */
 const PAIR_ROUNDS = 3;
+/** Rounds of the refusals measured in alternation: cheap (seconds each), so more of them. */
+const REFUSAL_ROUNDS = 5;
 const root = path.resolve(import.meta.dirname, "..");
 const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
@@ -303,9 +305,9 @@ try {
   // a create and a weekly series of 52 (reject and skip), side by side on one connection.
   log("bench: refusals of a service with 50 people and 5 rooms");
   const refusals = await measureRefusals(server.url, key, await refusalService(server.url, key), {
-    rounds: PAIR_ROUNDS,
-    creates: 10,
-    series: 3,
+    rounds: REFUSAL_ROUNDS,
+    creates: 20,
+    series: 5,
   });
   const team: string[] = [];
   for (let i = 0; i < 5; i++) team.push((await call(key, "POST", "/providers", provider(`Stylist ${i}`))).body.id);
