@@ -1,5 +1,5 @@
 /** A new booking: of a slot, or of a hold's seat, decided in the service's calendar. */
-import { book } from "../calendar";
+import { serviceCalendarOf } from "../calendar";
 import { customerIdByEmail } from "../customers/records";
 import type { Database } from "../db/client";
 import type { Booking } from "../domain/booking";
@@ -44,7 +44,7 @@ export async function createBooking(
       { providerId, answers: request.answers ?? {} },
       customerIdByEmail(db, businessId, request.customerEmail),
     );
-    return book(env, {
+    return serviceCalendarOf(env, businessId, service.id).createBooking({
       service,
       booking: draftOf({ ...request, ...target }),
       customerId: customer?.id ?? null,

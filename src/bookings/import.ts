@@ -1,4 +1,4 @@
-import { type ImportResult, importBookings as importIntoCalendar } from "../calendar";
+import { type ImportResult, serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
 import { ApiError } from "../lib/errors";
 import { loadBookableService } from "../services/bookable";
@@ -32,5 +32,5 @@ export async function importBookings(
   );
   if (errors.length > 0) throw new ApiError("validation_failed", "The request body is invalid.", { errors });
   const bookings = items.map((b) => ({ ...draftOf(b), providerId: b.providerId ?? null }));
-  return importIntoCalendar(env, service, bookings, { providers, resources });
+  return serviceCalendarOf(env, businessId, service.id).importBookings(service, bookings, providers, resources);
 }

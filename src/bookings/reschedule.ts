@@ -1,4 +1,4 @@
-import { reschedule } from "../calendar";
+import { serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
 import { ApiError } from "../lib/errors";
 import type { IdempotencyClaim } from "../lib/idempotency";
@@ -52,7 +52,7 @@ export async function rescheduleInService(
       new ApiError("service_inactive", `Service ${booking.serviceId} is not active; its bookings cannot move.`),
     providerId: move.providerId,
   });
-  const result = await reschedule(env, {
+  const result = await serviceCalendarOf(env, businessId, booking.serviceId).rescheduleBooking({
     bookingId: booking.id,
     startTime: move.startTime,
     endTime: move.endTime,

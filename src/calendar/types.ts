@@ -62,7 +62,7 @@ type Preconditions = {
   customerNoticeMinutes?: number;
 };
 
-export type TransitionCommand = Preconditions & {
+export type StatusChangeCommand = Preconditions & {
   bookingId: string;
   status?: BookingStatus;
   cancellationReason?: string | null;

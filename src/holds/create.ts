@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { type HoldResult, placeHold } from "../calendar";
+import { type HoldResult, serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
 import { holds } from "../db/schema";
 import type { Caller } from "../env";
@@ -53,20 +53,22 @@ export async function createHold(
     );
   }
   const giveBack = () => db.delete(holds).where(eq(holds.id, id));
-  const result = await placeHold(env, {
-    holdId: id,
-    service,
-    startTime: request.startTime,
-    endTime: request.endTime,
-    ttlMs: request.ttlSeconds * 1000,
-    providers,
-    resources,
-    providerId: request.providerId ?? null,
-  }).catch(async (error: unknown) => {
-    // Unanswered (a reset): a hold the calendar may have placed still expires on its own.
-    await giveBack().catch(() => {});
-    throw error;
-  });
+  const result = await serviceCalendarOf(env, businessId, service.id)
+    .createHold({
+      holdId: id,
+      service,
+      startTime: request.startTime,
+      endTime: request.endTime,
+      ttlMs: request.ttlSeconds * 1000,
+      providers,
+      resources,
+      providerId: request.providerId ?? null,
+    })
+    .catch(async (error: unknown) => {
+      // Unanswered (a reset): a hold the calendar may have placed still expires on its own.
+      await giveBack().catch(() => {});
+      throw error;
+    });
   if (!result.ok) {
     await giveBack();
     return result;

@@ -1,6 +1,6 @@
 /** Holds as the Worker finds them: D1 says which service's calendar keeps one, the calendar what it is now. */
 import { and, eq } from "drizzle-orm";
-import { findHold, releaseHold as releaseInCalendar } from "../calendar";
+import { serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
 import { holds } from "../db/schema";
 import type { Hold } from "../domain/hold";
@@ -18,7 +18,7 @@ export async function holdOf(
     .from(holds)
     .where(and(eq(holds.businessId, businessId), eq(holds.id, id)))
     .limit(1);
-  const hold = row ? await findHold(env, businessId, row.serviceId, id) : null;
+  const hold = row ? await serviceCalendarOf(env, businessId, row.serviceId).getHold(id) : null;
   return row && hold ? { hold, serviceId: row.serviceId } : null;
 }
 
@@ -32,7 +32,7 @@ export async function loadHold(env: Env, db: Database, businessId: string, id: s
 /** Frees the business's hold's seat (and provider's time) at once; a hold that already ended stays as it is. */
 export async function releaseHold(env: Env, db: Database, businessId: string, id: string): Promise<void> {
   const { serviceId } = await loadHold(env, db, businessId, id);
-  await releaseInCalendar(env, businessId, serviceId, id);
+  await serviceCalendarOf(env, businessId, serviceId).releaseHold(id);
   await db
     .update(holds)
     .set({ endedAt: new Date().toISOString() })

@@ -4,7 +4,7 @@
  * windows (the calendar checks them in the step that makes the change).
  */
 import { rescheduleInService } from "../bookings/reschedule";
-import { changeBooking } from "../calendar";
+import { serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
 import { holdsCapacity } from "../domain/booking";
 import { bookingOrThrow } from "../refusals/problems";
@@ -56,7 +56,7 @@ const after = async (env: Env, link: OpenLink, changed: Parameters<typeof withMa
 /** Cancels the link's booking, unless the cancellation notice has begun (409 `policy_window`). */
 export async function cancelByLink(env: Env, link: OpenLink, reason: string | undefined) {
   // The link already read the booking and knows its service: straight to its calendar.
-  const result = await changeBooking(env, link.businessId, link.service.id, {
+  const result = await serviceCalendarOf(env, link.businessId, link.service.id).changeBookingStatus({
     bookingId: link.booking.id,
     status: "CANCELLED",
     cancellationReason: reason ?? null,

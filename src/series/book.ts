@@ -6,15 +6,8 @@
  * to list every conflict.
  */
 import { eq } from "drizzle-orm";
-import {
-  bookVisit,
-  checkTiming,
-  occurrenceStarts,
-  parseRecurrence,
-  type ServiceSnapshot,
-  type VisitResult,
-  type VisitSegment,
-} from "../calendar";
+import { type ServiceSnapshot, serviceCalendarOf, type VisitResult, type VisitSegment } from "../calendar";
+import { checkTiming, occurrenceStarts, parseRecurrence } from "../calendar/rules";
 import { customerIdByEmail } from "../customers/records";
 import type { Database } from "../db/client";
 import { series } from "../db/schema";
@@ -24,7 +17,7 @@ import type { IdempotencyClaim } from "../lib/idempotency";
 import { newId } from "../lib/ids";
 import { throwRefusal } from "../refusals/problems";
 import { loadBookableService } from "../services/bookable";
-import { type Conflict, type Occurrence, type Staffing, slotConflicts, timingConflicts } from "./conflicts";
+import { type Conflict, type Occurrence, type SeriesStaffing, slotConflicts, timingConflicts } from "./conflicts";
 import { type Series, seriesOf } from "./records";
 
 /** A series request, as `POST /series` validated it. */
@@ -100,7 +93,7 @@ export async function bookSeries(
   const id = newId("series");
   const segment: VisitSegment = { service, providers, resources, providerId: request.providerId ?? null };
   const book = (free: Occurrence[]) =>
-    bookVisit(env, {
+    serviceCalendarOf(env, businessId, service.id).createVisit({
       appointmentId: id,
       startTime: iso((free[0] as Occurrence).start),
       segments: free.map(() => ({ ...segment, answers: request.answers ?? {} })),
@@ -162,7 +155,7 @@ export async function bookSeries(
  * the refusal's own conflict: the 409 still names that occurrence (and `skip` retries without
  * it), rather than an error that would leave the series' row behind.
  */
-async function previewed(env: Env, service: ServiceSnapshot, staffing: Staffing, free: Occurrence[]) {
+async function previewed(env: Env, service: ServiceSnapshot, staffing: SeriesStaffing, free: Occurrence[]) {
   try {
     return await slotConflicts(env, service, staffing, free);
   } catch (error) {

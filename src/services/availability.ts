@@ -1,5 +1,6 @@
 /** The live slot calendar of a service: its rules, its calendar's seats and, with providers, their time. */
-import { type ProviderSnapshot, type ResourceSnapshot, slotBeyond, slotCalendar } from "../calendar";
+import { type ProviderSnapshot, type ResourceSnapshot, slotCalendar } from "../calendar";
+import { slotBeyond } from "../calendar/rules";
 import type { Database } from "../db/client";
 import { LAST_INSTANT } from "../lib/datetime";
 import { ApiError } from "../lib/errors";

@@ -1,6 +1,6 @@
 /** Changes to a service: a compare-and-set on its version, with the calendar told before the answer. */
 import { and, count, eq, gt, inArray, sql } from "drizzle-orm";
-import { proposeServiceChange, serviceChanged } from "../calendar";
+import { serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
 import { bookings, type ServiceRow, services } from "../db/schema";
 import { HOLDING_STATUSES } from "../domain/booking";
@@ -58,7 +58,7 @@ export async function editService(
   if (!row) throw proposal && ifMatch === undefined ? changedMeanwhile() : nothingWritten("service", id, ifMatch);
   // The calendar's waitlist offers holds with the service and staffing as they are now.
   const now = await loadBookableService(db, businessId, id, { inactive: null });
-  await serviceChanged(env, businessId, id, row.version, {
+  await serviceCalendarOf(env, businessId, id).serviceChanged(row.version, {
     reminders: changes.reminders && row.reminders.map((r) => r.offsetMinutes),
     offers: { service: now.service, providers: now.providers, resources: now.resources, active: row.active },
   });
@@ -105,7 +105,7 @@ async function propose(
   const fewer =
     (capacity ?? current.capacity) < current.capacity || (before.providerIds.length > 0 && after.length === 0);
   if (!fewer && !claimsMore) return undefined;
-  const answer = await proposeServiceChange(env, businessId, id, {
+  const answer = await serviceCalendarOf(env, businessId, id).proposeChange({
     version: current.version + 1,
     capacity: claimsMore ? 0 : (capacity ?? current.capacity),
     withProviders: after.length > 0,

@@ -4,8 +4,8 @@
  * the visit decided in its first segment's service calendar, all or none.
  */
 
-import { bookVisit, segmentTimes, type VisitSegment } from "../calendar";
-import { checkTiming } from "../calendar/rules";
+import { serviceCalendarOf, type VisitSegment } from "../calendar";
+import { checkTiming, segmentTimes } from "../calendar/rules";
 import { customerIdByEmail } from "../customers/records";
 import type { Database } from "../db/client";
 import type { Answers } from "../domain/questions";
@@ -97,7 +97,9 @@ export async function createVisit(
   const decide = async () => {
     const { segments, customerId } = await loadSegments(db, businessId, request);
     checkLaterSegments(request.startTime, segments, Date.now());
-    return bookVisit(env, {
+    // The first segment's calendar is the visit's entry: it claims every other calendar.
+    const entry = serviceCalendarOf(env, businessId, (segments[0] as VisitSegment).service.id);
+    return entry.createVisit({
       appointmentId: visitId,
       startTime: request.startTime,
       segments,

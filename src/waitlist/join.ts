@@ -4,7 +4,7 @@
  * its daily bound; the entry is then queued in the service's calendar, which decides its place.
  */
 import { eq } from "drizzle-orm";
-import { joinWaitlist as queueInCalendar, slotCalendar } from "../calendar";
+import { serviceCalendarOf, slotCalendar } from "../calendar";
 import type { Database } from "../db/client";
 import { waitlistEntries } from "../db/schema";
 import type { WaitlistEntry } from "../domain/waitlist";
@@ -72,7 +72,7 @@ export async function joinWaitlist(
   if (!(await storeWithinKeyBound(db, row))) {
     throw new ApiError("waitlist_full", `This API key queued ${MAX_PER_KEY_PER_DAY} entries in the last 24 hours.`);
   }
-  const result = await queueInCalendar(env, {
+  const result = await serviceCalendarOf(env, caller.businessId, service.id).joinWaitlist({
     service,
     providers,
     resources,

@@ -1,6 +1,6 @@
 /** Waitlist entries: where each is kept (D1 knows the service), and the entry as its calendar has it. */
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { waitlistOf } from "../calendar";
+import { serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
 import { holds, services, waitlistEntries } from "../db/schema";
 import type { WaitlistEntry, WaitlistFrom, WaitlistStatus } from "../domain/waitlist";
@@ -20,7 +20,7 @@ export async function loadWaitlistEntry(
   id: string,
 ): Promise<{ serviceId: string; entry: WaitlistEntry }> {
   const row = await loadOwned(db, waitlistEntries, "waitlist entry", businessId, id);
-  const entry = await waitlistOf(env, businessId, row.serviceId).entry(id);
+  const entry = await serviceCalendarOf(env, businessId, row.serviceId).getWaitlistEntry(id);
   if (!entry) throw new ApiError("not_found", `No waitlist entry ${id}.`);
   return { serviceId: row.serviceId, entry };
 }
@@ -74,7 +74,7 @@ export async function listWaitlist(
       errors: [{ path: "serviceId", message: "No such service." }],
     });
   }
-  const { entries, total } = await waitlistOf(env, businessId, serviceId).list(status, from, limit);
+  const { entries, total } = await serviceCalendarOf(env, businessId, serviceId).listWaitlist(status, from, limit);
   const { rows, hasNext, hasPrev } = pageAt(entries, position, { page, limit }, total);
   return { items: rows, hasNext, hasPrev, position, total, keyOf: (entry) => [entry.id] };
 }
@@ -85,10 +85,11 @@ export async function listWaitlist(
  */
 export async function leaveWaitlist(env: Env, db: Database, businessId: string, id: string): Promise<void> {
   const { serviceId } = await loadOwned(db, waitlistEntries, "waitlist entry", businessId, id);
-  const entry = await waitlistOf(env, businessId, serviceId).entry(id);
+  const calendar = serviceCalendarOf(env, businessId, serviceId);
+  const entry = await calendar.getWaitlistEntry(id);
   // Pruned 30 days after its slot ended: it is off the waitlist either way.
   if (!entry) return;
-  await waitlistOf(env, businessId, serviceId).leave(id);
+  await calendar.leaveWaitlist(id);
   if (entry.status === "OFFERED" && entry.holdId) {
     await db
       .update(holds)

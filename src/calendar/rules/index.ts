@@ -5,4 +5,4 @@
  */
 export { MAX_OCCURRENCES, MAX_SERIES_DAYS, occurrenceStarts, parseRecurrence } from "./recurrence";
 export { findOverlap, isValidTimeZone, minutesOfDay, timeOfDayPattern } from "./schedule";
-export { checkTiming } from "./service-rules";
+export { checkTiming, segmentTimes, slotBeyond } from "./service-rules";

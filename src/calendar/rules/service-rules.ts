@@ -208,3 +208,22 @@ export function slotsBetween(rules: ServiceRules, from: number, to: number, limi
   }
   return [...slots.values()].sort((a, b) => a.start - b.start);
 }
+
+/**
+ * The first slot start past `max` slots of the service's working hours in `[from, to)`, or
+ * undefined when the range holds at most `max`: a caller refuses an oversized range without
+ * asking any calendar.
+ */
+export function slotBeyond(rules: ServiceRules, from: number, to: number, max: number): number | undefined {
+  return slotsBetween(rules, from, to, max)[max]?.start;
+}
+
+/** Each segment's `[start, end)`: the first at the visit's start, each next where the previous ends. */
+export function segmentTimes(startTime: string, segments: readonly { service: { durationMinutes: number } }[]): Span[] {
+  let start = Date.parse(startTime);
+  return segments.map(({ service }) => {
+    const time = { start, end: start + service.durationMinutes * MINUTE };
+    start = time.end;
+    return time;
+  });
+}

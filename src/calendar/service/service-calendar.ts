@@ -14,7 +14,7 @@ import type {
   OfferContext,
   RescheduleCommand,
   ServiceSnapshot,
-  TransitionCommand,
+  StatusChangeCommand,
   VisitCommand,
   VisitResult,
 } from "../types";
@@ -72,7 +72,7 @@ export class ServiceCalendar extends SeatCalendar {
   }
 
   /** A waitlist entry as it stands. */
-  async waitlistEntry(id: string): Promise<WaitlistEntry | null> {
+  async getWaitlistEntry(id: string): Promise<WaitlistEntry | null> {
     return this.tables.waitlist.find(id, Date.now()) ?? null;
   }
 
@@ -95,7 +95,7 @@ export class ServiceCalendar extends SeatCalendar {
   }
 
   /** Applies a status change (or a notes edit) to a booking of this calendar. */
-  async transition(command: TransitionCommand): Promise<CalendarResult> {
+  async changeBookingStatus(command: StatusChangeCommand): Promise<CalendarResult> {
     const result = this.ctx.storage.transactionSync(() => changeStatus(this.tables, command, Date.now()));
     if (result.ok && !result.replayed) {
       await this.sendTasks();
@@ -109,7 +109,7 @@ export class ServiceCalendar extends SeatCalendar {
    * Moves a booking to a new time (move.ts): one transaction when it claims nothing elsewhere;
    * otherwise a tentative row holds the new time while the other calendars claim it.
    */
-  async reschedule(command: RescheduleCommand): Promise<CalendarResult> {
+  async rescheduleBooking(command: RescheduleCommand): Promise<CalendarResult> {
     const result = await moveFlow(this.deps(), command);
     await this.sendTasks();
     if (result.ok && !result.replayed) await this.writeBehind.afterCommit();
@@ -118,7 +118,7 @@ export class ServiceCalendar extends SeatCalendar {
   }
 
   /** Places a hold (hold.ts); with people, after their calendars claim the time. */
-  async placeHold(command: HoldCommand): Promise<HoldResult> {
+  async createHold(command: HoldCommand): Promise<HoldResult> {
     const result = await holdFlow(this.deps(), command);
     await this.sendTasks();
     return result;

@@ -5,11 +5,11 @@
 import { type BookingRecord, holdsCapacity, toBooking } from "../../domain/booking";
 import { policyWindowRefusal } from "../rules/policy";
 import { canTransition } from "../rules/transitions";
-import type { CalendarResult, TransitionCommand } from "../types";
+import type { CalendarResult, StatusChangeCommand } from "../types";
 import type { CalendarTables } from "./tables";
 
 /** Applies `command` to its booking, or says why not. */
-export function changeStatus(tables: CalendarTables, command: TransitionCommand, now: number): CalendarResult {
+export function changeStatus(tables: CalendarTables, command: StatusChangeCommand, now: number): CalendarResult {
   const current = tables.reservations.find(command.bookingId);
   if (!current) return { ok: false, refusal: { code: "not_found", detail: `No booking ${command.bookingId}.` } };
   const { idempotency } = command;

@@ -6,21 +6,9 @@
 import type { BookingRecord } from "../../domain/booking";
 import type { ClaimNeed } from "../claim-types";
 import type { Candidate } from "../claims/preference";
-import { blockedSpan, type Span } from "../rules/service-rules";
+import { blockedSpan, type Span, segmentTimes } from "../rules/service-rules";
 import type { VisitCommand, VisitSegment } from "../types";
 import { claimNeeds, refsOf } from "./claiming";
-
-const MINUTE = 60_000;
-
-/** Each segment's `[start, end)`: the first at the visit's start, each next where the previous ends. */
-export function segmentTimes(startTime: string, segments: readonly { service: { durationMinutes: number } }[]) {
-  let start = Date.parse(startTime);
-  return segments.map(({ service }) => {
-    const time = { start, end: start + service.durationMinutes * MINUTE };
-    start = time.end;
-    return time;
-  });
-}
 
 /** Each segment's time: a series' own, or back to back. */
 export const timesOf = (command: VisitCommand): Span[] =>
