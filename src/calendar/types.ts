@@ -8,6 +8,9 @@ import type { ClaimReason, ProviderSnapshot, ResourceSnapshot } from "./claim-ty
 import type { PolicyRefusal } from "./rules/policy";
 import type { ServiceRules } from "./rules/service-rules";
 
+/** A request's `Idempotency-Key` and the fingerprint of its request (service/idempotency-records.ts). */
+export type IdempotencyKey = { key: string; requestHash: string };
+
 /** The service as the calendar needs it, sent with every call so edits apply at once. */
 export type ServiceSnapshot = ServiceRules & {
   id: string;
@@ -41,7 +44,7 @@ export type CreateBookingCommand = StaffingRequest & {
   >;
   /** The customer's id if D1 already knows the e-mail; otherwise the calendar makes one. */
   customerId: string | null;
-  idempotency?: { key: string; requestHash: string };
+  idempotency?: IdempotencyKey;
   /** A live hold of this calendar to turn into the booking (its time, seat and provider). */
   holdId?: string | null;
 };
@@ -54,7 +57,7 @@ type Preconditions = {
    * The request's `Idempotency-Key`: a change this calendar already made under the key is answered
    * again (a cancel is not refused as a transition from the status it led to).
    */
-  idempotency?: { key: string; requestHash: string };
+  idempotency?: IdempotencyKey;
   /**
    * Set when a customer's manage link asks: refused with `policy_window` once the booking starts
    * in less than this many minutes (rules/policy.ts). Absent for calls with an API key.
@@ -130,7 +133,7 @@ export type VisitCommand = {
   series?: { times: { start: number; end: number }[] };
   customer: Pick<BookingRecord, "customerName" | "customerEmail" | "customerPhone" | "notes">;
   customerId: string | null;
-  idempotency?: { key: string; requestHash: string };
+  idempotency?: IdempotencyKey;
 };
 
 /**

@@ -24,7 +24,7 @@ export type CreateFlow = { tables: CalendarTables; command: CreateBookingCommand
 
 /** The checks of a new booking, then its seat for the first candidate with one. Inside the caller's transaction. */
 export function beginCreate({ tables, command, candidates }: CreateFlow, now: number): Step<CalendarResult> {
-  const prior = priorAnswer(tables.idempotency, tables.reservations, command.idempotency, now);
+  const prior = priorAnswer(tables, command.idempotency, now);
   if (prior) return done(prior);
   const stale = tables.serviceVersion.stale(command.service.version, now);
   if (stale) return refused(stale);

@@ -117,7 +117,7 @@ export function consumeHold(
   now: number,
 ): CalendarResult {
   // A conversion whose answer was lost is answered again, not refused as a consumed hold.
-  const prior = priorAnswer(tables.idempotency, tables.reservations, command.idempotency, now);
+  const prior = priorAnswer(tables, command.idempotency, now);
   if (prior) return prior;
   expireHolds(tables, now);
   const hold = tables.holds.find(command.holdId, now);

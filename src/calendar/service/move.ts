@@ -57,7 +57,7 @@ export function moveCandidates(
 /** The checks of a move, then the move itself or its tentative row. Inside the caller's transaction. */
 export function beginMove({ tables, command, preferred }: MoveFlow, now: number): Step<CalendarResult> {
   const { reservations } = tables;
-  const prior = priorAnswer(tables.idempotency, reservations, command.idempotency, now);
+  const prior = priorAnswer(tables, command.idempotency, now);
   if (prior) return done(prior);
   const stale = tables.serviceVersion.stale(command.service.version, now);
   if (stale) return refused(stale);
@@ -193,9 +193,6 @@ function commitMove(
   tables.outbox.enqueue(moved.id, moved.version, now);
   tables.events.raiseRescheduled(current, moved, moved.updatedAt);
   tables.reminders.plan(moved, command.service.reminders ?? [], now);
-  if (command.idempotency) {
-    const { key, requestHash } = command.idempotency;
-    tables.idempotency.remember(key, { requestHash, bookingId: moved.id }, now);
-  }
+  tables.idempotency.remember(command.idempotency, moved.id, now);
   return { ok: true, booking: toBooking(moved), version: moved.version, replayed: false };
 }

@@ -85,8 +85,6 @@ export function commitBooking(
   tables.outbox.enqueue(record.id, record.version, now);
   tables.events.raise(null, record, record.createdAt);
   tables.reminders.plan(record, service.reminders ?? [], now);
-  if (idempotency) {
-    tables.idempotency.remember(idempotency.key, { requestHash: idempotency.requestHash, bookingId: record.id }, now);
-  }
+  tables.idempotency.remember(idempotency, record.id, now);
   return { ok: true, booking: toBooking(record), version: record.version, replayed: false };
 }

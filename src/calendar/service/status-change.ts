@@ -6,24 +6,16 @@ import { type BookingRecord, holdsCapacity, toBooking } from "../../domain/booki
 import { policyWindowRefusal } from "../rules/policy";
 import { canTransition } from "../rules/transitions";
 import type { CalendarResult, StatusChangeCommand } from "../types";
+import { priorAnswer } from "./idempotency-records";
 import type { CalendarTables } from "./tables";
 
 /** Applies `command` to its booking, or says why not. */
 export function changeStatus(tables: CalendarTables, command: StatusChangeCommand, now: number): CalendarResult {
   const current = tables.reservations.find(command.bookingId);
   if (!current) return { ok: false, refusal: { code: "not_found", detail: `No booking ${command.bookingId}.` } };
-  const { idempotency } = command;
-  if (idempotency) {
-    const prior = tables.idempotency.lookup(idempotency.key, now);
-    if (prior && (prior.requestHash !== idempotency.requestHash || prior.bookingId !== current.id)) {
-      return {
-        ok: false,
-        refusal: { code: "idempotency_key_reused", detail: "This key was used for another request." },
-      };
-    }
-    // Committed under this key before (its answer may have been lost): the same success again.
-    if (prior) return { ok: true, booking: toBooking(current), version: current.version, replayed: true };
-  }
+  // Committed under this key before (its answer may have been lost): the same success again.
+  const prior = priorAnswer(tables, command.idempotency, now, current.id);
+  if (prior) return prior;
   if (command.expectedVersions !== undefined && !command.expectedVersions.includes(current.version)) {
     return {
       ok: false,
@@ -74,8 +66,7 @@ export function changeStatus(tables: CalendarTables, command: StatusChangeComman
     tables.tasks.release(current.businessId, tables.reservations.claimsOf(current.id), now);
     tables.reminders.drop(current.id);
   }
-  if (idempotency)
-    tables.idempotency.remember(idempotency.key, { requestHash: idempotency.requestHash, bookingId: next.id }, now);
+  tables.idempotency.remember(command.idempotency, next.id, now);
   tables.outbox.enqueue(next.id, next.version, now);
   tables.events.raise(current.status, next, at);
   return { ok: true, booking: toBooking(next), version: next.version, replayed: false };

@@ -61,14 +61,11 @@ function segmentRule(command: VisitCommand, i: number, time: Span, now: number):
 /** The replay of a visit made under the same key, the rules of every segment, then the seats and claims. */
 export function beginVisit(flow: VisitFlow, now: number): Step<VisitResult> {
   const { tables, command } = flow;
-  const key = command.idempotency;
-  const prior = key && tables.idempotency.lookup(key.key, now);
-  if (prior && key) {
-    if (prior.requestHash !== key.requestHash) {
-      return refuse({ code: "idempotency_key_reused", detail: "This key was used for another request." });
-    }
-    const bookings = tables.visits.find(prior.bookingId) ?? [];
-    return done({ ok: true, appointmentId: prior.bookingId, bookings, replayed: true });
+  const prior = tables.idempotency.prior(command.idempotency, now);
+  if (prior && "refusal" in prior) return refuse(prior.refusal);
+  if (prior) {
+    const bookings = tables.visits.find(prior.made) ?? [];
+    return done({ ok: true, appointmentId: prior.made, bookings, replayed: true });
   }
   const stale = tables.serviceVersion.stale(firstOf(command).service.version, now);
   if (stale) return refuse(stale);
@@ -164,9 +161,7 @@ function commitVisit(flow: VisitFlow, now: number): VisitResult {
   }
   const bookings = records.map(toBooking);
   tables.visits.remember(command.appointmentId, bookings, now);
-  const key = command.idempotency;
-  if (key)
-    tables.idempotency.remember(key.key, { requestHash: key.requestHash, bookingId: command.appointmentId }, now);
+  tables.idempotency.remember(command.idempotency, command.appointmentId, now);
   return { ok: true, appointmentId: command.appointmentId, bookings, replayed: false };
 }
 
