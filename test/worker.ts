@@ -1,8 +1,9 @@
 /**
  * The Worker the Workers tests run (vitest.config.ts `main`): the production exports, except
  * that the calendar's D1 writer and queue publisher can have a fault put in front of them, and
- * that every calendar counts the calls it answers for other objects (`calls`, by method), so a
- * test can bound the work a request causes. Production code has no such switch; only these
+ * that every calendar counts the calls it answers for other objects (`calls`, by method; a
+ * service's calendar also its bookings and hold reads for the Worker), so a test can bound the
+ * work a request causes. Production code has no such switch; only these
  * subclasses do.
  */
 
@@ -32,6 +33,8 @@ import type { EventPublisher } from "../src/calendar/sync/event-relay";
 import type { PersistOutcome } from "../src/calendar/sync/outbox";
 import type { D1Writer, StoredBooking } from "../src/calendar/sync/persist";
 import type { WriteBehindSinks } from "../src/calendar/sync/write-behind";
+import type { CalendarResult, CreateBookingCommand } from "../src/calendar/types";
+import type { Hold } from "../src/domain/hold";
 import type { BookingEvent } from "../src/webhooks/events";
 
 export { default } from "../src/index";
@@ -64,6 +67,16 @@ export class ServiceCalendar extends ProductionCalendar {
           : real.writeToD1(records, events),
       publish: (events) => (this.faults.publish ? this.faults.publish(events, real.publish) : real.publish(events)),
     };
+  }
+
+  override async createBooking(command: CreateBookingCommand): Promise<CalendarResult> {
+    count(this.calls, "createBooking");
+    return super.createBooking(command);
+  }
+
+  override async getHold(id: string): Promise<Hold | null> {
+    count(this.calls, "getHold");
+    return super.getHold(id);
   }
 
   override async claim(command: SeatCommand): Promise<ClaimResult> {

@@ -20,11 +20,13 @@ export { providerCalendarOf, resourceCalendarOf, serviceCalendarOf } from "./stu
 export { reconcileClaimed } from "./sync/reconcile-claimed";
 export { everyService, reconcile } from "./sync/reconcile-services";
 export type {
+  BookingDraft,
   CalendarRefusal,
   CalendarResult,
   CreateBookingCommand,
   HoldResult,
   ServiceSnapshot,
+  SlotBookingCommand,
   StatusChangeCommand,
   VisitResult,
   VisitSegment,

@@ -36,18 +36,38 @@ export type StaffingRequest = {
   resources?: ResourceSnapshot[];
 };
 
-export type CreateBookingCommand = StaffingRequest & {
+/** The customer's side of a booking request: who, their notes and their answers. */
+export type BookingDraft = Pick<
+  BookingRecord,
+  "customerName" | "customerEmail" | "customerPhone" | "notes" | "answers"
+>;
+
+/**
+ * A hold of this calendar to book (`POST /bookings` with `holdId`), and the fields the request
+ * sent beside it: each must agree with the hold, which the calendar checks itself (one call).
+ */
+export type HoldToBook = {
+  id: string;
+  sent: { serviceId?: string; startTime?: string; endTime?: string; providerId?: string };
+};
+
+type BookingCommandBase = StaffingRequest & {
   service: ServiceSnapshot;
-  booking: Pick<
-    BookingRecord,
-    "customerName" | "customerEmail" | "customerPhone" | "startTime" | "endTime" | "notes" | "answers"
-  >;
   /** The customer's id if D1 already knows the e-mail; otherwise the calendar makes one. */
   customerId: string | null;
   idempotency?: IdempotencyKey;
-  /** A live hold of this calendar to turn into the booking (its time, seat and provider). */
-  holdId?: string | null;
 };
+
+/** A new booking of a slot: its times, checked by every rule of the service. */
+export type SlotBookingCommand = BookingCommandBase & {
+  booking: BookingDraft & Pick<BookingRecord, "startTime" | "endTime">;
+  hold?: undefined;
+};
+
+/** A live hold turned into the booking: the hold's time, seat and provider. */
+export type HoldBookingCommand = BookingCommandBase & { booking: BookingDraft; hold: HoldToBook };
+
+export type CreateBookingCommand = SlotBookingCommand | HoldBookingCommand;
 
 /** What makes a change conditional or repeatable: `If-Match` versions and the `Idempotency-Key`. */
 type Preconditions = {
@@ -173,6 +193,10 @@ export type CalendarRefusal =
   /** Another object did not answer (reset, overloaded): nothing is held; the client may retry. */
   | { code: "unavailable"; detail: string }
   | { code: "hold_expired"; detail: string }
+  /** `holdId` names no hold of this calendar. */
+  | { code: "no_such_hold"; detail: string }
+  /** Fields sent beside `holdId` that differ from the hold's, each with its path. */
+  | { code: "hold_mismatch"; detail: string; errors: { path: string; message: string }[] }
   /** The command was decided against an older version of the service than the calendar knows. */
   | { code: "service_changed"; detail: string }
   /** A customer's manage link asked inside the service's policy window. */

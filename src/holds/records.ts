@@ -6,6 +6,16 @@ import { holds } from "../db/schema";
 import type { Hold } from "../domain/hold";
 import { ApiError } from "../lib/errors";
 
+/** The service whose calendar keeps the business's hold with this id (D1 alone), or undefined. */
+export async function serviceOfHold(db: Database, businessId: string, id: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ serviceId: holds.serviceId })
+    .from(holds)
+    .where(and(eq(holds.businessId, businessId), eq(holds.id, id)))
+    .limit(1);
+  return row?.serviceId;
+}
+
 /** The business's hold with this id as its calendar knows it now, and its service; null if there is none. */
 export async function holdOf(
   env: Env,
@@ -13,13 +23,9 @@ export async function holdOf(
   businessId: string,
   id: string,
 ): Promise<{ hold: Hold; serviceId: string } | null> {
-  const [row] = await db
-    .select({ serviceId: holds.serviceId })
-    .from(holds)
-    .where(and(eq(holds.businessId, businessId), eq(holds.id, id)))
-    .limit(1);
-  const hold = row ? await serviceCalendarOf(env, businessId, row.serviceId).getHold(id) : null;
-  return row && hold ? { hold, serviceId: row.serviceId } : null;
+  const serviceId = await serviceOfHold(db, businessId, id);
+  const hold = serviceId ? await serviceCalendarOf(env, businessId, serviceId).getHold(id) : null;
+  return serviceId && hold ? { hold, serviceId } : null;
 }
 
 /** The business's hold with this id as its calendar knows it now, or a 404 that does not tell tenants apart. */

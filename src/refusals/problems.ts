@@ -32,6 +32,12 @@ export function throwRefusal(refusal: CalendarRefusal): never {
       throw new ApiError("policy_window", refusal.detail, { extensions: { until: refusal.until } });
     case "precondition_failed":
       throw new ApiError("precondition_failed", refusal.detail, { headers: { ETag: etagOf(refusal.version) } });
+    case "no_such_hold":
+      throw new ApiError("validation_failed", refusal.detail, {
+        errors: [{ path: "holdId", message: "No such hold." }],
+      });
+    case "hold_mismatch":
+      throw new ApiError("validation_failed", refusal.detail, { errors: refusal.errors });
     default:
       throw new ApiError(refusal.code, refusal.detail);
   }

@@ -8,7 +8,7 @@
 import { type Attempt, type Phases, phases, type Refused, type Step } from "../claims/flow";
 import type { Candidate } from "../claims/preference";
 import { blockedSpan, checkRequest, type Span } from "../rules/service-rules";
-import type { CalendarRefusal, CalendarResult, CreateBookingCommand } from "../types";
+import type { CalendarRefusal, CalendarResult, SlotBookingCommand } from "../types";
 import { abandonTentative, claimFor, claimNeeds, type Interval, tooLate } from "./claiming";
 import { expireHolds } from "./expiry";
 import { priorAnswer } from "./idempotency-records";
@@ -20,7 +20,7 @@ const done = (result: CalendarResult): Step<CalendarResult> => ({ kind: "done", 
 const refused = (refusal: CalendarRefusal): Step<CalendarResult> => done({ ok: false, refusal });
 
 /** A booking's flow: the calendar's tables, the request, and the ways to staff it in order. */
-export type CreateFlow = { tables: CalendarTables; command: CreateBookingCommand; candidates: Candidate[] };
+export type CreateFlow = { tables: CalendarTables; command: SlotBookingCommand; candidates: Candidate[] };
 
 /** The checks of a new booking, then its seat for the first candidate with one. Inside the caller's transaction. */
 export function beginCreate({ tables, command, candidates }: CreateFlow, now: number): Step<CalendarResult> {
@@ -83,7 +83,7 @@ export function retryCreate(flow: CreateFlow, attempt: Attempt, refusal: Refused
 }
 
 /** The time a booking claims elsewhere. */
-function claimedTime(command: CreateBookingCommand, time: { start: number; end: number }, blocked: Span) {
+function claimedTime(command: SlotBookingCommand, time: { start: number; end: number }, blocked: Span) {
   return { serviceId: command.service.id, ...time, blocked, capacity: command.service.capacity };
 }
 

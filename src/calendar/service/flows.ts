@@ -26,9 +26,10 @@ export type FlowDeps = { storage: DurableObjectStorage; env: Env; tables: Calend
 /** A new booking (or a hold's), committed here; D1 is written by the caller or the alarm. */
 export async function createFlow(deps: FlowDeps, command: CreateBookingCommand): Promise<CalendarResult> {
   const { storage, env, tables: t } = deps;
-  if (command.holdId) {
-    const { holdId } = command;
-    return storage.transactionSync(() => consumeHold(t, { ...command, holdId }, Date.now()));
+  // A hold's booking is decided in one transaction, the hold found and checked here (one call).
+  if (command.hold) {
+    const held = command;
+    return storage.transactionSync(() => consumeHold(t, held, Date.now()));
   }
   const { service, providerId, booking } = command;
   const candidates = await candidatesFor(env, service, command, providerId, booking.startTime);

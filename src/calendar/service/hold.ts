@@ -8,7 +8,14 @@ import { type ClaimRef, sessionOf } from "../claim-types";
 import { type Attempt, type Phases, phases, type Refused, type Step } from "../claims/flow";
 import type { Candidate } from "../claims/preference";
 import { blockedSpan, checkRequest } from "../rules/service-rules";
-import type { CalendarRefusal, CalendarResult, CreateBookingCommand, HoldCommand, HoldResult } from "../types";
+import type {
+  CalendarRefusal,
+  CalendarResult,
+  HoldBookingCommand,
+  HoldCommand,
+  HoldResult,
+  HoldToBook,
+} from "../types";
 import { claimFor, claimNeeds, noAnswer, tooLate } from "./claiming";
 import { expireHolds } from "./expiry";
 import { priorAnswer } from "./idempotency-records";
@@ -106,22 +113,37 @@ export function abandonHold({ tables }: HoldFlow, attempt: Attempt, claims: Clai
 /** A new hold, in the phases of the claim protocol. */
 export const holding: Phases<HoldFlow, HoldResult> = phases(beginHold, confirmHold, retryHold, abandonHold);
 
+/** The fields sent beside a hold's id that differ from the hold's (instants compared as instants). */
+function disagreements(hold: Hold, sent: HoldToBook["sent"]): { path: string; message: string }[] {
+  const held = { ...hold, providerId: hold.providerId ?? undefined };
+  return (["serviceId", "startTime", "endTime", "providerId"] as const).flatMap((field) => {
+    const value = sent[field];
+    const same =
+      field.endsWith("Time") && value ? Date.parse(value) === Date.parse(held[field] ?? "") : value === held[field];
+    return value === undefined || same ? [] : [{ path: field, message: "Differs from the hold's." }];
+  });
+}
+
 /**
- * Turns a live hold into a booking in one transaction: the hold's seat row goes and the
- * booking's comes over the same span with the same claims, so nothing is free in between; each
- * claim is then confirmed without its expiry.
+ * Turns a live hold into a booking in one transaction: the hold is found and the request's fields
+ * checked against it, then the hold's seat row goes and the booking's comes over the same span
+ * with the same claims, so nothing is free in between; each claim is then confirmed without its
+ * expiry.
  */
-export function consumeHold(
-  tables: CalendarTables,
-  command: CreateBookingCommand & { holdId: string },
-  now: number,
-): CalendarResult {
+export function consumeHold(tables: CalendarTables, command: HoldBookingCommand, now: number): CalendarResult {
+  const { id } = command.hold;
+  const found = tables.holds.find(id, now);
+  if (!found) return { ok: false, refusal: { code: "no_such_hold", detail: `No hold ${id}.` } };
+  const errors = disagreements(found, command.hold.sent);
+  if (errors.length > 0) {
+    return { ok: false, refusal: { code: "hold_mismatch", detail: "The request disagrees with the hold.", errors } };
+  }
   // A conversion whose answer was lost is answered again, not refused as a consumed hold.
   const prior = priorAnswer(tables, command.idempotency, now);
   if (prior) return prior;
   expireHolds(tables, now);
-  const hold = tables.holds.find(command.holdId, now);
-  const seat = hold?.status === "HELD" ? tables.holds.seat(command.holdId) : undefined;
+  const hold = tables.holds.find(id, now);
+  const seat = hold?.status === "HELD" ? tables.holds.seat(id) : undefined;
   if (!hold || !seat) {
     const detail = hold ? `The hold is ${hold.status}.` : "No live hold with this id.";
     return { ok: false, refusal: { code: "hold_expired", detail } };

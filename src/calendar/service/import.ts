@@ -2,15 +2,15 @@
  * The operator import (a business moving in from another system): every booking passes the
  * same rules, and takes the same booking path, as a new booking; D1 gets them together afterwards.
  */
-import type { CalendarResult, CreateBookingCommand } from "../types";
+import type { CalendarResult, SlotBookingCommand } from "../types";
 
-export type ImportedBooking = CreateBookingCommand["booking"] & { providerId?: string | null };
+export type ImportedBooking = SlotBookingCommand["booking"] & { providerId?: string | null };
 export type ImportResult = { imported: number; refused: { index: number; reason: string }[] };
 
 /** Books each booking in turn with `create`; answers how many were imported and why the others were refused. */
 export async function importEach(
   bookings: ImportedBooking[],
-  create: (booking: CreateBookingCommand["booking"], providerId: string | null | undefined) => Promise<CalendarResult>,
+  create: (booking: SlotBookingCommand["booking"], providerId: string | null | undefined) => Promise<CalendarResult>,
 ): Promise<ImportResult> {
   const refused: ImportResult["refused"] = [];
   for (const [index, { providerId, ...booking }] of bookings.entries()) {

@@ -6,7 +6,7 @@
  */
 import { type BookingRecord, toBooking } from "../../domain/booking";
 import { newId } from "../../lib/ids";
-import type { CalendarResult, CreateBookingCommand, ServiceSnapshot } from "../types";
+import type { BookingDraft, CalendarResult, IdempotencyKey, ServiceSnapshot } from "../types";
 import type { CalendarTables } from "./tables";
 
 /** Who performs a booking and what it takes: the one person (or null), all people, all resources. */
@@ -22,12 +22,6 @@ export const staffOf = (candidate: {
   providerIds: candidate.people.map((p) => p.id),
   resourceIds: candidate.resources.map((r) => r.id),
 });
-
-/** The customer's side of a booking request. */
-export type BookingDraft = Pick<
-  CreateBookingCommand["booking"],
-  "customerName" | "customerEmail" | "customerPhone" | "notes" | "answers"
->;
 
 /** A new booking of `service` at `[start, end)`: CONFIRMED, or PENDING when the service confirms by hand. */
 export function buildBooking(
@@ -79,7 +73,7 @@ export function buildBooking(
 export function commitBooking(
   tables: CalendarTables,
   record: BookingRecord,
-  { idempotency, service }: Pick<CreateBookingCommand, "idempotency"> & { service: { reminders?: number[] } },
+  { idempotency, service }: { idempotency?: IdempotencyKey; service: { reminders?: number[] } },
   now: number,
 ): CalendarResult {
   tables.outbox.enqueue(record.id, record.version, now);
