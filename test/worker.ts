@@ -27,8 +27,8 @@ import type {
 import { ProviderCalendar as ProductionProviderCalendar } from "../src/calendar/provider/provider-calendar";
 import type { ReadLimits } from "../src/calendar/provider/sync-flow";
 import { ResourceCalendar as ProductionResourceCalendar } from "../src/calendar/resource/resource-calendar";
-import type { SeatConfirmation } from "../src/calendar/service/seat-claims";
-import { ServiceCalendar as ProductionCalendar } from "../src/calendar/service/service-calendar";
+import { ServiceCalendar as ProductionCalendar } from "../src/calendar/service/object/service-calendar";
+import type { SeatConfirmation } from "../src/calendar/service/steps/seat-claims";
 import type { EventPublisher } from "../src/calendar/sync/event-relay";
 import type { PersistOutcome } from "../src/calendar/sync/outbox";
 import type { D1Writer, StoredBooking } from "../src/calendar/sync/persist";

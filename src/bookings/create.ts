@@ -33,7 +33,7 @@ export async function createBooking(
   // Without a holdId the request has a serviceId (the schema requires it).
   const serviceId = holdId ? await serviceOfHold(db, businessId, holdId) : request.serviceId;
   if (!serviceId) throwRefusal({ code: "no_such_hold", detail: `No hold ${holdId}.` });
-  // Decided on what D1 holds; once more if the service changed meanwhile (service-version.ts).
+  // Decided on what D1 holds; once more if the service changed meanwhile (calendar/service/tables/service-version.ts).
   const decide = async () => {
     // A hold's provider was checked when it was placed; they keep it even if they left since.
     const providerId = holdId ? undefined : request.providerId;

@@ -8,7 +8,7 @@ import type { ClaimReason, ProviderSnapshot, ResourceSnapshot } from "./claim-ty
 import type { PolicyRefusal } from "./rules/policy";
 import type { ServiceRules } from "./rules/service-rules";
 
-/** A request's `Idempotency-Key` and the fingerprint of its request (service/idempotency-records.ts). */
+/** A request's `Idempotency-Key` and the fingerprint of its request (service/tables/idempotency-records.ts). */
 export type IdempotencyKey = { key: string; requestHash: string };
 
 /** The service as the calendar needs it, sent with every call so edits apply at once. */
@@ -18,9 +18,9 @@ export type ServiceSnapshot = ServiceRules & {
   requiresConfirmation: boolean;
   /** With providers: `one` of them performs each booking (default), or `all` of them together. */
   providerMode?: "one" | "all";
-  /** The service's version in D1 when the Worker read it (service-version.ts). */
+  /** The service's version in D1 when the Worker read it (service/tables/service-version.ts). */
   version: number;
-  /** Minutes before a booking's start at which a `booking.reminder` is sent (reminders.ts). */
+  /** Minutes before a booking's start at which a `booking.reminder` is sent (service/tables/reminders.ts). */
   reminders?: number[];
 };
 
@@ -139,7 +139,7 @@ export type VisitSegment = StaffingRequest & { service: ServiceSnapshot; answers
 
 /**
  * A visit: segments back to back from `startTime`, each a booking of its own service; the first
- * segment's service calendar is the entry that claims every other calendar (visit.ts).
+ * segment's service calendar is the entry that claims every other calendar (service/flows/create-visit.ts).
  */
 export type VisitCommand = {
   /** The visit's id (`apt_…`), or a series' (`ser_…`) with `series` set. */

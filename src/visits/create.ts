@@ -93,7 +93,7 @@ export async function createVisit(
   claim: IdempotencyClaim | undefined,
 ): Promise<{ visit: Visit; replayed: boolean }> {
   const visitId = newId("visit");
-  // Decided on what D1 holds; once more if a service changed meanwhile (service-version.ts).
+  // Decided on what D1 holds; once more if a service changed meanwhile (calendar/service/tables/service-version.ts).
   const decide = async () => {
     const { segments, customerId } = await loadSegments(db, businessId, request);
     checkLaterSegments(request.startTime, segments, Date.now());

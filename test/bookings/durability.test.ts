@@ -7,7 +7,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import type { ServiceCalendar } from "../../src/calendar/service/service-calendar";
+import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
 import type { PersistOutcome } from "../../src/calendar/sync/outbox";
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { idempotencyKeys, webhookEvents } from "../../src/db/schema";

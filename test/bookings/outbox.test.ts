@@ -7,7 +7,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { ServiceCalendar } from "../../src/calendar/service/service-calendar";
+import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
 import type { PersistOutcome } from "../../src/calendar/sync/outbox";
 import { type D1Writer, persistBookings, type StoredBooking } from "../../src/calendar/sync/persist";
 import { type Difference, reconcile } from "../../src/calendar/sync/reconcile-services";

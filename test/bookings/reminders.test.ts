@@ -8,7 +8,7 @@ import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test"
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { serviceCalendarOf } from "../../src/calendar";
-import type { ServiceCalendar } from "../../src/calendar/service/service-calendar";
+import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
 import { services, webhookEvents } from "../../src/db/schema";
 import { serviceSnapshotOf } from "../../src/services/snapshot";
 import { injectFaults } from "../faults";

@@ -1,8 +1,8 @@
 /** The calendar's SQLite migrations bring an object made by an older release up to date. */
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { ServiceCalendar } from "../../src/calendar/service/service-calendar";
-import { serviceMigrations } from "../../src/calendar/service/storage";
+import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
+import { serviceMigrations } from "../../src/calendar/service/tables/migrations";
 import { migrate } from "../../src/calendar/sqlite-migrations";
 import { at, book, bookingBody, calendarStub } from "../bookings/support";
 import { createAccount, createService } from "../helpers";

@@ -12,7 +12,7 @@ import {
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ServiceCalendar } from "../../src/calendar/service/service-calendar";
+import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
 import { payloadWithLink } from "../../src/manage-links/present";
 import {
   deadLetterWebhooks,

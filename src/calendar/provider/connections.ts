@@ -3,7 +3,7 @@
  * them. Every method runs inside the caller's transaction; the bound on calendars per person is
  * counted and written in one statement.
  */
-import { retryDelayMs } from "../retention";
+import { retryDelayMs } from "../alarm-clock";
 
 /** Calendars one person may connect. */
 export const MAX_CALENDARS = 5;

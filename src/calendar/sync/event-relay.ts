@@ -8,9 +8,10 @@ import type { BookingStatus } from "../../domain/booking";
 import { toBooking } from "../../domain/booking";
 import type { WaitlistEntry } from "../../domain/waitlist";
 import type { WebhookEventType } from "../../domain/webhook";
+import { errorText } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { type BookingEvent, eventPayload, eventTypeFor, type WebhookMessage } from "../../webhooks/events";
-import { errorText, retryDelayMs } from "../retention";
+import { retryDelayMs } from "../alarm-clock";
 import type { PersistOutcome } from "./outbox";
 import type { StoredBooking } from "./persist";
 

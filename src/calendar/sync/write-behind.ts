@@ -5,8 +5,8 @@
  */
 
 import type { BookingRecord } from "../../domain/booking";
+import { errorText } from "../../lib/errors";
 import type { AlarmClock } from "../alarm-clock";
-import { errorText } from "../retention";
 import type { EventPublisher, EventRelay } from "./event-relay";
 import type { Outbox, OutboxEntry, PersistOutcome } from "./outbox";
 import type { D1Writer } from "./persist";
