@@ -6,7 +6,7 @@ import { clientAddress } from "../../lib/public-throttle";
 import { z } from "../../lib/zod";
 import { linkAvailability } from "../../manage-links/actions";
 import { linkFor } from "../../manage-links/records";
-import { ManagedAvailabilitySchema, manageTokenParam } from "../../schemas/manage";
+import { ManagedAvailabilitySchema, manageTokenParam } from "../../schemas/manage-links";
 import { MAX_RANGE_DAYS } from "../../services/availability";
 
 const route = createRoute({

@@ -5,7 +5,7 @@ import { clientAddress } from "../../lib/public-throttle";
 import { cancelByLink } from "../../manage-links/actions";
 import { linkFor } from "../../manage-links/records";
 import { emptyBodyAsObject } from "../../middleware/empty-body";
-import { ManagedBookingSchema, ManagedCancelSchema, manageTokenParam } from "../../schemas/manage";
+import { ManagedBookingSchema, ManagedCancelSchema, manageTokenParam } from "../../schemas/manage-links";
 
 const route = createRoute({
   method: "post",

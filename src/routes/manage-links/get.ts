@@ -4,7 +4,7 @@ import { publicJsonResponse, publicProblemResponses } from "../../lib/openapi";
 import { clientAddress } from "../../lib/public-throttle";
 import { managedView } from "../../manage-links/actions";
 import { linkFor } from "../../manage-links/records";
-import { ManagedBookingSchema, manageTokenParam } from "../../schemas/manage";
+import { ManagedBookingSchema, manageTokenParam } from "../../schemas/manage-links";
 
 const route = createRoute({
   method: "get",

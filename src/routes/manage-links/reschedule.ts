@@ -4,7 +4,7 @@ import { bodyProblems, publicJsonResponse, publicProblemResponses } from "../../
 import { clientAddress } from "../../lib/public-throttle";
 import { rescheduleByLink } from "../../manage-links/actions";
 import { linkFor } from "../../manage-links/records";
-import { ManagedBookingSchema, ManagedRescheduleSchema, manageTokenParam } from "../../schemas/manage";
+import { ManagedBookingSchema, ManagedRescheduleSchema, manageTokenParam } from "../../schemas/manage-links";
 
 const route = createRoute({
   method: "post",

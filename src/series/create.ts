@@ -68,7 +68,7 @@ const conflicting = (conflicts: Conflict[]) =>
   });
 
 /** Books the series for the business; answers it with its bookings and the occurrences it skipped. */
-export async function bookSeries(
+export async function createSeries(
   env: Env,
   db: Database,
   businessId: string,
