@@ -4,7 +4,7 @@ import type { BookingStatus } from "../domain/booking";
 import { isErasedEmail } from "../domain/erasure";
 import { sha256Hex } from "../lib/crypto";
 import { respondConditionallyText } from "../lib/etag";
-import { type CalendarEvent, firstName, renderCalendar } from "./ical";
+import { type CalendarEvent, firstName, renderCalendar } from "../lib/ical";
 
 /** What an event is made of: the booking's times and status, its service's name and its customer's name. */
 export type EventSource = {

@@ -1,6 +1,7 @@
 /**
- * iCalendar (RFC 5545) text for bookings: one VEVENT each, times in UTC, lines folded at 75
- * octets and ended by CRLF. Pure functions; a real parser (ical.js) reads them in the tests.
+ * iCalendar (RFC 5545) text for bookings, as the feeds and the staff calendars write it: one
+ * VEVENT each, times in UTC, lines folded at 75 octets and ended by CRLF. Pure functions; a real
+ * parser (ical.js) reads them in the tests.
  */
 
 /** What an event shows: never the customer's e-mail, phone or the notes. */
