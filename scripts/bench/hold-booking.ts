@@ -22,8 +22,14 @@ export async function prepareBuild(name: string, url: string, key: string): Prom
   return { name, url, key, serviceId, next: slotOfDay(3) };
 }
 
-/** One round's p50s (ms) on one build. */
-export type BuildRound = { holdBooking: number; plainCreate: number; non201: number };
+/** One round's p50s and means (ms) on one build. */
+export type BuildRound = {
+  holdBooking: number;
+  plainCreate: number;
+  holdBookingMean: number;
+  plainCreateMean: number;
+  non201: number;
+};
 
 /** Places HOLDS_PER_ROUND holds on fresh slots of the build (not measured); answers their ids. */
 async function placeHolds(build: Build): Promise<string[]> {
@@ -76,6 +82,8 @@ async function round(build: Build): Promise<BuildRound> {
   return {
     holdBooking: booked.p50,
     plainCreate: plain.p50,
+    holdBookingMean: booked.mean,
+    plainCreateMean: plain.mean,
     non201: (booked.unexpected ?? 0) + booked.errors + (plain.unexpected ?? 0) + plain.errors,
   };
 }
@@ -86,9 +94,16 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 };
 
-/** Each build's rounds, and the medians of its p50s. */
+/** Each build's rounds, and the medians of its p50s and of its means. */
 export type HoldBookingComparison = {
-  builds: { name: string; rounds: BuildRound[]; holdBookingP50: number; plainCreateP50: number }[];
+  builds: {
+    name: string;
+    rounds: BuildRound[];
+    holdBookingP50: number;
+    plainCreateP50: number;
+    holdBookingMean: number;
+    plainCreateMean: number;
+  }[];
 };
 
 /** `rounds` rounds, the builds in turn within each round (the baseline first). */
@@ -105,6 +120,8 @@ export async function measureHoldBookings(builds: Build[], rounds: number): Prom
         rounds: list,
         holdBookingP50: median(list.map((x) => x.holdBooking)),
         plainCreateP50: median(list.map((x) => x.plainCreate)),
+        holdBookingMean: median(list.map((x) => x.holdBookingMean)),
+        plainCreateMean: median(list.map((x) => x.plainCreateMean)),
       };
     }),
   };
@@ -129,7 +146,7 @@ export async function compareHoldBookings(rev: string, rounds: number): Promise<
       const each = build.rounds.map((r) => `${r.holdBooking}/${r.plainCreate}`).join(", ");
       const non201 = build.rounds.reduce((sum, r) => sum + r.non201, 0);
       process.stderr.write(
-        `${build.name}: booking a hold p50 ${build.holdBookingP50} ms, plain create p50 ${build.plainCreateP50} ms (rounds, hold/plain: ${each}; ${non201} non-201)\n`,
+        `${build.name}: booking a hold p50 ${build.holdBookingP50} ms (mean ${build.holdBookingMean}), plain create p50 ${build.plainCreateP50} ms (mean ${build.plainCreateMean}); rounds' p50s, hold/plain: ${each}; ${non201} non-201\n`,
       );
     }
     return result;
