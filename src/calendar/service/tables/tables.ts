@@ -16,9 +16,6 @@ import { ServiceVersion } from "./service-version";
 import { VisitRecords } from "./visit-records";
 import { Waitlist } from "./waitlist";
 
-/** What a flow (flows/) needs of its calendar object: its storage, its Worker bindings, its tables. */
-export type FlowDeps = { storage: DurableObjectStorage; env: Env; tables: CalendarTables };
-
 export type CalendarTables = {
   reservations: Reservations;
   idempotency: IdempotencyRecords;
@@ -37,6 +34,9 @@ export type CalendarTables = {
   /** Customers queued for full slots. */
   waitlist: Waitlist;
 };
+
+/** What a flow (flows/) needs of its calendar object: its storage, its Worker bindings, its tables. */
+export type FlowDeps = { storage: DurableObjectStorage; env: Env; tables: CalendarTables };
 
 /** Brings the tables up to date and opens them; call once, from the object's constructor. */
 export function openTables(storage: DurableObjectStorage, publish: EventPublisher): CalendarTables {
