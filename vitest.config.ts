@@ -61,6 +61,8 @@ export default defineConfig(async () => {
   };
   const { reads, writes } = edgesBudgets;
   return {
+    // The pages are hono/jsx (tsconfig.json's jsxImportSource, which Vite's transform does not read).
+    oxc: { jsx: { runtime: "automatic" as const, importSource: "hono/jsx" } },
     test: {
       // A root-level option (Vitest ignores it in a project): applies to both projects.
       // The one-line-per-request access log is for production; keep test output readable.
