@@ -28,6 +28,7 @@ import { manageLinksApp } from "./routes/manage-links";
 import { openApiDocument } from "./routes/openapi";
 import { problems } from "./routes/problems";
 import { providersApp } from "./routes/providers";
+import { publicApp } from "./routes/public";
 import { resourcesApp } from "./routes/resources";
 import { seriesApp } from "./routes/series";
 import { servicesApp } from "./routes/services";
@@ -64,6 +65,8 @@ function createApi() {
   // Public: the address is the key (src/feeds, src/links).
   api.route("/feeds", feedsApp);
   api.route("/manage", manageApp);
+  // Public: what booking pages use (src/public); CORS open to any origin.
+  api.route("/public", publicApp);
   // The tools call the REST routes through the whole app (its middleware included).
   mcp(api, { fetch: (request, env, ctx) => app.fetch(request, env, ctx), basePath: apiBasePath });
   api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
