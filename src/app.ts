@@ -15,6 +15,7 @@ import { deprecation } from "./middleware/deprecation";
 import { rateLimit } from "./middleware/rate-limit";
 import { requestLog } from "./middleware/request-log";
 import { corsFromEnv, securityHeaders } from "./middleware/security";
+import { pagesApp } from "./pages";
 import { appointmentsApp } from "./routes/appointments";
 import { bookingsApp } from "./routes/bookings";
 import { businessApp } from "./routes/business";
@@ -104,6 +105,8 @@ export function createApp() {
   });
   app.route(apiBasePath, createApi());
   app.route("/internal", adminApp);
+  // The booking pages (HTML): outside the versioned API, with their own headers and error pages.
+  app.route("/book", pagesApp);
   app.notFound((c) =>
     problemResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`)),
   );
