@@ -28,6 +28,7 @@ export function contrast(a: Rgb, b: Rgb): number {
 
 const WHITE: Rgb = [255, 255, 255];
 const INK: Rgb = [16, 24, 40];
+const BLACK: Rgb = [0, 0, 0];
 /** The tint of open days and badges: 10 % accent on white, as the stylesheet mixes it. */
 const tint = (rgb: Rgb): Rgb => rgb.map((v) => v * 0.1 + 255 * 0.9) as Rgb;
 
@@ -35,7 +36,10 @@ const tint = (rgb: Rgb): Rgb => rgb.map((v) => v * 0.1 + 255 * 0.9) as Rgb;
 export function accentColours(accent: string | null) {
   const base = accent && /^#[0-9a-fA-F]{6}$/.test(accent) ? accent.toLowerCase() : DEFAULT_ACCENT;
   const rgb = rgbOf(base);
-  const ink = contrast(rgb, WHITE) >= contrast(rgb, INK) ? WHITE : INK;
+  // White or the page's ink, whichever reads better; pure black where neither reaches 4.5:1
+  // (mid-tones: white or black always reaches it with one of them).
+  const better = contrast(rgb, WHITE) >= contrast(rgb, INK) ? WHITE : INK;
+  const ink = contrast(rgb, better) >= 4.5 ? better : BLACK;
   const background = tint(rgb);
   let text = rgb;
   // Darken in small steps: the hue stays, the text reaches 4.5:1 on the tint (and so on white).

@@ -59,7 +59,8 @@ export function zoneLabel(timeZone: string, at: number, locale: Locale): string 
     .formatToParts(new Date(at))
     .find((part) => part.type === "timeZoneName")?.value;
   const name = timeZone.replaceAll("_", " ");
-  return offset && offset !== name ? `${name} (${offset})` : name;
+  // UTC and its aliases say all there is to say without an offset.
+  return offset && !/^(GMT|UTC)([+-]0)?$/.test(offset) ? `${name} (${offset})` : name;
 }
 
 /** The formatters of one page: its language and the visitor's zone. */
