@@ -12,6 +12,7 @@ import { mcp } from "./mcp";
 import { requireApiKey } from "./middleware/auth";
 import { bodyLimit } from "./middleware/body-limit";
 import { deprecation } from "./middleware/deprecation";
+import { jsonBody } from "./middleware/json-body";
 import { rateLimit } from "./middleware/rate-limit";
 import { requestLog } from "./middleware/request-log";
 import { corsFromEnv, securityHeaders } from "./middleware/security";
@@ -61,10 +62,12 @@ function createApi() {
   health(api);
   problems(api);
   docs(api);
-  for (const path of Object.keys(keyedApps)) api.use(`${path}/*`, requireApiKey, rateLimit);
+  // A body is checked after the key (a stranger learns nothing from it) and before any route reads it.
+  for (const path of Object.keys(keyedApps)) api.use(`${path}/*`, requireApiKey, rateLimit, jsonBody);
   for (const [path, routes] of Object.entries(keyedApps)) api.route(path, routes);
   // Public: the address is the key (src/feeds, src/links).
   api.route("/feeds", feedsApp);
+  api.use("/manage/*", jsonBody);
   api.route("/manage", manageApp);
   // Public: what booking pages use (src/public); CORS open to any origin.
   api.route("/public", publicApp);

@@ -14,6 +14,7 @@ import { ApiError } from "../lib/errors";
 import { assertWellFormed, fieldErrors } from "../lib/validation";
 import { z } from "../lib/zod";
 import { recountLists } from "../lists/counts";
+import { jsonBody } from "../middleware/json-body";
 import { BookingRequestFields } from "../schemas/bookings";
 
 const requireAdminToken = createMiddleware<AppEnv>(async (c, next) => {
@@ -38,7 +39,7 @@ const ImportSchema = z.strictObject({
 
 /** `/internal`: reconciliation of the calendars with D1, and imports of existing appointments. */
 export const adminApp = new Hono<AppEnv>();
-adminApp.use(requireAdminToken);
+adminApp.use(requireAdminToken, jsonBody);
 adminApp.get("/reconcile", async (c) => {
   const [calendars, people, countDrift] = await Promise.all([
     reconcile(c.env),

@@ -47,7 +47,8 @@ export function answerErrors(questions: readonly Question[], answers: Answers): 
     if (problem) errors.push({ path: `answers.${key}`, message: problem });
   }
   for (const q of questions) {
-    if (q.required && !(q.key in answers)) errors.push({ path: `answers.${q.key}`, message: "Required." });
+    // Own keys only: `in` would count what every object inherits ("constructor", "toString").
+    if (q.required && !Object.hasOwn(answers, q.key)) errors.push({ path: `answers.${q.key}`, message: "Required." });
   }
   return errors;
 }

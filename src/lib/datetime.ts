@@ -6,6 +6,13 @@ import { z } from "./zod";
  */
 export const utcDateTimePattern = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$";
 
+/**
+ * The last instant the API reads or writes, 9999-12-31T23:59:59.999Z: past it the year takes
+ * five digits (`+010000-…`), which the pattern above refuses. Ranges the API computes are cut here
+ * and slots that would end later are not listed (docs/api-behaviour.md, "Resources and lists").
+ */
+export const LAST_INSTANT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 /** How accepted instants are written, for descriptions of fields and parameters. */
 export const utcDateTimeRule =
   "UTC with a trailing `Z`, e.g. `2026-12-01T10:00:00Z` (fractional seconds allowed); an offset such as `+01:00`, a missing `Z` or an impossible date is a 422.";

@@ -44,13 +44,13 @@ export const ProblemSchema = z
   .openapi("Problem", { description: "RFC 9457 problem details." });
 
 const problemDescriptions = {
-  400: "Malformed JSON.",
+  400: "Malformed JSON, or a body that is not UTF-8.",
   401: "Missing, invalid or revoked API key.",
   404: "No such resource for this business.",
   409: "Conflict with the current state.",
   412: "If-Match names an ETag that is no longer current.",
   413: "Body larger than 64 KiB.",
-  415: "Body is not application/json.",
+  415: "Body is not `application/json`, or names a charset other than utf-8.",
   422: "Invalid input.",
   429: "Rate limit exceeded.",
   500: "Unexpected error.",

@@ -12,7 +12,9 @@ import type { AppEnv } from "../env";
 import { bearerSecurity, emptyResponse, jsonResponse, problemResponses } from "../lib/openapi";
 import { z } from "../lib/zod";
 import { requireApiKey } from "../middleware/auth";
+import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
+import { paramsRefusal } from "./params";
 import type { RestApp } from "./rest";
 import { restOperations } from "./schemas";
 import { createServer } from "./server";
@@ -58,13 +60,13 @@ const problems = problemResponses(400, 413, 415, 422);
 const route = createRoute({
   method: "post",
   path: "/mcp",
-  middleware: [requireApiKey, rateLimit] as const,
+  middleware: [requireApiKey, rateLimit, jsonBody] as const,
   operationId: "mcp",
   tags: ["Agents"],
   summary: "Model Context Protocol server",
   description: [
     `The API for AI agents: a Model Context Protocol server over Streamable HTTP. Point an MCP client at this URL with the same \`Authorization: Bearer <API_KEY>\` header. Tools: ${tools.map((t) => `\`${t.name}\``).join(", ")}; each calls the REST operation it mirrors with the caller's key, so its rules, limits and idempotency are that operation's, and each POST also counts against the key's write budget.`,
-    "Stateless: no `Mcp-Session-Id`, one JSON-RPC message per POST, answered with one JSON body (never an event stream). A notification or response is accepted with a 202. A refused tool call is a result with `isError: true` carrying the problem details, not an HTTP error.",
+    "Stateless: no `Mcp-Session-Id`, one JSON-RPC message per POST, answered with one JSON body (never an event stream). A notification or response is accepted with a 202. A request whose `params` do not fit its method is answered with the JSON-RPC error -32602 (invalid params), naming the field; a notification with such `params` is a 400 carrying that error. A refused tool call is a result with `isError: true` carrying the problem details, not an HTTP error.",
   ].join("\n\n"),
   security: bearerSecurity,
   request: {
@@ -87,7 +89,7 @@ const route = createRoute({
     400: {
       ...problems[400],
       description:
-        "Malformed JSON (a problem), or a JSON-RPC error for a message that is not valid JSON-RPC or an unsupported `MCP-Protocol-Version`.",
+        "Malformed JSON (a problem), or a JSON-RPC error for a message that is not valid JSON-RPC, a notification whose `params` do not fit its method (-32602), or an unsupported `MCP-Protocol-Version`.",
       content: { ...problems[400].content, "application/json": { schema: JsonRpcResponseSchema } },
     },
   },
@@ -103,6 +105,9 @@ export const mcp = (api: OpenAPIHono<AppEnv>, restApp: RestApp) => {
     if (!operations.has(tool.operationId)) throw new Error(`MCP tool ${tool.name}: no operation ${tool.operationId}.`);
   }
   return api.openapi(route, async (c) => {
+    const message = c.req.valid("json");
+    const refused = paramsRefusal(message);
+    if (refused) return c.json(refused.body, refused.status);
     const server = createServer(c, operations, restApp);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -115,7 +120,7 @@ export const mcp = (api: OpenAPIHono<AppEnv>, restApp: RestApp) => {
     const version = c.req.header("MCP-Protocol-Version");
     if (version !== undefined) headers.set("MCP-Protocol-Version", version);
     const request = new Request(c.req.url, { method: "POST", headers });
-    const answer = await transport.handleRequest(request, { parsedBody: c.req.valid("json") });
+    const answer = await transport.handleRequest(request, { parsedBody: message });
     // Through the context, so the headers the middleware set (X-Request-Id…) are kept.
     return c.newResponse(answer.body, answer);
   });

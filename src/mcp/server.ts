@@ -9,7 +9,6 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } fr
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
-import { z } from "../lib/zod";
 import { callTool } from "./call-tool";
 import { listTools } from "./list-tools";
 import { type RestApp, restFor } from "./rest";
@@ -32,8 +31,6 @@ const noSchemaValidation: jsonSchemaValidator = {
 const instructions = (businessName: string) =>
   `Books appointments for ${businessName}. Usual flow: list_services for the serviceId; find_availability for free slots; hold_slot to keep one while you ask for the customer's name and e-mail; book_appointment with the holdId and an idempotencyKey. list_bookings and find_customers look things up; reschedule_booking and cancel_booking change a booking by its id. Times are UTC instants with a trailing Z; pass slot times unchanged. A result with isError is a refusal: read its problem code and detail, fix the arguments or pick another slot, and retry writes with the same idempotencyKey.`;
 
-const anyToolsCall = z.looseObject({ method: z.literal("tools/call") });
-
 /** A fresh protocol server for one request, its tools reaching REST through `c`. */
 export function createServer(c: Context<AppEnv>, operations: Map<string, RestOperation>, restApp: RestApp): Server {
   const server = new Server(
@@ -46,13 +43,8 @@ export function createServer(c: Context<AppEnv>, operations: Map<string, RestOpe
   );
   const rest = restFor(c, restApp);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await listTools(rest) }));
-  // Registered under a schema that takes any tools/call: the SDK's own check of the request
-  // (CallToolRequestSchema) then runs in its tools/call wrapper and answers -32602 for bad params,
-  // where a failed parse at registration would answer -32603 (an internal error).
-  server.setRequestHandler(anyToolsCall, async (message) => {
-    const parsed = CallToolRequestSchema.safeParse(message);
-    if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, "Invalid tools/call request.");
-    const request = parsed.data;
+  // Its params were checked before the message got here (./params): this parse cannot fail.
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = tools.find((t) => t.name === request.params.name);
     const operation = tool && operations.get(tool.operationId);
     if (!tool || !operation) {

@@ -2,13 +2,18 @@
 import { type Answers, MAX_QUESTIONS, MAX_TEXT_ANSWER, type Question, questionTypes } from "../domain/questions";
 import { z } from "../lib/zod";
 
+/** Like the API's own field names (`firstVisit`, `first_visit`); compared case-sensitively, as JSON members are. */
 const questionKey = z
   .string()
-  .regex(/^[a-z][a-z0-9_]{0,39}$/, "Use 1–40 lowercase letters, digits or _, starting with a letter.");
+  .regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/, "Use 1–40 letters, digits or _, starting with a letter.");
 
 const QuestionSchema = z
   .strictObject({
-    key: questionKey.openapi({ description: "The answer's key in a booking's `answers`.", example: "allergies" }),
+    key: questionKey.openapi({
+      description:
+        "The answer's key in a booking's `answers`: 1–40 ASCII letters, digits or `_`, starting with a letter; case-sensitive (`firstVisit` and `firstvisit` are two keys).",
+      example: "firstVisit",
+    }),
     label: z.string().trim().min(1).max(200).openapi({ example: "Any allergies we should know about?" }),
     type: z.enum(questionTypes).openapi({
       description: `\`text\` (1–${MAX_TEXT_ANSWER} characters), \`number\`, \`boolean\`, or \`choice\` (one of \`choices\`).`,
@@ -34,7 +39,7 @@ const QuestionSchema = z
   })
   .openapi("Question");
 
-/** A service's questions: at most MAX_QUESTIONS, keys unique. */
+/** A service's questions: at most MAX_QUESTIONS, keys unique (case-sensitively). */
 export const QuestionsSchema = z
   .array(QuestionSchema)
   .max(MAX_QUESTIONS)

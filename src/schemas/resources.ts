@@ -18,7 +18,8 @@ const resourceFields = {
   }),
   timezone,
   weeklySchedule: OwnHoursSchema.openapi({
-    description: "Own opening hours in `timezone`; null (or absent): open whenever a service using it is.",
+    description:
+      "Own opening hours in `timezone`; null (or absent): open whenever a service using it is. Either way, on a date of `dateOverrides` it is open only in that override's intervals (`[]`: closed).",
   }),
   dateOverrides: DateOverridesSchema,
   active: z.boolean().openapi({

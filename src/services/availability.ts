@@ -1,6 +1,7 @@
 /** The live slot calendar of a service: its rules, its calendar's seats and, with providers, their time. */
 import { type ProviderSnapshot, type ResourceSnapshot, slotBeyond, slotCalendar } from "../calendar";
 import type { Database } from "../db/client";
+import { LAST_INSTANT } from "../lib/datetime";
 import { ApiError } from "../lib/errors";
 import { providerSnapshotOf } from "../providers/snapshot";
 import { resourceSnapshotOf } from "../resources/snapshot";
@@ -16,7 +17,7 @@ export const MAX_SLOTS = 2_000;
 
 /**
  * Every slot of the business's service that starts in `[from, to)` (`from` defaults to now, `to`
- * to `from` + 7 days) with its live seat counts; on a service with providers, over their sessions
+ * to `from` + 7 days, cut at LAST_INSTANT) with its live seat counts; on a service with providers, over their sessions
  * (or the one asked for); on one with resources, bookable only when each (or the one asked for)
  * has a unit free. A range longer than MAX_RANGE_DAYS, or holding more than MAX_SLOTS
  * slots, is a 422 on `to`; an inactive service lists its slots, none bookable. A `providerId` who
@@ -31,7 +32,14 @@ export async function serviceAvailability(
   range: { from?: string; to?: string; providerId?: string; resourceId?: string; orAnyone?: boolean },
 ) {
   const from = range.from ? Date.parse(range.from) : Date.now();
-  const to = range.to ? Date.parse(range.to) : from + 7 * DAY;
+  if (from >= LAST_INSTANT) {
+    const last = new Date(LAST_INSTANT).toISOString();
+    throw new ApiError("validation_failed", `Use a from before ${last}, the last instant the API writes.`, {
+      errors: [{ path: "from", message: `Must be before ${last}.` }],
+    });
+  }
+  // The default week is cut at the last instant: past it no time can be written.
+  const to = range.to ? Date.parse(range.to) : Math.min(from + 7 * DAY, LAST_INSTANT);
   if (to <= from || to - from > MAX_RANGE_DAYS * DAY) {
     throw new ApiError("validation_failed", `Use a range with from < to of at most ${MAX_RANGE_DAYS} days.`, {
       errors: [{ path: "to", message: `Must be after from and at most ${MAX_RANGE_DAYS} days later.` }],

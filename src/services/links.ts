@@ -3,8 +3,9 @@
  * (`service_providers`) and the resources every booking takes a unit of (`service_resources`).
  * Both links are kept the same way, so each operation is written once over the kind.
  */
-import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
+import { inList, listRows } from "../db/json-list";
 import { providers, resources, serviceProviders, serviceResources, services } from "../db/schema";
 import { ApiError } from "../lib/errors";
 
@@ -44,7 +45,7 @@ export async function linkedIdsOf(
   const rows = await db
     .select({ serviceId: link.serviceId, id: member })
     .from(link)
-    .where(and(eq(link.businessId, businessId), inArray(link.serviceId, serviceIds)));
+    .where(and(eq(link.businessId, businessId), inList(link.serviceId, serviceIds)));
   for (const row of rows) byService.get(row.serviceId)?.push(row.id);
   return byService;
 }
@@ -76,7 +77,7 @@ export async function assertLinkable(db: Database, kind: LinkKind, businessId: s
   const found = await db
     .select({ id: owners.id })
     .from(owners)
-    .where(and(eq(owners.businessId, businessId), inArray(owners.id, ids)));
+    .where(and(eq(owners.businessId, businessId), inList(owners.id, ids)));
   const known = new Set(found.map((row) => row.id));
   const errors = ids.flatMap((id, i) =>
     known.has(id) ? [] : [{ path: `${field}.${i}`, message: `No ${kind} ${id}.` }],
@@ -85,21 +86,31 @@ export async function assertLinkable(db: Database, kind: LinkKind, businessId: s
 }
 
 /**
+ * The statement that links a new service to `ids` (one row each, in the link table's column
+ * order: business, service, linked id), with the ids as one bound list: 50 providers bind 3
+ * values, not 150. Undefined for no ids.
+ */
+export function insertLinks(db: Database, kind: LinkKind, businessId: string, serviceId: string, ids: string[]) {
+  if (ids.length === 0) return undefined;
+  const { link } = kinds[kind];
+  return db
+    .insert(link as typeof serviceProviders)
+    .select(sql`SELECT ${businessId}, ${serviceId}, j.value FROM ${listRows(ids)}`);
+}
+
+/**
  * Statements that set a service's links of one kind to `ids`, applied only if the service row
  * still carries `updatedAt` — so in one batch with the service's own compare-and-set update they
- * change nothing when that update lost.
+ * change nothing when that update lost. Two statements, whatever the number of ids.
  */
 export function replaceLinks(db: Database, kind: LinkKind, serviceId: string, ids: string[], updatedAt: string) {
-  const { link, column, key } = kinds[kind];
-  const won = and(eq(services.id, serviceId), eq(services.updatedAt, updatedAt));
+  const { link } = kinds[kind];
   const current = sql`EXISTS (SELECT 1 FROM services WHERE id = ${serviceId} AND updated_at = ${updatedAt})`;
-  return [
-    db.delete(link).where(and(eq(link.serviceId, serviceId), current)),
-    ...ids.map((id) => {
-      // Typed as the provider link: both link tables are (business, service, linked id).
-      const row = { businessId: services.businessId, serviceId: services.id, [key]: sql<string>`${id}`.as(column) };
-      const fields = row as Pick<typeof row, "businessId" | "serviceId"> & { providerId: SQL.Aliased<string> };
-      return db.insert(link as typeof serviceProviders).select(db.select(fields).from(services).where(won));
-    }),
-  ] as const;
+  // Typed as the provider link: both link tables are (business, service, linked id).
+  const insert = db
+    .insert(link as typeof serviceProviders)
+    .select(
+      sql`SELECT ${services.businessId}, ${services.id}, j.value FROM ${services}, ${listRows(ids)} WHERE ${services.id} = ${serviceId} AND ${services.updatedAt} = ${updatedAt}`,
+    );
+  return [db.delete(link).where(and(eq(link.serviceId, serviceId), current)), insert] as const;
 }

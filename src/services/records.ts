@@ -7,7 +7,7 @@ import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { offsetOf, type PageRequest } from "../lib/pagination";
 import { loadOwned } from "../lib/rows";
-import { assertLinkable, linkedIdsOf } from "./links";
+import { assertLinkable, insertLinks, linkedIdsOf } from "./links";
 
 /** Who performs a service and what its bookings take: provider and resource ids. */
 export type ServiceLinks = { providerIds: string[]; resourceIds: string[] };
@@ -88,13 +88,12 @@ export async function addService(
       updatedAt: now,
     })
     .returning();
-  const people = providerIds.map((providerId) => ({ businessId, serviceId: id, providerId }));
-  const things = resourceIds.map((resourceId) => ({ businessId, serviceId: id, resourceId }));
-  const [rows] = await db.batch([
-    insert,
-    ...(people.length > 0 ? [db.insert(serviceProviders).values(people)] : []),
-    ...(things.length > 0 ? [db.insert(serviceResources).values(things)] : []),
-  ]);
+  // One statement per kind of link, each binding its ids as one list (D1 binds at most 100 values).
+  const links = [
+    insertLinks(db, "provider", businessId, id, providerIds),
+    insertLinks(db, "resource", businessId, id, resourceIds),
+  ].filter((statement) => statement !== undefined);
+  const [rows] = await db.batch([insert, ...links]);
   return toService(rows[0] as NonNullable<(typeof rows)[0]>, { providerIds, resourceIds });
 }
 

@@ -12,7 +12,7 @@ import type { WaitlistEntry } from "../domain/waitlist";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { loadBookableService } from "../services/bookable";
-import { MAX_PER_KEY_PER_DAY, queuedByKey } from "./records";
+import { MAX_PER_KEY_PER_DAY, storeWithinKeyBound } from "./records";
 
 export type JoinRequest = {
   serviceId: string;
@@ -44,9 +44,6 @@ export async function joinQueue(
   if (slot && Date.parse(slot.startTime) === start && slot.bookable) {
     throw new ApiError("slot_available", "This slot has a free seat: book it instead.");
   }
-  if ((await queuedByKey(db, caller.keyId)) >= MAX_PER_KEY_PER_DAY) {
-    throw new ApiError("waitlist_full", `This API key queued ${MAX_PER_KEY_PER_DAY} entries in the last 24 hours.`);
-  }
   const now = new Date().toISOString();
   const entry: WaitlistEntry = {
     id: newId("waitlist"),
@@ -63,7 +60,8 @@ export async function joinQueue(
     createdAt: now,
     updatedAt: now,
   };
-  // D1 first: the entry can be found (and counted against the key) as soon as it exists.
+  // D1 first, within the key's bound: the entry can be found (and counts against the key) as
+  // soon as it exists, and its place is given back if the calendar refuses it.
   const row = {
     id: entry.id,
     businessId: caller.businessId,
@@ -71,7 +69,9 @@ export async function joinQueue(
     apiKeyId: caller.keyId,
     createdAt: now,
   };
-  await db.insert(waitlistEntries).values(row);
+  if (!(await storeWithinKeyBound(db, row))) {
+    throw new ApiError("waitlist_full", `This API key queued ${MAX_PER_KEY_PER_DAY} entries in the last 24 hours.`);
+  }
   const result = await joinWaitlist(env, {
     service,
     providers,

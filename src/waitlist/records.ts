@@ -1,5 +1,5 @@
 /** Waitlist entries: where each is kept (D1 knows the service), and the entry as its calendar has it. */
-import { and, count, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { waitlistOf } from "../calendar";
 import type { Database } from "../db/client";
 import { holds, services, waitlistEntries } from "../db/schema";
@@ -25,14 +25,24 @@ export async function entryOf(
   return { serviceId: row.serviceId, entry };
 }
 
-/** How many entries the key queued in the last 24 hours. */
-export async function queuedByKey(db: Database, apiKeyId: string): Promise<number> {
-  const since = new Date(Date.now() - 86_400_000).toISOString();
-  const [row] = await db
-    .select({ n: count() })
-    .from(waitlistEntries)
-    .where(and(eq(waitlistEntries.apiKeyId, apiKeyId), gt(waitlistEntries.createdAt, since)));
-  return row?.n ?? 0;
+/** An entry's D1 row: its business, its service (whose calendar keeps it) and the key that queued it. */
+export type EntryRow = { id: string; businessId: string; serviceId: string; apiKeyId: string; createdAt: string };
+
+/**
+ * Stores the entry's row if its API key queued fewer than MAX_PER_KEY_PER_DAY entries in the 24
+ * hours before it, counted and inserted in one statement, so that concurrent joins cannot pass
+ * the bound together (a count, then an insert, let 40 at once through at 180). Answers whether
+ * the row was stored.
+ */
+export async function storeWithinKeyBound(db: Database, row: EntryRow): Promise<boolean> {
+  const since = new Date(Date.parse(row.createdAt) - 86_400_000).toISOString();
+  const { apiKeyId, createdAt } = waitlistEntries;
+  const result = await db.run(
+    sql`INSERT INTO ${waitlistEntries} (id, business_id, service_id, api_key_id, created_at)
+        SELECT ${row.id}, ${row.businessId}, ${row.serviceId}, ${row.apiKeyId}, ${row.createdAt}
+        WHERE (SELECT count(*) FROM ${waitlistEntries} WHERE ${apiKeyId} = ${row.apiKeyId} AND ${createdAt} > ${since}) < ${MAX_PER_KEY_PER_DAY}`,
+  );
+  return result.meta.changes > 0;
 }
 
 /** An entry's cursor key: its id (queue order). */

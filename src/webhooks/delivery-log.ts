@@ -1,6 +1,7 @@
 /** The delivery log of an endpoint (every delivery with its attempts), and deliveries sent again by hand. */
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { Database } from "../db/client";
+import { inList } from "../db/json-list";
 import { webhookAttempts, webhookDeliveries } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import type { PageRequest } from "../lib/pagination";
@@ -8,14 +9,14 @@ import { newestFirst } from "../lib/rows";
 import { loadEndpoint } from "./endpoints";
 import type { WebhookMessage } from "./events";
 
-/** Deliveries with their attempts, in the order given. */
+/** Deliveries with their attempts, in the order given (a page's ids bound as one list: up to 100 of them). */
 async function withAttempts(db: Database, rows: (typeof webhookDeliveries.$inferSelect)[]) {
   const attempts = rows.length
     ? await db
         .select()
         .from(webhookAttempts)
         .where(
-          inArray(
+          inList(
             webhookAttempts.deliveryId,
             rows.map((r) => r.id),
           ),

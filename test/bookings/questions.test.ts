@@ -3,7 +3,7 @@
  * checked against the service (422 naming `answers.<key>`, nothing stored) and shown on reads.
  */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, createService, json, validationError } from "../helpers";
+import { api, createAccount, createService, json, totalOf, validationError } from "../helpers";
 import { hold } from "../support/fixtures";
 import { at, bookingBody, d1Bookings, postBooking } from "./support";
 
@@ -68,6 +68,101 @@ describe("happy", () => {
   });
 });
 
+describe("keys", () => {
+  it("a camelCase key (like every field of this API) is accepted, asked and answered in a booking", async () => {
+    const { apiKey, businessId } = await createAccount();
+    const camel = [
+      { key: "firstVisit", label: "First visit?", type: "boolean", required: true },
+      { key: "hairLength2", label: "Hair length", type: "choice", choices: ["short", "long"] },
+      { key: "allergies", label: "Any allergies?", type: "text" },
+    ];
+    const service = await createService(apiKey, { questions: camel });
+    expect(service.questions.map((q: { key: string }) => q.key)).toEqual(["firstVisit", "hairLength2", "allergies"]);
+    const answers = { firstVisit: true, hairLength2: "long", allergies: "None" };
+    const res = await postBooking(apiKey, bookingBody(service.id, at(2, "10:00"), { answers }));
+    expect(res.status, await res.clone().text()).toBe(201);
+    const booking = await json(res);
+    expect(booking.answers).toEqual(answers);
+    expect((await json(await api("GET", `/bookings/${booking.id}`, { key: apiKey }))).answers).toEqual(answers);
+    // Keys are case-sensitive, like JSON member names: another casing is no question of the service.
+    await validationError(
+      await postBooking(apiKey, bookingBody(service.id, at(2, "11:00"), { answers: { firstvisit: true } })),
+      "answers.firstvisit",
+    );
+    expect(await d1Bookings(businessId)).toHaveLength(1);
+  });
+
+  it("the OpenAPI document states the key's pattern: letters of both cases, digits and _", async () => {
+    const doc = await json(await api("GET", "/openapi.json"));
+    const key = doc.components.schemas.Question.properties.key;
+    expect(key.pattern).toBe("^[A-Za-z][A-Za-z0-9_]{0,39}$");
+    expect(key.description).toContain("case-sensitive");
+  });
+
+  it("keys differing only in case are two questions, each answered under its own key", async () => {
+    const { apiKey } = await createAccount();
+    const both = [
+      { key: "firstVisit", label: "First visit here?", type: "boolean", required: true },
+      { key: "firstvisit", label: "First visit ever?", type: "boolean", required: true },
+    ];
+    const service = await createService(apiKey, { questions: both });
+    const one = await postBooking(apiKey, bookingBody(service.id, at(2, "10:00"), { answers: { firstVisit: true } }));
+    await validationError(one, "answers.firstvisit");
+    const answers = { firstVisit: true, firstvisit: false };
+    const res = await postBooking(apiKey, bookingBody(service.id, at(2, "10:00"), { answers }));
+    expect(res.status, await res.clone().text()).toBe(201);
+    expect((await json(res)).answers).toEqual(answers);
+  });
+
+  // Names an empty object inherits ("constructor", "toString") must not count as answered.
+  it.each(["constructor", "toString", "valueOf", "hasOwnProperty"])(
+    "a required question keyed %s left out is a 422, and nothing is booked",
+    async (key) => {
+      const { apiKey, businessId } = await createAccount();
+      const service = await createService(apiKey, { questions: [{ key, label: "Q", type: "text", required: true }] });
+      await validationError(await postBooking(apiKey, bookingBody(service.id, at(2, "10:00"))), `answers.${key}`);
+      const empty = await postBooking(apiKey, bookingBody(service.id, at(2, "10:00"), { answers: {} }));
+      await validationError(empty, `answers.${key}`);
+      expect(await d1Bookings(businessId)).toEqual([]);
+    },
+  );
+
+  const badKeys: [string, string][] = [
+    ["a leading digit", "1stVisit"],
+    ["a leading _", "_visit"],
+    ["a -", "first-visit"],
+    ["a space", "first visit"],
+    ["a letter outside A–Z", "größe"],
+    ["41 characters", `a${"B".repeat(40)}`],
+    ["no characters", ""],
+  ];
+  it.each(badKeys)("a key with %s is a 422 naming it, and nothing is stored", async (_, key) => {
+    const { apiKey } = await createAccount();
+    const res = await api("POST", "/services", {
+      key: apiKey,
+      body: {
+        name: "Q",
+        durationMinutes: 30,
+        timezone: "UTC",
+        weeklySchedule: {},
+        questions: [{ key, label: "A", type: "text" }],
+      },
+    });
+    const error = await validationError(res, "questions.0.key");
+    expect(error.message).toBe("Use 1–40 letters, digits or _, starting with a letter.");
+    expect((await totalOf(apiKey, "/services")) + (await totalOf(apiKey, "/services?active=false"))).toBe(0);
+  });
+
+  it("a 40-character key is accepted, and answers keyed badly are a 422 naming answers", async () => {
+    const { apiKey } = await createAccount();
+    const key = `a${"B".repeat(39)}`;
+    const service = await createService(apiKey, { questions: [{ key, label: "A", type: "text" }] });
+    expect(service.questions[0].key).toBe(key);
+    const res = await postBooking(apiKey, bookingBody(service.id, at(2, "10:00"), { answers: { "first-visit": "x" } }));
+    await validationError(res, "answers.first-visit");
+  });
+});
+
 describe("error", () => {
   const cases: [string, Record<string, unknown>, string][] = [
     ["a required question left out", { age: 3 }, "answers.allergies"],
@@ -106,7 +201,6 @@ describe("error", () => {
       ],
       "questions.1.key",
     ],
-    ["a key with capitals", [{ key: "Allergies", label: "A", type: "text" }], "questions.0.key"],
     ["an unknown type", [{ key: "a", label: "A", type: "date" }], "questions.0.type"],
     ["a choice listed twice", [{ key: "a", label: "A", type: "choice", choices: ["x", "x"] }], "questions.0.choices.1"],
     ["21 questions", Array.from({ length: 21 }, (_, i) => ({ key: `q${i}`, label: "Q", type: "text" })), "questions"],

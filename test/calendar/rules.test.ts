@@ -11,7 +11,7 @@ import {
   checkWorkingHours,
   slotsBetween,
 } from "../../src/calendar/rules/service-rules";
-import { at, iso, rules, starts } from "./fixtures";
+import { at, everyDay, iso, rules, starts } from "./fixtures";
 
 // 2026-06-01 is a Monday.
 const NOW = at("2026-06-01T08:00:00Z");
@@ -429,5 +429,20 @@ describe("slotsBetween", () => {
     const capped = starts(slotsBetween(service, at("2026-06-01T00:00:00Z"), at("2026-06-08T00:00:00Z"), 20));
     expect(capped).toEqual(all.slice(0, 21));
     expect(slotsBetween(service, at("2026-06-01T00:00:00Z"), at("2026-06-08T00:00:00Z"), 80)).toHaveLength(80);
+  });
+
+  it("lists no slot ending after 9999-12-31T23:59:59.999Z, the last instant the API can write", () => {
+    // 9999-12-31 is a Friday; in Kiritimati (UTC+14) year 10000 begins ten hours before UTC's.
+    for (const timezone of ["UTC", "Pacific/Kiritimati"]) {
+      const hourly = rules({
+        timezone,
+        durationMinutes: 60,
+        slotIntervalMinutes: 60,
+        weeklySchedule: everyDay({ start: "00:00", end: "24:00" }),
+      });
+      const slots = slotsBetween(hourly, at("9999-12-31T21:00:00Z"), at("9999-12-31T21:00:00Z") + 7 * 86_400_000);
+      expect(starts(slots), timezone).toEqual(["9999-12-31T21:00:00Z", "9999-12-31T22:00:00Z"]);
+      expect(iso((slots.at(-1) as { end: number }).end)).toBe("9999-12-31T23:00:00Z");
+    }
   });
 });

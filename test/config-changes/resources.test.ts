@@ -7,7 +7,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { resourceCalendarOf } from "../../src/calendar/stubs";
-import { at, book, bookingBody, postBooking } from "../bookings/support";
+import { at, book, bookingBody, dayOf, plus, postBooking } from "../bookings/support";
 import { api, createAccount, createService, json, problem } from "../helpers";
 import { createResource, newProvider } from "../support/fixtures";
 
@@ -46,6 +46,41 @@ describe("a service that starts claiming more", () => {
     const res = await api("PATCH", `/services/${service.id}`, { key: apiKey, body: { providerMode: "all" } });
     await problem(res, 409, "bookings_conflict");
     expect((await json(await api("GET", `/services/${service.id}`, { key: apiKey }))).providerMode).toBe("one");
+  });
+});
+
+describe("a room's own changes over its bookings", () => {
+  it("a closed day added to a room without hours keeps that day's bookings; new ones that day are refused", async () => {
+    const { apiKey, businessId } = await createAccount();
+    const room = (await createResource(apiKey)).id as string;
+    const service = await createService(apiKey, { resourceIds: [room] });
+    const kept = await book(apiKey, bookingBody(service.id, at(3, "10:00")));
+    const patched = await api("PATCH", `/resources/${room}`, {
+      key: apiKey,
+      body: { dateOverrides: [{ date: dayOf(3), intervals: [] }] },
+    });
+    expect(patched.status).toBe(200);
+    expect((await json(patched)).weeklySchedule).toBeNull();
+    // As with new hours: the booking keeps its unit, its status and its place in the room's list.
+    expect(await json(await api("GET", `/bookings/${kept.id}`, { key: apiKey }))).toMatchObject({
+      status: "CONFIRMED",
+      resourceIds: [room],
+    });
+    const listed = await json(await api("GET", `/resources/${room}/bookings`, { key: apiKey }));
+    expect(listed.data.map((b: { id: string }) => b.id)).toEqual([kept.id]);
+    expect((await resourceCalendarOf(env, businessId, room).snapshot()).claims.map((c) => c.claimId)).toEqual([
+      kept.id,
+    ]);
+    const query = `from=${at(3, "10:00")}&to=${plus(at(3, "10:00"), 30)}`;
+    const [slot] = (await json(await api("GET", `/services/${service.id}/availability?${query}`, { key: apiKey })))
+      .slots;
+    expect(slot).toMatchObject({ booked: 1, bookable: false, resources: [] });
+    // New bookings that day are refused, also once the kept one is cancelled.
+    const refused = await postBooking(apiKey, bookingBody(service.id, at(3, "11:00")));
+    expect((await problem(refused, 409, "slot_unavailable")).reason).toBe("resource_unavailable");
+    expect((await api("POST", `/bookings/${kept.id}/cancel`, { key: apiKey })).status).toBe(200);
+    const again = await postBooking(apiKey, bookingBody(service.id, at(3, "10:00")));
+    expect((await problem(again, 409, "slot_unavailable")).reason).toBe("resource_unavailable");
   });
 });
 

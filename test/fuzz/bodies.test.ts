@@ -3,10 +3,10 @@
  * POST and PATCH /providers,
  * POST /customers, POST /bookings, PATCH /bookings/{id} and POST /bookings/{id}/cancel.
  * Random JSON, objects with random keys, valid bodies with one field made hostile, malformed
- * JSON text, raw bytes, SQL/LIKE metacharacters, 10k–70k character strings, unicode and edge
- * numbers. Whatever arrives: never a 5xx; a rejection is a problem+json and changes nothing
- * the business stored (D1 rows and the service's calendar: reservations, counters, outbox);
- * a success leaves a resource that reads back.
+ * JSON text, raw bytes, valid bodies with bytes that are not UTF-8 in a string, SQL/LIKE
+ * metacharacters, 10k–70k character strings, unicode and edge numbers. Whatever arrives: never a
+ * 5xx; a rejection is a problem+json and changes nothing the business stored (D1 rows and the
+ * service's calendar: reservations, counters, outbox); a success leaves a resource that reads back.
  */
 import { eq } from "drizzle-orm";
 import fc from "fast-check";
@@ -318,6 +318,70 @@ describe("fuzzed bodies: bookings", () => {
         const id = await liveBookingId();
         const res = await sendChecked(bookingRing, "POST", `/bookings/${id}/cancel`, bodyOptions(body));
         if (body.kind === "valid") expect(res.status, printable(res.text)).toBe(200);
+      },
+      RUNS,
+    );
+  });
+});
+
+// --- bytes that are not UTF-8 -------------------------------------------------------------
+
+/** Byte sequences that are never UTF-8, wherever they stand (each is followed by ASCII). */
+const notUtf8 = fc.oneof(
+  fc.integer({ min: 0x80, max: 0xbf }).map((b) => [b]), // a continuation byte with no lead
+  fc.integer({ min: 0xf5, max: 0xff }).map((b) => [b]), // bytes UTF-8 never uses
+  fc.integer({ min: 0xc2, max: 0xf4 }).map((lead) => [lead]), // a lead byte cut short
+  fc.tuple(fc.constantFrom(0xc0, 0xc1), fc.integer({ min: 0x80, max: 0xbf })), // overlong, 2 bytes
+  fc.tuple(fc.constant(0xe0), fc.integer({ min: 0x80, max: 0x9f }), fc.integer({ min: 0x80, max: 0xbf })), // overlong, 3
+  fc.tuple(fc.constant(0xed), fc.integer({ min: 0xa0, max: 0xbf }), fc.integer({ min: 0x80, max: 0xbf })), // a surrogate
+  fc.integer({ min: 0xe9, max: 0xe9 }).map((b) => [b]), // Latin-1 é
+);
+
+/** The body as UTF-8, with `bytes` spliced into the string value of `field`. */
+function withBytesIn(body: Record<string, unknown>, field: string, bytes: number[]): Uint8Array {
+  const marker = "\u0000SPLICE\u0000";
+  const text = JSON.stringify({ ...body, [field]: `x${marker}y` });
+  const [head = "", tail = ""] = text.split(JSON.stringify(marker).slice(1, -1));
+  const encode = (part: string) => [...new TextEncoder().encode(part)];
+  return new Uint8Array([...encode(head), ...bytes, ...encode(tail)]);
+}
+
+describe("fuzzed bodies: bytes that are not UTF-8", () => {
+  it("a valid body with one string made of bytes that are not UTF-8 is a 400 malformed_json and changes nothing", async () => {
+    const routes = [
+      { ring: () => catalogRing, method: "POST", path: () => "/customers", valid: validCustomer, fields: ["name"] },
+      { ring: () => catalogRing, method: "POST", path: () => "/services", valid: validService, fields: ["name"] },
+      {
+        ring: () => catalogRing,
+        method: "PATCH",
+        path: () => `/services/${patchTarget.id}`,
+        valid: fc.constant({ name: "Renamed" }),
+        fields: ["name", "description"],
+      },
+      {
+        ring: () => bookingRing,
+        method: "POST",
+        path: () => "/bookings",
+        valid: validBooking,
+        fields: ["customerName", "notes"],
+      },
+    ];
+    // By index, so that a counterexample prints the route's number rather than its functions.
+    const request = fc.integer({ min: 0, max: routes.length - 1 }).chain((index) => {
+      const route = routes[index] as (typeof routes)[number];
+      return fc.tuple(fc.constant(index), route.valid, fc.constantFrom(...route.fields), notUtf8);
+    });
+    await check(
+      request,
+      async ([index, body, field, bytes]) => {
+        const route = routes[index] as (typeof routes)[number];
+        const res = await sendChecked(route.ring(), route.method, route.path(), {
+          rawBody: withBytesIn(body, field, bytes),
+          headers: { "Content-Type": "application/json" },
+          context: `${field} with bytes ${bytes.map((b) => b.toString(16)).join(" ")}`,
+        });
+        expect(res.status, printable(res.text)).toBe(400);
+        expect((res.body as { code: string }).code).toBe("malformed_json");
       },
       RUNS,
     );

@@ -4,7 +4,7 @@
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { and, eq } from "drizzle-orm";
+import { and, count, eq, isNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { providerCalendarOf } from "../../src/calendar/stubs";
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
@@ -230,11 +230,18 @@ describe("errors and security", () => {
   });
 
   it("60 concurrent holds from one key: exactly 50 succeed, the rest are 409 hold_limit_reached", async () => {
-    const { apiKey } = await createAccount();
+    const { apiKey, businessId } = await createAccount();
     const service = await createService(apiKey, { capacity: 100 });
     const answers = await Promise.all(Array.from({ length: 60 }, () => placeHold(apiKey, service.id, at(5, "11:00"))));
     expect(answers.filter((r) => r.status === 201)).toHaveLength(50);
     for (const refused of answers.filter((r) => r.status !== 201)) await problem(refused, 409, "hold_limit_reached");
+    // Nothing beyond the bound is kept: 50 live rows in D1, 50 seats held in the calendar.
+    const [live] = await db()
+      .select({ n: count() })
+      .from(holds)
+      .where(and(eq(holds.businessId, businessId), isNull(holds.endedAt)));
+    expect(live?.n).toBe(50);
+    expect(await slotAt(apiKey, service.id, at(5, "11:00"))).toMatchObject({ held: 50 });
   });
 
   it("a hold the calendar refuses gives the key's place back", async () => {

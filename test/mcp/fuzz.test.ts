@@ -101,6 +101,37 @@ describe("fuzz", () => {
     );
   });
 
+  it("a request of a method it answers, with any params, gets a result or a JSON-RPC error other than -32603", async () => {
+    const { apiKey } = await createAccount();
+    const params = fc.oneof(
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.dictionary(
+        fc.constantFrom("protocolVersion", "capabilities", "clientInfo", "cursor", "name", "_meta"),
+        hostileValue,
+        {
+          maxKeys: 4,
+        },
+      ),
+    );
+    await check(
+      fc.tuple(fc.constantFrom("initialize", "ping", "tools/list", "tools/call"), fc.option(params), fc.nat()),
+      async ([method, value, id]) => {
+        const message = { jsonrpc: "2.0", id, method, ...(value === null ? {} : { params: value }) };
+        const res = await postMcp(apiKey, message);
+        const body = await expectSane(res, message);
+        const context = JSON.stringify(body)?.slice(0, 300);
+        if (res.status === 422) return void expect(body.code).toBe("validation_failed");
+        expect(res.status, context).toBe(200);
+        expect(body.id, context).toBe(id);
+        if (!body.error) return;
+        // A client's mistake is never the server's internal error, nor answered with the validator's dump.
+        expect(body.error.code, context).not.toBe(-32603);
+        expect(body.error.message, context).not.toMatch(/"(code|path|expected)":/);
+      },
+      80,
+    );
+  });
+
   it("tools/call with hostile or wrongly typed arguments answers a result or a JSON-RPC error, never a 5xx", async () => {
     const { apiKey } = await createAccount();
     const service = await createService(apiKey);

@@ -10,7 +10,7 @@ import type { ProviderCalendar } from "../../src/calendar/provider/provider-cale
 import { providerCalendarOf } from "../../src/calendar/stubs";
 import { reconcileClaimed } from "../../src/calendar/sync/reconcile-claimed";
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
-import { at, bookingBody, calendarStub, d1Bookings, plus, postBooking, statusCounts } from "../bookings/support";
+import { at, bookingBody, calendarStub, d1Bookings, dayOf, plus, postBooking, statusCounts } from "../bookings/support";
 import { api, createAccount, createService, json, problem, validationError } from "../helpers";
 import type { ProviderCalendar as FaultyProviderCalendar } from "../worker";
 
@@ -309,6 +309,34 @@ describe("errors", () => {
     while (new Date(at(days, "10:00")).getUTCDay() === 1) days++;
     const res = await postBooking(account.apiKey, bookingBody(service.id, at(days, "10:00"), { providerId: provider }));
     expect((await problem(res, 409, "slot_unavailable")).reason).toBe("provider_unavailable");
+  });
+
+  it("date overrides bind a person with no weekly hours and one with them: a closed day refuses, intervals keep to them", async () => {
+    const account = await createAccount();
+    const [closedDay, shortDay] = [dayOf(3), dayOf(4)];
+    // No weekly hours: works only the intervals an override opens.
+    const onCall = await newProvider(account.apiKey, "On call", {
+      weeklySchedule: {},
+      dateOverrides: [{ date: shortDay, intervals: [{ start: "09:00", end: "12:00" }] }],
+    });
+    // Every day's hours, but the closed day off.
+    const regular = await newProvider(account.apiKey, "Regular", {
+      dateOverrides: [{ date: closedDay, intervals: [] }],
+    });
+    const service = await createService(account.apiKey, { providerIds: [onCall, regular] });
+    const attempt = (providerId: string, days: number, hhmm: string) =>
+      postBooking(account.apiKey, bookingBody(service.id, at(days, hhmm), { providerId }));
+    for (const [providerId, days, hhmm] of [
+      [regular, 3, "10:00"],
+      [onCall, 3, "10:00"],
+      [onCall, 4, "14:00"],
+    ] as const) {
+      expect((await problem(await attempt(providerId, days, hhmm), 409, "slot_unavailable")).reason).toBe(
+        "provider_unavailable",
+      );
+    }
+    expect((await attempt(onCall, 4, "10:00")).status).toBe(201);
+    expect((await attempt(regular, 4, "10:00")).status).toBe(201);
   });
 });
 

@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { resourceCalendarOf } from "../../src/calendar/stubs";
-import { at, book, bookingBody, d1Bookings, plus, postBooking, statusCounts } from "../bookings/support";
+import { at, book, bookingBody, d1Bookings, dayOf, plus, postBooking, statusCounts } from "../bookings/support";
 import { api, createAccount, createService, json, problem, validationError } from "../helpers";
 import { createResource, newProvider } from "../support/fixtures";
 
@@ -80,6 +80,75 @@ describe("happy", () => {
       await api("GET", `/services/${s.facial}/availability?${query}&resourceId=${other}`, { key: s.apiKey }),
       "resourceId",
     );
+  });
+});
+
+describe("a room without hours of its own, with date overrides", () => {
+  /** A room with no `weeklySchedule` and these overrides, and a service (09:00–17:00 UTC) that needs it. */
+  async function roomWith(dateOverrides: unknown[]) {
+    const account = await createAccount("Spa");
+    const room = await createResource(account.apiKey, { dateOverrides });
+    expect(room.weeklySchedule).toBeNull();
+    const massage = (await createService(account.apiKey, { name: "Massage", resourceIds: [room.id] })).id as string;
+    return { ...account, room: room.id as string, massage };
+  }
+
+  /** The slot of the service's calendar starting at `startTime`. */
+  const slotOf = async (key: string, serviceId: string, startTime: string) => {
+    const query = `from=${startTime}&to=${plus(startTime, 30)}`;
+    const body = await json(await api("GET", `/services/${serviceId}/availability?${query}`, { key }));
+    return body.slots[0];
+  };
+
+  it("a closed-day override ([]) refuses that day's bookings and holds with 409 resource_unavailable; the next day books", async () => {
+    const s = await roomWith([{ date: dayOf(3), intervals: [] }]);
+    const refused = await postBooking(s.apiKey, bookingBody(s.massage, at(3, "10:00")));
+    const problemBody = await problem(refused, 409, "slot_unavailable");
+    expect(problemBody).toMatchObject({
+      reason: "resource_unavailable",
+      detail: "The resource is closed at that time.",
+    });
+    const hold = await api("POST", "/holds", {
+      key: s.apiKey,
+      body: { serviceId: s.massage, startTime: at(3, "14:00"), endTime: at(3, "14:30") },
+    });
+    expect((await problem(hold, 409, "slot_unavailable")).reason).toBe("resource_unavailable");
+    expect(await d1Bookings(s.businessId, s.massage)).toEqual([]);
+    // The next day the room is open whenever the service is.
+    expect((await book(s.apiKey, bookingBody(s.massage, at(4, "10:00")))).resourceIds).toEqual([s.room]);
+    // A move into the closed day is refused as a new booking would be.
+    const booked = (await d1Bookings(s.businessId, s.massage))[0];
+    const move = await api("POST", `/bookings/${booked?.id}/reschedule`, {
+      key: s.apiKey,
+      body: { startTime: at(3, "11:00"), endTime: at(3, "11:30") },
+    });
+    expect((await problem(move, 409, "slot_unavailable")).reason).toBe("resource_unavailable");
+  });
+
+  it("the slot calendar shows the closed day's slots closed — no unit, nothing booked or held — and the next day's open", async () => {
+    const s = await roomWith([{ date: dayOf(3), intervals: [] }]);
+    expect(await slotOf(s.apiKey, s.massage, at(3, "10:00"))).toMatchObject({
+      booked: 0,
+      held: 0,
+      remaining: 1,
+      bookable: false,
+      resources: [],
+    });
+    expect(await slotOf(s.apiKey, s.massage, at(4, "10:00"))).toMatchObject({ bookable: true, resources: [s.room] });
+  });
+
+  it("an override with intervals keeps the room to them that day: 10:00 books, 14:00 is closed", async () => {
+    const s = await roomWith([{ date: dayOf(3), intervals: [{ start: "09:00", end: "12:00" }] }]);
+    await book(s.apiKey, bookingBody(s.massage, at(3, "10:00")));
+    const late = await postBooking(s.apiKey, bookingBody(s.massage, at(3, "14:00")));
+    expect((await problem(late, 409, "slot_unavailable")).reason).toBe("resource_unavailable");
+    expect(await slotOf(s.apiKey, s.massage, at(3, "14:00"))).toMatchObject({
+      booked: 0,
+      bookable: false,
+      resources: [],
+    });
+    // Another day the same hour is open.
+    await book(s.apiKey, bookingBody(s.massage, at(4, "14:00")));
   });
 });
 

@@ -48,6 +48,16 @@ export async function createResource(key: string, overrides: Record<string, unkn
   return json(res);
 }
 
+/**
+ * A service's documented maximum of links: 50 providers (09:00–17:00 UTC every day) and 5
+ * resources (one unit each) of the key's business, created through the API; answers their ids.
+ */
+export async function mostLinks(key: string): Promise<{ providerIds: string[]; resourceIds: string[] }> {
+  const providerIds = await Promise.all(Array.from({ length: 50 }, (_, i) => newProvider(key, `Stylist ${i}`)));
+  const resources = await Promise.all(Array.from({ length: 5 }, (_, i) => createResource(key, { name: `Room ${i}` })));
+  return { providerIds, resourceIds: resources.map((r) => r.id as string) };
+}
+
 export type Salon = TestAccount & { providerIds: string[]; cut: string; colour: string };
 
 /**

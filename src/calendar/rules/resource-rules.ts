@@ -1,16 +1,45 @@
 /**
- * A resource's rule as a pure function (rule 8): every required resource is active, open then,
- * and has a free unit. Units are identical; the seats of one session (the same service at the
- * same start, with the same people) share one unit. Its calendar calls this inside its critical
- * section, so it does no I/O.
+ * A resource's rule as a pure function (rule 8): every required resource is active, open then
+ * (its own hours, or whenever its service is; its date overrides either way), and has a free
+ * unit. Units are identical; the seats of one session (the same service at the same start, with
+ * the same people) share one unit. Its calendar calls this inside its critical section, so it
+ * does no I/O.
  */
-import type { WorkingHours } from "../../domain/schedule";
+import type { TimeInterval, WeeklySchedule, WorkingHours } from "../../domain/schedule";
 import type { ClaimRefusal, ClaimSpan, OverlappingClaim, ResourceSnapshot } from "../claim-types";
 import { type WorkingCalendar, withinWorkingTime } from "./service-rules";
 
-/** A resource with hours of its own is itself the working hours `withinWorkingTime` reads. */
-const hasOwnHours = (resource: ResourceSnapshot): resource is ResourceSnapshot & WorkingHours =>
-  resource.weeklySchedule !== null;
+const wholeDay: TimeInterval[] = [{ start: "00:00", end: "24:00" }];
+/** Open around the clock, every day: what a resource without hours of its own starts from. */
+const aroundTheClock: WeeklySchedule = {
+  mon: wholeDay,
+  tue: wholeDay,
+  wed: wholeDay,
+  thu: wholeDay,
+  fri: wholeDay,
+  sat: wholeDay,
+  sun: wholeDay,
+};
+
+/** Kept per snapshot: the slot calendar remembers working spans by the hours object (working-time-memo.ts). */
+const derivedHours = new WeakMap<ResourceSnapshot, WorkingHours>();
+
+/**
+ * The hours a resource keeps, or null when it is open whenever a service using it is. With hours
+ * of its own, those (its date overrides included). Without them, around the clock except on the
+ * dates its overrides name, which keep it to their intervals (`[]`: closed): an override means
+ * the same with or without own hours.
+ */
+function hoursOf(resource: ResourceSnapshot): WorkingHours | null {
+  if (resource.weeklySchedule !== null) return resource as ResourceSnapshot & WorkingHours;
+  if (resource.dateOverrides.length === 0) return null;
+  let hours = derivedHours.get(resource);
+  if (!hours) {
+    hours = { timezone: resource.timezone, weeklySchedule: aroundTheClock, dateOverrides: resource.dateOverrides };
+    derivedHours.set(resource, hours);
+  }
+  return hours;
+}
 
 /**
  * Why the resource cannot take this claim beside the `overlapping` live ones, or null.
@@ -23,7 +52,8 @@ export function checkResourceFree(
   calendar?: WorkingCalendar,
 ): ClaimRefusal | null {
   if (!resource.active) return { ok: false, reason: "resource_unavailable", detail: "The resource is not active." };
-  if (hasOwnHours(resource) && !withinWorkingTime(resource, claim.start, claim.end, undefined, calendar)) {
+  const hours = hoursOf(resource);
+  if (hours && !withinWorkingTime(hours, claim.start, claim.end, undefined, calendar)) {
     return { ok: false, reason: "resource_unavailable", detail: "The resource is closed at that time." };
   }
   const sessions = new Set(overlapping.map((c) => c.session));

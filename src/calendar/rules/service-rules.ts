@@ -4,6 +4,7 @@
  * does I/O or awaits.
  */
 import type { DateOverride, WeeklySchedule, WorkingHours } from "../../domain/schedule";
+import { LAST_INSTANT } from "../../lib/datetime";
 import { intervalsOn } from "./overrides";
 import { addDays, compareDates, instantOf, type LocalDate, localDateOf } from "./zoned";
 
@@ -174,7 +175,8 @@ export function checkCapacity(rules: ServiceRules, overlapping: number): RuleVio
 }
 
 /**
- * Every slot of the working hours that starts in `[from, to)`, in order, each once. With `limit`,
+ * Every slot of the working hours that starts in `[from, to)`, in order, each once; none that
+ * ends after LAST_INSTANT (its end could not be written). With `limit`,
  * stops as soon as more than `limit` slots are found (the result then holds `limit + 1`), so a
  * caller can refuse a range without generating all of it.
  */
@@ -198,7 +200,9 @@ export function slotsBetween(rules: ServiceRules, from: number, to: number, limi
         start < span.end && start + duration <= reach && slots.size <= limit;
         start += step
       ) {
-        if (start >= from && start < to) slots.set(start, { start, end: start + duration });
+        if (start >= from && start < to && start + duration <= LAST_INSTANT) {
+          slots.set(start, { start, end: start + duration });
+        }
       }
     }
   }

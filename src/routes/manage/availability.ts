@@ -15,7 +15,7 @@ const route = createRoute({
   operationId: "getManagedAvailability",
   tags: ["Manage links"],
   summary: "Times the booking could move to",
-  description: `No API key. The slots of the booking's service in [from, to) (its own provider's, when it has one; once that provider no longer performs the service, those of any of its current providers, or the service's own when it has none, as a move by this link would go to any of them), each with its times and whether it is bookable; no counts and no other customer's data. \`from\` defaults to now and \`to\` to from + 7 days; at most ${MAX_RANGE_DAYS} days (else 422 on \`to\`). The booking's own seat counts as taken. Tokens and limits as \`GET /manage/{token}\`.`,
+  description: `No API key. The slots of the booking's service in [from, to) (its own provider's, when it has one; once that provider no longer performs the service, those of any of its current providers, or the service's own when it has none, as a move by this link would go to any of them), each with its times and whether it is bookable; no counts and no other customer's data. \`from\` defaults to now and \`to\` to from + 7 days, cut at 9999-12-31T23:59:59.999Z as for the service's calendar; at most ${MAX_RANGE_DAYS} days (else 422 on \`to\`). The booking's own seat counts as taken. Tokens and limits as \`GET /manage/{token}\`.`,
   security: [],
   request: {
     params: manageTokenParam,

@@ -45,7 +45,7 @@ const route = createRoute({
   summary: "The live slot calendar",
   description: [
     "Every slot of the working hours that starts in [from, to), with its live seat counts (`booked`, `held` by holds, `remaining`).",
-    `Rules the schema cannot express: \`from\` must be before \`to\`, and the range is at most ${MAX_RANGE_DAYS} days (else 422 \`validation_failed\` on \`to\`); \`from\` defaults to now and \`to\` to \`from\` + 7 days. One response lists at most ${MAX_SLOTS} slots: a range holding more is a 422 \`validation_failed\` on \`to\` whose detail names the latest \`to\` that fits; page through longer ranges by moving \`from\`.`,
+    `Rules the schema cannot express: \`from\` must be before \`to\`, and the range is at most ${MAX_RANGE_DAYS} days (else 422 \`validation_failed\` on \`to\`); \`from\` defaults to now and \`to\` to \`from\` + 7 days, cut at 9999-12-31T23:59:59.999Z (the last instant the API writes; a \`from\` at it is a 422 on \`from\`, and a slot that would end later is not listed). One response lists at most ${MAX_SLOTS} slots: a range holding more is a 422 \`validation_failed\` on \`to\` whose detail names the latest \`to\` that fits; page through longer ranges by moving \`from\`.`,
     "On a service with providers each slot lists `providers`, the ids with a free seat then, and the counts are over their sessions; `providerId` shows one person's seats (not one of the service's providers: 422).",
     "On a service with resources a slot is bookable only when every resource has a unit free then; each slot lists in `resources` those that have one, and `resourceId` counts one resource only.",
     "An inactive service still lists its slots, none of them bookable.",

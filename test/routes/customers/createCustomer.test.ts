@@ -48,6 +48,17 @@ describe("error", () => {
     expect(list.data).toEqual([original]);
   });
 
+  it("20 creates with one e-mail at once, in different cases: exactly one customer, the rest 409 customer_exists", async () => {
+    const { apiKey } = await createAccount();
+    const emails = Array.from({ length: 20 }, (_, i) => (i % 2 ? "grace@example.com" : "GRACE@Example.com"));
+    const answers = await Promise.all(
+      emails.map((email, i) => api("POST", "/customers", { key: apiKey, body: { name: `Grace ${i}`, email } })),
+    );
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(1);
+    for (const refused of answers.filter((r) => r.status !== 201)) await problem(refused, 409, "customer_exists");
+    expect((await json(await api("GET", "/customers", { key: apiKey }))).pagination.total).toBe(1);
+  });
+
   it.each([
     ["an invalid e-mail", { name: "Ada", email: "not-an-email" }, "email"],
     ["a missing e-mail", { name: "Ada" }, "email"],

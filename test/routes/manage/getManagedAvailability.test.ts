@@ -2,8 +2,9 @@
 import { describe, expect, it } from "vitest";
 import { at as atTime } from "../../bookings/support";
 import { api, json, problem, validationError } from "../../helpers";
-import { bookWithLink, viaLink } from "../../manage/support";
+import { bookWithLink, clinic, minutesFromNow, viaLink } from "../../manage/support";
 import { salon } from "../../support/fixtures";
+import { documentedPattern, expectWritableInstants, LAST_INSTANT } from "../../support/instants";
 
 /** An instant as the API answers it (milliseconds and Z). */
 const at = (days: number, hhmm: string) => new Date(atTime(days, hhmm)).toISOString();
@@ -31,6 +32,22 @@ describe("happy", () => {
     );
     expect(Object.keys(body.slots[0]).sort()).toEqual(["bookable", "endTime", "startTime"]);
     expect(JSON.stringify(body)).not.toMatch(/prv_|svc_|bkg_/);
+  });
+
+  it("a range reaching past year 9999 is cut at its last instant: every time matches the document's pattern", async () => {
+    const c = await clinic();
+    const { path } = await bookWithLink(c.apiKey, c.serviceId, minutesFromNow(120));
+    const res = await viaLink("GET", `${path}/availability?from=9999-12-31T23:00:00Z`);
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    expect(body).toMatchObject({ from: "9999-12-31T23:00:00.000Z", to: LAST_INSTANT });
+    // One slot a minute, 30 minutes long: the last one listed ends at 23:59, none in year 10000.
+    expect(body.slots).toHaveLength(30);
+    expect(body.slots.at(-1)).toMatchObject({
+      startTime: "9999-12-31T23:29:00.000Z",
+      endTime: "9999-12-31T23:59:00.000Z",
+    });
+    expectWritableInstants(body, await documentedPattern("ManagedAvailability", "to"));
   });
 });
 
@@ -77,6 +94,12 @@ describe("when the booking's person left the service", () => {
 });
 
 describe("error", () => {
+  it("a from at the last instant leaves no range: a 422 on from", async () => {
+    const c = await clinic();
+    const { path } = await bookWithLink(c.apiKey, c.serviceId, minutesFromNow(120));
+    await validationError(await viaLink("GET", `${path}/availability?from=${LAST_INSTANT}`), "from");
+  });
+
   it("a range over 31 days or backwards is a 422 on to; an unknown parameter a 422", async () => {
     const s = await salon(1);
     const { path } = await bookWithLink(s.apiKey, s.cut, at(2, "10:00"));

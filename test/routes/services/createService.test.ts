@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { at, availability, bookingBody, dayOf, postBooking } from "../../bookings/support";
 import { api, createAccount, createService, json, problem, serviceBody, totalOf, validationError } from "../../helpers";
-import { newProvider } from "../../support/fixtures";
+import { mostLinks, newProvider } from "../../support/fixtures";
 import { expectUnauthorized, revokedKey } from "../../support/security";
 
 const serviceFields = [
@@ -128,6 +128,22 @@ describe("happy", () => {
       listed.data.map((s: { id: string; providerIds: string[] }) => [s.id, s.providerIds]),
     );
     expect(byId).toEqual({ [plain.id]: [], [service.id]: [a, b].sort() });
+  });
+
+  it("stores the documented maximum of 50 providerIds and 5 resourceIds, and books with them (issue 36: 34 or more providers were a 500)", async () => {
+    const { apiKey } = await createAccount();
+    const { providerIds, resourceIds } = await mostLinks(apiKey);
+    const res = await api("POST", "/services", { key: apiKey, body: serviceBody({ providerIds, resourceIds }) });
+    expect(res.status).toBe(201);
+    const service = await json(res);
+    expect(service).toMatchObject({ providerIds: [...providerIds].sort(), resourceIds: [...resourceIds].sort() });
+    const fetched = await json(await api("GET", `/services/${service.id}`, { key: apiKey }));
+    expect(fetched).toMatchObject({ providerIds: [...providerIds].sort(), resourceIds: [...resourceIds].sort() });
+    const booked = await postBooking(apiKey, bookingBody(service.id, at(2, "10:00")));
+    expect(booked.status).toBe(201);
+    const booking = await json(booked);
+    expect(providerIds).toContain(booking.providerId);
+    expect([...booking.resourceIds].sort()).toEqual([...resourceIds].sort());
   });
 
   it("date overrides close a day and shorten another in the slot calendar, and booking agrees", async () => {

@@ -3,9 +3,10 @@
  * time zones, the 2,000-slot bound — are proven in test/bookings/availability.test.ts.)
  */
 import { describe, expect, it } from "vitest";
-import { at, availability, book, bookingBody, type Slot } from "../../bookings/support";
+import { allDay, at, availability, book, bookingBody, type Slot } from "../../bookings/support";
 import { api, createAccount, createService, json, problem, validationError } from "../../helpers";
-import { hold, newProvider, salon } from "../../support/fixtures";
+import { createResource, hold, newProvider, salon } from "../../support/fixtures";
+import { documentedPattern, expectWritableInstants, LAST_INSTANT } from "../../support/instants";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 
 const slotsOf = (key: string, serviceId: string, query: string) =>
@@ -68,9 +69,50 @@ describe("happy", () => {
     );
     expect(onlyBusy.slots).toEqual([expect.objectContaining({ providers: [], remaining: 0, bookable: false })]);
   });
+  it("a range reaching past year 9999 is cut at its last instant: every time matches the document's pattern", async () => {
+    const { apiKey } = await createAccount();
+    const person = await newProvider(apiKey, "Night shift", { weeklySchedule: allDay });
+    const room = (await createResource(apiKey)).id as string;
+    const plain = await createService(apiKey, { weeklySchedule: allDay });
+    const staffed = await createService(apiKey, {
+      name: "Staffed",
+      weeklySchedule: allDay,
+      providerIds: [person],
+      resourceIds: [room],
+    });
+    const pattern = await documentedPattern("Availability", "to");
+    const lastStarts = ["9999-12-31T22:30:00.000Z", "9999-12-31T23:00:00.000Z"];
+    for (const query of [
+      // `to` defaults to from + 7 days: cut.
+      `${plain.id}/availability?from=9999-12-31T22:30:00Z`,
+      `${staffed.id}/availability?from=9999-12-31T22:30:00Z`,
+      `${staffed.id}/availability?from=9999-12-31T22:30:00Z&providerId=${person}`,
+      `${staffed.id}/availability?from=9999-12-31T22:30:00Z&resourceId=${room}`,
+    ]) {
+      const res = await api("GET", `/services/${query}`, { key: apiKey });
+      expect(res.status, query).toBe(200);
+      const body = await json(res);
+      expect(body.to).toBe(LAST_INSTANT);
+      // The 23:30 slot would end at midnight of year 10000: it is not listed.
+      expect(body.slots.map((slot: Slot) => slot.startTime)).toEqual(lastStarts);
+      expect(body.slots.at(-1).endTime).toBe("9999-12-31T23:30:00.000Z");
+      expectWritableInstants(body, pattern);
+    }
+    // A `to` the client sends stays as sent; slots still end by the last instant.
+    const sent = await json(await slotsOf(apiKey, plain.id, "?from=9999-12-31T22:30:00Z&to=9999-12-31T23:59:59Z"));
+    expect(sent.to).toBe("9999-12-31T23:59:59.000Z");
+    expect(sent.slots.map((slot: Slot) => slot.startTime)).toEqual(lastStarts);
+    expectWritableInstants(sent, pattern);
+  });
 });
 
 describe("error", () => {
+  it("a from at the last instant leaves no range: a 422 on from", async () => {
+    const { apiKey } = await createAccount();
+    const service = await createService(apiKey, { weeklySchedule: allDay });
+    await validationError(await slotsOf(apiKey, service.id, `?from=${LAST_INSTANT}`), "from");
+  });
+
   it("to not after from, or more than 31 days after it, is a 422 on to", async () => {
     const { apiKey } = await createAccount();
     const service = await createService(apiKey);

@@ -10,7 +10,7 @@ import { services } from "../../../src/db/schema";
 import { snapshotOf } from "../../../src/services/snapshot";
 import { at, bookingBody, calendarStub, dayOf, postBooking } from "../../bookings/support";
 import { api, createAccount, createService, db, json, problem, sleep, totalOf, validationError } from "../../helpers";
-import { newProvider } from "../../support/fixtures";
+import { mostLinks, newProvider } from "../../support/fixtures";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 
 const rfc3339Utc = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
@@ -74,6 +74,30 @@ describe("happy", () => {
     expect((await json(await api("GET", path, { key: apiKey }))).providerIds).toEqual([b]);
     expect((await json(await api("PATCH", path, { key: apiKey, body: { providerIds: [] } }))).providerIds).toEqual([]);
     expect((await json(await api("GET", path, { key: apiKey }))).providerIds).toEqual([]);
+  });
+
+  it("sets the documented maximum of 50 providerIds and 5 resourceIds; of concurrent PATCHes under one If-Match only the winner's list is stored (issue 36)", async () => {
+    const { apiKey } = await createAccount();
+    const { providerIds, resourceIds } = await mostLinks(apiKey);
+    const service = await createService(apiKey);
+    const res = await patchService(apiKey, service.id, { providerIds, resourceIds });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toMatchObject({
+      providerIds: [...providerIds].sort(),
+      resourceIds: [...resourceIds].sort(),
+    });
+    const tag = res.headers.get("ETag") ?? "";
+    const lists = [providerIds.slice(1), providerIds.slice(2), providerIds.slice(0, 47), providerIds.slice(4)];
+    const answers = await Promise.all(
+      lists.map((ids) => patchService(apiKey, service.id, { providerIds: ids }, { "If-Match": tag })),
+    );
+    const won = answers.findIndex((r) => r.status === 200);
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const lost of answers.filter((r) => r.status !== 200)) await problem(lost, 412, "precondition_failed");
+    expect(await json(await api("GET", `/services/${service.id}`, { key: apiKey }))).toMatchObject({
+      providerIds: [...(lists[won] ?? [])].sort(),
+      resourceIds: [...resourceIds].sort(),
+    });
   });
 
   it("replaces the date overrides and the calendar follows at once", async () => {

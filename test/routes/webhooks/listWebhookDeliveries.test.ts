@@ -4,7 +4,7 @@
  * makes is logged as failed (signed deliveries that succeed are in test/webhooks/delivery.test.ts).
  */
 import { describe, expect, it } from "vitest";
-import { at, book, bookingBody } from "../../bookings/support";
+import { at, book, bookingBody, plus } from "../../bookings/support";
 import { api, createAccount, createService, json, problem, validationError } from "../../helpers";
 import { createWebhook, eventually } from "../../support/fixtures";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
@@ -67,6 +67,33 @@ describe("happy", () => {
     );
     const second = await json(await listDeliveries(s.apiKey, s.webhook.id, "?limit=1&page=2"));
     expect(second.data.map((d: { id: string }) => d.id)).toEqual([all.data[1].id]);
+  });
+});
+
+describe("a full page", () => {
+  it("the largest page, limit=100, answers every delivery with its attempts (their ids bound as one list)", async () => {
+    const s = await setup(["booking.created"]);
+    // Two series of 52 daily occurrences: 104 bookings, so 104 deliveries of booking.created.
+    for (const day of [2, 60]) {
+      const start = at(day, "10:00");
+      const body = { serviceId: s.serviceId, customerName: "Frida Kahlo", customerEmail: "frida@example.com" };
+      const res = await api("POST", "/series", {
+        key: s.apiKey,
+        body: { ...body, startTime: start, endTime: plus(start, 30), recurrence: "FREQ=DAILY;COUNT=52" },
+      });
+      expect(res.status).toBe(201);
+    }
+    const page = await eventually(
+      async () => {
+        const body = await json(await listDeliveries(s.apiKey, s.webhook.id, "?limit=100"));
+        return body.data.every((d: { attempts: unknown[] }) => d.attempts.length > 0) ? body : undefined;
+      },
+      "an attempt of every delivery on the page",
+      30_000,
+    );
+    expect(page.data).toHaveLength(100);
+    expect(page.pagination).toMatchObject({ limit: 100, total: 104, hasMore: true });
+    for (const delivery of page.data) expect(delivery.attempts[0]).toMatchObject({ attempt: 1, statusCode: null });
   });
 });
 
