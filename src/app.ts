@@ -17,6 +17,7 @@ import { rateLimit } from "./middleware/rate-limit";
 import { requestLog } from "./middleware/request-log";
 import { corsFromEnv, securityHeaders } from "./middleware/security";
 import { pagesApp } from "./pages";
+import { isForm } from "./pages/manage/negotiate";
 import { appointmentsApp } from "./routes/appointments";
 import { bookingsApp } from "./routes/bookings";
 import { businessApp } from "./routes/business";
@@ -67,9 +68,11 @@ function createApi() {
   for (const [path, routes] of Object.entries(keyedApps)) api.route(path, routes);
   // Public: the address is the key (src/feeds, src/links).
   api.route("/feeds", feedsApp);
-  api.use("/manage/*", jsonBody);
+  // A form is the manage page's own post (src/pages/manage); every other body is the API's JSON.
+  api.use("/manage/*", (c, next) => (isForm(c.req.header("Content-Type")) ? next() : jsonBody(c, next)));
   api.route("/manage", manageApp);
   // Public: what booking pages use (src/public); CORS open to any origin.
+  api.use("/public/*", jsonBody);
   api.route("/public", publicApp);
   // The tools call the REST routes through the whole app (its middleware included).
   mcp(api, { fetch: (request, env, ctx) => app.fetch(request, env, ctx), basePath: apiBasePath });
