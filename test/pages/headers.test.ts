@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { at } from "../bookings/support";
 import { api } from "../helpers";
-import { bookWithLink, clinic, linkPath } from "../manage/support";
+import { bookWithLink, clinic } from "../manage/support";
 import { enablePage, getPage, html, pageBusiness, postForm } from "../public/support";
 import { detailsFields, holdThroughPage } from "./support";
 
