@@ -9,6 +9,7 @@ import { type Flow, type FlowProblem, flowOf, hrefOf } from "./state";
 import { ErrorPage } from "./steps/error";
 import { PeoplePage } from "./steps/people";
 import { ServicesPage } from "./steps/services";
+import { ZonePage } from "./steps/zone";
 import { showDays, showTimes } from "./times-data";
 import { type View, viewOf } from "./view";
 
@@ -81,4 +82,12 @@ export async function bookingFlow(c: PageContext) {
   }
   if (flow.day === undefined) return showDays(c, page, flow, service, view);
   return showTimes(c, page, { ...flow, day: flow.day }, service, view);
+}
+
+/** `GET /book/{slug}/zone`: every zone, to see the step the address names in another. */
+export async function zonePage(c: PageContext) {
+  const page = await openFor(c, c.req.param("slug") as string);
+  const { flow } = flowOf(page.slug, c.req.query());
+  const view = flowView(c, page, flow, page.timezone);
+  return respond(c, 200, flowPage(), <ZonePage view={view} flow={flow} />);
 }

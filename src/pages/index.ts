@@ -7,7 +7,7 @@ import { Hono } from "hono";
 import { ApiError } from "../lib/errors";
 import { assetNamed, embedScript } from "./assets";
 import { bookedIcs, bookedPage } from "./confirmation";
-import { bookingFlow } from "./flow";
+import { bookingFlow, zonePage } from "./flow";
 import { detailsPage, placeHoldFromForm } from "./hold";
 import { errorPage, type PageEnv } from "./render";
 import { bookFromForm } from "./submit";
@@ -39,6 +39,7 @@ pagesApp.get("/:slug/embed.js", (c) =>
 );
 
 pagesApp.get("/:slug", bookingFlow);
+pagesApp.get("/:slug/zone", zonePage);
 pagesApp.post("/:slug/hold", placeHoldFromForm);
 pagesApp.get("/:slug/details", detailsPage);
 pagesApp.post("/:slug/book", bookFromForm);

@@ -40,7 +40,7 @@ export function Progress({ view, current, withPerson }: { view: View; current: S
   return (
     <ol class="progress" aria-label={view.m.steps.label}>
       {steps.map((step, i) => (
-        <li data-n={String(i + 1)} class={i < at ? "done" : undefined} aria-current={i === at ? "step" : undefined}>
+        <li data-n={String(i + 1)} class={i < at ? "past" : undefined} aria-current={i === at ? "step" : undefined}>
           {view.m.steps[step]}
         </li>
       ))}

@@ -10,6 +10,7 @@ body{margin:0;background:var(--bg);color:var(--ink);font:16px/1.5 ui-sans-serif,
 body.embed{background:transparent}
 a{color:var(--accent-text)}
 :focus-visible{outline:3px solid var(--accent-text);outline-offset:2px}
+.small>a,.back a,.zoneline a,.daynav a{display:inline-block;padding:5px 0;min-height:24px}
 .sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 .skip{position:absolute;left:12px;top:-60px;background:var(--card);padding:8px 12px;border-radius:8px;z-index:9}
 .skip:focus{top:12px}
@@ -36,7 +37,7 @@ p{margin:0 0 12px}
 .progress{display:flex;flex-wrap:wrap;gap:6px 14px;list-style:none;margin:0 0 22px;padding:0;font-size:.8125rem;color:var(--muted)}
 .progress li{display:flex;align-items:center;gap:6px}
 .progress li::before{content:attr(data-n);display:grid;place-items:center;width:22px;height:22px;border-radius:50%;border:1px solid var(--line);font-weight:600;font-size:.75rem}
-.progress li.done::before{background:var(--soft);border-color:transparent;color:var(--accent-text)}
+.progress li.past::before{background:var(--soft);border-color:transparent;color:var(--accent-text)}
 .progress [aria-current]{color:var(--ink);font-weight:650}
 .progress [aria-current]::before{background:var(--accent);border-color:var(--accent);color:var(--accent-ink)}
 .facts{list-style:none;margin:16px 0 0;padding:0;display:grid;gap:10px;color:var(--muted);font-size:.9375rem}
@@ -71,7 +72,10 @@ a.day:hover{background:var(--accent);color:var(--accent-ink)}
 .slot{width:100%;min-height:48px;border:1px solid var(--line);border-radius:10px;background:var(--card);color:var(--ink);font:inherit;font-weight:600;cursor:pointer;transition:border-color .15s,background .15s}
 .slot:hover{border-color:var(--accent);background:var(--soft)}
 .daynav{display:flex;flex-wrap:wrap;gap:8px;justify-content:space-between;margin-top:8px}
-.zone{display:flex;flex-wrap:wrap;align-items:flex-end;gap:8px;margin-top:20px;padding-top:18px;border-top:1px solid var(--line)}
+.zoneline{display:flex;flex-wrap:wrap;align-items:center;gap:6px 8px;color:var(--muted);margin:0 0 14px}
+.zoneline svg{flex:none}
+.date{margin:0 0 4px;font-size:1.05rem}
+.zone{display:flex;flex-wrap:wrap;align-items:flex-end;gap:10px;margin-top:8px}
 .zone .field{flex:1 1 220px;margin:0}
 .field{display:grid;gap:6px;margin-bottom:16px}
 label,.label{font-weight:600;font-size:.9375rem}
@@ -103,7 +107,9 @@ textarea{min-height:96px;resize:vertical}
 dl.sum{display:grid;grid-template-columns:max-content 1fr;gap:10px 20px;text-align:left;max-width:520px;margin:22px auto;padding:20px 0;border-top:1px solid var(--line);border-bottom:1px solid var(--line)}
 dl.sum dt{font-weight:600}
 dl.sum dd{margin:0}
-.done .actions{justify-content:center}
+.done .actions{justify-content:center;margin-bottom:14px}
+.done .progress{justify-content:center}
+.check svg{width:28px;height:28px}
 .section{border-top:1px solid var(--line);padding-top:22px;margin-top:22px}
 .badge{display:inline-block;font-size:.8125rem;font-weight:650;border-radius:999px;padding:2px 10px;background:var(--soft);color:var(--accent-text);vertical-align:middle}
 .badge.off{background:#f2f4f7;color:#344054}

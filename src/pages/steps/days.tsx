@@ -6,7 +6,7 @@ import { Notice, Progress, Summary } from "../parts";
 import { type Flow, hrefOf } from "../state";
 import type { View } from "../view";
 import { addMonths, MonthCalendar } from "./month";
-import { ZoneForm } from "./zone";
+import { ZoneLine } from "./zone";
 
 export type DaysProps = {
   view: View;
@@ -45,6 +45,7 @@ export function DaysPage(props: DaysProps) {
         <div class="panel">
           <Progress view={view} current="date" withPerson={props.withPerson} />
           <h2>{m.days.heading}</h2>
+          <ZoneLine view={view} flow={flow} />
           <MonthCalendar
             view={view}
             month={month}
@@ -59,7 +60,6 @@ export function DaysPage(props: DaysProps) {
               {m.days.none} {month < props.lastMonth && <a href={monthHref(addMonths(month, 1))}>{m.days.tryNext}</a>}
             </Notice>
           )}
-          <ZoneForm view={view} flow={flow} action={`/book/${flow.slug}`} />
         </div>
       </div>
     </Layout>

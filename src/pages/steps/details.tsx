@@ -138,6 +138,7 @@ export function DetailsPage(props: DetailsProps) {
             <input type="hidden" name="hold" value={hold.id} />
             <input type="hidden" name="token" value={hold.token} />
             <input type="hidden" name="tz" value={view.tz} />
+            {flow.person && <input type="hidden" name="person" value={flow.person} />}
             {flow.lang && <input type="hidden" name="lang" value={flow.lang} />}
             {flow.embed && <input type="hidden" name="embed" value="1" />}
             <Field name="name" label={m.details.name} problem={problems.name}>

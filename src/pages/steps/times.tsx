@@ -6,7 +6,7 @@ import { Layout } from "../layout";
 import { Notice, Progress, Summary } from "../parts";
 import { type Flow, hrefOf } from "../state";
 import type { View } from "../view";
-import { ZoneForm } from "./zone";
+import { ZoneLine } from "./zone";
 
 export type TimesProps = {
   view: View;
@@ -38,13 +38,11 @@ export function TimesPage(props: TimesProps) {
               {props.notice}
             </Notice>
           )}
-          <div class="dayhead">
-            <h2>{m.times.heading}</h2>
-            <p class="muted small">{m.times.zone(zone)}</p>
-          </div>
-          <p>
+          <h2>{m.times.heading}</h2>
+          <p class="date">
             <strong>{date}</strong>
           </p>
+          <ZoneLine view={view} flow={flow} at={startOfDay(flow.day, view.tz)} />
           {free.length === 0 ? (
             <p class="muted">{m.times.none}</p>
           ) : (
@@ -78,7 +76,6 @@ export function TimesPage(props: TimesProps) {
             <a href={hrefOf(flow, { day: undefined, month: flow.day.slice(0, 7) })}>{m.times.otherDate}</a>
             <a href={hrefOf(flow, { day: addDays(flow.day, 1) })}>{m.times.next} →</a>
           </nav>
-          <ZoneForm view={view} flow={flow} action={path} />
         </div>
       </div>
     </Layout>

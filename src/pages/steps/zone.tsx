@@ -1,6 +1,12 @@
-/** The time-zone switch: a GET form that shows the same step in another zone. */
+/**
+ * The time-zone switch: its own small page (every zone the runtime knows is a long list, kept off
+ * the steps), a GET form that goes back to the same step in the zone chosen; and the line on the
+ * steps that names the zone and links to it.
+ */
 import { raw } from "hono/html";
-import { type Flow, paramsOf } from "../state";
+import { Layout } from "../layout";
+import { icons } from "../parts";
+import { type Flow, hrefOf, paramsOf } from "../state";
 import type { View } from "../view";
 
 let zoneOptions: string | undefined;
@@ -26,23 +32,42 @@ function optionsFor(zone: string): string {
   return `<option value="${zone}" selected>${zone.replaceAll("_", " ")}</option>${all}`;
 }
 
-/** A form that keeps the flow and changes its zone. */
-export function ZoneForm({ view, flow, action }: { view: View; flow: Flow; action: string }) {
+/** The zone page: a form that keeps the flow and changes its zone. */
+export function ZonePage({ view, flow }: { view: View; flow: Flow }) {
   const { m } = view;
   return (
-    <form class="zone" method="get" action={action}>
-      {paramsOf(flow, { tz: undefined }).map(([name, value]) => (
-        <input type="hidden" name={name} value={value} />
-      ))}
-      <div class="field">
-        <label for="tz">{m.times.zoneLabel}</label>
-        <select id="tz" name="tz" autocomplete="off">
-          {raw(optionsFor(view.tz))}
-        </select>
+    <Layout view={view} title={m.times.zoneHeading}>
+      <div class="wide">
+        <h1>{m.times.zoneHeading}</h1>
+        <form class="zone" method="get" action={`/book/${flow.slug}`}>
+          {paramsOf(flow, { tz: undefined }).map(([name, value]) => (
+            <input type="hidden" name={name} value={value} />
+          ))}
+          <div class="field">
+            <label for="tz">{m.times.zoneLabel}</label>
+            <select id="tz" name="tz" autocomplete="off">
+              {raw(optionsFor(view.tz))}
+            </select>
+          </div>
+          <button class="btn" type="submit">
+            {m.times.zoneButton}
+          </button>
+        </form>
+        <p class="small back">
+          <a href={hrefOf(flow)}>← {m.times.back}</a>
+        </p>
       </div>
-      <button class="btn ghost" type="submit">
-        {m.times.zoneButton}
-      </button>
-    </form>
+    </Layout>
+  );
+}
+
+/** The zone the step's times are in, and the way to another. */
+export function ZoneLine({ view, flow, at }: { view: View; flow: Flow; at?: number }) {
+  return (
+    <p class="zoneline small">
+      {icons.globe}
+      <span>{view.m.times.zone(view.f.zone(at))}</span>
+      <a href={hrefOf({ ...flow, tz: view.tz }, {}, "/zone")}>{view.m.times.changeZone}</a>
+    </p>
   );
 }
