@@ -14,6 +14,7 @@ const sampleParams: Record<string, string> = {
   deliveryId: "dlv_00000000000000000000000000",
   code: "not_found",
   token: "bkg_00000000000000000000000000.0000000000000000000000000000000000000000000",
+  slug: "no-such-page",
 };
 
 const instanceOf = (path: string) =>
@@ -36,6 +37,10 @@ const publicOperations = [
   "GET /manage/{token}/availability",
   "POST /manage/{token}/reschedule",
   "POST /manage/{token}/cancel",
+  "GET /public/{slug}/services",
+  "GET /public/{slug}/services/{id}/availability",
+  "POST /public/{slug}/holds",
+  "POST /public/{slug}/bookings",
 ];
 
 describe("401 on every authenticated operation", () => {
@@ -98,6 +103,8 @@ describe("request bodies", () => {
       "POST /manage/{token}/reschedule",
       "POST /mcp",
       "POST /providers",
+      "POST /public/{slug}/bookings",
+      "POST /public/{slug}/holds",
       "POST /resources",
       "POST /series",
       "POST /series/{id}/cancel",
