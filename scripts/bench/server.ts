@@ -153,6 +153,8 @@ export async function startBenchServer(options: ServeOptions = {}): Promise<Benc
       READ_BUDGET: "1000000000/60",
       WRITE_BUDGET: "1000000000/60",
       ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+      // The staff calendar scenarios connect a CalDAV server on this machine (scripts/bench/calendars.ts).
+      WEBHOOKS_ALLOW_LOCAL: "true",
     },
   };
   const mf = new Miniflare(

@@ -8,12 +8,12 @@
 import type { Hold } from "../domain/hold";
 import type { WaitlistFrom, WaitlistStatus } from "../domain/waitlist";
 import type { ProviderSnapshot, ResourceSnapshot } from "./claim-types";
-import { blockedSpan, slotsBetween } from "./rules/service-rules";
-import { type CountedSlot, countSlots } from "./rules/slot-counts";
+import type { NewCalendar } from "./provider/connections";
+import { slotsBetween } from "./rules/service-rules";
 import type { CustomerRewrite } from "./service/customer-rewrite";
 import type { ImportedBooking, ImportResult } from "./service/import";
 import type { ServiceChange } from "./service/service-change";
-import { claimedCalendarOf, providerCalendarOf, resourceCalendarOf, serviceCalendarOf } from "./stubs";
+import { providerCalendarOf, resourceCalendarOf, serviceCalendarOf } from "./stubs";
 import type {
   CreateBookingCommand,
   HoldCommand,
@@ -26,7 +26,9 @@ import type {
   VisitCommand,
 } from "./types";
 
+export { sealCredentials } from "./caldav/credentials";
 export type { ProviderSnapshot, ResourceSnapshot } from "./claim-types";
+export { MAX_CALENDARS, type StaffCalendar, type SyncStatus } from "./provider/connections";
 export { ProviderCalendar } from "./provider/provider-calendar";
 export { ResourceCalendar, type ResourceProposal } from "./resource/resource-calendar";
 export { MAX_OCCURRENCES, MAX_SERIES_DAYS, occurrenceStarts, parseRecurrence } from "./rules/recurrence";
@@ -37,6 +39,7 @@ export type { ImportedBooking, ImportResult } from "./service/import";
 export { ServiceCalendar } from "./service/service-calendar";
 export type { ChangeConflict, ProposalResult, ServiceChange } from "./service/service-change";
 export { segmentTimes } from "./service/visit-plan";
+export { slotCalendar, slotsAt } from "./slot-reads";
 export { reconcileClaimed } from "./sync/reconcile-claimed";
 export { everyService, reconcile } from "./sync/reconcile-services";
 export type {
@@ -116,38 +119,6 @@ export function slotBeyond(service: ServiceSnapshot, from: number, to: number, m
   return slotsBetween(service, from, to, max)[max]?.start;
 }
 
-/**
- * The live slot calendar of `[from, to)`. With `people` (the service's providers, or the one
- * asked for) or `resources`, each slot is counted over what they can take then (rules/slot-counts.ts),
- * read from their calendars in parallel with the service's.
- */
-export async function slotCalendar(
-  env: Env,
-  service: ServiceSnapshot,
-  from: number,
-  to: number,
-  staffing: { people?: ProviderSnapshot[]; resources?: ResourceSnapshot[] } = {},
-): Promise<CountedSlot[]> {
-  const around = blockedSpan(service, from, to + service.durationMinutes * 60_000);
-  const claimsOf = (calendar: "provider" | "resource", id: string) =>
-    claimedCalendarOf(env, service.businessId, { calendar, id }).claimsBetween(around.start, around.end);
-  const [slots, people, resources] = await Promise.all([
-    serviceCalendarOf(env, service.businessId, service.id).availability(service, from, to),
-    staffing.people &&
-      Promise.all(
-        staffing.people.map(async (provider) => ({ provider, claims: await claimsOf("provider", provider.id) })),
-      ),
-    staffing.resources?.length
-      ? Promise.all(
-          staffing.resources.map(async (resource) => ({ resource, claims: await claimsOf("resource", resource.id) })),
-        )
-      : undefined,
-  ]);
-  if (!people && !resources) return slots.map(({ unassigned: _unassigned, ...slot }) => slot);
-  const team = service.providerMode === "all";
-  return countSlots(slots, service, service.id, { people, team, resources }, Date.now());
-}
-
 /** Proposes a change that leaves fewer seats; the calendar refuses it or holds older commands off. */
 export const proposeServiceChange = (env: Env, businessId: string, serviceId: string, change: ServiceChange) =>
   serviceCalendar(env, businessId, serviceId).proposeChange(change);
@@ -164,6 +135,21 @@ export const serviceChanged = (
   version: number,
   changed: { reminders?: number[]; offers?: OfferContext } = {},
 ) => serviceCalendar(env, businessId, serviceId).serviceChanged(version, changed);
+
+/**
+ * A person's own calendars (CalDAV), kept in their calendar object: connect one (settings pushed
+ * first; null when they have 5), list, read one, disconnect, and read one now.
+ */
+export const staffCalendarsOf = (env: Env, businessId: string, providerId: string) => {
+  const calendar = providerCalendarOf(env, businessId, providerId);
+  return {
+    connect: (person: ProviderSnapshot, added: NewCalendar) => calendar.connectCalendar(person, added),
+    list: () => calendar.listCalendars(),
+    get: (id: string) => calendar.getCalendar(id),
+    disconnect: (id: string) => calendar.disconnectCalendar(id),
+    sync: (id: string) => calendar.syncCalendar(id),
+  };
+};
 
 /** Pushes a person's settings to their calendar; answers the version it holds. */
 export const configurePerson = (env: Env, person: ProviderSnapshot) =>

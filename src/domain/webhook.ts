@@ -1,4 +1,7 @@
-/** The events a business can subscribe a webhook endpoint to: a booking's, and a waitlist offer. */
+/**
+ * The events a business can subscribe a webhook endpoint to: a booking's, a waitlist offer, and
+ * a person's own calendar failing to sync (once per outage).
+ */
 export const webhookEventTypes = [
   "booking.created",
   "booking.cancelled",
@@ -6,5 +9,6 @@ export const webhookEventTypes = [
   "booking.rescheduled",
   "booking.reminder",
   "waitlist.offered",
+  "calendar.sync_failed",
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
