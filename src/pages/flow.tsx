@@ -1,8 +1,8 @@
 /** `GET /book/{slug}`: the booking flow's steps, chosen by what the address carries. */
 import { clientAddress } from "../lib/public-throttle";
-import { notOffered } from "../public/availability";
 import { type PageBusiness, pageFor } from "../public/business";
-import { onlineService, onlineServices } from "../public/services";
+import { onlineServices } from "../public/services";
+import { pageService } from "../public/snapshot";
 import { pickLocale } from "./i18n";
 import { flowPage, nonceOf, type PageContext, respond } from "./render";
 import { type Flow, type FlowProblem, flowOf, hrefOf } from "./state";
@@ -39,8 +39,14 @@ export function flowView(c: PageContext, page: PageBusiness, flow: Flow, zone: s
 const fixOf = (view: View, problem: FlowProblem) => view.m.error[problem];
 
 export async function bookingFlow(c: PageContext) {
-  const page = await openFor(c, c.req.param("slug") as string);
-  const { flow, problems } = flowOf(page.slug, c.req.query());
+  const slug = c.req.param("slug") as string;
+  const query = c.req.query();
+  // A step with a service reads the page and the service in one D1 round trip.
+  const asked = flowOf(slug, query).flow.service;
+  const found = asked ? await pageService(c.env, c.var.db, slug, clientAddress(c.req.raw), asked) : undefined;
+  if (found) c.set("page", found.page);
+  const page = found?.page ?? (await openFor(c, slug));
+  const { flow, problems } = flowOf(page.slug, query);
   if (problems.length > 0) {
     const view = flowView(c, page, flow, page.timezone);
     const items = problems.map((problem) => fixOf(view, problem));
@@ -51,13 +57,12 @@ export async function bookingFlow(c: PageContext) {
       <ErrorPage view={view} title={view.m.error.bad} text={items.join(" ")} startHref={hrefOf(flow)} />,
     );
   }
-  if (!flow.service) {
+  if (!found) {
     const view = flowView(c, page, flow, page.timezone);
     const services = await onlineServices(c.var.db, page.id);
     return respond(c, 200, flowPage(), <ServicesPage view={view} flow={flow} services={services} />);
   }
-  const service = await onlineService(c.var.db, page.id, flow.service);
-  if (!service) throw notOffered();
+  const { service, read } = found;
   const view = flowView(c, page, flow, service.timezone);
   const several = service.providerMode === "one" && service.providers.length > 1;
   const unknownPerson =
@@ -80,8 +85,8 @@ export async function bookingFlow(c: PageContext) {
       <ErrorPage view={view} title={view.m.error.bad} text={view.m.error.person} startHref={start} />,
     );
   }
-  if (flow.day === undefined) return showDays(c, page, flow, service, view);
-  return showTimes(c, page, { ...flow, day: flow.day }, service, view);
+  if (flow.day === undefined) return showDays(c, page, flow, service, view, read);
+  return showTimes(c, page, { ...flow, day: flow.day }, service, view, undefined, read);
 }
 
 /** `GET /book/{slug}/zone`: every zone, to see the step the address names in another. */

@@ -3,6 +3,7 @@ import { ApiError } from "../lib/errors";
 import { serviceTimes } from "../public/availability";
 import type { PageBusiness } from "../public/business";
 import type { PublicService } from "../public/services";
+import type { ServiceRead } from "../services/availability";
 import { addDays, type DayKey, dayKeyOf, startOfDay } from "./format";
 import { flowPage, type PageContext, respond } from "./render";
 import type { Flow } from "./state";
@@ -31,13 +32,16 @@ async function slotsIn(
   c: PageContext,
   page: PageBusiness,
   service: PublicService,
-  from: number,
-  to: number,
-  providerId?: string,
+  span: { from: number; to: number; providerId?: string },
+  read?: ServiceRead,
 ) {
   try {
-    const range = { from: new Date(from).toISOString(), to: new Date(to).toISOString(), providerId };
-    return (await serviceTimes(c.env, c.var.db, page, service, range)).slots;
+    const range = {
+      from: new Date(span.from).toISOString(),
+      to: new Date(span.to).toISOString(),
+      providerId: span.providerId,
+    };
+    return (await serviceTimes(c.env, c.var.db, page, service, range, read)).slots;
   } catch (error) {
     // A service with a very fine grid: its month is shown without marks, each day then says.
     if (error instanceof ApiError && error.code === "validation_failed") return undefined;
@@ -52,14 +56,15 @@ async function openDays(
   service: PublicService,
   month: string,
   view: View,
-  providerId?: string,
+  providerId: string | undefined,
+  read?: ServiceRead,
 ) {
   const now = Date.now();
   const first = startOfDay(`${month}-01`, view.tz);
   const end = startOfDay(`${addMonths(month, 1)}-01`, view.tz);
   const open = new Set<DayKey>();
   if (end <= now) return open;
-  const slots = await slotsIn(c, page, service, Math.max(first, now), end, providerId);
+  const slots = await slotsIn(c, page, service, { from: Math.max(first, now), to: end, providerId }, read);
   if (!slots) {
     const today = dayKeyOf(now, view.tz);
     for (const day of daysOf(month)) if (day >= today) open.add(day);
@@ -70,15 +75,22 @@ async function openDays(
 }
 
 /** The month step: `flow.month`, else this month (or the next, when this one has nothing left). */
-export async function showDays(c: PageContext, page: PageBusiness, flow: Flow, service: PublicService, view: View) {
+export async function showDays(
+  c: PageContext,
+  page: PageBusiness,
+  flow: Flow,
+  service: PublicService,
+  view: View,
+  read?: ServiceRead,
+) {
   const { withPerson, providerId, personName } = personOf(service, flow, view);
   const today = dayKeyOf(Date.now(), view.tz);
   const lastMonth = dayKeyOf(Date.now() + service.maxAdvanceDays * DAY, view.tz).slice(0, 7);
   let month = flow.month ?? today.slice(0, 7);
-  let open = await openDays(c, page, service, month, view, providerId);
+  let open = await openDays(c, page, service, month, view, providerId, read);
   if (!flow.month && open.size === 0 && month < lastMonth) {
     month = addMonths(month, 1);
-    open = await openDays(c, page, service, month, view, providerId);
+    open = await openDays(c, page, service, month, view, providerId, read);
   }
   return respond(
     c,
@@ -106,11 +118,12 @@ export async function showTimes(
   service: PublicService,
   view: View,
   refusal?: { status: 409 | 422; notice: string },
+  read?: ServiceRead,
 ) {
   const { withPerson, providerId, personName } = personOf(service, flow, view);
   const from = startOfDay(flow.day, view.tz);
   const to = startOfDay(addDays(flow.day, 1), view.tz);
-  const slots = (await slotsIn(c, page, service, from, to, providerId)) ?? [];
+  const slots = (await slotsIn(c, page, service, { from, to, providerId }, read)) ?? [];
   return respond(
     c,
     refusal?.status ?? 200,

@@ -1,15 +1,13 @@
 /** A booking page's times: the service's live slot calendar, with nothing but times and whether each is bookable. */
 import type { Database } from "../db/client";
 import { ApiError } from "../lib/errors";
-import { serviceAvailability } from "../services/availability";
+import { type ServiceRead, serviceAvailability } from "../services/availability";
 import type { PageBusiness } from "./business";
-import { onlineService, type PublicService } from "./services";
+import { notOffered, onlineService, type PublicService } from "./services";
+import { pageService } from "./snapshot";
 
 /** A slot as a page sees it: no seat counts, no other customer's anything. */
 export type PublicSlot = { startTime: string; endTime: string; bookable: boolean };
-
-/** The 404 of a service the page does not offer (unknown, another business's, inactive or not online). */
-export const notOffered = () => new ApiError("not_found", "This booking page offers no such service.");
 
 /** The service the page offers under this id, or a 404. */
 export async function offeredService(db: Database, page: PageBusiness, serviceId: string): Promise<PublicService> {
@@ -29,13 +27,14 @@ export async function serviceTimes(
   page: PageBusiness,
   service: PublicService,
   range: { from?: string; to?: string; providerId?: string },
+  read?: ServiceRead,
 ) {
   if (range.providerId !== undefined && !service.providers.some((p) => p.id === range.providerId)) {
     throw new ApiError("validation_failed", "The providerId asked for does not perform this service.", {
       errors: [{ path: "providerId", message: "Not one of the service's providers." }],
     });
   }
-  const calendar = await serviceAvailability(env, db, page.id, service.id, range);
+  const calendar = await serviceAvailability(env, db, page.id, service.id, range, read);
   return {
     serviceId: service.id,
     timezone: calendar.timezone,
@@ -45,13 +44,17 @@ export async function serviceTimes(
   };
 }
 
-/** The times of the service the page offers under `serviceId` (else a 404), as serviceTimes. */
+/**
+ * The times of the service the page at `slug` offers under `serviceId` (else a 404), as
+ * serviceTimes, with the page and the service read in one D1 round trip (snapshot.ts).
+ */
 export async function onlineAvailability(
   env: Env,
   db: Database,
-  page: PageBusiness,
+  page: { slug: string; address: string },
   serviceId: string,
   range: { from?: string; to?: string; providerId?: string },
 ) {
-  return serviceTimes(env, db, page, await offeredService(db, page, serviceId), range);
+  const found = await pageService(env, db, page.slug, page.address, serviceId);
+  return serviceTimes(env, db, found.page, found.service, range, found.read);
 }

@@ -3,7 +3,7 @@
  * the deployment signs manage links (a booking made on the page is handed its manage link, and a
  * page's hold tokens are signed with a key derived from the same secret).
  */
-import { businessBySlug } from "../business/records";
+import { type BusinessRow, businessBySlug } from "../business/records";
 import type { Database } from "../db/client";
 import type { Locale } from "../domain/business";
 import { ApiError } from "../lib/errors";
@@ -31,10 +31,17 @@ export const noPage = () => new ApiError("not_found", "There is no booking page 
 /** Slugs as the business resource takes them; anything else is not looked up. */
 const slugPattern = /^[a-z0-9][a-z0-9-]{1,38}[a-z0-9]$/;
 
+/** Whether a page could be at `slug` on this deployment at all (else no lookup is made). */
+export const mayHavePage = (env: Env, slug: string) => slugPattern.test(slug) && linkSettings(env) !== undefined;
+
 /** The business whose booking page is at `slug`, or a 404 that says nothing more. */
 export async function openPage(env: Env, db: Database, slug: string): Promise<PageBusiness> {
-  if (!slugPattern.test(slug) || !linkSettings(env)) throw noPage();
-  const row = await businessBySlug(db, slug);
+  if (!mayHavePage(env, slug)) throw noPage();
+  return pageOf(await businessBySlug(db, slug), slug);
+}
+
+/** The page of the business row found at `slug`: a 404 unless there is one and its page is on. */
+export function pageOf(row: BusinessRow | undefined, slug: string): PageBusiness {
   if (!row?.bookingPage.enabled) throw noPage();
   return {
     id: row.id,

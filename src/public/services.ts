@@ -7,6 +7,10 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { providers, serviceProviders, services } from "../db/schema";
 import type { Question } from "../domain/questions";
+import { ApiError } from "../lib/errors";
+
+/** The 404 of a service the page does not offer (unknown, another business's, inactive or not online). */
+export const notOffered = () => new ApiError("not_found", "This booking page offers no such service.");
 
 /** A service as a booking page shows it. */
 export type PublicService = {

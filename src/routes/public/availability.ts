@@ -5,7 +5,6 @@ import { publicJsonResponse, publicProblemResponses } from "../../lib/openapi";
 import { clientAddress } from "../../lib/public-throttle";
 import { z } from "../../lib/zod";
 import { onlineAvailability } from "../../public/availability";
-import { pageFor } from "../../public/business";
 import { MAX_RANGE_DAYS, MAX_SLOTS } from "../../services/availability";
 import { PublicAvailabilitySchema, slugParam } from "./schemas";
 
@@ -40,6 +39,6 @@ const route = createRoute({
 export const getPublicAvailability = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { slug, id } = c.req.valid("param");
-    const page = await pageFor(c.env, c.var.db, slug, clientAddress(c.req.raw));
+    const page = { slug, address: clientAddress(c.req.raw) };
     return c.json(await onlineAvailability(c.env, c.var.db, page, id, c.req.valid("query")), 200);
   });
