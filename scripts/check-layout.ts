@@ -8,9 +8,9 @@
  *    on with `export … from` does not define it);
  *  - a module of the service calendar's steps/ or tables/ awaits: they run inside their caller's
  *    synchronous transaction (what awaits is a flow's or the object's);
- *  - a route (src/routes/) imports the calendar other than through its two faces (src/calendar,
- *    its objects' gateways, and src/calendar/rules, its pure rules), D1's tables or Drizzle, or
- *    another resource's route folder;
+ *  - a route (src/routes/) or a page (src/pages/) imports the calendar other than through its two
+ *    faces (src/calendar, its objects' gateways, and src/calendar/rules, its pure rules), D1's
+ *    tables or Drizzle; a route imports another resource's route folder, a page any route;
  *  - a module below the routes (domain modules, the calendar, lib) imports a route;
  *  - a folder of src/ is missing from the "Layout" tree of docs/operations.md, or the tree names a
  *    folder or file of src/ that does not exist.
@@ -53,7 +53,7 @@ const filesIn = (folder: string) =>
 function importsOf(file: string, text: string): string[] {
   return [...text.matchAll(/\bfrom\s+"([^"]+)"/g)].map(([, spec]) =>
     (spec as string).startsWith(".")
-      ? path.relative(root, path.resolve(path.dirname(file), spec as string)).replace(/\.ts$/, "")
+      ? path.relative(root, path.resolve(path.dirname(file), spec as string)).replace(/\.tsx?$/, "")
       : (spec as string),
   );
 }
@@ -64,15 +64,27 @@ function exportedNames(text: string): Set<string> {
   const declared =
     /^export\s+(?:declare\s+)?(?:default\s+)?(?:async\s+)?(?:abstract\s+)?(?:function\*?|const|let|var|class|type|interface|enum|namespace)\s+([A-Za-z_$][\w$]*)/gm;
   for (const [, name] of text.matchAll(declared)) names.add(name as string);
-  // `export { a, b as c };` without `from` exports local names; with `from` it only hands them on.
+  // `export { a, b as c };` without `from` exports local names; with `from`, or for a name the
+  // module imported, it only hands them on.
+  const imported = new Set(
+    [...text.matchAll(/^import\s+(?:type\s+)?\{([^}]*)\}\s+from/gm)].flatMap(([, list]) =>
+      (list as string).split(",").map(
+        (item) =>
+          item
+            .trim()
+            .replace(/^type\s+/, "")
+            .split(/\s+as\s+/)
+            .pop() ?? "",
+      ),
+    ),
+  );
   for (const [, list] of text.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}\s*;/gm)) {
     for (const item of (list as string).split(",")) {
-      const name = item
+      const [local, name] = item
         .trim()
-        .split(/\s+as\s+/)
-        .pop()
-        ?.replace(/^type\s+/, "");
-      if (name) names.add(name);
+        .replace(/^type\s+/, "")
+        .split(/\s+as\s+/);
+      if (local && !imported.has(local)) names.add(name ?? local);
     }
   }
   for (const [, name] of text.matchAll(/^export\s+\*\s+as\s+([A-Za-z_$][\w$]*)\s+from/gm)) names.add(name as string);
@@ -88,7 +100,7 @@ for (const folder of folders) {
   if (count > MAX_FILES_PER_FOLDER) {
     problems.push(`${folder}/: ${count} files (at most ${MAX_FILES_PER_FOLDER}; give its files rooms by job)`);
   }
-  for (const name of filesIn(folder).filter((n) => n.endsWith(".ts"))) {
+  for (const name of filesIn(folder).filter((n) => /\.tsx?$/.test(n))) {
     const file = path.join(root, folder, name);
     const shown = path.relative(root, file);
     const text = readFileSync(file, "utf8");
@@ -99,9 +111,11 @@ for (const folder of folders) {
     }
     for (const exported of exportedNames(text)) definedIn.set(exported, [...(definedIn.get(exported) ?? []), shown]);
     const inRoutes = shown.startsWith("src/routes/");
+    // The HTML pages stand where the routes do: above the domain modules, below nothing.
+    const inPages = shown.startsWith("src/pages/");
     const resource = inRoutes ? shown.split("/")[2] : undefined;
     for (const target of importsOf(file, text)) {
-      if (inRoutes) {
+      if (inRoutes || inPages) {
         if (target.startsWith("src/calendar/") && !CALENDAR_FACES.has(target))
           problems.push(`${shown}: imports ${target}; use src/calendar (its gateways) or src/calendar/rules`);
         if (target.startsWith("src/db") || target.startsWith("drizzle-orm")) {
@@ -109,9 +123,10 @@ for (const folder of folders) {
         }
         // A resource's folder is src/routes/<resource>/; files beside the folders are shared.
         const parts = target.split("/");
-        if (target.startsWith("src/routes/") && parts.length > 3 && parts[2] !== resource) {
+        if (inRoutes && target.startsWith("src/routes/") && parts.length > 3 && parts[2] !== resource) {
           problems.push(`${shown}: imports another resource's route ${target}`);
         }
+        if (inPages && target.startsWith("src/routes/")) problems.push(`${shown}: imports the route ${target}`);
       } else if (target.startsWith("src/routes/") && shown !== "src/app.ts") {
         problems.push(`${shown}: imports the route ${target}; routes stand above the modules they call`);
       }

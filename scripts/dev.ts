@@ -22,7 +22,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
-import { addDays, instantOf, type LocalDate, localDateOf, weekdayOf } from "../src/calendar/rules/zoned.ts";
+import { addLocalDays, instantOf, type LocalDate, localDateOf, weekdayOf } from "../src/calendar/rules/zoned.ts";
 import { apiKeyRecord, insertApiKeySql, insertBusinessSql } from "./lib/accounts.ts";
 import { info, out, repoRoot } from "./lib/cli.ts";
 import {
@@ -33,6 +33,7 @@ import {
   DEMO_CREATED_AT,
   DEMO_TIMEZONE,
   demoBookings,
+  demoBusinessSettings,
   demoCustomers,
   demoProviders,
   demoRoom,
@@ -100,6 +101,8 @@ let firstAnswer = "";
 let demoFeedUrl = "";
 /** A demo customer's manage link (their booking, without a key). */
 let demoManageUrl = "";
+/** The demo's booking page, once the business has its slug and the page is on. */
+let demoPageUrl = "";
 /** The demo visit (`apt_…`) and series (`ser_…`), whether seeded now or found. */
 let demoVisitId = "";
 let demoSeriesId = "";
@@ -283,9 +286,39 @@ async function seed(): Promise<void> {
     seeded.push(...(await seedVisitAndSeries(services, fresh)));
   }
 
+  seeded.push(...(await seedBookingPage(services)));
   log(seeded.length ? `seeded ${seeded.join(", ")} for "${DEMO_BUSINESS_NAME}".` : "demo data already present.");
   demoFeedUrl = await issueDemoFeed();
   demoManageUrl = await demoLink();
+}
+
+/**
+ * The booking page: the business's slug, zone, contact and page settings, and every demo service
+ * offered online — set once (a state whose business has a slug is left as it is).
+ */
+async function seedBookingPage(services: { id: string }[]): Promise<string[]> {
+  const business = await api("GET", "/business");
+  const current = business.body as { slug?: string | null; bookingPage?: { enabled: boolean } } | undefined;
+  if (business.status !== 200) {
+    warn(`cannot read the business (${problemText(business)}); no booking page.`);
+    return [];
+  }
+  const seeded: string[] = [];
+  if (!current?.slug) {
+    const r = await api("PATCH", "/business", demoBusinessSettings);
+    if (r.status !== 200) {
+      warn(`could not set up the booking page: ${problemText(r)}`);
+      return [];
+    }
+    for (const service of services) {
+      const p = await api("PATCH", `/services/${service.id}`, { bookableOnline: true });
+      if (p.status !== 200) warn(`could not offer service ${service.id} online: ${problemText(p)}`);
+    }
+    seeded.push("the booking page");
+  }
+  const settings = current?.slug ? current : demoBusinessSettings;
+  if (settings.bookingPage?.enabled) demoPageUrl = `${origin}/book/${settings.slug}`;
+  return seeded;
 }
 
 /** The manage link of the demo's latest appointment (what its customer would get by e-mail). */
@@ -310,7 +343,11 @@ async function issueDemoFeed(): Promise<string> {
 /** The demo days: the first two dates at least two days ahead (every start > 24 h away) that are Mon, Wed or Fri. */
 function demoDays(): LocalDate[] {
   const days: LocalDate[] = [];
-  for (let date = addDays(localDateOf(Date.now(), DEMO_TIMEZONE), 2); days.length < 2; date = addDays(date, 1)) {
+  for (
+    let date = addLocalDays(localDateOf(Date.now(), DEMO_TIMEZONE), 2);
+    days.length < 2;
+    date = addLocalDays(date, 1)
+  ) {
     if (["mon", "wed", "fri"].includes(weekdayOf(date))) days.push(date);
   }
   return days;
@@ -470,6 +507,7 @@ function banner(): void {
       `  Reference ${baseUrl}/docs`,
       `  Data      ${persistTo ?? ".wrangler/state"} (local D1 and Durable Objects)`,
       `  Started   first request answered ${firstAnswer} after start; ready with demo data ${sinceStart()}`,
+      ...(demoPageUrl ? [`  Booking   ${demoPageUrl}  (the demo's page for customers; open it in a browser)`] : []),
       "",
       "  Try:",
       `    curl -H "Authorization: Bearer ${DEMO_API_KEY}" ${baseUrl}/services`,

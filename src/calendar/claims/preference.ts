@@ -5,7 +5,7 @@
  */
 
 import type { ProviderSnapshot, Range, ResourceSnapshot } from "../claim-types";
-import { addDays, instantOf, localDateOf } from "../rules/zoned";
+import { addLocalDays, instantOf, localDateOf } from "../rules/zoned";
 import { providerCalendarOf } from "../stubs";
 import type { ServiceSnapshot } from "../types";
 
@@ -92,7 +92,7 @@ export async function preferenceOrders(env: Env, asks: readonly OrderAsk[]): Pro
     if (providerId || providers.filter((p) => p.active).length < 2) return undefined;
     const { timezone } = service;
     const day = localDateOf(Date.parse(startTime), timezone);
-    return { from: instantOf(day, 0, timezone), to: instantOf(addDays(day, 1), 0, timezone) };
+    return { from: instantOf(day, 0, timezone), to: instantOf(addLocalDays(day, 1), 0, timezone) };
   });
   const asked = new Map<string, { businessId: string; ranges: Map<number, Range> }>();
   for (const [i, ask] of asks.entries()) {

@@ -17,7 +17,7 @@ export const TENTATIVE_MS = 30_000;
 export type Attempt = { rowId: string; businessId: string; needs: ClaimNeed[]; tried: string[] };
 
 /** The next thing to do: answer, or make an attempt's claims. */
-export type Step<R> = { kind: "done"; result: R } | { kind: "claim"; attempt: Attempt };
+export type Next<R> = { kind: "done"; result: R } | { kind: "claim"; attempt: Attempt };
 
 /** A claimed calendar refused a claim: which, why, and whom it could still grant it to (ClaimResult). */
 export type Refusal = { at: ClaimRef; reason: ClaimReason; detail: string; onlyWith?: string[] };
@@ -80,9 +80,9 @@ async function claimAll(env: Env, attempt: Attempt): Promise<Outcome> {
  * stay held).
  */
 export type Phases<C, R> = {
-  begin: (flow: C, now: number) => Step<R>;
+  begin: (flow: C, now: number) => Next<R>;
   confirm: (flow: C, attempt: Attempt, now: number) => R;
-  refused: (flow: C, attempt: Attempt, refused: Refused, now: number) => Step<R>;
+  refused: (flow: C, attempt: Attempt, refused: Refused, now: number) => Next<R>;
   unanswered: (flow: C, attempt: Attempt, claims: ClaimRef[], now: number) => R;
 };
 

@@ -51,7 +51,7 @@ export type StaffCalendar = {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export const viewOf = (row: CalendarRow): StaffCalendar => ({
+export const calendarViewOf = (row: CalendarRow): StaffCalendar => ({
   id: row.id,
   type: row.type,
   url: row.url,

@@ -6,7 +6,7 @@
 import type { DateOverride, WeeklySchedule, WorkingHours } from "../../domain/schedule";
 import { LAST_INSTANT } from "../../lib/datetime";
 import { intervalsOn } from "./overrides";
-import { addDays, compareDates, instantOf, type LocalDate, localDateOf } from "./zoned";
+import { addLocalDays, compareDates, instantOf, type LocalDate, localDateOf } from "./zoned";
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -115,7 +115,7 @@ export function continuousEnd(
   calendar: WorkingCalendar = direct,
 ): number {
   let end = span.end;
-  for (let day = date, hops = 0; end < needed && hops < MAX_CHAIN_DAYS; day = addDays(day, 1), hops++) {
+  for (let day = date, hops = 0; end < needed && hops < MAX_CHAIN_DAYS; day = addLocalDays(day, 1), hops++) {
     // A day's intervals come sorted by start, so one pass follows a chain through the day.
     for (const next of calendar.spansOf(hours, day)) if (next.start === end) end = next.end;
   }
@@ -189,9 +189,9 @@ export function slotsBetween(rules: ServiceRules, from: number, to: number, limi
   const last = localDateOf(to, rules.timezone);
   // Start a day early: a local day that began before `from` can still hold slots after it.
   for (
-    let date = addDays(localDateOf(from, rules.timezone), -1);
+    let date = addLocalDays(localDateOf(from, rules.timezone), -1);
     compareDates(date, last) <= 0 && slots.size <= limit;
-    date = addDays(date, 1)
+    date = addLocalDays(date, 1)
   ) {
     for (const span of workingSpans(rules, date)) {
       const reach = continuousEnd(rules, date, span, span.end + duration);

@@ -14,7 +14,7 @@
 import type { WorkingHours } from "../../domain/schedule";
 import { intervalsOn } from "./overrides";
 import { type Span, type WorkingCalendar, workingSpans } from "./service-rules";
-import { addDays, instantOf, type LocalDate, localDateOf } from "./zoned";
+import { addLocalDays, instantOf, type LocalDate, localDateOf } from "./zoned";
 
 const MINUTE = 60_000;
 const DAY = 1440 * MINUTE;
@@ -36,7 +36,7 @@ export function memoizedWorkingTime(): WorkingCalendar {
     let midnight = midnights.get(key);
     if (midnight === undefined) {
       const start = instantOf(date, 0, timezone);
-      midnight = instantOf(addDays(date, 1), 0, timezone) - start === DAY ? start : null;
+      midnight = instantOf(addLocalDays(date, 1), 0, timezone) - start === DAY ? start : null;
       midnights.set(key, midnight);
     }
     return midnight;

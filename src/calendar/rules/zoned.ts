@@ -32,7 +32,7 @@ export function localDateOf(instantMs: number, timezone: string): LocalDate & { 
  * day's intervals never reach into the next local date.
  */
 export function instantOf(date: LocalDate, minutes: number, timezone: string): number {
-  if (minutes === 1440) return instantOf(addDays(date, 1), 0, timezone);
+  if (minutes === 1440) return instantOf(addLocalDays(date, 1), 0, timezone);
   const guess = new TZDate(date.year, date.month - 1, date.day, 0, minutes, timezone);
   // In a repeated fall-back hour the library's pick depends on the zone's side of UTC; other
   // instants hours apart showing the same wall time are the other copy.
@@ -52,7 +52,7 @@ export function instantOf(date: LocalDate, minutes: number, timezone: string): n
   // A wall time in a gap that ends the date (clocks jumping from before midnight into the next
   // date, as America/Scoresbysund's 23:00 → 00:00) moves past midnight; the date ends there.
   if (minutes > 0 && new TZDate(instant, timezone).getDate() !== date.day) {
-    return instantOf(addDays(date, 1), 0, timezone);
+    return instantOf(addLocalDays(date, 1), 0, timezone);
   }
   return instant;
 }
@@ -63,7 +63,7 @@ export function weekdayOf(date: LocalDate): Weekday {
 }
 
 /** The local date `days` after `date`. */
-export function addDays(date: LocalDate, days: number): LocalDate {
+export function addLocalDays(date: LocalDate, days: number): LocalDate {
   const d = new Date(Date.UTC(date.year, date.month - 1, date.day + days));
   return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
 }

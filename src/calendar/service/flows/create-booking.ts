@@ -6,7 +6,7 @@
  */
 
 import { type Candidate, candidatesFor } from "../../claims/preference";
-import { type Attempt, type Phases, phases, type Refused, runClaims, type Step } from "../../claims/run-claims";
+import { type Attempt, type Next, type Phases, phases, type Refused, runClaims } from "../../claims/run-claims";
 import { blockedSpan, checkRequest, type Span } from "../../rules/service-rules";
 import type { CalendarRefusal, CalendarResult, CreateBookingCommand, SlotBookingCommand } from "../../types";
 import { abandonTentative, claimFor, claimNeeds, type Interval, tooLate } from "../steps/claiming";
@@ -17,8 +17,8 @@ import { firstWithSeat, noCandidateLeft, singleWay, type Tries, triesAfter } fro
 import { priorAnswer } from "../tables/idempotency-records";
 import type { CalendarTables, FlowDeps } from "../tables/tables";
 
-const done = (result: CalendarResult): Step<CalendarResult> => ({ kind: "done", result });
-const refused = (refusal: CalendarRefusal): Step<CalendarResult> => done({ ok: false, refusal });
+const done = (result: CalendarResult): Next<CalendarResult> => ({ kind: "done", result });
+const refused = (refusal: CalendarRefusal): Next<CalendarResult> => done({ ok: false, refusal });
 
 /** A booking's flow: the calendar's tables, the request, and the ways to staff it in order. */
 export type CreateFlow = { tables: CalendarTables; command: SlotBookingCommand; candidates: Candidate[] };
@@ -41,7 +41,7 @@ export async function createBookingFlow(deps: FlowDeps, command: CreateBookingCo
 }
 
 /** The checks of a new booking, then its seat for the first candidate with one. Inside the caller's transaction. */
-export function beginCreate({ tables, command, candidates }: CreateFlow, now: number): Step<CalendarResult> {
+export function beginCreate({ tables, command, candidates }: CreateFlow, now: number): Next<CalendarResult> {
   const prior = priorAnswer(tables, command.idempotency, now);
   if (prior) return done(prior);
   const stale = tables.serviceVersion.stale(command.service.version, now);
@@ -59,7 +59,7 @@ export function beginCreate({ tables, command, candidates }: CreateFlow, now: nu
  * Takes the seat for the next candidate: committed at once when the booking claims nothing
  * elsewhere, else a tentative row and the claims to make.
  */
-function seatNext(flow: CreateFlow, time: Interval, { tried, last }: Tries, now: number): Step<CalendarResult> {
+function seatNext(flow: CreateFlow, time: Interval, { tried, last }: Tries, now: number): Next<CalendarResult> {
   const { tables, command, candidates } = flow;
   const { service } = command;
   const blocked = blockedSpan(service, time.start, time.end);
@@ -90,7 +90,7 @@ export function confirmCreate({ tables, command }: CreateFlow, attempt: Attempt,
 }
 
 /** A calendar refused: the row goes, what was granted is released, and the next candidate is tried. */
-export function retryCreate(flow: CreateFlow, attempt: Attempt, refusal: Refused, now: number): Step<CalendarResult> {
+export function retryCreate(flow: CreateFlow, attempt: Attempt, refusal: Refused, now: number): Next<CalendarResult> {
   const { tables } = flow;
   if (!tables.reservations.isTentative(attempt.rowId)) return refused(tooLate("booking"));
   const { startTime, endTime } = tables.reservations.load(attempt.rowId);

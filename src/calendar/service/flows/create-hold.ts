@@ -6,7 +6,7 @@
 import type { Hold } from "../../../domain/hold";
 import type { ClaimRef } from "../../claim-types";
 import { type Candidate, candidatesFor } from "../../claims/preference";
-import { type Attempt, type Phases, phases, type Refused, runClaims, type Step } from "../../claims/run-claims";
+import { type Attempt, type Next, type Phases, phases, type Refused, runClaims } from "../../claims/run-claims";
 import { blockedSpan, checkRequest } from "../../rules/service-rules";
 import type { CalendarRefusal, HoldCommand, HoldResult } from "../../types";
 import { claimFor, claimNeeds, noAnswer, tooLate } from "../steps/claiming";
@@ -17,7 +17,7 @@ import type { CalendarTables, FlowDeps } from "../tables/tables";
 /** A person's claim for a hold outlives the hold by this much, so a conversion can confirm it in time. */
 export const HOLD_CLAIM_GRACE_MS = 5 * 60_000;
 
-const refused = (refusal: CalendarRefusal): Step<HoldResult> => ({ kind: "done", result: { ok: false, refusal } });
+const refused = (refusal: CalendarRefusal): Next<HoldResult> => ({ kind: "done", result: { ok: false, refusal } });
 
 /** A hold's flow: the calendar's tables, the request, and the ways to staff it in order. */
 export type HoldFlow = { tables: CalendarTables; command: HoldCommand; candidates: Candidate[] };
@@ -34,7 +34,7 @@ export async function createHoldFlow(deps: FlowDeps, command: HoldCommand): Prom
 }
 
 /** The checks of a hold, then its seat for the first candidate with one. Inside the caller's transaction. */
-export function beginHold({ tables, command, candidates }: HoldFlow, now: number): Step<HoldResult> {
+export function beginHold({ tables, command, candidates }: HoldFlow, now: number): Next<HoldResult> {
   expireHolds(tables, now);
   const stale = tables.serviceVersion.stale(command.service.version, now);
   if (stale) return refused(stale);
@@ -46,7 +46,7 @@ export function beginHold({ tables, command, candidates }: HoldFlow, now: number
   return seatNext({ tables, command, candidates }, { tried: [] }, now);
 }
 
-function seatNext(flow: HoldFlow, { tried, last }: Tries, now: number): Step<HoldResult> {
+function seatNext(flow: HoldFlow, { tried, last }: Tries, now: number): Next<HoldResult> {
   const { tables, command, candidates } = flow;
   const { service } = command;
   const start = Date.parse(command.startTime);
@@ -91,7 +91,7 @@ export function confirmHold({ tables }: HoldFlow, attempt: Attempt, now: number)
 }
 
 /** A calendar refused: the seat goes, what was granted is released, and the next candidate is tried. */
-export function retryHold(flow: HoldFlow, attempt: Attempt, refusal: Refused, now: number): Step<HoldResult> {
+export function retryHold(flow: HoldFlow, attempt: Attempt, refusal: Refused, now: number): Next<HoldResult> {
   const { tables } = flow;
   if (!tables.holds.seat(attempt.rowId)) return refused(tooLate("hold"));
   tables.holds.discard(attempt.rowId);

@@ -15,12 +15,12 @@ import { type ClaimRef, claimOrder } from "../../claim-types";
 import { type Candidate, candidatesForEach } from "../../claims/preference";
 import {
   type Attempt,
+  type Next,
   type Phases,
   phases,
   type Refusal,
   type Refused,
   runClaims,
-  type Step,
   TENTATIVE_MS,
 } from "../../claims/run-claims";
 import { blockedSpan, type Span } from "../../rules/service-rules";
@@ -65,12 +65,12 @@ export async function createVisitFlow({ storage, env, tables }: FlowDeps, comman
 type Last = Map<number, Refusal>;
 
 const firstOf = (command: VisitCommand) => command.segments[0] as VisitSegment;
-const done = (result: VisitResult): Step<VisitResult> => ({ kind: "done", result });
-const refuse = (refusal: CalendarRefusal, segment?: number): Step<VisitResult> =>
+const done = (result: VisitResult): Next<VisitResult> => ({ kind: "done", result });
+const refuse = (refusal: CalendarRefusal, segment?: number): Next<VisitResult> =>
   done({ ok: false, refusal, ...(segment === undefined ? {} : { segment }) });
 
 /** The replay of a visit made under the same key, the rules of every segment, then the seats and claims. */
-export function beginVisit(flow: VisitFlow, now: number): Step<VisitResult> {
+export function beginVisit(flow: VisitFlow, now: number): Next<VisitResult> {
   const { tables, command } = flow;
   const prior = tables.idempotency.prior(command.idempotency, now);
   if (prior && "refusal" in prior) return refuse(prior.refusal);
@@ -90,7 +90,7 @@ export function beginVisit(flow: VisitFlow, now: number): Step<VisitResult> {
 }
 
 /** The next staffing of every segment, the entry's tentative rows, and the claims to make. */
-function seatVisit(flow: VisitFlow, tried: string[], last: Last | undefined, now: number): Step<VisitResult> {
+function seatVisit(flow: VisitFlow, tried: string[], last: Last | undefined, now: number): Next<VisitResult> {
   const { tables, command } = flow;
   const times = timesOf(command);
   const blocked = command.segments.map((s, i) =>
@@ -191,7 +191,7 @@ export function confirmVisit(flow: VisitFlow, attempt: Attempt, now: number): Vi
  * A calendar refused: what was granted is released, and each refusing segment's next staffing is
  * tried (none, when the calendar would refuse every other staffing alike).
  */
-export function retryVisit(flow: VisitFlow, attempt: Attempt, refused: Refused, now: number): Step<VisitResult> {
+export function retryVisit(flow: VisitFlow, attempt: Attempt, refused: Refused, now: number): Next<VisitResult> {
   const { tables } = flow;
   if (!tables.reservations.isTentative(attempt.rowId)) return refuse(tooLate("visit"));
   dropRows(flow);

@@ -11,7 +11,7 @@
 import { type BookingRecord, holdsCapacity, toBooking } from "../../../domain/booking";
 import type { ClaimRef, TimeNeed } from "../../claim-types";
 import { type Candidate, fixedCandidate, oneEach, preferenceOrder } from "../../claims/preference";
-import { type Attempt, type Phases, phases, type Refused, runClaims, type Step } from "../../claims/run-claims";
+import { type Attempt, type Next, type Phases, phases, type Refused, runClaims } from "../../claims/run-claims";
 import { policyWindowRefusal } from "../../rules/policy";
 import { blockedSpan, checkRequest, type Span } from "../../rules/service-rules";
 import type { CalendarRefusal, CalendarResult, RescheduleCommand } from "../../types";
@@ -23,8 +23,8 @@ import { priorAnswer } from "../tables/idempotency-records";
 import { moveRowId } from "../tables/reservations";
 import type { CalendarTables, FlowDeps } from "../tables/tables";
 
-const done = (result: CalendarResult): Step<CalendarResult> => ({ kind: "done", result });
-const refused = (refusal: CalendarRefusal): Step<CalendarResult> => done({ ok: false, refusal });
+const done = (result: CalendarResult): Next<CalendarResult> => ({ kind: "done", result });
+const refused = (refusal: CalendarRefusal): Next<CalendarResult> => done({ ok: false, refusal });
 
 /**
  * A move's flow: the calendar's tables, the request, and — for a booking made before its service
@@ -74,7 +74,7 @@ export function moveCandidates(
 }
 
 /** The checks of a move, then the move itself or its tentative row. Inside the caller's transaction. */
-export function beginMove({ tables, command, preferred }: MoveFlow, now: number): Step<CalendarResult> {
+export function beginMove({ tables, command, preferred }: MoveFlow, now: number): Next<CalendarResult> {
   const { reservations } = tables;
   const prior = priorAnswer(tables, command.idempotency, now);
   if (prior) return done(prior);
@@ -123,7 +123,7 @@ function seatNext(
   time: Interval,
   { tried, last }: Tries,
   now: number,
-): Step<CalendarResult> {
+): Next<CalendarResult> {
   const { service } = command;
   const blocked = blockedSpan(service, time.start, time.end);
   const candidate = firstWithSeat(tables.reservations.seats, service, candidates, blocked, tried, current.id);
@@ -168,7 +168,7 @@ export function finishMove({ tables, command }: MoveFlow, attempt: Attempt, now:
 }
 
 /** A calendar refused the new time: the row goes, what was granted is released, the next candidate is tried. */
-export function retryMove(flow: MoveFlow, attempt: Attempt, refusal: Refused, now: number): Step<CalendarResult> {
+export function retryMove(flow: MoveFlow, attempt: Attempt, refusal: Refused, now: number): Next<CalendarResult> {
   const { tables, command, preferred } = flow;
   if (!tables.reservations.isTentative(attempt.rowId)) return refused(tooLate("move"));
   const moved = tables.reservations.load(attempt.rowId);

@@ -13,7 +13,7 @@ import {
   type TimeNeed,
 } from "../../claim-types";
 import type { Candidate } from "../../claims/preference";
-import { type Attempt, type Step, TENTATIVE_MS } from "../../claims/run-claims";
+import { type Attempt, type Next, TENTATIVE_MS } from "../../claims/run-claims";
 import type { Span } from "../../rules/service-rules";
 import type { CalendarRefusal, CalendarResult } from "../../types";
 import type { CalendarTables } from "../tables/tables";
@@ -80,7 +80,7 @@ export function claimFor<R>(
   tried: string[],
   now: number,
   place: (tentative: { claims: ClaimRef[]; tentativeUntil: number }) => void,
-): Step<R> {
+): Next<R> {
   place({ claims: refsOf(row.needs), tentativeUntil: now + TENTATIVE_MS });
   tables.alarm.arm(now + TENTATIVE_MS);
   return { kind: "claim", attempt: { ...row, tried: [...tried, candidateKey(candidate)] } };
