@@ -1,4 +1,4 @@
-/** The events a business can subscribe a webhook endpoint to: a booking's, and a waitlist offer. */
+/** The events a business can subscribe a webhook endpoint to: a booking's, a waitlist offer, and e-mails to customers that failed. */
 export const webhookEventTypes = [
   "booking.created",
   "booking.cancelled",
@@ -6,5 +6,6 @@ export const webhookEventTypes = [
   "booking.rescheduled",
   "booking.reminder",
   "waitlist.offered",
+  "email.failed",
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];

@@ -4,6 +4,7 @@ import type { AppEnv } from "../../env";
 import { utcTimestamp } from "../../lib/datetime";
 import { z } from "../../lib/zod";
 import { BookingSchema } from "../../schemas/bookings";
+import { EmailFailedSchema } from "../../schemas/messages";
 import { WaitlistEntrySchema } from "../../schemas/waitlist";
 
 const EventBookingSchema = BookingSchema.extend({
@@ -49,6 +50,11 @@ const events: Record<WebhookEventType, { summary: string; data: z.ZodType }> = {
     summary:
       "A seat of a waitlisted slot freed and the entry first in line was offered a hold (`data.holdId`, kept 15 minutes): `data` is the entry, now OFFERED.",
     data: WaitlistEntrySchema,
+  },
+  "email.failed": {
+    summary:
+      "An e-mail to a customer failed (the hour's limit was reached, the e-mail service refused it, or every retry failed): sent for the first failure of each clock hour only; `data` names that message. Every message's fate is in `GET /bookings/{id}/messages`.",
+    data: EmailFailedSchema,
   },
 };
 
