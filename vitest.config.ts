@@ -56,7 +56,8 @@ async function capturedFiles(id: string): Promise<Record<string, string>> {
     const kinds = await readdir(root).catch(() => [] as string[]);
     for (const kind of kinds)
       for (const file of await readdir(path.join(root, kind)).catch(() => [] as string[]))
-        if (file.startsWith(id)) found[`${kind}/${file.slice(id.length)}`] = await readFile(path.join(root, kind, file), "utf8");
+        if (file.startsWith(id))
+          found[`${kind}/${file.slice(id.length)}`] = await readFile(path.join(root, kind, file), "utf8");
   }
   return found;
 }

@@ -104,4 +104,3 @@ describe("e-mails to customers", () => {
     expect(event.startDate.toJSDate().toISOString()).toBe(new Date(booking.startTime).toISOString());
   });
 });
-

@@ -15,7 +15,9 @@ describe("a move", () => {
   it("sends `rescheduled` with the new and the old time and an invite of the same event, SEQUENCE raised", async () => {
     const m = await mailingBusiness();
     const start = at(3, "10:00");
-    const booking = await json(await api("POST", "/bookings", { key: m.apiKey, body: bookingBody(m.service.id, start) }));
+    const booking = await json(
+      await api("POST", "/bookings", { key: m.apiKey, body: bookingBody(m.service.id, start) }),
+    );
     await settledMessages(m.apiKey, booking.id, 1);
     const moved = { startTime: plus(start, 120), endTime: plus(start, 150) };
     const res = await api("POST", `/bookings/${booking.id}/reschedule`, { key: m.apiKey, body: moved });
@@ -96,7 +98,9 @@ describe("a reminder", () => {
   it("goes out when the service's reminder is due, as the webhook does, without an invite", async () => {
     const m = await mailingBusiness({}, { reminders: [{ offsetMinutes: 60 }] });
     const start = at(3, "15:00");
-    const booking = await json(await api("POST", "/bookings", { key: m.apiKey, body: bookingBody(m.service.id, start) }));
+    const booking = await json(
+      await api("POST", "/bookings", { key: m.apiKey, body: bookingBody(m.service.id, start) }),
+    );
     await settledMessages(m.apiKey, booking.id, 1);
     // An hour before the start, the calendar's alarm raises the reminder.
     vi.setSystemTime(Date.parse(start) - 59 * 60_000);

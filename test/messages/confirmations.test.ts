@@ -48,9 +48,7 @@ describe("a confirmation", () => {
     // Nothing is loaded from anywhere: no images, scripts, styles or frames; the one link is the manage link.
     expect(sent.html).toMatch(/^<!doctype html>\n<html lang="en">/);
     expect(sent.html).not.toMatch(/<img|<script|<link|<iframe|src=|url\(/i);
-    expect([...(sent.html as string).matchAll(/href="([^"]+)"/g)].map(([, href]) => href)).toEqual([
-      booking.manageUrl,
-    ]);
+    expect([...(sent.html as string).matchAll(/href="([^"]+)"/g)].map(([, href]) => href)).toEqual([booking.manageUrl]);
 
     const invite = inviteOf(mail as NonNullable<typeof mail>);
     expect(invite?.attachment).toMatchObject({
@@ -223,7 +221,9 @@ describe("no confirmation", () => {
     await eventually(async () => (sentTo(later.customerEmail).length === 1 ? true : undefined), "the later mail");
     // Its D1 write (with any message) was done before the import answered: it has none.
     const movedIn = await json(await api("GET", `/bookings?serviceId=${m.service.id}&limit=100`, { key: m.apiKey }));
-    const importedId = movedIn.data.find((b: { customerEmail: string }) => b.customerEmail === "moved.in@example.com").id;
+    const importedId = movedIn.data.find(
+      (b: { customerEmail: string }) => b.customerEmail === "moved.in@example.com",
+    ).id;
     expect(await messagesOf(m.apiKey, importedId)).toEqual([]);
     expect(sentTo("moved.in@example.com")).toEqual([]);
     expect(sentTo("nobody.mails@example.com")).toEqual([]);

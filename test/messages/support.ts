@@ -6,12 +6,12 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import ICAL from "ical.js";
 import { expect, vi } from "vitest";
-import { at, bookingBody } from "../bookings/support";
-import { api, createAccount, createService, json, type TestAccount } from "../helpers";
-import { eventually } from "../support/fixtures";
 import { payloadWithLink } from "../../src/links/present";
 import { deadLetterWebhooks, deliverWebhooks } from "../../src/webhooks/deliver";
 import type { WebhookMessage } from "../../src/webhooks/events";
+import { at, bookingBody } from "../bookings/support";
+import { api, createAccount, createService, json, type TestAccount } from "../helpers";
+import { eventually } from "../support/fixtures";
 import { mailbox, recordingMailer, type SentMail } from "../worker";
 
 export type Mailing = TestAccount & { service: { id: string; name: string; timezone: string } };

@@ -7,8 +7,8 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import type { toMessage } from "../../../src/messages/records";
 import type { MessageSchema } from "../../../src/schemas/messages";
 import { at, bookingBody } from "../../bookings/support";
-import { mailingBusiness, messagesOf, settledMessages } from "../../messages/support";
 import { api, createAccount, createService, json, problem, validationError } from "../../helpers";
+import { mailingBusiness, messagesOf, settledMessages } from "../../messages/support";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 
 const messageFields = [
