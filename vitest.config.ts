@@ -73,7 +73,9 @@ export default defineConfig(async () => {
   };
   // Test values only: a deployment sets MANAGE_LINK_SECRET as a secret and PUBLIC_URL to its origin.
   const links = { MANAGE_LINK_SECRET: "test-manage-link-secret-0123456789abcdef", PUBLIC_URL: "http://api.test" };
-  const bindings = { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: "test-admin-token", ...links, ...model };
+  // Test value only: a deployment sets CALENDAR_SECRET as a secret (it seals calendar passwords).
+  const calendars = { CALENDAR_SECRET: "test-calendar-secret-0123456789abcdef" };
+  const bindings = { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: "test-admin-token", ...links, ...calendars, ...model };
   const wrangler = { configPath: "./wrangler.toml" };
   // The production Worker with fault switches on the calendar's D1 writer and queue publisher.
   const main = "./test/worker.ts";
@@ -105,6 +107,8 @@ export default defineConfig(async () => {
           ],
           test: {
             name: "workers",
+            // A real CalDAV server (Xandikos) on loopback for the staff calendar tests.
+            globalSetup: ["./test/setup/caldav-server.ts"],
             include: ["test/**/*.test.ts"],
             exclude: [...configDefaults.exclude, "test/e2e/**", "test/browser/**", ...edgesFiles],
             ...shared,

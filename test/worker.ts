@@ -13,6 +13,7 @@ import type {
   SeatCommand,
 } from "../src/calendar/claim-types";
 import { ProviderCalendar as ProductionProviderCalendar } from "../src/calendar/provider/provider-calendar";
+import type { ReadLimits } from "../src/calendar/provider/sync-flow";
 import { ResourceCalendar as ProductionResourceCalendar } from "../src/calendar/resource/resource-calendar";
 import type { SeatConfirmation } from "../src/calendar/service/seat-claims";
 import { ServiceCalendar as ProductionCalendar } from "../src/calendar/service/service-calendar";
@@ -124,13 +125,49 @@ export class ServiceCalendar extends ProductionCalendar {
   }
 }
 
+/** What a test may put in front of a person's calendar object's CalDAV requests, and its read bounds. */
+export type StaffCalendarFaults = {
+  /** Sees every request to a calendar server, with the real sender to call through to. */
+  caldav?: (request: Request, real: (request: Request) => Promise<Response>, reset: () => never) => Promise<Response>;
+  limits?: ReadLimits;
+};
+
 /**
  * The provider calendar with fault switches for `claim` and `release`: "before" throws before
  * deciding (the object reset before its write), "after" throws once the change is committed
- * (the answer lost); `configure: "fail"` refuses new settings (the object unreachable).
+ * (the answer lost); `configure: "fail"` refuses new settings (the object unreachable); and the
+ * staff calendars' switches (`StaffCalendarFaults`), whose `reset` resets the object for real.
  */
 export class ProviderCalendar extends ProductionProviderCalendar {
-  readonly faults: { claim?: "before" | "after"; release?: "before" | "after"; configure?: "fail" } = {};
+  readonly faults: {
+    claim?: "before" | "after";
+    release?: "before" | "after";
+    configure?: "fail";
+  } & StaffCalendarFaults = {};
+
+  protected override send(request: Request): Promise<Response> {
+    const real = (r: Request) => super.send(r);
+    const reset = (): never => {
+      this.ctx.abort("injected: provider calendar reset during a calendar request");
+      throw new Error("unreachable");
+    };
+    return this.faults.caldav ? this.faults.caldav(request, real, reset) : real(request);
+  }
+
+  protected override readLimits(): ReadLimits {
+    return this.faults.limits ?? super.readLimits();
+  }
+
+  /**
+   * Test-only path of the model-based test: stores (or, with null, forgets) one member's busy
+   * spans as a read of a calendar would, without a calendar server.
+   */
+  setBusy(member: string, spans: { start: number; end: number }[] | null): void {
+    this.ctx.storage.transactionSync(() => {
+      if (spans) this.staff.busy.replace("model", member, { etag: null, kind: "busy", continues: false }, spans);
+      else this.staff.busy.forget("model", member);
+    });
+  }
 
   override configure(snapshot: ProviderSnapshot): { version: number } {
     if (this.faults.configure === "fail") throw new Error("injected: provider calendar reset before configure");

@@ -157,6 +157,8 @@ export async function startBenchServer(options: ServeOptions = {}): Promise<Benc
       // One bench business sends an e-mail per create: lift its hourly bound as the budgets are.
       EMAIL_HOURLY_LIMIT: "1000000000",
       ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+      // The staff calendar scenarios connect a CalDAV server on this machine (scripts/bench/calendars.ts).
+      WEBHOOKS_ALLOW_LOCAL: "true",
     },
   };
   const mf = new Miniflare(

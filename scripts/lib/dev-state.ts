@@ -85,15 +85,20 @@ export function forgetPrepared(state: string): void {
 }
 
 /**
- * A dotenv file in the local state folder with this state's own `MANAGE_LINK_SECRET` (random,
- * made at the first start, kept with the data it signs links for, so links survive restarts).
- * Handed to wrangler as an env file, so wrangler shows it as a hidden secret, never its value.
+ * A dotenv file in the local state folder with this state's own `MANAGE_LINK_SECRET` and
+ * `CALENDAR_SECRET` (random, made at the first start, kept with the data they sign links and seal
+ * calendar passwords for, so both survive restarts; a secret missing from an older state's file
+ * is added). Handed to wrangler as an env file, so wrangler shows them as hidden secrets, never
+ * their values.
  */
 export function devSecretsFile(state: string): string {
   const file = path.join(state, "dev-secrets.env");
-  if (!existsSync(file)) {
-    mkdirSync(state, { recursive: true });
-    writeFileSync(file, `MANAGE_LINK_SECRET=${randomBytes(32).toString("hex")}\n`, { mode: 0o600 });
+  mkdirSync(state, { recursive: true });
+  const current = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const missing = ["MANAGE_LINK_SECRET", "CALENDAR_SECRET"].filter((name) => !current.includes(`${name}=`));
+  if (missing.length > 0) {
+    const lines = missing.map((name) => `${name}=${randomBytes(32).toString("hex")}\n`).join("");
+    writeFileSync(file, current + lines, { mode: 0o600 });
   }
   return file;
 }

@@ -68,6 +68,11 @@ export type ClaimSpan = {
    * the new claim.
    */
   alongside?: string | readonly string[] | null;
+  /**
+   * The booking this claim is for, when its id does not say (a hold's claim kept for the booking
+   * made from it): the person's calendar writes the booking's event under this id.
+   */
+  bookingId?: string;
 };
 
 /** A claim and the caller's copy of the owner's settings (the calendar keeps the newer). */

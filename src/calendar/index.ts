@@ -8,6 +8,7 @@
 import type { Hold } from "../domain/hold";
 import type { WaitlistFrom, WaitlistStatus } from "../domain/waitlist";
 import type { ProviderSnapshot, ResourceSnapshot } from "./claim-types";
+import type { NewCalendar } from "./provider/connections";
 import { blockedSpan, slotsBetween } from "./rules/service-rules";
 import { type CountedSlot, countSlots } from "./rules/slot-counts";
 import type { CustomerRewrite } from "./service/customer-rewrite";
@@ -26,7 +27,9 @@ import type {
   VisitCommand,
 } from "./types";
 
+export { sealCredentials } from "./caldav/credentials";
 export type { ProviderSnapshot, ResourceSnapshot } from "./claim-types";
+export { MAX_CALENDARS, type StaffCalendar, type SyncStatus } from "./provider/connections";
 export { ProviderCalendar } from "./provider/provider-calendar";
 export { ResourceCalendar, type ResourceProposal } from "./resource/resource-calendar";
 export { MAX_OCCURRENCES, MAX_SERIES_DAYS, occurrenceStarts, parseRecurrence } from "./rules/recurrence";
@@ -135,7 +138,11 @@ export async function slotCalendar(
     serviceCalendarOf(env, service.businessId, service.id).availability(service, from, to),
     staffing.people &&
       Promise.all(
-        staffing.people.map(async (provider) => ({ provider, claims: await claimsOf("provider", provider.id) })),
+        staffing.people.map(async (provider) => ({
+          provider,
+          // A person's claims and their own calendars' busy spans, in one call.
+          ...(await providerCalendarOf(env, service.businessId, provider.id).timeBetween(around.start, around.end)),
+        })),
       ),
     staffing.resources?.length
       ? Promise.all(
@@ -164,6 +171,21 @@ export const serviceChanged = (
   version: number,
   changed: { reminders?: number[]; offers?: OfferContext } = {},
 ) => serviceCalendar(env, businessId, serviceId).serviceChanged(version, changed);
+
+/**
+ * A person's own calendars (CalDAV), kept in their calendar object: connect one (settings pushed
+ * first; null when they have 5), list, read one, disconnect, and read one now.
+ */
+export const staffCalendarsOf = (env: Env, businessId: string, providerId: string) => {
+  const calendar = providerCalendarOf(env, businessId, providerId);
+  return {
+    connect: (person: ProviderSnapshot, added: NewCalendar) => calendar.connectCalendar(person, added),
+    list: () => calendar.listCalendars(),
+    get: (id: string) => calendar.getCalendar(id),
+    disconnect: (id: string) => calendar.disconnectCalendar(id),
+    sync: (id: string) => calendar.syncCalendar(id),
+  };
+};
 
 /** Pushes a person's settings to their calendar; answers the version it holds. */
 export const configurePerson = (env: Env, person: ProviderSnapshot) =>

@@ -1,4 +1,8 @@
-/** The events a business can subscribe a webhook endpoint to: a booking's, a waitlist offer, and e-mails to customers that failed. */
+/**
+ * The events a business can subscribe a webhook endpoint to: a booking's, a waitlist offer, a
+ * person's own calendar failing to sync (once per outage), and e-mails to customers failing (at
+ * most once an hour).
+ */
 export const webhookEventTypes = [
   "booking.created",
   "booking.cancelled",
@@ -6,6 +10,7 @@ export const webhookEventTypes = [
   "booking.rescheduled",
   "booking.reminder",
   "waitlist.offered",
+  "calendar.sync_failed",
   "email.failed",
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];

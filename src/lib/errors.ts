@@ -19,6 +19,7 @@ export const problemTypes = {
   slot_available: { status: 409, title: "Slot available" },
   waitlist_full: { status: 409, title: "Waitlist full" },
   slug_taken: { status: 409, title: "Slug taken" },
+  calendar_limit: { status: 409, title: "Calendar limit reached" },
   precondition_failed: { status: 412, title: "Precondition failed" },
   payload_too_large: { status: 413, title: "Payload too large" },
   unsupported_media_type: { status: 415, title: "Unsupported media type" },

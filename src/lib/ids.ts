@@ -18,6 +18,7 @@ export const idPrefixes = {
   appointment: "apt",
   series: "ser",
   waitlist: "wtl",
+  calendar: "cal",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

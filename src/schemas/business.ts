@@ -16,7 +16,9 @@ const locale = z.enum(locales).openapi({ description: "Language of the booking p
 
 const BookingPageSettingsSchema = z
   .strictObject({
-    enabled: z.boolean().openapi({ description: "The page answers at `/book/{slug}` (a slug is needed)." }),
+    enabled: z
+      .boolean()
+      .openapi({ description: "The page answers at `/book/{slug}` (a slug is needed).", example: true }),
     title: z
       .string()
       .trim()
@@ -34,7 +36,9 @@ const BookingPageSettingsSchema = z
 
 const EmailSettingsSchema = z
   .strictObject({
-    enabled: z.boolean().openapi({ description: "Customers get confirmations, change notices and reminders." }),
+    enabled: z
+      .boolean()
+      .openapi({ description: "Customers get confirmations, change notices and reminders.", example: true }),
     fromName: z
       .string()
       .trim()
@@ -42,18 +46,20 @@ const EmailSettingsSchema = z
       .max(100)
       .optional()
       .openapi({ description: "Sender name; the business's name if absent." }),
-    replyTo: customerEmail.optional().openapi({ description: "Replies go here; `contactEmail` if absent." }),
+    replyTo: customerEmail
+      .optional()
+      .openapi({ description: "Replies go here; `contactEmail` if absent.", example: "desk@example.com" }),
   })
   .openapi("EmailSettings", { description: "E-mails to customers." });
 
 /** What a business may change of itself; nested settings are replaced whole. */
 export const UpdateBusinessSchema = z
   .strictObject({
-    name: z.string().trim().min(1).max(200),
+    name: z.string().trim().min(1).max(200).openapi({ example: "Demo Salon" }),
     slug: slug.nullable(),
     timezone,
     locale,
-    contactEmail: customerEmail.nullable(),
+    contactEmail: customerEmail.nullable().openapi({ example: "hello@example.com" }),
     bookingPage: BookingPageSettingsSchema,
     emails: EmailSettingsSchema,
   })

@@ -12,6 +12,7 @@ type Operation = ReturnType<typeof contract.operations>[number];
 const sampleParams: Record<string, string> = {
   id: "zzz_00000000000000000000000000",
   deliveryId: "dlv_00000000000000000000000000",
+  calendarId: "cal_00000000000000000000000000",
   code: "not_found",
   token: "bkg_00000000000000000000000000.0000000000000000000000000000000000000000000",
 };
@@ -98,6 +99,7 @@ describe("request bodies", () => {
       "POST /manage/{token}/reschedule",
       "POST /mcp",
       "POST /providers",
+      "POST /providers/{id}/calendars",
       "POST /resources",
       "POST /series",
       "POST /series/{id}/cancel",

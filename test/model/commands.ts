@@ -6,6 +6,7 @@
  */
 import fc from "fast-check";
 import { expect } from "vitest";
+import { BusyAppears, BusyGone } from "./busy";
 import {
   blockedOf,
   DAY,
@@ -718,6 +719,14 @@ export const commands = [
     )
     .map(([p, change]) => new PatchProvider(p, change)),
   fc.constantFrom(30, 120, 600, 1440).map((mins) => new Advance(mins)),
+  // Busy times where bookings are tried (twice: they must meet bookings and moves to matter).
+  fc
+    .tuple(person, day, time, fc.constantFrom(30, 90, 240))
+    .map(([p, d, t, mins]) => new BusyAppears(p, at(d, t), mins)),
+  fc
+    .tuple(person, day, time, fc.constantFrom(30, 90, 240))
+    .map(([p, d, t, mins]) => new BusyAppears(p, at(d, t), mins)),
+  index.map((i) => new BusyGone(i)),
 ];
 
 /** A first state: two services and two people in any of the settings commands can reach. */

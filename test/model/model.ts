@@ -105,7 +105,15 @@ export type Model = {
   holds: HoldModel[];
   /** Waitlist entries by id (ids sort in the order they joined). */
   waitlist?: WaitModel[];
+  /** Busy spans of the people's own calendars (test/model/busy.ts). */
+  busy?: BusyModel[];
+  /** Steps checked so far, and the step each booking's or hold's time was placed at (`id@start`). */
+  seq?: number;
+  placed?: Record<string, number>;
 };
+
+/** A busy span of a person's own calendar, and the step it became known at. */
+export type BusyModel = { id: string; person: ProviderKey; start: number; end: number; seq: number };
 
 /** What a request should get: success, or a problem with its code and (for 409 slot_unavailable) reason. */
 export type Expected =
@@ -286,7 +294,48 @@ function personRefuses(
   const overlapping = claimsOf(m, key, exceptId).filter((c) => overlaps(c.blocked, blocked));
   if (overlapping.some((c) => c.service !== serviceKey || c.start !== start)) return "provider_busy";
   if (overlapping.length >= m.services[serviceKey].capacity) return "provider_busy";
+  // Their own calendar's busy times, after their claims (as the person's calendar decides).
+  if (busyOver(m, key, blocked)) return "provider_busy";
   return null;
+}
+
+/** Whether a busy span of the person's own calendar overlaps `blocked` (a claim's blocked time). */
+const busyOver = (m: Model, person: ProviderKey, blocked: Span) =>
+  (m.busy ?? []).some((b) => b.person === person && overlaps(b, blocked));
+
+/**
+ * Counts a step and finds bookings placed over busy spans known before them: nothing is booked
+ * over a busy time known before the booking took its time. A booking's time is placed at the step
+ * it first showed with that start (a move places it anew); one made from a hold keeps the step its
+ * hold was placed at (a hold keeps its time).
+ */
+function busyViolations(m: Model): string[] {
+  m.seq = (m.seq ?? 0) + 1;
+  m.placed = m.placed ?? {};
+  const placed = m.placed;
+  for (const hold of m.holds) placed[`${hold.id}@${hold.start}`] ??= m.seq;
+  const wrong: string[] = [];
+  for (const booking of m.bookings) {
+    const key = `${booking.id}@${booking.start}@${booking.provider ?? booking.team.join(",")}`;
+    if (placed[key] === undefined) {
+      const hold = m.holds.find(
+        (h) =>
+          h.state === "CONSUMED" &&
+          h.start === booking.start &&
+          h.service === booking.service &&
+          h.provider === booking.provider,
+      );
+      placed[key] = hold ? (placed[`${hold.id}@${hold.start}`] ?? m.seq) : m.seq;
+    }
+    if (booking.status !== "CONFIRMED") continue;
+    const people = booking.provider ? [booking.provider] : booking.team;
+    for (const busy of m.busy ?? []) {
+      if (busy.seq < (placed[key] as number) && people.includes(busy.person) && overlaps(busy, booking.blocked)) {
+        wrong.push(`${booking.id} is booked over ${busy.person}'s busy time known before it`);
+      }
+    }
+  }
+  return wrong;
 }
 
 /** Seats taken in a person's session of a service: their rows and every row without a person. */
@@ -543,5 +592,6 @@ export function violations(m: Model): string[] {
     if (!unitsFit(m, resource, open ? quantity : 0, true))
       wrong.push(`${resource} holds more than ${open ? quantity : 0} units`);
   }
+  wrong.push(...busyViolations(m));
   return [...new Set(wrong)];
 }

@@ -4,6 +4,7 @@
  */
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, it, vi } from "vitest";
+import { BusyAppears, BusyGone } from "./busy";
 import { Advance, Convert, Create, Hold, LinkCancel, LinkMove, Move, PatchProvider, PatchService } from "./commands";
 import { MINUTE, type Model, T0 } from "./model";
 import { setUp } from "./system";
@@ -192,6 +193,20 @@ describe("regressions", () => {
       new Hold("S1", 0, time("12:30"), null, 60),
       new Hold("S1", 0, time("12:30"), null, 60),
       new Convert(13),
+    ]);
+  });
+
+  it("a busy time of a person's own calendar refuses a booking, a hold and a move over it; gone, it frees them", async () => {
+    const busyAt = T0 + 24 * 60 * MINUTE + 10 * 60 * MINUTE;
+    await replay(start({ s0: { providers: ["P0"] } }), [
+      new Create("S0", 0, time("10:00"), "P0"),
+      new BusyAppears("P0", busyAt, 240),
+      new Create("S0", 1, time("10:00"), "P0"),
+      new Create("S0", 1, time("12:00"), null),
+      new Hold("S0", 1, time("11:30"), null, 60),
+      new Move(0, 1, time("12:30"), null),
+      new BusyGone(0),
+      new Create("S0", 1, time("10:00"), "P0"),
     ]);
   });
 

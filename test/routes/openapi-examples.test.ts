@@ -105,6 +105,7 @@ async function deliveryOf(key: string, webhookId: string): Promise<string> {
 async function fixtures(): Promise<Fixtures> {
   const { apiKey: key } = await createAccount("Examples");
   let webhookId: string | undefined;
+  let lastProvider: string | undefined;
   const webhook = async () => {
     const body = { url: "https://hooks.example/ok", events: ["booking.created"] };
     webhookId ??= (await json(await api("POST", "/webhooks", { key, body }))).id as string;
@@ -124,7 +125,15 @@ async function fixtures(): Promise<Fixtures> {
       bookings: booking,
       providers: async () => {
         const body = { name: "Sam", timezone: "UTC", weeklySchedule: { mon: [{ start: "09:00", end: "17:00" }] } };
-        return (await json(await api("POST", "/providers", { key, body }))).id as string;
+        lastProvider = (await json(await api("POST", "/providers", { key, body }))).id as string;
+        return lastProvider;
+      },
+      // A calendar of the provider the path's `{id}` just made (its server resolves nowhere: `failing`).
+      calendarId: async () => {
+        const body = { url: "https://calendar.example.invalid/dav/cal/" };
+        const res = await api("POST", `/providers/${lastProvider}/calendars`, { key, body });
+        expect(res.status, await res.clone().text()).toBe(201);
+        return (await json(res)).id as string;
       },
       resources: async () => {
         const body = { name: "Room", timezone: "UTC" };

@@ -1,7 +1,8 @@
 /**
  * The document's `webhooks` section describes what receivers really get: each event type a
  * business can subscribe to is documented, and the bodies and headers of real deliveries (a
- * booking made, moved, edited, reminded of and cancelled, and an e-mail to its customer refused)
+ * booking made, moved, edited, reminded of and cancelled; a person's own calendar that fails; an
+ * e-mail to the booking's customer refused)
  * validate against the documented request.
  */
 import { runDurableObjectAlarm } from "cloudflare:test";
@@ -10,8 +11,9 @@ import addFormats from "ajv-formats";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { webhookEventTypes } from "../../src/domain/webhook";
 import { at, bookingBody, calendarStub, plus } from "../bookings/support";
+import { connect, personStub } from "../calendars/support";
 import { api, createAccount, createService, json } from "../helpers";
-import { eventually } from "../support/fixtures";
+import { createProvider, eventually } from "../support/fixtures";
 import { mailbox } from "../worker";
 
 afterEach(() => vi.restoreAllMocks());
@@ -57,7 +59,12 @@ describe("the webhooks section", () => {
     const waiting = { serviceId: service.id, ...moved, customerName: "Wait Ing", customerEmail: "wait@example.com" };
     expect((await api("POST", "/waitlist", { key: apiKey, body: waiting })).status).toBe(201);
     expect((await api("POST", `/bookings/${booking.id}/cancel`, { key: apiKey })).status).toBe(200);
-    await eventually(async () => (sent.length >= 7 ? true : undefined), "seven deliveries");
+    // A person's own calendar on a closed port: its first read fails, an outage begins.
+    const person = await createProvider(apiKey);
+    const calendar = await connect(apiKey, person.id, { url: "http://127.0.0.1:9/dav/calendar/" });
+    expect(calendar.syncStatus).toBe("failing");
+    await runDurableObjectAlarm(personStub(businessId, person.id));
+    await eventually(async () => (sent.length >= 8 ? true : undefined), "eight deliveries");
     mailbox.faults.refuse = undefined;
 
     const ajv = new Ajv2020({ allErrors: true, strict: false });

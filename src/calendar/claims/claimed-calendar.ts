@@ -74,6 +74,7 @@ export abstract class ClaimedCalendar<S extends ClaimedSettings> extends Durable
   release(claimId: string): { released: boolean } {
     return this.ctx.storage.transactionSync(() => {
       const released = this.claims.release(claimId, Date.now());
+      if (released) this.claimReleased(claimId);
       this.scheduleAlarm();
       return { released };
     });
@@ -109,6 +110,17 @@ export abstract class ClaimedCalendar<S extends ClaimedSettings> extends Durable
     });
   }
 
+  /** A claim was stored, or kept with a new expiry; in the same transaction. Kinds that follow their claims override it. */
+  protected claimStored(_claim: ClaimSpan): void {}
+
+  /** A live claim was released; in the same transaction. */
+  protected claimReleased(_claimId: string): void {}
+
+  /** The earliest work of the kind's own that the alarm must run, or null. */
+  protected ownWorkDue(): number | null {
+    return null;
+  }
+
   /** The settings a claim is decided with: the stored ones, unless a kind narrows them (a proposed change). */
   protected effective(settings: S, _now: number): S {
     return settings;
@@ -134,6 +146,7 @@ export abstract class ClaimedCalendar<S extends ClaimedSettings> extends Durable
       const expires = command.expiresAt ?? null;
       if (expires !== live.expires_ms) {
         this.claims.setExpiry(command.claimId, expires);
+        this.claimStored(command);
         this.scheduleAlarm();
       }
       return { ok: true, replayed: true };
@@ -141,6 +154,7 @@ export abstract class ClaimedCalendar<S extends ClaimedSettings> extends Durable
     const refusal = this.refuse(settings, command, this.claims.overlapping(command, now));
     if (refusal) return refusal;
     this.claims.put(command, now);
+    this.claimStored(command);
     this.scheduleAlarm();
     return { ok: true, replayed: false };
   }
@@ -159,8 +173,9 @@ export abstract class ClaimedCalendar<S extends ClaimedSettings> extends Durable
   }
 
   /** Keeps one alarm at the next due work, written in the caller's transaction (committed with it). */
-  private scheduleAlarm(): void {
-    const next = this.claims.nextDue();
+  protected scheduleAlarm(): void {
+    const due = [this.claims.nextDue(), this.ownWorkDue()].filter((at): at is number => at !== null);
+    const next = due.length > 0 ? Math.min(...due) : null;
     if (next === null) void this.ctx.storage.deleteAlarm();
     else void this.ctx.storage.setAlarm(next);
   }

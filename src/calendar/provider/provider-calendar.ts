@@ -1,20 +1,103 @@
-import type { ClaimRefusal, ClaimSpan, OverlappingClaim, ProviderSnapshot } from "../claim-types";
+import type { BusySpan } from "../caldav/expand";
+import type { ClaimRefusal, ClaimSpan, HeldClaim, OverlappingClaim, ProviderSnapshot } from "../claim-types";
 import { ClaimedCalendar } from "../claims/claimed-calendar";
 import { checkProviderFree, checkProviderWorking } from "../rules/person-rules";
+import type { NewCalendar, StaffCalendar } from "./connections";
+import { StaffCalendars } from "./staff-calendars";
+import { DEFAULT_LIMITS, type ReadLimits } from "./sync-flow";
+
+/** A person's time as the slot calendar reads it: the claims on it and their own calendars' busy spans. */
+export type PersonTime = { claims: HeldClaim[]; busy: BusySpan[] };
 
 /**
  * The calendar of one business's provider: the single authority on a person's time across every
  * service they perform. A person takes one session at a time; a group session takes up to its
- * service's capacity of seats.
+ * service's capacity of seats; and nothing is claimed over a busy time of their own calendars
+ * (docs/staff-calendars.md), which this object reads and writes their bookings into.
  */
 export class ProviderCalendar extends ClaimedCalendar<ProviderSnapshot> {
   protected readonly reasons = { unavailable: "provider_unavailable", busy: "provider_busy" } as const;
+  protected readonly staff: StaffCalendars;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env, "provider");
+    this.staff = new StaffCalendars({
+      storage: ctx.storage,
+      env,
+      fetcher: (request) => this.send(request),
+      limits: () => this.readLimits(),
+      person: () => {
+        const settings = this.stored();
+        return settings && { businessId: settings.businessId, providerId: settings.id, timezone: settings.timezone };
+      },
+      arm: () => this.scheduleAlarm(),
+    });
   }
 
   protected refuse(person: ProviderSnapshot, claim: ClaimSpan, overlapping: OverlappingClaim[]): ClaimRefusal | null {
-    return checkProviderWorking(person, claim.start, claim.end) ?? checkProviderFree(claim, overlapping);
+    return (
+      checkProviderWorking(person, claim.start, claim.end) ??
+      checkProviderFree(claim, overlapping) ??
+      this.staff.refusal(claim)
+    );
+  }
+
+  /** How the object reaches calendar servers (a test puts faults in front of it). */
+  protected send(request: Request): Promise<Response> {
+    return fetch(request);
+  }
+
+  /** The bounds of one read (a test narrows them to reach them with a few events). */
+  protected readLimits(): ReadLimits {
+    return DEFAULT_LIMITS;
+  }
+
+  /** Connects one of the person's calendars (settings pushed first); null when they have 5 already. */
+  connectCalendar(person: ProviderSnapshot, calendar: NewCalendar): StaffCalendar | null {
+    this.configure(person);
+    return this.staff.connect(calendar);
+  }
+
+  disconnectCalendar(id: string): boolean {
+    return this.staff.disconnect(id);
+  }
+
+  listCalendars(): StaffCalendar[] {
+    return this.staff.list();
+  }
+
+  getCalendar(id: string): StaffCalendar | null {
+    return this.staff.get(id);
+  }
+
+  /** Reads the calendar now and answers it as it is then (`syncStatus` says how the read went). */
+  syncCalendar(id: string): Promise<StaffCalendar | null> {
+    return this.staff.sync(id);
+  }
+
+  /** Live claims and own-calendar busy spans overlapping `[from, to)`: what the slot calendar counts. */
+  timeBetween(from: number, to: number): PersonTime {
+    return { claims: this.claimsBetween(from, to), busy: this.staff.busy.between(from, to) };
+  }
+
+  override async alarm(): Promise<void> {
+    await super.alarm();
+    try {
+      await this.staff.runDue(Date.now());
+    } finally {
+      this.ctx.storage.transactionSync(() => this.scheduleAlarm());
+    }
+  }
+
+  protected override ownWorkDue(): number | null {
+    return this.staff.nextDue();
+  }
+
+  protected override claimStored(claim: ClaimSpan): void {
+    this.staff.claimStored(claim);
+  }
+
+  protected override claimReleased(claimId: string): void {
+    this.staff.claimReleased(claimId);
   }
 }

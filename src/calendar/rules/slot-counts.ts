@@ -18,12 +18,15 @@ import { type HeldClaim, type ProviderSnapshot, type ResourceSnapshot, sessionOf
 import { overlapSweep } from "./overlap-sweep";
 import { checkProviderFree, checkProviderWorking } from "./person-rules";
 import { checkResourceFree } from "./resource-rules";
-import { blockedSpan, checkTiming, type ServiceRules } from "./service-rules";
+import { blockedSpan, checkTiming, type ServiceRules, type Span } from "./service-rules";
 import type { CalendarSlot, LiveSlot } from "./slots";
 import { memoizedWorkingTime } from "./working-time-memo";
 
-/** A person with the live claims on their time around the range. */
-export type ProviderTime = { provider: ProviderSnapshot; claims: HeldClaim[] };
+/**
+ * A person with the live claims on their time around the range, and the busy spans of their own
+ * calendars there (a span overlapping a slot's blocked time takes the person out of it).
+ */
+export type ProviderTime = { provider: ProviderSnapshot; claims: HeldClaim[]; busy?: readonly Span[] };
 /** A resource with the live claims on its units around the range. */
 export type ResourceTime = { resource: ResourceSnapshot; claims: HeldClaim[] };
 
@@ -59,7 +62,8 @@ export function countSlots(
       const key = JSON.stringify([active, timezone, weeklySchedule, dateOverrides]);
       const hours = hoursGroups.get(key) ?? hoursGroups.size;
       hoursGroups.set(key, hours);
-      return { ...time, around: overlapSweep(time.claims), hours };
+      const busy = overlapSweep((time.busy ?? []).map((b) => ({ blockedStart: b.start, blockedEnd: b.end })));
+      return { ...time, around: overlapSweep(time.claims), busyAround: busy, hours };
     })
     .sort((a, b) => (a.provider.id < b.provider.id ? -1 : a.provider.id > b.provider.id ? 1 : 0));
   const units = (staffing.resources ?? []).map((time) => ({ ...time, around: overlapSweep(time.claims) }));
@@ -84,13 +88,13 @@ export function countSlots(
     const session = { session: sessionOf("provider", serviceId, start, []), capacity: Number.POSITIVE_INFINITY };
     const working: (boolean | undefined)[] = [];
     /** Whether the person offers this slot's session; the claims on their time around it. */
-    const offers = ({ provider, hours }: (typeof people)[number], claims: HeldClaim[]) => {
+    const offers = ({ provider, hours, busyAround }: (typeof people)[number], claims: HeldClaim[]) => {
       let works = working[hours];
       if (works === undefined) {
         works = checkProviderWorking(provider, start, end, calendar) === null;
         working[hours] = works;
       }
-      return works && checkProviderFree(session, claims) === null;
+      return works && checkProviderFree(session, claims) === null && busyAround(blocked).length === 0;
     };
     if (staffing.team) {
       const ids = people.map((p) => p.provider.id);

@@ -147,7 +147,7 @@ export function consumeHold(
     tables.tasks.confirm(
       service.businessId,
       claim,
-      { ...span, claimId: claim.claimId, session, capacity: service.capacity },
+      { ...span, claimId: claim.claimId, session, capacity: service.capacity, bookingId: record.id },
       now,
     );
   }

@@ -3,6 +3,7 @@ import { loadBusiness, toBusiness } from "../../business/records";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
 import { bearerSecurity, emptyResponse, ifNoneMatchHeader, jsonResponse, problemResponses } from "../../lib/openapi";
+import { z } from "../../lib/zod";
 import { BusinessSchema } from "../../schemas/business";
 
 const route = createRoute({
@@ -12,13 +13,13 @@ const route = createRoute({
   tags: ["Business"],
   summary: "Get the business",
   description:
-    "The business account the API key belongs to, and its settings: the booking page and e-mails to customers. Sends the `ETag`; with `If-None-Match` naming the current one, the answer is a 304 without a body.",
+    "The business account the API key belongs to, and its settings: the booking page and e-mails to customers. Sends the `ETag`; with `If-None-Match` naming the current one, the answer is a 304 without a body. It takes no query parameters (any is a 422).",
   security: bearerSecurity,
-  request: { headers: ifNoneMatchHeader },
+  request: { headers: ifNoneMatchHeader, query: z.strictObject({}) },
   responses: {
     200: jsonResponse("The business.", BusinessSchema, { required: ["ETag"] }),
     304: emptyResponse("Not modified: the ETag in If-None-Match is current.", ["ETag"]),
-    ...problemResponses(),
+    ...problemResponses(422),
   },
 });
 

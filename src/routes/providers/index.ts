@@ -3,13 +3,18 @@ import type { AppEnv } from "../../env";
 import { validationHook } from "../../lib/validation";
 import { listProviderBookings } from "./bookings";
 import { createProvider } from "./create";
+import { createProviderCalendar } from "./create-calendar";
 import { createProviderFeed } from "./create-feed";
+import { deleteProviderCalendar } from "./delete-calendar";
 import { deleteProviderFeed } from "./delete-feed";
 import { getProvider } from "./get";
+import { getProviderCalendar } from "./get-calendar";
 import { listProviders } from "./list";
+import { listProviderCalendars } from "./list-calendars";
+import { syncProviderCalendar } from "./sync-calendar";
 import { updateProvider } from "./update";
 
-/** `/providers`: the people (or rooms) who perform services, and their bookings and calendar feeds. */
+/** `/providers`: the people (or rooms) who perform services, their bookings, calendar feeds and own calendars. */
 export const providersApp = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 listProviders(providersApp);
 createProvider(providersApp);
@@ -18,3 +23,8 @@ updateProvider(providersApp);
 listProviderBookings(providersApp);
 createProviderFeed(providersApp);
 deleteProviderFeed(providersApp);
+listProviderCalendars(providersApp);
+createProviderCalendar(providersApp);
+getProviderCalendar(providersApp);
+deleteProviderCalendar(providersApp);
+syncProviderCalendar(providersApp);

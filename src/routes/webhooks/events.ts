@@ -4,6 +4,7 @@ import type { AppEnv } from "../../env";
 import { utcTimestamp } from "../../lib/datetime";
 import { z } from "../../lib/zod";
 import { BookingSchema } from "../../schemas/bookings";
+import { CalendarSyncFailedSchema } from "../../schemas/calendars";
 import { EmailFailedSchema } from "../../schemas/messages";
 import { WaitlistEntrySchema } from "../../schemas/waitlist";
 
@@ -50,6 +51,11 @@ const events: Record<WebhookEventType, { summary: string; data: z.ZodType }> = {
     summary:
       "A seat of a waitlisted slot freed and the entry first in line was offered a hold (`data.holdId`, kept 15 minutes): `data` is the entry, now OFFERED.",
     data: WaitlistEntrySchema,
+  },
+  "calendar.sync_failed": {
+    summary:
+      "A person's own calendar could not be read (`data.error` says why): sent once when an outage begins, not per retry; its last busy times still count. Another is sent only after a read succeeded and a later one failed again.",
+    data: CalendarSyncFailedSchema,
   },
   "email.failed": {
     summary:

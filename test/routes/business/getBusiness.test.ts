@@ -1,6 +1,6 @@
 /** GET /business: the key's own business and its settings, with an ETag; nobody else's. */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, json } from "../../helpers";
+import { api, createAccount, json, validationError } from "../../helpers";
 import { expectUnauthorized, revokedKey } from "../../support/security";
 
 describe("happy", () => {
@@ -31,6 +31,11 @@ describe("happy", () => {
 });
 
 describe("error", () => {
+  it("a query parameter is a 422 naming it (the business takes none)", async () => {
+    const { apiKey } = await createAccount();
+    await validationError(await api("GET", "/business?slug=other", { key: apiKey }), "slug");
+  });
+
   it("a stale If-None-Match gets the whole business", async () => {
     const { apiKey } = await createAccount();
     await api("PATCH", "/business", { key: apiKey, body: { locale: "de" } });

@@ -1,0 +1,73 @@
+/**
+ * The person's calendar object's webhook events (`calendar.sync_failed`): recorded in the
+ * transaction that starts an outage, then written to D1 with one delivery per subscribed
+ * endpoint (the booking events' statements, so a replay is harmless) and put on the webhook queue
+ * when it has a delivery; whatever fails waits here for the alarm.
+ */
+
+import { createDb } from "../../db/client";
+import { bind, readBatch } from "../../db/prepared";
+import type { WebhookEventType } from "../../domain/webhook";
+import { newId } from "../../lib/ids";
+import { type BookingEvent, eventPayload, eventWrites, type WebhookMessage } from "../../webhooks/events";
+import { errorText, retryDelayMs } from "../retention";
+
+type EventRow = BookingEvent & { attempts: number };
+
+export class CalendarEvents {
+  constructor(private readonly sql: SqlStorage) {}
+
+  /** Records an event, inside the caller's transaction. */
+  raise(businessId: string, type: WebhookEventType, data: object, now: number): void {
+    const at = new Date(now).toISOString();
+    this.sql.exec(
+      "INSERT INTO calendar_events (id, business_id, type, payload, created_at, next_attempt_ms) VALUES (?, ?, ?, ?, ?, ?)",
+      newId("event", now),
+      businessId,
+      type,
+      eventPayload(type, data, at),
+      at,
+      now,
+    );
+  }
+
+  /** Events due now, oldest first. */
+  due(now: number): EventRow[] {
+    return this.sql
+      .exec<EventRow>(
+        `SELECT id, business_id AS businessId, type, payload, created_at AS createdAt, attempts
+         FROM calendar_events WHERE next_attempt_ms <= ? ORDER BY id LIMIT 20`,
+        now,
+      )
+      .toArray();
+  }
+
+  /** The event reached D1 and, if anyone subscribed, the queue: it is dropped. */
+  delivered(id: string): void {
+    this.sql.exec("DELETE FROM calendar_events WHERE id = ?", id);
+  }
+
+  failed(event: EventRow, error: unknown, now: number): void {
+    this.sql.exec(
+      "UPDATE calendar_events SET attempts = attempts + 1, next_attempt_ms = ?, last_error = ? WHERE id = ?",
+      now + retryDelayMs(event.attempts + 1),
+      errorText(error).slice(0, 500),
+      event.id,
+    );
+  }
+
+  nextDue(): number | null {
+    return this.sql.exec<{ at: number | null }>("SELECT min(next_attempt_ms) AS at FROM calendar_events").one().at;
+  }
+}
+
+/** Writes one event and its deliveries to D1, then queues it when it has any. */
+export async function publishEvent(env: Env, event: BookingEvent): Promise<void> {
+  const db = createDb(env.DB);
+  const results = await readBatch(
+    env.DB,
+    eventWrites(db).map((query) => bind<unknown>(query, event)),
+  );
+  const [counted] = results[results.length - 1] as { deliveries: number }[];
+  if ((counted?.deliveries ?? 0) > 0) await env.WEBHOOK_QUEUE.send({ eventId: event.id } satisfies WebhookMessage);
+}

@@ -1,0 +1,192 @@
+/**
+ * A person's own calendars inside their calendar object: connecting and disconnecting them, the
+ * busy spans they give (checked by every claim and read by the slot calendar), reading them (by
+ * the alarm every 5 minutes and on demand), writing the person's bookings into those that ask
+ * for it, and the webhook events of their outages. Its tables are versioned on their own
+ * (`meta.staff_calendars_schema`), apart from the claimed calendar's migrations.
+ */
+import { unseal } from "../../lib/sealed";
+import { CALENDAR_SECRET_PURPOSE, type SealedCredentials } from "../caldav/credentials";
+import type { CaldavAccess, Fetcher } from "../caldav/http";
+import type { ClaimRefusal, ClaimSpan } from "../claim-types";
+import { BookingWrites } from "./booking-writes";
+import { BusyStore } from "./busy-store";
+import { CalendarEvents, publishEvent } from "./calendar-events";
+import { type CalendarRow, Connections, type NewCalendar, type StaffCalendar, viewOf } from "./connections";
+import { type ReadContext, type ReadLimits, readCalendar } from "./sync-flow";
+import { staffCalendarMigrations } from "./tables";
+import { runWrites, type WriteContext } from "./write-flow";
+
+/** What the calendars need of their object. */
+export type StaffHost = {
+  storage: DurableObjectStorage;
+  env: Env;
+  fetcher: Fetcher;
+  /** The bounds of one read, asked at each read (a test narrows them). */
+  limits(): ReadLimits;
+  /** The person as their stored settings say (null before any). */
+  person(): { businessId: string; providerId: string; timezone: string } | null;
+  /** Re-arms the object's alarm at its earliest due work, inside the caller's transaction. */
+  arm(): void;
+};
+
+/** Brings the tables up to date, counting versions in `meta` (apart from the claimed calendar's). */
+function migrateStaffTables(sql: SqlStorage): void {
+  const row = sql.exec<{ value: number }>("SELECT value FROM meta WHERE key = 'staff_calendars_schema'").toArray()[0];
+  const current = row?.value ?? 0;
+  for (let v = current; v < staffCalendarMigrations.length; v++) sql.exec(staffCalendarMigrations[v] as string);
+  sql.exec(
+    `INSERT INTO meta (key, value) VALUES ('staff_calendars_schema', ?)
+     ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    staffCalendarMigrations.length,
+  );
+}
+
+export class StaffCalendars {
+  readonly connections: Connections;
+  readonly busy: BusyStore;
+  readonly writes: BookingWrites;
+  readonly events: CalendarEvents;
+  /** Reads under way, by calendar: a second ask joins the first. */
+  private readonly reading = new Map<string, Promise<void>>();
+
+  constructor(private readonly host: StaffHost) {
+    const sql = host.storage.sql;
+    host.storage.transactionSync(() => migrateStaffTables(sql));
+    this.connections = new Connections(sql);
+    this.busy = new BusyStore(sql);
+    this.writes = new BookingWrites(sql);
+    this.events = new CalendarEvents(sql);
+  }
+
+  /** Connects a calendar unless the person has 5; with `writeBookings`, every booking still to end is owed to it. */
+  connect(calendar: NewCalendar): StaffCalendar | null {
+    return this.host.storage.transactionSync(() => {
+      const now = Date.now();
+      if (!this.connections.add(calendar, now)) return null;
+      if (calendar.writeBookings) this.writes.enqueueAll(calendar.id, now);
+      this.host.arm();
+      return viewOf(this.connections.find(calendar.id) as CalendarRow);
+    });
+  }
+
+  /** Disconnects a calendar: its busy spans and owed writes go (events already written stay in it). */
+  disconnect(id: string): boolean {
+    return this.host.storage.transactionSync(() => {
+      const removed = this.connections.remove(id);
+      this.busy.dropCalendar(id);
+      this.host.storage.sql.exec("DELETE FROM booking_events WHERE calendar_id = ?", id);
+      this.host.arm();
+      return removed;
+    });
+  }
+
+  list(): StaffCalendar[] {
+    return this.connections.all().map(viewOf);
+  }
+
+  get(id: string): StaffCalendar | null {
+    const row = this.connections.find(id);
+    return row ? viewOf(row) : null;
+  }
+
+  /** Reads a calendar now (joining a read under way) and answers it as it is then; null if unknown. */
+  async sync(id: string): Promise<StaffCalendar | null> {
+    if (!this.connections.find(id)) return null;
+    let read = this.reading.get(id);
+    if (!read) {
+      read = readCalendar(this.readContext(), id).finally(() => this.reading.delete(id));
+      this.reading.set(id, read);
+    }
+    await read;
+    return this.get(id);
+  }
+
+  /** Why a claim cannot take the person's time beside their own calendars' busy spans, or null. */
+  refusal(claim: ClaimSpan): ClaimRefusal | null {
+    if (!this.busy.overlaps(claim.blockedStart, claim.blockedEnd)) return null;
+    return { ok: false, reason: "provider_busy", detail: "The provider's own calendar shows them busy at that time." };
+  }
+
+  /** A claim was stored or kept (a hold's became a booking's): its booking's events follow it. */
+  claimStored(claim: ClaimSpan): void {
+    if (claim.expiresAt) return;
+    if (claim.bookingId) this.writes.remember(claim.claimId, claim.bookingId);
+    this.writes.refresh(
+      claim.bookingId ?? this.writes.bookingOf(claim.claimId),
+      this.connections.writers(),
+      Date.now(),
+    );
+  }
+
+  /** A claim was released: its booking's event moves back to an older claim or is deleted. */
+  claimReleased(claimId: string): void {
+    this.writes.refresh(this.writes.bookingOf(claimId), this.connections.writers(), Date.now());
+  }
+
+  /** The earliest due work: a read, a write or an event; null when none. */
+  nextDue(): number | null {
+    const times = [this.connections.nextDue(), this.writes.nextDue(), this.events.nextDue()].filter(
+      (t): t is number => t !== null,
+    );
+    return times.length ? Math.min(...times) : null;
+  }
+
+  /** Everything due now: events to D1 and the queue, reads, then writes. */
+  async runDue(now: number): Promise<void> {
+    for (const event of this.events.due(now)) {
+      try {
+        await publishEvent(this.host.env, event);
+        this.host.storage.transactionSync(() => this.events.delivered(event.id));
+      } catch (error) {
+        this.host.storage.transactionSync(() => this.events.failed(event, error, Date.now()));
+      }
+    }
+    await Promise.all(this.connections.due(now).map((row) => this.sync(row.id)));
+    await runWrites(this.writeContext(), now);
+    this.host.storage.transactionSync(() => this.writes.prune(now));
+  }
+
+  /** The address and opened credentials of a calendar. */
+  private async access(row: CalendarRow): Promise<CaldavAccess> {
+    if (!row.credentials) return { url: row.url };
+    const secret = this.host.env.CALENDAR_SECRET;
+    if (!secret) throw new Error("CALENDAR_SECRET is not set: the calendar's credentials cannot be opened.");
+    const opened = JSON.parse(
+      await unseal(secret, CALENDAR_SECRET_PURPOSE, row.id, row.credentials),
+    ) as SealedCredentials;
+    return { url: row.url, username: opened.username, password: opened.password };
+  }
+
+  private owner() {
+    return this.host.person() ?? { businessId: "", providerId: "", timezone: "UTC" };
+  }
+
+  private readContext(): ReadContext {
+    return {
+      storage: this.host.storage,
+      connections: this.connections,
+      busy: this.busy,
+      writes: this.writes,
+      events: this.events,
+      fetcher: this.host.fetcher,
+      limits: this.host.limits(),
+      access: (row) => this.access(row),
+      owner: () => this.owner(),
+      arm: () => this.host.arm(),
+    };
+  }
+
+  private writeContext(): WriteContext {
+    return {
+      storage: this.host.storage,
+      connections: this.connections,
+      writes: this.writes,
+      fetcher: this.host.fetcher,
+      db: this.host.env.DB,
+      access: (row) => this.access(row),
+      businessId: () => this.owner().businessId,
+      arm: () => this.host.arm(),
+    };
+  }
+}

@@ -1,0 +1,28 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { bearerSecurity, emptyResponse, problemResponses } from "../../lib/openapi";
+import { disconnectCalendar } from "../../providers/calendars";
+import { calendarParams } from "./calendar-params";
+
+const route = createRoute({
+  method: "delete",
+  path: "/{id}/calendars/{calendarId}",
+  operationId: "deleteProviderCalendar",
+  tags: ["Providers"],
+  summary: "Disconnect one of a provider's own calendars",
+  description:
+    "Its busy times stop counting at once and it is no longer read or written; events already written into it stay there.",
+  security: bearerSecurity,
+  request: { params: calendarParams },
+  responses: {
+    204: emptyResponse("The calendar is disconnected."),
+    ...problemResponses(404, 422),
+  },
+});
+
+export const deleteProviderCalendar = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(route, async (c) => {
+    const { id, calendarId } = c.req.valid("param");
+    await disconnectCalendar(c.env, c.var.db, c.var.caller.businessId, id, calendarId);
+    return c.body(null, 204);
+  });

@@ -1,0 +1,27 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { bearerSecurity, jsonResponse, problemResponses } from "../../lib/openapi";
+import { getCalendar } from "../../providers/calendars";
+import { StaffCalendarSchema } from "../../schemas/calendars";
+import { calendarParams } from "./calendar-params";
+
+const route = createRoute({
+  method: "get",
+  path: "/{id}/calendars/{calendarId}",
+  operationId: "getProviderCalendar",
+  tags: ["Providers"],
+  summary: "Get one of a provider's own calendars",
+  description: "The calendar and its sync state: `failing` with `lastError` and `failingSince` while its server fails.",
+  security: bearerSecurity,
+  request: { params: calendarParams },
+  responses: {
+    200: jsonResponse("The calendar.", StaffCalendarSchema),
+    ...problemResponses(404, 422),
+  },
+});
+
+export const getProviderCalendar = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(route, async (c) => {
+    const { id, calendarId } = c.req.valid("param");
+    return c.json(await getCalendar(c.env, c.var.db, c.var.caller.businessId, id, calendarId), 200);
+  });

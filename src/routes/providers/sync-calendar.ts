@@ -1,0 +1,28 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { bearerSecurity, jsonResponse, problemResponses } from "../../lib/openapi";
+import { syncCalendar } from "../../providers/calendars";
+import { StaffCalendarSchema } from "../../schemas/calendars";
+import { calendarParams } from "./calendar-params";
+
+const route = createRoute({
+  method: "post",
+  path: "/{id}/calendars/{calendarId}/sync",
+  operationId: "syncProviderCalendar",
+  tags: ["Providers"],
+  summary: "Read one of a provider's own calendars now",
+  description:
+    "Reads the calendar at once (a read already running is joined, not repeated) and answers it after the read: `ok`, or `failing` with `lastError` (its last busy times still count). An unchanged calendar costs its server one small request. No body.",
+  security: bearerSecurity,
+  request: { params: calendarParams },
+  responses: {
+    200: jsonResponse("The calendar after the read.", StaffCalendarSchema),
+    ...problemResponses(404, 422),
+  },
+});
+
+export const syncProviderCalendar = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(route, async (c) => {
+    const { id, calendarId } = c.req.valid("param");
+    return c.json(await syncCalendar(c.env, c.var.db, c.var.caller.businessId, id, calendarId), 200);
+  });

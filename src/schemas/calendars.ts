@@ -1,0 +1,89 @@
+/** A person's own calendars (CalDAV): what connects one, how one is shown, and its webhook event. */
+import { utcTimestamp } from "../lib/datetime";
+import { z } from "../lib/zod";
+import { isLoopbackReceiver, publicReceiverProblem } from "../webhooks/receiver-url";
+
+/**
+ * Why a calendar URL is refused by the receiver rules webhooks follow, or undefined. A URL on this
+ * machine passes here: only a local development server accepts it (src/providers/calendars.ts).
+ */
+export function calendarUrlProblem(url: URL): string | undefined {
+  if (isLoopbackReceiver(url)) return undefined;
+  if (url.username || url.password)
+    return "Leave user name and password out of the URL; send them as username and password.";
+  return publicReceiverProblem(url);
+}
+
+const calendarId = z.string().openapi({ example: "cal_01jd3k5v7q8r9s0t1u2v3w4x5y" });
+
+export const ConnectCalendarSchema = z
+  .strictObject({
+    url: z
+      .url()
+      .max(2000)
+      .superRefine((value, ctx) => {
+        // Zod runs this check after a failed .url() too; that failure is already reported.
+        const problem = URL.canParse(value) ? calendarUrlProblem(new URL(value)) : undefined;
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      })
+      .openapi({
+        description:
+          "The CalDAV calendar collection's own URL (not the server's or the account's): public HTTPS, a host name (no IP address, no local or private-network name), port 443, no user name or password in it.",
+        example: "https://caldav.example.com/dav/calendars/user/stylist@example.com/work/",
+      }),
+    username: z.string().min(1).max(256).optional().openapi({ description: "Basic authentication's user name." }),
+    password: z.string().min(1).max(1024).optional().openapi({
+      description:
+        "Basic authentication's password (an app password where the provider offers them). Encrypted at rest; never shown again.",
+    }),
+    writeBookings: z.boolean().default(false).openapi({
+      description:
+        "Also write the person's bookings into this calendar (one event each, moved and deleted with the booking).",
+    }),
+  })
+  .openapi("ConnectCalendar");
+
+export const StaffCalendarSchema = z
+  .object({
+    id: calendarId,
+    providerId: z.string().openapi({ example: "prv_01jd3k5v7q8r9s0t1u2v3w4x5y" }),
+    type: z.enum(["caldav"]).openapi({ description: "The protocol: `caldav` (others may follow)." }),
+    url: z.string(),
+    writeBookings: z.boolean(),
+    hasCredentials: z
+      .boolean()
+      .openapi({ description: "Whether a user name or password is stored (they are never shown)." }),
+    syncStatus: z.enum(["pending", "ok", "failing"]).openapi({
+      description:
+        "`pending`: not read yet (its busy times do not count yet); `ok`: the last read succeeded; `failing`: the last read failed (see `lastError`) and the busy times of the last good read still count.",
+    }),
+    lastSyncedAt: utcTimestamp.nullable().openapi({ description: "When the calendar was last read successfully." }),
+    lastError: z.string().nullable().openapi({ description: "Why the last read failed; null when it succeeded." }),
+    failingSince: utcTimestamp.nullable().openapi({ description: "When the current outage began; null when none." }),
+    busyUntil: utcTimestamp
+      .nullable()
+      .openapi({ description: "The busy times are known up to here (the end of the window last read)." }),
+    eventsSkipped: z
+      .number()
+      .int()
+      .min(0)
+      .openapi({ description: "Events that could not be read (malformed iCalendar) and block nothing." }),
+    createdAt: utcTimestamp,
+  })
+  .openapi("StaffCalendar");
+
+export const StaffCalendarListSchema = z
+  .object({ data: z.array(StaffCalendarSchema).max(5) })
+  .openapi("StaffCalendarList");
+
+/** `data` of the `calendar.sync_failed` webhook event. */
+export const CalendarSyncFailedSchema = z
+  .object({
+    calendarId,
+    providerId: z.string(),
+    url: z.string(),
+    error: z.string().openapi({ description: "Why the read failed (the calendar's `lastError`)." }),
+    failingSince: utcTimestamp,
+    lastSyncedAt: utcTimestamp.nullable(),
+  })
+  .openapi("CalendarSyncFailed");
