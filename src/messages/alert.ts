@@ -61,7 +61,7 @@ export async function raiseFailure(env: Env, failure: { messageId: string; reaso
   const db = createDb(env.DB);
   await readBatch(
     env.DB,
-    eventWrites(db).map((query) => bind(query, values)),
+    eventWrites(db).map((query) => bind<unknown>(query, values)),
   );
   const untried = await env.DB.prepare(
     "SELECT count(*) AS n FROM webhook_deliveries WHERE event_id = ? AND status = 'pending' AND attempts = 0",

@@ -2,7 +2,7 @@
  * Booking events: made by the calendar in the same transaction as the change, written to D1
  * with the booking (fanned out to the subscribed endpoints there), then put on the queue.
  */
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, count, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { preparedOnce } from "../db/prepared";
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from "../db/schema";
@@ -35,10 +35,10 @@ export function eventPayload(type: WebhookEventType, booking: Booking | object, 
 }
 
 /**
- * D1 statements that record an event and one delivery per active endpoint subscribed to it;
- * prepared once per handle and bound with the event's fields. Deterministic ids and ON CONFLICT
- * make a replay harmless. (Whether the event then needs the queue is counted with its messages:
- * src/messages/records.ts `messageWrites`.)
+ * D1 statements that record an event and one delivery per active endpoint subscribed to it,
+ * then count its deliveries; prepared once per handle and bound with the event's fields.
+ * Deterministic ids and ON CONFLICT make a replay harmless. (The calendars' write-behind counts
+ * the event's messages too: src/messages/records.ts `messageWrites`.)
  */
 export function eventWrites(db: Database) {
   const p = sql.placeholder;
@@ -83,6 +83,11 @@ export function eventWrites(db: Database) {
           ),
       )
       .onConflictDoNothing()
+      .prepare(),
+    db
+      .select({ deliveries: count() })
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.eventId, p("id")))
       .prepare(),
   ]);
 }

@@ -143,7 +143,7 @@ export async function persistBookings(
     const values = valuesOf(record);
     return perRecord.map((query) => bind(query, values));
   });
-  // Each event's statements: the event, its deliveries, its message, then what it sends (the last).
+  // Each event's statements: the event, its deliveries and their count, its message, then what it sends (the last).
   const perEvent: PreparedRead<unknown>[] = [...eventWrites(db), ...messageWrites(db)];
   const eventParts = events.map((event) => perEvent.map((query) => bind(query, event)));
   const holdsEnded = records.flatMap((b) =>
