@@ -94,6 +94,16 @@ describe("a confirmation", () => {
     expect(sent.html).toContain('<html lang="de">');
   });
 
+  it("has a subject of one line, whatever the service's name holds", async () => {
+    const m = await mailingBusiness({}, { name: "Cut\r\nBcc: someone@example.com" });
+    const booking = await json(
+      await api("POST", "/bookings", { key: m.apiKey, body: bookingBody(m.service.id, at(3, "09:00")) }),
+    );
+    const [message] = await settledMessages(m.apiKey, booking.id, 1);
+    expect(message?.subject).toMatch(/^Booking confirmed: Cut {2}Bcc: someone@example\.com, /);
+    expect(sentTo(booking.customerEmail)[0]?.message.subject).not.toMatch(/[\r\n]/);
+  });
+
   it("of a PENDING booking is a request received (the invite TENTATIVE); confirming it sends the confirmation", async () => {
     const m = await mailingBusiness({}, { requiresConfirmation: true });
     const booking = await json(

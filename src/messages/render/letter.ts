@@ -79,8 +79,14 @@ export function topicOf(letter: Letter): string {
   return names.join(" + ");
 }
 
-/** The subject line: the kind, what, and when it starts. */
-export function subjectOf(letter: Letter): string {
+/** Text on one line: control characters (a line break in a service's name) become spaces. */
+const oneLine = (text: string) =>
+  Array.from(text, (c) => (c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127 ? " " : c)).join("");
+
+/** The subject line: the kind, what, and when it starts; one line, whatever the names hold. */
+export const subjectOf = (letter: Letter): string => oneLine(subjectLine(letter));
+
+function subjectLine(letter: Letter): string {
   const words = wordsFor(letter).subject;
   const first = letter.items[0];
   const when = first ? shortWhen(letter.locale, first.startTime, first.timezone) : "";
