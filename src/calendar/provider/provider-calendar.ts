@@ -1,5 +1,5 @@
 import type { BusySpan } from "../caldav/expand";
-import type { ClaimRefusal, ClaimSpan, HeldClaim, OverlappingClaim, ProviderSnapshot } from "../claim-types";
+import type { ClaimRefusal, ClaimSpan, HeldClaim, OverlappingClaim, ProviderSnapshot, Range } from "../claim-types";
 import { ClaimedCalendar } from "../claims/claimed-calendar";
 import { checkProviderFree, checkProviderWorking } from "../rules/person-rules";
 import type { NewCalendar, StaffCalendar } from "./connections";
@@ -78,6 +78,14 @@ export class ProviderCalendar extends ClaimedCalendar<ProviderSnapshot> {
   /** Live claims and own-calendar busy spans overlapping `[from, to)`: what the slot calendar counts. */
   timeBetween(from: number, to: number): PersonTime {
     return { claims: this.claimsBetween(from, to), busy: this.staff.busy.between(from, to) };
+  }
+
+  /** As `timeBetween`, for each of several ranges in one call (a series' occurrences). */
+  timeAround(ranges: readonly Range[]): PersonTime[] {
+    return this.claimsAround(ranges).map((claims, i) => {
+      const { from, to } = ranges[i] as Range;
+      return { claims, busy: this.staff.busy.between(from, to) };
+    });
   }
 
   override async alarm(): Promise<void> {

@@ -1,7 +1,7 @@
 import { toBooking } from "../../domain/booking";
 import type { Hold } from "../../domain/hold";
 import type { WaitlistEntry, WaitlistFrom, WaitlistRows, WaitlistStatus } from "../../domain/waitlist";
-import type { ClaimResult, ProviderSnapshot, ResourceSnapshot, SeatCommand } from "../claim-types";
+import type { ProviderSnapshot, Range, ResourceSnapshot } from "../claim-types";
 import type { ServiceRules } from "../rules/service-rules";
 import type { LiveSlot } from "../rules/slots";
 import type {
@@ -18,7 +18,6 @@ import type {
   VisitCommand,
   VisitResult,
 } from "../types";
-import { CalendarObject } from "./calendar-object";
 import { type CustomerRewrite, rewriteCustomer } from "./customer-rewrite";
 import { expireHolds, expireTentative } from "./expiry";
 import { createFlow, holdFlow, moveFlow, visitFlowOf } from "./flows";
@@ -27,19 +26,20 @@ import { type ImportedBooking, type ImportResult, importEach } from "./import";
 import { liveSlots } from "./live-slots";
 import { pruneCalendar } from "./prune";
 import { type JoinResult, joinQueue, leaveQueue } from "./queue";
-import { claimSeat, confirmSeat, releaseSeat, type SeatConfirmation } from "./seat-claims";
+import { SeatCalendar } from "./seat-calendar";
 import { type ProposalResult, proposeChange, type ServiceChange } from "./service-change";
 import { changeStatus } from "./status-change";
 import { snapshotOf } from "./tables";
 
 /**
  * The live calendar of one business's service: the authority on its availability, and the entry
- * of every booking, hold and move of the service. Each check-and-write runs in one synchronous
+ * of every booking, hold and move of the service (its seats as a calendar a visit claims:
+ * seat-calendar.ts). Each check-and-write runs in one synchronous
  * SQLite transaction, so requests for the same service are serialised without locks; other
  * calendars a booking needs are claimed between transactions (claims/flow.ts); D1 is written
  * behind, only after a change commits (sync/write-behind.ts).
  */
-export class ServiceCalendar extends CalendarObject {
+export class ServiceCalendar extends SeatCalendar {
   /** Checks availability and reserves the slot (and the people it needs); then records the booking in D1. */
   async createBooking(command: CreateBookingCommand): Promise<CalendarResult> {
     const result = await this.create(command);
@@ -60,23 +60,6 @@ export class ServiceCalendar extends CalendarObject {
     const result = await visitFlowOf(this.deps(), command).finally(() => this.sendTasks());
     if (result.ok && !result.replayed) await this.writeBehind.afterCommit();
     return result;
-  }
-
-  /** A visit's entry claims a segment's seat here (seat-claims.ts). */
-  async claim(command: SeatCommand): Promise<ClaimResult> {
-    return this.ctx.storage.transactionSync(() => claimSeat(this.tables, command, Date.now()));
-  }
-
-  /** The visit was booked: the segment becomes a booking, written to D1 before this answers. */
-  async confirm(confirmation: SeatConfirmation): Promise<{ ok: boolean }> {
-    const answer = this.ctx.storage.transactionSync(() => confirmSeat(this.tables, confirmation, Date.now()));
-    await this.writeBehind.afterCommit();
-    return answer;
-  }
-
-  /** The visit was given up: the segment's seat is free, and the claim id cannot take it again. */
-  async release(claimId: string): Promise<{ released: boolean }> {
-    return this.ctx.storage.transactionSync(() => releaseSeat(this.tables, claimId, Date.now()));
   }
 
   /** Queues a customer for a full slot (queue.ts); a seat that is free after all is offered at once. */
@@ -191,8 +174,14 @@ export class ServiceCalendar extends CalendarObject {
 
   /** The live slot calendar for slots starting in `[from, to)`. */
   async availability(rules: ServiceRules, from: number, to: number): Promise<LiveSlot[]> {
+    return (await this.availabilityEach(rules, [{ from, to }]))[0] as LiveSlot[];
+  }
+
+  /** `availability` of each range, in one call (a series' occurrences). */
+  async availabilityEach(rules: ServiceRules, ranges: Range[]): Promise<LiveSlot[][]> {
     this.ctx.storage.transactionSync(() => expireHolds(this.tables, Date.now()));
-    return liveSlots(this.tables.reservations.seats, rules, from, to, Date.now());
+    const seats = this.tables.reservations.seats;
+    return ranges.map(({ from, to }) => liveSlots(seats, rules, from, to, Date.now()));
   }
 
   /** Imports existing appointments under the same rules, one by one; returns once D1 (or the outbox) has them all. */
