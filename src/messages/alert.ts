@@ -10,30 +10,17 @@ import type { FailureReason } from "../domain/message";
 import { eventPayload, eventWrites, type WebhookMessage } from "../webhooks/events";
 import { hourOf } from "./claim";
 
-const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
-
-/** `n` base-32 digits (Crockford, lower case) of `value`, most significant first. */
-function base32(value: bigint, n: number): string {
-  let out = "";
-  for (let i = 0; i < n; i++) {
-    out = (CROCKFORD[Number(value & 31n)] as string) + out;
-    value >>= 5n;
-  }
-  return out;
-}
-
 /**
- * The event id of a business's `email.failed` in the hour starting at `hourStart`: shaped like
- * every event id (a ULID: the hour's start, then 80 bits), the 80 bits from a hash of both, so
- * it is the same whoever raises it.
+ * The event id of a business's `email.failed` in the hour starting at `hourStart`: `evt_` and 26
+ * hex digits of a hash of both, so it is the same whoever raises it, and a second raise that hour
+ * is a replay.
  */
 export async function failureEventId(businessId: string, hourStart: number): Promise<string> {
-  const digest = new Uint8Array(
-    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`email.failed:${businessId}:${hourStart}`)),
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(`email.failed:${businessId}:${hourStart}`),
   );
-  let bits = 0n;
-  for (const byte of digest.slice(0, 10)) bits = (bits << 8n) | BigInt(byte);
-  return `evt_${base32(BigInt(hourStart), 10)}${base32(bits, 16)}`;
+  return `evt_${Array.from(new Uint8Array(digest).slice(0, 13), (b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
 
 /**

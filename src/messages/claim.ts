@@ -20,32 +20,17 @@ export function hourlyLimit(env: Pick<Env, "EMAIL_HOURLY_LIMIT">): number {
 /** The clock hour (UTC) of an instant, as the `hour` column keeps it: `2026-12-01T10`. */
 export const hourOf = (ms: number) => new Date(ms).toISOString().slice(0, 13);
 
-type Row = Record<string, unknown>;
+/** What a claim answers of the message: what building and sending it need. */
+export type Claimed = Pick<
+  MessageRow,
+  "id" | "businessId" | "bookingId" | "groupId" | "eventId" | "kind" | "recipient"
+> & {
+  plan: MessageRow["plan"];
+};
 
-/** A D1 row of `messages` (snake_case) as a MessageRow. */
-function fromD1(row: Row): MessageRow {
-  return {
-    id: row.id as string,
-    businessId: row.business_id as string,
-    bookingId: row.booking_id as string,
-    groupId: (row.group_id as string | null) ?? null,
-    eventId: row.event_id as string,
-    kind: row.kind as MessageRow["kind"],
-    recipient: row.recipient as string,
-    subject: (row.subject as string | null) ?? null,
-    status: row.status as MessageRow["status"],
-    reason: (row.reason as MessageRow["reason"]) ?? null,
-    detail: (row.detail as string | null) ?? null,
-    plan: JSON.parse(row.plan as string),
-    attempts: row.attempts as number,
-    leaseUntil: (row.lease_until as string | null) ?? null,
-    hour: (row.hour as string | null) ?? null,
-    messageIdHeader: (row.message_id_header as string | null) ?? null,
-    createdAt: row.created_at as string,
-    sentAt: (row.sent_at as string | null) ?? null,
-    updatedAt: row.updated_at as string,
-  };
-}
+/** The claimed row's columns, named as `Claimed` names them (the plan is JSON text until parsed). */
+const claimedColumns =
+  "id, business_id AS businessId, booking_id AS bookingId, group_id AS groupId, event_id AS eventId, kind, recipient, plan";
 
 /** The ids of the event's messages still queued. */
 export async function queuedOf(d1: D1Database, eventId: string): Promise<string[]> {
@@ -65,18 +50,18 @@ const countedInHour = "(SELECT count(*) FROM messages m WHERE m.business_id = me
  * this hour. Check and count are one statement, so a burst never passes the limit.
  * Answers the claimed row, or undefined.
  */
-export async function claim(d1: D1Database, id: string, now: number, limit: number): Promise<MessageRow | undefined> {
+export async function claim(d1: D1Database, id: string, now: number, limit: number): Promise<Claimed | undefined> {
   const at = new Date(now).toISOString();
   const row = await d1
     .prepare(
       `UPDATE messages SET attempts = attempts + 1, lease_until = ?1, hour = coalesce(hour, ?2), updated_at = ?3
        WHERE id = ?4 AND status = 'queued' AND (lease_until IS NULL OR lease_until < ?3)
          AND (hour IS NOT NULL OR ${countedInHour} < ?5)
-       RETURNING *`,
+       RETURNING ${claimedColumns}`,
     )
     .bind(new Date(now + LEASE_MS).toISOString(), hourOf(now), at, id, limit)
-    .first<Row>();
-  return row ? fromD1(row) : undefined;
+    .first<Claimed & { plan: string }>();
+  return row ? { ...row, plan: JSON.parse(row.plan) } : undefined;
 }
 
 /**
@@ -87,8 +72,7 @@ export async function failOverLimit(d1: D1Database, id: string, now: number, lim
   const at = new Date(now).toISOString();
   const row = await d1
     .prepare(
-      `UPDATE messages SET status = 'failed', reason = 'hourly_limit', updated_at = ?3,
-         detail = 'The business sent its ' || ?5 || ' messages of this hour.'
+      `UPDATE messages SET status = 'failed', reason = 'hourly_limit', updated_at = ?3
        WHERE id = ?4 AND status = 'queued' AND hour IS NULL AND (lease_until IS NULL OR lease_until < ?3)
          AND ${countedInHour} >= ?5
        RETURNING id`,

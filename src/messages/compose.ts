@@ -7,8 +7,7 @@
 import type { EmailSettings, Locale } from "../domain/business";
 import { linkOpens, linkSettings } from "../links/present";
 import { linkKey, manageToken } from "../links/tokens";
-import type { Outcome } from "./claim";
-import type { MessageRow } from "./records";
+import type { Claimed, Outcome } from "./claim";
 import { renderHtml } from "./render/html";
 import { renderInvite } from "./render/invite";
 import type { Letter, LetterItem } from "./render/letter";
@@ -55,7 +54,7 @@ const failed = (reason: "erased" | "disabled" | "no_sender" | "gave_up", detail?
 });
 
 /** What the message needs of D1, in one batch. */
-async function load(d1: D1Database, row: MessageRow) {
+async function load(d1: D1Database, row: Claimed) {
   const [events, business, services, thread] = await d1.batch([
     d1.prepare("SELECT payload FROM webhook_events WHERE id = ?").bind(row.eventId),
     d1
@@ -100,7 +99,7 @@ async function manageUrlOf(
 }
 
 /** Builds the message `row` names; a message that must not go out answers why. */
-export async function compose(env: Env, row: MessageRow): Promise<Composed> {
+export async function compose(env: Env, row: Claimed): Promise<Composed> {
   const sender: string = env.EMAIL_FROM;
   if (!sender) return failed("no_sender", "EMAIL_FROM is not set.");
   const { booking, business, services, thread } = await load(env.DB, row);

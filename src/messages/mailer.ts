@@ -32,7 +32,7 @@ export function bindingMailer(env: Pick<Env, "EMAIL">): Mailer {
  * failure, its rate limit) is worth a retry.
  */
 const permanent =
-  /not allowed|suppress|invalid|E_RECIPIENT|E_SENDER|E_VALIDATION|E_FIELD|E_HEADER|E_CONTENT|E_TOO_MANY|too large/i;
+  /not allowed|suppress|invalid|too large|E_(RECIPIENT|SENDER|VALIDATION|FIELD|HEADER|CONTENT|TOO_MANY)/i;
 
 /** Whether the service refused the message for good. */
 export const isRefusal = (error: unknown) => permanent.test(error instanceof Error ? error.message : String(error));

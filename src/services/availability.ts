@@ -1,6 +1,7 @@
 /** The live slot calendar of a service: its rules, its calendar's seats and, with providers, their time. */
 import { type ProviderSnapshot, type ResourceSnapshot, slotBeyond, slotCalendar } from "../calendar";
 import type { Database } from "../db/client";
+import type { ProviderRow, ResourceRow, ServiceRow } from "../db/schema";
 import { LAST_INSTANT } from "../lib/datetime";
 import { ApiError } from "../lib/errors";
 import { providerSnapshotOf } from "../providers/snapshot";
@@ -10,6 +11,16 @@ import { loadService } from "./records";
 import { snapshotOf } from "./snapshot";
 
 const DAY = 86_400_000;
+
+/**
+ * A service and its links as a caller already read them (the booking page reads them in the
+ * D1 round trip that finds the page), so the calendar is asked without reading them again.
+ */
+export type ServiceRead = {
+  service: ServiceRow;
+  providers: { provider: ProviderRow }[];
+  resources: { resource: ResourceRow }[];
+};
 /** The longest range one answer covers. */
 export const MAX_RANGE_DAYS = 31;
 /** The most slots one response lists (a 1-minute grid around the clock would be 44,640 in 31 days). */
@@ -30,6 +41,7 @@ export async function serviceAvailability(
   businessId: string,
   serviceId: string,
   range: { from?: string; to?: string; providerId?: string; resourceId?: string; orAnyone?: boolean },
+  read?: ServiceRead,
 ) {
   const from = range.from ? Date.parse(range.from) : Date.now();
   if (from >= LAST_INSTANT) {
@@ -45,7 +57,7 @@ export async function serviceAvailability(
       errors: [{ path: "to", message: `Must be after from and at most ${MAX_RANGE_DAYS} days later.` }],
     });
   }
-  const service = await loadService(db, businessId, serviceId);
+  const service = read?.service ?? (await loadService(db, businessId, serviceId));
   const rules = snapshotOf(service);
   // Counted here, stopping at the bound, so an oversized range never reaches the calendar.
   const overflow = slotBeyond(rules, from, to, MAX_SLOTS);
@@ -62,8 +74,8 @@ export async function serviceAvailability(
     );
   }
   const [people, resources] = await Promise.all([
-    peopleOf(db, businessId, service.id, range, service.providerMode === "all"),
-    resourcesOf(db, businessId, service.id, range.resourceId),
+    peopleOf(read?.providers ?? providersOfService(db, businessId, service.id), range, service.providerMode === "all"),
+    resourcesOf(read?.resources ?? resourcesOfService(db, businessId, service.id), range.resourceId),
   ]);
   const slots = await slotCalendar(env, rules, from, to, { people, resources });
   return {
@@ -80,13 +92,11 @@ export async function serviceAvailability(
  * A team's session needs every provider, so asking for one of them keeps the whole team.
  */
 async function peopleOf(
-  db: Database,
-  businessId: string,
-  serviceId: string,
+  linked: ServiceRead["providers"] | ReturnType<typeof providersOfService>,
   request: { providerId?: string; orAnyone?: boolean },
   team: boolean,
 ): Promise<ProviderSnapshot[] | undefined> {
-  const rows = await providersOfService(db, businessId, serviceId);
+  const rows = await linked;
   const performs = rows.some((row) => row.provider.id === request.providerId);
   const providerId = request.orAnyone && !performs ? undefined : request.providerId;
   if (rows.length === 0 && providerId === undefined) return undefined;
@@ -103,12 +113,10 @@ async function peopleOf(
 
 /** The resources a service needs (or the one asked for, which must be one of them). */
 async function resourcesOf(
-  db: Database,
-  businessId: string,
-  serviceId: string,
+  linked: ServiceRead["resources"] | ReturnType<typeof resourcesOfService>,
   resourceId: string | undefined,
 ): Promise<ResourceSnapshot[]> {
-  const rows = await resourcesOfService(db, businessId, serviceId);
+  const rows = await linked;
   const chosen = resourceId === undefined ? rows : rows.filter((row) => row.resource.id === resourceId);
   if (resourceId !== undefined && chosen.length === 0) {
     throw new ApiError("validation_failed", "The resourceId asked for is not one this service needs.", {

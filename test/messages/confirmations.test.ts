@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { at, bookingBody, plus } from "../bookings/support";
 import { api, createAccount, createService, json } from "../helpers";
 import { callTool } from "../mcp/support";
+import { heldOnPage, pageBusiness, publicBooking } from "../public/support";
 import { eventually } from "../support/fixtures";
 import { captured, inviteOf, mailingBusiness, messagesOf, sentTo, settledMessages } from "./support";
 
@@ -197,6 +198,22 @@ describe("a confirmation", () => {
     expect(await settledMessages(m.apiKey, byAgent.id, 1)).toMatchObject([{ kind: "confirmation", status: "sent" }]);
     expect(sentTo("irene@example.com")).toHaveLength(1);
     expect(sentTo("agent.customer@example.com")).toHaveLength(1);
+  });
+});
+
+describe("a confirmation from the booking page", () => {
+  it("follows a booking made on the business's page, with its manage link", async () => {
+    const page = await pageBusiness();
+    expect((await api("PATCH", "/business", { key: page.apiKey, body: { emails: { enabled: true } } })).status).toBe(
+      200,
+    );
+    const hold = await heldOnPage(page.slug, page.serviceId, at(3, "16:00"));
+    const res = await publicBooking(page.slug, hold, { customerEmail: "page.customer@example.com" });
+    expect(res.status).toBe(201);
+    const view = await json(res);
+    const [message] = await settledMessages(page.apiKey, view.id, 1);
+    expect(message).toMatchObject({ kind: "confirmation", status: "sent", to: "page.customer@example.com" });
+    expect(sentTo("page.customer@example.com")[0]?.message.text).toContain(view.manageUrl);
   });
 });
 

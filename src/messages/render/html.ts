@@ -18,24 +18,20 @@ const entities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;
 /** Text as HTML (element content and quoted attribute values alike). */
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => entities[c] as string);
 
-const paragraph = (text: string) => `<p style="margin:0 0 16px">${escapeHtml(text)}</p>`;
+const paragraph = (text: string) => `<p>${escapeHtml(text)}</p>`;
 
 function itemHtml(letter: Letter, item: LetterItem): string {
   const words = wordsFor(letter);
   const label = letter.items.length > 1 ? words.manageOne : words.manage;
   return [
-    '<div style="margin:0 0 16px;padding:12px 16px;border-left:4px solid #0b6e4f;background:#f4f7f6">',
-    `<div style="font-weight:bold">${escapeHtml(item.serviceName)}</div>`,
-    `<div>${escapeHtml(whenOf(letter.locale, item, item.timezone))}</div>`,
+    '<p style="padding:8px 12px;border-left:4px solid #0b6e4f">',
+    `<b>${escapeHtml(item.serviceName)}</b>`,
+    `<br>${escapeHtml(whenOf(letter.locale, item, item.timezone))}`,
     ...(item.previous
-      ? [
-          `<div style="color:#555"><s>${escapeHtml(`${words.previously}: ${whenOf(letter.locale, item.previous, item.timezone)}`)}</s></div>`,
-        ]
+      ? [`<br><s>${escapeHtml(`${words.previously}: ${whenOf(letter.locale, item.previous, item.timezone)}`)}</s>`]
       : []),
-    ...(item.manageUrl
-      ? [`<div style="margin-top:8px"><a href="${escapeHtml(item.manageUrl)}">${escapeHtml(label)}</a></div>`]
-      : []),
-    "</div>",
+    ...(item.manageUrl ? [`<br><a href="${escapeHtml(item.manageUrl)}">${escapeHtml(label)}</a>`] : []),
+    "</p>",
   ].join("");
 }
 
@@ -56,7 +52,7 @@ export function renderHtml(letter: Letter): string {
     "<!doctype html>",
     `<html lang="${letter.locale}">`,
     `<head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subjectOf(letter))}</title></head>`,
-    '<body style="margin:0;padding:24px;font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#1a1a1a">',
+    '<body style="font-family:Arial,sans-serif;line-height:1.5">',
     body,
     "</body>",
     "</html>",

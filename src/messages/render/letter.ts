@@ -80,8 +80,7 @@ export function topicOf(letter: Letter): string {
 }
 
 /** Text on one line: control characters (a line break in a service's name) become spaces. */
-const oneLine = (text: string) =>
-  Array.from(text, (c) => (c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127 ? " " : c)).join("");
+const oneLine = (text: string) => text.replace(/\p{Cc}/gu, " ");
 
 /** The subject line: the kind, what, and when it starts; one line, whatever the names hold. */
 export const subjectOf = (letter: Letter): string => oneLine(subjectLine(letter));

@@ -12,7 +12,7 @@ const route = createRoute({
   operationId: "listBookingMessages",
   tags: ["Bookings"],
   summary: "E-mails sent to the booking's customer",
-  description: `What the customer was (or is to be) e-mailed about the booking, oldest first: its confirmation (for a booking of a visit or a series, the one that lists them all), notices of moves and cancellation, reminders — each with its status. Only while the business has \`emails.enabled\`. An erased customer's address reads empty.\n\n${listRules}`,
+  description: `What the customer was e-mailed about the booking (and its visit's or series' confirmation), oldest first, while the business has \`emails.enabled\`; an erased customer's address reads empty.\n\n${listRules}`,
   security: bearerSecurity,
   request: { params: idParam("bkg_01jd3k5v7q8r9s0t1u2v3w4x5y"), query: z.strictObject(paginationQuery) },
   responses: {
