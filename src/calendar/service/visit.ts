@@ -10,6 +10,7 @@
  * else does). So a visit is booked whole or not at all.
  */
 import { type BookingRecord, toBooking } from "../../domain/booking";
+import { confirmationOf } from "../../domain/message";
 import { newId } from "../../lib/ids";
 import { type ClaimRef, claimOrder } from "../claim-types";
 import { type Attempt, type Phases, phases, type Refusal, type Refused, type Step, TENTATIVE_MS } from "../claims/flow";
@@ -153,10 +154,12 @@ function dropRows(flow: VisitFlow): void {
 function commitVisit(flow: VisitFlow, now: number): VisitResult {
   const { tables, command } = flow;
   const { records } = flow.current as Staffed;
+  // One confirmation lists the whole visit (or series): it rides on the first segment's event.
+  const mail = confirmationOf(command.appointmentId, records);
   for (const [i, record] of records.entries()) {
     const { service } = command.segments[i] as VisitSegment;
     if (isLocal(command, i)) {
-      commitBooking(tables, tables.reservations.load(record.id), { service }, now);
+      commitBooking(tables, tables.reservations.load(record.id), { service, ...(i === 0 ? { mail } : {}) }, now);
       continue;
     }
     const ref: ClaimRef = { calendar: "service", id: record.serviceId, claimId: record.id };
