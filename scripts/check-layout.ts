@@ -11,6 +11,8 @@
  *  - a route (src/routes/) or a page (src/pages/) imports the calendar other than through its two
  *    faces (src/calendar, its objects' gateways, and src/calendar/rules, its pure rules), D1's
  *    tables or Drizzle; a route imports another resource's route folder, a page any route;
+ *  - a route file registers an operation under another name than `register<OperationId>` (or
+ *    `document…` for a path it only documents);
  *  - a module below the routes (domain modules, the calendar, lib) imports a route;
  *  - a folder of src/ is missing from the "Layout" tree of docs/operations.md, or the tree names a
  *    folder or file of src/ that does not exist.
@@ -111,6 +113,11 @@ for (const folder of folders) {
     }
     for (const exported of exportedNames(text)) definedIn.set(exported, [...(definedIn.get(exported) ?? []), shown]);
     const inRoutes = shown.startsWith("src/routes/");
+    for (const [, name] of text.matchAll(/^export const (\w+) = \((?:app|api): OpenAPIHono/gm)) {
+      if (inRoutes && !/^(register|document)[A-Z]/.test(name as string)) {
+        problems.push(`${shown}: exports ${name}; a route registers as register<OperationId>`);
+      }
+    }
     // The HTML pages stand where the routes do: above the domain modules, below nothing.
     const inPages = shown.startsWith("src/pages/");
     const resource = inRoutes ? shown.split("/")[2] : undefined;

@@ -56,6 +56,8 @@ type BookingCommandBase = StaffingRequest & {
   /** The customer's id if D1 already knows the e-mail; otherwise the calendar makes one. */
   customerId: string | null;
   idempotency?: IdempotencyKey;
+  /** The operator import: the customer is not sent a confirmation. */
+  imported?: boolean;
 };
 
 /** A new booking of a slot: its times, checked by every rule of the service. */

@@ -1,5 +1,5 @@
 /** `GET /book/{slug}/booked/{token}` and its `booking.ics`: the booking made, opened by its manage token. */
-import { managedView } from "../manage-links/actions";
+import { managedView } from "../bookings/by-link";
 import { openLink } from "../manage-links/records";
 import { noPage, type PageBusiness } from "../public/business";
 import { flowView, openFor } from "./flow";

@@ -4,13 +4,13 @@
  * the booking as its manage link shows it (src/manage-links/actions.ts), with that link.
  */
 import { and, asc, eq, inArray } from "drizzle-orm";
+import { managedView } from "../bookings/by-link";
 import { createBooking } from "../bookings/create";
 import type { Database } from "../db/client";
 import { providers, services } from "../db/schema";
 import type { Booking } from "../domain/booking";
 import type { Answers } from "../domain/questions";
 import { ApiError } from "../lib/errors";
-import { managedView } from "../manage-links/actions";
 import { withManageUrl } from "../manage-links/present";
 import type { PageBusiness } from "./business";
 import { holdTokenMatches } from "./hold-token";

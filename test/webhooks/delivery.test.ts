@@ -13,6 +13,7 @@ import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
+import type { WebhookMessage } from "../../src/events/events";
 import { payloadWithLink } from "../../src/manage-links/present";
 import {
   deadLetterWebhooks,
@@ -20,10 +21,10 @@ import {
   disableAfterDeadDeliveries,
   retryDelaysSeconds,
 } from "../../src/webhooks/deliver";
-import type { WebhookMessage } from "../../src/webhooks/events";
 import { at, bookingBody, calendarStub } from "../bookings/support";
 import { injectFaults } from "../faults";
 import { api, createAccount, createService, json, problem } from "../helpers";
+import { recordingMailer } from "../worker";
 
 type Received = { url: string; headers: Record<string, string>; body: string };
 
@@ -158,7 +159,7 @@ describe("retries and dead letters", () => {
         { id: `m${attempt}`, timestamp: new Date(), attempts: attempt, body: { eventId: first.eventId } },
       ]);
       const retry = vi.spyOn(batch.messages[0] as Message<WebhookMessage>, "retry");
-      await deliverWebhooks(batch, env, payloadWithLink);
+      await deliverWebhooks(batch, env, payloadWithLink, recordingMailer(env));
       const result = await getQueueResult(batch, createExecutionContext());
       expect(result.retryMessages.map((m) => m.msgId)).toEqual([`m${attempt}`]);
       expect(retry).toHaveBeenCalledWith({ delaySeconds: retryDelaysSeconds[attempt - 1] });

@@ -5,11 +5,11 @@
  * domain calls as the JSON routes (src/manage-links/actions.ts), bound by the same policy windows.
  */
 import type { Context, Next } from "hono";
+import { cancelByLink, linkAvailability, managedView, rescheduleByLink } from "../../bookings/by-link";
 import { loadBusiness } from "../../business/records";
 import { isValidTimeZone } from "../../calendar/rules";
 import { ApiError } from "../../lib/errors";
 import { clientAddress } from "../../lib/public-throttle";
-import { cancelByLink, linkAvailability, managedView, rescheduleByLink } from "../../manage-links/actions";
 import { linkFor, type OpenLink } from "../../manage-links/records";
 import { fieldsOf } from "../form";
 import { type PageKind, sameOrigin } from "../headers";

@@ -1,5 +1,5 @@
 /** The manage link's page: the booking, a new time within the policy window, and cancelling. */
-import type { managedView } from "../../manage-links/actions";
+import type { managedView } from "../../bookings/by-link";
 import type { PublicSlot } from "../../public/availability";
 import { type DayKey, startOfDay } from "../i18n/format";
 import { Layout } from "../layout";

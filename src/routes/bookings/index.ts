@@ -6,6 +6,7 @@ import { registerCancelBooking } from "./cancel";
 import { registerCreateBooking } from "./create";
 import { registerGetBooking } from "./get";
 import { registerListBookings } from "./list";
+import { registerListBookingMessages } from "./messages";
 import { registerRescheduleBooking } from "./reschedule";
 import { registerUpdateBooking } from "./update";
 
@@ -20,3 +21,4 @@ documentBookingCalendar(bookingsApp);
 registerUpdateBooking(bookingsApp);
 registerCancelBooking(bookingsApp);
 registerRescheduleBooking(bookingsApp);
+registerListBookingMessages(bookingsApp);

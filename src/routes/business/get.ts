@@ -4,7 +4,7 @@ import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
 import { bearerSecurity, emptyResponse, ifNoneMatchHeader, jsonResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
-import { BusinessSchema } from "../../schemas/business";
+import { BusinessSchema } from "./schemas";
 
 const route = createRoute({
   method: "get",

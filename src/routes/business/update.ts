@@ -4,7 +4,7 @@ import type { AppEnv } from "../../env";
 import { etagOf, ifMatchTags } from "../../lib/etag";
 import { bearerSecurity, bodyProblems, ifMatchHeader, jsonResponse, problemResponses } from "../../lib/openapi";
 import { forgetCallersOf } from "../../middleware/key-check";
-import { BusinessSchema, UpdateBusinessSchema } from "../../schemas/business";
+import { BusinessSchema, UpdateBusinessSchema } from "./schemas";
 
 const route = createRoute({
   method: "patch",

@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { linkAvailability } from "../../bookings/by-link";
 import type { AppEnv } from "../../env";
 import { utcDateTime, utcDateTimeRule } from "../../lib/datetime";
 import { publicJsonResponse, publicProblemResponses } from "../../lib/openapi";
 import { clientAddress } from "../../lib/public-throttle";
 import { z } from "../../lib/zod";
-import { linkAvailability } from "../../manage-links/actions";
 import { linkFor } from "../../manage-links/records";
 import { ManagedAvailabilitySchema, manageTokenParam } from "../../schemas/manage-links";
 import { MAX_RANGE_DAYS } from "../../services/availability";

@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { managedView } from "../../bookings/by-link";
 import type { AppEnv } from "../../env";
 import { publicJsonResponse, publicProblemResponses } from "../../lib/openapi";
 import { clientAddress } from "../../lib/public-throttle";
 import { z } from "../../lib/zod";
-import { managedView } from "../../manage-links/actions";
 import { linkFor } from "../../manage-links/records";
 import { ManagedBookingSchema, manageTokenParam } from "../../schemas/manage-links";
 

@@ -27,7 +27,7 @@ const route = createRoute({
 });
 
 /** `POST /public/{slug}/bookings`. */
-export const createPublicBooking = (app: OpenAPIHono<AppEnv>) =>
+export const registerCreatePublicBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const page = await pageFor(c.env, c.var.db, c.req.valid("param").slug, clientAddress(c.req.raw));
     return c.json(await bookPageHold(c.env, c.var.db, page, c.req.valid("json")), 201);

@@ -10,6 +10,7 @@
  * else does). So a visit is booked whole or not at all.
  */
 import { type BookingRecord, toBooking } from "../../../domain/booking";
+import { confirmationOf } from "../../../domain/message";
 import { newId } from "../../../lib/ids";
 import { type ClaimRef, claimOrder } from "../../claim-types";
 import { type Candidate, candidatesForEach } from "../../claims/preference";
@@ -29,6 +30,7 @@ import { noAnswer, refsOf, tooLate } from "../steps/claiming";
 import { buildBooking, commitBooking, staffOf } from "../steps/commit-booking";
 import { expireHolds } from "../steps/expiry";
 import {
+  dropLocalRows,
   isLocal,
   localSegments,
   OUTSIDE_HOURS,
@@ -149,20 +151,16 @@ function seatVisit(flow: VisitFlow, tried: string[], last: Last | undefined, now
   return { kind: "claim", attempt: { rowId: first.id, businessId: first.businessId, needs: sorted, tried } };
 }
 
-/** Drops the attempt's tentative rows here. */
-function dropRows(flow: VisitFlow): void {
-  for (const i of localSegments(flow.command))
-    flow.tables.reservations.removeTentative(flow.current?.records[i]?.id ?? "");
-}
-
 /** Books the entry's segments here, owes every other segment's calendar its confirmation, and remembers the answer. */
 function commitVisit(flow: VisitFlow, now: number): VisitResult {
   const { tables, command } = flow;
   const { records } = flow.current as Staffed;
+  // One confirmation lists the whole visit (or series): it rides on the first segment's event.
+  const mail = confirmationOf(command.appointmentId, records);
   for (const [i, record] of records.entries()) {
     const { service } = command.segments[i] as VisitSegment;
     if (isLocal(command, i)) {
-      commitBooking(tables, tables.reservations.load(record.id), { service }, now);
+      commitBooking(tables, tables.reservations.load(record.id), { service, ...(i === 0 ? { mail } : {}) }, now);
       continue;
     }
     const ref: ClaimRef = { calendar: "service", id: record.serviceId, claimId: record.id };
@@ -194,7 +192,7 @@ export function confirmVisit(flow: VisitFlow, attempt: Attempt, now: number): Vi
 export function retryVisit(flow: VisitFlow, attempt: Attempt, refused: Refused, now: number): Next<VisitResult> {
   const { tables } = flow;
   if (!tables.reservations.isTentative(attempt.rowId)) return refuse(tooLate("visit"));
-  dropRows(flow);
+  dropLocalRows(flow.tables.reservations, flow.command, flow.current?.records);
   const { records, staffed } = flow.current as Staffed;
   const refusals = [refused, ...refused.others];
   const segmentOf = ({ at }: Refusal) =>
@@ -232,7 +230,7 @@ export function retryVisit(flow: VisitFlow, attempt: Attempt, refused: Refused, 
 
 /** A calendar did not answer: the rows go and every claim the visit may have made is released. */
 export function abandonVisit(flow: VisitFlow, attempt: Attempt, _claims: ClaimRef[], now: number): VisitResult {
-  dropRows(flow);
+  dropLocalRows(flow.tables.reservations, flow.command, flow.current?.records);
   // Claims kept from an earlier attempt may come after the one that did not answer: all go.
   flow.tables.tasks.release(attempt.businessId, refsOf(attempt.needs), now);
   return { ok: false, refusal: noAnswer("visit") };

@@ -5,6 +5,7 @@
  * adds a claim before the commit, not a copy of it.
  */
 import { type BookingRecord, toBooking } from "../../../domain/booking";
+import type { MailPlan } from "../../../domain/message";
 import { newId } from "../../../lib/ids";
 import type { BookingDraft, CalendarResult, IdempotencyKey, ServiceSnapshot } from "../../types";
 import type { CalendarTables } from "../tables/tables";
@@ -67,17 +68,23 @@ export function buildBooking(
 }
 
 /**
- * Commits a booking whose row holds its seat: queued for D1, its `booking.created` event raised,
- * its reminders planned, its `Idempotency-Key` remembered. Inside the caller's transaction.
+ * Commits a booking whose row holds its seat: queued for D1, its `booking.created` event raised
+ * (with its confirmation, unless imported or `mail` says otherwise), its reminders planned, its
+ * `Idempotency-Key` remembered. Inside the caller's transaction.
  */
 export function commitBooking(
   tables: CalendarTables,
   record: BookingRecord,
-  { idempotency, service }: { idempotency?: IdempotencyKey; service: { reminders?: number[] } },
+  {
+    idempotency,
+    service,
+    imported,
+    mail,
+  }: { idempotency?: IdempotencyKey; imported?: boolean; service: { reminders?: number[] }; mail?: MailPlan },
   now: number,
 ): CalendarResult {
   tables.outbox.enqueue(record.id, record.version, now);
-  tables.events.raise(null, record, record.createdAt);
+  tables.events.raise(null, record, record.createdAt, imported ? null : mail);
   tables.reminders.plan(record, service.reminders ?? [], now);
   tables.idempotency.remember(idempotency, record.id, now);
   return { ok: true, booking: toBooking(record), version: record.version, replayed: false };

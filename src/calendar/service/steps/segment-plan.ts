@@ -8,6 +8,7 @@ import type { ClaimNeed } from "../../claim-types";
 import type { Candidate } from "../../claims/preference";
 import { blockedSpan, checkRequest, type Span, segmentTimes, withinWorkingTime } from "../../rules/service-rules";
 import type { CalendarRefusal, VisitCommand, VisitSegment } from "../../types";
+import type { Reservations } from "../tables/reservations";
 import { claimNeeds, refsOf } from "./claiming";
 
 /** Each segment's time: a series' own, or back to back. */
@@ -32,6 +33,11 @@ export const isLocal = (command: VisitCommand, i: number) =>
 /** The segments whose seats are the entry's own calendar's. */
 export const localSegments = (command: VisitCommand) =>
   command.segments.flatMap((_, i) => (isLocal(command, i) ? [i] : []));
+
+/** Drops an attempt's tentative rows of the entry's own segments. */
+export function dropLocalRows(reservations: Reservations, command: VisitCommand, records?: readonly BookingRecord[]) {
+  for (const i of localSegments(command)) reservations.removeTentative(records?.[i]?.id ?? "");
+}
 
 /** A later segment of a visit outside its service's working hours. */
 export const OUTSIDE_HOURS: CalendarRefusal = {

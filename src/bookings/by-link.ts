@@ -3,14 +3,15 @@
  * it and cancel it — through the same calendar paths as the API, bound by the service's policy
  * windows (the calendar checks them in the step that makes the change).
  */
-import { rescheduleInService } from "../bookings/reschedule";
+
 import { serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
 import { holdsCapacity } from "../domain/booking";
+import { withManageUrl } from "../manage-links/present";
+import { type OpenLink, providerNamesOf } from "../manage-links/records";
 import { bookingOrThrow } from "../refusals/problems";
 import { serviceAvailability } from "../services/availability";
-import { withManageUrl } from "./present";
-import { type OpenLink, providerNamesOf } from "./records";
+import { rescheduleInService } from "./reschedule";
 
 /** Until when a customer may still make a change whose notice is `minutes`; null once none can be made. */
 const changeableUntil = (link: OpenLink, minutes: number) =>
