@@ -1,12 +1,14 @@
 /**
  * `npm run bench -- --profile`: CPU profiles of the API's isolate under load, one per kind of
  * request (`/health`, a list, one day's availability, a create, a 3-segment visit, a weekly series
- * of 12, a week's availability of a service with 1 and with 20 providers), recorded through workerd's
+ * of 12, a week's availability of a service with 1 and with 20 providers, one day and one week of
+ * a service of three people: `day-3-people`, `week-3-people`), recorded through workerd's
  * inspector. Saves bench/out/<kind>.cpuprofile (open in Chrome DevTools' Performance panel) and
  * prints where the sampled time goes, by function (self time). `-- --only a,b` profiles those kinds.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { dayOfThree, dayPath, weekPath } from "./day-of-three.ts";
 import { type CpuProfile, connectInspector, selfTimeByFunction } from "./inspector.ts";
 import { runScenario } from "./load.ts";
 import {
@@ -43,6 +45,9 @@ export async function profile(options: { seconds: number; outDir: string; only?:
     const wanted = (kind: string) => options.only === undefined || options.only.includes(kind);
     const one = wanted("week-1-person") ? await serviceOfPeople(server.url, key, 1) : "";
     const twenty = wanted("week-20-people") ? await serviceOfPeople(server.url, key, 20) : "";
+    // Issue 41's day of three people (scripts/bench/day-of-three.ts).
+    const three = wanted("day-3-people") || wanted("week-3-people");
+    const ofThree = three ? await dayOfThree(server.url, key, "Three", false) : "";
     let visitN = 0;
     let seriesN = 0;
     const kinds = [
@@ -76,6 +81,8 @@ export async function profile(options: { seconds: number; outDir: string; only?:
           path: `/api/v1/services/${twenty}/availability?from=${slotTime(0)}&to=${slotTime(2000)}`,
         }),
       },
+      { kind: "day-3-people", request: () => ({ path: dayPath(ofThree) }) },
+      { kind: "week-3-people", request: () => ({ path: weekPath(ofThree) }) },
     ].filter(({ kind }) => wanted(kind));
     mkdirSync(options.outDir, { recursive: true });
     await inspector.send("Profiler.enable");

@@ -1,12 +1,13 @@
 /** The live slot calendar of a service: its rules, its calendar's seats and, with providers, their time. */
 import { type ProviderSnapshot, type ResourceSnapshot, slotBeyond, slotCalendar } from "../calendar";
 import type { Database } from "../db/client";
+import type { ReadBatch } from "../db/prepared";
+import type { ProviderRow, ResourceRow } from "../db/schema";
 import { LAST_INSTANT } from "../lib/datetime";
 import { ApiError } from "../lib/errors";
 import { providerSnapshotOf } from "../providers/snapshot";
 import { resourceSnapshotOf } from "../resources/snapshot";
-import { providersOfService, resourcesOfService } from "./links";
-import { loadService } from "./records";
+import { loadCalendarOf } from "./availability-reads";
 import { snapshotOf } from "./snapshot";
 
 const DAY = 86_400_000;
@@ -23,6 +24,7 @@ export const MAX_SLOTS = 2_000;
  * slots, is a 422 on `to`; an inactive service lists its slots, none bookable. A `providerId` who
  * does not perform the service is a 422 on `providerId`, or with `orAnyone` (a manage link's own
  * booking's person, whom the customer never named) the service's slots with any of its providers.
+ * D1 is read in one batch, by `read` when given (a request's reader, which folds its key check in).
  */
 export async function serviceAvailability(
   env: Env,
@@ -30,6 +32,7 @@ export async function serviceAvailability(
   businessId: string,
   serviceId: string,
   range: { from?: string; to?: string; providerId?: string; resourceId?: string; orAnyone?: boolean },
+  read?: ReadBatch,
 ) {
   const from = range.from ? Date.parse(range.from) : Date.now();
   if (from >= LAST_INSTANT) {
@@ -45,7 +48,7 @@ export async function serviceAvailability(
       errors: [{ path: "to", message: `Must be after from and at most ${MAX_RANGE_DAYS} days later.` }],
     });
   }
-  const service = await loadService(db, businessId, serviceId);
+  const { service, providers, resources: needs } = await loadCalendarOf(env, db, businessId, serviceId, read);
   const rules = snapshotOf(service);
   // Counted here, stopping at the bound, so an oversized range never reaches the calendar.
   const overflow = slotBeyond(rules, from, to, MAX_SLOTS);
@@ -61,10 +64,8 @@ export async function serviceAvailability(
       },
     );
   }
-  const [people, resources] = await Promise.all([
-    peopleOf(db, businessId, service.id, range, service.providerMode === "all"),
-    resourcesOf(db, businessId, service.id, range.resourceId),
-  ]);
+  const people = peopleOf(providers, range, service.providerMode === "all");
+  const resources = resourcesOf(needs, range.resourceId);
   const slots = await slotCalendar(env, rules, from, to, { people, resources });
   return {
     serviceId: service.id,
@@ -79,14 +80,11 @@ export async function serviceAvailability(
  * The providers of a service (or the one asked for); undefined for a service without providers.
  * A team's session needs every provider, so asking for one of them keeps the whole team.
  */
-async function peopleOf(
-  db: Database,
-  businessId: string,
-  serviceId: string,
+function peopleOf(
+  rows: { provider: ProviderRow }[],
   request: { providerId?: string; orAnyone?: boolean },
   team: boolean,
-): Promise<ProviderSnapshot[] | undefined> {
-  const rows = await providersOfService(db, businessId, serviceId);
+): ProviderSnapshot[] | undefined {
   const performs = rows.some((row) => row.provider.id === request.providerId);
   const providerId = request.orAnyone && !performs ? undefined : request.providerId;
   if (rows.length === 0 && providerId === undefined) return undefined;
@@ -102,13 +100,7 @@ async function peopleOf(
 }
 
 /** The resources a service needs (or the one asked for, which must be one of them). */
-async function resourcesOf(
-  db: Database,
-  businessId: string,
-  serviceId: string,
-  resourceId: string | undefined,
-): Promise<ResourceSnapshot[]> {
-  const rows = await resourcesOfService(db, businessId, serviceId);
+function resourcesOf(rows: { resource: ResourceRow }[], resourceId: string | undefined): ResourceSnapshot[] {
   const chosen = resourceId === undefined ? rows : rows.filter((row) => row.resource.id === resourceId);
   if (resourceId !== undefined && chosen.length === 0) {
     throw new ApiError("validation_failed", "The resourceId asked for is not one this service needs.", {

@@ -3,6 +3,7 @@ import type { AppEnv } from "../../env";
 import { utcDateTime, utcDateTimeRule, utcTimestamp } from "../../lib/datetime";
 import { bearerSecurity, idParam, jsonResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
+import { batchReader } from "../../middleware/key-check";
 import { MAX_RANGE_DAYS, MAX_SLOTS, serviceAvailability } from "../../services/availability";
 
 const SlotSchema = z
@@ -80,5 +81,7 @@ const route = createRoute({
 export const getServiceAvailability = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
-    return c.json(await serviceAvailability(c.env, c.var.db, c.var.caller.businessId, id, c.req.valid("query")), 200);
+    const { businessId } = c.var.caller;
+    const query = c.req.valid("query");
+    return c.json(await serviceAvailability(c.env, c.var.db, businessId, id, query, batchReader(c)), 200);
   });
