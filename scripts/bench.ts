@@ -40,6 +40,8 @@ const { values: args } = parseArgs({
     scale: { type: "string" },
     customers: { type: "string", default: "100000" },
     calendars: { type: "boolean", default: false },
+    limits: { type: "boolean", default: false },
+    baseline: { type: "string" },
   },
 });
 const seconds = Number(args.seconds);
@@ -80,6 +82,15 @@ if (args.calendars) {
   } finally {
     await server.dispose();
   }
+  process.exit(0);
+}
+if (args.limits) {
+  // Only issue 41's pairs: this bundle beside an earlier commit's (scripts/bench/limits.ts).
+  const { limitsBench, limitsLines } = await import("./bench/limits.ts");
+  const report = await limitsBench(seconds, args.baseline);
+  for (const line of limitsLines(report)) console.log(line);
+  mkdirSync(path.join(root, "bench"), { recursive: true });
+  writeFileSync(path.join(root, "bench", "limits.json"), `${JSON.stringify(report, null, 2)}\n`);
   process.exit(0);
 }
 if (args.memory) {

@@ -9,6 +9,7 @@ import type { Hold } from "../domain/hold";
 import type { WaitlistFrom, WaitlistStatus } from "../domain/waitlist";
 import type { ProviderSnapshot, ResourceSnapshot } from "./claim-types";
 import type { NewCalendar } from "./provider/connections";
+import { slotTimeOf } from "./provider/slot-time";
 import { blockedSpan, slotsBetween } from "./rules/service-rules";
 import { type CountedSlot, countSlots } from "./rules/slot-counts";
 import type { CustomerRewrite } from "./service/customer-rewrite";
@@ -137,13 +138,7 @@ export async function slotCalendar(
   const [slots, people, resources] = await Promise.all([
     serviceCalendarOf(env, service.businessId, service.id).availability(service, from, to),
     staffing.people &&
-      Promise.all(
-        staffing.people.map(async (provider) => ({
-          provider,
-          // A person's claims and their own calendars' busy spans, in one call.
-          ...(await providerCalendarOf(env, service.businessId, provider.id).timeBetween(around.start, around.end)),
-        })),
-      ),
+      Promise.all(staffing.people.map((person) => slotTimeOf(env, person, around, { start: from, end: to }))),
     staffing.resources?.length
       ? Promise.all(
           staffing.resources.map(async (resource) => ({ resource, claims: await claimsOf("resource", resource.id) })),

@@ -1,9 +1,11 @@
 /** Providers' rows: one by id, a new one, a page of them, and the public shape. */
+
 import type { Database } from "../db/client";
 import { type ProviderRow, providers } from "../db/schema";
 import { newId } from "../lib/ids";
 import type { PageRequest } from "../lib/pagination";
 import { activeNewestFirst, firstVersion, loadOwned } from "../lib/rows";
+import { shownLimits } from "../schemas/limits";
 import { configureCalendar } from "./configure";
 
 /** A provider's own settings, as a client writes them. */
@@ -23,6 +25,7 @@ export function toProvider(row: ProviderRow) {
     weeklySchedule: row.weeklySchedule,
     dateOverrides: row.dateOverrides,
     active: row.active,
+    limits: shownLimits(["perDay"], row.limits),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

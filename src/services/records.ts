@@ -7,6 +7,7 @@ import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { offsetOf, type PageRequest } from "../lib/pagination";
 import { loadOwned } from "../lib/rows";
+import { shownLimits } from "../schemas/limits";
 import { assertLinkable, insertLinks, linkedIdsOf } from "./links";
 
 /** Who performs a service and what its bookings take: provider and resource ids. */
@@ -35,7 +36,12 @@ export function toService(
   { businessId: _businessId, version: _version, ...service }: ServiceRow,
   { providerIds, resourceIds }: ServiceLinks,
 ) {
-  return { ...service, providerIds: [...providerIds].sort(), resourceIds: [...resourceIds].sort() };
+  return {
+    ...service,
+    limits: shownLimits(["perDay", "perWeek"], service.limits),
+    providerIds: [...providerIds].sort(),
+    resourceIds: [...resourceIds].sort(),
+  };
 }
 
 /** The provider and resource ids of one service of the business. */

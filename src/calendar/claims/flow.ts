@@ -19,8 +19,17 @@ export type Attempt = { rowId: string; businessId: string; needs: ClaimNeed[]; t
 /** The next thing to do: answer, or make an attempt's claims. */
 export type Step<R> = { kind: "done"; result: R } | { kind: "claim"; attempt: Attempt };
 
-/** A claimed calendar refused: which claim, why, and the claims granted before it (to release). */
-export type Refused = { at: ClaimRef; reason: ClaimReason; detail: string; granted: ClaimRef[] };
+/**
+ * A claimed calendar refused: which claim, why, and the claims granted before it (to release);
+ * `reasons`: every refusal of the flow so far, this one last (is everyone at their limit?).
+ */
+export type Refused = {
+  at: ClaimRef;
+  reason: ClaimReason;
+  detail: string;
+  granted: ClaimRef[];
+  reasons?: ClaimReason[];
+};
 
 type Outcome = { ok: true } | { ok: false; refused: Refused } | { ok: false; unknown: ClaimRef[] };
 
@@ -72,6 +81,7 @@ export async function runClaims<C, R>(
   flow: C,
 ): Promise<R> {
   let step = storage.transactionSync(() => phases.begin(flow, Date.now()));
+  const reasons: ClaimReason[] = [];
   while (step.kind === "claim") {
     const attempt = step.attempt;
     const outcome = await claimAll(env, attempt);
@@ -80,7 +90,8 @@ export async function runClaims<C, R>(
       const unknown = outcome.unknown;
       return storage.transactionSync(() => phases.unanswered(flow, attempt, unknown, Date.now()));
     }
-    const refused = outcome.refused;
+    reasons.push(outcome.refused.reason);
+    const refused = { ...outcome.refused, reasons: [...reasons] };
     step = storage.transactionSync(() => phases.refused(flow, attempt, refused, Date.now()));
   }
   return step.result;

@@ -1,7 +1,8 @@
 /**
  * Who a booking may go to, in order: the provider asked for, or else the service's active
  * providers with the fewest live claims on the booking's local day (the service's time zone),
- * ties by id. The load is only a preference: each claim is still decided by the person's calendar.
+ * ties by id — or, for a service that assigns `balanced`, by id, for its calendar to order. The
+ * order is only a preference: each claim is still decided by the person's calendar.
  */
 
 import type { ProviderSnapshot, ResourceSnapshot } from "../claim-types";
@@ -61,7 +62,8 @@ export async function preferenceOrder(
 ): Promise<string[]> {
   if (providerId) return [providerId];
   const candidates = providers.filter((p) => p.active);
-  if (candidates.length < 2) return candidates.map((p) => p.id);
+  // Balanced assignment orders them in the service's calendar, with its counts (service/limits.ts).
+  if (candidates.length < 2 || service.assignment === "balanced") return candidates.map((p) => p.id).sort();
   const { timezone } = service;
   const day = localDateOf(Date.parse(startTime), timezone);
   const from = instantOf(day, 0, timezone);

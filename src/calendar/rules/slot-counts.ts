@@ -13,6 +13,9 @@
  * - A team (`providerMode` all): the one session is offered when every provider offers it.
  * - Resources: a slot is bookable only when every resource has a unit; `resources` lists those
  *   with a unit for the slot's session.
+ * - Limits: a slot the service's limits close (its calendar says so) takes nobody; a person at
+ *   their daily limit keeps their seats in the counts but is not among `providers`; a slot with a
+ *   seat left only with such people (or, for a team, with one of them) says `limit_reached`.
  */
 import { type HeldClaim, type ProviderSnapshot, type ResourceSnapshot, sessionOf } from "../claim-types";
 import { overlapSweep } from "./overlap-sweep";
@@ -26,7 +29,13 @@ import { memoizedWorkingTime } from "./working-time-memo";
  * A person with the live claims on their time around the range, and the busy spans of their own
  * calendars there (a span overlapping a slot's blocked time takes the person out of it).
  */
-export type ProviderTime = { provider: ProviderSnapshot; claims: HeldClaim[]; busy?: readonly Span[] };
+export type ProviderTime = {
+  provider: ProviderSnapshot;
+  claims: HeldClaim[];
+  busy?: readonly Span[];
+  /** Whether the person's day of this start holds as many bookings as they take (their limit). */
+  full?: (start: number) => boolean;
+};
 /** A resource with the live claims on its units around the range. */
 export type ResourceTime = { resource: ResourceSnapshot; claims: HeldClaim[] };
 
@@ -40,6 +49,9 @@ export type SlotStaffing = {
 
 /** A counted slot: with `providers` on a service with providers, `resources` on one with resources. */
 export type CountedSlot = CalendarSlot & { providers?: string[]; resources?: string[] };
+
+/** A slot closed by a limit: the person's own, or (from the service's calendar) the service's. */
+const limited = { reason: "limit_reached" as const };
 
 /** Counts every slot over the service's people and resources (see the module comment). */
 export function countSlots(
@@ -96,18 +108,27 @@ export function countSlots(
       }
       return works && checkProviderFree(session, claims) === null && busyAround(blocked).length === 0;
     };
+    // The service's own limits close the slot whoever is free (rules/limits.ts).
+    const open = slot.reason === undefined;
     if (staffing.team) {
       const ids = people.map((p) => p.provider.id);
       if (!people.every((person) => offers(person, person.around(blocked)))) {
         const none = { ...slot, capacity: 0, booked: 0, held: 0, remaining: 0, bookable: false, providers: [] };
         return withResources(none, [ids]);
       }
-      const free = slot.remaining > 0 && allUnits(ids);
-      return withResources({ ...slot, bookable: free && timely, providers: free ? ids : [] }, [ids]);
+      const seated = slot.remaining > 0 && allUnits(ids);
+      // Every person of a team takes the booking: one at their limit closes it.
+      const full = seated && open && timely && people.some((p) => p.full?.(start));
+      const free = seated && open && !full;
+      return withResources(
+        { ...slot, bookable: free && timely, providers: free ? ids : [], ...(full ? limited : {}) },
+        [ids],
+      );
     }
     let capacity = 0;
     let booked = 0;
     let held = 0;
+    let atLimit = 0;
     const free: string[] = [];
     for (const person of people) {
       const { provider } = person;
@@ -121,7 +142,10 @@ export function countSlots(
       capacity += rules.capacity;
       booked += sessionBooked;
       held += sessionHeld;
-      if (sessionBooked + sessionHeld < rules.capacity) free.push(provider.id);
+      if (sessionBooked + sessionHeld >= rules.capacity || !open) continue;
+      // A person at their daily limit keeps their seats but takes no more bookings.
+      if (person.full?.(start)) atLimit++;
+      else free.push(provider.id);
     }
     const remaining = capacity - booked - held;
     const counted = {
@@ -132,6 +156,7 @@ export function countSlots(
       remaining,
       bookable: free.length > 0 && timely,
       providers: free,
+      ...(free.length === 0 && atLimit > 0 && timely ? limited : {}),
     };
     return withResources(
       counted,

@@ -12,6 +12,7 @@ import type { CalendarRefusal, CalendarResult, CreateBookingCommand } from "../t
 import { abandonTentative, claimFor, claimNeeds, type Interval, tooLate } from "./claiming";
 import { expireHolds } from "./expiry";
 import { priorAnswer } from "./idempotency-records";
+import { assignOrder, newBookingRefusal } from "./limits";
 import { buildBooking, commitBooking, staffOf } from "./new-booking";
 import { firstWithSeat, noCandidateLeft, singleWay, type Tries } from "./staffing";
 import type { CalendarTables } from "./tables";
@@ -34,6 +35,8 @@ export function beginCreate({ tables, command, candidates }: CreateFlow, now: nu
   const violation = checkRequest(command.service, start, end, now);
   if (violation?.kind === "invalid") return refused({ code: "validation_failed", ...violation });
   if (violation) return refused({ code: "slot_unavailable", reason: violation.reason, detail: violation.detail });
+  const limit = newBookingRefusal(tables.counts, command.service, { start, email: command.booking.customerEmail }, now);
+  if (limit) return refused(limit);
   return seatNext({ tables, command, candidates }, { start, end }, { tried: [] }, now);
 }
 
@@ -45,7 +48,8 @@ function seatNext(flow: CreateFlow, time: Interval, { tried, last }: Tries, now:
   const { tables, command, candidates } = flow;
   const { service } = command;
   const blocked = blockedSpan(service, time.start, time.end);
-  const candidate = firstWithSeat(tables.reservations.seats, service, candidates, blocked, tried);
+  const ordered = assignOrder(tables.counts, service, candidates, time.start);
+  const candidate = firstWithSeat(tables.reservations.seats, service, ordered, blocked, tried);
   if (!candidate) return refused(noCandidateLeft(singleWay(command), last));
   const record = buildBooking(
     service,

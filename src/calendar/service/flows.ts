@@ -18,6 +18,7 @@ import { consumeHold, holding } from "./hold";
 import { moving } from "./move";
 import type { CalendarTables } from "./tables";
 import { visitFlow, visiting } from "./visit";
+import { remoteOrder } from "./visit-limits";
 import { timesOf } from "./visit-plan";
 
 /** What a flow needs of its calendar object. */
@@ -68,5 +69,6 @@ export async function visitFlowOf(deps: FlowDeps, command: VisitCommand): Promis
       candidatesFor(env, segment.service, segment, segment.providerId, new Date(times[i]?.start ?? 0).toISOString()),
     ),
   );
-  return runClaims(storage, env, visiting, visitFlow(t, command, candidates, Date.now()));
+  const ordered = await remoteOrder(env, command, candidates, times);
+  return runClaims(storage, env, visiting, visitFlow(t, command, ordered, Date.now()));
 }

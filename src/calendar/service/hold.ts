@@ -12,6 +12,7 @@ import type { CalendarRefusal, CalendarResult, CreateBookingCommand, HoldCommand
 import { claimFor, claimNeeds, noAnswer, tooLate } from "./claiming";
 import { expireHolds } from "./expiry";
 import { priorAnswer } from "./idempotency-records";
+import { assignOrder, customerRefusal, periodRefusal } from "./limits";
 import { buildBooking, commitBooking, type Staff } from "./new-booking";
 import { firstWithSeat, noCandidateLeft, singleWay, type Tries } from "./staffing";
 import type { CalendarTables } from "./tables";
@@ -40,6 +41,8 @@ export function beginHold({ tables, command, candidates }: HoldFlow, now: number
   const violation = checkRequest(command.service, start, end, now);
   if (violation?.kind === "invalid") return refused({ code: "validation_failed", ...violation });
   if (violation) return refused({ code: "slot_unavailable", reason: violation.reason, detail: violation.detail });
+  const limit = periodRefusal(tables.counts, command.service, start);
+  if (limit) return refused(limit);
   return seatNext({ tables, command, candidates }, { tried: [] }, now);
 }
 
@@ -49,7 +52,8 @@ function seatNext(flow: HoldFlow, { tried, last }: Tries, now: number): Step<Hol
   const start = Date.parse(command.startTime);
   const end = Date.parse(command.endTime);
   const blocked = blockedSpan(service, start, end);
-  const candidate = firstWithSeat(tables.reservations.seats, service, candidates, blocked, tried);
+  const ordered = assignOrder(tables.counts, service, candidates, start);
+  const candidate = firstWithSeat(tables.reservations.seats, service, ordered, blocked, tried);
   if (!candidate) return refused(noCandidateLeft(singleWay(command), last));
   const expiresAt = now + command.ttlMs;
   const hold: Hold = {
@@ -127,6 +131,9 @@ export function consumeHold(
     return { ok: false, refusal: { code: "hold_expired", detail } };
   }
   const { service } = command;
+  // The hold counted against the day and the week; the customer is known only now.
+  const limit = customerRefusal(tables.counts, service, command.booking.customerEmail, now);
+  if (limit) return { ok: false, refusal: limit };
   const start = Date.parse(hold.startTime);
   const end = Date.parse(hold.endTime);
   const record = buildBooking(

@@ -18,6 +18,7 @@ import type { CalendarRefusal, CalendarResult, RescheduleCommand } from "../type
 import { abandonTentative, claimFor, claimNeeds, type Interval, refsOf, tooLate } from "./claiming";
 import { expireHolds } from "./expiry";
 import { priorAnswer } from "./idempotency-records";
+import { assignOrder, periodRefusal } from "./limits";
 import { staffOf } from "./new-booking";
 import { moveRowId } from "./reservations";
 import { firstWithSeat, noCandidateLeft, type Tries } from "./staffing";
@@ -90,6 +91,9 @@ export function beginMove({ tables, command, preferred }: MoveFlow, now: number)
       detail: `The booking's provider ${current.providerId} no longer performs this service: send the providerId of one who does.`,
     });
   }
+  // The booking's own row is counted where it is now; the customer's count does not change.
+  const limit = periodRefusal(tables.counts, command.service, start, { moving: Date.parse(current.startTime) });
+  if (limit) return refused(limit);
   return seatNext({ tables, command }, current, candidates, { start, end }, { tried: [] }, now);
 }
 
@@ -107,7 +111,8 @@ function seatNext(
 ): Step<CalendarResult> {
   const { service } = command;
   const blocked = blockedSpan(service, time.start, time.end);
-  const candidate = firstWithSeat(tables.reservations.seats, service, candidates, blocked, tried, current.id);
+  const ordered = assignOrder(tables.counts, service, candidates, time.start);
+  const candidate = firstWithSeat(tables.reservations.seats, service, ordered, blocked, tried, current.id);
   if (!candidate) return refused(noCandidateLeft(candidates.length === 1, last));
   const moved: BookingRecord = {
     ...current,
@@ -122,7 +127,7 @@ function seatNext(
   const claimId = `${current.id}.m${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
   const held = tables.reservations.claimsOf(current.id);
   const alongside = (calendarId: string) => held.find((c) => c.id === calendarId)?.claimId ?? null;
-  const claimed = { serviceId: service.id, ...time, blocked, capacity: service.capacity };
+  const claimed = { serviceId: service.id, ...time, blocked, capacity: service.capacity, moving: true };
   const needs = claimNeeds(candidate, claimed, claimId, alongside);
   if (needs.length === 0) return done(commitMove(tables, command, current, moved, blocked, [], now));
   const row = { rowId: moveRowId(current.id), businessId: service.businessId, needs };

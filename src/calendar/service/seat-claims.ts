@@ -8,6 +8,7 @@
 import type { ClaimResult, SeatCommand } from "../claim-types";
 import { blockedSpan, checkTiming, checkWorkingHours, withinWorkingTime } from "../rules/service-rules";
 import { expireHolds } from "./expiry";
+import { newBookingRefusal } from "./limits";
 import { commitBooking } from "./new-booking";
 import { firstWithSeat } from "./staffing";
 import type { CalendarTables } from "./tables";
@@ -38,6 +39,9 @@ export function claimSeat(tables: CalendarTables, command: SeatCommand, now: num
       detail: "The segment's time is not inside the service's working hours.",
     };
   }
+  // Earlier segments of the same visit here are rows already: they count.
+  const limit = newBookingRefusal(tables.counts, service, { start, email: record.customerEmail }, now);
+  if (limit) return { ok: false, reason: "limit_reached", detail: limit.detail };
   const blocked = blockedSpan(service, start, end);
   const seat = firstWithSeat(
     tables.reservations.seats,

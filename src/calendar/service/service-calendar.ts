@@ -2,8 +2,6 @@ import { toBooking } from "../../domain/booking";
 import type { Hold } from "../../domain/hold";
 import type { WaitlistEntry, WaitlistFrom, WaitlistRows, WaitlistStatus } from "../../domain/waitlist";
 import type { ClaimResult, ProviderSnapshot, ResourceSnapshot, SeatCommand } from "../claim-types";
-import type { ServiceRules } from "../rules/service-rules";
-import type { LiveSlot } from "../rules/slots";
 import type {
   CalendarResult,
   CalendarSnapshot,
@@ -18,13 +16,12 @@ import type {
   VisitCommand,
   VisitResult,
 } from "../types";
-import { CalendarObject } from "./calendar-object";
+import { CalendarReads } from "./calendar-reads";
 import { type CustomerRewrite, rewriteCustomer } from "./customer-rewrite";
 import { expireHolds, expireTentative } from "./expiry";
 import { createFlow, holdFlow, moveFlow, visitFlowOf } from "./flows";
 import { releaseLiveHold } from "./hold";
 import { type ImportedBooking, type ImportResult, importEach } from "./import";
-import { liveSlots } from "./live-slots";
 import { pruneCalendar } from "./prune";
 import { type JoinResult, joinQueue, leaveQueue } from "./queue";
 import { claimSeat, confirmSeat, releaseSeat, type SeatConfirmation } from "./seat-claims";
@@ -39,7 +36,7 @@ import { snapshotOf } from "./tables";
  * calendars a booking needs are claimed between transactions (claims/flow.ts); D1 is written
  * behind, only after a change commits (sync/write-behind.ts).
  */
-export class ServiceCalendar extends CalendarObject {
+export class ServiceCalendar extends CalendarReads {
   /** Checks availability and reserves the slot (and the people it needs); then records the booking in D1. */
   async createBooking(command: CreateBookingCommand): Promise<CalendarResult> {
     const result = await this.create(command);
@@ -187,12 +184,6 @@ export class ServiceCalendar extends CalendarObject {
     await this.sendTasks();
     await this.offerSeats();
     return hold;
-  }
-
-  /** The live slot calendar for slots starting in `[from, to)`. */
-  async availability(rules: ServiceRules, from: number, to: number): Promise<LiveSlot[]> {
-    this.ctx.storage.transactionSync(() => expireHolds(this.tables, Date.now()));
-    return liveSlots(this.tables.reservations.seats, rules, from, to, Date.now());
   }
 
   /** Imports existing appointments under the same rules, one by one; returns once D1 (or the outbox) has them all. */

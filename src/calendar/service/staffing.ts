@@ -36,12 +36,17 @@ export function firstWithSeat(
 
 /**
  * Why nobody could take the booking: with one way to staff it (the provider asked for, a team,
- * or no providers) that way's own refusal, else — automatic assignment — no provider available.
+ * or no providers) that way's own refusal, else — automatic assignment — no provider available,
+ * or, when every person asked refused at their daily limit, `limit_reached`.
  */
 export function noCandidateLeft(single: boolean, last: Refused | undefined): CalendarRefusal {
   if (single) {
     if (last) return { code: "slot_unavailable", reason: last.reason, detail: last.detail };
     return { code: "slot_unavailable", reason: "fully_booked", detail: "This slot (or session) is fully booked." };
+  }
+  if (last?.reasons?.every((reason) => reason === "limit_reached")) {
+    const detail = "Every provider free then has as many bookings that day as they take.";
+    return { code: "slot_unavailable", reason: "limit_reached", detail };
   }
   return {
     code: "slot_unavailable",

@@ -1,3 +1,5 @@
+import { limitMigration } from "./limit-storage";
+
 /**
  * The calendar's own SQLite tables. Reservations carry the blocked span (appointment plus
  * buffers) so capacity checks are one indexed range scan over the overlapping bookings only.
@@ -127,4 +129,6 @@ export const serviceMigrations: string[] = [
    CREATE INDEX waitlist_slot ON waitlist (status, start_ms, end_ms, provider_id, id);
    CREATE INDEX waitlist_hold ON waitlist (hold_id) WHERE hold_id IS NOT NULL;
    CREATE TABLE waitlist_context (id INTEGER PRIMARY KEY, version INTEGER NOT NULL, context TEXT NOT NULL);`,
+  // Booking limits and balanced assignment (limit-counts.ts): see limitMigration.
+  limitMigration,
 ];

@@ -21,6 +21,7 @@ import { expireHolds } from "./expiry";
 import { buildBooking, commitBooking, staffOf } from "./new-booking";
 import { candidateKey, firstWithSeat, noCandidateLeft, singleWay } from "./staffing";
 import type { CalendarTables } from "./tables";
+import { localOrder, visitLimitRefusal } from "./visit-limits";
 import { isLocal, type Staffed, segmentNeeds, timesOf } from "./visit-plan";
 
 /** A visit's flow: the tables, the request, each segment's candidates, and the attempt in hand. */
@@ -77,6 +78,8 @@ export function beginVisit(flow: VisitFlow, now: number): Step<VisitResult> {
     const broken = segmentRule(command, i, time, now);
     if (broken) return broken;
   }
+  const limit = visitLimitRefusal(tables, command, times, now);
+  if (limit) return refuse(limit.refusal, limit.segment);
   return seatVisit(flow, [], undefined, now);
 }
 
@@ -91,8 +94,9 @@ function seatVisit(flow: VisitFlow, tried: string[], last: Last | undefined, now
   for (const [i, segment] of command.segments.entries()) {
     const triedHere = tried.filter((t) => t.startsWith(`${i}:`)).map((t) => t.slice(`${i}:`.length));
     const candidates = flow.candidates[i] ?? [];
+    const ordered = isLocal(command, i) ? localOrder(tables, command, i, candidates, staffed, times) : candidates;
     const pick = isLocal(command, i)
-      ? firstWithSeat(tables.reservations.seats, segment.service, candidates, blocked[i] as Span, triedHere)
+      ? firstWithSeat(tables.reservations.seats, segment.service, ordered, blocked[i] as Span, triedHere)
       : candidates.find((c) => !triedHere.includes(candidateKey(c)));
     if (!pick) return refuse(noCandidateLeft(singleWay(segment), last?.segment === i ? last.refused : undefined), i);
     staffed.push(pick);
@@ -182,10 +186,11 @@ export function retryVisit(flow: VisitFlow, attempt: Attempt, refused: Refused, 
     0,
     records.findIndex((r) => r.id === refused.at.claimId),
   );
-  // The service's own hours refused: nobody else can change that.
-  if (refused.at.calendar === "service" && refused.reason === "outside_working_hours") {
+  // The service's own hours (or limits) refused: nobody else can change that.
+  const fixed = refused.reason === "outside_working_hours" || refused.reason === "limit_reached";
+  if (refused.at.calendar === "service" && fixed) {
     tables.tasks.release(attempt.businessId, refused.granted, now);
-    return refuse({ ...outsideHours, detail: refused.detail }, segment);
+    return refuse({ code: "slot_unavailable", reason: refused.reason, detail: refused.detail }, segment);
   }
   const tried = [...attempt.tried, `${segment}:${candidateKey(staffed[segment] as Candidate)}`];
   const next = seatVisit(flow, tried, { segment, refused }, now);
