@@ -13,6 +13,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { runScenario, type ScenarioResult } from "./bench/load.ts";
 import { type Alternation, alternate } from "./bench/pairs.ts";
+import { measureRefusals, REFUSED_SERIES_COUNT, refusalService } from "./bench/refusals.ts";
 import {
   bookingBody,
   call as callAt,
@@ -47,6 +48,8 @@ const { values: args } = parseArgs({
 const seconds = Number(args.seconds);
 /** Rounds of the side-by-side pairs behind the near-floor ratios (scripts/bench/pairs.ts). */
 const PAIR_ROUNDS = 3;
+/** Rounds of the refusals measured in alternation: cheap (seconds each), so more of them. */
+const REFUSAL_ROUNDS = 5;
 const root = path.resolve(import.meta.dirname, "..");
 const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
@@ -329,6 +332,14 @@ try {
     expectStatus: 201,
     request: () => ({ method: "POST", path: "/api/v1/series", body: seriesBody(weekly, seriesN++) }),
   });
+  // What one refused write costs on the widest service (50 people, 5 rooms, one room closed then):
+  // a create and a weekly series of 52 (reject and skip), side by side on one connection.
+  log("bench: refusals of a service with 50 people and 5 rooms");
+  const refusals = await measureRefusals(server.url, key, await refusalService(server.url, key), {
+    rounds: REFUSAL_ROUNDS,
+    creates: 20,
+    series: 5,
+  });
   const team: string[] = [];
   for (let i = 0; i < 5; i++) team.push((await call(key, "POST", "/providers", provider(`Stylist ${i}`))).body.id);
   const teamService = (await call(key, "POST", "/services", service("Team cut", 1, team))).body.id;
@@ -406,6 +417,8 @@ try {
     visitAtLeast030xPlainCreate: allCreated(visit) && allCreated(plainCreate) && visit.rps >= 0.3 * plainCreate.rps,
     seriesP50Within4xPlainCreate:
       allCreated(series) && allCreated(plainCreate) && series.p50 <= 4 * Math.max(plainCreate.p50, 1),
+    refusedSeriesP50Within4xRefusedCreate:
+      refusals.non409 === 0 && refusals.seriesRejectOverCreate <= 4 && refusals.seriesSkipOverCreate <= 4,
     twentyProvidersWeekP50Within2xOne:
       weekOfTwenty.rps > 0 && weekOfOne.rps > 0 && weekOfTwenty.p50 <= 2 * Math.max(weekOfOne.p50, 1),
     listsAtLeast085xTheirStatements: listFloors.every((l) => l.pairs.median >= 0.85),
@@ -461,6 +474,11 @@ try {
       seriesP50: Math.round((series.p50 / Math.max(plainCreate.p50, 1)) * 100) / 100,
       non201: { plainCreate: plainCreate.unexpected, visit: visit.unexpected, series: series.unexpected },
     },
+    /**
+     * A refused weekly series of 52 over a refused create, p50 on one connection, on a service of
+     * 50 people and 5 rooms with one room closed then: the median of the rounds' ratios.
+     */
+    refusals,
     /** Requests/s of each MCP tool call over its REST request, measured one after the other. */
     mcpOverRest: {
       findAvailability: Math.round((mcpFind.rps / Math.max(availabilityDay.rps, 1)) * 100) / 100,
@@ -513,6 +531,9 @@ try {
     );
     console.log(
       `over a plain create (${plainCreate.rps} req/s, p50 ${plainCreate.p50} ms, ${plainCreate.unexpected} non-201): ${VISIT_MINUTES.length}-segment visit req/s ×${report.visitAndSeriesOverPlain.visitRps} (target ≥ 0.3×, ${visit.unexpected} non-201), weekly series of ${SERIES_COUNT} p50 ×${report.visitAndSeriesOverPlain.seriesP50} (target ≤ 4×, ${series.unexpected} non-201)`,
+    );
+    console.log(
+      `refused on 50 people + 5 rooms (one closed), p50 ms per round (create / series of ${REFUSED_SERIES_COUNT} reject / skip): ${refusals.rounds.map((r) => `${r.create}/${r.seriesReject}/${r.seriesSkip}`).join(", ")}; series over create: reject ×${refusals.seriesRejectOverCreate}, skip ×${refusals.seriesSkipOverCreate} (target ≤ 4×, ${refusals.non409} non-409)`,
     );
     console.log(
       `MCP over REST, req/s: find_availability ×${report.mcpOverRest.findAvailability}, book_appointment ×${report.mcpOverRest.bookAppointment}`,

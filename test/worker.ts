@@ -1,13 +1,25 @@
 /**
  * The Worker the Workers tests run (vitest.config.ts `main`): the production exports, except
- * that the calendar's D1 writer and queue publisher can have a fault put in front of them.
- * Production code has no such switch; only this subclass does.
+ * that the calendar's D1 writer and queue publisher can have a fault put in front of them, and
+ * that every calendar counts the calls it answers for other objects (`calls`, by method), so a
+ * test can bound the work a request causes. Production code has no such switch; only these
+ * subclasses do.
  */
+
+/** Calls a calendar answered, by method name. */
+export type Calls = Record<string, number>;
+
+const count = (calls: Calls, method: string, n = 1) => {
+  calls[method] = (calls[method] ?? 0) + n;
+};
 
 import type {
   ClaimCommand,
   ClaimResult,
+  ClaimsResult,
+  HeldClaim,
   ProviderSnapshot,
+  Range,
   ResourceSnapshot,
   SeatCommand,
 } from "../src/calendar/claim-types";
@@ -41,6 +53,7 @@ export type CalendarFaults = {
 /** The calendar with fault switches, set by tests inside `runInDurableObject`. */
 export class ServiceCalendar extends ProductionCalendar {
   readonly faults: CalendarFaults = {};
+  readonly calls: Calls = {};
 
   protected override sinks(): WriteBehindSinks {
     const real = super.sinks();
@@ -54,18 +67,35 @@ export class ServiceCalendar extends ProductionCalendar {
   }
 
   override async claim(command: SeatCommand): Promise<ClaimResult> {
+    count(this.calls, "claim");
     if (this.faults.claim === "before") throw new Error("injected: service calendar reset before the seat claim");
     const result = await super.claim(command);
     if (this.faults.claim === "after") throw new Error("injected: service calendar reset after the seat claim");
     return result;
   }
 
-  override async availability(...args: Parameters<ProductionCalendar["availability"]>) {
+  override async claimEach(commands: SeatCommand[]): Promise<ClaimsResult> {
+    count(this.calls, "claimEach");
+    if (this.faults.claim === "before") throw new Error("injected: service calendar reset before the seat claims");
+    const result = await super.claimEach(commands);
+    if (this.faults.claim === "after") throw new Error("injected: service calendar reset after the seat claims");
+    return result;
+  }
+
+  override async releaseEach(claimIds: string[]): Promise<{ released: number }> {
+    count(this.calls, "releaseEach");
+    return super.releaseEach(claimIds);
+  }
+
+  /** `availability` reads through this one, so a fault (and a count) here covers both. */
+  override async availabilityEach(...args: Parameters<ProductionCalendar["availabilityEach"]>) {
+    count(this.calls, "availability");
     if (this.faults.availability === "fail") throw new Error("injected: service calendar reset before a read");
-    return super.availability(...args);
+    return super.availabilityEach(...args);
   }
 
   override async confirm(confirmation: SeatConfirmation): Promise<{ ok: boolean }> {
+    count(this.calls, "confirm");
     if (this.faults.confirm === "before") throw new Error("injected: service calendar reset before the confirmation");
     const result = await super.confirm(confirmation);
     if (this.faults.confirm === "after") throw new Error("injected: service calendar reset after the confirmation");
@@ -80,18 +110,53 @@ export type StaffCalendarFaults = {
   limits?: ReadLimits;
 };
 
+type ClaimedFaults = { claim?: "before" | "after"; release?: "before" | "after"; configure?: "fail" };
+
 /**
- * The provider calendar with fault switches for `claim` and `release`: "before" throws before
- * deciding (the object reset before its write), "after" throws once the change is committed
- * (the answer lost); `configure: "fail"` refuses new settings (the object unreachable); and the
- * staff calendars' switches (`StaffCalendarFaults`), whose `reset` resets the object for real.
+ * The fault switches and call counts of a claimed calendar (a person's or a resource's): "before"
+ * throws before deciding (the object reset before its write), "after" throws once the change is
+ * committed (the answer lost); `configure: "fail"` refuses new settings (the object unreachable).
  */
+function withFaults<S extends ProviderSnapshot | ResourceSnapshot>(
+  kind: string,
+  instance: { faults: ClaimedFaults; calls: Calls },
+) {
+  const { faults, calls } = instance;
+  const around = <T>(switch_: "before" | "after" | undefined, what: string, call: () => T): T => {
+    if (switch_ === "before") throw new Error(`injected: ${kind} calendar reset before ${what}`);
+    const result = call();
+    if (switch_ === "after") throw new Error(`injected: ${kind} calendar reset after ${what}`);
+    return result;
+  };
+  return {
+    configure(snapshot: S, real: (s: S) => { version: number }) {
+      if (faults.configure === "fail") throw new Error(`injected: ${kind} calendar reset before configure`);
+      return real(snapshot);
+    },
+    claim(real: () => ClaimResult) {
+      count(calls, "claim");
+      return around(faults.claim, "the claim", real);
+    },
+    claimEach(real: () => ClaimsResult) {
+      count(calls, "claimEach");
+      return around(faults.claim, "the claims", real);
+    },
+    release(real: () => { released: boolean }) {
+      count(calls, "release");
+      return around(faults.release, "the release", real);
+    },
+    releaseEach(real: () => { released: number }) {
+      count(calls, "releaseEach");
+      return around(faults.release, "the releases", real);
+    },
+  };
+}
+
+/** The provider calendar with fault switches (`withFaults`) and call counts. */
 export class ProviderCalendar extends ProductionProviderCalendar {
-  readonly faults: {
-    claim?: "before" | "after";
-    release?: "before" | "after";
-    configure?: "fail";
-  } & StaffCalendarFaults = {};
+  readonly faults: ClaimedFaults & StaffCalendarFaults = {};
+  readonly calls: Calls = {};
+  private readonly hooks = withFaults<ProviderSnapshot>("provider", this);
 
   protected override send(request: Request): Promise<Response> {
     const real = (r: Request) => super.send(r);
@@ -118,45 +183,74 @@ export class ProviderCalendar extends ProductionProviderCalendar {
   }
 
   override configure(snapshot: ProviderSnapshot): { version: number } {
-    if (this.faults.configure === "fail") throw new Error("injected: provider calendar reset before configure");
-    return super.configure(snapshot);
+    return this.hooks.configure(snapshot, (s) => super.configure(s));
   }
 
   override claim(command: ClaimCommand<ProviderSnapshot>): ClaimResult {
-    if (this.faults.claim === "before") throw new Error("injected: provider calendar reset before the claim");
-    const result = super.claim(command);
-    if (this.faults.claim === "after") throw new Error("injected: provider calendar reset after the claim");
-    return result;
+    return this.hooks.claim(() => super.claim(command));
+  }
+
+  override claimEach(commands: ClaimCommand<ProviderSnapshot>[]): ClaimsResult {
+    return this.hooks.claimEach(() => super.claimEach(commands));
   }
 
   override release(claimId: string): { released: boolean } {
-    if (this.faults.release === "before") throw new Error("injected: provider calendar reset before the release");
-    const result = super.release(claimId);
-    if (this.faults.release === "after") throw new Error("injected: provider calendar reset after the release");
-    return result;
+    return this.hooks.release(() => super.release(claimId));
+  }
+
+  override releaseEach(claimIds: string[]): { released: number } {
+    return this.hooks.releaseEach(() => super.releaseEach(claimIds));
+  }
+
+  override dayLoads(ranges: readonly Range[]): number[] {
+    count(this.calls, "dayLoads");
+    return super.dayLoads(ranges);
+  }
+
+  override claimsBetween(from: number, to: number): HeldClaim[] {
+    count(this.calls, "claimsBetween");
+    return super.claimsBetween(from, to);
+  }
+
+  override claimsAround(ranges: readonly Range[]): HeldClaim[][] {
+    count(this.calls, "claimsAround");
+    return super.claimsAround(ranges);
   }
 }
 
-/** The resource calendar with the same fault switches as a person's. */
+/** The resource calendar with the same fault switches and call counts as a person's. */
 export class ResourceCalendar extends ProductionResourceCalendar {
-  readonly faults: { claim?: "before" | "after"; release?: "before" | "after"; configure?: "fail" } = {};
+  readonly faults: ClaimedFaults = {};
+  readonly calls: Calls = {};
+  private readonly hooks = withFaults<ResourceSnapshot>("resource", this);
 
   override configure(snapshot: ResourceSnapshot): { version: number } {
-    if (this.faults.configure === "fail") throw new Error("injected: resource calendar reset before configure");
-    return super.configure(snapshot);
+    return this.hooks.configure(snapshot, (s) => super.configure(s));
   }
 
   override claim(command: ClaimCommand<ResourceSnapshot>): ClaimResult {
-    if (this.faults.claim === "before") throw new Error("injected: resource calendar reset before the claim");
-    const result = super.claim(command);
-    if (this.faults.claim === "after") throw new Error("injected: resource calendar reset after the claim");
-    return result;
+    return this.hooks.claim(() => super.claim(command));
+  }
+
+  override claimEach(commands: ClaimCommand<ResourceSnapshot>[]): ClaimsResult {
+    return this.hooks.claimEach(() => super.claimEach(commands));
   }
 
   override release(claimId: string): { released: boolean } {
-    if (this.faults.release === "before") throw new Error("injected: resource calendar reset before the release");
-    const result = super.release(claimId);
-    if (this.faults.release === "after") throw new Error("injected: resource calendar reset after the release");
-    return result;
+    return this.hooks.release(() => super.release(claimId));
+  }
+
+  override releaseEach(claimIds: string[]): { released: number } {
+    return this.hooks.releaseEach(() => super.releaseEach(claimIds));
+  }
+
+  override claimsBetween(from: number, to: number): HeldClaim[] {
+    count(this.calls, "claimsBetween");
+    return super.claimsBetween(from, to);
+  }
+
+  override claimsAround(ranges: readonly Range[]): HeldClaim[][] {
+    count(this.calls, "claimsAround");
+    return super.claimsAround(ranges);
   }
 }

@@ -1,8 +1,9 @@
 /**
  * `npm run bench -- --profile`: CPU profiles of the API's isolate under load, one per kind of
  * request (`/health`, a list, one day's availability, a create, a 3-segment visit, a weekly series
- * of 12, a week's availability of a service with 1 and with 20 providers, one day and one week of
- * a service of three people: `day-3-people`, `week-3-people`, and the day with every limit set:
+ * of 12, a week's availability of a service with 1 and with 20 providers, a create and a weekly series
+ * of 52 refused by a closed room of a service with 50 people and 5 rooms, one day and one week of a
+ * service of three people: `day-3-people`, `week-3-people`, and that day with every limit set:
  * `day-3-limited`), recorded through workerd's
  * inspector. Saves bench/out/<kind>.cpuprofile (open in Chrome DevTools' Performance panel) and
  * prints where the sampled time goes, by function (self time). `-- --only a,b` profiles those kinds.
@@ -12,6 +13,7 @@ import path from "node:path";
 import { dayOfThree, dayPath, weekPath } from "./day-of-three.ts";
 import { type CpuProfile, connectInspector, selfTimeByFunction } from "./inspector.ts";
 import { runScenario } from "./load.ts";
+import { refusalService } from "./refusals.ts";
 import {
   bookingBody,
   call,
@@ -46,6 +48,8 @@ export async function profile(options: { seconds: number; outDir: string; only?:
     const wanted = (kind: string) => options.only === undefined || options.only.includes(kind);
     const one = wanted("week-1-person") ? await serviceOfPeople(server.url, key, 1) : "";
     const twenty = wanted("week-20-people") ? await serviceOfPeople(server.url, key, 20) : "";
+    const refusals =
+      wanted("refused-create") || wanted("refused-series") ? await refusalService(server.url, key) : undefined;
     // Issue 41's day of three people (scripts/bench/day-of-three.ts), and the same with every limit set.
     const three = wanted("day-3-people") || wanted("week-3-people");
     const ofThree = three ? await dayOfThree(server.url, key, "Three", false) : "";
@@ -83,6 +87,14 @@ export async function profile(options: { seconds: number; outDir: string; only?:
           path: `/api/v1/services/${twenty}/availability?from=${slotTime(0)}&to=${slotTime(2000)}`,
         }),
       },
+      {
+        kind: "refused-create",
+        request: () => ({ method: "POST", path: "/api/v1/bookings", body: refusals?.create }),
+      },
+      {
+        kind: "refused-series",
+        request: () => ({ method: "POST", path: "/api/v1/series", body: refusals?.seriesReject }),
+      },
       { kind: "day-3-people", request: () => ({ path: dayPath(ofThree) }) },
       { kind: "week-3-people", request: () => ({ path: weekPath(ofThree) }) },
       { kind: "day-3-limited", request: () => ({ path: dayPath(limited) }) },
@@ -98,8 +110,12 @@ export async function profile(options: { seconds: number; outDir: string; only?:
         apiKey: key,
         seconds: options.seconds,
         connections: 10,
-        // Creates answer 201, reads 200: any other answer is counted, not profiled unnoticed.
-        expectStatus: kind === "create" || kind === "visit" || kind === "series" ? 201 : 200,
+        // Creates answer 201, refusals 409, reads 200: any other answer is counted, not profiled unnoticed.
+        expectStatus: kind.startsWith("refused")
+          ? 409
+          : kind === "create" || kind === "visit" || kind === "series"
+            ? 201
+            : 200,
         request,
       });
       const { profile: cpu } = await inspector.send<{ profile: CpuProfile }>("Profiler.stop");

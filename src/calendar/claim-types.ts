@@ -99,17 +99,34 @@ export type ClaimReason =
   /** A booking limit of the person (per day) or of the service (rules/limits.ts). */
   | "limit_reached";
 
-/** What `claim` answers; `replayed` when the same claim was already held with the same span. */
-export type ClaimResult = { ok: true; replayed: boolean } | { ok: false; reason: ClaimReason; detail: string };
+/**
+ * What `claim` answers; `replayed` when the same claim was already held with the same span.
+ * `onlyWith` on a refusal: the only staffing this calendar could still grant the time to now —
+ * the people of a session holding a unit then (ids sorted, joined by commas) — so any other
+ * people are refused alike and need not be tried; empty: nobody (a room closed, inactive, or full
+ * with other sessions). Absent: other people may be granted it (a person's own refusal).
+ */
+export type ClaimResult =
+  | { ok: true; replayed: boolean }
+  | { ok: false; reason: ClaimReason; detail: string; onlyWith?: string[] };
 
 /** A refusal of a claimed calendar. */
 export type ClaimRefusal = Extract<ClaimResult, { ok: false }>;
+
+/**
+ * What `claimEach` answers for several claims on one calendar, decided in one transaction:
+ * every one granted, or none of them written and each refusal with the index of its claim.
+ */
+export type ClaimsResult = { ok: true } | { ok: false; refused: (ClaimRefusal & { index: number })[] };
 
 /** A live claim that overlaps the one being decided: which session it belongs to. */
 export type OverlappingClaim = { serviceId: string; start: number; session: string };
 
 /** A claim as a claimed calendar holds it. */
 export type HeldClaim = Omit<ClaimSpan, "alongside" | "expiresAt"> & { expiresAt: number | null; createdAt: number };
+
+/** `[from, to)` in epoch milliseconds: a range a calendar is read over. */
+export type Range = { from: number; to: number };
 
 /** What a claimed calendar holds, for reconciliation: its settings and its live claims by start. */
 export type ClaimedSnapshot<S extends ClaimedSettings = ClaimedSettings> = { settings: S | null; claims: HeldClaim[] };

@@ -9,13 +9,11 @@ import type { Hold } from "../domain/hold";
 import type { WaitlistFrom, WaitlistStatus } from "../domain/waitlist";
 import type { ProviderSnapshot, ResourceSnapshot } from "./claim-types";
 import type { NewCalendar } from "./provider/connections";
-import { slotTimeOf } from "./provider/slot-time";
-import { blockedSpan, slotsBetween } from "./rules/service-rules";
-import { type CountedSlot, countSlots } from "./rules/slot-counts";
+import { slotsBetween } from "./rules/service-rules";
 import type { CustomerRewrite } from "./service/customer-rewrite";
 import type { ImportedBooking, ImportResult } from "./service/import";
 import type { ServiceChange } from "./service/service-change";
-import { claimedCalendarOf, providerCalendarOf, resourceCalendarOf, serviceCalendarOf } from "./stubs";
+import { providerCalendarOf, resourceCalendarOf, serviceCalendarOf } from "./stubs";
 import type {
   CreateBookingCommand,
   HoldCommand,
@@ -41,6 +39,7 @@ export type { ImportedBooking, ImportResult } from "./service/import";
 export { ServiceCalendar } from "./service/service-calendar";
 export type { ChangeConflict, ProposalResult, ServiceChange } from "./service/service-change";
 export { segmentTimes } from "./service/visit-plan";
+export { slotCalendar, slotsAt } from "./slot-reads";
 export { reconcileClaimed } from "./sync/reconcile-claimed";
 export { everyService, reconcile } from "./sync/reconcile-services";
 export type {
@@ -118,36 +117,6 @@ export const releaseHold = (env: Env, businessId: string, serviceId: string, hol
  */
 export function slotBeyond(service: ServiceSnapshot, from: number, to: number, max: number): number | undefined {
   return slotsBetween(service, from, to, max)[max]?.start;
-}
-
-/**
- * The live slot calendar of `[from, to)`. With `people` (the service's providers, or the one
- * asked for) or `resources`, each slot is counted over what they can take then (rules/slot-counts.ts),
- * read from their calendars in parallel with the service's.
- */
-export async function slotCalendar(
-  env: Env,
-  service: ServiceSnapshot,
-  from: number,
-  to: number,
-  staffing: { people?: ProviderSnapshot[]; resources?: ResourceSnapshot[] } = {},
-): Promise<CountedSlot[]> {
-  const around = blockedSpan(service, from, to + service.durationMinutes * 60_000);
-  const claimsOf = (calendar: "provider" | "resource", id: string) =>
-    claimedCalendarOf(env, service.businessId, { calendar, id }).claimsBetween(around.start, around.end);
-  const [slots, people, resources] = await Promise.all([
-    serviceCalendarOf(env, service.businessId, service.id).availability(service, from, to),
-    staffing.people &&
-      Promise.all(staffing.people.map((person) => slotTimeOf(env, person, around, { start: from, end: to }))),
-    staffing.resources?.length
-      ? Promise.all(
-          staffing.resources.map(async (resource) => ({ resource, claims: await claimsOf("resource", resource.id) })),
-        )
-      : undefined,
-  ]);
-  if (!people && !resources) return slots.map(({ unassigned: _unassigned, ...slot }) => slot);
-  const team = service.providerMode === "all";
-  return countSlots(slots, service, service.id, { people, team, resources }, Date.now());
 }
 
 /** Proposes a change that leaves fewer seats; the calendar refuses it or holds older commands off. */

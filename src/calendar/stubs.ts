@@ -1,5 +1,5 @@
 /** Addressing the calendar objects: a service's, and those bookings claim time in. */
-import type { ClaimedKind, ClaimResult } from "./claim-types";
+import type { ClaimedKind, ClaimResult, ClaimsResult } from "./claim-types";
 
 /** The Durable Object name of a business's service, person or resource. */
 export const objectName = (businessId: string, ownerId: string) => `${businessId}:${ownerId}`;
@@ -28,13 +28,15 @@ export function claimedCalendarOf(
 }
 
 /**
- * What the entry of a claim needs of any claimed calendar, a service's seats included: claim,
- * confirm, release. Each answers as `claim`, `{ok}` and `{released}` do on a person's calendar.
+ * What the entry of a claim needs of any claimed calendar, a service's seats included: claim
+ * (one, or several in one call), confirm, release (several in one call). Each answers as it does
+ * on a person's calendar.
  */
 export type ClaimTarget = {
   claim(command: unknown): Promise<ClaimResult>;
+  claimEach(commands: unknown[]): Promise<ClaimsResult>;
   confirm(payload: unknown): Promise<{ ok: boolean }>;
-  release(claimId: string): Promise<unknown>;
+  releaseEach(claimIds: string[]): Promise<unknown>;
 };
 
 /** The calendar any claim lives in, as the claim protocol talks to it. */

@@ -134,10 +134,14 @@ export type VisitCommand = {
   idempotency?: { key: string; requestHash: string };
 };
 
-/** A visit's answer: every segment's booking, or why not (with the segment that refused, if one did). */
+/**
+ * A visit's answer: every segment's booking, or why not (with the segment that refused, if one
+ * did). `unstaffed`: every segment the calendars left nobody to staff, with why (the first is
+ * `segment`) — a refused series lists those occurrences without reading the slot calendar.
+ */
 export type VisitResult =
   | { ok: true; appointmentId: string; bookings: Booking[]; replayed: boolean }
-  | { ok: false; refusal: CalendarRefusal; segment?: number };
+  | { ok: false; refusal: CalendarRefusal; segment?: number; unstaffed?: { segment: number; reason: string }[] };
 
 /**
  * Why a slot is unavailable: the service's own rules (`outside_working_hours`, `fully_booked`),

@@ -2,7 +2,8 @@
  * A new series: the rule expanded to its occurrences (every one at the first one's local time),
  * their timing checked, then the occurrences booked in the service's calendar as one visit of
  * the same service at several times — all or none (`reject`), or the free ones (`skip`). Only a
- * refusal pays for reading every occurrence's slot, to list every conflict.
+ * refusal pays for reading the slots of the occurrences the calendars did not refuse themselves,
+ * to list every conflict.
  */
 import { eq } from "drizzle-orm";
 import { throwRefusal } from "../bookings/refusal";
@@ -144,9 +145,12 @@ export async function bookSeries(
       await db.delete(series).where(eq(series.id, id));
       throwRefusal(result.refusal);
     }
-    // Refused: every occurrence the slot calendar now shows taken is listed with the one refused.
-    const refused = { ...(free[result.segment ?? 0] as Occurrence), reason: result.refusal.reason };
-    conflicts = merged(conflicts, refused, await previewed(env, service, staffing, free));
+    // Refused: the occurrences the calendars left nobody for, with their reasons, and every other
+    // the slot calendar now shows taken (not read when the calendars refused them all).
+    const unstaffed = result.unstaffed ?? [{ segment: result.segment ?? 0, reason: result.refusal.reason }];
+    const refused = unstaffed.map(({ segment, reason }) => ({ ...(free[segment] as Occurrence), reason }));
+    const others = free.filter((o) => !refused.some((r) => r.start === o.start));
+    conflicts = merged(conflicts, refused, others.length > 0 ? await previewed(env, service, staffing, others) : []);
     if (request.onConflict === "reject" || result.segment === undefined || attempt >= 3) {
       return await failed(db, id, conflicts);
     }
@@ -169,10 +173,10 @@ async function previewed(env: Env, service: ServiceSnapshot, staffing: Staffing,
   }
 }
 
-/** Known conflicts, then the calendar's refusal, then the preview's; one per occurrence, in order. */
-function merged(known: Conflict[], refused: Conflict, preview: Conflict[]): Conflict[] {
+/** Known conflicts, then the calendar's refusals, then the preview's; one per occurrence, in order. */
+function merged(known: Conflict[], refused: Conflict[], preview: Conflict[]): Conflict[] {
   const byStart = new Map<number, Conflict>();
-  for (const c of [...known, refused, ...preview]) if (!byStart.has(c.start)) byStart.set(c.start, c);
+  for (const c of [...known, ...refused, ...preview]) if (!byStart.has(c.start)) byStart.set(c.start, c);
   return [...byStart.values()].sort((a, b) => a.start - b.start);
 }
 

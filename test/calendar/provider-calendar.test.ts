@@ -135,6 +135,33 @@ describe("idempotency, moves and release", () => {
     expect(held?.start).toBe(TEN + 15 * MINUTE);
   });
 
+  it("claimEach decides a series' claims in one call: every one written, or none and every refusal listed", async () => {
+    const { provider, stub } = fresh();
+    const week = 7 * 24 * 60 * MINUTE;
+    const weekly = [0, 1, 2, 3].map((w) => claimAt(provider, TEN + w * week));
+    // Week 2 and week 4 are taken by another service: both are named, and nothing is written.
+    for (const w of [1, 3]) await stub.claim(claimAt(provider, TEN + w * week, { serviceId: "svc_b" }));
+    const refused = await stub.claimEach(weekly);
+    expect(refused).toMatchObject({
+      ok: false,
+      refused: [
+        { index: 1, reason: "provider_busy" },
+        { index: 3, reason: "provider_busy" },
+      ],
+    });
+    expect(await claimRows(stub)).toBe(2);
+    // Without them, all granted at once; the same call again is a replay of each.
+    const free = [weekly[0], weekly[2]] as ClaimCommand<ProviderSnapshot>[];
+    expect(await stub.claimEach(free)).toEqual({ ok: true });
+    expect(await stub.claimEach(free)).toEqual({ ok: true });
+    expect(await claimRows(stub)).toBe(4);
+    // Released together, idempotently; a late duplicate is refused by its tombstone.
+    expect(await stub.releaseEach(free.map((c) => c.claimId))).toEqual({ released: 2 });
+    expect(await stub.releaseEach(free.map((c) => c.claimId))).toEqual({ released: 0 });
+    expect(await stub.claimEach(free)).toMatchObject({ ok: false, refused: [{ index: 0 }, { index: 1 }] });
+    expect(await claimRows(stub)).toBe(2);
+  });
+
   it("release frees the time, is idempotent, and a late duplicate cannot bring the claim back", async () => {
     const { provider, stub } = fresh();
     const claim = claimAt(provider, TEN);
@@ -150,13 +177,31 @@ describe("idempotency, moves and release", () => {
     expect((await stub.claim(claimAt(provider, TEN, { serviceId: "svc_b" }))).ok).toBe(true);
   });
 
-  it("dayLoad counts live claims starting in the range", async () => {
+  it("dayLoads counts live claims starting in each range", async () => {
     const { provider, stub } = fresh();
     await stub.claim(claimAt(provider, TEN));
     await stub.claim(claimAt(provider, TEN + 60 * MINUTE));
     await stub.claim(claimAt(provider, TEN + 24 * 60 * MINUTE));
-    expect(await stub.dayLoad(at("2026-11-30T23:00:00Z"), at("2026-12-01T23:00:00Z"))).toBe(2);
-    expect(await stub.dayLoad(at("2026-12-01T23:00:00Z"), at("2026-12-02T23:00:00Z"))).toBe(1);
+    const day = (from: string, to: string) => ({ from: at(from), to: at(to) });
+    expect(
+      await stub.dayLoads([
+        day("2026-11-30T23:00:00Z", "2026-12-01T23:00:00Z"),
+        day("2026-12-01T23:00:00Z", "2026-12-02T23:00:00Z"),
+      ]),
+    ).toEqual([2, 1]);
+  });
+
+  it("claimsAround reads each range as claimsBetween does, in one call", async () => {
+    const { provider, stub } = fresh();
+    for (const minutes of [0, 60, 24 * 60, 24 * 60 + 15]) await stub.claim(claimAt(provider, TEN + minutes * MINUTE));
+    const ranges = [
+      { from: TEN - 60 * MINUTE, to: TEN + 90 * MINUTE },
+      { from: TEN + 24 * 60 * MINUTE, to: TEN + 24 * 60 * MINUTE + 1 },
+      { from: TEN + 3 * 60 * MINUTE, to: TEN + 4 * 60 * MINUTE },
+    ];
+    const around = await stub.claimsAround(ranges);
+    expect(around.map((claims) => claims.length)).toEqual([2, 1, 0]);
+    for (const [i, { from, to }] of ranges.entries()) expect(around[i]).toEqual(await stub.claimsBetween(from, to));
   });
 });
 

@@ -24,7 +24,13 @@ const room = (fields: Partial<ResourceSnapshot> = {}): ResourceSnapshot => ({
 const check = (resource: ResourceSnapshot, start: string, end: string) =>
   checkResourceFree(resource, { session: "s", start: at(start), end: at(end) }, []);
 
-const closed = { ok: false, reason: "resource_unavailable", detail: "The resource is closed at that time." };
+/** A closed resource can be granted to nobody (`onlyWith` empty: the entry tries no one else). */
+const closed = {
+  ok: false,
+  reason: "resource_unavailable",
+  detail: "The resource is closed at that time.",
+  onlyWith: [],
+};
 
 describe("a resource without hours of its own", () => {
   it("is open at any time while no override names the date", () => {

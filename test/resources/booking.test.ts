@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { resourceCalendarOf } from "../../src/calendar/stubs";
+import { providerCalendarOf, resourceCalendarOf } from "../../src/calendar/stubs";
 import { at, book, bookingBody, d1Bookings, dayOf, plus, postBooking, statusCounts } from "../bookings/support";
 import { api, createAccount, createService, json, problem, validationError } from "../helpers";
 import { createResource, newProvider } from "../support/fixtures";
@@ -46,6 +46,24 @@ describe("happy", () => {
     const start = at(3, "10:00");
     for (let i = 0; i < 3; i++) await book(account.apiKey, bookingBody(yoga, start));
     expect(await claimsOf(account.businessId, room)).toHaveLength(3);
+  });
+
+  it("a room held by a person's group session: automatic assignment passes over the others to that person", async () => {
+    const account = await createAccount();
+    const a = await newProvider(account.apiKey, "A");
+    const b = await newProvider(account.apiKey, "B");
+    const room = (await createResource(account.apiKey)).id as string;
+    const yoga = await createService(account.apiKey, { capacity: 2, providerIds: [a, b], resourceIds: [room] });
+    const start = at(3, "10:00");
+    const first = await book(account.apiKey, bookingBody(yoga.id, start, { providerId: a }));
+    // B has the fewer bookings that day, so B is tried first; the room refuses B's session but
+    // names A's as one it would still take: A's second seat is booked, not a 409.
+    const second = await book(account.apiKey, bookingBody(yoga.id, start));
+    expect(second.providerId).toBe(a);
+    expect((await claimsOf(account.businessId, room)).map((c) => c.claimId).sort()).toEqual(
+      [first.id, second.id].sort(),
+    );
+    expect((await providerCalendarOf(env, account.businessId, b).snapshot()).claims).toEqual([]);
   });
 
   it("a team booking claims every provider: providerIds lists them all, providerId is null", async () => {

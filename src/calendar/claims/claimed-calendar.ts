@@ -6,10 +6,13 @@ import type {
   ClaimRefusal,
   ClaimResult,
   ClaimSpan,
+  ClaimsResult,
   HeldClaim,
   OverlappingClaim,
+  Range,
 } from "../claim-types";
 import { migrate } from "../sqlite-migrations";
+import { decideEach } from "./batch";
 import { assertWellFormedClaim, sameSpan } from "./claim-rows";
 import { ClaimStore } from "./claim-store";
 import { claimedMigrations } from "./storage";
@@ -52,7 +55,21 @@ export abstract class ClaimedCalendar<S extends ClaimedSettings> extends Durable
   claim(command: ClaimCommand<S>): ClaimResult {
     assertWellFormedClaim(command);
     return this.ctx.storage.transactionSync(() =>
-      this.decide(this.effective(this.adopt(command.settings), Date.now()), command, Date.now()),
+      this.scheduled(this.decide(this.effective(this.adopt(command.settings), Date.now()), command, Date.now())),
+    );
+  }
+
+  /**
+   * Several claims for one entry (a series' occurrences), decided in one transaction in order:
+   * all granted, or none written and every refusal listed (batch.ts).
+   */
+  claimEach(commands: ClaimCommand<S>[]): ClaimsResult {
+    for (const command of commands) assertWellFormedClaim(command);
+    return decideEach(
+      this.ctx.storage,
+      commands,
+      (command, now) => this.decide(this.effective(this.adopt(command.settings), now), command, now),
+      () => this.scheduleAlarm(),
     );
   }
 
@@ -66,7 +83,7 @@ export abstract class ClaimedCalendar<S extends ClaimedSettings> extends Durable
     return this.ctx.storage.transactionSync(() => {
       const settings = this.stored();
       if (!settings) return { ok: false, reason: this.reasons.unavailable, detail: "This calendar has no owner." };
-      return this.decide(this.effective(settings, Date.now()), claim, Date.now());
+      return this.scheduled(this.decide(this.effective(settings, Date.now()), claim, Date.now()));
     });
   }
 
@@ -80,9 +97,22 @@ export abstract class ClaimedCalendar<S extends ClaimedSettings> extends Durable
     });
   }
 
-  /** How many live claims start in `[from, to)`: the owner's load, e.g. of one local day. */
-  dayLoad(from: number, to: number): number {
-    return this.ctx.storage.transactionSync(() => this.claims.countStarting(from, to, Date.now()));
+  /** Frees several claims in one transaction (an entry's owed releases to this calendar); answers how many were held. */
+  releaseEach(claimIds: string[]): { released: number } {
+    return this.ctx.storage.transactionSync(() => {
+      const released = claimIds.filter((id) => this.claims.release(id, Date.now()));
+      for (const id of released) this.claimReleased(id);
+      this.scheduleAlarm();
+      return { released: released.length };
+    });
+  }
+
+  /**
+   * How many live claims start in each `[from, to)`: the owner's load, e.g. of one local day per
+   * occurrence of a series. Read without a transaction, as `claimsBetween`.
+   */
+  dayLoads(ranges: readonly Range[]): number[] {
+    return this.claims.countStartingEach(ranges, Date.now());
   }
 
   /**
@@ -91,6 +121,11 @@ export abstract class ClaimedCalendar<S extends ClaimedSettings> extends Durable
    */
   claimsBetween(from: number, to: number): HeldClaim[] {
     return this.claims.between(from, to, Date.now());
+  }
+
+  /** `claimsBetween` of each range, in one call (a series' occurrences). */
+  claimsAround(ranges: readonly Range[]): HeldClaim[][] {
+    return this.claims.betweenEach(ranges, Date.now());
   }
 
   /** The settings and live claims, for reconciliation with D1. */
@@ -135,6 +170,7 @@ export abstract class ClaimedCalendar<S extends ClaimedSettings> extends Durable
 
   // --- critical section: synchronous, no awaits --------------------------------------------
 
+  /** Decides one claim and writes it; the caller re-arms the alarm (once for several). */
   private decide(settings: S, command: ClaimSpan, now: number): ClaimResult {
     if (this.claims.isReleased(command.claimId)) {
       return { ok: false, reason: this.reasons.busy, detail: "This claim was released; use a new claim id." };
@@ -147,7 +183,6 @@ export abstract class ClaimedCalendar<S extends ClaimedSettings> extends Durable
       if (expires !== live.expires_ms) {
         this.claims.setExpiry(command.claimId, expires);
         this.claimStored(command);
-        this.scheduleAlarm();
       }
       return { ok: true, replayed: true };
     }
@@ -155,8 +190,13 @@ export abstract class ClaimedCalendar<S extends ClaimedSettings> extends Durable
     if (refusal) return refusal;
     this.claims.put(command, now);
     this.claimStored(command);
-    this.scheduleAlarm();
     return { ok: true, replayed: false };
+  }
+
+  /** A decision, after which the alarm is re-armed if it granted (a claim's expiry may be the next due). */
+  private scheduled(answer: ClaimResult): ClaimResult {
+    if (answer.ok) this.scheduleAlarm();
+    return answer;
   }
 
   /** The newer of the stored settings and `snapshot` (stored when newer). */

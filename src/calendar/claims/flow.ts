@@ -1,13 +1,13 @@
 /**
  * The claim protocol's asynchronous half (docs/consistency.md, "The claim protocol"). The entry
  * calendar has written a tentative row that holds its seat and lists the claims it needs, with a
- * deadline; this claims each in the global order, then hands the outcome to the caller's next
- * transaction: confirm the row, try another candidate (releasing what was granted), or give up
- * (releasing everything). A reset at any point leaves the tentative row to its deadline alarm,
+ * deadline; this claims them in the global order (one call per calendar), then hands the outcome
+ * to the caller's next transaction: confirm the row, try other candidates (releasing what was
+ * granted), or give up (releasing everything). A reset at any point leaves the tentative row to its deadline alarm,
  * which releases every claim it lists; claims and releases are idempotent by claim id.
  */
 
-import type { ClaimNeed, ClaimReason, ClaimRef } from "../claim-types";
+import type { ClaimNeed, ClaimReason, ClaimRef, ClaimsResult } from "../claim-types";
 import { claimTargetOf } from "../stubs";
 
 /** How long a tentative row may wait for the calendars it claims before the alarm gives it up. */
@@ -19,35 +19,57 @@ export type Attempt = { rowId: string; businessId: string; needs: ClaimNeed[]; t
 /** The next thing to do: answer, or make an attempt's claims. */
 export type Step<R> = { kind: "done"; result: R } | { kind: "claim"; attempt: Attempt };
 
+/** A claimed calendar refused a claim: which, why, and whom it could still grant it to (ClaimResult). */
+export type Refusal = { at: ClaimRef; reason: ClaimReason; detail: string; onlyWith?: string[] };
+
 /**
- * A claimed calendar refused: which claim, why, and the claims granted before it (to release);
- * `reasons`: every refusal of the flow so far, this one last (is everyone at their limit?).
+ * A claimed calendar refused: its first refusal, the others among the claims sent to it in the
+ * same call (a series' occurrences), and the claims granted before it (to release); `reasons`:
+ * the reason of every refusal of the flow so far, this one last (was everyone at their limit?).
  */
-export type Refused = {
-  at: ClaimRef;
-  reason: ClaimReason;
-  detail: string;
-  granted: ClaimRef[];
-  reasons?: ClaimReason[];
-};
+export type Refused = Refusal & { others: Refusal[]; granted: ClaimRef[]; reasons?: ClaimReason[] };
 
 type Outcome = { ok: true } | { ok: false; refused: Refused } | { ok: false; unknown: ClaimRef[] };
 
+/** The needs in runs of one calendar each (they come sorted by calendar: claimOrder). */
+function byCalendar(needs: readonly ClaimNeed[]): ClaimNeed[][] {
+  const runs: ClaimNeed[][] = [];
+  for (const need of needs) {
+    const run = runs.at(-1);
+    const first = run?.[0];
+    if (run && first && first.calendar === need.calendar && first.id === need.id) run.push(need);
+    else runs.push([need]);
+  }
+  return runs;
+}
+
 /**
- * Claims every need in order, stopping at the first refusal. A claim that throws has an unknown
- * outcome: it and everything granted before it must be released.
+ * Claims every need, one call per calendar in order, stopping at the first calendar that refuses.
+ * A call that throws has an unknown outcome: its claims and everything granted before them must
+ * be released.
  */
 async function claimAll(env: Env, attempt: Attempt): Promise<Outcome> {
   const granted: ClaimRef[] = [];
-  for (const { command, ...ref } of attempt.needs) {
-    let answer: Awaited<ReturnType<ReturnType<typeof claimTargetOf>["claim"]>>;
+  for (const run of byCalendar(attempt.needs)) {
+    const refs = run.map(({ command: _command, ...ref }) => ref);
+    let answer: ClaimsResult;
     try {
-      answer = await claimTargetOf(env, attempt.businessId, ref).claim(command);
+      answer = await claimTargetOf(env, attempt.businessId, refs[0] as ClaimRef).claimEach(run.map((n) => n.command));
     } catch {
-      return { ok: false, unknown: [...granted, ref] };
+      return { ok: false, unknown: [...granted, ...refs] };
     }
-    if (!answer.ok) return { ok: false, refused: { at: ref, reason: answer.reason, detail: answer.detail, granted } };
-    granted.push(ref);
+    if (!answer.ok) {
+      const [first, ...others] = answer.refused.map(
+        ({ index, reason, detail, onlyWith }): Refusal => ({
+          at: refs[index] as ClaimRef,
+          reason,
+          detail,
+          onlyWith,
+        }),
+      );
+      return { ok: false, refused: { ...(first as Refusal), others, granted } };
+    }
+    granted.push(...refs);
   }
   return { ok: true };
 }

@@ -11,6 +11,12 @@ import type { ClaimedKind, ClaimRef, ClaimSpan } from "../claim-types";
 import { errorText, retryDelayMs } from "../retention";
 import { claimTargetOf } from "../stubs";
 
+/**
+ * Tasks sent at once: enough for a refused series (52 occurrences, each a person's and up to five
+ * rooms' releases) in one pass, a bounded read when many are owed.
+ */
+const DUE_AT_ONCE = 500;
+
 type TaskRow = {
   calendar: ClaimedKind;
   target_id: string;
@@ -31,19 +37,17 @@ export class ClaimTasks {
 
   /** Owes each claim's calendar its release, due at once (a release wins over a pending confirm). */
   release(businessId: string, claims: readonly ClaimRef[], now: number): void {
-    for (const claim of claims) {
-      this.sql.exec(
-        `INSERT INTO claim_tasks (calendar, target_id, claim_id, business_id, action, attempts, next_attempt_ms)
-         VALUES (?, ?, ?, ?, 'release', 0, ?)
-         ON CONFLICT (calendar, target_id, claim_id) DO UPDATE
-         SET action = 'release', payload = NULL, attempts = 0, next_attempt_ms = excluded.next_attempt_ms`,
-        claim.calendar,
-        claim.id,
-        claim.claimId,
-        businessId,
-        now,
-      );
-    }
+    if (claims.length === 0) return;
+    // One statement for all (a refused series owes hundreds); `WHERE true` lets SQLite parse the upsert.
+    this.sql.exec(
+      `INSERT INTO claim_tasks (calendar, target_id, claim_id, business_id, action, attempts, next_attempt_ms)
+       SELECT value ->> 0, value ->> 1, value ->> 2, ?, 'release', 0, ? FROM json_each(?) WHERE true
+       ON CONFLICT (calendar, target_id, claim_id) DO UPDATE
+       SET action = 'release', payload = NULL, attempts = 0, next_attempt_ms = excluded.next_attempt_ms`,
+      businessId,
+      now,
+      JSON.stringify(claims.map((c) => [c.calendar, c.id, c.claimId])),
+    );
   }
 
   /**
@@ -71,17 +75,31 @@ export class ClaimTasks {
     );
   }
 
-  /** Sends every due task; each one that fails backs off and waits for the alarm. */
+  /**
+   * Sends every due task (up to DUE_AT_ONCE): the releases owed to one calendar in one call, each
+   * confirmation on its own; what fails backs off and waits for the alarm.
+   */
   async send(env: Env, now: number): Promise<void> {
     const due = this.sql
       .exec<TaskRow>(
         `SELECT calendar, target_id, claim_id, business_id, action, payload, attempts FROM claim_tasks
-         WHERE next_attempt_ms <= ? ORDER BY next_attempt_ms LIMIT 50`,
+         WHERE next_attempt_ms <= ? ORDER BY next_attempt_ms LIMIT ?`,
         now,
+        DUE_AT_ONCE,
       )
       .toArray();
+    // One call per calendar for its releases; a confirmation carries its own payload.
+    const calls = new Map<string, TaskRow[]>();
+    for (const row of due) {
+      const target = `${row.calendar}:${row.business_id}:${row.target_id}`;
+      const key = row.action === "release" ? target : `${target}:${row.claim_id}`;
+      const rows = calls.get(key);
+      if (rows) rows.push(row);
+      else calls.set(key, [row]);
+    }
     await Promise.all(
-      due.map(async (row) => {
+      [...calls.values()].map(async (rows) => {
+        const [row] = rows as [TaskRow];
         const calendar = claimTargetOf(env, row.business_id, { calendar: row.calendar, id: row.target_id });
         const sent =
           row.action === "confirm"
@@ -89,26 +107,31 @@ export class ClaimTasks {
                 // Within the claim's grace this cannot happen; if it does, reconciliation shows it.
                 if (!answer.ok) console.error(JSON.stringify({ level: "error", msg: "claim lost", ...row }));
               })
-            : calendar.release(row.claim_id);
+            : calendar.releaseEach(rows.map((r) => r.claim_id));
         const error = await sent.then(
           () => null,
           (e: unknown) => errorText(e),
         );
         this.storage.transactionSync(() => {
-          const key = [row.calendar, row.target_id, row.claim_id] as const;
-          if (error === null) {
-            this.sql.exec("DELETE FROM claim_tasks WHERE calendar = ? AND target_id = ? AND claim_id = ?", ...key);
-          } else {
-            this.sql.exec(
-              `UPDATE claim_tasks SET attempts = attempts + 1, next_attempt_ms = ?, last_error = ?
-               WHERE calendar = ? AND target_id = ? AND claim_id = ?`,
-              now + retryDelayMs(row.attempts + 1),
-              error.slice(0, 500),
-              ...key,
-            );
-          }
+          for (const { claim_id, attempts } of rows) this.settle(row, claim_id, attempts, error, now);
         });
       }),
+    );
+  }
+
+  /** One task sent: gone, or (`error`) tried again later. */
+  private settle(target: TaskRow, claimId: string, attempts: number, error: string | null, now: number): void {
+    const key = [target.calendar, target.target_id, claimId] as const;
+    if (error === null) {
+      this.sql.exec("DELETE FROM claim_tasks WHERE calendar = ? AND target_id = ? AND claim_id = ?", ...key);
+      return;
+    }
+    this.sql.exec(
+      `UPDATE claim_tasks SET attempts = attempts + 1, next_attempt_ms = ?, last_error = ?
+       WHERE calendar = ? AND target_id = ? AND claim_id = ?`,
+      now + retryDelayMs(attempts + 1),
+      error.slice(0, 500),
+      ...key,
     );
   }
 

@@ -1,5 +1,5 @@
 import type { BusySpan } from "../caldav/expand";
-import type { ClaimRefusal, ClaimSpan, HeldClaim, OverlappingClaim, ProviderSnapshot } from "../claim-types";
+import type { ClaimRefusal, ClaimSpan, HeldClaim, OverlappingClaim, ProviderSnapshot, Range } from "../claim-types";
 import { ClaimedCalendar } from "../claims/claimed-calendar";
 import { checkProviderFree, checkProviderWorking } from "../rules/person-rules";
 import type { Span } from "../rules/service-rules";
@@ -85,9 +85,19 @@ export class ProviderCalendar extends ClaimedCalendar<ProviderSnapshot> {
    * Live claims and own-calendar busy spans overlapping `[from, to)`: what the slot calendar
    * counts; with `slots` (the range slots start in) and a daily limit in `person`, the claims per day.
    */
-  timeBetween(from: number, to: number, person?: ProviderSnapshot, slots?: Span): PersonTime {
-    const days = person && slots ? claimsPerDay(this.sql, person, slots.start, slots.end, Date.now()) : [];
+  timeBetween(from: number, to: number, person?: ProviderSnapshot, slots?: Range): PersonTime {
+    const days = person && slots ? claimsPerDay(this.sql, person, slots.from, slots.to, Date.now()) : [];
     return { claims: this.claimsBetween(from, to), busy: this.staff.busy.between(from, to), days };
+  }
+
+  /** As `timeBetween`, for each of several ranges in one call (a series' occurrences), `slots` beside them. */
+  timeAround(ranges: readonly Range[], person?: ProviderSnapshot, slots?: readonly Range[]): PersonTime[] {
+    return this.claimsAround(ranges).map((claims, i) => {
+      const { from, to } = ranges[i] as Range;
+      const at = slots?.[i];
+      const days = person && at ? claimsPerDay(this.sql, person, at.from, at.to, Date.now()) : [];
+      return { claims, busy: this.staff.busy.between(from, to), days };
+    });
   }
 
   override async alarm(): Promise<void> {

@@ -42,7 +42,8 @@ function hoursOf(resource: ResourceSnapshot): WorkingHours | null {
 }
 
 /**
- * Why the resource cannot take this claim beside the `overlapping` live ones, or null.
+ * Why the resource cannot take this claim beside the `overlapping` live ones, or null; the
+ * refusal says which people could still be granted it (`onlyWith`, see ClaimResult).
  * `calendar`: where local dates and spans come from (the slot calendar passes one that remembers them).
  */
 export function checkResourceFree(
@@ -51,13 +52,18 @@ export function checkResourceFree(
   overlapping: readonly Pick<OverlappingClaim, "session">[],
   calendar?: WorkingCalendar,
 ): ClaimRefusal | null {
-  if (!resource.active) return { ok: false, reason: "resource_unavailable", detail: "The resource is not active." };
+  const nobody = { ok: false, reason: "resource_unavailable", onlyWith: [] as string[] } as const;
+  if (!resource.active) return { ...nobody, detail: "The resource is not active." };
   const hours = hoursOf(resource);
   if (hours && !withinWorkingTime(hours, claim.start, claim.end, undefined, calendar)) {
-    return { ok: false, reason: "resource_unavailable", detail: "The resource is closed at that time." };
+    return { ...nobody, detail: "The resource is closed at that time." };
   }
   const sessions = new Set(overlapping.map((c) => c.session));
   if (sessions.has(claim.session) || sessions.size < resource.quantity) return null;
   const units = resource.quantity === 1 ? "Its unit is" : `All ${resource.quantity} units are`;
-  return { ok: false, reason: "resource_unavailable", detail: `${units} taken at that time.` };
+  // Other people make another session of this service at this start (`service@start#people`):
+  // only the people of one already holding a unit would share it.
+  const ours = claim.session.slice(0, claim.session.indexOf("#") + 1);
+  const onlyWith = [...sessions].filter((s) => s.startsWith(ours)).map((s) => s.slice(ours.length));
+  return { ok: false, reason: "resource_unavailable", detail: `${units} taken at that time.`, onlyWith };
 }

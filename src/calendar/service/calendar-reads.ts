@@ -1,20 +1,28 @@
+import type { Range } from "../claim-types";
+import type { ServiceLimitSettings } from "../rules/limits";
 import type { ServiceRules } from "../rules/service-rules";
 import type { LiveSlot } from "../rules/slots";
 import type { ServiceSnapshot } from "../types";
-import { CalendarObject } from "./calendar-object";
 import { expireHolds } from "./expiry";
 import { assignOrder } from "./limits";
 import { liveSlots } from "./live-slots";
+import { SeatCalendar } from "./seat-calendar";
 
 /**
  * What a service's calendar answers without booking anything (its RPC surface with
- * service-calendar.ts): the live slot calendar, and the order it assigns its people in.
+ * service-calendar.ts and seat-calendar.ts): the live slot calendar, and the order it assigns
+ * its people in.
  */
-export abstract class CalendarReads extends CalendarObject {
+export abstract class CalendarReads extends SeatCalendar {
   /** The live slot calendar for slots starting in `[from, to)`, its limits included. */
-  async availability(rules: ServiceRules & Partial<ServiceSnapshot>, from: number, to: number): Promise<LiveSlot[]> {
+  async availability(rules: ServiceRules & ServiceLimitSettings, from: number, to: number): Promise<LiveSlot[]> {
+    return (await this.availabilityEach(rules, [{ from, to }]))[0] as LiveSlot[];
+  }
+
+  /** `availability` of each range, in one call (a series' occurrences). */
+  async availabilityEach(rules: ServiceRules & ServiceLimitSettings, ranges: Range[]): Promise<LiveSlot[][]> {
     this.ctx.storage.transactionSync(() => expireHolds(this.tables, Date.now()));
-    return liveSlots(this.tables, rules, from, to, Date.now());
+    return ranges.map(({ from, to }) => liveSlots(this.tables, rules, from, to, Date.now()));
   }
 
   /**

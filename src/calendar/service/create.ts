@@ -14,7 +14,7 @@ import { expireHolds } from "./expiry";
 import { priorAnswer } from "./idempotency-records";
 import { assignOrder, newBookingRefusal } from "./limits";
 import { buildBooking, commitBooking, staffOf } from "./new-booking";
-import { firstWithSeat, noCandidateLeft, singleWay, type Tries } from "./staffing";
+import { firstWithSeat, noCandidateLeft, singleWay, type Tries, triesAfter } from "./staffing";
 import type { CalendarTables } from "./tables";
 
 const done = (result: CalendarResult): Step<CalendarResult> => ({ kind: "done", result });
@@ -83,7 +83,7 @@ export function retryCreate(flow: CreateFlow, attempt: Attempt, refusal: Refused
   tables.reservations.removeTentative(attempt.rowId);
   tables.tasks.release(attempt.businessId, refusal.granted, now);
   const time = { start: Date.parse(startTime), end: Date.parse(endTime) };
-  return seatNext(flow, time, { tried: attempt.tried, last: refusal }, now);
+  return seatNext(flow, time, triesAfter(attempt, refusal, flow.candidates), now);
 }
 
 /** The time a booking claims elsewhere. */

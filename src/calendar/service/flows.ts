@@ -3,7 +3,7 @@
  * of its transactions with the claims of other calendars between them (claims/flow.ts).
  */
 import { runClaims } from "../claims/flow";
-import { type Candidate, candidatesFor, oneEach, preferenceOrder } from "../claims/preference";
+import { type Candidate, candidatesFor, candidatesForEach, oneEach, preferenceOrder } from "../claims/preference";
 import type {
   CalendarResult,
   CreateBookingCommand,
@@ -64,10 +64,14 @@ export async function holdFlow(deps: FlowDeps, command: HoldCommand): Promise<Ho
 export async function visitFlowOf(deps: FlowDeps, command: VisitCommand): Promise<VisitResult> {
   const { storage, env, tables: t } = deps;
   const times = timesOf(command);
-  const candidates = await Promise.all(
-    command.segments.map((segment, i) =>
-      candidatesFor(env, segment.service, segment, segment.providerId, new Date(times[i]?.start ?? 0).toISOString()),
-    ),
+  const candidates = await candidatesForEach(
+    env,
+    command.segments.map((segment, i) => ({
+      service: segment.service,
+      staffing: segment,
+      providerId: segment.providerId,
+      startTime: new Date(times[i]?.start ?? 0).toISOString(),
+    })),
   );
   const ordered = await remoteOrder(env, command, candidates, times);
   return runClaims(storage, env, visiting, visitFlow(t, command, ordered, Date.now()));

@@ -14,7 +14,7 @@ import { expireHolds } from "./expiry";
 import { priorAnswer } from "./idempotency-records";
 import { assignOrder, customerRefusal, periodRefusal } from "./limits";
 import { buildBooking, commitBooking, type Staff } from "./new-booking";
-import { firstWithSeat, noCandidateLeft, singleWay, type Tries } from "./staffing";
+import { firstWithSeat, noCandidateLeft, singleWay, type Tries, triesAfter } from "./staffing";
 import type { CalendarTables } from "./tables";
 
 /** The staff of a hold's booking, from what its seat claims. */
@@ -97,7 +97,7 @@ export function retryHold(flow: HoldFlow, attempt: Attempt, refusal: Refused, no
   if (!tables.holds.seat(attempt.rowId)) return refused(tooLate("hold"));
   tables.holds.discard(attempt.rowId);
   tables.tasks.release(attempt.businessId, refusal.granted, now);
-  return seatNext(flow, { tried: attempt.tried, last: refusal }, now);
+  return seatNext(flow, triesAfter(attempt, refusal, flow.candidates), now);
 }
 
 /** A calendar did not answer: nothing is held, and every claim that may have been made is released. */

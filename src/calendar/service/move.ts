@@ -21,7 +21,7 @@ import { priorAnswer } from "./idempotency-records";
 import { assignOrder, periodRefusal } from "./limits";
 import { staffOf } from "./new-booking";
 import { moveRowId } from "./reservations";
-import { firstWithSeat, noCandidateLeft, type Tries } from "./staffing";
+import { firstWithSeat, noCandidateLeft, type Tries, triesAfter } from "./staffing";
 import type { CalendarTables } from "./tables";
 
 const done = (result: CalendarResult): Step<CalendarResult> => ({ kind: "done", result });
@@ -166,7 +166,7 @@ export function retryMove(flow: MoveFlow, attempt: Attempt, refusal: Refused, no
   }
   const time = { start: Date.parse(moved.startTime), end: Date.parse(moved.endTime) };
   const candidates = moveCandidates(command, current, preferred) ?? [];
-  return seatNext(flow, current, candidates, time, { tried: attempt.tried, last: refusal }, now);
+  return seatNext(flow, current, candidates, time, triesAfter(attempt, refusal, candidates), now);
 }
 
 /** A move, in the phases of the claim protocol. */

@@ -1,7 +1,7 @@
 import { toBooking } from "../../domain/booking";
 import type { Hold } from "../../domain/hold";
 import type { WaitlistEntry, WaitlistFrom, WaitlistRows, WaitlistStatus } from "../../domain/waitlist";
-import type { ClaimResult, ProviderSnapshot, ResourceSnapshot, SeatCommand } from "../claim-types";
+import type { ProviderSnapshot, ResourceSnapshot } from "../claim-types";
 import type {
   CalendarResult,
   CalendarSnapshot,
@@ -24,14 +24,14 @@ import { releaseLiveHold } from "./hold";
 import { type ImportedBooking, type ImportResult, importEach } from "./import";
 import { pruneCalendar } from "./prune";
 import { type JoinResult, joinQueue, leaveQueue } from "./queue";
-import { claimSeat, confirmSeat, releaseSeat, type SeatConfirmation } from "./seat-claims";
 import { type ProposalResult, proposeChange, type ServiceChange } from "./service-change";
 import { changeStatus } from "./status-change";
 import { snapshotOf } from "./tables";
 
 /**
  * The live calendar of one business's service: the authority on its availability, and the entry
- * of every booking, hold and move of the service. Each check-and-write runs in one synchronous
+ * of every booking, hold and move of the service (its seats as a calendar a visit claims:
+ * seat-calendar.ts; what it answers without booking: calendar-reads.ts). Each check-and-write runs in one synchronous
  * SQLite transaction, so requests for the same service are serialised without locks; other
  * calendars a booking needs are claimed between transactions (claims/flow.ts); D1 is written
  * behind, only after a change commits (sync/write-behind.ts).
@@ -57,23 +57,6 @@ export class ServiceCalendar extends CalendarReads {
     const result = await visitFlowOf(this.deps(), command).finally(() => this.sendTasks());
     if (result.ok && !result.replayed) await this.writeBehind.afterCommit();
     return result;
-  }
-
-  /** A visit's entry claims a segment's seat here (seat-claims.ts). */
-  async claim(command: SeatCommand): Promise<ClaimResult> {
-    return this.ctx.storage.transactionSync(() => claimSeat(this.tables, command, Date.now()));
-  }
-
-  /** The visit was booked: the segment becomes a booking, written to D1 before this answers. */
-  async confirm(confirmation: SeatConfirmation): Promise<{ ok: boolean }> {
-    const answer = this.ctx.storage.transactionSync(() => confirmSeat(this.tables, confirmation, Date.now()));
-    await this.writeBehind.afterCommit();
-    return answer;
-  }
-
-  /** The visit was given up: the segment's seat is free, and the claim id cannot take it again. */
-  async release(claimId: string): Promise<{ released: boolean }> {
-    return this.ctx.storage.transactionSync(() => releaseSeat(this.tables, claimId, Date.now()));
   }
 
   /** Queues a customer for a full slot (queue.ts); a seat that is free after all is offered at once. */

@@ -3,17 +3,49 @@
  * the refusal when none is left. All synchronous.
  */
 
-import type { Refused } from "../claims/flow";
+import type { Attempt, Refusal, Refused } from "../claims/flow";
 import type { Candidate } from "../claims/preference";
 import type { Span } from "../rules/service-rules";
 import type { CalendarRefusal, ServiceSnapshot } from "../types";
 import type { Except, Seats } from "./seats";
 
-/** The candidates tried so far, and the refusal of the last one. */
-export type Tries = { tried: string[]; last?: Refused };
+/** The candidates tried so far, and the refusal of the last one (with the flow's reasons so far). */
+export type Tries = { tried: string[]; last?: Refusal & Pick<Refused, "reasons"> };
 
 /** The key a candidate is remembered by among those tried. */
 export const candidateKey = (candidate: Candidate) => candidate.providerId ?? "";
+
+/** A candidate's people as a claimed calendar's sessions name them: ids sorted, joined by commas. */
+export const peopleKey = (candidate: Candidate) =>
+  candidate.people
+    .map((p) => p.id)
+    .sort()
+    .join(",");
+
+/**
+ * The keys of the candidates a refusal rules out besides the one refused: with `onlyWith`, every
+ * candidate whose people are not among those the calendar could still grant the time to.
+ */
+export const ruledOut = (candidates: Candidate[], refusal: Pick<Refusal, "onlyWith">): string[] => {
+  const { onlyWith } = refusal;
+  return onlyWith ? candidates.filter((c) => !onlyWith.includes(peopleKey(c))).map(candidateKey) : [];
+};
+
+/** What was tried after a refusal: the candidates tried, and those the refusal rules out alike. */
+export const triesAfter = (attempt: Pick<Attempt, "tried">, refusal: Refused, candidates: Candidate[]): Tries => ({
+  tried: [...attempt.tried, ...ruledOut(candidates, refusal)],
+  last: refusal,
+});
+
+/** The first candidate not yet tried, for which `fits`. */
+export const untried = (
+  candidates: Candidate[],
+  tried: string[],
+  fits: (candidate: Candidate) => boolean = () => true,
+) => {
+  const done = new Set(tried);
+  return candidates.find((c) => !done.has(candidateKey(c)) && fits(c));
+};
 
 /** The first candidate not yet tried whose session here still has a seat over `blocked`. */
 export function firstWithSeat(
@@ -24,8 +56,7 @@ export function firstWithSeat(
   tried: string[],
   except: Except = [],
 ): Candidate | undefined {
-  return candidates.find((candidate) => {
-    if (tried.includes(candidateKey(candidate))) return false;
+  return untried(candidates, tried, (candidate) => {
     const taken =
       candidate.providerId === null
         ? seats.holding(blocked, except).length
@@ -39,7 +70,10 @@ export function firstWithSeat(
  * or no providers) that way's own refusal, else — automatic assignment — no provider available,
  * or, when every person asked refused at their daily limit, `limit_reached`.
  */
-export function noCandidateLeft(single: boolean, last: Refused | undefined): CalendarRefusal {
+export function noCandidateLeft(
+  single: boolean,
+  last: (Pick<Refusal, "reason" | "detail"> & Pick<Refused, "reasons">) | undefined,
+): CalendarRefusal {
   if (single) {
     if (last) return { code: "slot_unavailable", reason: last.reason, detail: last.detail };
     return { code: "slot_unavailable", reason: "fully_booked", detail: "This slot (or session) is fully booked." };

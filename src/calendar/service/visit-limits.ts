@@ -4,21 +4,26 @@
  * another service is decided by that service's calendar when its seat is claimed (seat-claims.ts),
  * which is also asked beforehand for the order of its people when it assigns them `balanced`.
  */
+
+import type { Step } from "../claims/flow";
 import type { Candidate } from "../claims/preference";
 import type { Span } from "../rules/service-rules";
 import { serviceCalendarOf } from "../stubs";
-import type { CalendarRefusal, VisitCommand } from "../types";
+import type { VisitCommand, VisitResult } from "../types";
 import { assignOrder, customerRefusal, periodRefusal } from "./limits";
 import type { CalendarTables } from "./tables";
-import { isLocal } from "./visit-plan";
+import { isLocal, timesOf } from "./visit-plan";
 
-/** The first segment of the entry's service over a limit, with the refusal, or null. */
-export function visitLimitRefusal(
+/**
+ * The refusal of a visit whose first segment of the entry's service over a limit (each counting
+ * the ones before it) is named, or null.
+ */
+export function visitLimitStep(
   tables: CalendarTables,
   command: VisitCommand,
   times: Span[],
   now: number,
-): { refusal: CalendarRefusal; segment: number } | null {
+): Step<VisitResult> | null {
   const starts: number[] = [];
   for (const [i, { service }] of command.segments.entries()) {
     if (!isLocal(command, i)) continue;
@@ -26,27 +31,35 @@ export function visitLimitRefusal(
     const refusal =
       periodRefusal(tables.counts, service, start, { starts }) ??
       customerRefusal(tables.counts, service, command.customer.customerEmail, now, starts.length);
-    if (refusal) return { refusal, segment: i };
+    if (refusal) return { kind: "done", result: { ok: false, refusal, segment: i } };
     starts.push(start);
   }
   return null;
 }
 
-/** Segment `i`'s candidates (of the entry's service) in its assignment order, after those `staffed` before it. */
+/**
+ * Segment `i`'s candidates in its service's assignment order, after the segments `staffed`
+ * before it; a segment of another service keeps its order (see remoteOrder).
+ */
 export function localOrder(
-  tables: CalendarTables,
-  command: VisitCommand,
+  flow: { tables: CalendarTables; command: VisitCommand; candidates: Candidate[][] },
   i: number,
-  candidates: Candidate[],
-  staffed: Candidate[],
-  times: Span[],
+  staffed: readonly Candidate[],
 ): Candidate[] {
+  const { tables, command } = flow;
+  const candidates = flow.candidates[i] ?? [];
+  // Once an earlier segment found nobody the visit is refused: no order to keep.
+  if (!isLocal(command, i) || staffed.length !== i) return candidates;
+  const times = timesOf(command);
   const { service } = command.segments[i] as VisitCommand["segments"][number];
   const earlier = staffed.flatMap((c, j) =>
     isLocal(command, j) ? [{ providerId: c.providerId, start: (times[j] as Span).start }] : [],
   );
   return assignOrder(tables.counts, service, candidates, (times[i] as Span).start, earlier);
 }
+
+/** The refusal reasons of a service's own seat that no other person can change. */
+export const serviceFinal: ReadonlySet<string> = new Set(["outside_working_hours", "limit_reached"]);
 
 /** Each segment of another service that assigns `balanced`, its candidates in that calendar's order. */
 export async function remoteOrder(env: Env, command: VisitCommand, candidates: Candidate[][], times: Span[]) {

@@ -12,16 +12,16 @@
 import { type BookingRecord, toBooking } from "../../domain/booking";
 import { newId } from "../../lib/ids";
 import { type ClaimRef, claimOrder } from "../claim-types";
-import { type Attempt, type Phases, phases, type Refused, type Step, TENTATIVE_MS } from "../claims/flow";
+import { type Attempt, type Phases, phases, type Refusal, type Refused, type Step, TENTATIVE_MS } from "../claims/flow";
 import type { Candidate } from "../claims/preference";
 import { blockedSpan, checkRequest, type Span, withinWorkingTime } from "../rules/service-rules";
 import type { CalendarRefusal, VisitCommand, VisitResult, VisitSegment } from "../types";
 import { noAnswer, refsOf, tooLate } from "./claiming";
 import { expireHolds } from "./expiry";
 import { buildBooking, commitBooking, staffOf } from "./new-booking";
-import { candidateKey, firstWithSeat, noCandidateLeft, singleWay } from "./staffing";
+import { candidateKey, firstWithSeat, noCandidateLeft, ruledOut, singleWay, untried } from "./staffing";
 import type { CalendarTables } from "./tables";
-import { localOrder, visitLimitRefusal } from "./visit-limits";
+import { localOrder, serviceFinal, visitLimitStep } from "./visit-limits";
 import { isLocal, type Staffed, segmentNeeds, timesOf } from "./visit-plan";
 
 /** A visit's flow: the tables, the request, each segment's candidates, and the attempt in hand. */
@@ -35,7 +35,8 @@ export type VisitFlow = {
   current?: Staffed;
 };
 
-type Last = { segment: number; refused: Refused };
+/** The refusals of the last attempt, by segment. */
+type Last = Map<number, Refusal>;
 
 const outsideHours: CalendarRefusal = {
   code: "slot_unavailable",
@@ -78,9 +79,7 @@ export function beginVisit(flow: VisitFlow, now: number): Step<VisitResult> {
     const broken = segmentRule(command, i, time, now);
     if (broken) return broken;
   }
-  const limit = visitLimitRefusal(tables, command, times, now);
-  if (limit) return refuse(limit.refusal, limit.segment);
-  return seatVisit(flow, [], undefined, now);
+  return visitLimitStep(tables, command, times, now) ?? seatVisit(flow, [], undefined, now);
 }
 
 /** The next staffing of every segment, the entry's tentative rows, and the claims to make. */
@@ -91,22 +90,32 @@ function seatVisit(flow: VisitFlow, tried: string[], last: Last | undefined, now
     blockedSpan(s.service, (times[i] as Span).start, (times[i] as Span).end),
   );
   const staffed: Candidate[] = [];
+  const unstaffed: { segment: number; refusal: CalendarRefusal }[] = [];
+  const triedBySegment = Map.groupBy(tried, (t) => t.slice(0, t.indexOf(":")));
   for (const [i, segment] of command.segments.entries()) {
-    const triedHere = tried.filter((t) => t.startsWith(`${i}:`)).map((t) => t.slice(`${i}:`.length));
+    const triedHere = (triedBySegment.get(String(i)) ?? []).map((t) => t.slice(t.indexOf(":") + 1));
     const candidates = flow.candidates[i] ?? [];
-    const ordered = isLocal(command, i) ? localOrder(tables, command, i, candidates, staffed, times) : candidates;
+    const order = localOrder(flow, i, staffed);
     const pick = isLocal(command, i)
-      ? firstWithSeat(tables.reservations.seats, segment.service, ordered, blocked[i] as Span, triedHere)
-      : candidates.find((c) => !triedHere.includes(candidateKey(c)));
-    if (!pick) return refuse(noCandidateLeft(singleWay(segment), last?.segment === i ? last.refused : undefined), i);
-    staffed.push(pick);
+      ? firstWithSeat(tables.reservations.seats, segment.service, order, blocked[i] as Span, triedHere)
+      : untried(candidates, triedHere);
+    if (pick) staffed.push(pick);
+    else unstaffed.push({ segment: i, refusal: noCandidateLeft(singleWay(segment), last?.get(i)) });
+  }
+  const [none] = unstaffed;
+  if (none) {
+    const reasons = unstaffed.map(({ segment, refusal }) => ({
+      segment,
+      reason: "reason" in refusal ? refusal.reason : "",
+    }));
+    return done({ ok: false, refusal: none.refusal, segment: none.segment, unstaffed: reasons });
   }
   const series = command.series ? { seriesId: command.appointmentId } : { appointmentId: command.appointmentId };
   // A segment staffed as in the refused attempt keeps its booking id, so its claims (kept, not
-  // released) are replays; only the refusing segment's are made anew.
+  // released) are replays; only the refusing segments' are made anew.
   const kept = last && flow.current;
   const records = command.segments.map((segment, i) =>
-    kept && i !== last.segment && candidateKey(kept.staffed[i] as Candidate) === candidateKey(staffed[i] as Candidate)
+    kept && !last.has(i) && candidateKey(kept.staffed[i] as Candidate) === candidateKey(staffed[i] as Candidate)
       ? (kept.records[i] as BookingRecord)
       : buildBooking(
           segment.service,
@@ -176,24 +185,37 @@ export function confirmVisit(flow: VisitFlow, attempt: Attempt, now: number): Vi
   return commitVisit(flow, now);
 }
 
-/** A calendar refused: what was granted is released, and the refusing segment's next staffing is tried. */
+/**
+ * A calendar refused: what was granted is released, and each refusing segment's next staffing is
+ * tried (none, when the calendar would refuse every other staffing alike).
+ */
 export function retryVisit(flow: VisitFlow, attempt: Attempt, refused: Refused, now: number): Step<VisitResult> {
   const { tables } = flow;
   if (!tables.reservations.isTentative(attempt.rowId)) return refuse(tooLate("visit"));
   dropRows(flow);
   const { records, staffed } = flow.current as Staffed;
-  const segment = Math.max(
-    0,
-    records.findIndex((r) => r.id === refused.at.claimId),
-  );
-  // The service's own hours (or limits) refused: nobody else can change that.
-  const fixed = refused.reason === "outside_working_hours" || refused.reason === "limit_reached";
-  if (refused.at.calendar === "service" && fixed) {
-    tables.tasks.release(attempt.businessId, refused.granted, now);
-    return refuse({ code: "slot_unavailable", reason: refused.reason, detail: refused.detail }, segment);
+  const refusals = [refused, ...refused.others];
+  const segmentOf = ({ at }: Refusal) =>
+    Math.max(
+      0,
+      records.findIndex((r) => r.id === at.claimId),
+    );
+  // The service's own hours (or limits) refused: nobody else can change that. Everything the visit may hold goes.
+  const hours = refusals.find((r) => r.at.calendar === "service" && serviceFinal.has(r.reason));
+  if (hours) {
+    tables.tasks.release(attempt.businessId, refsOf(attempt.needs), now);
+    return refuse({ code: "slot_unavailable", reason: hours.reason, detail: hours.detail }, segmentOf(hours));
   }
-  const tried = [...attempt.tried, `${segment}:${candidateKey(staffed[segment] as Candidate)}`];
-  const next = seatVisit(flow, tried, { segment, refused }, now);
+  const last: Last = new Map();
+  for (const r of refusals) if (!last.has(segmentOf(r))) last.set(segmentOf(r), r);
+  // Each refusing segment's person is tried, and so is everyone the refusal rules out alike.
+  const tried = [
+    ...attempt.tried,
+    ...[...last].flatMap(([i, r]) =>
+      [candidateKey(staffed[i] as Candidate), ...ruledOut(flow.candidates[i] ?? [], r)].map((key) => `${i}:${key}`),
+    ),
+  ];
+  const next = seatVisit(flow, tried, last, now);
   // What the next attempt does not keep is released — everything when it gave up. Every claim
   // of the attempt, granted now or kept from an earlier one (a release of one never made only
   // leaves a tombstone, and a dropped id is never used again).

@@ -1,0 +1,127 @@
+/**
+ * Reading the live slot calendar of a service that claims other calendars: the service's seats,
+ * the claims of each person and resource it needs and the busy spans of each person's own
+ * calendars (and, with a daily limit, their claims per day), read in parallel, then counted
+ * together (rules/slot-counts.ts) by the same rules their calendars decide a claim with.
+ */
+import type { HeldClaim, ProviderSnapshot, Range, ResourceSnapshot } from "./claim-types";
+import { fullOn } from "./provider/day-limit";
+import type { PersonTime } from "./provider/provider-calendar";
+import { blockedSpan } from "./rules/service-rules";
+import { type CountedSlot, countSlots } from "./rules/slot-counts";
+import type { LiveSlot } from "./rules/slots";
+import { claimedCalendarOf, providerCalendarOf, serviceCalendarOf } from "./stubs";
+import type { ServiceSnapshot } from "./types";
+
+/** Who and what a service's slots are counted over: its providers (or the one asked for) and its resources. */
+export type SlotPeople = { people?: ProviderSnapshot[]; resources?: ResourceSnapshot[] };
+
+/** What was read of each person (claims and busy spans) and resource (claims), in the order of `staffing`. */
+type Read = { people?: PersonTime[]; resources?: HeldClaim[][] };
+
+/** The service's slots counted over the claims read (as they are, when it needs nobody). */
+function counted(service: ServiceSnapshot, slots: LiveSlot[], staffing: SlotPeople, read: Read, now: number) {
+  const people = staffing.people && read.people;
+  const resources = staffing.resources?.length ? read.resources : undefined;
+  if (!people && !resources) return slots.map(({ unassigned: _unassigned, ...slot }) => slot);
+  return countSlots(
+    slots,
+    service,
+    service.id,
+    {
+      people:
+        people &&
+        staffing.people?.map((provider, i) => ({
+          provider,
+          claims: people[i]?.claims ?? [],
+          busy: people[i]?.busy,
+          // Whether the person's day of a start holds their daily limit (provider/day-limit.ts).
+          full: fullOn(people[i]?.days ?? [], provider.limits?.perDay),
+        })),
+      team: service.providerMode === "all",
+      resources: resources && staffing.resources?.map((resource, i) => ({ resource, claims: resources[i] ?? [] })),
+    },
+    now,
+  );
+}
+
+/** Every calendar of `staffing`, each read by its kind's `read` (one call per calendar). */
+async function readTime<P, R>(
+  env: Env,
+  service: ServiceSnapshot,
+  staffing: SlotPeople,
+  read: {
+    person: (calendar: ReturnType<typeof providerCalendarOf>, person: ProviderSnapshot) => Promise<P>;
+    resource: (calendar: ReturnType<typeof claimedCalendarOf>) => Promise<R>;
+  },
+): Promise<{ people?: P[]; resources?: R[] }> {
+  const { businessId } = service;
+  const [people, resources] = await Promise.all([
+    staffing.people &&
+      Promise.all(staffing.people.map((p) => read.person(providerCalendarOf(env, businessId, p.id), p))),
+    staffing.resources?.length
+      ? Promise.all(
+          staffing.resources.map((r) =>
+            read.resource(claimedCalendarOf(env, businessId, { calendar: "resource", id: r.id })),
+          ),
+        )
+      : undefined,
+  ]);
+  return { people, resources };
+}
+
+/**
+ * The live slot calendar of `[from, to)`. With `people` (the service's providers, or the one
+ * asked for) or `resources`, each slot is counted over what they can take then (rules/slot-counts.ts),
+ * read from their calendars in parallel with the service's.
+ */
+export async function slotCalendar(
+  env: Env,
+  service: ServiceSnapshot,
+  from: number,
+  to: number,
+  staffing: SlotPeople = {},
+): Promise<CountedSlot[]> {
+  const around = blockedSpan(service, from, to + service.durationMinutes * 60_000);
+  const [slots, read] = await Promise.all([
+    serviceCalendarOf(env, service.businessId, service.id).availability(service, from, to),
+    readTime(env, service, staffing, {
+      person: (calendar, person) => calendar.timeBetween(around.start, around.end, person, { from, to }),
+      resource: (calendar) => calendar.claimsBetween(around.start, around.end),
+    }),
+  ]);
+  return counted(service, slots, staffing, read, Date.now());
+}
+
+/**
+ * The live slot at each of `starts` (a series' occurrences), or undefined where none starts:
+ * one call to each calendar carrying every start — 1 + people + resources calls whatever the
+ * number of starts, not that many per start.
+ */
+export async function slotsAt(
+  env: Env,
+  service: ServiceSnapshot,
+  starts: readonly number[],
+  staffing: SlotPeople = {},
+): Promise<(CountedSlot | undefined)[]> {
+  const ranges: Range[] = starts.map((start) => ({ from: start, to: start + 1 }));
+  const around = ranges.map(({ from, to }): Range => {
+    const span = blockedSpan(service, from, to + service.durationMinutes * 60_000);
+    return { from: span.start, to: span.end };
+  });
+  const [slots, read] = await Promise.all([
+    serviceCalendarOf(env, service.businessId, service.id).availabilityEach(service, ranges),
+    readTime(env, service, staffing, {
+      person: (calendar, person) => calendar.timeAround(around, person, ranges),
+      resource: (calendar) => calendar.claimsAround(around),
+    }),
+  ]);
+  const now = Date.now();
+  return starts.map((start, i) => {
+    const at = {
+      people: read.people?.map((c) => c[i] ?? { claims: [], busy: [], days: [] }),
+      resources: read.resources?.map((c) => c[i] ?? []),
+    };
+    return counted(service, slots[i] ?? [], staffing, at, now).find((s) => Date.parse(s.startTime) === start);
+  });
+}
