@@ -25,7 +25,7 @@ export const ServiceLimitsSchema = z
       example: 30,
     }),
   })
-  .openapi("ServiceLimits", {
+  .openapi({
     description: `How many bookings of the service a day and a week may hold, by each booking's start. ${countedRule} A PATCH replaces the whole object (\`{}\` removes both).`,
   });
 
@@ -37,7 +37,7 @@ export const ProviderLimitsSchema = z
       example: 6,
     }),
   })
-  .openapi("ProviderLimits", {
+  .openapi({
     description: `How many bookings the provider may take a day. ${countedRule} A team's booking counts for each of its providers. A PATCH replaces the whole object.`,
   });
 

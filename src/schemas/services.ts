@@ -165,7 +165,8 @@ export const ServiceSchema = z
     bookableOnline: z.boolean(),
     active: z.boolean(),
     limits: z.object({ perDay: z.number().int().nullable(), perWeek: z.number().int().nullable() }).openapi({
-      description: "Bookings of the service a day and a week may hold (null: no limit); see `ServiceLimits`.",
+      description:
+        "Bookings of the service a day and a week may hold (null: no limit), as `limits` of the request says.",
     }),
     maxActivePerCustomer: z.number().int().nullable(),
     assignment: z.enum(["first", "balanced"]),

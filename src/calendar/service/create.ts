@@ -50,7 +50,7 @@ function seatNext(flow: CreateFlow, time: Interval, { tried, last }: Tries, now:
   const blocked = blockedSpan(service, time.start, time.end);
   const ordered = assignOrder(tables.counts, service, candidates, time.start);
   const candidate = firstWithSeat(tables.reservations.seats, service, ordered, blocked, tried);
-  if (!candidate) return refused(noCandidateLeft(singleWay(command), last));
+  if (!candidate) return refused(noCandidateLeft(singleWay(command), last, candidates));
   const record = buildBooking(
     service,
     command.booking,

@@ -54,7 +54,7 @@ function seatNext(flow: HoldFlow, { tried, last }: Tries, now: number): Step<Hol
   const blocked = blockedSpan(service, start, end);
   const ordered = assignOrder(tables.counts, service, candidates, start);
   const candidate = firstWithSeat(tables.reservations.seats, service, ordered, blocked, tried);
-  if (!candidate) return refused(noCandidateLeft(singleWay(command), last));
+  if (!candidate) return refused(noCandidateLeft(singleWay(command), last, candidates));
   const expiresAt = now + command.ttlMs;
   const hold: Hold = {
     id: command.holdId,

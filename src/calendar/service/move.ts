@@ -113,7 +113,7 @@ function seatNext(
   const blocked = blockedSpan(service, time.start, time.end);
   const ordered = assignOrder(tables.counts, service, candidates, time.start);
   const candidate = firstWithSeat(tables.reservations.seats, service, ordered, blocked, tried, current.id);
-  if (!candidate) return refused(noCandidateLeft(candidates.length === 1, last));
+  if (!candidate) return refused(noCandidateLeft(candidates.length === 1, last, candidates));
   const moved: BookingRecord = {
     ...current,
     ...staffOf(candidate),

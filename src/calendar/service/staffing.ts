@@ -9,8 +9,8 @@ import type { Span } from "../rules/service-rules";
 import type { CalendarRefusal, ServiceSnapshot } from "../types";
 import type { Except, Seats } from "./seats";
 
-/** The candidates tried so far, and the refusal of the last one (with the flow's reasons so far). */
-export type Tries = { tried: string[]; last?: Refusal & Pick<Refused, "reasons"> };
+/** The candidates tried so far, and the refusal of the last one (with who was at their limit so far). */
+export type Tries = { tried: string[]; last?: Refusal & Pick<Refused, "limited"> };
 
 /** The key a candidate is remembered by among those tried. */
 export const candidateKey = (candidate: Candidate) => candidate.providerId ?? "";
@@ -68,17 +68,19 @@ export function firstWithSeat(
 /**
  * Why nobody could take the booking: with one way to staff it (the provider asked for, a team,
  * or no providers) that way's own refusal, else — automatic assignment — no provider available,
- * or, when every person asked refused at their daily limit, `limit_reached`.
+ * or `limit_reached` when every one of the `candidates` refused at their daily limit.
  */
 export function noCandidateLeft(
   single: boolean,
-  last: (Pick<Refusal, "reason" | "detail"> & Pick<Refused, "reasons">) | undefined,
+  last: (Pick<Refusal, "reason" | "detail"> & Pick<Refused, "limited">) | undefined,
+  candidates: readonly Candidate[] = [],
 ): CalendarRefusal {
   if (single) {
     if (last) return { code: "slot_unavailable", reason: last.reason, detail: last.detail };
     return { code: "slot_unavailable", reason: "fully_booked", detail: "This slot (or session) is fully booked." };
   }
-  if (last?.reasons?.every((reason) => reason === "limit_reached")) {
+  const limited = new Set(last?.limited ?? []);
+  if (candidates.length > 0 && candidates.every((c) => c.providerId !== null && limited.has(c.providerId))) {
     const detail = "Every provider free then has as many bookings that day as they take.";
     return { code: "slot_unavailable", reason: "limit_reached", detail };
   }

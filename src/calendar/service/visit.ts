@@ -100,7 +100,7 @@ function seatVisit(flow: VisitFlow, tried: string[], last: Last | undefined, now
       ? firstWithSeat(tables.reservations.seats, segment.service, order, blocked[i] as Span, triedHere)
       : untried(candidates, triedHere);
     if (pick) staffed.push(pick);
-    else unstaffed.push({ segment: i, refusal: noCandidateLeft(singleWay(segment), last?.get(i)) });
+    else unstaffed.push({ segment: i, refusal: noCandidateLeft(singleWay(segment), last?.get(i), candidates) });
   }
   const [none] = unstaffed;
   if (none) {

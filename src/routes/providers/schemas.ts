@@ -50,7 +50,9 @@ export const ProviderSchema = z
     active: z.boolean(),
     limits: z
       .object({ perDay: z.number().int().nullable() })
-      .openapi({ description: "Bookings the provider may take a day (null: no limit); see `ProviderLimits`." }),
+      .openapi({
+        description: "Bookings the provider may take a day (null: no limit), as `limits` of the request says.",
+      }),
     createdAt: z.string().openapi({ format: "date-time" }),
     updatedAt: z.string().openapi({ format: "date-time" }),
   })
