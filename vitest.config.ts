@@ -19,7 +19,13 @@ import { configDefaults, defineConfig } from "vitest/config";
 const edgesFiles = ["test/edges/rate-limit*.test.ts", "test/edges/cors*.test.ts"];
 
 /** Small budgets for the "edges" project (tests read them back from READ_BUDGET/WRITE_BUDGET). */
-const edgesBudgets = { reads: { limit: 10, period: 60 }, writes: { limit: 5, period: 60 } } as const;
+const edgesBudgets = {
+  reads: { limit: 10, period: 60 },
+  writes: { limit: 5, period: 60 },
+  // The booking pages' budgets: per client address, and per business.
+  page: { limit: 6, period: 60 },
+  pageBusiness: { limit: 10, period: 60 },
+} as const;
 /** The browser origins the "edges" project allows through CORS (tests read CORS_ORIGINS). */
 const edgesCorsOrigins = ["https://app.example", "https://admin.example"];
 
@@ -61,8 +67,10 @@ export default defineConfig(async () => {
     setupFiles: ["./test/setup/apply-migrations.ts"],
     testTimeout: 30_000,
   };
-  const { reads, writes } = edgesBudgets;
+  const { reads, writes, page, pageBusiness } = edgesBudgets;
   return {
+    // The pages are hono/jsx (tsconfig.json's jsxImportSource, which Vite's transform does not read).
+    oxc: { jsx: { runtime: "automatic" as const, importSource: "hono/jsx" } },
     test: {
       // A root-level option (Vitest ignores it in a project): applies to both projects.
       // The one-line-per-request access log is for production; keep test output readable.
@@ -95,11 +103,16 @@ export default defineConfig(async () => {
                 ratelimits: {
                   READ_LIMITER: { namespace_id: "1001", simple: reads },
                   WRITE_LIMITER: { namespace_id: "1002", simple: writes },
+                  PAGE_LIMITER: { namespace_id: "1005", simple: page },
+                  PAGE_BUSINESS_LIMITER: { namespace_id: "1006", simple: pageBusiness },
                 },
                 bindings: {
                   ...bindings,
                   READ_BUDGET: `${reads.limit}/${reads.period}`,
                   WRITE_BUDGET: `${writes.limit}/${writes.period}`,
+                  // Read back by test/edges/rate-limit-pages.test.ts (the Worker does not use them).
+                  PAGE_BUDGET: `${page.limit}/${page.period}`,
+                  PAGE_BUSINESS_BUDGET: `${pageBusiness.limit}/${pageBusiness.period}`,
                   CORS_ORIGINS: edgesCorsOrigins.join(","),
                 },
               },

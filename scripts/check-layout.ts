@@ -3,8 +3,9 @@
  * Fails (exit 1) with one line per problem when
  *
  *  - a file under src/ is longer than 250 lines (one sitting's reading);
- *  - a route (src/routes/) imports the calendar other than through its public module
- *    (src/calendar/index.ts), D1's tables or Drizzle, or another resource's route folder;
+ *  - a route (src/routes/) or a page (src/pages/) imports the calendar other than through its
+ *    public module (src/calendar/index.ts), D1's tables or Drizzle; a route imports another
+ *    resource's route folder, a page any route;
  *  - a module below the routes (domain modules, the calendar, lib) imports a route.
  *
  * Runs in Node with no dependencies; imports are read as text (`from "…"`).
@@ -19,7 +20,7 @@ const MAX_LINES = 250;
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name);
-    return statSync(full).isDirectory() ? filesUnder(full) : full.endsWith(".ts") ? [full] : [];
+    return statSync(full).isDirectory() ? filesUnder(full) : /\.tsx?$/.test(full) ? [full] : [];
   });
 }
 
@@ -27,7 +28,7 @@ function filesUnder(dir: string): string[] {
 function importsOf(file: string, text: string): string[] {
   return [...text.matchAll(/\bfrom\s+"([^"]+)"/g)].map(([, spec]) =>
     (spec as string).startsWith(".")
-      ? path.relative(root, path.resolve(path.dirname(file), spec as string)).replace(/\.ts$/, "")
+      ? path.relative(root, path.resolve(path.dirname(file), spec as string)).replace(/\.tsx?$/, "")
       : (spec as string),
   );
 }
@@ -39,9 +40,11 @@ for (const file of filesUnder(src)) {
   const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
   if (lines > MAX_LINES) problems.push(`${shown}: ${lines} lines (at most ${MAX_LINES})`);
   const inRoutes = shown.startsWith("src/routes/");
+  // The HTML pages stand where the routes do: above the domain modules, below nothing.
+  const inPages = shown.startsWith("src/pages/");
   const resource = inRoutes ? shown.split("/")[2] : undefined;
   for (const target of importsOf(file, text)) {
-    if (inRoutes) {
+    if (inRoutes || inPages) {
       if (target.startsWith("src/calendar/"))
         problems.push(`${shown}: imports ${target}; use src/calendar (its index)`);
       if (target.startsWith("src/db") || target.startsWith("drizzle-orm")) {
@@ -49,9 +52,10 @@ for (const file of filesUnder(src)) {
       }
       // A resource's folder is src/routes/<resource>/; files beside the folders are shared.
       const parts = target.split("/");
-      if (target.startsWith("src/routes/") && parts.length > 3 && parts[2] !== resource) {
+      if (inRoutes && target.startsWith("src/routes/") && parts.length > 3 && parts[2] !== resource) {
         problems.push(`${shown}: imports another resource's route ${target}`);
       }
+      if (inPages && target.startsWith("src/routes/")) problems.push(`${shown}: imports the route ${target}`);
     } else if (target.startsWith("src/routes/") && shown !== "src/app.ts") {
       problems.push(`${shown}: imports the route ${target}; routes stand above the modules they call`);
     }

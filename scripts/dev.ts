@@ -33,6 +33,7 @@ import {
   DEMO_CREATED_AT,
   DEMO_TIMEZONE,
   demoBookings,
+  demoBusinessSettings,
   demoCustomers,
   demoProviders,
   demoRoom,
@@ -100,6 +101,8 @@ let firstAnswer = "";
 let demoFeedUrl = "";
 /** A demo customer's manage link (their booking, without a key). */
 let demoManageUrl = "";
+/** The demo's booking page, once the business has its slug and the page is on. */
+let demoPageUrl = "";
 /** The demo visit (`apt_…`) and series (`ser_…`), whether seeded now or found. */
 let demoVisitId = "";
 let demoSeriesId = "";
@@ -283,9 +286,39 @@ async function seed(): Promise<void> {
     seeded.push(...(await seedVisitAndSeries(services, fresh)));
   }
 
+  seeded.push(...(await seedBookingPage(services)));
   log(seeded.length ? `seeded ${seeded.join(", ")} for "${DEMO_BUSINESS_NAME}".` : "demo data already present.");
   demoFeedUrl = await issueDemoFeed();
   demoManageUrl = await demoLink();
+}
+
+/**
+ * The booking page: the business's slug, zone, contact and page settings, and every demo service
+ * offered online — set once (a state whose business has a slug is left as it is).
+ */
+async function seedBookingPage(services: { id: string }[]): Promise<string[]> {
+  const business = await api("GET", "/business");
+  const current = business.body as { slug?: string | null; bookingPage?: { enabled: boolean } } | undefined;
+  if (business.status !== 200) {
+    warn(`cannot read the business (${problemText(business)}); no booking page.`);
+    return [];
+  }
+  const seeded: string[] = [];
+  if (!current?.slug) {
+    const r = await api("PATCH", "/business", demoBusinessSettings);
+    if (r.status !== 200) {
+      warn(`could not set up the booking page: ${problemText(r)}`);
+      return [];
+    }
+    for (const service of services) {
+      const p = await api("PATCH", `/services/${service.id}`, { bookableOnline: true });
+      if (p.status !== 200) warn(`could not offer service ${service.id} online: ${problemText(p)}`);
+    }
+    seeded.push("the booking page");
+  }
+  const settings = current?.slug ? current : demoBusinessSettings;
+  if (settings.bookingPage?.enabled) demoPageUrl = `${origin}/book/${settings.slug}`;
+  return seeded;
 }
 
 /** The manage link of the demo's latest appointment (what its customer would get by e-mail). */
@@ -470,6 +503,7 @@ function banner(): void {
       `  Reference ${baseUrl}/docs`,
       `  Data      ${persistTo ?? ".wrangler/state"} (local D1 and Durable Objects)`,
       `  Started   first request answered ${firstAnswer} after start; ready with demo data ${sinceStart()}`,
+      ...(demoPageUrl ? [`  Booking   ${demoPageUrl}  (the demo's page for customers; open it in a browser)`] : []),
       "",
       "  Try:",
       `    curl -H "Authorization: Bearer ${DEMO_API_KEY}" ${baseUrl}/services`,

@@ -16,6 +16,8 @@ import { jsonBody } from "./middleware/json-body";
 import { rateLimit } from "./middleware/rate-limit";
 import { requestLog } from "./middleware/request-log";
 import { corsFromEnv, securityHeaders } from "./middleware/security";
+import { pagesApp } from "./pages";
+import { isForm } from "./pages/manage/negotiate";
 import { appointmentsApp } from "./routes/appointments";
 import { bookingsApp } from "./routes/bookings";
 import { businessApp } from "./routes/business";
@@ -29,6 +31,7 @@ import { manageLinksApp } from "./routes/manage-links";
 import { openApiDocument } from "./routes/openapi";
 import { problems } from "./routes/problems";
 import { providersApp } from "./routes/providers";
+import { publicApp } from "./routes/public";
 import { resourcesApp } from "./routes/resources";
 import { seriesApp } from "./routes/series";
 import { servicesApp } from "./routes/services";
@@ -65,8 +68,12 @@ function createApi() {
   for (const [path, routes] of Object.entries(keyedApps)) api.route(path, routes);
   // Public: the address is the key (src/feeds, src/links).
   api.route("/feeds", feedsApp);
-  api.use("/manage/*", jsonBody);
+  // A form is the manage page's own post (src/pages/manage); every other body is the API's JSON.
+  api.use("/manage/*", (c, next) => (isForm(c.req.header("Content-Type")) ? next() : jsonBody(c, next)));
   api.route("/manage", manageApp);
+  // Public: what booking pages use (src/public); CORS open to any origin.
+  api.use("/public/*", jsonBody);
+  api.route("/public", publicApp);
   // The tools call the REST routes through the whole app (its middleware included).
   mcp(api, { fetch: (request, env, ctx) => app.fetch(request, env, ctx), basePath: apiBasePath });
   api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
@@ -104,6 +111,8 @@ export function createApp() {
   });
   app.route(apiBasePath, createApi());
   app.route("/internal", adminApp);
+  // The booking pages (HTML): outside the versioned API, with their own headers and error pages.
+  app.route("/book", pagesApp);
   app.notFound((c) =>
     problemResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`)),
   );

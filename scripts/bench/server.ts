@@ -163,6 +163,9 @@ export async function startBenchServer(options: ServeOptions = {}): Promise<Benc
       ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
       // The staff calendar scenarios connect a CalDAV server on this machine (scripts/bench/calendars.ts).
       WEBHOOKS_ALLOW_LOCAL: "true",
+      // Booking pages need manage links on (their holds' tokens and confirmations use them).
+      MANAGE_LINK_SECRET: "bench-manage-link-secret-0123456789abcdef",
+      PUBLIC_URL: "http://127.0.0.1",
     },
   };
   const mf = new Miniflare(

@@ -25,6 +25,14 @@ export const DEMO_CREATED_AT = "2026-01-01T00:00:00.000Z";
 
 export const DEMO_TIMEZONE = "Europe/Berlin";
 
+/** The demo's booking page, `/book/demo-salon` (PATCH /api/v1/business). */
+export const demoBusinessSettings = {
+  slug: "demo-salon",
+  timezone: DEMO_TIMEZONE,
+  contactEmail: "hello@demo-salon.example",
+  bookingPage: { enabled: true, accentColor: "#0f766e" },
+} as const;
+
 const monToSat = (start: string, end: string): WeeklySchedule => {
   const day = [{ start, end }];
   return { mon: day, tue: day, wed: day, thu: day, fri: day, sat: day };
@@ -44,6 +52,7 @@ export const demoServices = [
     maxAdvanceDays: 90,
     timezone: DEMO_TIMEZONE,
     weeklySchedule: monToSat("09:00", "18:00"),
+    bookableOnline: true,
   },
   {
     name: "Beard trim",
@@ -57,6 +66,7 @@ export const demoServices = [
     maxAdvanceDays: 90,
     timezone: DEMO_TIMEZONE,
     weeklySchedule: monToSat("09:00", "18:00"),
+    bookableOnline: true,
   },
   {
     name: "Group yoga class",
@@ -71,6 +81,7 @@ export const demoServices = [
     // A class fills up: customers' own links may cancel or move a place until a day before.
     cancellationNoticeMinutes: 1440,
     rescheduleNoticeMinutes: 1440,
+    bookableOnline: true,
     timezone: DEMO_TIMEZONE,
     weeklySchedule: {
       mon: [{ start: "18:00", end: "20:00" }],

@@ -18,6 +18,8 @@ export const securityHeaders = (): MiddlewareHandler<AppEnv> => {
     overwrite: false,
   });
   return async (c, next) => {
+    // The booking pages set their own (src/pages/headers.ts): they are framed, styled and scripted.
+    if (c.req.path.startsWith("/book/")) return next();
     await headers(c, next);
     if (c.req.header("Authorization") && !c.res.headers.has("Cache-Control"))
       setFinalHeader(c, "Cache-Control", "no-store");
@@ -30,6 +32,8 @@ export const securityHeaders = (): MiddlewareHandler<AppEnv> => {
  */
 export const corsFromEnv = () =>
   createMiddleware<AppEnv>(async (c, next) => {
+    // The booking pages' public JSON answers every origin itself (src/routes/public).
+    if (c.req.path.startsWith("/api/v1/public/")) return next();
     const allowed = (c.env.CORS_ORIGINS ?? "")
       .split(",")
       .map((o) => o.trim())

@@ -2,7 +2,7 @@
 import { type ProviderSnapshot, type ResourceSnapshot, slotBeyond, slotCalendar } from "../calendar";
 import type { Database } from "../db/client";
 import type { ReadBatch } from "../db/prepared";
-import type { ProviderRow, ResourceRow } from "../db/schema";
+import type { ProviderRow, ResourceRow, ServiceRow } from "../db/schema";
 import { LAST_INSTANT } from "../lib/datetime";
 import { ApiError } from "../lib/errors";
 import { providerSnapshotOf } from "../providers/snapshot";
@@ -11,6 +11,16 @@ import { loadCalendarOf } from "./availability-reads";
 import { snapshotOf } from "./snapshot";
 
 const DAY = 86_400_000;
+
+/**
+ * A service and its links as a caller already read them (the booking page reads them in the
+ * D1 round trip that finds the page), so the calendar is asked without reading them again.
+ */
+export type ServiceRead = {
+  service: ServiceRow;
+  providers: { provider: ProviderRow }[];
+  resources: { resource: ResourceRow }[];
+};
 /** The longest range one answer covers. */
 export const MAX_RANGE_DAYS = 31;
 /** The most slots one response lists (a 1-minute grid around the clock would be 44,640 in 31 days). */
@@ -24,7 +34,8 @@ export const MAX_SLOTS = 2_000;
  * slots, is a 422 on `to`; an inactive service lists its slots, none bookable. A `providerId` who
  * does not perform the service is a 422 on `providerId`, or with `orAnyone` (a manage link's own
  * booking's person, whom the customer never named) the service's slots with any of its providers.
- * D1 is read in one batch, by `read` when given (a request's reader, which folds its key check in).
+ * `read`: the service and its links already read, or a reader to read them with in one batch (a
+ * request's, which folds its key check in); else they are read in one batch of their own.
  */
 export async function serviceAvailability(
   env: Env,
@@ -32,7 +43,7 @@ export async function serviceAvailability(
   businessId: string,
   serviceId: string,
   range: { from?: string; to?: string; providerId?: string; resourceId?: string; orAnyone?: boolean },
-  read?: ReadBatch,
+  read?: ServiceRead | ReadBatch,
 ) {
   const from = range.from ? Date.parse(range.from) : Date.now();
   if (from >= LAST_INSTANT) {
@@ -48,7 +59,8 @@ export async function serviceAvailability(
       errors: [{ path: "to", message: `Must be after from and at most ${MAX_RANGE_DAYS} days later.` }],
     });
   }
-  const { service, providers, resources: needs } = await loadCalendarOf(env, db, businessId, serviceId, read);
+  const loaded = typeof read === "object" ? read : await loadCalendarOf(env, db, businessId, serviceId, read);
+  const { service } = loaded;
   const rules = snapshotOf(service);
   // Counted here, stopping at the bound, so an oversized range never reaches the calendar.
   const overflow = slotBeyond(rules, from, to, MAX_SLOTS);
@@ -64,8 +76,8 @@ export async function serviceAvailability(
       },
     );
   }
-  const people = peopleOf(providers, range, service.providerMode === "all");
-  const resources = resourcesOf(needs, range.resourceId);
+  const people = peopleOf(loaded.providers, range, service.providerMode === "all");
+  const resources = resourcesOf(loaded.resources, range.resourceId);
   const slots = await slotCalendar(env, rules, from, to, { people, resources });
   return {
     serviceId: service.id,
@@ -81,7 +93,7 @@ export async function serviceAvailability(
  * A team's session needs every provider, so asking for one of them keeps the whole team.
  */
 function peopleOf(
-  rows: { provider: ProviderRow }[],
+  rows: ServiceRead["providers"],
   request: { providerId?: string; orAnyone?: boolean },
   team: boolean,
 ): ProviderSnapshot[] | undefined {
@@ -100,7 +112,7 @@ function peopleOf(
 }
 
 /** The resources a service needs (or the one asked for, which must be one of them). */
-function resourcesOf(rows: { resource: ResourceRow }[], resourceId: string | undefined): ResourceSnapshot[] {
+function resourcesOf(rows: ServiceRead["resources"], resourceId: string | undefined): ResourceSnapshot[] {
   const chosen = resourceId === undefined ? rows : rows.filter((row) => row.resource.id === resourceId);
   if (resourceId !== undefined && chosen.length === 0) {
     throw new ApiError("validation_failed", "The resourceId asked for is not one this service needs.", {

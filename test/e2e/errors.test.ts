@@ -15,6 +15,7 @@ const sampleParams: Record<string, string> = {
   calendarId: "cal_00000000000000000000000000",
   code: "not_found",
   token: "bkg_00000000000000000000000000.0000000000000000000000000000000000000000000",
+  slug: "no-such-page",
 };
 
 const instanceOf = (path: string) =>
@@ -37,6 +38,10 @@ const publicOperations = [
   "GET /manage/{token}/availability",
   "POST /manage/{token}/reschedule",
   "POST /manage/{token}/cancel",
+  "GET /public/{slug}/services",
+  "GET /public/{slug}/services/{id}/availability",
+  "POST /public/{slug}/holds",
+  "POST /public/{slug}/bookings",
 ];
 
 describe("401 on every authenticated operation", () => {
@@ -100,6 +105,8 @@ describe("request bodies", () => {
       "POST /mcp",
       "POST /providers",
       "POST /providers/{id}/calendars",
+      "POST /public/{slug}/bookings",
+      "POST /public/{slug}/holds",
       "POST /resources",
       "POST /series",
       "POST /series/{id}/cancel",

@@ -30,6 +30,7 @@ import {
   unitsFit,
   type Zone,
 } from "./model";
+import { PageBook, PageHold } from "./public";
 import {
   advance,
   checkInvariants,
@@ -660,6 +661,10 @@ export const commands = [
     .map(([s, d, t, p, ttl]) => new Hold(s, d, t, p, ttl)),
   index.map((i) => new Convert(i)),
   index.map((i) => new Release(i)),
+  fc.tuple(service, day, time, maybePerson).map(([s, d, t, p]) => new PageHold(s, at(d, t), p, T0)),
+  fc.tuple(service, day, time, maybePerson).map(([s, d, t, p]) => new PageHold(s, at(d, t), p, T0)),
+  fc.tuple(index, fc.constantFrom(false, false, false, true)).map(([i, wrong]) => new PageBook(i, wrong)),
+  fc.tuple(index, fc.constantFrom(false, false, false, true)).map(([i, wrong]) => new PageBook(i, wrong)),
   fc
     .tuple(
       index,

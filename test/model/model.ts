@@ -83,6 +83,8 @@ export type HoldModel = {
   resources: ResourceKey[];
   expiresAt: number;
   state: "HELD" | "CONSUMED" | "RELEASED";
+  /** A booking page's hold: the token that books it (test/model/public.ts). */
+  token?: string;
 };
 /** A waitlist entry: the slot it waits for, and what became of it. */
 export type WaitModel = {

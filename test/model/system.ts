@@ -39,6 +39,9 @@ export type System = {
   ids: Record<ServiceKey | ProviderKey | ResourceKey, string>;
   /** Real booking and hold ids are the model's ids; this maps them to nothing more. */
   log: string[];
+  /** The business's booking page (both services are offered on it), and its visitor's address. */
+  slug: string;
+  visitor: string;
 };
 
 /** The clock starts half a day before the first day appointments are made for. */
@@ -77,11 +80,13 @@ export const serviceBody = (s: ServiceModel, ids: Record<string, string>) => ({
   cancellationNoticeMinutes: s.cancelNotice,
   rescheduleNoticeMinutes: s.moveNotice,
   active: s.active,
+  bookableOnline: true,
 });
 
 /**
  * Sends a request and fails on any 5xx, whatever the command expected. `asCustomer`: without a
- * key, as a customer's manage link is used (each from its own address, so no limit is met).
+ * key, as a customer's manage link is used (each from its own address, so no limit is met), or
+ * from the address given (a booking page's visitor).
  */
 /** Customers' calls, counted across every sequence of the run: each gets an address of its own. */
 let customerCalls = 0;
@@ -95,13 +100,15 @@ export async function send(
   method: string,
   path: string,
   body?: unknown,
-  asCustomer = false,
+  asCustomer: boolean | string = false,
 ): Promise<Response> {
   if (TRACE) console.log(`model: ${method} ${path} ${JSON.stringify(body ?? "")}`);
   const res = await api(method, path, {
     key: asCustomer ? null : sys.apiKey,
     body,
-    headers: asCustomer ? { "CF-Connecting-IP": nextCustomerAddress() } : undefined,
+    headers: asCustomer
+      ? { "CF-Connecting-IP": typeof asCustomer === "string" ? asCustomer : nextCustomerAddress() }
+      : undefined,
   });
   sys.log.push(`${method} ${path} → ${res.status}`);
   expect(res.status, `${method} ${path} answered ${res.status}: ${await res.clone().text()}`).toBeLessThan(500);
@@ -125,7 +132,9 @@ export async function expectAnswer(res: Response, expected: Expected, what: stri
 export async function setUp(model: Model): Promise<System> {
   vi.setSystemTime(model.now);
   const { apiKey, businessId } = await createAccount("Model");
-  const sys: System = { apiKey, businessId, ids: {} as System["ids"], log: [] };
+  const visitor = nextCustomerAddress();
+  const slug = `model-${businessId.slice(-12)}`;
+  const sys: System = { apiKey, businessId, ids: {} as System["ids"], log: [], slug, visitor };
   for (const key of ["P0", "P1"] as const) {
     const res = await send(sys, "POST", "/providers", { name: key, ...providerBody(model.providers[key]) });
     sys.ids[key] = ((await res.json()) as { id: string }).id;
@@ -145,6 +154,8 @@ export async function setUp(model: Model): Promise<System> {
     expect(res.status).toBe(201);
     sys.ids[key] = ((await res.json()) as { id: string }).id;
   }
+  const page = await send(sys, "PATCH", "/business", { slug, bookingPage: { enabled: true } });
+  expect(page.status).toBe(200);
   return sys;
 }
 

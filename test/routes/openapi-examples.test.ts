@@ -188,6 +188,15 @@ async function fixtures(): Promise<Fixtures> {
         const { manageUrl } = await json(await api("GET", `/bookings/${id}`, { key }));
         return /\/manage\/([^/]+)$/.exec(manageUrl)?.[1] ?? "";
       },
+      // A booking page: this business's, turned on at a fresh slug.
+      slug: async () => {
+        const slug = `ex-${crypto.randomUUID().slice(0, 8)}`;
+        const res = await api("PATCH", "/business", { key, body: { slug, bookingPage: { enabled: true } } });
+        expect(res.status, await res.clone().text()).toBe(200);
+        return slug;
+      },
+      // A service the page offers.
+      online: async () => (await createService(key, { bookableOnline: true })).id,
       deliveryId: async () => {
         const id = await webhook();
         await booking();
@@ -204,6 +213,7 @@ async function fixtures(): Promise<Fixtures> {
 async function provideExampleService(key: string, exampleId: string) {
   const service = await createService(key, {
     questions: [{ key: "allergies", label: "Any allergies we should know about?", type: "text" }],
+    bookableOnline: true,
   });
   const [taken] = await db().select().from(services).where(eq(services.id, exampleId));
   if (!taken) {
@@ -224,13 +234,30 @@ async function concretePath(path: string, op: Operation, fx: Fixtures): Promise<
   let concrete = path;
   for (const param of op.parameters?.filter((p) => p.in === "path") ?? []) {
     const token = path.startsWith("/manage/") ? "manageToken" : "token";
-    const resource = param.name === "id" ? (path.split("/")[1] ?? "") : param.name === "token" ? token : param.name;
+    // A booking page's `{id}` is a service it offers.
+    const owner = path.startsWith("/public/") ? "online" : (path.split("/")[1] ?? "");
+    const resource = param.name === "id" ? owner : param.name === "token" ? token : param.name;
     const create = fx.ids[resource];
     const value = create ? await create() : exampleOf(param);
     if (value === undefined) throw new Error(`${op.operationId}: no example or fixture for {${param.name}}`);
     concrete = concrete.replace(`{${param.name}}`, encodeURIComponent(String(value)));
   }
   return concrete;
+}
+
+/** A page booking's example body with a hold the page really placed (a token books once). */
+async function withPageHold(key: string, bookingsPath: string, example: unknown) {
+  const service = await createService(key, {
+    questions: [{ key: "allergies", label: "Any allergies we should know about?", type: "text" }],
+    bookableOnline: true,
+  });
+  const { serviceId, startTime, endTime } = bookingBody(service.id, at(3, "15:00"));
+  const res = await api("POST", bookingsPath.replace(/\/bookings$/, "/holds"), {
+    body: { serviceId, startTime, endTime },
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  const { id, holdToken } = await json(res);
+  return { ...(example as object), holdId: id, holdToken };
 }
 
 const operations = () =>
@@ -280,7 +307,8 @@ describe("happy", () => {
       const concrete = await concretePath(path, op, fx);
       const url = query.size > 0 ? `${concrete}?${query}` : concrete;
       const key = op.security?.some((s) => "bearerAuth" in s) ? fx.key : undefined;
-      for (const body of exampleBodies(op)) {
+      for (const example of exampleBodies(op)) {
+        const body = op.operationId === "createPublicBooking" ? await withPageHold(fx.key, concrete, example) : example;
         const res = await api(method, url, { key, body, headers });
         const text = await res.clone().text();
         sent.push(`${method} ${url} ${res.status}`);

@@ -15,7 +15,7 @@ const route = createRoute({
   tags: ["Manage links"],
   summary: "Cancel the booking, by its manage link",
   description:
-    "No API key. Cancels the booking and frees its time, as `POST /bookings/{id}/cancel` does (the `booking.cancelled` webhook included); the body and its `reason` are optional. Inside the service's `cancellationNoticeMinutes` before the start it is a 409 `policy_window` whose `until` says when cancelling ended. From then on the link is a 404. Tokens and limits as `GET /manage/{token}`.",
+    "No API key. Cancels the booking and frees its time, as `POST /bookings/{id}/cancel` does (the `booking.cancelled` webhook included); the body and its `reason` are optional. Inside the service's `cancellationNoticeMinutes` before the start it is a 409 `policy_window` whose `until` says when cancelling ended. From then on the link is a 404. Tokens and limits as `GET /manage/{token}`. A form post (`application/x-www-form-urlencoded`, sent by the manage page from this origin) is the page's own: it answers HTML.",
   security: [],
   request: {
     params: manageTokenParam,

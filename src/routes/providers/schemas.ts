@@ -48,11 +48,9 @@ export const ProviderSchema = z
     weeklySchedule: WeeklyScheduleSchema,
     dateOverrides: DateOverridesSchema,
     active: z.boolean(),
-    limits: z
-      .object({ perDay: z.number().int().nullable() })
-      .openapi({
-        description: "Bookings the provider may take a day (null: no limit), as `limits` of the request says.",
-      }),
+    limits: z.object({ perDay: z.number().int().nullable() }).openapi({
+      description: "Bookings the provider may take a day (null: no limit), as `limits` of the request says.",
+    }),
     createdAt: z.string().openapi({ format: "date-time" }),
     updatedAt: z.string().openapi({ format: "date-time" }),
   })

@@ -1,0 +1,158 @@
+/**
+ * `POST /book/{slug}/hold`: a time chosen, a hold placed (the page's one path, src/public/holds.ts);
+ * `GET /book/{slug}/details`: the details form while the hold keeps the time.
+ */
+import { ApiError } from "../lib/errors";
+import { clientAddress } from "../lib/public-throttle";
+import { offeredService } from "../public/availability";
+import type { PageBusiness } from "../public/business";
+import { isLive, pageHoldOf, placePageHold } from "../public/holds";
+import type { PublicService } from "../public/services";
+import { flowView, openFor } from "./flow";
+import { type FormFields, fieldsOf } from "./form";
+import { dayKeyOf } from "./format";
+import { sameOrigin } from "./headers";
+import { flowPage, foreignForm, type PageContext, respond } from "./render";
+import { type Flow, flowOf, hrefOf, paramsOf } from "./state";
+import { DetailsPage } from "./steps/details";
+import { ErrorPage } from "./steps/error";
+import { personOf, showTimes } from "./times-data";
+import type { View } from "./view";
+
+const isoPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z$/;
+
+/** The flow a form carries in its hidden fields. */
+export const flowOfForm = (slug: string, fields: FormFields) =>
+  flowOf(slug, {
+    service: fields.service,
+    person: fields.person,
+    tz: fields.tz,
+    lang: fields.lang,
+    embed: fields.embed,
+  }).flow;
+
+/** Back to the times of the day `startTime` falls on, saying why. */
+export function backToTimes(
+  c: PageContext,
+  page: PageBusiness,
+  flow: Flow,
+  service: PublicService,
+  view: View,
+  startTime: string,
+  refusal: { status: 409 | 422; notice: string },
+) {
+  return showTimes(
+    c,
+    page,
+    { ...flow, service: service.id, day: dayKeyOf(startTime, view.tz) },
+    service,
+    view,
+    refusal,
+  );
+}
+
+/** The notice of a refused hold or booking, or undefined for a refusal the times cannot answer. */
+export function timesNotice(error: unknown, view: View): { status: 409 | 422; notice: string } | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  const { m } = view;
+  if (error.code === "slot_unavailable") return { status: 409, notice: m.times.taken };
+  if (error.code === "hold_expired") return { status: 409, notice: m.times.expired };
+  if (error.code === "hold_limit_reached") return { status: 409, notice: m.times.limit };
+  // A time off the rules (past, too soon, too far ahead, off the grid): the times say what is free.
+  if (error.code === "validation_failed" && error.errors?.some((e) => /Time$/.test(e.path))) {
+    return { status: 422, notice: m.times.refused };
+  }
+  return undefined;
+}
+
+export async function placeHoldFromForm(c: PageContext) {
+  if (!sameOrigin(c.req.raw)) return foreignForm(c);
+  const fields = fieldsOf(await c.req.parseBody());
+  const page = await openFor(c, c.req.param("slug") as string);
+  const flow = flowOfForm(page.slug, fields);
+  const service = await offeredService(c.var.db, page, fields.service ?? "");
+  const view = flowView(c, page, flow, service.timezone);
+  const start = fields.start ?? "";
+  if (!isoPattern.test(start) || Number.isNaN(Date.parse(start))) {
+    return respond(
+      c,
+      422,
+      flowPage(),
+      <ErrorPage view={view} title={view.m.error.bad} text={view.m.error.time} startHref={hrefOf(flow)} />,
+    );
+  }
+  const { providerId } = personOf(service, flow, view);
+  if (flow.person !== undefined && flow.person !== "any" && !providerId) {
+    return respond(
+      c,
+      422,
+      flowPage(),
+      <ErrorPage
+        view={view}
+        title={view.m.error.bad}
+        text={view.m.error.person}
+        startHref={hrefOf(flow, { person: undefined })}
+      />,
+    );
+  }
+  const startTime = new Date(start).toISOString();
+  const endTime = new Date(Date.parse(start) + service.durationMinutes * 60_000).toISOString();
+  try {
+    const hold = await placePageHold(c.env, c.var.db, page, clientAddress(c.req.raw), {
+      serviceId: service.id,
+      providerId,
+      startTime,
+      endTime,
+    });
+    const query = new URLSearchParams([
+      ["hold", hold.id],
+      ["token", hold.holdToken],
+      ...paramsOf({ ...flow, tz: view.tz }),
+    ]);
+    return c.redirect(`/book/${page.slug}/details?${query}`, 303);
+  } catch (error) {
+    const refusal = timesNotice(error, view);
+    if (!refusal) throw error;
+    return backToTimes(c, page, flow, service, view, startTime, refusal);
+  }
+}
+
+/** The details page of a live hold, with the form's values and problems when it comes back. */
+export async function showDetails(
+  c: PageContext,
+  page: PageBusiness,
+  flow: Flow,
+  found: { hold: Awaited<ReturnType<typeof pageHoldOf>>; token: string },
+  form?: { values: FormFields; problems: Record<string, string> },
+) {
+  const { hold, token } = found;
+  const service = await offeredService(c.var.db, page, hold.serviceId);
+  const view = flowView(c, page, flow, service.timezone);
+  if (!isLive(hold))
+    return backToTimes(c, page, flow, service, view, hold.startTime, { status: 409, notice: view.m.times.expired });
+  const { withPerson, personName } = personOf(service, { ...flow, person: hold.providerId ?? flow.person }, view);
+  return respond(
+    c,
+    form ? 422 : 200,
+    flowPage(true),
+    <DetailsPage
+      view={view}
+      flow={flow}
+      service={service}
+      personName={personName}
+      withPerson={withPerson}
+      hold={{ id: hold.id, token, startTime: hold.startTime, expiresAt: hold.expiresAt }}
+      values={form?.values}
+      problems={form?.problems}
+    />,
+  );
+}
+
+export async function detailsPage(c: PageContext) {
+  const page = await openFor(c, c.req.param("slug") as string);
+  const query = c.req.query();
+  const { flow } = flowOf(page.slug, query);
+  const token = query.token ?? "";
+  const hold = await pageHoldOf(c.env, c.var.db, page, (query.hold ?? "").slice(0, 64), token);
+  return showDetails(c, page, flow, { hold, token });
+}

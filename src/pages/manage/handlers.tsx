@@ -1,0 +1,219 @@
+/**
+ * The manage link for browsers: `GET /api/v1/manage/{token}` answers this page when the request
+ * prefers HTML (else the JSON route runs, as before), and the page's forms post to the link's
+ * own `/cancel` and `/reschedule` (a form's body selects these; JSON goes on to the API). The same
+ * domain calls as the JSON routes (src/links/manage.ts), bound by the same policy windows.
+ */
+import type { Context, Next } from "hono";
+import { loadBusiness } from "../../business/records";
+import { isValidTimeZone } from "../../calendar";
+import { ApiError } from "../../lib/errors";
+import { clientAddress } from "../../lib/public-throttle";
+import { cancelByLink, linkAvailability, managedView, rescheduleByLink } from "../../links/manage";
+import { linkFor, type OpenLink } from "../../links/records";
+import { fieldsOf } from "../form";
+import { addDays, type DayKey, dayKeyOf, startOfDay } from "../format";
+import { type PageKind, sameOrigin } from "../headers";
+import { pickLocale } from "../i18n";
+import { errorPage, foreignForm, nonceOf, type PageContext, respond } from "../render";
+import { isDay } from "../state";
+import { addMonths, daysOf } from "../steps/month";
+import { type View, viewOf } from "../view";
+import { isForm, prefersHtml } from "./negotiate";
+import { CancelledPage, ManagePage } from "./page";
+
+/** The manage page: never framed, its address a secret. */
+const manageKind: PageKind = { framable: false, capability: true };
+
+/** A notice above the page, in the page's words. */
+type Said = { tone?: "bad" | "ok"; text: (view: View) => string };
+
+type Shown = { tz?: string; lang?: string; day?: string; month?: string; notice?: Said };
+
+/** The booking's page, with the dates and times it could move to. */
+async function showManage(
+  c: PageContext,
+  link: OpenLink,
+  shown: Shown,
+  status: 200 | 409 | 422 = 200,
+  reason?: { value: string; problem?: "reasonTooLong" },
+) {
+  const business = await loadBusiness(c.var.db, link.businessId);
+  const tz = shown.tz && isValidTimeZone(shown.tz) ? shown.tz : link.service.timezone;
+  const locale = pickLocale(shown.lang, c.req.header("Accept-Language"), business.locale);
+  const path = new URL(c.req.url).pathname.replace(/\/(cancel|reschedule)$/, "");
+  const href = (params: Record<string, string | undefined>) => {
+    const query = new URLSearchParams(
+      Object.entries({ tz, lang: locale, ...params }).filter((p): p is [string, string] => p[1] !== undefined),
+    );
+    return `${path}?${query}`;
+  };
+  const view = viewOf({
+    locale,
+    nonce: nonceOf(c),
+    embed: false,
+    tz,
+    tzAuto: shown.tz === undefined,
+    title: business.bookingPage.title ?? business.name,
+    accentColor: business.bookingPage.accentColor ?? null,
+    langHref: (lang) => href({ lang }),
+  });
+  const booking = managedView(link);
+  const now = Date.now();
+  const today = dayKeyOf(now, tz);
+  const day = shown.day && isDay(shown.day) ? shown.day : undefined;
+  const month = shown.month && /^\d{4}-(0[1-9]|1[0-2])$/.test(shown.month) ? shown.month : (day ?? today).slice(0, 7);
+  const movable = booking.reschedulableUntil !== null && now < Date.parse(booking.reschedulableUntil);
+  const open = new Set<DayKey>();
+  let slots: Awaited<ReturnType<typeof linkAvailability>>["slots"] | undefined;
+  if (movable) {
+    const first = Math.max(now, startOfDay(`${month}-01`, tz));
+    const end = startOfDay(`${addMonths(month, 1)}-01`, tz);
+    if (first < end) {
+      try {
+        const range = { from: new Date(first).toISOString(), to: new Date(end).toISOString() };
+        for (const slot of (await linkAvailability(c.env, c.var.db, link, range)).slots)
+          if (slot.bookable) open.add(dayKeyOf(slot.startTime, tz));
+      } catch (error) {
+        if (!(error instanceof ApiError && error.code === "validation_failed")) throw error;
+        for (const d of daysOf(month)) if (d >= today) open.add(d);
+      }
+    }
+    if (day) {
+      const range = {
+        from: new Date(startOfDay(day, tz)).toISOString(),
+        to: new Date(startOfDay(addDays(day, 1), tz)).toISOString(),
+      };
+      slots = (await linkAvailability(c.env, c.var.db, link, range)).slots;
+    }
+  }
+  const said =
+    shown.notice ??
+    (shown.tz !== undefined && tz !== shown.tz
+      ? { tone: "bad" as const, text: (v: View) => v.m.error.zone }
+      : undefined);
+  const notice = said && { tone: said.tone, text: said.text(view) };
+  return respond(
+    c,
+    status,
+    manageKind,
+    <ManagePage
+      view={view}
+      booking={booking}
+      path={path}
+      href={href}
+      contactEmail={business.contactEmail}
+      month={month}
+      open={open}
+      today={today}
+      day={day}
+      slots={slots}
+      notice={notice}
+      reason={reason && { value: reason.value, problem: reason.problem && view.m.manage[reason.problem] }}
+    />,
+  );
+}
+
+const opened = (c: PageContext) => linkFor(c.env, c.var.db, c.req.param("token") as string, clientAddress(c.req.raw));
+
+/** `GET /manage/{token}` from a browser: the page; anyone else goes on to the JSON. */
+export async function manageGet(c: Context, next: Next) {
+  c.header("Vary", "Accept");
+  if (!prefersHtml(c.req.header("Accept"))) return next();
+  const page = c as unknown as PageContext;
+  try {
+    const link = await opened(page);
+    const q = c.req.query();
+    return await showManage(page, link, {
+      tz: q.tz,
+      lang: q.lang,
+      day: q.day,
+      month: q.month,
+      notice: q.moved === "1" ? { tone: "ok", text: (v) => v.m.manage.moved } : undefined,
+    });
+  } catch (error) {
+    return errorPage(page, error, manageKind);
+  }
+}
+
+/** The form's start as an instant, or undefined. */
+const startOf = (value: string | undefined) =>
+  value && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z$/.test(value) && !Number.isNaN(Date.parse(value))
+    ? Date.parse(value)
+    : undefined;
+
+/** A form posted to `…/cancel` or `…/reschedule`: handled here; JSON goes on to the API. */
+export function manageForm(action: "cancel" | "reschedule") {
+  return async (c: Context, next: Next) => {
+    if (!isForm(c.req.header("Content-Type"))) return next();
+    const page = c as unknown as PageContext;
+    if (!sameOrigin(c.req.raw)) return foreignForm(page, manageKind);
+    try {
+      const link = await opened(page);
+      const fields = fieldsOf(await c.req.parseBody());
+      const shown = { tz: fields.tz, lang: fields.lang };
+      if (action === "cancel") return await cancelForm(page, link, shown, (fields.reason ?? "").trim());
+      const start = startOf(fields.start);
+      if (start === undefined)
+        return await showManage(page, link, { ...shown, notice: { tone: "bad", text: (v) => v.m.manage.noTime } }, 422);
+      const end = start + link.service.durationMinutes * 60_000;
+      try {
+        await rescheduleByLink(c.env, c.var.db, link, {
+          startTime: new Date(start).toISOString(),
+          endTime: new Date(end).toISOString(),
+        });
+      } catch (error) {
+        const day = dayKeyOf(start, fields.tz && isValidTimeZone(fields.tz) ? fields.tz : link.service.timezone);
+        const refusal = refusalOf(error);
+        if (!refusal) throw error;
+        return await showManage(page, link, { ...shown, day, notice: refusal.notice }, refusal.status);
+      }
+      const query = new URLSearchParams(
+        Object.entries({ moved: "1", ...shown }).filter((p): p is [string, string] => p[1] !== undefined),
+      );
+      return c.redirect(`${new URL(c.req.url).pathname.replace(/\/reschedule$/, "")}?${query}`, 303);
+    } catch (error) {
+      return errorPage(page, error, manageKind);
+    }
+  };
+}
+
+/** What the page says of a change the calendar refused, or undefined for a refusal it cannot explain. */
+function refusalOf(error: unknown): { status: 409 | 422; notice: Said } | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  if (error.code === "slot_unavailable") return { status: 409, notice: { tone: "bad", text: (v) => v.m.times.taken } };
+  if (error.code === "validation_failed")
+    return { status: 422, notice: { tone: "bad", text: (v) => v.m.times.refused } };
+  if (error.code === "policy_window") {
+    const until = String(error.extensions?.until ?? "");
+    return { status: 409, notice: { tone: "bad", text: (v) => v.m.manage.until(v.f.dateTime(until)) } };
+  }
+  return undefined;
+}
+
+async function cancelForm(c: PageContext, link: OpenLink, shown: Shown, reason: string) {
+  if (reason.length > 500) return showManage(c, link, shown, 422, { value: reason, problem: "reasonTooLong" });
+  try {
+    const cancelled = await cancelByLink(c.env, link, reason || undefined);
+    const business = await loadBusiness(c.var.db, link.businessId);
+    const tz = shown.tz && isValidTimeZone(shown.tz) ? shown.tz : link.service.timezone;
+    const locale = pickLocale(shown.lang, c.req.header("Accept-Language"), business.locale);
+    const bookHref =
+      business.slug && business.bookingPage.enabled ? `/book/${business.slug}?lang=${locale}` : undefined;
+    const view = viewOf({
+      locale,
+      nonce: nonceOf(c),
+      embed: false,
+      tz,
+      tzAuto: false,
+      title: business.bookingPage.title ?? business.name,
+      accentColor: business.bookingPage.accentColor ?? null,
+      langHref: (lang) => (bookHref ? bookHref.replace(/lang=\w+$/, `lang=${lang}`) : "#main"),
+    });
+    return respond(c, 200, manageKind, <CancelledPage view={view} booking={cancelled} bookHref={bookHref} />);
+  } catch (error) {
+    const refusal = refusalOf(error);
+    if (!refusal) throw error;
+    return showManage(c, link, { ...shown, notice: refusal.notice }, refusal.status);
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The business behind a booking page: found by its slug, open only while its page is enabled and
+ * the deployment signs manage links (a booking made on the page is handed its manage link, and a
+ * page's hold tokens are signed with a key derived from the same secret).
+ */
+import { type BusinessRow, businessBySlug } from "../business/records";
+import type { Database } from "../db/client";
+import type { Locale } from "../domain/business";
+import { ApiError } from "../lib/errors";
+import { linkSettings } from "../links/present";
+import { chargeAddress, chargeBusiness } from "./throttle";
+
+/** What a page and its public JSON may know of the business: never its customers or keys. */
+export type PageBusiness = {
+  id: string;
+  slug: string;
+  name: string;
+  /** The page's heading: its own title, else the business's name. */
+  title: string;
+  locale: Locale;
+  timezone: string;
+  contactEmail: string | null;
+  accentColor: string | null;
+  /** The version of the business's link key (src/links/tokens.ts), for hold tokens and manage links. */
+  linkKeyVersion: number;
+};
+
+/** The 404 of every page that is not there: unknown slug, disabled page, no links on this deployment. */
+export const noPage = () => new ApiError("not_found", "There is no booking page at this address.");
+
+/** Slugs as the business resource takes them; anything else is not looked up. */
+const slugPattern = /^[a-z0-9][a-z0-9-]{1,38}[a-z0-9]$/;
+
+/** Whether a page could be at `slug` on this deployment at all (else no lookup is made). */
+export const mayHavePage = (env: Env, slug: string) => slugPattern.test(slug) && linkSettings(env) !== undefined;
+
+/** The business whose booking page is at `slug`, or a 404 that says nothing more. */
+export async function openPage(env: Env, db: Database, slug: string): Promise<PageBusiness> {
+  if (!mayHavePage(env, slug)) throw noPage();
+  return pageOf(await businessBySlug(db, slug), slug);
+}
+
+/** The page of the business row found at `slug`: a 404 unless there is one and its page is on. */
+export function pageOf(row: BusinessRow | undefined, slug: string): PageBusiness {
+  if (!row?.bookingPage.enabled) throw noPage();
+  return {
+    id: row.id,
+    slug,
+    name: row.name,
+    title: row.bookingPage.title ?? row.name,
+    locale: row.locale,
+    timezone: row.timezone,
+    contactEmail: row.contactEmail,
+    accentColor: row.bookingPage.accentColor ?? null,
+    linkKeyVersion: row.linkKeyVersion,
+  };
+}
+
+/**
+ * The page a public request names, charged first to its client's address (429 once spent, before
+ * any lookup), then to the business once it is found.
+ */
+export async function pageFor(env: Env, db: Database, slug: string, address: string): Promise<PageBusiness> {
+  await chargeAddress(env, address);
+  const page = await openPage(env, db, slug);
+  await chargeBusiness(env, page.id);
+  return page;
+}

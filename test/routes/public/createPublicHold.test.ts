@@ -1,0 +1,123 @@
+/** POST /public/{slug}/holds: a page's hold, its token, and the bound of 3 live per address and service. */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { at, bookingBody, plus, postBooking, slotAt } from "../../bookings/support";
+import { api, createService, json, problem, validationError } from "../../helpers";
+import { heldOnPage, pageBusiness, pageWithPeople, publicHold, viaPage } from "../../public/support";
+
+describe("happy", () => {
+  it("201 with the hold's id, its end 10 minutes on and its token; the seat is taken", async () => {
+    const f = await pageBusiness();
+    const start = at(3, "10:00");
+    const before = Date.now();
+    const res = await publicHold(f.slug, f.serviceId, start);
+    expect(res.status).toBe(201);
+    const hold = await json(res);
+    expect(Object.keys(hold).sort()).toEqual(["expiresAt", "holdToken", "id"]);
+    expect(hold.id).toMatch(/^hld_[0-9a-z]{26}$/);
+    expect(hold.holdToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const ttl = Date.parse(hold.expiresAt) - before;
+    expect(ttl).toBeGreaterThan(590_000);
+    expect(ttl).toBeLessThanOrEqual(601_000);
+    expect(await slotAt(f.apiKey, f.serviceId, start)).toMatchObject({ held: 1, bookable: false });
+    // The business sees it as its own hold.
+    expect(await json(await api("GET", `/holds/${hold.id}`, { key: f.apiKey }))).toMatchObject({
+      status: "HELD",
+      serviceId: f.serviceId,
+    });
+    expect((await postBooking(f.apiKey, bookingBody(f.serviceId, start))).status).toBe(409);
+  });
+
+  it("keeps the named person's time, or one assigned", async () => {
+    const f = await pageWithPeople(2);
+    const [, second] = f.providerIds as [string, string];
+    const named = await heldOnPage(f.slug, f.serviceId, at(3, "10:00"), undefined, { providerId: second });
+    expect((await json(await api("GET", `/holds/${named.id}`, { key: f.apiKey }))).providerId).toBe(second);
+    const any = await heldOnPage(f.slug, f.serviceId, at(3, "11:00"));
+    expect(f.providerIds).toContain((await json(await api("GET", `/holds/${any.id}`, { key: f.apiKey }))).providerId);
+  });
+});
+
+describe("error", () => {
+  it("a taken time is a 409 slot_unavailable, and holds nothing", async () => {
+    const f = await pageBusiness();
+    const start = at(3, "10:00");
+    await heldOnPage(f.slug, f.serviceId, start, "203.0.113.1");
+    const body = await problem(await publicHold(f.slug, f.serviceId, start, "203.0.113.2"), 409, "slot_unavailable");
+    expect(body.reason).toBe("fully_booked");
+  });
+
+  it("a service the page does not offer is a 422 service_not_found; a person who does not perform it a 422", async () => {
+    const f = await pageWithPeople(1);
+    const offline = await createService(f.apiKey, { name: "Offline" });
+    const body = await problem(await publicHold(f.slug, offline.id, at(3, "10:00")), 422, "service_not_found");
+    expect(body.errors).toEqual([{ path: "serviceId", message: "Not a service of this booking page." }]);
+    await validationError(
+      await publicHold(f.slug, f.serviceId, at(3, "10:00"), undefined, { providerId: "prv_x" }),
+      "providerId",
+    );
+  });
+
+  it("times off the rules are a 422 at their field: the past, a wrong length, a malformed body", async () => {
+    const f = await pageBusiness();
+    await validationError(await publicHold(f.slug, f.serviceId, at(-1, "10:00")), "startTime");
+    const start = at(3, "10:00");
+    const wrongLength = await viaPage(f.slug, "POST", "/holds", {
+      serviceId: f.serviceId,
+      startTime: start,
+      endTime: plus(start, 45),
+    });
+    await validationError(wrongLength, "endTime");
+    await validationError(
+      await viaPage(f.slug, "POST", "/holds", { serviceId: f.serviceId, startTime: start }),
+      "endTime",
+    );
+    await validationError(await publicHold(f.slug, f.serviceId, start, undefined, { ttlSeconds: 3600 }), "ttlSeconds");
+    await problem(await publicHold("no-such-page", f.serviceId, start), 404, "not_found");
+  });
+
+  it("a fourth live hold from one address on one service is a 409 hold_limit_reached; other addresses and services still hold", async () => {
+    const f = await pageBusiness();
+    const other = await createService(f.apiKey, { name: "Other", bookableOnline: true });
+    for (const time of ["10:00", "10:30", "11:00"]) await heldOnPage(f.slug, f.serviceId, at(3, time), "203.0.113.9");
+    const body = await problem(
+      await publicHold(f.slug, f.serviceId, at(3, "11:30"), "203.0.113.9"),
+      409,
+      "hold_limit_reached",
+    );
+    expect(body.detail).toMatch(/3 times of this service/);
+    expect((await slotAt(f.apiKey, f.serviceId, at(3, "11:30")))?.held).toBe(0);
+    await heldOnPage(f.slug, f.serviceId, at(3, "11:30"), "203.0.113.10");
+    await heldOnPage(f.slug, other.id, at(3, "12:00"), "203.0.113.9");
+  });
+});
+
+describe("security", () => {
+  it("a burst of 12 concurrent holds from one address passes the bound of 3 not once", async () => {
+    const f = await pageBusiness();
+    const times = Array.from({ length: 12 }, (_, i) => plus(at(4, "08:00"), 30 * i));
+    const answers = await Promise.all(times.map((time) => publicHold(f.slug, f.serviceId, time, "203.0.113.77")));
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(9);
+    const held = await Promise.all(times.map((time) => slotAt(f.apiKey, f.serviceId, time)));
+    expect(held.filter((slot) => slot?.held === 1)).toHaveLength(3);
+  });
+
+  it("D1 keeps no client address: a keyed hash of it, per service", async () => {
+    const f = await pageBusiness();
+    const hold = await heldOnPage(f.slug, f.serviceId, at(3, "10:00"), "203.0.113.55");
+    const row = await env.DB.prepare("SELECT api_key_id FROM holds WHERE id = ?")
+      .bind(hold.id)
+      .first<{ api_key_id: string }>();
+    expect(row?.api_key_id).toMatch(new RegExp(`^page:${f.serviceId}:[A-Za-z0-9_-]{22}$`));
+    expect(row?.api_key_id).not.toContain("203.0.113.55");
+  });
+
+  it("a page cannot hold another business's service", async () => {
+    const a = await pageBusiness();
+    const b = await pageBusiness();
+    await problem(await publicHold(a.slug, b.serviceId, at(3, "10:00")), 422, "service_not_found");
+    expect((await slotAt(b.apiKey, b.serviceId, at(3, "10:00")))?.held).toBe(0);
+  });
+});
