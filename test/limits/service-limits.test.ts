@@ -154,6 +154,19 @@ describe("a limit per customer", () => {
     await expectLimit(await bookAt(apiKey, service.id, at(21, "10:00"), as("mary@example.com")));
   });
 
+  it("a booking that has started counts again once moved into the future: a move over the limit is refused", async () => {
+    const { apiKey, businessId } = await createAccount();
+    const service = await createService(apiKey, { maxActivePerCustomer: 1 });
+    const started = await book(apiKey, bookingBody(service.id, at(3, "09:00"), { customerEmail: "lu@example.com" }));
+    await appointmentStarted(businessId, service.id, started.id);
+    await book(apiKey, bookingBody(service.id, at(4, "09:00"), { customerEmail: "lu@example.com" }));
+    const move = await api("POST", `/bookings/${started.id}/reschedule`, {
+      key: apiKey,
+      body: { startTime: at(5, "09:00"), endTime: at(5, "09:30") },
+    });
+    await expectLimit(move);
+  });
+
   it("a hold has no customer: its booking is counted, and refused, when it is made from the hold", async () => {
     const { apiKey } = await createAccount();
     const service = await createService(apiKey, { maxActivePerCustomer: 1 });

@@ -14,8 +14,9 @@
  * - Resources: a slot is bookable only when every resource has a unit; `resources` lists those
  *   with a unit for the slot's session.
  * - Limits: a slot the service's limits close (its calendar says so) takes nobody; a person at
- *   their daily limit keeps their seats in the counts but is not among `providers`; a slot with a
- *   seat left only with such people (or, for a team, with one of them) says `limit_reached`.
+ *   their daily limit keeps their seats in the counts but is not among `providers`; a slot says
+ *   `limit_reached` as a booking would be refused with it: every active person has a seat then
+ *   and is at their limit (for a team: every person works then and one is at their limit).
  */
 import { type HeldClaim, type ProviderSnapshot, type ResourceSnapshot, sessionOf } from "../claim-types";
 import { overlapSweep } from "./overlap-sweep";
@@ -112,13 +113,16 @@ export function countSlots(
     const open = slot.reason === undefined;
     if (staffing.team) {
       const ids = people.map((p) => p.provider.id);
+      // As a team's booking is claimed, person by person in id order: the first refusal stands,
+      // and a person at their limit refuses after their hours and time.
+      const refusing = people.find((p) => !offers(p, p.around(blocked)) || p.full?.(start));
+      const atLimit = open && timely && slot.remaining > 0 && refusing !== undefined && refusing.full?.(start) === true;
+      const full = atLimit && offers(refusing, refusing.around(blocked));
       if (!people.every((person) => offers(person, person.around(blocked)))) {
         const none = { ...slot, capacity: 0, booked: 0, held: 0, remaining: 0, bookable: false, providers: [] };
-        return withResources(none, [ids]);
+        return withResources(full ? { ...none, ...limited } : none, [ids]);
       }
       const seated = slot.remaining > 0 && allUnits(ids);
-      // Every person of a team takes the booking: one at their limit closes it.
-      const full = seated && open && timely && people.some((p) => p.full?.(start));
       const free = seated && open && !full;
       return withResources(
         { ...slot, bookable: free && timely, providers: free ? ids : [], ...(full ? limited : {}) },
@@ -130,22 +134,27 @@ export function countSlots(
     let held = 0;
     let atLimit = 0;
     const free: string[] = [];
+    let active = 0;
     for (const person of people) {
       const { provider } = person;
+      if (provider.active) active++;
       const claims = person.around(blocked);
-      if (!offers(person, claims) || !allUnits([provider.id])) continue;
+      if (!offers(person, claims)) continue;
       // Every overlapping claim is this session's (checked above); holds expire, bookings do not.
       let holds = 0;
       for (const claim of claims) if (claim.expiresAt !== null) holds++;
       const sessionHeld = holds + unassigned.held;
       const sessionBooked = claims.length - holds + unassigned.booked;
+      const seatLeft = sessionBooked + sessionHeld < rules.capacity && open;
+      // A person at their daily limit keeps their seats but takes no more bookings; their
+      // calendar refuses at it before a resource is asked.
+      const full = seatLeft && person.full?.(start) === true;
+      if (full) atLimit++;
+      if (!allUnits([provider.id])) continue;
       capacity += rules.capacity;
       booked += sessionBooked;
       held += sessionHeld;
-      if (sessionBooked + sessionHeld >= rules.capacity || !open) continue;
-      // A person at their daily limit keeps their seats but takes no more bookings.
-      if (person.full?.(start)) atLimit++;
-      else free.push(provider.id);
+      if (seatLeft && !full) free.push(provider.id);
     }
     const remaining = capacity - booked - held;
     const counted = {
@@ -156,7 +165,8 @@ export function countSlots(
       remaining,
       bookable: free.length > 0 && timely,
       providers: free,
-      ...(free.length === 0 && atLimit > 0 && timely ? limited : {}),
+      // As a booking is refused: limit_reached when everyone it could go to is at their limit.
+      ...(free.length === 0 && atLimit > 0 && atLimit === active && timely ? limited : {}),
     };
     return withResources(
       counted,

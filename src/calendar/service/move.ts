@@ -18,7 +18,7 @@ import type { CalendarRefusal, CalendarResult, RescheduleCommand } from "../type
 import { abandonTentative, claimFor, claimNeeds, type Interval, refsOf, tooLate } from "./claiming";
 import { expireHolds } from "./expiry";
 import { priorAnswer } from "./idempotency-records";
-import { assignOrder, periodRefusal } from "./limits";
+import { assignOrder, customerRefusal, periodRefusal } from "./limits";
 import { staffOf } from "./new-booking";
 import { moveRowId } from "./reservations";
 import { firstWithSeat, noCandidateLeft, type Tries, triesAfter } from "./staffing";
@@ -91,8 +91,12 @@ export function beginMove({ tables, command, preferred }: MoveFlow, now: number)
       detail: `The booking's provider ${current.providerId} no longer performs this service: send the providerId of one who does.`,
     });
   }
-  // The booking's own row is counted where it is now; the customer's count does not change.
-  const limit = periodRefusal(tables.counts, command.service, start, { moving: Date.parse(current.startTime) });
+  // The booking's own row is counted where it is now; the customer's count changes only for a
+  // booking that has started (upcoming again once moved).
+  const was = Date.parse(current.startTime);
+  const limit =
+    periodRefusal(tables.counts, command.service, start, { moving: was }) ??
+    (was <= now ? customerRefusal(tables.counts, command.service, current.customerEmail, now) : null);
   if (limit) return refused(limit);
   return seatNext({ tables, command }, current, candidates, { start, end }, { tried: [] }, now);
 }

@@ -37,9 +37,15 @@ export function visitLimitStep(
   return null;
 }
 
+/** The order each flow's segments were given in its first attempt, by segment. */
+const decided = new WeakMap<object, Map<number, Candidate[]>>();
+
 /**
  * Segment `i`'s candidates in its service's assignment order, after the segments `staffed`
- * before it; a segment of another service keeps its order (see remoteOrder).
+ * before it; a segment of another service keeps its order (see remoteOrder). Decided in the
+ * visit's first attempt and kept for its retries, as an order decided before the flow is: a
+ * retry that gave a segment back to a person whose claim for it the attempt before released
+ * (a release is sent once the flow ends) would find that person busy with their own claim.
  */
 export function localOrder(
   flow: { tables: CalendarTables; command: VisitCommand; candidates: Candidate[][] },
@@ -48,6 +54,10 @@ export function localOrder(
 ): Candidate[] {
   const { tables, command } = flow;
   const candidates = flow.candidates[i] ?? [];
+  const kept = decided.get(flow) ?? new Map<number, Candidate[]>();
+  decided.set(flow, kept);
+  const known = kept.get(i);
+  if (known) return known;
   // Once an earlier segment found nobody the visit is refused: no order to keep.
   if (!isLocal(command, i) || staffed.length !== i) return candidates;
   const times = timesOf(command);
@@ -55,7 +65,9 @@ export function localOrder(
   const earlier = staffed.flatMap((c, j) =>
     isLocal(command, j) ? [{ providerId: c.providerId, start: (times[j] as Span).start }] : [],
   );
-  return assignOrder(tables.counts, service, candidates, (times[i] as Span).start, earlier);
+  const order = assignOrder(tables.counts, service, candidates, (times[i] as Span).start, earlier);
+  kept.set(i, order);
+  return order;
 }
 
 /** The refusal reasons of a service's own seat that no other person can change. */

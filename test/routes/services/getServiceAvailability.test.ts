@@ -78,10 +78,15 @@ describe("happy", () => {
     // Ana is at her limit that day: only Ben is listed, and the slots stay bookable with him.
     expect(slotAt(day, at(3, "12:00"))).toMatchObject({ bookable: true, providers: [ben] });
     expect(slotAt(day, at(3, "12:00"))?.reason).toBeUndefined();
-    // Ben busy at 12:30: the only one with a seat is at her limit.
+    // Ben busy at 12:30: nobody can take it, but not because everyone is at a limit (as a booking is refused).
     await book(s.apiKey, bookingBody(s.colour, at(3, "12:30"), { providerId: ben }));
-    const later = await availability(s.apiKey, s.cut, at(3, "12:30"), at(3, "13:00"));
-    expect(slotAt(later, at(3, "12:30"))).toMatchObject({ bookable: false, reason: "limit_reached", providers: [] });
+    const busy = slotAt(await availability(s.apiKey, s.cut, at(3, "12:30"), at(3, "13:00")), at(3, "12:30"));
+    expect(busy).toMatchObject({ bookable: false, providers: [] });
+    expect(busy?.reason).toBeUndefined();
+    // Ben at his limit too: every slot of the day says limit_reached.
+    await api("PATCH", `/providers/${ben}`, { key: s.apiKey, body: { limits: { perDay: 1 } } });
+    const later = await availability(s.apiKey, s.cut, at(3, "14:00"), at(3, "15:00"));
+    expect(slotAt(later, at(3, "14:00"))).toMatchObject({ bookable: false, reason: "limit_reached", providers: [] });
     // The service's own limit closes every slot of its week, whoever is free.
     const week = await createService(s.apiKey, { name: "Weekly", limits: { perWeek: 1 } });
     await book(s.apiKey, bookingBody(week.id, at(3, "09:00")));
