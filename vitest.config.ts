@@ -1,4 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { configDefaults, defineConfig } from "vitest/config";
@@ -46,6 +48,26 @@ function routeTestFiles(): Record<string, string[]> {
   );
 }
 
+/**
+ * The files the `send_email` binding wrote for a message it took (`id`: its Message-ID without
+ * `<>`), by kind and suffix: "email-text/.txt", "email-html/.html", "email-attachment/-1.ics".
+ * Miniflare writes them under the system's temp folder for the length of the run; workerd cannot
+ * read files, so the tests ask this Node function (the `EMAIL_FILES` service binding).
+ */
+async function capturedFiles(id: string): Promise<Record<string, string>> {
+  const found: Record<string, string> = {};
+  for (const dir of await readdir(os.tmpdir())) {
+    if (!dir.startsWith("miniflare-")) continue;
+    const root = path.join(os.tmpdir(), dir, "email");
+    const kinds = await readdir(root).catch(() => [] as string[]);
+    for (const kind of kinds)
+      for (const file of await readdir(path.join(root, kind)).catch(() => [] as string[]))
+        if (file.startsWith(id))
+          found[`${kind}/${file.slice(id.length)}`] = await readFile(path.join(root, kind, file), "utf8");
+  }
+  return found;
+}
+
 export default defineConfig(async () => {
   // Read once here (Node), applied inside the Workers runtime by test/setup/apply-migrations.ts.
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
@@ -81,7 +103,14 @@ export default defineConfig(async () => {
             cloudflareTest({
               wrangler,
               main,
-              miniflare: { bindings: { ...bindings, ROUTE_TEST_FILES: routeTestFiles() } },
+              miniflare: {
+                // A small hourly bound of e-mails per business, so a test reaches it with a burst of tens.
+                bindings: { ...bindings, ROUTE_TEST_FILES: routeTestFiles(), EMAIL_HOURLY_LIMIT: "25" },
+                serviceBindings: {
+                  EMAIL_FILES: async (request: Request) =>
+                    Response.json(await capturedFiles(new URL(request.url).searchParams.get("id") ?? "")),
+                },
+              },
             }),
           ],
           test: {

@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { type EmailsPair, emailsOnVsOff } from "./bench/emails.ts";
 import { runScenario, type ScenarioResult } from "./bench/load.ts";
 import { type Alternation, alternate } from "./bench/pairs.ts";
 import { measureRefusals, REFUSED_SERIES_COUNT, refusalService } from "./bench/refusals.ts";
@@ -40,6 +41,7 @@ const { values: args } = parseArgs({
     requests: { type: "string", default: "50000" },
     scale: { type: "string" },
     customers: { type: "string", default: "100000" },
+    emails: { type: "boolean", default: false },
     calendars: { type: "boolean", default: false },
     limits: { type: "boolean", default: false },
     baseline: { type: "string" },
@@ -48,6 +50,8 @@ const { values: args } = parseArgs({
 const seconds = Number(args.seconds);
 /** Rounds of the side-by-side pairs behind the near-floor ratios (scripts/bench/pairs.ts). */
 const PAIR_ROUNDS = 3;
+/** Creates on each side of the e-mails pair (scripts/bench/emails.ts). */
+const EMAIL_PAIRS = 1_500;
 /** Rounds of the refusals measured in alternation: cheap (seconds each), so more of them. */
 const REFUSAL_ROUNDS = 5;
 const root = path.resolve(import.meta.dirname, "..");
@@ -122,6 +126,17 @@ const floorBeside = async () =>
 
 const server = await startBenchServer();
 log(`bench: serving the bundle (${server.bundle.gzip} B gzip) at ${server.url}`);
+if (args.emails) {
+  // `-- --emails`: only the e-mails pair (the full run includes it).
+  try {
+    const pair = await emailsOnVsOff(server, EMAIL_PAIRS);
+    console.log(emailsLine(pair));
+  } finally {
+    await server.dispose();
+    await floorServer.dispose();
+  }
+  process.exit(0);
+}
 const call = (key: string, method: string, route: string, body?: unknown) =>
   callAt(server.url, key, method, route, body);
 const seedBookings = (serviceId: string, firstSlot: number, count: number) =>
@@ -418,6 +433,10 @@ try {
   const stormMs = Math.round(performance.now() - t);
   const stormWins = storm.filter((r) => r.status === 201).length;
 
+  // E-mails to customers: a create's p50 with them on over off, side by side.
+  log("bench: POST /bookings, e-mails on vs off");
+  const emails = await emailsOnVsOff(server, EMAIL_PAIRS);
+
   const floors = results.map((r) => r.floorRps);
   const floorRps = Math.round(floors.reduce((sum, x) => sum + x, 0) / floors.length);
   const devMs = await devServerFirstResponse();
@@ -449,6 +468,7 @@ try {
     lastPageWithin150pctOfFirst: lastVsFirst <= 1.5,
     bundleAtMost250KBGzip: server.bundle.gzip <= 250 * 1024,
     stormExactlyCapacity: stormWins === 2,
+    createP50WithEmailsWithin105pctOfWithout: emails.p50Ratio <= 1.05,
     busyAvailabilityWithin120pct: calendars.busyOverNone.median >= 1 / 1.2,
     unchangedCalendarReadOneRequest: calendars.unchangedRead.requestsPerRead === 1,
     dayTimesHtmlAtLeast080xJson: dayTimesPairs.median >= 0.8,
@@ -522,6 +542,8 @@ try {
       conflicts: storm.filter((r) => r.status === 409).length,
       wallMs: stormMs,
     },
+    /** A create's p50 (ms) for a business with e-mails on and one with them off, requests in alternation. */
+    emailsOnOverOff: emails,
     /** A person's own calendars: 1-day availability with 500 busy times over none; an unchanged read. */
     calendars,
     bundle: server.bundle,
@@ -579,6 +601,7 @@ try {
       `staff calendars: 1-day availability with 500 busy times over none, req/s median ×${calendars.busyOverNone.median} (×${calendars.busyOverNone.ratios.join(", ×")}; target ≥ 0.83×, i.e. ≤ 1.2× the time); an unchanged 1,000-event calendar read: ${calendars.unchangedRead.requestsPerRead} request(s), p50 ${calendars.unchangedRead.p50Ms} ms`,
     );
     console.log(`storm: ${stormWins} of 200 succeeded (capacity 2), ${report.storm.conflicts} × 409, ${stormMs} ms`);
+    console.log(emailsLine(emails));
     console.log(
       `bundle: ${server.bundle.raw} B raw, ${server.bundle.gzip} B gzip; dev server first response: ${devMs} ms`,
     );
@@ -593,6 +616,11 @@ try {
 } finally {
   await server.dispose();
   await floorServer.dispose();
+}
+
+/** The e-mails pair in one line. */
+function emailsLine(pair: EmailsPair): string {
+  return `create with e-mails on vs off, ${pair.requests} each in alternation on 1 connection: p50 ${pair.p50On} vs ${pair.p50Off} ms (×${pair.p50Ratio}, target ≤ 1.05), p90 ${pair.p90On} vs ${pair.p90Off} ms; ${pair.sent} e-mails sent for ${pair.booked} bookings`;
 }
 
 /** Every answer of a run that expects one status had it, and nothing failed to answer. */

@@ -10,10 +10,12 @@
  *     prints its banner only afterwards;
  *  3. sends the first real request (GET /api/v1/services with the demo key) and prints how long
  *     after the start it was answered;
- *  4. seeds providers, a room, services, customers and bookings through the HTTP API with the demo key, each only
+ *  4. turns the demo business's e-mails to customers on (wrangler dev captures them, sending none), then
+ *     seeds providers, a room, services, customers and bookings through the HTTP API with the demo key, each only
  *     if the demo business has none yet, then a two-segment visit and a weekly series, each only if its demo
  *     customer has none yet;
- *  5. prints the base URL, the demo key, a sample curl and the demo visit and series.
+ *  5. prints the base URL, the demo key, a sample curl, the demo visit and series, and where the
+ *     captured e-mails are.
  *
  * Ctrl-C / SIGTERM stop wrangler (and so workerd) before this process exits.
  */
@@ -227,8 +229,24 @@ async function waitForHealth(timeoutMs: number): Promise<boolean> {
   return false;
 }
 
+/**
+ * Turns the demo business's e-mails to customers on (before any demo booking, so their
+ * confirmations are captured too): `wrangler dev` keeps every message locally, sending none.
+ */
+async function enableDemoEmails(): Promise<void> {
+  const business = await api("GET", "/business");
+  if (business.status !== 200) {
+    warn(`cannot read the demo business (${problemText(business)}); its e-mails stay as they are.`);
+    return;
+  }
+  if ((business.body as { emails?: { enabled?: boolean } }).emails?.enabled) return;
+  const patched = await api("PATCH", "/business", { emails: { enabled: true } });
+  if (patched.status !== 200) warn(`could not turn the demo's e-mails on: ${problemText(patched)}`);
+}
+
 /** Seeds what the demo business does not have yet. Problems are warnings: the server keeps running. */
 async function seed(): Promise<void> {
+  await enableDemoEmails();
   const servicesNow = await api("GET", "/services?active=true&limit=100");
   if (servicesNow.status !== 200) {
     warn(`cannot list services (${problemText(servicesNow)}); skipping the demo data.`);
@@ -529,6 +547,10 @@ function banner(): void {
             `    ${demoFeedUrl}`,
           ]
         : []),
+      "",
+      "  E-mails to customers are captured here, never sent (the Local Explorer lists them):",
+      `    ${origin}/cdn-cgi/local/explorer`,
+      `    curl -s ${origin}/cdn-cgi/local/explorer/api/local/email/sending   (newest first, as JSON)`,
       "",
       "  Ctrl-C stops the server.",
       line,

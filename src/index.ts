@@ -1,7 +1,7 @@
 import { app } from "./app";
-import { payloadWithLink } from "./links/present";
 import { nightly } from "./maintenance";
-import { deadLetterWebhooks, deliverWebhooks } from "./webhooks/deliver";
+import { bindingMailer } from "./messages/mailer";
+import { queueConsumer } from "./queue";
 import type { WebhookMessage } from "./webhooks/events";
 
 export { ProviderCalendar, ResourceCalendar, ServiceCalendar } from "./calendar";
@@ -9,6 +9,5 @@ export { ProviderCalendar, ResourceCalendar, ServiceCalendar } from "./calendar"
 export default {
   fetch: app.fetch,
   scheduled: (_controller, env, ctx) => ctx.waitUntil(nightly(env)),
-  queue: (batch, env) =>
-    batch.queue.endsWith("-dlq") ? deadLetterWebhooks(batch, env) : deliverWebhooks(batch, env, payloadWithLink),
+  queue: queueConsumer(bindingMailer),
 } satisfies ExportedHandler<Env, WebhookMessage>;

@@ -2,8 +2,9 @@
  * The Worker the Workers tests run (vitest.config.ts `main`): the production exports, except
  * that the calendar's D1 writer and queue publisher can have a fault put in front of them, and
  * that every calendar counts the calls it answers for other objects (`calls`, by method), so a
- * test can bound the work a request causes. Production code has no such switch; only these
- * subclasses do.
+ * test can bound the work a request causes, and the queue consumer sends e-mails through a
+ * recorder of the real `EMAIL` binding (with faults of its own). Production code has no such
+ * switch; only these subclasses and wrappers do.
  */
 
 /** Calls a calendar answered, by method name. */
@@ -32,9 +33,60 @@ import type { EventPublisher } from "../src/calendar/sync/event-relay";
 import type { PersistOutcome } from "../src/calendar/sync/outbox";
 import type { D1Writer, StoredBooking } from "../src/calendar/sync/persist";
 import type { WriteBehindSinks } from "../src/calendar/sync/write-behind";
+import production from "../src/index";
+import { bindingMailer, type Mailer } from "../src/messages/mailer";
+import { queueConsumer } from "../src/queue";
 import type { BookingEvent } from "../src/webhooks/events";
 
-export { default } from "../src/index";
+/** A message the consumer handed to the e-mail binding, and what came of it. */
+export type SentMail = { message: EmailMessageBuilder; messageId?: string; error?: string };
+
+/**
+ * Every message the queue consumer passes to the e-mail binding (the real one: it is sent, and
+ * captured as `wrangler dev` does), and faults in front of it: `before` fails the send without
+ * sending (the service failed), `after` sends and then fails (the consumer is reset between
+ * sending and recording), `refuse` fails with the binding's own refusal for those addresses.
+ * Each `before`/`after` fault fires for as many sends as its count, then clears. On globalThis:
+ * tests and the Worker share the isolate, whatever their module graphs.
+ */
+export type Mailbox = {
+  sent: SentMail[];
+  faults: { before?: number; after?: number; refuse?: string[] };
+};
+
+const shared = globalThis as { mailbox?: Mailbox };
+shared.mailbox ??= { sent: [], faults: {} };
+export const mailbox: Mailbox = shared.mailbox;
+
+/** The real binding behind the recorder and its faults. */
+export function recordingMailer(env: Env): Mailer {
+  const real = bindingMailer(env);
+  return async (message) => {
+    const entry: SentMail = { message };
+    mailbox.sent.push(entry);
+    const { faults } = mailbox;
+    const to = String(message.to);
+    try {
+      if (faults.refuse?.includes(to)) throw new Error(`email to ${to} not allowed`);
+      if (faults.before) {
+        faults.before--;
+        throw new Error("injected: the e-mail service failed");
+      }
+      const result = await real(message);
+      entry.messageId = result.messageId;
+      if (faults.after) {
+        faults.after--;
+        throw new Error("injected: reset after sending, before recording");
+      }
+      return result;
+    } catch (error) {
+      entry.error = error instanceof Error ? error.message : String(error);
+      throw error;
+    }
+  };
+}
+
+export default { ...production, queue: queueConsumer(recordingMailer) } satisfies ExportedHandler<Env, never>;
 
 /**
  * Replacements for the calendar's sinks (each gets the real sink to call through to), and the

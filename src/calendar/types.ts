@@ -45,6 +45,8 @@ export type CreateBookingCommand = StaffingRequest & {
   idempotency?: { key: string; requestHash: string };
   /** A live hold of this calendar to turn into the booking (its time, seat and provider). */
   holdId?: string | null;
+  /** The operator import: the customer is not sent a confirmation. */
+  imported?: boolean;
 };
 
 /** What makes a change conditional or repeatable: `If-Match` versions and the `Idempotency-Key`. */

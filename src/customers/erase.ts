@@ -4,6 +4,7 @@ import { type CustomerDetails, erasedDetails } from "../calendar";
 import type { Database } from "../db/client";
 import { bookings, customers, idempotencyKeys, webhookEvents } from "../db/schema";
 import { loadOwned } from "../lib/rows";
+import { eraseMessages } from "../messages/records";
 import { rewriteCustomerInCalendars } from "./calendars";
 
 /**
@@ -41,7 +42,7 @@ export async function eraseCustomer(env: Env, db: Database, businessId: string, 
     details,
     erase: true,
   });
-  await eraseFromD1(db, businessId, id, details);
+  await eraseFromD1(db, businessId, id, details, current.emailNormalized);
   await eraseFromManyBookingAnswers(db, businessId, id, details);
   // Waitlist offers carry the entry, which has the e-mail but no customer id.
   await db
@@ -60,13 +61,16 @@ export async function eraseCustomer(env: Env, db: Database, businessId: string, 
 
 /**
  * Scrubs D1 copies of the person: the bookings' denormalised details, notes, answers and
- * cancellation reasons, and the booking bodies embedded in stored idempotent responses and webhook payloads.
+ * cancellation reasons, the booking bodies embedded in stored idempotent responses and webhook
+ * payloads, and the addresses of their messages (queued ones are not sent).
  */
-function eraseFromD1(db: Database, businessId: string, customerId: string, details: CustomerDetails) {
+function eraseFromD1(db: Database, businessId: string, customerId: string, details: CustomerDetails, email: string) {
   const bookingIds = sql`(SELECT ${bookings.id} FROM ${bookings} WHERE ${bookings.businessId} = ${businessId} AND ${bookings.customerId} = ${customerId})`;
   const scrubbed = (column: typeof idempotencyKeys.responseBody | typeof webhookEvents.payload, root: string) =>
     sql`json_set(${column}, ${`${root}.customerName`}, ${details.customerName}, ${`${root}.customerEmail`}, ${details.customerEmail}, ${`${root}.customerPhone`}, NULL, ${`${root}.notes`}, NULL, ${`${root}.cancellationReason`}, NULL, ${`${root}.answers`}, json('{}'))`;
   return db.batch([
+    // The messages first: their bookings are found by customer id, which the next statement keeps.
+    eraseMessages(db, businessId, customerId, email),
     db
       .update(bookings)
       .set({

@@ -1,6 +1,7 @@
 /**
- * The events a business can subscribe a webhook endpoint to: a booking's, a waitlist offer, and
- * a person's own calendar failing to sync (once per outage).
+ * The events a business can subscribe a webhook endpoint to: a booking's, a waitlist offer, a
+ * person's own calendar failing to sync (once per outage), and e-mails to customers failing (at
+ * most once an hour).
  */
 export const webhookEventTypes = [
   "booking.created",
@@ -10,5 +11,6 @@ export const webhookEventTypes = [
   "booking.reminder",
   "waitlist.offered",
   "calendar.sync_failed",
+  "email.failed",
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];

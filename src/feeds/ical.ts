@@ -12,7 +12,19 @@ export type CalendarEvent = {
   /** When the booking last changed (DTSTAMP and LAST-MODIFIED). */
   updatedAt: string;
   status: "CONFIRMED" | "TENTATIVE" | "CANCELLED";
+  /** An invite's (RFC 5546): its revision, who sends it and whom it is for, and a link. */
+  sequence?: number;
+  organizer?: Person;
+  attendee?: Person;
+  description?: string;
+  url?: string;
 };
+
+/** A calendar user: a name and an e-mail address. */
+export type Person = { name: string; email: string };
+
+/** The calendar's method: a feed publishes; an e-mail invite requests or cancels (RFC 5546). */
+export type CalendarMethod = "PUBLISH" | "REQUEST" | "CANCEL";
 
 /** Every C0 control but HTAB, and DEL (built from a string: the pattern itself stays printable). */
 const controlCharacters = new RegExp(
@@ -61,28 +73,42 @@ export function fold(line: string): string {
   return parts.join("\r\n");
 }
 
+/** A CAL-ADDRESS property: the name as a quoted parameter (no DQUOTE or control allowed in it), then the mailto URI. */
+const person = (property: string, params: string, who: Person) =>
+  `${property};CN="${who.name.replace(controlCharacters, "").replaceAll('"', "")}"${params}:mailto:${who.email}`;
+
 function eventLines(event: CalendarEvent): string[] {
   return [
     "BEGIN:VEVENT",
     `UID:${escapeText(event.uid)}`,
+    ...(event.sequence === undefined ? [] : [`SEQUENCE:${event.sequence}`]),
     `DTSTAMP:${utcStamp(event.updatedAt)}`,
     `LAST-MODIFIED:${utcStamp(event.updatedAt)}`,
     `DTSTART:${utcStamp(event.start)}`,
     `DTEND:${utcStamp(event.end)}`,
     `SUMMARY:${escapeText(event.summary)}`,
+    ...(event.description ? [`DESCRIPTION:${escapeText(event.description)}`] : []),
+    ...(event.url ? [`URL:${event.url}`] : []),
+    ...(event.organizer ? [person("ORGANIZER", "", event.organizer)] : []),
+    ...(event.attendee
+      ? [person("ATTENDEE", ";ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=FALSE", event.attendee)]
+      : []),
     `STATUS:${event.status}`,
     "END:VEVENT",
   ];
 }
 
-/** A VCALENDAR of the events, named `name` (the calendar app's title for a subscription). */
-export function renderCalendar(name: string, events: CalendarEvent[]): string {
+/**
+ * A VCALENDAR of the events, named `name` (the calendar app's title for a subscription); a feed
+ * publishes, an e-mail's invite requests (new or moved) or cancels.
+ */
+export function renderCalendar(name: string, events: CalendarEvent[], method: CalendarMethod = "PUBLISH"): string {
   const lines = [
     "BEGIN:VCALENDAR",
     "VERSION:2.0",
     "PRODID:-//booking-api//calendar feed//EN",
     "CALSCALE:GREGORIAN",
-    "METHOD:PUBLISH",
+    `METHOD:${method}`,
     `X-WR-CALNAME:${escapeText(name)}`,
     ...events.flatMap(eventLines),
     "END:VCALENDAR",

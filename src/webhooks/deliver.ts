@@ -1,11 +1,16 @@
 /**
  * The webhook queue consumer: signs and POSTs each open delivery of an event, records every
- * attempt, and lets the queue retry with backoff. Dead-lettered messages mark their deliveries
- * dead; an endpoint is disabled only after several dead deliveries in a row, with the reason.
+ * attempt, sends the event's messages to customers (src/messages/send.ts), and lets the queue
+ * retry with backoff. Dead-lettered messages mark their deliveries dead and their e-mails failed;
+ * an endpoint is disabled only after several dead deliveries in a row, with the reason.
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { createDb, type Database } from "../db/client";
 import { businesses, webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "../db/schema";
+import { raiseFailure } from "../messages/alert";
+import { giveUp } from "../messages/claim";
+import type { Mailer } from "../messages/mailer";
+import { sendMessages } from "../messages/send";
 import type { WebhookMessage } from "./events";
 import { signedHeaders } from "./signing";
 
@@ -118,11 +123,12 @@ export type PresentPayload = (
   event: { payload: string; businessId: string; linkKeyVersion: number },
 ) => Promise<string>;
 
-/** Consumer of the webhook queue. */
+/** Consumer of the webhook queue: the event's deliveries, then its messages (a delivery sent again by hand: that one only). */
 export async function deliverWebhooks(
   batch: MessageBatch<WebhookMessage>,
   env: Env,
   present: PresentPayload,
+  mailer: Mailer,
 ): Promise<void> {
   const db = createDb(env.DB);
   for (const message of batch.messages) {
@@ -133,6 +139,7 @@ export async function deliverWebhooks(
     for (const delivery of deliveries) {
       if (!(await attempt(db, { ...delivery, payload }))) failed = true;
     }
+    if (!message.body.deliveryId && (await sendMessages(env, mailer, message.body.eventId)).retry) failed = true;
     if (!failed) message.ack();
     else {
       const delay = retryDelaysSeconds[Math.min(message.attempts, retryDelaysSeconds.length) - 1] ?? 10;
@@ -164,6 +171,9 @@ export async function deadLetterWebhooks(batch: MessageBatch<WebhookMessage>, en
           })
           .where(eq(webhookEndpoints.id, delivery.endpointId)),
       ]);
+    }
+    for (const id of await giveUp(env.DB, message.body.eventId, Date.now())) {
+      await raiseFailure(env, { messageId: id, reason: "gave_up" }, Date.now());
     }
     message.ack();
   }

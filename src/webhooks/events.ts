@@ -16,6 +16,8 @@ export type BookingEvent = {
   type: WebhookEventType;
   payload: string;
   createdAt: string;
+  /** What it mails the customer: a `MailPlan` as JSON (src/domain/message.ts), or null. */
+  mail: string | null;
 };
 
 /** The queue message: the consumer delivers every open delivery of the event (or just one). */
@@ -35,7 +37,8 @@ export function eventPayload(type: WebhookEventType, booking: Booking | object, 
 /**
  * D1 statements that record an event and one delivery per active endpoint subscribed to it,
  * then count its deliveries; prepared once per handle and bound with the event's fields.
- * Deterministic ids and ON CONFLICT make a replay harmless.
+ * Deterministic ids and ON CONFLICT make a replay harmless. (The calendars' write-behind counts
+ * the event's messages too: src/messages/records.ts `messageWrites`.)
  */
 export function eventWrites(db: Database) {
   const p = sql.placeholder;

@@ -55,6 +55,7 @@ describe("calendar migrations", () => {
       sql.exec("DROP TABLE holds");
       sql.exec("DROP TABLE claim_tasks");
       sql.exec("ALTER TABLE outbox DROP COLUMN queued_ms");
+      sql.exec("ALTER TABLE events DROP COLUMN mail");
       sql.exec("ALTER TABLE bookings ADD COLUMN start_ms INTEGER NOT NULL DEFAULT 0");
       sql.exec("UPDATE schema_version SET version = 2");
       expect(columnsOf(sql, "bookings")).toContain("start_ms");

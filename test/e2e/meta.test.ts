@@ -26,6 +26,7 @@ const expectedOperations = [
   "PATCH /bookings/{id} updateBooking",
   "POST /bookings/{id}/cancel cancelBooking",
   "POST /bookings/{id}/reschedule rescheduleBooking",
+  "GET /bookings/{id}/messages listBookingMessages",
   "POST /appointments createAppointment",
   "GET /appointments/{id} getAppointment",
   "POST /appointments/{id}/cancel cancelAppointment",

@@ -24,6 +24,7 @@ import type { WebhookMessage } from "../../src/webhooks/events";
 import { at, bookingBody, calendarStub } from "../bookings/support";
 import { injectFaults } from "../faults";
 import { api, createAccount, createService, json, problem } from "../helpers";
+import { recordingMailer } from "../worker";
 
 type Received = { url: string; headers: Record<string, string>; body: string };
 
@@ -158,7 +159,7 @@ describe("retries and dead letters", () => {
         { id: `m${attempt}`, timestamp: new Date(), attempts: attempt, body: { eventId: first.eventId } },
       ]);
       const retry = vi.spyOn(batch.messages[0] as Message<WebhookMessage>, "retry");
-      await deliverWebhooks(batch, env, payloadWithLink);
+      await deliverWebhooks(batch, env, payloadWithLink, recordingMailer(env));
       const result = await getQueueResult(batch, createExecutionContext());
       expect(result.retryMessages.map((m) => m.msgId)).toEqual([`m${attempt}`]);
       expect(retry).toHaveBeenCalledWith({ delaySeconds: retryDelaysSeconds[attempt - 1] });

@@ -1,7 +1,8 @@
 /**
  * The document's `webhooks` section describes what receivers really get: each event type a
  * business can subscribe to is documented, and the bodies and headers of real deliveries (a
- * booking made, moved, edited, reminded of and cancelled; a person's own calendar that fails)
+ * booking made, moved, edited, reminded of and cancelled; a person's own calendar that fails; an
+ * e-mail to the booking's customer refused)
  * validate against the documented request.
  */
 import { runDurableObjectAlarm } from "cloudflare:test";
@@ -13,6 +14,7 @@ import { at, bookingBody, calendarStub, plus } from "../bookings/support";
 import { connect, personStub } from "../calendars/support";
 import { api, createAccount, createService, json } from "../helpers";
 import { createProvider, eventually } from "../support/fixtures";
+import { mailbox } from "../worker";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -36,8 +38,14 @@ describe("the webhooks section", () => {
     const service = await createService(apiKey, { reminders: [{ offsetMinutes: 60 }] });
     const hook = { url: "https://hooks.example/all", events: [...webhookEventTypes] };
     expect((await api("POST", "/webhooks", { key: apiKey, body: hook })).status).toBe(201);
+    // E-mails on, and the e-mail service refuses this customer's address: `email.failed` too.
+    expect((await api("PATCH", "/business", { key: apiKey, body: { emails: { enabled: true } } })).status).toBe(200);
+    const customerEmail = "refused@example.com";
+    mailbox.faults.refuse = [customerEmail];
     const start = at(2, "10:00");
-    const booking = await json(await api("POST", "/bookings", { key: apiKey, body: bookingBody(service.id, start) }));
+    const booking = await json(
+      await api("POST", "/bookings", { key: apiKey, body: bookingBody(service.id, start, { customerEmail }) }),
+    );
     const moved = { startTime: plus(start, 60), endTime: plus(start, 90) };
     expect((await api("POST", `/bookings/${booking.id}/reschedule`, { key: apiKey, body: moved })).status).toBe(200);
     expect((await api("PATCH", `/bookings/${booking.id}`, { key: apiKey, body: { notes: "Window" } })).status).toBe(
@@ -56,7 +64,8 @@ describe("the webhooks section", () => {
     const calendar = await connect(apiKey, person.id, { url: "http://127.0.0.1:9/dav/calendar/" });
     expect(calendar.syncStatus).toBe("failing");
     await runDurableObjectAlarm(personStub(businessId, person.id));
-    await eventually(async () => (sent.length >= 7 ? true : undefined), "seven deliveries");
+    await eventually(async () => (sent.length >= 8 ? true : undefined), "eight deliveries");
+    mailbox.faults.refuse = undefined;
 
     const ajv = new Ajv2020({ allErrors: true, strict: false });
     addFormats(ajv);

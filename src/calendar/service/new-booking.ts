@@ -5,6 +5,7 @@
  * adds a claim before the commit, not a copy of it.
  */
 import { type BookingRecord, toBooking } from "../../domain/booking";
+import type { MailPlan } from "../../domain/message";
 import { newId } from "../../lib/ids";
 import type { CalendarResult, CreateBookingCommand, ServiceSnapshot } from "../types";
 import type { CalendarTables } from "./tables";
@@ -73,17 +74,23 @@ export function buildBooking(
 }
 
 /**
- * Commits a booking whose row holds its seat: queued for D1, its `booking.created` event raised,
- * its reminders planned, its `Idempotency-Key` remembered. Inside the caller's transaction.
+ * Commits a booking whose row holds its seat: queued for D1, its `booking.created` event raised
+ * (with its confirmation, unless imported or `mail` says otherwise), its reminders planned, its
+ * `Idempotency-Key` remembered. Inside the caller's transaction.
  */
 export function commitBooking(
   tables: CalendarTables,
   record: BookingRecord,
-  { idempotency, service }: Pick<CreateBookingCommand, "idempotency"> & { service: { reminders?: number[] } },
+  {
+    idempotency,
+    service,
+    imported,
+    mail,
+  }: Pick<CreateBookingCommand, "idempotency" | "imported"> & { service: { reminders?: number[] }; mail?: MailPlan },
   now: number,
 ): CalendarResult {
   tables.outbox.enqueue(record.id, record.version, now);
-  tables.events.raise(null, record, record.createdAt);
+  tables.events.raise(null, record, record.createdAt, imported ? null : mail);
   tables.reminders.plan(record, service.reminders ?? [], now);
   if (idempotency) {
     tables.idempotency.remember(idempotency.key, { requestHash: idempotency.requestHash, bookingId: record.id }, now);

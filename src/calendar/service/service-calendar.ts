@@ -177,7 +177,7 @@ export class ServiceCalendar extends CalendarReads {
     resources: ResourceSnapshot[] = [],
   ): Promise<ImportResult> {
     const result = await importEach(bookings, (booking, providerId) =>
-      this.create({ service, booking, customerId: null, providers, resources, providerId }),
+      this.create({ service, booking, customerId: null, providers, resources, providerId, imported: true }),
     );
     await this.writeBehind.drain();
     return result;

@@ -129,6 +129,8 @@ export const serviceMigrations: string[] = [
    CREATE INDEX waitlist_slot ON waitlist (status, start_ms, end_ms, provider_id, id);
    CREATE INDEX waitlist_hold ON waitlist (hold_id) WHERE hold_id IS NOT NULL;
    CREATE TABLE waitlist_context (id INTEGER PRIMARY KEY, version INTEGER NOT NULL, context TEXT NOT NULL);`,
+  // What an event mails the customer (src/domain/message.ts `MailPlan`, JSON), decided with the change.
+  "ALTER TABLE events ADD COLUMN mail TEXT;",
   // Booking limits and balanced assignment (limit-counts.ts): see limitMigration.
   limitMigration,
 ];

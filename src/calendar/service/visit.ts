@@ -6,10 +6,10 @@
  * service in that service's calendar (seat-claims.ts). Every claim granted → one transaction
  * books the entry's segments and owes each other calendar the confirmation of its seat; a refusal
  * releases what was granted and tries the refusing segment's next person, else names that
- * segment; no answer or a reset → everything is released (the deadline alarm does it if nobody
- * else does). So a visit is booked whole or not at all.
+ * segment; no answer or a reset → everything is released (by the deadline alarm if nobody else).
  */
 import { type BookingRecord, toBooking } from "../../domain/booking";
+import { confirmationOf } from "../../domain/message";
 import { newId } from "../../lib/ids";
 import { type ClaimRef, claimOrder } from "../claim-types";
 import { type Attempt, type Phases, phases, type Refusal, type Refused, type Step, TENTATIVE_MS } from "../claims/flow";
@@ -155,10 +155,12 @@ function dropRows(flow: VisitFlow): void {
 function commitVisit(flow: VisitFlow, now: number): VisitResult {
   const { tables, command } = flow;
   const { records } = flow.current as Staffed;
+  // One confirmation lists the whole visit (or series): it rides on the first segment's event.
+  const mail = confirmationOf(command.appointmentId, records);
   for (const [i, record] of records.entries()) {
     const { service } = command.segments[i] as VisitSegment;
     if (isLocal(command, i)) {
-      commitBooking(tables, tables.reservations.load(record.id), { service }, now);
+      commitBooking(tables, tables.reservations.load(record.id), { service, ...(i === 0 ? { mail } : {}) }, now);
       continue;
     }
     const ref: ClaimRef = { calendar: "service", id: record.serviceId, claimId: record.id };

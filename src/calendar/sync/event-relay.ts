@@ -6,12 +6,13 @@
 
 import type { BookingStatus } from "../../domain/booking";
 import { toBooking } from "../../domain/booking";
+import { type MailPlan, planFor } from "../../domain/message";
 import type { WaitlistEntry } from "../../domain/waitlist";
 import type { WebhookEventType } from "../../domain/webhook";
 import { newId } from "../../lib/ids";
 import { type BookingEvent, eventPayload, eventTypeFor, type WebhookMessage } from "../../webhooks/events";
 import { errorText, retryDelayMs } from "../retention";
-import type { PersistOutcome } from "./outbox";
+import { OUTBOX_ALARM_GRACE_MS, type PersistOutcome } from "./outbox";
 import type { StoredBooking } from "./persist";
 
 /** The booking an event row `e` is about: its data, or (a reminder) its data's booking. */
@@ -34,6 +35,7 @@ type EventRow = {
   payload: string;
   created_at: string;
   attempts: number;
+  mail: string | null;
 };
 
 const toEvent = (row: EventRow): BookingEvent => ({
@@ -42,6 +44,7 @@ const toEvent = (row: EventRow): BookingEvent => ({
   type: row.type,
   payload: row.payload,
   createdAt: row.created_at,
+  mail: row.mail,
 });
 
 /** A batch of events on its way to D1, as the write-behind carries it. */
@@ -58,13 +61,17 @@ export class EventRelay {
     return this.storage.sql;
   }
 
-  /** Records the webhook event of a change, inside the caller's transaction. */
-  raise(previous: BookingStatus | null, booking: StoredBooking, at: string): void {
+  /**
+   * Records the webhook event of a change, inside the caller's transaction, with what it mails
+   * the customer: `mail` when given (null: nothing, as for an import), else the default plan.
+   */
+  raise(previous: BookingStatus | null, booking: StoredBooking, at: string, mail?: MailPlan | null): void {
     this.record(
       booking.businessId,
       eventTypeFor(previous, booking.status),
       { ...toBooking(booking), version: booking.version },
       at,
+      mail === undefined ? planFor(previous, booking) : mail,
     );
   }
 
@@ -81,6 +88,7 @@ export class EventRelay {
         previousProviderId: previous.providerId ?? null,
       },
       at,
+      { kind: "rescheduled" },
     );
   }
 
@@ -91,6 +99,7 @@ export class EventRelay {
       "booking.reminder",
       { offsetMinutes, booking: { ...toBooking(booking), version: booking.version } },
       at,
+      { kind: "reminder" },
     );
   }
 
@@ -99,14 +108,15 @@ export class EventRelay {
     this.record(businessId, "waitlist.offered", entry, at);
   }
 
-  private record(businessId: string, type: WebhookEventType, data: object, at: string): void {
+  private record(businessId: string, type: WebhookEventType, data: object, at: string, mail: MailPlan | null = null) {
     this.sql.exec(
-      "INSERT INTO events (id, business_id, type, payload, created_at, stage, attempts, next_attempt_ms) VALUES (?, ?, ?, ?, ?, 'd1', 0, 0)",
+      "INSERT INTO events (id, business_id, type, payload, created_at, stage, attempts, next_attempt_ms, mail) VALUES (?, ?, ?, ?, ?, 'd1', 0, 0, ?)",
       newId("event", Date.parse(at)),
       businessId,
       type,
       eventPayload(type, data, at),
       at,
+      mail && JSON.stringify(mail),
     );
   }
 
@@ -140,20 +150,31 @@ export class EventRelay {
       .one().n;
   }
 
-  /** After a D1 write that carried `pending`, inside the caller's transaction. */
+  /**
+   * After a D1 write that carried `pending`, inside the caller's transaction. An event with
+   * deliveries or messages waits for the queue: published right after (`publishReady`), and due
+   * for the alarm only after a grace, in case that publish is lost with a reset.
+   */
   settleD1(pending: PendingEvents, outcome: PersistOutcome, now: number): void {
     for (const event of pending.rows) {
       if (!outcome.ok) this.defer(event, now, outcome.error);
       else if (outcome.eventsWithDeliveries.has(event.id)) {
-        this.sql.exec("UPDATE events SET stage = 'queue', next_attempt_ms = 0 WHERE id = ?", event.id);
+        this.sql.exec(
+          "UPDATE events SET stage = 'queue', next_attempt_ms = ? WHERE id = ?",
+          now + OUTBOX_ALARM_GRACE_MS,
+          event.id,
+        );
       } else this.sql.exec("DELETE FROM events WHERE id = ?", event.id);
     }
   }
 
-  /** Sends every due event that D1 has to the queue. */
-  async publishReady(now: number): Promise<void> {
+  /** Sends to the queue every event that D1 has and that is due by `now + within`. */
+  async publishReady(now: number, within = 0): Promise<void> {
     const ready = this.sql
-      .exec<EventRow>("SELECT * FROM events WHERE stage = 'queue' AND next_attempt_ms <= ? ORDER BY id LIMIT 100", now)
+      .exec<EventRow>(
+        "SELECT * FROM events WHERE stage = 'queue' AND next_attempt_ms <= ? ORDER BY id LIMIT 100",
+        now + within,
+      )
       .toArray();
     if (ready.length === 0) return;
     const error = await this.publish(ready.map(toEvent)).then(

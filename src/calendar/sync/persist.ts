@@ -9,6 +9,7 @@ import { bind, type PreparedRead, preparedOnce, readBatch } from "../../db/prepa
 import { bookings, customers, holds } from "../../db/schema";
 import type { BookingRecord } from "../../domain/booking";
 import { newId } from "../../lib/ids";
+import { messageWrites } from "../../messages/records";
 import { type BookingEvent, eventWrites } from "../../webhooks/events";
 import { linkWrites } from "./booking-links";
 import type { PersistOutcome } from "./outbox";
@@ -125,8 +126,9 @@ function valuesOf({ holdId: _holdId, ...record }: StoredBooking): Record<string,
 }
 
 /**
- * Persists bookings and their webhook events in one D1 batch; returns each booking's customer
- * id as D1 resolved it, and the events that have at least one delivery to make.
+ * Persists bookings, their webhook events and their messages to customers in one D1 batch;
+ * returns each booking's customer id as D1 resolved it, and the events that have at least one
+ * delivery or message to send.
  */
 export async function persistBookings(
   d1: D1Database,
@@ -141,7 +143,8 @@ export async function persistBookings(
     const values = valuesOf(record);
     return perRecord.map((query) => bind(query, values));
   });
-  const perEvent: PreparedRead<unknown>[] = eventWrites(db);
+  // Each event's statements: the event, its deliveries and their count, its message, then what it sends (the last).
+  const perEvent: PreparedRead<unknown>[] = [...eventWrites(db), ...messageWrites(db)];
   const eventParts = events.map((event) => perEvent.map((query) => bind(query, event)));
   const holdsEnded = records.flatMap((b) =>
     b.holdId ? [bind<unknown>(holdEnd(db), { holdId: b.holdId, endedAt: b.createdAt })] : [],
@@ -152,7 +155,7 @@ export async function persistBookings(
     const [row] = results[i] as { id: string; customerId: string }[];
     if (row) customerIds.set(row.id, row.customerId);
   }
-  // Each event's last statement counts its deliveries: an event nobody subscribed to needs no queue.
+  // Each event's last statement counts its deliveries and messages: an event with neither needs no queue.
   const eventsWithDeliveries = new Set<string>();
   let index = statements.length;
   for (const [i, part] of eventParts.entries()) {

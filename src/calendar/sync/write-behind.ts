@@ -1,18 +1,26 @@
 /**
  * Write-behind: after a change commits in the calendar, its booking (from the outbox) and its
  * events go to D1 in one batch, then the events go to the webhook queue. Concurrent callers
- * share writes (group commit); whatever fails stays queued and the alarm retries it.
+ * share writes (group commit); a caller waits for D1, not for the queue (the request is answered
+ * while its events are published); whatever fails stays queued and the alarm retries it.
  */
 
 import type { BookingRecord } from "../../domain/booking";
 import type { AlarmClock } from "../alarm-clock";
 import { errorText } from "../retention";
 import type { EventPublisher, EventRelay } from "./event-relay";
-import type { Outbox, OutboxEntry, PersistOutcome } from "./outbox";
+import { OUTBOX_ALARM_GRACE_MS, type Outbox, type OutboxEntry, type PersistOutcome } from "./outbox";
 import type { D1Writer } from "./persist";
 
 /** Bookings (and events) per D1 batch: a burst of creates shares a few writes. */
 const FLUSH_BATCH = 50;
+
+/**
+ * Written events go to the queue this long after their write: the publish never runs beside the
+ * answer it follows, and a burst of changes shares one (docs/performance.md, "E-mails and the
+ * create's latency").
+ */
+export const PUBLISH_DELAY_MS = 100;
 
 /** What the write-behind reads and settles: the outbox, the events, the bookings, the alarm. */
 export type WriteBehindTables = {
@@ -28,6 +36,10 @@ export type WriteBehindSinks = { writeToD1: D1Writer; publish: EventPublisher };
 export class WriteBehind {
   private writing: Promise<void> | undefined;
   private nextWrite: Promise<void> | undefined;
+  /** Publishes to the queue, one after another (so two never send the same events). */
+  private publishing: Promise<void> = Promise.resolve();
+  /** Set while a delayed publish is waiting to start: later writes join it. */
+  private publishWaiting = false;
 
   constructor(
     private readonly storage: DurableObjectStorage,
@@ -42,7 +54,7 @@ export class WriteBehind {
    */
   async afterCommit(): Promise<void> {
     try {
-      await this.run();
+      await this.write();
     } catch (error) {
       console.error(JSON.stringify({ level: "error", msg: "D1 write after commit failed", error: errorText(error) }));
     }
@@ -57,8 +69,15 @@ export class WriteBehind {
     while (outbox.countDue(Date.now()) > 0 || events.readyForD1(Date.now()) > 0) await this.afterCommit();
   }
 
-  /** One write of whatever is due; the alarm's step. */
-  run(): Promise<void> {
+  /** The alarm's step: one write of whatever is due, and every event D1 has on the queue (those just written too). */
+  async run(): Promise<void> {
+    await this.write();
+    this.publishSoon(Date.now(), OUTBOX_ALARM_GRACE_MS);
+    await this.publishing;
+  }
+
+  /** One write of whatever is due (its events published after it, not awaited). */
+  private write(): Promise<void> {
     if (!this.writing) {
       this.writing = this.flush().finally(() => {
         this.writing = undefined;
@@ -71,14 +90,38 @@ export class WriteBehind {
       .catch(() => {})
       .then(() => {
         this.nextWrite = undefined;
-        return this.run();
+        return this.write();
       });
     return this.nextWrite;
   }
 
+  /** Publishes the events D1 has (their alarm's grace included) PUBLISH_DELAY_MS from now, once for every write until then. */
+  private publishLater(): void {
+    if (this.publishWaiting) return;
+    this.publishWaiting = true;
+    setTimeout(() => {
+      this.publishWaiting = false;
+      this.publishSoon(Date.now(), OUTBOX_ALARM_GRACE_MS);
+    }, PUBLISH_DELAY_MS);
+  }
+
   /**
-   * Writes every due booking to D1 together with every event not yet there, then puts written
-   * events on the webhook queue. Whatever fails stays queued here for the alarm.
+   * Puts the events D1 has (due by `now + within`) on the queue after whatever publish runs now.
+   * Nobody waits for it; a failed or lost publish leaves them to the alarm.
+   */
+  private publishSoon(now: number, within: number): void {
+    this.publishing = this.publishing
+      .then(() => this.tables.events.publishReady(now, within))
+      // A failed publish deferred its events: the alarm takes them at their time.
+      .then(() => this.scheduleAlarm(false))
+      .catch((error: unknown) => {
+        console.error(JSON.stringify({ level: "error", msg: "queue publish failed", error: errorText(error) }));
+      });
+  }
+
+  /**
+   * Writes every due booking to D1 together with every event not yet there, then starts putting
+   * written events on the webhook queue. Whatever fails stays queued here for the alarm.
    */
   private async flush(): Promise<void> {
     const { outbox, events, reservations } = this.tables;
@@ -103,7 +146,8 @@ export class WriteBehind {
           console.warn(JSON.stringify({ level: "warn", msg: "D1 write deferred to outbox", error: outcome.error }));
         }
       }
-      await events.publishReady(now);
+      // The events just written wait out a grace for the alarm; this publish takes them in a moment.
+      this.publishLater();
     } finally {
       this.scheduleAlarm(due.length === FLUSH_BATCH);
     }

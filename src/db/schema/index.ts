@@ -14,6 +14,7 @@ export * from "./customers.ts";
 export * from "./feeds.ts";
 export * from "./holds.ts";
 export * from "./idempotency.ts";
+export * from "./messages.ts";
 export * from "./resources.ts";
 export * from "./series.ts";
 export * from "./waitlist.ts";

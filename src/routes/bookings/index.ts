@@ -6,6 +6,7 @@ import { cancelBooking } from "./cancel";
 import { createBooking } from "./create";
 import { getBooking } from "./get";
 import { listBookings } from "./list";
+import { listBookingMessages } from "./messages";
 import { rescheduleBooking } from "./reschedule";
 import { updateBooking } from "./update";
 
@@ -20,3 +21,4 @@ documentBookingCalendar(bookingsApp);
 updateBooking(bookingsApp);
 cancelBooking(bookingsApp);
 rescheduleBooking(bookingsApp);
+listBookingMessages(bookingsApp);

@@ -5,6 +5,7 @@ import { utcTimestamp } from "../../lib/datetime";
 import { z } from "../../lib/zod";
 import { BookingSchema } from "../../schemas/bookings";
 import { CalendarSyncFailedSchema } from "../../schemas/calendars";
+import { EmailFailedSchema } from "../../schemas/messages";
 import { WaitlistEntrySchema } from "../../schemas/waitlist";
 
 const EventBookingSchema = BookingSchema.extend({
@@ -55,6 +56,11 @@ const events: Record<WebhookEventType, { summary: string; data: z.ZodType }> = {
     summary:
       "A person's own calendar could not be read (`data.error` says why): sent once when an outage begins, not per retry; its last busy times still count. Another is sent only after a read succeeded and a later one failed again.",
     data: CalendarSyncFailedSchema,
+  },
+  "email.failed": {
+    summary:
+      "An e-mail to a customer failed (the hour's limit was reached, the e-mail service refused it, or every retry failed): sent for the first failure of each clock hour only; `data` names that message. Every message's fate is in `GET /bookings/{id}/messages`.",
+    data: EmailFailedSchema,
   },
 };
 

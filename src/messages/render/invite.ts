@@ -1,0 +1,35 @@
+/**
+ * The calendar file a message carries (RFC 5546 over RFC 5545, written by src/feeds/ical.ts):
+ * a confirmation or a move requests the event (`METHOD:REQUEST`), a cancellation cancels it
+ * (`METHOD:CANCEL`). The UID is the booking id and SEQUENCE its version, which every change
+ * raises, so a calendar app updates the one event it already has.
+ */
+import { type CalendarEvent, type CalendarMethod, renderCalendar } from "../../feeds/ical";
+import type { Letter } from "./letter";
+
+/** An attachment as the e-mail binding takes it. */
+export type Invite = { filename: string; type: string; content: string };
+
+/** The invite of a letter, or null (a reminder carries none). */
+export function renderInvite(letter: Letter): Invite | null {
+  if (letter.kind === "reminder") return null;
+  const method: CalendarMethod = letter.kind === "cancelled" ? "CANCEL" : "REQUEST";
+  const attendee = { name: letter.customerName ?? "", email: letter.customerEmail };
+  const events: CalendarEvent[] = letter.items.map((item) => ({
+    uid: item.id,
+    summary: `${item.serviceName} — ${letter.business}`,
+    start: item.startTime,
+    end: item.endTime,
+    updatedAt: item.updatedAt,
+    status: method === "CANCEL" ? "CANCELLED" : item.pending ? "TENTATIVE" : "CONFIRMED",
+    sequence: item.version,
+    organizer: letter.organizer,
+    attendee,
+    ...(item.manageUrl ? { url: item.manageUrl, description: item.manageUrl } : {}),
+  }));
+  return {
+    filename: method === "CANCEL" ? "cancel.ics" : "invite.ics",
+    type: `text/calendar; charset=utf-8; method=${method}`,
+    content: renderCalendar(letter.business, events, method),
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * A message's content before it is written out: what it is about, in whose words, and its times
+ * in the zone of each booking's service. The text, HTML and invite renderers read only this.
+ */
+import type { Locale } from "../../domain/business";
+import type { MessageKind } from "../../domain/message";
+import { type Words, wordsOf } from "./words";
+
+/** One booking the message names. */
+export type LetterItem = {
+  id: string;
+  serviceName: string;
+  startTime: string;
+  endTime: string;
+  /** The service's IANA time zone: the times are shown in it, and named. */
+  timezone: string;
+  /** PENDING reads as a request (the invite TENTATIVE). */
+  pending: boolean;
+  /** The booking's version: the invite's SEQUENCE, higher with every change. */
+  version: number;
+  updatedAt: string;
+  /** The customer's manage link, or null (links off, or the booking cancelled). */
+  manageUrl: string | null;
+  /** Where a moved booking was. */
+  previous?: { startTime: string; endTime: string };
+};
+
+export type Letter = {
+  kind: MessageKind;
+  locale: Locale;
+  /** The business's name, as the customer knows it. */
+  business: string;
+  /** The customer's name; null for none to show. */
+  customerName: string | null;
+  customerEmail: string;
+  /** Where the customer can write (the reply address, else the business's contact), or null. */
+  contact: string | null;
+  /** The organizer of the invite: the sender's name and the reply address (else the sender). */
+  organizer: { name: string; email: string };
+  items: LetterItem[];
+  /** A series: its bookings are one service at several times. */
+  series: boolean;
+  /** A cancellation's reason, as given. */
+  reason?: string | null;
+};
+
+/** The language tag Intl formats a locale with. */
+const tagOf = (locale: Locale) => (locale === "de" ? "de-DE" : "en-US");
+
+/** "Tuesday, December 1, 2026, 10:00 AM – 10:30 AM (Europe/Berlin)", in the item's zone. */
+export function whenOf(locale: Locale, span: { startTime: string; endTime: string }, timezone: string): string {
+  const tag = tagOf(locale);
+  const day = new Intl.DateTimeFormat(tag, { dateStyle: "full", timeZone: timezone });
+  const time = new Intl.DateTimeFormat(tag, { timeStyle: "short", timeZone: timezone });
+  const start = new Date(span.startTime);
+  const end = new Date(span.endTime);
+  const sameDay = day.format(start) === day.format(end);
+  const until = sameDay ? time.format(end) : `${day.format(end)}, ${time.format(end)}`;
+  return `${day.format(start)}, ${time.format(start)} – ${until} (${timezone})`;
+}
+
+/** The short time of a subject line: "Dec 1, 2026, 10:00 AM". */
+function shortWhen(locale: Locale, startTime: string, timezone: string): string {
+  const format = new Intl.DateTimeFormat(tagOf(locale), {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone: timezone,
+  });
+  return format.format(new Date(startTime));
+}
+
+/** The letter's words. */
+export const wordsFor = (letter: Letter): Words => wordsOf(letter.locale);
+
+/** What the letter is about, in a few words: a service, a visit's services, or a series. */
+export function topicOf(letter: Letter): string {
+  const names = [...new Set(letter.items.map((i) => i.serviceName))];
+  if (letter.series) return `${names[0] ?? ""} (${wordsFor(letter).series(letter.items.length)})`;
+  return names.join(" + ");
+}
+
+/** Text on one line: control characters (a line break in a service's name) become spaces. */
+const oneLine = (text: string) => text.replace(/\p{Cc}/gu, " ");
+
+/** The subject line: the kind, what, and when it starts; one line, whatever the names hold. */
+export const subjectOf = (letter: Letter): string => oneLine(subjectLine(letter));
+
+function subjectLine(letter: Letter): string {
+  const words = wordsFor(letter).subject;
+  const first = letter.items[0];
+  const when = first ? shortWhen(letter.locale, first.startTime, first.timezone) : "";
+  const topic = topicOf(letter);
+  switch (letter.kind) {
+    case "confirmation":
+      return (first?.pending ? words.requested : words.confirmed)(topic, when);
+    case "rescheduled":
+      return words.rescheduled(topic, when);
+    case "cancelled":
+      return words.cancelled(topic, when);
+    case "reminder":
+      return words.reminder(topic, when);
+  }
+}
+
+/** The opening sentence. */
+export function leadOf(letter: Letter): string {
+  const lead = wordsFor(letter).lead;
+  switch (letter.kind) {
+    case "confirmation":
+      if (letter.items.length > 1) return lead.confirmedMany(letter.business, letter.items.length);
+      return (letter.items[0]?.pending ? lead.requested : lead.confirmed)(letter.business);
+    case "rescheduled":
+      return lead.rescheduled(letter.business);
+    case "cancelled":
+      return lead.cancelled(letter.business);
+    case "reminder":
+      return lead.reminder(letter.business);
+  }
+}
+
+/** The greeting: the customer's first name, or none. */
+export function greetingOf(letter: Letter): string {
+  const words = wordsFor(letter);
+  const first = letter.customerName?.trim().split(/\s+/)[0];
+  return first ? words.hello(first) : words.helloAnyone;
+}
+
+/** The closing line: how to reach the business. */
+export function contactLineOf(letter: Letter): string {
+  const words = wordsFor(letter);
+  return letter.contact ? words.contact(letter.contact) : words.reply;
+}
+
+/** The line about the attached calendar file, if the message has one. */
+export function inviteLineOf(letter: Letter): string | null {
+  if (letter.kind === "reminder") return null;
+  const words = wordsFor(letter);
+  return letter.kind === "cancelled" ? words.cancelInvite : words.invite;
+}
