@@ -45,6 +45,7 @@ const { values: args } = parseArgs({
     customers: { type: "string", default: "100000" },
     emails: { type: "boolean", default: false },
     calendars: { type: "boolean", default: false },
+    limits: { type: "boolean", default: false },
     baseline: { type: "string" },
     rounds: { type: "string", default: "7" },
   },
@@ -93,7 +94,17 @@ if (args.calendars) {
   }
   process.exit(0);
 }
+if (args.limits) {
+  // Booking limits' pairs: this bundle beside an earlier commit's (scripts/bench/limits.ts).
+  const { limitsBench, limitsLines } = await import("./bench/limits.ts");
+  const report = await limitsBench(seconds, args.baseline);
+  for (const line of limitsLines(report)) console.log(line);
+  mkdirSync(path.join(root, "bench"), { recursive: true });
+  writeFileSync(path.join(root, "bench", "limits.json"), `${JSON.stringify(report, null, 2)}\n`);
+  process.exit(0);
+}
 if (args.baseline !== undefined) {
+  // A hold's booking, this tree beside an earlier revision's (scripts/bench/hold-booking.ts).
   const { compareHoldBookings } = await import("./bench/hold-booking.ts");
   const result = await compareHoldBookings(args.baseline, Number(args.rounds));
   console.log(JSON.stringify(result, null, 2));

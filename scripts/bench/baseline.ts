@@ -1,20 +1,26 @@
 /**
- * The sources of another revision, to build and serve beside this tree (`--baseline <rev>`): the
- * revision's tracked files from `git archive`, in a temp folder, with this tree's node_modules
- * linked in (the same dependencies, so only the code differs).
+ * An earlier commit's tree beside this one, for a bench that serves both bundles in one run (the
+ * same machine, the same minutes): `git archive` of the commit into a temporary folder, with this
+ * checkout's node_modules linked in (its toolchain builds the bundle). The repository itself is
+ * not touched: no worktree, no checkout.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 
-/** The folder holding `rev`'s sources, and how to remove it. */
-export function sourcesOf(rev: string): { dir: string; dispose(): void } {
-  const dir = mkdtempSync(path.join(tmpdir(), "booking-baseline-"));
-  const archive = execFileSync("git", ["archive", "--format=tar", rev], { cwd: root, maxBuffer: 1 << 30 });
-  execFileSync("tar", ["-x", "-C", dir], { input: archive });
+/** A checkout of `commit` to serve (`startBenchServer({ root })`), and how to remove it. */
+export function checkoutAt(commit: string): { root: string; commit: string; dispose(): void } {
+  const full = execFileSync("git", ["rev-parse", "--verify", `${commit}^{commit}`], { cwd: root, encoding: "utf8" })
+    .trim()
+    .slice(0, 12);
+  const dir = mkdtempSync(path.join(tmpdir(), `booking-baseline-${full}-`));
+  execFileSync("sh", ["-c", `git archive ${full} | tar -x -C "${dir}"`], { cwd: root });
   symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"), "dir");
-  return { dir, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+  // The static files the bundle serves beside the API (copied in by this checkout's postinstall).
+  const assets = path.join("public", "docs-assets");
+  cpSync(path.join(root, assets), path.join(dir, assets), { recursive: true });
+  return { root: dir, commit: full, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -5,7 +5,7 @@
  * measured seconds apart on the same machine; the plain creates beside them show how far the
  * machine itself moved.
  */
-import { sourcesOf } from "./baseline.ts";
+import { checkoutAt } from "./baseline.ts";
 import { runScenario } from "./load.ts";
 import { bookingBody, call, service, slotOfDay } from "./seed.ts";
 import { startBenchServer } from "./server.ts";
@@ -133,8 +133,8 @@ export async function measureHoldBookings(builds: Build[], rounds: number): Prom
  * p50s and the medians.
  */
 export async function compareHoldBookings(rev: string, rounds: number): Promise<HoldBookingComparison> {
-  const sources = sourcesOf(rev);
-  const servers = [await startBenchServer({ source: sources.dir }), await startBenchServer()];
+  const sources = checkoutAt(rev);
+  const servers = [await startBenchServer({ root: sources.root }), await startBenchServer()];
   try {
     const [before, after] = servers as [(typeof servers)[0], (typeof servers)[0]];
     const builds = [

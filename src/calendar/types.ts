@@ -5,6 +5,7 @@ import type { Hold } from "../domain/hold";
 import type { Answers } from "../domain/questions";
 import type { WaitlistEntry } from "../domain/waitlist";
 import type { ClaimReason, ProviderSnapshot, ResourceSnapshot } from "./claim-types";
+import type { ServiceLimitSettings } from "./rules/limits";
 import type { PolicyRefusal } from "./rules/policy";
 import type { ServiceRules } from "./rules/service-rules";
 
@@ -22,7 +23,7 @@ export type ServiceSnapshot = ServiceRules & {
   version: number;
   /** Minutes before a booking's start at which a `booking.reminder` is sent (service/tables/reminders.ts). */
   reminders?: number[];
-};
+} & ServiceLimitSettings;
 
 /**
  * Who may staff a booking: the service's providers (empty or absent: a service without providers;
@@ -169,8 +170,8 @@ export type VisitResult =
 
 /**
  * Why a slot is unavailable: the service's own rules (`outside_working_hours`, `fully_booked`),
- * a claimed calendar's (`provider_unavailable`, `provider_busy`, `resource_unavailable`), or no
- * provider could be assigned (`no_provider_available`).
+ * a claimed calendar's (`provider_unavailable`, `provider_busy`, `resource_unavailable`), no
+ * provider could be assigned (`no_provider_available`), or a booking limit (`limit_reached`).
  */
 export type SlotReason = "outside_working_hours" | "fully_booked" | ClaimReason | "no_provider_available";
 
@@ -182,6 +183,7 @@ export const slotReasons: readonly SlotReason[] = [
   "provider_busy",
   "no_provider_available",
   "resource_unavailable",
+  "limit_reached",
 ];
 
 /** Why the calendar refused; the route maps each to an HTTP problem. */
@@ -210,6 +212,7 @@ export type CalendarResult =
   | { ok: true; booking: Booking; version: number; replayed: boolean }
   | { ok: false; refusal: CalendarRefusal };
 
+export type { ServiceLimitSettings } from "./rules/limits";
 export type { CalendarSlot } from "./rules/slots";
 
 /** Live counters of a service's calendar. */

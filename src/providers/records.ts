@@ -1,10 +1,12 @@
 /** Providers' rows: one by id, a new one, a page of them, and the public shape. */
+
 import type { Database } from "../db/client";
 import { type ProviderRow, providers } from "../db/schema";
 import { newId } from "../lib/ids";
 import { firstVersion, loadOwned } from "../lib/rows";
 import { activeNewestFirst } from "../lists/newest-first";
 import type { PageRequest } from "../lists/pagination";
+import { shownLimits } from "../schemas/limits";
 import { configureProviderCalendar } from "./configure";
 
 /** A provider's own settings, as a client writes them. */
@@ -24,6 +26,7 @@ export function toProvider(row: ProviderRow) {
     weeklySchedule: row.weeklySchedule,
     dateOverrides: row.dateOverrides,
     active: row.active,
+    limits: shownLimits(["perDay"], row.limits),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

@@ -51,6 +51,7 @@ export async function slotConflicts(
   const reasons = slots.map((slot) => {
     if (!slot) return "outside_working_hours";
     if (slot.bookable) return null;
+    if (slot.reason) return slot.reason;
     if (slot.remaining === 0) return "fully_booked";
     if (people.length > 0 && (slot.providers ?? []).length === 0) {
       return staffing.providerId ? "provider_busy" : "no_provider_available";

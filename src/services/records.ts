@@ -7,6 +7,7 @@ import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { loadOwned } from "../lib/rows";
 import { offsetOf, type PageRequest } from "../lists/pagination";
+import { shownLimits } from "../schemas/limits";
 import { assertAssignable, assignedIdsOf, insertAssignments } from "./assignments";
 
 /** Who performs a service and what its bookings take: provider and resource ids. */
@@ -35,7 +36,12 @@ export function toService(
   { businessId: _businessId, version: _version, ...service }: ServiceRow,
   { providerIds, resourceIds }: ServiceAssignments,
 ) {
-  return { ...service, providerIds: [...providerIds].sort(), resourceIds: [...resourceIds].sort() };
+  return {
+    ...service,
+    limits: shownLimits(["perDay", "perWeek"], service.limits),
+    providerIds: [...providerIds].sort(),
+    resourceIds: [...resourceIds].sort(),
+  };
 }
 
 /** The provider and resource ids of one service of the business. */

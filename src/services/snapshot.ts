@@ -20,5 +20,8 @@ export function serviceSnapshotOf(service: ServiceRow): ServiceSnapshot {
     requiresConfirmation: service.requiresConfirmation,
     providerMode: service.providerMode,
     reminders: service.reminders.map((r) => r.offsetMinutes),
+    limits: service.limits,
+    maxActivePerCustomer: service.maxActivePerCustomer,
+    assignment: service.assignment,
   };
 }

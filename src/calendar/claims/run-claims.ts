@@ -24,9 +24,10 @@ export type Refusal = { at: ClaimRef; reason: ClaimReason; detail: string; onlyW
 
 /**
  * A claimed calendar refused: its first refusal, the others among the claims sent to it in the
- * same call (a series' occurrences), and the claims granted before it (to release).
+ * same call (a series' occurrences), and the claims granted before it (to release); `limited`:
+ * the people who refused at their daily limit so far in the flow (was everyone at theirs?).
  */
-export type Refused = Refusal & { others: Refusal[]; granted: ClaimRef[] };
+export type Refused = Refusal & { others: Refusal[]; granted: ClaimRef[]; limited?: string[] };
 
 type Outcome = { ok: true } | { ok: false; refused: Refused } | { ok: false; unknown: ClaimRef[] };
 
@@ -102,6 +103,7 @@ export async function runClaims<C, R>(
   flow: C,
 ): Promise<R> {
   let step = storage.transactionSync(() => phases.begin(flow, Date.now()));
+  const limited = new Set<string>();
   while (step.kind === "claim") {
     const attempt = step.attempt;
     const outcome = await claimAll(env, attempt);
@@ -110,7 +112,9 @@ export async function runClaims<C, R>(
       const unknown = outcome.unknown;
       return storage.transactionSync(() => phases.unanswered(flow, attempt, unknown, Date.now()));
     }
-    const refused = outcome.refused;
+    for (const r of [outcome.refused, ...outcome.refused.others])
+      if (r.reason === "limit_reached" && r.at.calendar === "provider") limited.add(r.at.id);
+    const refused = { ...outcome.refused, limited: [...limited] };
     step = storage.transactionSync(() => phases.refused(flow, attempt, refused, Date.now()));
   }
   return step.result;

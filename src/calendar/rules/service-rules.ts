@@ -6,7 +6,7 @@
 import type { DateOverride, WeeklySchedule, WorkingHours } from "../../domain/schedule";
 import { LAST_INSTANT } from "../../lib/datetime";
 import { intervalsOn } from "./overrides";
-import { addLocalDays, compareDates, instantOf, type LocalDate, localDateOf } from "./zoned";
+import { addLocalDays, compareDates, dateAt, instantOf, type LocalDate, plainMidnight } from "./zoned";
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -79,12 +79,18 @@ export function checkTiming(rules: ServiceRules, start: number, end: number, now
   return null;
 }
 
-/** The working intervals of one local date as instants (its date override, if any, else its weekday's). */
+/**
+ * The working intervals of one local date as instants (its date override, if any, else its
+ * weekday's): on a 24-hour date, minutes past its remembered midnight (zoned.ts `plainMidnight`); on a date
+ * with a clock change, each converted.
+ */
 export function workingSpans(rules: WorkingHours, date: LocalDate): Span[] {
-  return intervalsOn(rules, date).map((iv) => ({
-    start: instantOf(date, iv.start, rules.timezone),
-    end: instantOf(date, iv.end, rules.timezone),
-  }));
+  const midnight = plainMidnight(date, rules.timezone);
+  return intervalsOn(rules, date).map((iv) =>
+    midnight === null
+      ? { start: instantOf(date, iv.start, rules.timezone), end: instantOf(date, iv.end, rules.timezone) }
+      : { start: midnight + iv.start * MINUTE, end: midnight + iv.end * MINUTE },
+  );
 }
 
 /**
@@ -97,7 +103,7 @@ export type WorkingCalendar = {
   spansOf(hours: WorkingHours, date: LocalDate): Span[];
 };
 
-const direct: WorkingCalendar = { dateOf: localDateOf, spansOf: workingSpans };
+const direct: WorkingCalendar = { dateOf: dateAt, spansOf: workingSpans };
 
 /** Local dates a chain of touching intervals may be followed into: a booking lasts at most a day. */
 const MAX_CHAIN_DAYS = 3;
@@ -186,10 +192,10 @@ export function slotsBetween(rules: ServiceRules, from: number, to: number, limi
   // Keyed by start: an interval ending in a spring-forward gap ends after the gap, so it can
   // overlap the next interval of the day and reach the same start.
   const slots = new Map<number, Span>();
-  const last = localDateOf(to, rules.timezone);
+  const last = dateAt(to, rules.timezone);
   // Start a day early: a local day that began before `from` can still hold slots after it.
   for (
-    let date = addLocalDays(localDateOf(from, rules.timezone), -1);
+    let date = addLocalDays(dateAt(from, rules.timezone), -1);
     compareDates(date, last) <= 0 && slots.size <= limit;
     date = addLocalDays(date, 1)
   ) {

@@ -5,7 +5,7 @@ import { respondCalendar } from "../../feeds/render";
 import { ApiError } from "../../lib/errors";
 import { bearerSecurity, emptyResponse, idParam, ifNoneMatchHeader, problemResponses } from "../../lib/openapi";
 import { fieldErrors } from "../../lib/validation";
-import { calendarResponse } from "../../schemas/feeds";
+import { calendarResponse } from "../../schemas/calendars";
 
 const params = idParam("bkg_01jd3k5v7q8r9s0t1u2v3w4x5y");
 

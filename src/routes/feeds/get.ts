@@ -5,7 +5,7 @@ import { respondCalendar } from "../../feeds/render";
 import { ApiError } from "../../lib/errors";
 import { ifNoneMatchHeader, publicProblemResponses, responseHeaders } from "../../lib/openapi";
 import { chargePublicRequest } from "../../lib/public-throttle";
-import { calendarResponse, feedTokenParam } from "../../schemas/feeds";
+import { calendarResponse, feedTokenParam } from "../../schemas/calendars";
 
 const route = createRoute({
   method: "get",

@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { issueFeed } from "../../feeds/records";
 import { bearerSecurity, idParam, jsonResponse, problemResponses } from "../../lib/openapi";
-import { CalendarFeedSchema } from "../../schemas/feeds";
+import { CalendarFeedSchema } from "../../schemas/calendars";
 
 const route = createRoute({
   method: "post",

@@ -13,6 +13,7 @@ import { abandonTentative, claimFor, claimNeeds, type Interval, tooLate } from "
 import { buildBooking, commitBooking, staffOf } from "../steps/commit-booking";
 import { expireHolds } from "../steps/expiry";
 import { consumeHold } from "../steps/hold-end";
+import { assignOrder, newBookingRefusal } from "../steps/limits";
 import { firstWithSeat, noCandidateLeft, singleWay, type Tries, triesAfter } from "../steps/staffing";
 import { priorAnswer } from "../tables/idempotency-records";
 import type { CalendarTables, FlowDeps } from "../tables/tables";
@@ -52,6 +53,8 @@ export function beginCreate({ tables, command, candidates }: CreateFlow, now: nu
   const violation = checkRequest(command.service, start, end, now);
   if (violation?.kind === "invalid") return refused({ code: "validation_failed", ...violation });
   if (violation) return refused({ code: "slot_unavailable", reason: violation.reason, detail: violation.detail });
+  const limit = newBookingRefusal(tables.counts, command.service, { start, email: command.booking.customerEmail }, now);
+  if (limit) return refused(limit);
   return seatNext({ tables, command, candidates }, { start, end }, { tried: [] }, now);
 }
 
@@ -63,8 +66,9 @@ function seatNext(flow: CreateFlow, time: Interval, { tried, last }: Tries, now:
   const { tables, command, candidates } = flow;
   const { service } = command;
   const blocked = blockedSpan(service, time.start, time.end);
-  const candidate = firstWithSeat(tables.reservations.seats, service, candidates, blocked, tried);
-  if (!candidate) return refused(noCandidateLeft(singleWay(command), last));
+  const ordered = assignOrder(tables.counts, service, candidates, time.start);
+  const candidate = firstWithSeat(tables.reservations.seats, service, ordered, blocked, tried);
+  if (!candidate) return refused(noCandidateLeft(singleWay(command), last, candidates));
   const record = buildBooking(
     service,
     command.booking,

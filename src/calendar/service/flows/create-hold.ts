@@ -11,6 +11,7 @@ import { blockedSpan, checkRequest } from "../../rules/service-rules";
 import type { CalendarRefusal, HoldCommand, HoldResult } from "../../types";
 import { claimFor, claimNeeds, noAnswer, tooLate } from "../steps/claiming";
 import { expireHolds } from "../steps/expiry";
+import { assignOrder, periodRefusal } from "../steps/limits";
 import { firstWithSeat, noCandidateLeft, singleWay, type Tries, triesAfter } from "../steps/staffing";
 import type { CalendarTables, FlowDeps } from "../tables/tables";
 
@@ -43,6 +44,8 @@ export function beginHold({ tables, command, candidates }: HoldFlow, now: number
   const violation = checkRequest(command.service, start, end, now);
   if (violation?.kind === "invalid") return refused({ code: "validation_failed", ...violation });
   if (violation) return refused({ code: "slot_unavailable", reason: violation.reason, detail: violation.detail });
+  const limit = periodRefusal(tables.counts, command.service, start);
+  if (limit) return refused(limit);
   return seatNext({ tables, command, candidates }, { tried: [] }, now);
 }
 
@@ -52,8 +55,9 @@ function seatNext(flow: HoldFlow, { tried, last }: Tries, now: number): Next<Hol
   const start = Date.parse(command.startTime);
   const end = Date.parse(command.endTime);
   const blocked = blockedSpan(service, start, end);
-  const candidate = firstWithSeat(tables.reservations.seats, service, candidates, blocked, tried);
-  if (!candidate) return refused(noCandidateLeft(singleWay(command), last));
+  const ordered = assignOrder(tables.counts, service, candidates, start);
+  const candidate = firstWithSeat(tables.reservations.seats, service, ordered, blocked, tried);
+  if (!candidate) return refused(noCandidateLeft(singleWay(command), last, candidates));
   const expiresAt = now + command.ttlMs;
   const hold: Hold = {
     id: command.holdId,

@@ -6,8 +6,7 @@
  * service in that service's calendar (steps/seat-claims.ts). Every claim granted → one transaction
  * books the entry's segments and owes each other calendar the confirmation of its seat; a refusal
  * releases what was granted and tries the refusing segment's next person, else names that
- * segment; no answer or a reset → everything is released (the deadline alarm does it if nobody
- * else does). So a visit is booked whole or not at all.
+ * segment; no answer or a reset → everything is released (by the deadline alarm if nobody else).
  */
 import { type BookingRecord, toBooking } from "../../../domain/booking";
 import { confirmationOf } from "../../../domain/message";
@@ -33,7 +32,6 @@ import {
   dropLocalRows,
   isLocal,
   localSegments,
-  OUTSIDE_HOURS,
   type Staffed,
   segmentNeeds,
   segmentRefusal,
@@ -41,7 +39,9 @@ import {
   timesOf,
 } from "../steps/segment-plan";
 import { candidateKey, firstWithSeat, noCandidateLeft, ruledOut, singleWay, untried } from "../steps/staffing";
+import { localOrder, serviceFinal, visitLimitStep } from "../steps/visit-limits";
 import type { CalendarTables, FlowDeps } from "../tables/tables";
+import { remoteOrder } from "./visit-order";
 
 /** A visit's flow: the tables, the request, each segment's candidates, and the attempt in hand. */
 export type VisitFlow = {
@@ -55,12 +55,13 @@ export type VisitFlow = {
 };
 
 /**
- * A visit, awaiting between its transactions: every segment's candidates (their calendars read),
- * then the claim protocol, whose phases below each run in one transaction.
+ * A visit, awaiting between its transactions: every segment's candidates (calendars read) in
+ * their services' assignment order, then the claim protocol, each phase below one transaction.
  */
 export async function createVisitFlow({ storage, env, tables }: FlowDeps, command: VisitCommand): Promise<VisitResult> {
   const candidates = await candidatesForEach(env, segmentStaffing(command));
-  return runClaims(storage, env, visiting, visitFlow(tables, command, candidates, Date.now()));
+  const ordered = await remoteOrder(env, command, candidates, timesOf(command));
+  return runClaims(storage, env, visiting, visitFlow(tables, command, ordered, Date.now()));
 }
 
 /** The refusals of the last attempt, by segment. */
@@ -88,7 +89,7 @@ export function beginVisit(flow: VisitFlow, now: number): Next<VisitResult> {
     const broken = segmentRefusal(command, i, time, now);
     if (broken) return refuse(broken.refusal, broken.segment);
   }
-  return seatVisit(flow, [], undefined, now);
+  return visitLimitStep(tables, command, times, now) ?? seatVisit(flow, [], undefined, now);
 }
 
 /** The next staffing of every segment, the entry's tentative rows, and the claims to make. */
@@ -104,11 +105,12 @@ function seatVisit(flow: VisitFlow, tried: string[], last: Last | undefined, now
   for (const [i, segment] of command.segments.entries()) {
     const triedHere = (triedBySegment.get(String(i)) ?? []).map((t) => t.slice(t.indexOf(":") + 1));
     const candidates = flow.candidates[i] ?? [];
+    const order = localOrder(flow, i, staffed);
     const pick = isLocal(command, i)
-      ? firstWithSeat(tables.reservations.seats, segment.service, candidates, blocked[i] as Span, triedHere)
+      ? firstWithSeat(tables.reservations.seats, segment.service, order, blocked[i] as Span, triedHere)
       : untried(candidates, triedHere);
     if (pick) staffed.push(pick);
-    else unstaffed.push({ segment: i, refusal: noCandidateLeft(singleWay(segment), last?.get(i)) });
+    else unstaffed.push({ segment: i, refusal: noCandidateLeft(singleWay(segment), last?.get(i), candidates) });
   }
   const [none] = unstaffed;
   if (none) {
@@ -200,11 +202,11 @@ export function retryVisit(flow: VisitFlow, attempt: Attempt, refused: Refused, 
       0,
       records.findIndex((r) => r.id === at.claimId),
     );
-  // The service's own hours refused: nobody else can change that. Everything the visit may hold goes.
-  const hours = refusals.find((r) => r.at.calendar === "service" && r.reason === "outside_working_hours");
+  // The service's own hours (or limits) refused: nobody else can change that. Everything the visit may hold goes.
+  const hours = refusals.find((r) => r.at.calendar === "service" && serviceFinal.has(r.reason));
   if (hours) {
     tables.tasks.release(attempt.businessId, refsOf(attempt.needs), now);
-    return refuse({ ...OUTSIDE_HOURS, detail: hours.detail }, segmentOf(hours));
+    return refuse({ code: "slot_unavailable", reason: hours.reason, detail: hours.detail }, segmentOf(hours));
   }
   const last: Last = new Map();
   for (const r of refusals) if (!last.has(segmentOf(r))) last.set(segmentOf(r), r);

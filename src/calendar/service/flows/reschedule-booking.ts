@@ -18,6 +18,7 @@ import type { CalendarRefusal, CalendarResult, RescheduleCommand } from "../../t
 import { abandonTentative, claimFor, claimNeeds, type Interval, refsOf, tooLate } from "../steps/claiming";
 import { staffOf } from "../steps/commit-booking";
 import { expireHolds } from "../steps/expiry";
+import { assignOrder, customerRefusal, periodRefusal } from "../steps/limits";
 import { firstWithSeat, noCandidateLeft, type Tries, triesAfter } from "../steps/staffing";
 import { priorAnswer } from "../tables/idempotency-records";
 import { moveRowId } from "../tables/reservations";
@@ -109,6 +110,13 @@ export function beginMove({ tables, command, preferred }: MoveFlow, now: number)
       detail: `The booking's provider ${current.providerId} no longer performs this service: send the providerId of one who does.`,
     });
   }
+  // The booking's own row is counted where it is now; the customer's count changes only for a
+  // booking that has started (upcoming again once moved).
+  const was = Date.parse(current.startTime);
+  const limit =
+    periodRefusal(tables.counts, command.service, start, { moving: was }) ??
+    (was <= now ? customerRefusal(tables.counts, command.service, current.customerEmail, now) : null);
+  if (limit) return refused(limit);
   return seatNext({ tables, command }, current, candidates, { start, end }, { tried: [] }, now);
 }
 
@@ -126,8 +134,9 @@ function seatNext(
 ): Next<CalendarResult> {
   const { service } = command;
   const blocked = blockedSpan(service, time.start, time.end);
-  const candidate = firstWithSeat(tables.reservations.seats, service, candidates, blocked, tried, current.id);
-  if (!candidate) return refused(noCandidateLeft(candidates.length === 1, last));
+  const ordered = assignOrder(tables.counts, service, candidates, time.start);
+  const candidate = firstWithSeat(tables.reservations.seats, service, ordered, blocked, tried, current.id);
+  if (!candidate) return refused(noCandidateLeft(candidates.length === 1, last, candidates));
   const moved: BookingRecord = {
     ...current,
     ...staffOf(candidate),
@@ -141,7 +150,7 @@ function seatNext(
   const claimId = `${current.id}.m${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
   const held = tables.reservations.claimsOf(current.id);
   const alongside = (calendarId: string) => held.find((c) => c.id === calendarId)?.claimId ?? null;
-  const claimed = { serviceId: service.id, ...time, blocked, capacity: service.capacity };
+  const claimed = { serviceId: service.id, ...time, blocked, capacity: service.capacity, moving: true };
   const needs = claimNeeds(candidate, claimed, claimId, alongside);
   if (needs.length === 0) return done(commitMove(tables, command, current, moved, blocked, [], now));
   const row = { rowId: moveRowId(current.id), businessId: service.businessId, needs };

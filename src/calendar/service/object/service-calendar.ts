@@ -1,9 +1,7 @@
 import { toBooking } from "../../../domain/booking";
 import type { Hold } from "../../../domain/hold";
 import type { WaitlistEntry, WaitlistFrom, WaitlistRows, WaitlistStatus } from "../../../domain/waitlist";
-import type { ProviderSnapshot, Range, ResourceSnapshot } from "../../claim-types";
-import type { ServiceRules } from "../../rules/service-rules";
-import type { LiveSlot } from "../../rules/slots";
+import type { ProviderSnapshot, ResourceSnapshot } from "../../claim-types";
 import type {
   CalendarResult,
   CalendarSnapshot,
@@ -26,23 +24,23 @@ import { rescheduleBookingFlow } from "../flows/reschedule-booking";
 import { type CustomerRewrite, rewriteCustomer } from "../steps/customer-rewrite";
 import { expireHolds, expireTentative } from "../steps/expiry";
 import { releaseLiveHold } from "../steps/hold-end";
-import { liveSlots } from "../steps/live-slots";
 import { pruneCalendar } from "../steps/prune";
 import { type ProposalResult, proposeChange, type ServiceChange } from "../steps/service-change";
 import { changeStatus } from "../steps/status-change";
 import { type JoinResult, joinQueue, leaveQueue } from "../steps/waitlist-queue";
 import { snapshotOf } from "../tables/tables";
-import { SeatCalendar } from "./seat-calendar";
+import { CalendarReads } from "./calendar-reads";
 
 /**
  * The live calendar of one business's service: the authority on its availability, and the entry
  * of every booking, hold and move of the service (its seats as a calendar a visit claims:
- * object/seat-calendar.ts). Each check-and-write runs in one synchronous
+ * object/seat-calendar.ts; what it answers without booking: object/calendar-reads.ts). Each
+ * check-and-write runs in one synchronous
  * SQLite transaction, so requests for the same service are serialised without locks; other
  * calendars a booking needs are claimed between transactions (claims/run-claims.ts); D1 is written
  * behind, only after a change commits (sync/write-behind.ts).
  */
-export class ServiceCalendar extends SeatCalendar {
+export class ServiceCalendar extends CalendarReads {
   /** Checks availability and reserves the slot (and the people it needs); then records the booking in D1. */
   async createBooking(command: CreateBookingCommand): Promise<CalendarResult> {
     const result = await this.create(command);
@@ -173,18 +171,6 @@ export class ServiceCalendar extends SeatCalendar {
     await this.sendTasks();
     await this.offerSeats();
     return hold;
-  }
-
-  /** The live slot calendar for slots starting in `[from, to)`. */
-  async availability(rules: ServiceRules, from: number, to: number): Promise<LiveSlot[]> {
-    return (await this.availabilityEach(rules, [{ from, to }]))[0] as LiveSlot[];
-  }
-
-  /** `availability` of each range, in one call (a series' occurrences). */
-  async availabilityEach(rules: ServiceRules, ranges: Range[]): Promise<LiveSlot[][]> {
-    this.ctx.storage.transactionSync(() => expireHolds(this.tables, Date.now()));
-    const seats = this.tables.reservations.seats;
-    return ranges.map(({ from, to }) => liveSlots(seats, rules, from, to, Date.now()));
   }
 
   /** Imports existing appointments under the same rules, one by one; returns once D1 (or the outbox) has them all. */

@@ -31,6 +31,8 @@ export type ClaimedTime = {
   capacity: number;
   /** A hold's claims expire by themselves (later than the hold). */
   expiresAt?: number | null;
+  /** A move: the claims `alongside` names are the booking's own, which the move replaces. */
+  moving?: boolean;
 };
 
 /**
@@ -55,6 +57,7 @@ export function claimNeeds(
     capacity: time.capacity,
     expiresAt: time.expiresAt ?? null,
     alongside: alongside(id),
+    ...(time.moving ? { replaces: [alongside(id)].flat()[0] ?? null } : {}),
   });
   const need = (calendar: ClaimedKind, settings: ProviderSnapshot | ResourceSnapshot) =>
     ({ calendar, id: settings.id, claimId, command: { ...span(calendar, settings.id), settings } }) as TimeNeed;

@@ -10,6 +10,7 @@ import { priorAnswer } from "../tables/idempotency-records";
 import type { CalendarTables } from "../tables/tables";
 import { buildBooking, commitBooking, type Staff } from "./commit-booking";
 import { expireHolds } from "./expiry";
+import { customerRefusal } from "./limits";
 
 /** The staff of a hold's booking, from what its seat claims. */
 function staffOfClaims(providerId: string | null, claims: ClaimRef[]): Staff {
@@ -53,6 +54,9 @@ export function consumeHold(tables: CalendarTables, command: HoldBookingCommand,
     return { ok: false, refusal: { code: "hold_expired", detail } };
   }
   const { service } = command;
+  // The hold counted against the day and the week; the customer is known only now.
+  const limit = customerRefusal(tables.counts, service, command.booking.customerEmail, now);
+  if (limit) return { ok: false, refusal: limit };
   const start = Date.parse(hold.startTime);
   const end = Date.parse(hold.endTime);
   const record = buildBooking(

@@ -10,6 +10,7 @@ import { blockedSpan, checkTiming, checkWorkingHours, withinWorkingTime } from "
 import type { CalendarTables } from "../tables/tables";
 import { commitBooking } from "./commit-booking";
 import { expireHolds } from "./expiry";
+import { newBookingRefusal } from "./limits";
 import { firstWithSeat } from "./staffing";
 
 /** What a segment's confirmation carries: the claim, and the service's reminders to plan. */
@@ -38,6 +39,9 @@ export function claimSeat(tables: CalendarTables, command: SeatCommand, now: num
       detail: "The segment's time is not inside the service's working hours.",
     };
   }
+  // Earlier segments of the same visit here are rows already: they count.
+  const limit = newBookingRefusal(tables.counts, service, { start, email: record.customerEmail }, now);
+  if (limit) return { ok: false, reason: "limit_reached", detail: limit.detail };
   const blocked = blockedSpan(service, start, end);
   const seat = firstWithSeat(
     tables.reservations.seats,

@@ -4,13 +4,13 @@
  */
 
 import type { Candidate } from "../../claims/preference";
-import type { Attempt, Refusal } from "../../claims/run-claims";
+import type { Attempt, Refusal, Refused } from "../../claims/run-claims";
 import type { Span } from "../../rules/service-rules";
 import type { CalendarRefusal, ServiceSnapshot } from "../../types";
 import type { Except, Seats } from "../tables/seats";
 
-/** The candidates tried so far, and the refusal of the last one. */
-export type Tries = { tried: string[]; last?: Refusal };
+/** The candidates tried so far, and the refusal of the last one (with who was at their limit so far). */
+export type Tries = { tried: string[]; last?: Refusal & Pick<Refused, "limited"> };
 
 /** The key a candidate is remembered by among those tried. */
 export const candidateKey = (candidate: Candidate) => candidate.providerId ?? "";
@@ -32,7 +32,7 @@ export const ruledOut = (candidates: Candidate[], refusal: Pick<Refusal, "onlyWi
 };
 
 /** What was tried after a refusal: the candidates tried, and those the refusal rules out alike. */
-export const triesAfter = (attempt: Pick<Attempt, "tried">, refusal: Refusal, candidates: Candidate[]): Tries => ({
+export const triesAfter = (attempt: Pick<Attempt, "tried">, refusal: Refused, candidates: Candidate[]): Tries => ({
   tried: [...attempt.tried, ...ruledOut(candidates, refusal)],
   last: refusal,
 });
@@ -67,15 +67,22 @@ export function firstWithSeat(
 
 /**
  * Why nobody could take the booking: with one way to staff it (the provider asked for, a team,
- * or no providers) that way's own refusal, else — automatic assignment — no provider available.
+ * or no providers) that way's own refusal, else — automatic assignment — no provider available,
+ * or `limit_reached` when every one of the `candidates` refused at their daily limit.
  */
 export function noCandidateLeft(
   single: boolean,
-  last: Pick<Refusal, "reason" | "detail"> | undefined,
+  last: (Pick<Refusal, "reason" | "detail"> & Pick<Refused, "limited">) | undefined,
+  candidates: readonly Candidate[] = [],
 ): CalendarRefusal {
   if (single) {
     if (last) return { code: "slot_unavailable", reason: last.reason, detail: last.detail };
     return { code: "slot_unavailable", reason: "fully_booked", detail: "This slot (or session) is fully booked." };
+  }
+  const limited = new Set(last?.limited ?? []);
+  if (candidates.length > 0 && candidates.every((c) => c.providerId !== null && limited.has(c.providerId))) {
+    const detail = "Every provider free then has as many bookings that day as they take.";
+    return { code: "slot_unavailable", reason: "limit_reached", detail };
   }
   return {
     code: "slot_unavailable",

@@ -2,9 +2,8 @@
  * Status changes (and notes edits) of a booking, in one synchronous transaction: the seat is
  * freed in the same step that moves the booking out of a status that holds capacity.
  */
-import { type BookingRecord, holdsCapacity, toBooking } from "../../../domain/booking";
+import { type BookingRecord, canTransition, holdsCapacity, toBooking } from "../../../domain/booking";
 import { policyWindowRefusal } from "../../rules/policy";
-import { canTransition } from "../../rules/transitions";
 import type { CalendarResult, StatusChangeCommand } from "../../types";
 import { priorAnswer } from "../tables/idempotency-records";
 import type { CalendarTables } from "../tables/tables";

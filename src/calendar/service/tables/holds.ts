@@ -31,7 +31,8 @@ export class Holds {
       hold.id,
       blocked.start,
       blocked.end,
-      JSON.stringify({ businessId }),
+      // The start is read from the record like a booking's (limit-storage.ts).
+      JSON.stringify({ businessId, startTime: hold.startTime }),
       hold.providerId,
       JSON.stringify(claims.claims),
       claims.tentativeUntil,

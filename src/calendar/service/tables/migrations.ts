@@ -1,3 +1,5 @@
+import { limitMigration } from "./limit-storage";
+
 /**
  * The calendar's own SQLite tables. Reservations carry the blocked span (booking plus
  * buffers) so capacity checks are one indexed range scan over the overlapping bookings only.
@@ -129,4 +131,6 @@ export const serviceMigrations: string[] = [
    CREATE TABLE waitlist_context (id INTEGER PRIMARY KEY, version INTEGER NOT NULL, context TEXT NOT NULL);`,
   // What an event mails the customer (src/domain/message.ts `MailPlan`, JSON), decided with the change.
   "ALTER TABLE events ADD COLUMN mail TEXT;",
+  // Booking limits and balanced assignment (limit-counts.ts): see limitMigration.
+  limitMigration,
 ];

@@ -8,6 +8,7 @@ import { OUTBOX_STUCK_AFTER_MS, Outbox } from "../../sync/outbox";
 import type { CalendarSnapshot } from "../../types";
 import { Holds } from "./holds";
 import { IdempotencyRecords } from "./idempotency-records";
+import { LimitCounts } from "./limit-counts";
 import { serviceMigrations } from "./migrations";
 import { ReleasedClaims } from "./released-claims";
 import { Reminders } from "./reminders";
@@ -33,6 +34,8 @@ export type CalendarTables = {
   visits: VisitRecords;
   /** Customers queued for full slots. */
   waitlist: Waitlist;
+  /** What booking limits and balanced assignment count (limit-counts.ts). */
+  counts: LimitCounts;
 };
 
 /** What a flow (flows/) needs of its calendar object: its storage, its Worker bindings, its tables. */
@@ -56,6 +59,7 @@ export function openTables(storage: DurableObjectStorage, publish: EventPublishe
     releasedClaims: new ReleasedClaims(storage.sql),
     visits: new VisitRecords(storage.sql),
     waitlist: new Waitlist(storage.sql),
+    counts: new LimitCounts(storage.sql),
   };
 }
 
