@@ -4,7 +4,9 @@
  * against `/health`, both measured in the same run. Prints one table and writes bench/results.json.
  * `-- --profile` records CPU profiles instead (scripts/bench/profile.ts), `-- --memory` the
  * heap per request (scripts/bench/memory.ts), `-- --scale [sizes]` the lists as one business's
- * bookings grow (scripts/bench/scale.ts; sizes default to 10000,100000).
+ * bookings grow (scripts/bench/scale.ts; sizes default to 10000,100000), `-- --baseline <rev>`
+ * booking a hold and a plain create on this tree and on another revision, side by side
+ * (scripts/bench/hold-booking.ts).
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -43,6 +45,9 @@ const { values: args } = parseArgs({
     customers: { type: "string", default: "100000" },
     emails: { type: "boolean", default: false },
     calendars: { type: "boolean", default: false },
+    limits: { type: "boolean", default: false },
+    baseline: { type: "string" },
+    rounds: { type: "string", default: "7" },
   },
 });
 const seconds = Number(args.seconds);
@@ -87,6 +92,22 @@ if (args.calendars) {
   } finally {
     await server.dispose();
   }
+  process.exit(0);
+}
+if (args.limits) {
+  // Booking limits' pairs: this bundle beside an earlier commit's (scripts/bench/limits.ts).
+  const { limitsBench, limitsLines } = await import("./bench/limits.ts");
+  const report = await limitsBench(seconds, args.baseline);
+  for (const line of limitsLines(report)) console.log(line);
+  mkdirSync(path.join(root, "bench"), { recursive: true });
+  writeFileSync(path.join(root, "bench", "limits.json"), `${JSON.stringify(report, null, 2)}\n`);
+  process.exit(0);
+}
+if (args.baseline !== undefined) {
+  // A hold's booking, this tree beside an earlier revision's (scripts/bench/hold-booking.ts).
+  const { compareHoldBookings } = await import("./bench/hold-booking.ts");
+  const result = await compareHoldBookings(args.baseline, Number(args.rounds));
+  console.log(JSON.stringify(result, null, 2));
   process.exit(0);
 }
 if (args.memory) {

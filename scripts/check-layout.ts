@@ -3,12 +3,21 @@
  * Fails (exit 1) with one line per problem when
  *
  *  - a file under src/ is longer than 250 lines (one sitting's reading);
- *  - a route (src/routes/) or a page (src/pages/) imports the calendar other than through its
- *    public module (src/calendar/index.ts), D1's tables or Drizzle; a route imports another
- *    resource's route folder, a page any route;
- *  - a module below the routes (domain modules, the calendar, lib) imports a route.
+ *  - a folder of src/ holds more than 15 files (a room a reader can take in at a glance);
+ *  - a name is exported by two modules of src/ (one name, one thing: a module that hands a name
+ *    on with `export … from` does not define it);
+ *  - a module of the service calendar's steps/ or tables/ awaits: they run inside their caller's
+ *    synchronous transaction (what awaits is a flow's or the object's);
+ *  - a route (src/routes/) or a page (src/pages/) imports the calendar other than through its two
+ *    faces (src/calendar, its objects' gateways, and src/calendar/rules, its pure rules), D1's
+ *    tables or Drizzle; a route imports another resource's route folder, a page any route;
+ *  - a route file registers an operation under another name than `register<OperationId>` (or
+ *    `document…` for a path it only documents);
+ *  - a module below the routes (domain modules, the calendar, lib) imports a route;
+ *  - a folder of src/ is missing from the "Layout" tree of docs/operations.md, or the tree names a
+ *    folder or file of src/ that does not exist.
  *
- * Runs in Node with no dependencies; imports are read as text (`from "…"`).
+ * Runs in Node with no dependencies; imports and exports are read as text.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -16,13 +25,31 @@ import path from "node:path";
 const root = path.resolve(import.meta.dirname, "..");
 const src = path.join(root, "src");
 const MAX_LINES = 250;
+const MAX_FILES_PER_FOLDER = 15;
+/** Where the Layout tree's descriptions start: a line indented this far continues the one above. */
+const DESCRIPTION_COLUMN = 24;
+/** The calendar's faces: the only modules of src/calendar that routes may import. */
+const CALENDAR_FACES = new Set([
+  "src/calendar",
+  "src/calendar/index",
+  "src/calendar/rules",
+  "src/calendar/rules/index",
+]);
 
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
+/** Folders whose modules run inside a synchronous SQLite transaction and so never await. */
+const SYNCHRONOUS = ["src/calendar/service/steps", "src/calendar/service/tables"];
+
+/** Every folder under `dir` (itself included), repository-relative. */
+function foldersUnder(dir: string): string[] {
+  const below = readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name);
-    return statSync(full).isDirectory() ? filesUnder(full) : /\.tsx?$/.test(full) ? [full] : [];
+    return statSync(full).isDirectory() ? foldersUnder(full) : [];
   });
+  return [path.relative(root, dir), ...below];
 }
+
+const filesIn = (folder: string) =>
+  readdirSync(path.join(root, folder)).filter((name) => statSync(path.join(root, folder, name)).isFile());
 
 /** The repository paths (or package names) a file imports. */
 function importsOf(file: string, text: string): string[] {
@@ -33,32 +60,137 @@ function importsOf(file: string, text: string): string[] {
   );
 }
 
-const problems: string[] = [];
-for (const file of filesUnder(src)) {
-  const shown = path.relative(root, file);
-  const text = readFileSync(file, "utf8");
-  const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
-  if (lines > MAX_LINES) problems.push(`${shown}: ${lines} lines (at most ${MAX_LINES})`);
-  const inRoutes = shown.startsWith("src/routes/");
-  // The HTML pages stand where the routes do: above the domain modules, below nothing.
-  const inPages = shown.startsWith("src/pages/");
-  const resource = inRoutes ? shown.split("/")[2] : undefined;
-  for (const target of importsOf(file, text)) {
-    if (inRoutes || inPages) {
-      if (target.startsWith("src/calendar/"))
-        problems.push(`${shown}: imports ${target}; use src/calendar (its index)`);
-      if (target.startsWith("src/db") || target.startsWith("drizzle-orm")) {
-        problems.push(`${shown}: imports ${target}; D1 is reached through a domain module`);
-      }
-      // A resource's folder is src/routes/<resource>/; files beside the folders are shared.
-      const parts = target.split("/");
-      if (inRoutes && target.startsWith("src/routes/") && parts.length > 3 && parts[2] !== resource) {
-        problems.push(`${shown}: imports another resource's route ${target}`);
-      }
-      if (inPages && target.startsWith("src/routes/")) problems.push(`${shown}: imports the route ${target}`);
-    } else if (target.startsWith("src/routes/") && shown !== "src/app.ts") {
-      problems.push(`${shown}: imports the route ${target}; routes stand above the modules they call`);
+/** The names a module defines and exports (declarations, `export { local as name }`, `export * as name from`). */
+function exportedNames(text: string): Set<string> {
+  const names = new Set<string>();
+  const declared =
+    /^export\s+(?:declare\s+)?(?:default\s+)?(?:async\s+)?(?:abstract\s+)?(?:function\*?|const|let|var|class|type|interface|enum|namespace)\s+([A-Za-z_$][\w$]*)/gm;
+  for (const [, name] of text.matchAll(declared)) names.add(name as string);
+  // `export { a, b as c };` without `from` exports local names; with `from`, or for a name the
+  // module imported, it only hands them on.
+  const imported = new Set(
+    [...text.matchAll(/^import\s+(?:type\s+)?\{([^}]*)\}\s+from/gm)].flatMap(([, list]) =>
+      (list as string).split(",").map(
+        (item) =>
+          item
+            .trim()
+            .replace(/^type\s+/, "")
+            .split(/\s+as\s+/)
+            .pop() ?? "",
+      ),
+    ),
+  );
+  for (const [, list] of text.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}\s*;/gm)) {
+    for (const item of (list as string).split(",")) {
+      const [local, name] = item
+        .trim()
+        .replace(/^type\s+/, "")
+        .split(/\s+as\s+/);
+      if (local && !imported.has(local)) names.add(name ?? local);
     }
+  }
+  for (const [, name] of text.matchAll(/^export\s+\*\s+as\s+([A-Za-z_$][\w$]*)\s+from/gm)) names.add(name as string);
+  return names;
+}
+
+const problems: string[] = [];
+const folders = foldersUnder(src);
+const definedIn = new Map<string, string[]>();
+
+for (const folder of folders) {
+  const count = filesIn(folder).length;
+  if (count > MAX_FILES_PER_FOLDER) {
+    problems.push(`${folder}/: ${count} files (at most ${MAX_FILES_PER_FOLDER}; give its files rooms by job)`);
+  }
+  for (const name of filesIn(folder).filter((n) => /\.tsx?$/.test(n))) {
+    const file = path.join(root, folder, name);
+    const shown = path.relative(root, file);
+    const text = readFileSync(file, "utf8");
+    const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+    if (lines > MAX_LINES) problems.push(`${shown}: ${lines} lines (at most ${MAX_LINES})`);
+    if (SYNCHRONOUS.includes(folder) && /\b(await|async)\b/.test(text)) {
+      problems.push(`${shown}: awaits; ${folder}/ runs inside its caller's transaction (a flow awaits)`);
+    }
+    for (const exported of exportedNames(text)) definedIn.set(exported, [...(definedIn.get(exported) ?? []), shown]);
+    const inRoutes = shown.startsWith("src/routes/");
+    for (const [, name] of text.matchAll(/^export const (\w+) = \((?:app|api): OpenAPIHono/gm)) {
+      if (inRoutes && !/^(register|document)[A-Z]/.test(name as string)) {
+        problems.push(`${shown}: exports ${name}; a route registers as register<OperationId>`);
+      }
+    }
+    // The HTML pages stand where the routes do: above the domain modules, below nothing.
+    const inPages = shown.startsWith("src/pages/");
+    const resource = inRoutes ? shown.split("/")[2] : undefined;
+    for (const target of importsOf(file, text)) {
+      if (inRoutes || inPages) {
+        if (target.startsWith("src/calendar/") && !CALENDAR_FACES.has(target))
+          problems.push(`${shown}: imports ${target}; use src/calendar (its gateways) or src/calendar/rules`);
+        if (target.startsWith("src/db") || target.startsWith("drizzle-orm")) {
+          problems.push(`${shown}: imports ${target}; D1 is reached through a domain module`);
+        }
+        // A resource's folder is src/routes/<resource>/; files beside the folders are shared.
+        const parts = target.split("/");
+        if (inRoutes && target.startsWith("src/routes/") && parts.length > 3 && parts[2] !== resource) {
+          problems.push(`${shown}: imports another resource's route ${target}`);
+        }
+        if (inPages && target.startsWith("src/routes/")) problems.push(`${shown}: imports the route ${target}`);
+      } else if (target.startsWith("src/routes/") && shown !== "src/app.ts") {
+        problems.push(`${shown}: imports the route ${target}; routes stand above the modules they call`);
+      }
+    }
+  }
+}
+
+for (const [name, files] of definedIn) {
+  if (files.length > 1)
+    problems.push(`${name}: exported by ${files.length} modules (${files.join(", ")}); name each thing once`);
+}
+
+/**
+ * The src/ tree that docs/operations.md's "Layout" draws: its fenced block, one entry a line —
+ * indented two spaces a level, names first (`bookings/ services/` may share a line), then the
+ * description after two spaces or more. Lines indented as far as the descriptions continue them.
+ */
+function layoutTree(): { folders: Set<string>; files: Set<string> } {
+  const doc = readFileSync(path.join(root, "docs", "operations.md"), "utf8");
+  const block = /^## Layout\n[\s\S]*?^```\n([\s\S]*?)^```/m.exec(doc)?.[1] ?? "";
+  const lines = block.split("\n").filter((line) => line.trim() !== "");
+  const parents: string[] = [];
+  const tree = { folders: new Set<string>(), files: new Set<string>() };
+  for (const line of lines) {
+    const indent = line.length - line.trimStart().length;
+    if (indent >= DESCRIPTION_COLUMN) continue;
+    const depth = indent / 2;
+    const names =
+      line
+        .trim()
+        .split(/\s{2,}/)[0]
+        ?.split(" ") ?? [];
+    parents.length = depth;
+    const parent = parents.join("");
+    for (const name of names) {
+      const entry = parent + name;
+      if (!entry.startsWith("src/")) continue;
+      if (name.endsWith("/")) tree.folders.add(entry.replace(/\/$/, ""));
+      else tree.files.add(entry);
+    }
+    // A line that names several folders is one level: its children (if any) are the last one's.
+    parents[depth] = names.at(-1)?.endsWith("/") ? (names.at(-1) as string) : "";
+  }
+  return tree;
+}
+
+const layout = layoutTree();
+for (const folder of folders) {
+  if (!layout.folders.has(folder)) problems.push(`${folder}/: missing from docs/operations.md, "Layout"`);
+}
+const existing = new Set(folders);
+for (const folder of layout.folders) {
+  if (!existing.has(folder)) problems.push(`docs/operations.md, "Layout": ${folder}/ does not exist`);
+}
+for (const file of layout.files) {
+  if (!statSync(path.join(root, file), { throwIfNoEntry: false })?.isFile()) {
+    problems.push(`docs/operations.md, "Layout": ${file} does not exist`);
   }
 }
 

@@ -24,7 +24,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
-import { addDays, instantOf, type LocalDate, localDateOf, weekdayOf } from "../src/calendar/rules/zoned.ts";
+import { addLocalDays, instantOf, type LocalDate, localDateOf, weekdayOf } from "../src/calendar/rules/zoned.ts";
 import { apiKeyRecord, insertApiKeySql, insertBusinessSql } from "./lib/accounts.ts";
 import { info, out, repoRoot } from "./lib/cli.ts";
 import {
@@ -361,7 +361,11 @@ async function issueDemoFeed(): Promise<string> {
 /** The demo days: the first two dates at least two days ahead (every start > 24 h away) that are Mon, Wed or Fri. */
 function demoDays(): LocalDate[] {
   const days: LocalDate[] = [];
-  for (let date = addDays(localDateOf(Date.now(), DEMO_TIMEZONE), 2); days.length < 2; date = addDays(date, 1)) {
+  for (
+    let date = addLocalDays(localDateOf(Date.now(), DEMO_TIMEZONE), 2);
+    days.length < 2;
+    date = addLocalDays(date, 1)
+  ) {
     if (["mon", "wed", "fri"].includes(weekdayOf(date))) days.push(date);
   }
   return days;

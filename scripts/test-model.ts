@@ -34,25 +34,30 @@ for (let done = 0, i = 0; done < total; done += chunk, i++) {
     MODEL_SEED: String(seed),
     ...(values.trace ? { MODEL_TRACE: "1" } : {}),
   };
-  // Only the random sequences: the regression sequences are the same in every chunk.
-  const run = spawnSync(vitest, ["run", "--project", "workers", "test/model/catalog.test.ts"], {
+  // Only the random sequences (the catalog's and the limits'): the regression sequences are the same in every chunk.
+  const files = ["test/model/catalog.test.ts", "test/model/limits.test.ts"];
+  const run = spawnSync(vitest, ["run", "--project", "workers", ...files], {
     cwd: root,
     env,
     encoding: "utf8",
     maxBuffer: 256 * 1024 * 1024,
   });
   const output = `${run.stdout}${run.stderr}`;
-  const counted = /model: (\d+) sequences, (\d+) commands/.exec(output);
+  const counts = [...output.matchAll(/model(?: \(limits\))?: (\d+) sequences, (\d+) commands/g)];
+  const counted =
+    counts.length === files.length
+      ? counts.reduce((sum, m) => [sum[0] + Number(m[1]), sum[1] + Number(m[2])], [0, 0])
+      : undefined;
   if (run.status !== 0 || !counted) {
     process.stdout.write(output);
     console.error(`model: chunk ${i + 1} (seed ${seed}) failed after ${sequences} sequences passed before it`);
     process.exit(run.status || 1);
   }
-  sequences += Number(counted[1]);
-  commands += Number(counted[2]);
+  sequences += counted[0] as number;
+  commands += counted[1] as number;
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
   console.log(
-    `model: chunk ${i + 1} seed ${seed}: ${counted[1]} sequences; ${sequences} of ${total} in ${minutes} min`,
+    `model: chunk ${i + 1} seed ${seed}: ${counted[0]} sequences; ${sequences} in ${minutes} min (${done + runs} of ${total} asked)`,
   );
 }
 console.log(`model: ${sequences} sequences, ${commands} commands, 0 violations (seeds ${firstSeed}…)`);

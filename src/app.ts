@@ -8,7 +8,7 @@ import { deprecatedOperations } from "./lib/deprecations";
 import { ApiError } from "./lib/errors";
 import { onError, problemResponse } from "./lib/problem";
 import { validationHook } from "./lib/validation";
-import { mcp } from "./mcp";
+import { registerMcp } from "./mcp";
 import { requireApiKey } from "./middleware/auth";
 import { bodyLimit } from "./middleware/body-limit";
 import { deprecation } from "./middleware/deprecation";
@@ -18,23 +18,22 @@ import { requestLog } from "./middleware/request-log";
 import { corsFromEnv, securityHeaders } from "./middleware/security";
 import { pagesApp } from "./pages";
 import { isForm } from "./pages/manage/negotiate";
-import { appointmentsApp } from "./routes/appointments";
 import { bookingsApp } from "./routes/bookings";
 import { businessApp } from "./routes/business";
 import { customersApp } from "./routes/customers";
-import { docs } from "./routes/docs";
+import { registerDocs } from "./routes/docs";
 import { feedsApp } from "./routes/feeds";
-import { health } from "./routes/health";
+import { registerHealth } from "./routes/health";
 import { holdsApp } from "./routes/holds";
-import { manageApp } from "./routes/manage";
-import { manageLinksApp } from "./routes/manage-links";
-import { openApiDocument } from "./routes/openapi";
-import { problems } from "./routes/problems";
+import { manageApp, manageLinksApp } from "./routes/manage-links";
+import { registerOpenApiDocument } from "./routes/openapi";
+import { registerProblems } from "./routes/problems";
 import { providersApp } from "./routes/providers";
 import { publicApp } from "./routes/public";
 import { resourcesApp } from "./routes/resources";
 import { seriesApp } from "./routes/series";
 import { servicesApp } from "./routes/services";
+import { visitsApp } from "./routes/visits";
 import { waitlistApp } from "./routes/waitlist";
 import { webhooksApp } from "./routes/webhooks";
 import { documentWebhookEvents } from "./routes/webhooks/events";
@@ -47,7 +46,7 @@ const keyedApps = {
   "/services": servicesApp,
   "/customers": customersApp,
   "/bookings": bookingsApp,
-  "/appointments": appointmentsApp,
+  "/appointments": visitsApp,
   "/series": seriesApp,
   "/waitlist": waitlistApp,
   "/webhooks": webhooksApp,
@@ -60,13 +59,13 @@ const keyedApps = {
 /** Everything under /api/v1. Public routes first; the rest need an API key. */
 function createApi() {
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-  health(api);
-  problems(api);
-  docs(api);
+  registerHealth(api);
+  registerProblems(api);
+  registerDocs(api);
   // A body is checked after the key (a stranger learns nothing from it) and before any route reads it.
   for (const path of Object.keys(keyedApps)) api.use(`${path}/*`, requireApiKey, rateLimit, jsonBody);
   for (const [path, routes] of Object.entries(keyedApps)) api.route(path, routes);
-  // Public: the address is the key (src/feeds, src/links).
+  // Public: the address is the key (src/feeds, src/manage-links).
   api.route("/feeds", feedsApp);
   // A form is the manage page's own post (src/pages/manage); every other body is the API's JSON.
   api.use("/manage/*", (c, next) => (isForm(c.req.header("Content-Type")) ? next() : jsonBody(c, next)));
@@ -75,14 +74,14 @@ function createApi() {
   api.use("/public/*", jsonBody);
   api.route("/public", publicApp);
   // The tools call the REST routes through the whole app (its middleware included).
-  mcp(api, { fetch: (request, env, ctx) => app.fetch(request, env, ctx), basePath: apiBasePath });
+  registerMcp(api, { fetch: (request, env, ctx) => app.fetch(request, env, ctx), basePath: apiBasePath });
   api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",
     description: "An API key of the business account, such as `bk_live_…`.",
   });
   documentWebhookEvents(api);
-  openApiDocument(api);
+  registerOpenApiDocument(api);
   return api;
 }
 

@@ -5,7 +5,7 @@ export type Caller = {
   businessId: string;
   businessName: string;
   keyId: string;
-  /** The version of the business's manage-link key (src/links/tokens.ts). */
+  /** The version of the business's manage-link key (src/manage-links/tokens.ts). */
   linkKeyVersion: number;
 };
 

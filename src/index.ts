@@ -1,8 +1,8 @@
 import { app } from "./app";
+import type { WebhookMessage } from "./events/events";
 import { nightly } from "./maintenance";
 import { bindingMailer } from "./messages/mailer";
 import { queueConsumer } from "./queue";
-import type { WebhookMessage } from "./webhooks/events";
 
 export { ProviderCalendar, ResourceCalendar, ServiceCalendar } from "./calendar";
 

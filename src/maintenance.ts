@@ -1,5 +1,5 @@
 import { lt } from "drizzle-orm";
-import { everyService, pruneCalendar, reconcile, reconcileClaimed } from "./calendar";
+import { everyService, reconcile, reconcileClaimed, serviceCalendarOf } from "./calendar";
 import { createDb } from "./db/client";
 import { idempotencyKeys } from "./db/schema";
 import { recountLists } from "./lists/counts";
@@ -17,7 +17,7 @@ export async function nightly(env: Env): Promise<void> {
   const deliveries = await pruneWebhookHistory(env.DB);
   const pruned = { calendarBookings: 0, waitlistEntries: 0 };
   for await (const service of everyService(db)) {
-    const { bookings, waitlist } = await pruneCalendar(env, service.businessId, service.id);
+    const { bookings, waitlist } = await serviceCalendarOf(env, service.businessId, service.id).prune();
     pruned.calendarBookings += bookings;
     pruned.waitlistEntries += waitlist;
   }

@@ -3,10 +3,11 @@
  * event) and its dead-letter queue. `mailerOf` gives the e-mail service a batch sends through:
  * the `EMAIL` binding in production (src/index.ts); the tests record what it sends.
  */
-import { payloadWithLink } from "./links/present";
+
+import type { WebhookMessage } from "./events/events";
+import { payloadWithLink } from "./manage-links/present";
 import type { Mailer } from "./messages/mailer";
 import { deadLetterWebhooks, deliverWebhooks } from "./webhooks/deliver";
-import type { WebhookMessage } from "./webhooks/events";
 
 export const queueConsumer =
   (mailerOf: (env: Env) => Mailer) =>

@@ -4,7 +4,7 @@
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import type { ServiceCalendar as ProductionCalendar } from "../src/calendar/service/service-calendar";
+import type { ServiceCalendar as ProductionCalendar } from "../src/calendar/service/object/service-calendar";
 import { claimedCalendarOf, serviceCalendarOf } from "../src/calendar/stubs";
 import type { CalendarFaults, Calls, ServiceCalendar } from "./worker";
 

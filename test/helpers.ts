@@ -2,7 +2,7 @@
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import { newAccount } from "../src/accounts/accounts";
-import { linkWrites } from "../src/calendar/sync/booking-links";
+import { assignmentWrites } from "../src/calendar/sync/booking-assignments";
 import { createDb } from "../src/db/client";
 import { bind, readBatch } from "../src/db/prepared";
 import { apiKeys, type BookingRow, bookings, businesses } from "../src/db/schema";
@@ -100,7 +100,7 @@ export async function insertBooking(businessId: string, fields: BookingFields): 
     .values({ ...row, providerIds });
   await readBatch(
     env.DB,
-    linkWrites(db()).map((query) => bind(query, { id: row.id })),
+    assignmentWrites(db()).map((query) => bind(query, { id: row.id })),
   );
   return row;
 }

@@ -1,10 +1,11 @@
 /**
  * The Worker the Workers tests run (vitest.config.ts `main`): the production exports, except
  * that the calendar's D1 writer and queue publisher can have a fault put in front of them, and
- * that every calendar counts the calls it answers for other objects (`calls`, by method), so a
- * test can bound the work a request causes, and the queue consumer sends e-mails through a
- * recorder of the real `EMAIL` binding (with faults of its own). Production code has no such
- * switch; only these subclasses and wrappers do.
+ * that every calendar counts the calls it answers for other objects (`calls`, by method; a
+ * service's calendar also its bookings and hold reads for the Worker), so a test can bound the
+ * work a request causes, and the queue consumer sends e-mails through a recorder of the real
+ * `EMAIL` binding (with faults of its own). Production code has no such switch; only these
+ * subclasses and wrappers do.
  */
 
 /** Calls a calendar answered, by method name. */
@@ -27,16 +28,18 @@ import type {
 import { ProviderCalendar as ProductionProviderCalendar } from "../src/calendar/provider/provider-calendar";
 import type { ReadLimits } from "../src/calendar/provider/sync-flow";
 import { ResourceCalendar as ProductionResourceCalendar } from "../src/calendar/resource/resource-calendar";
-import type { SeatConfirmation } from "../src/calendar/service/seat-claims";
-import { ServiceCalendar as ProductionCalendar } from "../src/calendar/service/service-calendar";
+import { ServiceCalendar as ProductionCalendar } from "../src/calendar/service/object/service-calendar";
+import type { SeatConfirmation } from "../src/calendar/service/steps/seat-claims";
 import type { EventPublisher } from "../src/calendar/sync/event-relay";
 import type { PersistOutcome } from "../src/calendar/sync/outbox";
 import type { D1Writer, StoredBooking } from "../src/calendar/sync/persist";
 import type { WriteBehindSinks } from "../src/calendar/sync/write-behind";
+import type { CalendarResult, CreateBookingCommand } from "../src/calendar/types";
+import type { Hold } from "../src/domain/hold";
+import type { BookingEvent } from "../src/events/events";
 import production from "../src/index";
 import { bindingMailer, type Mailer } from "../src/messages/mailer";
 import { queueConsumer } from "../src/queue";
-import type { BookingEvent } from "../src/webhooks/events";
 
 /** A message the consumer handed to the e-mail binding, and what came of it. */
 export type SentMail = { message: EmailMessageBuilder; messageId?: string; error?: string };
@@ -116,6 +119,16 @@ export class ServiceCalendar extends ProductionCalendar {
           : real.writeToD1(records, events),
       publish: (events) => (this.faults.publish ? this.faults.publish(events, real.publish) : real.publish(events)),
     };
+  }
+
+  override async createBooking(command: CreateBookingCommand): Promise<CalendarResult> {
+    count(this.calls, "createBooking");
+    return super.createBooking(command);
+  }
+
+  override async getHold(id: string): Promise<Hold | null> {
+    count(this.calls, "getHold");
+    return super.getHold(id);
   }
 
   override async claim(command: SeatCommand): Promise<ClaimResult> {

@@ -2,12 +2,15 @@
  * `npm run bench -- --profile`: CPU profiles of the API's isolate under load, one per kind of
  * request (`/health`, a list, one day's availability, a create, a 3-segment visit, a weekly series
  * of 12, a week's availability of a service with 1 and with 20 providers, a create and a weekly series
- * of 52 refused by a closed room of a service with 50 people and 5 rooms), recorded through workerd's
+ * of 52 refused by a closed room of a service with 50 people and 5 rooms, one day and one week of a
+ * service of three people: `day-3-people`, `week-3-people`, and that day with every limit set:
+ * `day-3-limited`), recorded through workerd's
  * inspector. Saves bench/out/<kind>.cpuprofile (open in Chrome DevTools' Performance panel) and
  * prints where the sampled time goes, by function (self time). `-- --only a,b` profiles those kinds.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { dayOfThree, dayPath, weekPath } from "./day-of-three.ts";
 import { type CpuProfile, connectInspector, selfTimeByFunction } from "./inspector.ts";
 import { runScenario } from "./load.ts";
 import { refusalService } from "./refusals.ts";
@@ -47,6 +50,10 @@ export async function profile(options: { seconds: number; outDir: string; only?:
     const twenty = wanted("week-20-people") ? await serviceOfPeople(server.url, key, 20) : "";
     const refusals =
       wanted("refused-create") || wanted("refused-series") ? await refusalService(server.url, key) : undefined;
+    // Issue 41's day of three people (scripts/bench/day-of-three.ts), and the same with every limit set.
+    const three = wanted("day-3-people") || wanted("week-3-people");
+    const ofThree = three ? await dayOfThree(server.url, key, "Three", false) : "";
+    const limited = wanted("day-3-limited") ? await dayOfThree(server.url, key, "Three limited", true) : "";
     let visitN = 0;
     let seriesN = 0;
     const kinds = [
@@ -88,6 +95,9 @@ export async function profile(options: { seconds: number; outDir: string; only?:
         kind: "refused-series",
         request: () => ({ method: "POST", path: "/api/v1/series", body: refusals?.seriesReject }),
       },
+      { kind: "day-3-people", request: () => ({ path: dayPath(ofThree) }) },
+      { kind: "week-3-people", request: () => ({ path: weekPath(ofThree) }) },
+      { kind: "day-3-limited", request: () => ({ path: dayPath(limited) }) },
     ].filter(({ kind }) => wanted(kind));
     mkdirSync(options.outDir, { recursive: true });
     await inspector.send("Profiler.enable");

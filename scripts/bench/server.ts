@@ -44,16 +44,23 @@ export type BenchServer = {
  * Options for a bench server; `inspectorPort` opens workerd's inspector to the worker's isolate
  * and serves the bundle unminified, so a CPU profile names functions as the source does.
  */
-export type ServeOptions = { inspectorPort?: number };
+export type ServeOptions = {
+  inspectorPort?: number;
+  /**
+   * The checkout whose bundle, wrangler.toml and migrations are served (default: this one); the
+   * bench against an earlier commit serves that commit's tree (scripts/bench/baseline.ts).
+   */
+  root?: string;
+};
 
 /** A calibration Worker's options: `assets: false` leaves out the static-assets binding and its router. */
 export type CalibrationOptions = ServeOptions & { assets?: boolean };
 
 /** The Worker's Miniflare options as `wrangler.toml` gives them (assets included). */
-function wranglerWorkerOptions() {
+function wranglerWorkerOptions(checkout = root) {
   // Module rules describe unbundled sources; the dry-run output is one bundled module.
   const { modulesRules: _rules, ...workerOptions } = unstable_getMiniflareWorkerOptions(
-    path.join(root, "wrangler.toml"),
+    path.join(checkout, "wrangler.toml"),
   ).workerOptions;
   return workerOptions;
 }
@@ -112,13 +119,14 @@ export async function startCalibrationServer(options: CalibrationOptions = {}) {
 
 /** Builds the Worker and serves it on workerd with fresh local storage. */
 export async function startBenchServer(options: ServeOptions = {}): Promise<BenchServer> {
+  const checkout = options.root ?? root;
   const work = mkdtempSync(path.join(tmpdir(), "booking-bench-"));
   const outdir = path.join(work, "build");
   const build = spawnSync(
     path.join(root, "node_modules", ".bin", "wrangler"),
     ["deploy", "--dry-run", "--outdir", outdir, ...(options.inspectorPort ? ["--minify=false"] : [])],
     {
-      cwd: root,
+      cwd: checkout,
       env: { ...process.env, ...quietWrangler },
       encoding: "utf8",
     },
@@ -130,7 +138,7 @@ export async function startBenchServer(options: ServeOptions = {}): Promise<Benc
   // requests with no assets router in front; the static files come from a worker of their own
   // matched on their path. Miniflare puts its router in front of every request of a worker with
   // assets, whatever `run_worker_first` says (docs/performance.md, "The static-assets router").
-  const { assets, ...workerOptions } = wranglerWorkerOptions();
+  const { assets, ...workerOptions } = wranglerWorkerOptions(checkout);
   // The load comes from one API key: lift its per-key budgets so the bench measures the API, not the limiter.
   const unlimited = { limit: 1_000_000_000, period: 60 };
   const ratelimits = Object.fromEntries(
@@ -186,7 +194,7 @@ export async function startBenchServer(options: ServeOptions = {}): Promise<Benc
   const url = (await mf.ready).toString().replace(/\/$/, "");
   const db = await mf.getD1Database("DB");
   const businesses = new Map<string, string>();
-  await applyMigrations(db);
+  await applyMigrations(db, checkout);
 
   return {
     url,
@@ -235,8 +243,8 @@ export async function startBenchServer(options: ServeOptions = {}): Promise<Benc
 }
 
 /** Applies migrations/*.sql in order, as `wrangler d1 migrations apply` would. */
-async function applyMigrations(db: Awaited<ReturnType<Miniflare["getD1Database"]>>): Promise<void> {
-  const dir = path.join(root, "migrations");
+async function applyMigrations(db: Awaited<ReturnType<Miniflare["getD1Database"]>>, checkout: string): Promise<void> {
+  const dir = path.join(checkout, "migrations");
   for (const file of readdirSync(dir)
     .filter((f) => f.endsWith(".sql"))
     .sort()) {

@@ -6,7 +6,7 @@
 import { zValidator } from "@hono/zod-validator";
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
-import { importAppointments } from "../bookings/import";
+import { importBookings } from "../bookings/import";
 import { reconcile, reconcileClaimed } from "../calendar";
 import type { AppEnv } from "../env";
 import { sha256Hex } from "../lib/crypto";
@@ -37,7 +37,7 @@ const ImportSchema = z.strictObject({
     .max(1000),
 });
 
-/** `/internal`: reconciliation of the calendars with D1, and imports of existing appointments. */
+/** `/internal`: reconciliation of the calendars with D1, and imports of existing bookings. */
 export const adminApp = new Hono<AppEnv>();
 adminApp.use(requireAdminToken, jsonBody);
 adminApp.get("/reconcile", async (c) => {
@@ -64,6 +64,6 @@ adminApp.post(
   }),
   async (c) => {
     const serviceId = c.req.param("serviceId");
-    return c.json(await importAppointments(c.env, c.var.db, serviceId, c.req.valid("json").bookings));
+    return c.json(await importBookings(c.env, c.var.db, serviceId, c.req.valid("json").bookings));
   },
 );

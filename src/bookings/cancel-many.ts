@@ -3,9 +3,9 @@
  * each in its own service's calendar: each cancel is final where it lands, so a failure midway
  * leaves the rest for a retry of the same request.
  */
-import { changeBooking, waitlistOf } from "../calendar";
+import { serviceCalendarOf } from "../calendar";
 import type { Booking } from "../domain/booking";
-import { bookingOrThrow } from "./refusal";
+import { bookingOrThrow } from "../refusals/problems";
 
 /**
  * Cancels each booking; answers those this call cancelled, by id. One another request
@@ -19,7 +19,7 @@ export async function cancelEach(
 ): Promise<Map<string, Booking>> {
   const cancelled = new Map<string, Booking>();
   for (const booking of bookings) {
-    const result = await changeBooking(env, businessId, booking.serviceId, {
+    const result = await serviceCalendarOf(env, businessId, booking.serviceId).changeBookingStatus({
       bookingId: booking.id,
       status: "CANCELLED",
       cancellationReason: reason,
@@ -30,6 +30,7 @@ export async function cancelEach(
   // A segment's seat may have been held back by a person or room another segment still held:
   // each service's waitlist is offered again once all are cancelled.
   const services = new Set(bookings.map((b) => b.serviceId));
-  if (services.size > 1) await Promise.all([...services].map((id) => waitlistOf(env, businessId, id).offer()));
+  if (services.size > 1)
+    await Promise.all([...services].map((id) => serviceCalendarOf(env, businessId, id).offerWaitlist()));
   return cancelled;
 }

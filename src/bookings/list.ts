@@ -8,15 +8,15 @@ import type { Database } from "../db/client";
 import { bind, keysetQueries, pageQueries, preparedOnce, type ReadBatch } from "../db/prepared";
 import { bookingProviders, bookingResources, bookings, providers, resources } from "../db/schema";
 import { type Booking, type BookingFilters, toBooking } from "../domain/booking";
-import { type CursorRequest, type ListPage, pageAt, positionOf } from "../lib/cursor";
 import { ApiError } from "../lib/errors";
-import { offsetOf } from "../lib/pagination";
 import { keptBookingDimension, keptTotal } from "../lists/counts";
+import { type CursorRequest, type ListPage, pageAt, positionOf } from "../lists/cursor";
+import { offsetOf } from "../lists/pagination";
 
 const filterNames = ["status", "serviceId", "customerId", "providerId", "resourceId", "from", "to"] as const;
 
-/** Bookings linked to the person or resource named by the placeholder `name`, through its link table. */
-function linkedTo(db: Database, name: "providerId" | "resourceId") {
+/** Bookings linked to the person or resource named by the placeholder `name`, through its assignment table. */
+function assignedTo(db: Database, name: "providerId" | "resourceId") {
   const [table, column] =
     name === "providerId"
       ? ([bookingProviders, bookingProviders.providerId] as const)
@@ -45,8 +45,8 @@ function listQueries(db: Database, filters: BookingFilters) {
       has("status") ? eq(bookings.status, sql.placeholder("status")) : undefined,
       has("serviceId") ? eq(bookings.serviceId, sql.placeholder("serviceId")) : undefined,
       has("customerId") ? eq(bookings.customerId, sql.placeholder("customerId")) : undefined,
-      has("providerId") ? linkedTo(db, "providerId") : undefined,
-      has("resourceId") ? linkedTo(db, "resourceId") : undefined,
+      has("providerId") ? assignedTo(db, "providerId") : undefined,
+      has("resourceId") ? assignedTo(db, "resourceId") : undefined,
       has("from") ? gte(bookings.startTime, sql.placeholder("from")) : undefined,
       has("to") ? lt(bookings.startTime, sql.placeholder("to")) : undefined,
     );
@@ -80,7 +80,7 @@ function ownerRead(db: Database, businessId: string, ownerId: string, scope: Sco
 }
 
 /**
- * One page of the business's bookings matching the filters, newest appointment first
+ * One page of the business's bookings matching the filters, newest booking first
  * (`startTime` desc, then `id` desc), by page number or by cursor, and how many match: one D1
  * round trip. The total is a kept count for no filter or one of status, serviceId, customerId,
  * providerId; other combinations count their rows. With both `from` and `to`, `from` must be

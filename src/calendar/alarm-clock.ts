@@ -2,8 +2,14 @@
  * The object's one alarm, armed from inside a synchronous transaction: SQLite-backed storage
  * commits `setAlarm` with the transaction's writes, so a row that needs the alarm and the alarm
  * itself become durable together. The time already set is kept here (read once at start-up), so
- * arming only ever moves the alarm earlier.
+ * arming only ever moves the alarm earlier. The work it re-drives is retried with one backoff.
  */
+
+/** Exponential backoff for work owed to D1, the queue or another calendar: 1 s, 2 s, 4 s … capped at 5 minutes. */
+export function retryDelayMs(attempt: number): number {
+  return Math.min(1_000 * 2 ** Math.max(0, attempt - 1), 300_000);
+}
+
 export class AlarmClock {
   private at: number | null = null;
 

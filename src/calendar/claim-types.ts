@@ -6,6 +6,7 @@
  */
 import type { BookingRecord } from "../domain/booking";
 import type { DateOverride, WeeklySchedule, WorkingHours } from "../domain/schedule";
+import type { ServiceLimitSettings } from "./rules/limits";
 import type { ServiceRules } from "./rules/service-rules";
 
 /**
@@ -25,8 +26,12 @@ export type ClaimedSettings = {
   active: boolean;
 };
 
-/** A person's settings as their calendar needs them. */
-export type ProviderSnapshot = ClaimedSettings & WorkingHours & { dateOverrides: DateOverride[] };
+/**
+ * A person's settings as their calendar needs them; `limits.perDay`: their claims of every
+ * service starting on one local day in their zone (absent or null: no limit).
+ */
+export type ProviderSnapshot = ClaimedSettings &
+  WorkingHours & { dateOverrides: DateOverride[]; limits?: { perDay?: number | null } };
 
 /**
  * A resource's settings (a room, a chair, a machine): `quantity` identical units; open whenever
@@ -69,6 +74,11 @@ export type ClaimSpan = {
    */
   alongside?: string | readonly string[] | null;
   /**
+   * The claim this one replaces once the booking commits (a move's current claim here): not
+   * counted against the person's daily limit beside it. A visit's other segments are not.
+   */
+  replaces?: string | null;
+  /**
    * The booking this claim is for, when its id does not say (a hold's claim kept for the booking
    * made from it): the person's calendar writes the booking's event under this id.
    */
@@ -85,7 +95,9 @@ export type ClaimReason =
   | "resource_unavailable"
   /** A service's seats (a visit's segment): its own rules. */
   | "outside_working_hours"
-  | "fully_booked";
+  | "fully_booked"
+  /** A booking limit of the person (per day) or of the service (rules/limits.ts). */
+  | "limit_reached";
 
 /**
  * What `claim` answers; `replayed` when the same claim was already held with the same span.
@@ -120,7 +132,8 @@ export type Range = { from: number; to: number };
 export type ClaimedSnapshot<S extends ClaimedSettings = ClaimedSettings> = { settings: S | null; claims: HeldClaim[] };
 
 /** The service as a seat claim is decided against (the calendar's `ServiceSnapshot`). */
-export type SeatService = ServiceRules & { id: string; businessId: string; version: number; reminders?: number[] };
+export type SeatService = ServiceRules &
+  ServiceLimitSettings & { id: string; businessId: string; version: number; reminders?: number[] };
 
 /**
  * A claim on another service's seat: the booking it will become (built by the entry), the

@@ -11,11 +11,3 @@ export const CALENDAR_KEEPS_PAST_MS = 2 * 86_400_000;
  * keeps it readable this long after its slot ended, then the nightly prune drops it.
  */
 export const WAITLIST_KEEPS_PAST_MS = 30 * 86_400_000;
-
-/** Exponential backoff for work owed to D1, the queue or another calendar: 1 s, 2 s, 4 s … capped at 5 minutes. */
-export function retryDelayMs(attempt: number): number {
-  return Math.min(1_000 * 2 ** Math.max(0, attempt - 1), 300_000);
-}
-
-/** The message of a thrown value, for logs and `last_error`. */
-export const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -1,10 +1,11 @@
 /**
  * Reading the live slot calendar of a service that claims other calendars: the service's seats,
  * the claims of each person and resource it needs and the busy spans of each person's own
- * calendars, read in parallel, then counted together (rules/slot-counts.ts) by the same rules
- * their calendars decide a claim with.
+ * calendars (and, with a daily limit, their claims per day), read in parallel, then counted
+ * together (rules/slot-counts.ts) by the same rules their calendars decide a claim with.
  */
 import type { HeldClaim, ProviderSnapshot, Range, ResourceSnapshot } from "./claim-types";
+import { fullOn } from "./provider/day-limit";
 import type { PersonTime } from "./provider/provider-calendar";
 import { blockedSpan } from "./rules/service-rules";
 import { type CountedSlot, countSlots } from "./rules/slot-counts";
@@ -30,7 +31,13 @@ function counted(service: ServiceSnapshot, slots: LiveSlot[], staffing: SlotPeop
     {
       people:
         people &&
-        staffing.people?.map((provider, i) => ({ provider, claims: people[i]?.claims ?? [], busy: people[i]?.busy })),
+        staffing.people?.map((provider, i) => ({
+          provider,
+          claims: people[i]?.claims ?? [],
+          busy: people[i]?.busy,
+          // Whether the person's day of a start holds their daily limit (provider/day-limit.ts).
+          full: fullOn(people[i]?.days ?? [], provider.limits?.perDay),
+        })),
       team: service.providerMode === "all",
       resources: resources && staffing.resources?.map((resource, i) => ({ resource, claims: resources[i] ?? [] })),
     },
@@ -44,13 +51,14 @@ async function readTime<P, R>(
   service: ServiceSnapshot,
   staffing: SlotPeople,
   read: {
-    person: (calendar: ReturnType<typeof providerCalendarOf>) => Promise<P>;
+    person: (calendar: ReturnType<typeof providerCalendarOf>, person: ProviderSnapshot) => Promise<P>;
     resource: (calendar: ReturnType<typeof claimedCalendarOf>) => Promise<R>;
   },
 ): Promise<{ people?: P[]; resources?: R[] }> {
   const { businessId } = service;
   const [people, resources] = await Promise.all([
-    staffing.people && Promise.all(staffing.people.map((p) => read.person(providerCalendarOf(env, businessId, p.id)))),
+    staffing.people &&
+      Promise.all(staffing.people.map((p) => read.person(providerCalendarOf(env, businessId, p.id), p))),
     staffing.resources?.length
       ? Promise.all(
           staffing.resources.map((r) =>
@@ -78,7 +86,7 @@ export async function slotCalendar(
   const [slots, read] = await Promise.all([
     serviceCalendarOf(env, service.businessId, service.id).availability(service, from, to),
     readTime(env, service, staffing, {
-      person: (calendar) => calendar.timeBetween(around.start, around.end),
+      person: (calendar, person) => calendar.timeBetween(around.start, around.end, person, { from, to }),
       resource: (calendar) => calendar.claimsBetween(around.start, around.end),
     }),
   ]);
@@ -104,14 +112,14 @@ export async function slotsAt(
   const [slots, read] = await Promise.all([
     serviceCalendarOf(env, service.businessId, service.id).availabilityEach(service, ranges),
     readTime(env, service, staffing, {
-      person: (calendar) => calendar.timeAround(around),
+      person: (calendar, person) => calendar.timeAround(around, person, ranges),
       resource: (calendar) => calendar.claimsAround(around),
     }),
   ]);
   const now = Date.now();
   return starts.map((start, i) => {
     const at = {
-      people: read.people?.map((c) => c[i] ?? { claims: [], busy: [] }),
+      people: read.people?.map((c) => c[i] ?? { claims: [], busy: [], days: [] }),
       resources: read.resources?.map((c) => c[i] ?? []),
     };
     return counted(service, slots[i] ?? [], staffing, at, now).find((s) => Date.parse(s.startTime) === start);

@@ -5,8 +5,12 @@ import type { Hold } from "../domain/hold";
 import type { Answers } from "../domain/questions";
 import type { WaitlistEntry } from "../domain/waitlist";
 import type { ClaimReason, ProviderSnapshot, ResourceSnapshot } from "./claim-types";
+import type { ServiceLimitSettings } from "./rules/limits";
 import type { PolicyRefusal } from "./rules/policy";
 import type { ServiceRules } from "./rules/service-rules";
+
+/** A request's `Idempotency-Key` and the fingerprint of its request (service/tables/idempotency-records.ts). */
+export type IdempotencyKey = { key: string; requestHash: string };
 
 /** The service as the calendar needs it, sent with every call so edits apply at once. */
 export type ServiceSnapshot = ServiceRules & {
@@ -15,11 +19,11 @@ export type ServiceSnapshot = ServiceRules & {
   requiresConfirmation: boolean;
   /** With providers: `one` of them performs each booking (default), or `all` of them together. */
   providerMode?: "one" | "all";
-  /** The service's version in D1 when the Worker read it (service-version.ts). */
+  /** The service's version in D1 when the Worker read it (service/tables/service-version.ts). */
   version: number;
-  /** Minutes before a booking's start at which a `booking.reminder` is sent (reminders.ts). */
+  /** Minutes before a booking's start at which a `booking.reminder` is sent (service/tables/reminders.ts). */
   reminders?: number[];
-};
+} & ServiceLimitSettings;
 
 /**
  * Who may staff a booking: the service's providers (empty or absent: a service without providers;
@@ -33,20 +37,40 @@ export type StaffingRequest = {
   resources?: ResourceSnapshot[];
 };
 
-export type CreateBookingCommand = StaffingRequest & {
+/** The customer's side of a booking request: who, their notes and their answers. */
+export type BookingDraft = Pick<
+  BookingRecord,
+  "customerName" | "customerEmail" | "customerPhone" | "notes" | "answers"
+>;
+
+/**
+ * A hold of this calendar to book (`POST /bookings` with `holdId`), and the fields the request
+ * sent beside it: each must agree with the hold, which the calendar checks itself (one call).
+ */
+export type HoldToBook = {
+  id: string;
+  sent: { serviceId?: string; startTime?: string; endTime?: string; providerId?: string };
+};
+
+type BookingCommandBase = StaffingRequest & {
   service: ServiceSnapshot;
-  booking: Pick<
-    BookingRecord,
-    "customerName" | "customerEmail" | "customerPhone" | "startTime" | "endTime" | "notes" | "answers"
-  >;
   /** The customer's id if D1 already knows the e-mail; otherwise the calendar makes one. */
   customerId: string | null;
-  idempotency?: { key: string; requestHash: string };
-  /** A live hold of this calendar to turn into the booking (its time, seat and provider). */
-  holdId?: string | null;
+  idempotency?: IdempotencyKey;
   /** The operator import: the customer is not sent a confirmation. */
   imported?: boolean;
 };
+
+/** A new booking of a slot: its times, checked by every rule of the service. */
+export type SlotBookingCommand = BookingCommandBase & {
+  booking: BookingDraft & Pick<BookingRecord, "startTime" | "endTime">;
+  hold?: undefined;
+};
+
+/** A live hold turned into the booking: the hold's time, seat and provider. */
+export type HoldBookingCommand = BookingCommandBase & { booking: BookingDraft; hold: HoldToBook };
+
+export type CreateBookingCommand = SlotBookingCommand | HoldBookingCommand;
 
 /** What makes a change conditional or repeatable: `If-Match` versions and the `Idempotency-Key`. */
 type Preconditions = {
@@ -56,7 +80,7 @@ type Preconditions = {
    * The request's `Idempotency-Key`: a change this calendar already made under the key is answered
    * again (a cancel is not refused as a transition from the status it led to).
    */
-  idempotency?: { key: string; requestHash: string };
+  idempotency?: IdempotencyKey;
   /**
    * Set when a customer's manage link asks: refused with `policy_window` once the booking starts
    * in less than this many minutes (rules/policy.ts). Absent for calls with an API key.
@@ -64,7 +88,7 @@ type Preconditions = {
   customerNoticeMinutes?: number;
 };
 
-export type TransitionCommand = Preconditions & {
+export type StatusChangeCommand = Preconditions & {
   bookingId: string;
   status?: BookingStatus;
   cancellationReason?: string | null;
@@ -118,7 +142,7 @@ export type VisitSegment = StaffingRequest & { service: ServiceSnapshot; answers
 
 /**
  * A visit: segments back to back from `startTime`, each a booking of its own service; the first
- * segment's service calendar is the entry that claims every other calendar (visit.ts).
+ * segment's service calendar is the entry that claims every other calendar (service/flows/create-visit.ts).
  */
 export type VisitCommand = {
   /** The visit's id (`apt_…`), or a series' (`ser_…`) with `series` set. */
@@ -132,7 +156,7 @@ export type VisitCommand = {
   series?: { times: { start: number; end: number }[] };
   customer: Pick<BookingRecord, "customerName" | "customerEmail" | "customerPhone" | "notes">;
   customerId: string | null;
-  idempotency?: { key: string; requestHash: string };
+  idempotency?: IdempotencyKey;
 };
 
 /**
@@ -146,8 +170,8 @@ export type VisitResult =
 
 /**
  * Why a slot is unavailable: the service's own rules (`outside_working_hours`, `fully_booked`),
- * a claimed calendar's (`provider_unavailable`, `provider_busy`, `resource_unavailable`), or no
- * provider could be assigned (`no_provider_available`).
+ * a claimed calendar's (`provider_unavailable`, `provider_busy`, `resource_unavailable`), no
+ * provider could be assigned (`no_provider_available`), or a booking limit (`limit_reached`).
  */
 export type SlotReason = "outside_working_hours" | "fully_booked" | ClaimReason | "no_provider_available";
 
@@ -159,6 +183,7 @@ export const slotReasons: readonly SlotReason[] = [
   "provider_busy",
   "no_provider_available",
   "resource_unavailable",
+  "limit_reached",
 ];
 
 /** Why the calendar refused; the route maps each to an HTTP problem. */
@@ -172,6 +197,10 @@ export type CalendarRefusal =
   /** Another object did not answer (reset, overloaded): nothing is held; the client may retry. */
   | { code: "unavailable"; detail: string }
   | { code: "hold_expired"; detail: string }
+  /** `holdId` names no hold of this calendar. */
+  | { code: "no_such_hold"; detail: string }
+  /** Fields sent beside `holdId` that differ from the hold's, each with its path. */
+  | { code: "hold_mismatch"; detail: string; errors: { path: string; message: string }[] }
   /** The command was decided against an older version of the service than the calendar knows. */
   | { code: "service_changed"; detail: string }
   /** A customer's manage link asked inside the service's policy window. */
@@ -183,6 +212,7 @@ export type CalendarResult =
   | { ok: true; booking: Booking; version: number; replayed: boolean }
   | { ok: false; refusal: CalendarRefusal };
 
+export type { ServiceLimitSettings } from "./rules/limits";
 export type { CalendarSlot } from "./rules/slots";
 
 /** Live counters of a service's calendar. */

@@ -1,8 +1,8 @@
 /** A customer's erasure: placeholders everywhere the API keeps their details. */
 import { and, eq, sql } from "drizzle-orm";
-import { type CustomerDetails, erasedDetails } from "../calendar";
 import type { Database } from "../db/client";
 import { bookings, customers, idempotencyKeys, webhookEvents } from "../db/schema";
+import { type CustomerDetails, erasedDetails } from "../domain/erasure";
 import { loadOwned } from "../lib/rows";
 import { eraseMessages } from "../messages/records";
 import { rewriteCustomerInCalendars } from "./calendars";

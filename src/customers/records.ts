@@ -3,12 +3,12 @@ import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { bind, keysetQueries, pageQueries, preparedOnce, type ReadBatch } from "../db/prepared";
 import { type CustomerRow, customers } from "../db/schema";
-import { type CursorRequest, type ListPage, pageAt, positionOf } from "../lib/cursor";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { offsetOf } from "../lib/pagination";
 import { loadOwned } from "../lib/rows";
 import { keptTotal } from "../lists/counts";
+import { type CursorRequest, type ListPage, pageAt, positionOf } from "../lists/cursor";
+import { offsetOf } from "../lists/pagination";
 
 /** The business's customer with this id, or a 404 that does not tell other tenants' ids (or erased people) apart. */
 export const loadCustomer = (db: Database, businessId: string, id: string): Promise<CustomerRow> =>

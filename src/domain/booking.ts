@@ -9,6 +9,20 @@ import type { Answers } from "./questions";
 export const bookingStatuses = ["PENDING", "CONFIRMED", "CANCELLED", "COMPLETED", "NO_SHOW"] as const;
 export type BookingStatus = (typeof bookingStatuses)[number];
 
+/** Allowed status changes (docs/api-behaviour.md, "Booking statuses"). PENDING and CONFIRMED hold capacity. */
+export const allowedTransitions: Record<BookingStatus, readonly BookingStatus[]> = {
+  PENDING: ["CONFIRMED", "CANCELLED"],
+  CONFIRMED: ["CANCELLED", "COMPLETED", "NO_SHOW"],
+  CANCELLED: [],
+  COMPLETED: [],
+  NO_SHOW: [],
+};
+
+/** Whether a booking in `from` may move to `to`. */
+export function canTransition(from: BookingStatus, to: BookingStatus): boolean {
+  return allowedTransitions[from].includes(to);
+}
+
 /** A booking as its calendar keeps it and D1 stores it. */
 export type BookingRecord = {
   id: string;
@@ -108,7 +122,7 @@ export const HOLDING_STATUSES = ["PENDING", "CONFIRMED"] as const satisfies read
 /** Whether a booking in `status` takes a seat. */
 export const holdsCapacity = (status: BookingStatus) => (HOLDING_STATUSES as readonly BookingStatus[]).includes(status);
 
-/** What a bookings list may be narrowed to; `from` and `to` bound the appointment's start. */
+/** What a bookings list may be narrowed to; `from` and `to` bound the booking's start. */
 export type BookingFilters = {
   status?: BookingStatus;
   serviceId?: string;

@@ -1,10 +1,10 @@
 /** Bookings as calendar events, and the answer that carries them (with an ETag of its bytes). */
 import type { Context } from "hono";
-import { isErasedEmail } from "../calendar";
 import type { BookingStatus } from "../domain/booking";
+import { isErasedEmail } from "../domain/erasure";
 import { sha256Hex } from "../lib/crypto";
 import { respondConditionallyText } from "../lib/etag";
-import { type CalendarEvent, firstName, renderCalendar } from "./ical";
+import { type CalendarEvent, firstName, renderCalendar } from "../lib/ical";
 
 /** What an event is made of: the booking's times and status, its service's name and its customer's name. */
 export type EventSource = {

@@ -1,10 +1,20 @@
 /** Holds as the Worker finds them: D1 says which service's calendar keeps one, the calendar what it is now. */
 import { and, eq } from "drizzle-orm";
-import { findHold, releaseHold } from "../calendar";
+import { serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
 import { holds } from "../db/schema";
 import type { Hold } from "../domain/hold";
 import { ApiError } from "../lib/errors";
+
+/** The service whose calendar keeps the business's hold with this id (D1 alone), or undefined. */
+export async function serviceOfHold(db: Database, businessId: string, id: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ serviceId: holds.serviceId })
+    .from(holds)
+    .where(and(eq(holds.businessId, businessId), eq(holds.id, id)))
+    .limit(1);
+  return row?.serviceId;
+}
 
 /** The business's hold with this id as its calendar knows it now, and its service; null if there is none. */
 export async function holdOf(
@@ -13,13 +23,9 @@ export async function holdOf(
   businessId: string,
   id: string,
 ): Promise<{ hold: Hold; serviceId: string } | null> {
-  const [row] = await db
-    .select({ serviceId: holds.serviceId })
-    .from(holds)
-    .where(and(eq(holds.businessId, businessId), eq(holds.id, id)))
-    .limit(1);
-  const hold = row ? await findHold(env, businessId, row.serviceId, id) : null;
-  return row && hold ? { hold, serviceId: row.serviceId } : null;
+  const serviceId = await serviceOfHold(db, businessId, id);
+  const hold = serviceId ? await serviceCalendarOf(env, businessId, serviceId).getHold(id) : null;
+  return serviceId && hold ? { hold, serviceId } : null;
 }
 
 /** The business's hold with this id as its calendar knows it now, or a 404 that does not tell tenants apart. */
@@ -30,9 +36,9 @@ export async function loadHold(env: Env, db: Database, businessId: string, id: s
 }
 
 /** Frees the business's hold's seat (and provider's time) at once; a hold that already ended stays as it is. */
-export async function releaseHeldSeat(env: Env, db: Database, businessId: string, id: string): Promise<void> {
+export async function releaseHold(env: Env, db: Database, businessId: string, id: string): Promise<void> {
   const { serviceId } = await loadHold(env, db, businessId, id);
-  await releaseHold(env, businessId, serviceId, id);
+  await serviceCalendarOf(env, businessId, serviceId).releaseHold(id);
   await db
     .update(holds)
     .set({ endedAt: new Date().toISOString() })

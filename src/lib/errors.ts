@@ -67,3 +67,6 @@ export class ApiError extends Error {
 export function problemTypeUri(origin: string, code: ProblemCode): string {
   return `${origin}/api/v1/problems/${code}`;
 }
+
+/** The message of a thrown value, for logs and `last_error`. */
+export const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));

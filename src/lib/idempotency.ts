@@ -6,10 +6,10 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { idempotencyKeys } from "../db/schema";
+import { IDEMPOTENCY_RETENTION_MS } from "../domain/idempotency";
 import type { AppEnv } from "../env";
 import { sha256Hex } from "./crypto";
 import { ApiError } from "./errors";
-import { IDEMPOTENCY_RETENTION_MS } from "./idempotency-retention";
 
 const RETENTION_MS = IDEMPOTENCY_RETENTION_MS;
 /** A claim whose request died is taken over after this long. */

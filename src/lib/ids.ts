@@ -15,7 +15,7 @@ export const idPrefixes = {
   provider: "prv",
   hold: "hld",
   resource: "res",
-  appointment: "apt",
+  visit: "apt",
   series: "ser",
   waitlist: "wtl",
   calendar: "cal",

@@ -1,14 +1,13 @@
 /**
  * Reading and writing rows the way every resource does: a business's row by id (a 404 for another
- * tenant's id as for a missing one), a page newest first with its total, and the If-Match
- * compare-and-set of an edit.
+ * tenant's id as for a missing one), the If-Match compare-and-set of an edit, and a UNIQUE
+ * violation told apart. A page of rows is src/lists/newest-first.ts's.
  */
-import { and, count, desc, eq, type SQL } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/client";
 import { ApiError } from "./errors";
 import { assertIfMatch, etagOf } from "./etag";
-import { offsetOf, type PageRequest } from "./pagination";
 
 /** A tenant-owned table: each row has an `id` and its owner's `businessId`. */
 type OwnedTable = SQLiteTable & { id: SQLiteColumn; businessId: SQLiteColumn };
@@ -38,41 +37,6 @@ export async function loadOwned<T extends OwnedTable>(
 export function firstVersion(id: string) {
   const now = new Date().toISOString();
   return { id, version: 1, createdAt: now, updatedAt: now };
-}
-
-/** One page of the business's active (or inactive) catalog rows, newest first, with their total. */
-export const activeNewestFirst = <T extends OwnedTable & { active: SQLiteColumn }>(
-  db: Database,
-  table: T,
-  businessId: string,
-  { active, ...page }: PageRequest & { active: boolean },
-) => newestFirst(db, table, and(eq(table.businessId, businessId), eq(table.active, active)), page);
-
-/**
- * One page of the rows of `table` that meet `where`, newest first (ids sort by creation time),
- * and how many there are, in one D1 batch built per request. The lists that many requests read
- * are prepared once per isolate instead (src/db/prepared.ts).
- */
-export async function newestFirst<T extends SQLiteTable & { id: SQLiteColumn }>(
-  db: Database,
-  table: T,
-  where: SQL | undefined,
-  { page, limit }: PageRequest,
-): Promise<{ rows: T["$inferSelect"][]; total: number }> {
-  const [rows, [totals]] = await db.batch([
-    db
-      .select()
-      .from(table as SQLiteTable)
-      .where(where)
-      .orderBy(desc(table.id))
-      .limit(limit)
-      .offset(offsetOf({ page, limit })),
-    db
-      .select({ total: count() })
-      .from(table as SQLiteTable)
-      .where(where),
-  ]);
-  return { rows: rows as T["$inferSelect"][], total: totals?.total ?? 0 };
 }
 
 /**

@@ -85,7 +85,7 @@ export async function recountLists(db: Database, businessId?: string): Promise<C
     grouped("bookings.status", bookings.status),
     grouped("bookings.serviceId", bookings.serviceId),
     grouped("bookings.customerId", bookings.customerId),
-    // A person's count is of their link rows: a team's booking counts for each of its people.
+    // A person's count is of their assignment rows: a team's booking counts for each of its people.
     db
       .select({ businessId: bookingProviders.businessId, value: bookingProviders.providerId, n: count() })
       .from(bookingProviders)

@@ -99,7 +99,7 @@ const route = createRoute({
  * Mounts `POST /mcp` on the API; call it after the REST routes, whose operations the tools call
  * in-process through `restApp` (the Worker app, handed in so that this module does not import it).
  */
-export const mcp = (api: OpenAPIHono<AppEnv>, restApp: RestApp) => {
+export const registerMcp = (api: OpenAPIHono<AppEnv>, restApp: RestApp) => {
   const operations = restOperations(api);
   for (const tool of tools) {
     if (!operations.has(tool.operationId)) throw new Error(`MCP tool ${tool.name}: no operation ${tool.operationId}.`);

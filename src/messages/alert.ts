@@ -7,7 +7,7 @@
 import { createDb } from "../db/client";
 import { bind, readBatch } from "../db/prepared";
 import type { FailureReason } from "../domain/message";
-import { eventPayload, eventWrites, type WebhookMessage } from "../webhooks/events";
+import { eventPayload, eventWrites, type WebhookMessage } from "../events/events";
 import { hourOf } from "./claim";
 
 /**

@@ -83,7 +83,7 @@ export async function failOverLimit(d1: D1Database, id: string, now: number, lim
 }
 
 /** How a send ended. */
-export type Outcome =
+export type SendOutcome =
   | { kind: "sent"; messageIdHeader: string }
   | { kind: "failed"; reason: "refused" | "erased" | "disabled" | "no_sender" | "gave_up"; detail?: string }
   | { kind: "retry"; detail: string };
@@ -92,7 +92,13 @@ export type Outcome =
  * Settles a claimed message: sent, failed, or queued again (its lease given back, for the
  * queue's retry). Only a message still queued is settled, so a late settle changes nothing.
  */
-export async function settle(d1: D1Database, id: string, subject: string | null, outcome: Outcome, now: number) {
+export async function settleMessage(
+  d1: D1Database,
+  id: string,
+  subject: string | null,
+  outcome: SendOutcome,
+  now: number,
+) {
   const at = new Date(now).toISOString();
   const statement =
     outcome.kind === "sent"

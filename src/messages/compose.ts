@@ -5,9 +5,9 @@
  * what the first attempt sent (the links and names as they are then).
  */
 import type { EmailSettings, Locale } from "../domain/business";
-import { linkOpens, linkSettings } from "../links/present";
-import { linkKey, manageToken } from "../links/tokens";
-import type { Claimed, Outcome } from "./claim";
+import { linkOpens, linkSettings } from "../manage-links/present";
+import { linkKey, manageToken } from "../manage-links/tokens";
+import type { Claimed, SendOutcome } from "./claim";
 import { renderHtml } from "./render/html";
 import { renderInvite } from "./render/invite";
 import type { Letter, LetterItem } from "./render/letter";
@@ -46,7 +46,7 @@ type Service = { id: string; name: string; timezone: string };
 /** Ready to send, or why not. */
 export type Composed =
   | { ok: true; subject: string; message: EmailMessageBuilder }
-  | { ok: false; outcome: Extract<Outcome, { kind: "failed" }> };
+  | { ok: false; outcome: Extract<SendOutcome, { kind: "failed" }> };
 
 const failed = (reason: "erased" | "disabled" | "no_sender" | "gave_up", detail?: string): Composed => ({
   ok: false,

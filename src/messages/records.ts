@@ -3,13 +3,13 @@
  * event, keyed by the event), and a booking's messages as the API lists them.
  */
 import { and, asc, eq, or, sql } from "drizzle-orm";
-import { loadBooking } from "../bookings/records";
 import type { Database } from "../db/client";
 import { preparedOnce } from "../db/prepared";
-import { businesses, messages } from "../db/schema";
+import { bookings, businesses, messages } from "../db/schema";
 import type { MessageKind } from "../domain/message";
-import type { PageRequest } from "../lib/pagination";
-import { offsetOf } from "../lib/pagination";
+import { loadOwned } from "../lib/rows";
+import type { PageRequest } from "../lists/pagination";
+import { offsetOf } from "../lists/pagination";
 
 /** A message's id: its event's, retagged (`evt_…` → `msg_…`), so one event has one message. */
 export const messageIdSql = (eventId: unknown) => sql<string>`'msg_' || substr(${eventId}, 5)`;
@@ -107,7 +107,7 @@ export function toMessage(row: MessageRow) {
  * confirmation of the visit or series it belongs to. A booking of another business is a 404.
  */
 export async function messagePage(db: Database, businessId: string, bookingId: string, page: PageRequest) {
-  const booking = await loadBooking(db, businessId, bookingId);
+  const booking = await loadOwned(db, bookings, "booking", businessId, bookingId);
   const group = booking.appointmentId ?? booking.seriesId ?? null;
   const where = and(
     eq(messages.businessId, businessId),

@@ -6,9 +6,9 @@
  * as sent; one whose send may have happened without being recorded is sent again, with the same
  * `X-Booking-Message-Id`.
  */
-import { errorText } from "../calendar/retention";
+import { errorText } from "../lib/errors";
 import { raiseFailure } from "./alert";
-import { claim, failOverLimit, hourlyLimit, type Outcome, queuedOf, settle } from "./claim";
+import { claim, failOverLimit, hourlyLimit, queuedOf, type SendOutcome, settleMessage } from "./claim";
 import { compose } from "./compose";
 import { isRefusal, type Mailer } from "./mailer";
 
@@ -30,11 +30,11 @@ async function sendOne(env: Env, mailer: Mailer, id: string, limit: number): Pro
   }
   const composed = await compose(env, row);
   if (!composed.ok) {
-    await settle(env.DB, id, null, composed.outcome, now);
+    await settleMessage(env.DB, id, null, composed.outcome, now);
     if (composed.outcome.reason === "gave_up") await raiseFailure(env, { messageId: id, reason: "gave_up" }, now);
     return false;
   }
-  let outcome: Outcome;
+  let outcome: SendOutcome;
   try {
     const { messageId } = await mailer(composed.message);
     outcome = { kind: "sent", messageIdHeader: messageId };
@@ -43,7 +43,7 @@ async function sendOne(env: Env, mailer: Mailer, id: string, limit: number): Pro
       ? { kind: "failed", reason: "refused", detail: errorText(error) }
       : { kind: "retry", detail: errorText(error) };
   }
-  await settle(env.DB, id, composed.subject, outcome, Date.now());
+  await settleMessage(env.DB, id, composed.subject, outcome, Date.now());
   if (outcome.kind === "failed") await raiseFailure(env, { messageId: id, reason: outcome.reason }, Date.now());
   return outcome.kind === "retry";
 }

@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
-import { jsonMediaTypeRefusal } from "../lib/media-type";
+import { jsonMediaTypeRefusal } from "./media-type";
 
 /** The methods whose bodies the API reads. A body sent with GET or DELETE is not read. */
 const bodyMethods = new Set(["POST", "PATCH", "PUT"]);

@@ -1,6 +1,6 @@
 /** `GET /book/{slug}/booked/{token}` and its `booking.ics`: the booking made, opened by its manage token. */
-import { managedView } from "../links/manage";
-import { openLink } from "../links/records";
+import { managedView } from "../bookings/by-link";
+import { openLink } from "../manage-links/records";
 import { noPage, type PageBusiness } from "../public/business";
 import { flowView, openFor } from "./flow";
 import { bookingIcs } from "./ics";

@@ -1,6 +1,7 @@
 /** A booking as a customer's `.ics`: one event, its times in UTC, the manage link to change it. */
-import { escapeText, fold, utcStamp } from "../feeds/ical";
-import type { managedView } from "../links/manage";
+
+import type { managedView } from "../bookings/by-link";
+import { escapeText, fold, utcStamp } from "../lib/ical";
 
 /** The text of the customer's calendar file for `booking` at `businessName`. */
 export function bookingIcs(booking: ReturnType<typeof managedView>, businessName: string): string {

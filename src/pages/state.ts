@@ -3,7 +3,7 @@
  * the service, the person, the month or day looked at, the time zone, the language and whether
  * the page is embedded. Every link and form of a page carries it on.
  */
-import { isValidTimeZone } from "../calendar";
+import { isValidTimeZone } from "../calendar/rules";
 import type { Locale } from "../domain/business";
 
 export type Flow = {

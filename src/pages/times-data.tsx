@@ -4,7 +4,7 @@ import { serviceTimes } from "../public/availability";
 import type { PageBusiness } from "../public/business";
 import type { PublicService } from "../public/services";
 import type { ServiceRead } from "../services/availability";
-import { addDays, type DayKey, dayKeyOf, startOfDay } from "./format";
+import { addDays, type DayKey, dayKeyOf, startOfDay } from "./i18n/format";
 import { flowPage, type PageContext, respond } from "./render";
 import type { Flow } from "./state";
 import { DaysPage } from "./steps/days";

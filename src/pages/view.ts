@@ -1,8 +1,8 @@
 /** What every page of one response is rendered with: its language, zone, colours and nonce. */
 import type { Locale } from "../domain/business";
 import { accentColours } from "./colour";
-import { type Formats, formatsOf } from "./format";
 import { allLocales, type Messages, messagesOf } from "./i18n";
+import { type Formats, formatsOf } from "./i18n/format";
 
 export type View = {
   m: Messages;

@@ -4,7 +4,7 @@
  * listing, reading and disconnecting them, and reading one now. The calendars live in the
  * person's calendar object only; D1 is asked just whether the person is the business's.
  */
-import { type ProviderSnapshot, type StaffCalendar, sealCredentials, staffCalendarsOf } from "../calendar";
+import { type ProviderSnapshot, providerCalendarOf, type StaffCalendar, sealCredentials } from "../calendar";
 import type { Database } from "../db/client";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
@@ -35,7 +35,7 @@ const notFound = (id: string) => new ApiError("not_found", `No calendar ${id} fo
 /** The person's calendar object, after D1 said the person is the business's (a 404 otherwise). */
 async function calendarsOf(env: Env, db: Database, businessId: string, providerId: string) {
   const provider = await loadProvider(db, businessId, providerId);
-  return { provider, calendars: staffCalendarsOf(env, businessId, providerId) };
+  return { provider, calendars: providerCalendarOf(env, businessId, providerId) };
 }
 
 /**
@@ -65,7 +65,7 @@ export async function connectCalendar(
     credentials = await sealCredentials(env.CALENDAR_SECRET, id, opened);
   }
   const person: ProviderSnapshot = providerSnapshotOf(provider);
-  const added = await calendars.connect(person, {
+  const added = await calendars.connectCalendar(person, {
     id,
     url: input.url,
     credentials,
@@ -82,7 +82,7 @@ export async function connectCalendar(
     timer = setTimeout(() => resolve(null), FIRST_READ_WAIT_MS);
   });
   try {
-    const read = await Promise.race([calendars.sync(id), waited]);
+    const read = await Promise.race([calendars.syncCalendar(id), waited]);
     return withOwner(providerId, read ?? added);
   } finally {
     if (timer !== null) clearTimeout(timer);
@@ -92,13 +92,13 @@ export async function connectCalendar(
 /** The person's calendars, oldest first. */
 export async function listCalendars(env: Env, db: Database, businessId: string, providerId: string) {
   const { calendars } = await calendarsOf(env, db, businessId, providerId);
-  return (await calendars.list()).map((calendar) => withOwner(providerId, calendar));
+  return (await calendars.listCalendars()).map((calendar) => withOwner(providerId, calendar));
 }
 
 /** One of the person's calendars, or a 404. */
 export async function getCalendar(env: Env, db: Database, businessId: string, providerId: string, id: string) {
   const { calendars } = await calendarsOf(env, db, businessId, providerId);
-  const found = await calendars.get(id);
+  const found = await calendars.getCalendar(id);
   if (!found) throw notFound(id);
   return withOwner(providerId, found);
 }
@@ -106,13 +106,13 @@ export async function getCalendar(env: Env, db: Database, businessId: string, pr
 /** Disconnects one of the person's calendars, or a 404. */
 export async function disconnectCalendar(env: Env, db: Database, businessId: string, providerId: string, id: string) {
   const { calendars } = await calendarsOf(env, db, businessId, providerId);
-  if (!(await calendars.disconnect(id))) throw notFound(id);
+  if (!(await calendars.disconnectCalendar(id))) throw notFound(id);
 }
 
 /** Reads one of the person's calendars now and answers it as it is then, or a 404. */
 export async function syncCalendar(env: Env, db: Database, businessId: string, providerId: string, id: string) {
   const { calendars } = await calendarsOf(env, db, businessId, providerId);
-  const read = await calendars.sync(id);
+  const read = await calendars.syncCalendar(id);
   if (!read) throw notFound(id);
   return withOwner(providerId, read);
 }

@@ -2,7 +2,7 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { providers } from "../db/schema";
 import { ifMatchCondition, nothingWritten } from "../lib/rows";
-import { configureCalendar } from "./configure";
+import { configureProviderCalendar } from "./configure";
 import { loadProvider, type ProviderFields, toProvider } from "./records";
 
 /**
@@ -30,6 +30,6 @@ export async function editProvider(
     .where(and(eq(providers.businessId, businessId), eq(providers.id, id), unchangedSince))
     .returning();
   if (!row) throw nothingWritten("provider", id, ifMatch);
-  await configureCalendar(env, row);
+  await configureProviderCalendar(env, row);
   return { provider: toProvider(row), version: row.version };
 }

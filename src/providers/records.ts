@@ -1,10 +1,13 @@
 /** Providers' rows: one by id, a new one, a page of them, and the public shape. */
+
 import type { Database } from "../db/client";
 import { type ProviderRow, providers } from "../db/schema";
 import { newId } from "../lib/ids";
-import type { PageRequest } from "../lib/pagination";
-import { activeNewestFirst, firstVersion, loadOwned } from "../lib/rows";
-import { configureCalendar } from "./configure";
+import { firstVersion, loadOwned } from "../lib/rows";
+import { activeNewestFirst } from "../lists/newest-first";
+import type { PageRequest } from "../lists/pagination";
+import { shownLimits } from "../schemas/limits";
+import { configureProviderCalendar } from "./configure";
 
 /** A provider's own settings, as a client writes them. */
 export type ProviderFields = Omit<ProviderRow, "id" | "businessId" | "createdAt" | "updatedAt" | "version">;
@@ -23,6 +26,7 @@ export function toProvider(row: ProviderRow) {
     weeklySchedule: row.weeklySchedule,
     dateOverrides: row.dateOverrides,
     active: row.active,
+    limits: shownLimits(["perDay"], row.limits),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -43,7 +47,7 @@ export async function addProvider(
     .values({ ...fields, email: fields.email ?? null, businessId, ...firstVersion(newId("provider")) })
     .returning();
   const stored = row as NonNullable<typeof row>;
-  await configureCalendar(env, stored);
+  await configureProviderCalendar(env, stored);
   return { provider: toProvider(stored), version: stored.version };
 }
 

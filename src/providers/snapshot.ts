@@ -11,5 +11,6 @@ export function providerSnapshotOf(provider: ProviderRow): ProviderSnapshot {
     timezone: provider.timezone,
     weeklySchedule: provider.weeklySchedule,
     dateOverrides: provider.dateOverrides,
+    limits: provider.limits,
   };
 }

@@ -1,17 +1,17 @@
 /**
  * A booking page's booking: a hold placed by the page, turned into the booking by the same path
- * as `POST /bookings` with `holdId` (src/bookings/book.ts), once its token matches. The answer is
- * the booking as its manage link shows it (src/links/manage.ts), with that link.
+ * as `POST /bookings` with `holdId` (src/bookings/create.ts), once its token matches. The answer is
+ * the booking as its manage link shows it (src/manage-links/actions.ts), with that link.
  */
 import { and, asc, eq, inArray } from "drizzle-orm";
-import { bookAppointment } from "../bookings/book";
+import { managedView } from "../bookings/by-link";
+import { createBooking } from "../bookings/create";
 import type { Database } from "../db/client";
 import { providers, services } from "../db/schema";
 import type { Booking } from "../domain/booking";
 import type { Answers } from "../domain/questions";
 import { ApiError } from "../lib/errors";
-import { managedView } from "../links/manage";
-import { withManageUrl } from "../links/present";
+import { withManageUrl } from "../manage-links/present";
 import type { PageBusiness } from "./business";
 import { holdTokenMatches } from "./hold-token";
 
@@ -40,7 +40,7 @@ const wrongToken = () =>
 export async function bookPageHold(env: Env, db: Database, page: PageBusiness, request: PageBookingRequest) {
   if (!(await holdTokenMatches(env, page, request.holdId, request.holdToken))) throw wrongToken();
   const { holdToken: _token, ...booking } = request;
-  const { booking: made } = await bookAppointment(env, db, page.id, booking, undefined);
+  const { booking: made } = await createBooking(env, db, page.id, booking, undefined);
   return viewOf(env, db, page, made);
 }
 

@@ -7,7 +7,7 @@ import { type BusinessRow, businessBySlug } from "../business/records";
 import type { Database } from "../db/client";
 import type { Locale } from "../domain/business";
 import { ApiError } from "../lib/errors";
-import { linkSettings } from "../links/present";
+import { linkSettings } from "../manage-links/present";
 import { chargeAddress, chargeBusiness } from "./throttle";
 
 /** What a page and its public JSON may know of the business: never its customers or keys. */
@@ -21,7 +21,7 @@ export type PageBusiness = {
   timezone: string;
   contactEmail: string | null;
   accentColor: string | null;
-  /** The version of the business's link key (src/links/tokens.ts), for hold tokens and manage links. */
+  /** The version of the business's link key (src/manage-links/tokens.ts), for hold tokens and manage links. */
   linkKeyVersion: number;
 };
 

@@ -1,11 +1,11 @@
 /**
  * A booking page's hold token: an HMAC-SHA256 of the hold id under the business's link key
- * (src/links/tokens.ts derives it from `MANAGE_LINK_SECRET`), so only whoever placed the hold can
+ * (src/manage-links/tokens.ts derives it from `MANAGE_LINK_SECRET`), so only whoever placed the hold can
  * book it, D1 keeps no token, and rotating the business's link key ends every token too. A hold
  * is consumed once, so its token books at most once.
  */
 import { base64url } from "../lib/crypto";
-import { linkKey } from "../links/tokens";
+import { linkKey } from "../manage-links/tokens";
 import type { PageBusiness } from "./business";
 
 const encoder = new TextEncoder();

@@ -1,13 +1,14 @@
 /**
  * A booking page's hold: the seat a visitor keeps while filling in their details, placed through
- * the same path as `POST /holds` (src/holds/place.ts), bounded per client address and service,
+ * the same path as `POST /holds` (src/holds/create.ts), bounded per client address and service,
  * and answered with the token that alone books it.
  */
-import { throwRefusal } from "../bookings/refusal";
+
 import type { Database } from "../db/client";
-import { holdSeat } from "../holds/place";
+import { createHold } from "../holds/create";
 import { holdOf } from "../holds/records";
 import { ApiError } from "../lib/errors";
+import { throwRefusal } from "../refusals/problems";
 import type { PageBusiness } from "./business";
 import { holdToken, holdTokenMatches, placedBy } from "./hold-token";
 import { onlineService } from "./services";
@@ -56,7 +57,7 @@ export async function placePageHold(
     });
   }
   const by = await placedBy(env, page, service.id, address);
-  const result = await holdSeat(
+  const result = await createHold(
     env,
     db,
     { businessId: page.id, keyId: by },

@@ -1,11 +1,11 @@
 /** Changes to a resource: a compare-and-set on its version, checked with its calendar when it leaves fewer units. */
 import { and, eq, type SQL, sql } from "drizzle-orm";
-import { proposeResourceChange } from "../calendar";
+import { resourceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
 import { type ResourceRow, resources } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { ifMatchCondition, nothingWritten } from "../lib/rows";
-import { configureCalendar } from "./configure";
+import { configureResourceCalendar } from "./configure";
 import { loadResource, type ResourceFields, toResource } from "./records";
 import { resourceSnapshotOf } from "./snapshot";
 
@@ -42,7 +42,7 @@ export async function editResource(
     .where(and(eq(resources.businessId, businessId), eq(resources.id, id), unchangedSince))
     .returning();
   if (!row) throw proposed && ifMatch === undefined ? changedMeanwhile() : nothingWritten("resource", id, ifMatch);
-  await configureCalendar(env, row);
+  await configureResourceCalendar(env, row);
   return { resource: toResource(row), version: row.version };
 }
 
@@ -59,7 +59,10 @@ async function proposeFewerUnits(env: Env, current: ResourceRow, changes: Partia
   const next = { ...current, ...changes, version: current.version + 1 };
   const units = (r: Pick<ResourceRow, "active" | "quantity">) => (r.active ? r.quantity : 0);
   if (units(next) >= units(current)) return false;
-  const answer = await proposeResourceChange(env, { ...resourceSnapshotOf(next), quantity: units(next) });
+  const answer = await resourceCalendarOf(env, next.businessId, next.id).propose({
+    ...resourceSnapshotOf(next),
+    quantity: units(next),
+  });
   if (answer.ok) return true;
   if (answer.reason === "changed_meanwhile") throw changedMeanwhile();
   const listed = answer.conflicts.length;

@@ -2,9 +2,10 @@
 import type { Database } from "../db/client";
 import { type ResourceRow, resources } from "../db/schema";
 import { newId } from "../lib/ids";
-import type { PageRequest } from "../lib/pagination";
-import { activeNewestFirst, firstVersion, loadOwned } from "../lib/rows";
-import { configureCalendar } from "./configure";
+import { firstVersion, loadOwned } from "../lib/rows";
+import { activeNewestFirst } from "../lists/newest-first";
+import type { PageRequest } from "../lists/pagination";
+import { configureResourceCalendar } from "./configure";
 
 /** A resource's own settings, as a client writes them. */
 export type ResourceFields = Omit<ResourceRow, "id" | "businessId" | "createdAt" | "updatedAt" | "version">;
@@ -48,7 +49,7 @@ export async function addResource(
     })
     .returning();
   const stored = row as NonNullable<typeof row>;
-  await configureCalendar(env, stored);
+  await configureResourceCalendar(env, stored);
   return { resource: toResource(stored), version: stored.version };
 }
 

@@ -47,7 +47,7 @@ const route = createRoute({
   },
 });
 
-export const docs = (app: OpenAPIHono<AppEnv>) =>
+export const registerDocs = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, (c) => {
     c.header("Content-Security-Policy", csp);
     c.header("Cache-Control", "public, max-age=300");

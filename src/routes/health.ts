@@ -20,7 +20,7 @@ const route = createRoute({
   },
 });
 
-export const health = (app: OpenAPIHono<AppEnv>) =>
+export const registerHealth = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, (c) => {
     // Monitors probe it every few seconds: a line each would drown the request log and cost more
     // than the answer (docs/operations.md, "The request log"). A refused /health is still logged.

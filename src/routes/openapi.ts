@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
 import { deprecatedOperations, markDeprecated } from "../lib/deprecations";
 import { registerResponseHeaders, responseHeaders } from "../lib/openapi";
-import { examplesAhead } from "../lib/openapi-examples";
+import { examplesAhead } from "../lib/openapi/examples";
 import { z } from "../lib/zod";
 
 type Document = ReturnType<OpenAPIHono<AppEnv>["getOpenAPI31Document"]>;
@@ -12,7 +12,7 @@ type Document = ReturnType<OpenAPIHono<AppEnv>["getOpenAPI31Document"]>;
  * instants moved ahead of now (`examplesAhead`). It is built once per isolate and origin: the
  * public, unauthenticated route costs no more than a lookup.
  */
-export const openApiDocument = (api: OpenAPIHono<AppEnv>) => {
+export const registerOpenApiDocument = (api: OpenAPIHono<AppEnv>) => {
   registerResponseHeaders(api.openAPIRegistry);
   const built = new Map<string, Document>();
   const documentFor = (origin: string) => {

@@ -31,7 +31,7 @@ const route = createRoute({
   },
 });
 
-export const problems = (app: OpenAPIHono<AppEnv>) =>
+export const registerProblems = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, (c) => {
     const { code } = c.req.valid("param");
     if (!Object.hasOwn(problemTypes, code)) throw new ApiError("not_found", `No problem type ${code}.`);

@@ -3,11 +3,11 @@
  * and the filters of a bookings list (also a provider's).
  */
 import { bookingStatuses } from "../domain/booking";
-import { cursorListOf, cursorQuery } from "../lib/cursor";
 import { utcDateTime, utcDateTimeRule, utcTimestamp } from "../lib/datetime";
-import { paginationQuery } from "../lib/pagination";
 import { z } from "../lib/zod";
-import type { LinkedBooking } from "../links/present";
+import { cursorListOf, cursorQuery } from "../lists/cursor";
+import { paginationQuery } from "../lists/pagination";
+import type { LinkedBooking } from "../manage-links/present";
 import { customerEmail, customerName, customerPhone } from "./fields";
 import { AnswersSchema, BookingAnswersSchema } from "./questions";
 

@@ -1,8 +1,8 @@
 /** The customer as the API shows it, and the bodies that create and change one. */
 
-import { cursorListOf } from "../lib/cursor";
 import { utcTimestamp } from "../lib/datetime";
 import { z } from "../lib/zod";
+import { cursorListOf } from "../lists/cursor";
 import { customerEmail, customerName, customerPhone } from "./fields";
 
 export const CreateCustomerSchema = z

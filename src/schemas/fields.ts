@@ -1,5 +1,5 @@
 /** Field schemas several resources share: a person's name, e-mail and phone, a time zone, a list's `active` filter. */
-import { isValidTimeZone } from "../calendar";
+import { isValidTimeZone } from "../calendar/rules";
 import { z } from "../lib/zod";
 
 export const customerName = z.string().trim().min(1).max(200).openapi({ example: "Ada Lovelace" });

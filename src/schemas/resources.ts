@@ -1,7 +1,7 @@
 /** The resource (a room, a chair, a machine) as the API shows it, and the bodies that create and change one. */
 import { utcTimestamp } from "../lib/datetime";
-import { listOf } from "../lib/pagination";
 import { z } from "../lib/zod";
+import { listOf } from "../lists/pagination";
 import { timezone } from "./fields";
 import { DateOverridesSchema, WeeklyScheduleSchema } from "./schedule";
 

@@ -3,7 +3,7 @@
  * local wall-clock time in the owner's time zone.
  */
 
-import { findOverlap, minutesOfDay, timeOfDayPattern } from "../calendar";
+import { findOverlap, minutesOfDay, timeOfDayPattern } from "../calendar/rules";
 import type { Weekday } from "../domain/schedule";
 import { z } from "../lib/zod";
 

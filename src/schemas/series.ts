@@ -1,5 +1,5 @@
 /** A series (`ser_…`): one service at the same local time on every occurrence of a rule. */
-import { MAX_OCCURRENCES, MAX_SERIES_DAYS } from "../calendar";
+import { MAX_OCCURRENCES, MAX_SERIES_DAYS } from "../calendar/rules";
 import { utcDateTime, utcDateTimeRule, utcTimestamp } from "../lib/datetime";
 import { z } from "../lib/zod";
 import { BookingSchema, cancellationReason } from "./bookings";

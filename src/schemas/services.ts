@@ -1,8 +1,9 @@
 /** The service as the API shows it, and the bodies that create and change one. */
 import { utcTimestamp } from "../lib/datetime";
-import { listOf } from "../lib/pagination";
 import { z } from "../lib/zod";
+import { listOf } from "../lists/pagination";
 import { timezone } from "./fields";
+import { AssignmentSchema, MaxActivePerCustomerSchema, ServiceLimitsSchema } from "./limits";
 import { QuestionsSchema } from "./questions";
 import { DateOverridesSchema, WeeklyScheduleSchema } from "./schedule";
 
@@ -96,6 +97,9 @@ const serviceFields = {
     .boolean()
     .openapi({ description: "Offered on the business's booking page and its public JSON (while active)." }),
   active: z.boolean(),
+  limits: ServiceLimitsSchema,
+  maxActivePerCustomer: MaxActivePerCustomerSchema,
+  assignment: AssignmentSchema,
 };
 
 export const CreateServiceSchema = z
@@ -119,6 +123,9 @@ export const CreateServiceSchema = z
     requiresConfirmation: serviceFields.requiresConfirmation.default(false),
     bookableOnline: serviceFields.bookableOnline.default(false),
     active: serviceFields.active.default(true),
+    limits: serviceFields.limits.default({}),
+    maxActivePerCustomer: serviceFields.maxActivePerCustomer.default(null),
+    assignment: serviceFields.assignment.default("first"),
   })
   .openapi("CreateService");
 
@@ -157,6 +164,12 @@ export const ServiceSchema = z
     requiresConfirmation: z.boolean(),
     bookableOnline: z.boolean(),
     active: z.boolean(),
+    limits: z.object({ perDay: z.number().int().nullable(), perWeek: z.number().int().nullable() }).openapi({
+      description:
+        "Bookings of the service a day and a week may hold (null: no limit), as `limits` of the request says.",
+    }),
+    maxActivePerCustomer: z.number().int().nullable(),
+    assignment: z.enum(["first", "balanced"]),
     createdAt: utcTimestamp,
     updatedAt: utcTimestamp,
   })

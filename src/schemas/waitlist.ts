@@ -2,9 +2,9 @@
 
 import type { WaitlistEntry } from "../domain/waitlist";
 import { waitlistStatuses } from "../domain/waitlist";
-import { cursorListOf } from "../lib/cursor";
 import { utcDateTime, utcDateTimeRule, utcTimestamp } from "../lib/datetime";
 import { z } from "../lib/zod";
+import { cursorListOf } from "../lists/cursor";
 import { customerEmail, customerName } from "./fields";
 
 export const WaitlistStatusSchema = z.enum(waitlistStatuses).openapi("WaitlistStatus");

@@ -6,7 +6,8 @@
  * refusal list every conflicting occurrence, not just the first, without costing a series that
  * books cleanly any read.
  */
-import { checkTiming, type ProviderSnapshot, type ResourceSnapshot, type ServiceSnapshot, slotsAt } from "../calendar";
+import { type ProviderSnapshot, type ResourceSnapshot, type ServiceSnapshot, slotsAt } from "../calendar";
+import { checkTiming } from "../calendar/rules";
 
 /** An occurrence: its `[start, end)` in epoch milliseconds. */
 export type Occurrence = { start: number; end: number };
@@ -15,7 +16,7 @@ export type Occurrence = { start: number; end: number };
 export type Conflict = Occurrence & { reason: string };
 
 /** Who and what a series' occurrences need: the person asked for, if any. */
-export type Staffing = { providers: ProviderSnapshot[]; resources: ResourceSnapshot[]; providerId?: string };
+export type SeriesStaffing = { providers: ProviderSnapshot[]; resources: ResourceSnapshot[]; providerId?: string };
 
 /** The occurrences that break a timing rule of the service (notice, horizon), in order. */
 export function timingConflicts(service: ServiceSnapshot, occurrences: Occurrence[], now: number): Conflict[] {
@@ -33,7 +34,7 @@ export function timingConflicts(service: ServiceSnapshot, occurrences: Occurrenc
 export async function slotConflicts(
   env: Env,
   service: ServiceSnapshot,
-  staffing: Staffing,
+  staffing: SeriesStaffing,
   occurrences: Occurrence[],
 ): Promise<Conflict[]> {
   // A team's occurrence needs every person; otherwise the one asked for, or anyone.
@@ -50,6 +51,7 @@ export async function slotConflicts(
   const reasons = slots.map((slot) => {
     if (!slot) return "outside_working_hours";
     if (slot.bookable) return null;
+    if (slot.reason) return slot.reason;
     if (slot.remaining === 0) return "fully_booked";
     if (people.length > 0 && (slot.providers ?? []).length === 0) {
       return staffing.providerId ? "provider_busy" : "no_provider_available";

@@ -1,14 +1,15 @@
 /** The live slot calendar of a service: its rules, its calendar's seats and, with providers, their time. */
-import { type ProviderSnapshot, type ResourceSnapshot, slotBeyond, slotCalendar } from "../calendar";
+import { type ProviderSnapshot, type ResourceSnapshot, slotCalendar } from "../calendar";
+import { slotBeyond } from "../calendar/rules";
 import type { Database } from "../db/client";
+import type { ReadBatch } from "../db/prepared";
 import type { ProviderRow, ResourceRow, ServiceRow } from "../db/schema";
 import { LAST_INSTANT } from "../lib/datetime";
 import { ApiError } from "../lib/errors";
 import { providerSnapshotOf } from "../providers/snapshot";
 import { resourceSnapshotOf } from "../resources/snapshot";
-import { providersOfService, resourcesOfService } from "./links";
-import { loadService } from "./records";
-import { snapshotOf } from "./snapshot";
+import { loadCalendarOf } from "./availability-reads";
+import { serviceSnapshotOf } from "./snapshot";
 
 const DAY = 86_400_000;
 
@@ -34,6 +35,8 @@ export const MAX_SLOTS = 2_000;
  * slots, is a 422 on `to`; an inactive service lists its slots, none bookable. A `providerId` who
  * does not perform the service is a 422 on `providerId`, or with `orAnyone` (a manage link's own
  * booking's person, whom the customer never named) the service's slots with any of its providers.
+ * `read`: the service and its links already read, or a reader to read them with in one batch (a
+ * request's, which folds its key check in); else they are read in one batch of their own.
  */
 export async function serviceAvailability(
   env: Env,
@@ -41,7 +44,7 @@ export async function serviceAvailability(
   businessId: string,
   serviceId: string,
   range: { from?: string; to?: string; providerId?: string; resourceId?: string; orAnyone?: boolean },
-  read?: ServiceRead,
+  read?: ServiceRead | ReadBatch,
 ) {
   const from = range.from ? Date.parse(range.from) : Date.now();
   if (from >= LAST_INSTANT) {
@@ -57,8 +60,9 @@ export async function serviceAvailability(
       errors: [{ path: "to", message: `Must be after from and at most ${MAX_RANGE_DAYS} days later.` }],
     });
   }
-  const service = read?.service ?? (await loadService(db, businessId, serviceId));
-  const rules = snapshotOf(service);
+  const loaded = typeof read === "object" ? read : await loadCalendarOf(env, db, businessId, serviceId, read);
+  const { service } = loaded;
+  const rules = serviceSnapshotOf(service);
   // Counted here, stopping at the bound, so an oversized range never reaches the calendar.
   const overflow = slotBeyond(rules, from, to, MAX_SLOTS);
   if (overflow !== undefined) {
@@ -73,10 +77,8 @@ export async function serviceAvailability(
       },
     );
   }
-  const [people, resources] = await Promise.all([
-    peopleOf(read?.providers ?? providersOfService(db, businessId, service.id), range, service.providerMode === "all"),
-    resourcesOf(read?.resources ?? resourcesOfService(db, businessId, service.id), range.resourceId),
-  ]);
+  const people = peopleOf(loaded.providers, range, service.providerMode === "all");
+  const resources = resourcesOf(loaded.resources, range.resourceId);
   const slots = await slotCalendar(env, rules, from, to, { people, resources });
   return {
     serviceId: service.id,
@@ -91,12 +93,11 @@ export async function serviceAvailability(
  * The providers of a service (or the one asked for); undefined for a service without providers.
  * A team's session needs every provider, so asking for one of them keeps the whole team.
  */
-async function peopleOf(
-  linked: ServiceRead["providers"] | ReturnType<typeof providersOfService>,
+function peopleOf(
+  rows: ServiceRead["providers"],
   request: { providerId?: string; orAnyone?: boolean },
   team: boolean,
-): Promise<ProviderSnapshot[] | undefined> {
-  const rows = await linked;
+): ProviderSnapshot[] | undefined {
   const performs = rows.some((row) => row.provider.id === request.providerId);
   const providerId = request.orAnyone && !performs ? undefined : request.providerId;
   if (rows.length === 0 && providerId === undefined) return undefined;
@@ -112,11 +113,7 @@ async function peopleOf(
 }
 
 /** The resources a service needs (or the one asked for, which must be one of them). */
-async function resourcesOf(
-  linked: ServiceRead["resources"] | ReturnType<typeof resourcesOfService>,
-  resourceId: string | undefined,
-): Promise<ResourceSnapshot[]> {
-  const rows = await linked;
+function resourcesOf(rows: ServiceRead["resources"], resourceId: string | undefined): ResourceSnapshot[] {
   const chosen = resourceId === undefined ? rows : rows.filter((row) => row.resource.id === resourceId);
   if (resourceId !== undefined && chosen.length === 0) {
     throw new ApiError("validation_failed", "The resourceId asked for is not one this service needs.", {

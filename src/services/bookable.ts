@@ -8,8 +8,8 @@ import { type Answers, answerErrors } from "../domain/questions";
 import { ApiError } from "../lib/errors";
 import { providerSnapshotOf } from "../providers/snapshot";
 import { resourceSnapshotOf } from "../resources/snapshot";
-import { providersOfService, resourcesOfService } from "./links";
-import { snapshotOf } from "./snapshot";
+import { providersOfService, resourcesOfService } from "./assignments";
+import { serviceSnapshotOf } from "./snapshot";
 
 /** What a caller refuses, where it differs from a new booking's request (a 422 at `serviceId`). */
 export type BookableCheck = {
@@ -78,5 +78,5 @@ export async function loadBookableService<const Also extends BatchItem<"sqlite">
   if (wrong?.length)
     throw new ApiError("validation_failed", "The answers do not fit the service's questions.", { errors: wrong });
   const resources = needs.map((row) => resourceSnapshotOf(row.resource));
-  return { service: snapshotOf(service), providers, resources, also: rest as BatchResponse<Also> };
+  return { service: serviceSnapshotOf(service), providers, resources, also: rest as BatchResponse<Also> };
 }

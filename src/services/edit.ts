@@ -1,15 +1,15 @@
 /** Changes to a service: a compare-and-set on its version, with the calendar told before the answer. */
 import { and, count, eq, gt, inArray, sql } from "drizzle-orm";
-import { proposeServiceChange, serviceChanged } from "../calendar";
+import { serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
 import { bookings, type ServiceRow, services } from "../db/schema";
 import { HOLDING_STATUSES } from "../domain/booking";
 import { ApiError } from "../lib/errors";
 import { assertIfMatch, etagOf } from "../lib/etag";
 import { nothingWritten } from "../lib/rows";
+import { assertAssignable, replaceAssignments } from "./assignments";
 import { loadBookableService } from "./bookable";
-import { assertLinkable, replaceLinks } from "./links";
-import { linksOf, loadService, type ServiceFields, type ServiceLinks, toService } from "./records";
+import { assignmentsOf, loadService, type ServiceAssignments, type ServiceFields, toService } from "./records";
 
 const changedMeanwhile = () => new ApiError("unavailable", "The service changed while this request ran; retry.");
 
@@ -25,12 +25,12 @@ export async function editService(
   db: Database,
   businessId: string,
   id: string,
-  { providerIds, resourceIds, ...changes }: Partial<ServiceFields> & Partial<ServiceLinks>,
+  { providerIds, resourceIds, ...changes }: Partial<ServiceFields> & Partial<ServiceAssignments>,
   ifMatch: string[] | undefined,
 ) {
   await Promise.all([
-    providerIds && assertLinkable(db, "provider", businessId, providerIds),
-    resourceIds && assertLinkable(db, "resource", businessId, resourceIds),
+    providerIds && assertAssignable(db, "provider", businessId, providerIds),
+    resourceIds && assertAssignable(db, "resource", businessId, resourceIds),
   ]);
   let where = and(eq(services.businessId, businessId), eq(services.id, id));
   let updatedAt = new Date();
@@ -48,21 +48,21 @@ export async function editService(
     .set({ ...changes, updatedAt: stamp, version: sql`${services.version} + 1` })
     .where(where)
     .returning();
-  // The links change in the same batch, and only if this update won.
+  // The assignments change in the same batch, and only if this update won.
   const [rows] = await db.batch([
     update,
-    ...(providerIds ? replaceLinks(db, "provider", id, providerIds, stamp) : []),
-    ...(resourceIds ? replaceLinks(db, "resource", id, resourceIds, stamp) : []),
+    ...(providerIds ? replaceAssignments(db, "provider", id, providerIds, stamp) : []),
+    ...(resourceIds ? replaceAssignments(db, "resource", id, resourceIds, stamp) : []),
   ]);
   const row = rows[0];
   if (!row) throw proposal && ifMatch === undefined ? changedMeanwhile() : nothingWritten("service", id, ifMatch);
   // The calendar's waitlist offers holds with the service and staffing as they are now.
   const now = await loadBookableService(db, businessId, id, { inactive: null });
-  await serviceChanged(env, businessId, id, row.version, {
+  await serviceCalendarOf(env, businessId, id).serviceChanged(row.version, {
     reminders: changes.reminders && row.reminders.map((r) => r.offsetMinutes),
     offers: { service: now.service, providers: now.providers, resources: now.resources, active: row.active },
   });
-  const stored = providerIds && resourceIds ? { providerIds, resourceIds } : await linksOf(db, businessId, id);
+  const stored = providerIds && resourceIds ? { providerIds, resourceIds } : await assignmentsOf(db, businessId, id);
   return {
     service: toService(row, {
       providerIds: providerIds ?? stored.providerIds,
@@ -97,7 +97,7 @@ async function propose(
 ): Promise<{ current: ServiceRow } | undefined> {
   const { capacity, providerMode, providerIds, resourceIds } = change;
   if (capacity === undefined && providerIds?.length !== 0 && !providerMode && !resourceIds) return undefined;
-  const [current, before] = await Promise.all([loadService(db, businessId, id), linksOf(db, businessId, id)]);
+  const [current, before] = await Promise.all([loadService(db, businessId, id), assignmentsOf(db, businessId, id)]);
   const after = providerIds ?? before.providerIds;
   const claimsMore =
     (providerMode !== undefined && providerMode !== current.providerMode) ||
@@ -105,7 +105,7 @@ async function propose(
   const fewer =
     (capacity ?? current.capacity) < current.capacity || (before.providerIds.length > 0 && after.length === 0);
   if (!fewer && !claimsMore) return undefined;
-  const answer = await proposeServiceChange(env, businessId, id, {
+  const answer = await serviceCalendarOf(env, businessId, id).proposeChange({
     version: current.version + 1,
     capacity: claimsMore ? 0 : (capacity ?? current.capacity),
     withProviders: after.length > 0,

@@ -5,12 +5,13 @@ import { bind, preparedOnce, type ReadBatch } from "../db/prepared";
 import { type ServiceRow, serviceProviders, serviceResources, services } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { offsetOf, type PageRequest } from "../lib/pagination";
 import { loadOwned } from "../lib/rows";
-import { assertLinkable, insertLinks, linkedIdsOf } from "./links";
+import { offsetOf, type PageRequest } from "../lists/pagination";
+import { shownLimits } from "../schemas/limits";
+import { assertAssignable, assignedIdsOf, insertAssignments } from "./assignments";
 
 /** Who performs a service and what its bookings take: provider and resource ids. */
-export type ServiceLinks = { providerIds: string[]; resourceIds: string[] };
+export type ServiceAssignments = { providerIds: string[]; resourceIds: string[] };
 
 /** A service's own settings, as a client writes them. */
 export type ServiceFields = Omit<ServiceRow, "id" | "businessId" | "createdAt" | "updatedAt" | "version">;
@@ -33,16 +34,21 @@ export async function ownerOfService(db: Database, serviceId: string): Promise<s
 /** The public shape of a stored service, the providers who perform it and the resources it needs. */
 export function toService(
   { businessId: _businessId, version: _version, ...service }: ServiceRow,
-  { providerIds, resourceIds }: ServiceLinks,
+  { providerIds, resourceIds }: ServiceAssignments,
 ) {
-  return { ...service, providerIds: [...providerIds].sort(), resourceIds: [...resourceIds].sort() };
+  return {
+    ...service,
+    limits: shownLimits(["perDay", "perWeek"], service.limits),
+    providerIds: [...providerIds].sort(),
+    resourceIds: [...resourceIds].sort(),
+  };
 }
 
 /** The provider and resource ids of one service of the business. */
-export async function linksOf(db: Database, businessId: string, id: string): Promise<ServiceLinks> {
+export async function assignmentsOf(db: Database, businessId: string, id: string): Promise<ServiceAssignments> {
   const [providers, resources] = await Promise.all([
-    linkedIdsOf(db, "provider", businessId, [id]),
-    linkedIdsOf(db, "resource", businessId, [id]),
+    assignedIdsOf(db, "provider", businessId, [id]),
+    assignedIdsOf(db, "resource", businessId, [id]),
   ]);
   return { providerIds: providers.get(id) ?? [], resourceIds: resources.get(id) ?? [] };
 }
@@ -50,7 +56,7 @@ export async function linksOf(db: Database, businessId: string, id: string): Pro
 /** The business's service with this id as the API shows it, and its version (its ETag's marker). */
 export async function findService(db: Database, businessId: string, id: string) {
   const row = await loadService(db, businessId, id);
-  return { service: toService(row, await linksOf(db, businessId, row.id)), version: row.version };
+  return { service: toService(row, await assignmentsOf(db, businessId, row.id)), version: row.version };
 }
 
 /**
@@ -68,11 +74,11 @@ export async function addService(
   }: Omit<ServiceFields, "description" | "slotIntervalMinutes"> & {
     description?: string | null;
     slotIntervalMinutes?: number;
-  } & ServiceLinks,
+  } & ServiceAssignments,
 ) {
   await Promise.all([
-    assertLinkable(db, "provider", businessId, providerIds),
-    assertLinkable(db, "resource", businessId, resourceIds),
+    assertAssignable(db, "provider", businessId, providerIds),
+    assertAssignable(db, "resource", businessId, resourceIds),
   ]);
   const now = new Date().toISOString();
   const id = newId("service");
@@ -88,16 +94,16 @@ export async function addService(
       updatedAt: now,
     })
     .returning();
-  // One statement per kind of link, each binding its ids as one list (D1 binds at most 100 values).
+  // One statement per kind of assignment, each binding its ids as one list (D1 binds at most 100 values).
   const links = [
-    insertLinks(db, "provider", businessId, id, providerIds),
-    insertLinks(db, "resource", businessId, id, resourceIds),
+    insertAssignments(db, "provider", businessId, id, providerIds),
+    insertAssignments(db, "resource", businessId, id, resourceIds),
   ].filter((statement) => statement !== undefined);
   const [rows] = await db.batch([insert, ...links]);
   return toService(rows[0] as NonNullable<(typeof rows)[0]>, { providerIds, resourceIds });
 }
 
-/** A page of services, its total and the page's provider links: one prepared batch per isolate. */
+/** A page of services, its total and the page's assignments: one prepared batch per isolate. */
 const listQueries = (db: Database) =>
   preparedOnce(db, "services-list", () => {
     const where = and(
@@ -113,7 +119,7 @@ const listQueries = (db: Database) =>
         .limit(sql.placeholder("limit"))
         .offset(sql.placeholder("offset"));
     const onPage = page().as("on_page");
-    // The link rows of the services on the page.
+    // The assignment rows of the services on the page.
     const ofPage = (links: typeof serviceProviders | typeof serviceResources) =>
       and(
         eq(links.businessId, sql.placeholder("businessId")),
@@ -154,7 +160,7 @@ export async function servicePage(
     bind(queries.links, paged),
     bind(queries.resources, paged),
   ]);
-  const linked = new Map<string, ServiceLinks>(rows.map((row) => [row.id, { providerIds: [], resourceIds: [] }]));
+  const linked = new Map<string, ServiceAssignments>(rows.map((row) => [row.id, { providerIds: [], resourceIds: [] }]));
   for (const link of links) linked.get(link.serviceId)?.providerIds.push(link.providerId);
   for (const need of needs) linked.get(need.serviceId)?.resourceIds.push(need.resourceId);
   const none = { providerIds: [], resourceIds: [] };

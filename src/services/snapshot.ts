@@ -2,7 +2,7 @@ import type { ServiceSnapshot } from "../calendar";
 import type { ServiceRow } from "../db/schema";
 
 /** What the calendar needs to know of a service, sent with every command so edits apply at once. */
-export function snapshotOf(service: ServiceRow): ServiceSnapshot {
+export function serviceSnapshotOf(service: ServiceRow): ServiceSnapshot {
   return {
     id: service.id,
     businessId: service.businessId,
@@ -20,5 +20,8 @@ export function snapshotOf(service: ServiceRow): ServiceSnapshot {
     requiresConfirmation: service.requiresConfirmation,
     providerMode: service.providerMode,
     reminders: service.reminders.map((r) => r.offsetMinutes),
+    limits: service.limits,
+    maxActivePerCustomer: service.maxActivePerCustomer,
+    assignment: service.assignment,
   };
 }

@@ -4,13 +4,13 @@
  * its daily bound; the entry is then queued in the service's calendar, which decides its place.
  */
 import { eq } from "drizzle-orm";
-import { throwRefusal } from "../bookings/refusal";
-import { joinWaitlist, slotCalendar } from "../calendar";
+import { serviceCalendarOf, slotCalendar } from "../calendar";
 import type { Database } from "../db/client";
 import { waitlistEntries } from "../db/schema";
 import type { WaitlistEntry } from "../domain/waitlist";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
+import { throwRefusal } from "../refusals/problems";
 import { loadBookableService } from "../services/bookable";
 import { MAX_PER_KEY_PER_DAY, storeWithinKeyBound } from "./records";
 
@@ -24,7 +24,7 @@ export type JoinRequest = {
 };
 
 /** Queues the request; answers the entry (WAITING with its position, or OFFERED when a seat was free after all). */
-export async function joinQueue(
+export async function joinWaitlist(
   env: Env,
   db: Database,
   caller: { businessId: string; keyId: string },
@@ -72,7 +72,7 @@ export async function joinQueue(
   if (!(await storeWithinKeyBound(db, row))) {
     throw new ApiError("waitlist_full", `This API key queued ${MAX_PER_KEY_PER_DAY} entries in the last 24 hours.`);
   }
-  const result = await joinWaitlist(env, {
+  const result = await serviceCalendarOf(env, caller.businessId, service.id).joinWaitlist({
     service,
     providers,
     resources,

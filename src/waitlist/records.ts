@@ -1,26 +1,26 @@
 /** Waitlist entries: where each is kept (D1 knows the service), and the entry as its calendar has it. */
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { waitlistOf } from "../calendar";
+import { serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
 import { holds, services, waitlistEntries } from "../db/schema";
 import type { WaitlistEntry, WaitlistFrom, WaitlistStatus } from "../domain/waitlist";
-import { type CursorRequest, type ListPage, pageAt, positionOf } from "../lib/cursor";
 import { ApiError } from "../lib/errors";
-import { offsetOf } from "../lib/pagination";
 import { loadOwned } from "../lib/rows";
+import { type CursorRequest, type ListPage, pageAt, positionOf } from "../lists/cursor";
+import { offsetOf } from "../lists/pagination";
 
 /** The most entries one API key may queue in 24 hours. */
 export const MAX_PER_KEY_PER_DAY = 200;
 
 /** The business's entry, as its service's calendar has it now; a 404 that does not tell other tenants' ids apart. */
-export async function entryOf(
+export async function loadWaitlistEntry(
   env: Env,
   db: Database,
   businessId: string,
   id: string,
 ): Promise<{ serviceId: string; entry: WaitlistEntry }> {
   const row = await loadOwned(db, waitlistEntries, "waitlist entry", businessId, id);
-  const entry = await waitlistOf(env, businessId, row.serviceId).entry(id);
+  const entry = await serviceCalendarOf(env, businessId, row.serviceId).getWaitlistEntry(id);
   if (!entry) throw new ApiError("not_found", `No waitlist entry ${id}.`);
   return { serviceId: row.serviceId, entry };
 }
@@ -52,7 +52,7 @@ const cursorKey = [/^wtl_[0-9a-z]{26}$/];
  * A page of the entries of the business's service, in queue order, by page number or by cursor
  * (a 422 at `serviceId` when it has no such service): one read of its calendar.
  */
-export async function waitlistPage(
+export async function listWaitlist(
   env: Env,
   db: Database,
   businessId: string,
@@ -74,7 +74,7 @@ export async function waitlistPage(
       errors: [{ path: "serviceId", message: "No such service." }],
     });
   }
-  const { entries, total } = await waitlistOf(env, businessId, serviceId).list(status, from, limit);
+  const { entries, total } = await serviceCalendarOf(env, businessId, serviceId).listWaitlist(status, from, limit);
   const { rows, hasNext, hasPrev } = pageAt(entries, position, { page, limit }, total);
   return { items: rows, hasNext, hasPrev, position, total, keyOf: (entry) => [entry.id] };
 }
@@ -83,12 +83,13 @@ export async function waitlistPage(
  * Takes the business's entry off its waitlist; an offered hold is released by the calendar, and
  * D1 learns the hold ended (as it does for `DELETE /holds/{id}`), so nothing counts it as live.
  */
-export async function leave(env: Env, db: Database, businessId: string, id: string): Promise<void> {
+export async function leaveWaitlist(env: Env, db: Database, businessId: string, id: string): Promise<void> {
   const { serviceId } = await loadOwned(db, waitlistEntries, "waitlist entry", businessId, id);
-  const entry = await waitlistOf(env, businessId, serviceId).entry(id);
+  const calendar = serviceCalendarOf(env, businessId, serviceId);
+  const entry = await calendar.getWaitlistEntry(id);
   // Pruned 30 days after its slot ended: it is off the waitlist either way.
   if (!entry) return;
-  await waitlistOf(env, businessId, serviceId).leave(id);
+  await calendar.leaveWaitlist(id);
   if (entry.status === "OFFERED" && entry.holdId) {
     await db
       .update(holds)

@@ -7,11 +7,11 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { createDb, type Database } from "../db/client";
 import { businesses, webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "../db/schema";
+import type { WebhookMessage } from "../events/events";
 import { raiseFailure } from "../messages/alert";
 import { giveUp } from "../messages/claim";
 import type { Mailer } from "../messages/mailer";
 import { sendMessages } from "../messages/send";
-import type { WebhookMessage } from "./events";
 import { signedHeaders } from "./signing";
 
 /** Seconds to wait before retry n (after the n-th failed try); the queue allows max_retries = 6. */

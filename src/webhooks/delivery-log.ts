@@ -3,11 +3,11 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { inList } from "../db/json-list";
 import { webhookAttempts, webhookDeliveries } from "../db/schema";
+import type { WebhookMessage } from "../events/events";
 import { ApiError } from "../lib/errors";
-import type { PageRequest } from "../lib/pagination";
-import { newestFirst } from "../lib/rows";
+import { newestFirst } from "../lists/newest-first";
+import type { PageRequest } from "../lists/pagination";
 import { loadEndpoint } from "./endpoints";
-import type { WebhookMessage } from "./events";
 
 /** Deliveries with their attempts, in the order given (a page's ids bound as one list: up to 100 of them). */
 async function withAttempts(db: Database, rows: (typeof webhookDeliveries.$inferSelect)[]) {

@@ -5,8 +5,9 @@ import { businesses, webhookEndpoints } from "../db/schema";
 import type { WebhookEventType } from "../domain/webhook";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
-import type { PageRequest } from "../lib/pagination";
-import { loadOwned, newestFirst } from "../lib/rows";
+import { loadOwned } from "../lib/rows";
+import { newestFirst } from "../lists/newest-first";
+import type { PageRequest } from "../lists/pagination";
 import { isLoopbackReceiver, localReceiversAllowed } from "./receiver-url";
 import { newSigningSecret } from "./signing";
 

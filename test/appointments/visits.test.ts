@@ -194,7 +194,7 @@ describe("faults", () => {
     const entry = calendarStub(s.businessId, s.cut);
     // Step 1 and every claim of step 2 happen; then the entry is reset (nothing more runs).
     const claims = await runInDurableObject(entry, async (instance, state) => {
-      const { visiting, visitFlow } = await import("../../src/calendar/service/visit");
+      const { visiting, visitFlow } = await import("../../src/calendar/service/flows/create-visit");
       // biome-ignore lint/suspicious/noExplicitAny: the test drives the calendar's private tables
       const tables = (instance as any).tables;
       const segments = [cut, colour].map((l) => ({ ...l, providerId: stylist, answers: {} }));

@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { ServiceCalendar } from "../../src/calendar/service/service-calendar";
+import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
 import { api, createAccount, createService, json, problem } from "../helpers";
 import { at, bookingBody, calendarStub, d1Bookings, plus } from "./support";
 

@@ -7,11 +7,11 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { ServiceCalendar } from "../../src/calendar/service/service-calendar";
+import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
 import type { PersistOutcome } from "../../src/calendar/sync/outbox";
 import { type D1Writer, persistBookings, type StoredBooking } from "../../src/calendar/sync/persist";
 import { type Difference, reconcile } from "../../src/calendar/sync/reconcile-services";
-import type { BookingEvent } from "../../src/webhooks/events";
+import type { BookingEvent } from "../../src/events/events";
 import { injectFaults } from "../faults";
 import { api, createAccount, createService, json, problem } from "../helpers";
 import { at, book, bookingBody, calendarStub, d1Bookings, postBooking, slotAt } from "./support";

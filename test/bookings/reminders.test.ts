@@ -7,10 +7,10 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { importBookings } from "../../src/calendar";
-import type { ServiceCalendar } from "../../src/calendar/service/service-calendar";
+import { serviceCalendarOf } from "../../src/calendar";
+import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
 import { services, webhookEvents } from "../../src/db/schema";
-import { snapshotOf } from "../../src/services/snapshot";
+import { serviceSnapshotOf } from "../../src/services/snapshot";
 import { injectFaults } from "../faults";
 import { api, createAccount, createService, db, json } from "../helpers";
 import { createWebhook, unreachableReceiver } from "../support/fixtures";
@@ -263,10 +263,8 @@ describe("scale", () => {
         notes: null,
       };
     });
-    const result = await importBookings(env, snapshotOf(row as typeof services.$inferSelect), bookings, {
-      providers: [],
-      resources: [],
-    });
+    const service = serviceSnapshotOf(row as typeof services.$inferSelect);
+    const result = await serviceCalendarOf(env, service.businessId, service.id).importBookings(service, bookings);
     expect(result).toEqual({ imported: 1000, refused: [] });
     const { rows, alarm } = await runInDurableObject(c.stub, async (_i, state) => ({
       rows: state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM reminders").one().n,

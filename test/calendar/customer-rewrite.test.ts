@@ -9,8 +9,12 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { AlarmClock } from "../../src/calendar/alarm-clock";
-import { type CustomerRewrite, erasedDetails, rewriteCustomer } from "../../src/calendar/service/customer-rewrite";
-import type { ServiceCalendar } from "../../src/calendar/service/service-calendar";
+import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
+import {
+  type CustomerRewrite,
+  erasedDetails,
+  rewriteCustomer,
+} from "../../src/calendar/service/steps/customer-rewrite";
 import type { PersistOutcome } from "../../src/calendar/sync/outbox";
 import { Outbox } from "../../src/calendar/sync/outbox";
 import { bookings, customers, webhookEvents } from "../../src/db/schema";

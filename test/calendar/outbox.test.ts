@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { retryDelayMs } from "../../src/calendar/retention";
+import { retryDelayMs } from "../../src/calendar/alarm-clock";
 
 describe("retryDelayMs", () => {
   it("doubles from 1 s: 1 s, 2 s, 4 s, 8 s …", () => {

@@ -6,7 +6,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import type { ServiceCalendar } from "../../src/calendar/service/service-calendar";
+import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { bookings, webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "../../src/db/schema";
 import { nightly } from "../../src/maintenance";

@@ -1,11 +1,27 @@
 /** The calendar's SQLite migrations bring an object made by an older release up to date. */
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { ServiceCalendar } from "../../src/calendar/service/service-calendar";
-import { serviceMigrations } from "../../src/calendar/service/storage";
+import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
+import { serviceMigrations } from "../../src/calendar/service/tables/migrations";
 import { migrate } from "../../src/calendar/sqlite-migrations";
-import { at, book, bookingBody, calendarStub } from "../bookings/support";
-import { createAccount, createService } from "../helpers";
+import { at, book, bookingBody, calendarStub, postBooking } from "../bookings/support";
+import { api, createAccount, createService, problem } from "../helpers";
+import { hold } from "../support/fixtures";
+
+/** Takes an object back to before booking limits (limit-storage.ts): triggers, counts, computed columns. */
+function undoLimits(sql: SqlStorage): void {
+  for (const trigger of ["seat_counts_insert", "seat_counts_delete", "seat_counts_update", "made_order_insert"]) {
+    sql.exec(`DROP TRIGGER ${trigger}`);
+  }
+  sql.exec("DROP INDEX bookings_seated_start");
+  sql.exec("DROP INDEX bookings_customer_upcoming");
+  sql.exec("DROP TABLE seat_counts");
+  sql.exec("DROP TABLE made_order");
+  sql.exec("ALTER TABLE bookings DROP COLUMN start_at_ms");
+  sql.exec("ALTER TABLE bookings DROP COLUMN customer_key");
+  // A hold's row carried no start before.
+  sql.exec("UPDATE bookings SET record = json_remove(record, '$.startTime') WHERE kind = 'hold'");
+}
 
 const columnsOf = (sql: SqlStorage, table: string) =>
   sql
@@ -23,7 +39,8 @@ describe("calendar migrations", () => {
     const after = await runInDurableObject(stub, (_instance: ServiceCalendar, state) => {
       const sql = state.storage.sql;
       // Put the object back to the release before the column was dropped (undoing the later
-      // migration of providers and holds too).
+      // migrations of providers and holds, and of limits, too).
+      undoLimits(sql);
       for (const index of ["bookings_provider_blocked", "bookings_tentative", "bookings_expiring"]) {
         sql.exec(`DROP INDEX ${index}`);
       }
@@ -69,5 +86,34 @@ describe("calendar migrations", () => {
     // The migrated calendar still counts the booking: the same slot is full.
     const snapshot = await stub.snapshot();
     expect(snapshot.counters).toMatchObject({ active: 1, confirmed: 1 });
+  });
+
+  it("an object from before booking limits counts the bookings and live holds it holds once migrated", async () => {
+    const { apiKey, businessId } = await createAccount();
+    const service = await createService(apiKey);
+    const stub = calendarStub(businessId, service.id);
+    await book(apiKey, bookingBody(service.id, at(2, "10:00")));
+    await book(apiKey, bookingBody(service.id, at(2, "11:00")));
+    const cancelled = await book(apiKey, bookingBody(service.id, at(2, "12:00")));
+    expect((await api("POST", `/bookings/${cancelled.id}/cancel`, { key: apiKey, body: {} })).status).toBe(200);
+    await hold(apiKey, service.id, at(2, "13:00"));
+
+    const counted = await runInDurableObject(stub, (_instance: ServiceCalendar, state) => {
+      const sql = state.storage.sql;
+      const held = () => sql.exec<{ n: number }>("SELECT coalesce(sum(n), 0) AS n FROM seat_counts").one().n;
+      const before = held();
+      undoLimits(sql);
+      sql.exec("UPDATE schema_version SET version = ?", serviceMigrations.length - 1);
+      state.storage.transactionSync(() => migrate(sql, serviceMigrations));
+      return { before, after: held() };
+    });
+    // Two bookings and the live hold; the cancelled booking frees its count.
+    expect(counted).toEqual({ before: 3, after: 3 });
+
+    // A limit set now counts them: the day takes one more booking, then refuses.
+    await api("PATCH", `/services/${service.id}`, { key: apiKey, body: { limits: { perDay: 4 } } });
+    expect((await postBooking(apiKey, bookingBody(service.id, at(2, "14:00")))).status).toBe(201);
+    const over = await postBooking(apiKey, bookingBody(service.id, at(2, "15:00")));
+    expect((await problem(over, 409, "slot_unavailable")).reason).toBe("limit_reached");
   });
 });

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { withinWorkingTime, workingSpans } from "../../src/calendar/rules/service-rules";
 import { memoizedWorkingTime } from "../../src/calendar/rules/working-time-memo";
-import { addDays, localDateOf } from "../../src/calendar/rules/zoned";
+import { addLocalDays, localDateOf } from "../../src/calendar/rules/zoned";
 import type { WeeklySchedule } from "../../src/domain/schedule";
 
 const MINUTE = 60_000;
@@ -130,7 +130,7 @@ describe("remembered local dates", () => {
     for (const zone of midnightZones) {
       const memo = memoizedWorkingTime();
       const hours = { timezone: zone, weeklySchedule: week(allDay), dateOverrides: [] };
-      for (let date = { year: 2026, month: 1, day: 1 }, i = 0; i < 730; date = addDays(date, 1), i++) {
+      for (let date = { year: 2026, month: 1, day: 1 }, i = 0; i < 730; date = addLocalDays(date, 1), i++) {
         expect(memo.spansOf(hours, date), `${zone} ${JSON.stringify(date)}`).toEqual(workingSpans(hours, date));
       }
     }

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { checkWorkingHours, slotsBetween } from "../../src/calendar/rules/service-rules";
-import { addDays, compareDates, instantOf, localDateOf, weekdayOf } from "../../src/calendar/rules/zoned";
+import { addLocalDays, compareDates, instantOf, localDateOf, weekdayOf } from "../../src/calendar/rules/zoned";
 import { at, everyDay, iso, rules, starts } from "./fixtures";
 
 const HOUR = 3_600_000;
@@ -75,11 +75,11 @@ describe("instantOf", () => {
 });
 
 describe("date helpers", () => {
-  it("weekdayOf, addDays and compareDates", () => {
+  it("weekdayOf, addLocalDays and compareDates", () => {
     expect(weekdayOf({ year: 2026, month: 3, day: 29 })).toBe("sun");
     expect(weekdayOf({ year: 2026, month: 6, day: 1 })).toBe("mon");
-    expect(addDays({ year: 2026, month: 2, day: 28 }, 1)).toEqual({ year: 2026, month: 3, day: 1 });
-    expect(addDays({ year: 2026, month: 1, day: 1 }, -1)).toEqual({ year: 2025, month: 12, day: 31 });
+    expect(addLocalDays({ year: 2026, month: 2, day: 28 }, 1)).toEqual({ year: 2026, month: 3, day: 1 });
+    expect(addLocalDays({ year: 2026, month: 1, day: 1 }, -1)).toEqual({ year: 2025, month: 12, day: 31 });
     expect(compareDates({ year: 2026, month: 3, day: 1 }, { year: 2026, month: 2, day: 28 })).toBeGreaterThan(0);
     expect(compareDates({ year: 2026, month: 3, day: 1 }, { year: 2026, month: 3, day: 1 })).toBe(0);
     expect(compareDates({ year: 2025, month: 12, day: 31 }, { year: 2026, month: 1, day: 1 })).toBeLessThan(0);

@@ -1,11 +1,11 @@
 /**
- * The iCalendar text of src/feeds/ical.ts as a real parser (ical.js) reads it: escapes, folding
+ * The iCalendar text of src/lib/ical.ts as a real parser (ical.js) reads it: escapes, folding
  * at 75 octets without splitting a character, UTC times, and any summary text surviving the trip.
  */
 import fc from "fast-check";
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
-import { type CalendarEvent, fold, renderCalendar } from "../../src/feeds/ical";
+import { type CalendarEvent, fold, renderCalendar } from "../../src/lib/ical";
 import { parseCalendar } from "./support";
 
 const event = (overrides: Partial<CalendarEvent> = {}): CalendarEvent => ({

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { bookingPage } from "../../src/bookings/list";
 import { customerPage } from "../../src/customers/records";
 import { readBatch } from "../../src/db/prepared";
-import { cursorOf } from "../../src/lib/cursor";
+import { cursorOf } from "../../src/lists/cursor";
 import { createAccount, createCustomer, createService, db } from "../helpers";
 
 const BOOKINGS = 100_000;

@@ -6,7 +6,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { base64url } from "../../src/lib/crypto";
-import { linkKey, manageToken, parseManageToken, verifyManageToken } from "../../src/links/tokens";
+import { linkKey, manageToken, parseManageToken, verifyManageToken } from "../../src/manage-links/tokens";
 import { awayFromWindowEdge } from "../helpers";
 import { bookWithLink, clinic, minutesFromNow, viaLink } from "./support";
 

@@ -9,7 +9,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ServiceCalendar } from "../../src/calendar/service/service-calendar";
+import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
 import { claim } from "../../src/messages/claim";
 import { at, bookingBody, calendarStub, plus } from "../bookings/support";
 import { injectFaults } from "../faults";

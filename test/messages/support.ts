@@ -6,9 +6,9 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import ICAL from "ical.js";
 import { expect, vi } from "vitest";
-import { payloadWithLink } from "../../src/links/present";
+import type { WebhookMessage } from "../../src/events/events";
+import { payloadWithLink } from "../../src/manage-links/present";
 import { deadLetterWebhooks, deliverWebhooks } from "../../src/webhooks/deliver";
-import type { WebhookMessage } from "../../src/webhooks/events";
 import { at, bookingBody } from "../bookings/support";
 import { api, createAccount, createService, json, type TestAccount } from "../helpers";
 import { eventually } from "../support/fixtures";

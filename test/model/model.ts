@@ -3,8 +3,20 @@
  * time, written from the documented rules (docs/api-behaviour.md) without the engine's code.
  * Services keep their hours in UTC; people work in UTC or Asia/Kolkata (a fixed offset), every
  * day the same, with at most one day off; one room (R0) of one or more units, open whenever its
- * services are, may be needed by either service. Every function here is pure.
+ * services are, may be needed by either service. Booking limits and balanced assignment are
+ * limits.ts's. Every function here is pure.
  */
+
+import {
+  type Allowance,
+  balancedOf,
+  customerLimitRefuses,
+  limitViolations,
+  personLimitRefuses,
+  type ServiceLimits,
+  serviceLimitRefuses,
+  sharesWeek,
+} from "./limits";
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
@@ -36,7 +48,7 @@ export type ResourceKey = "R0";
 export type Span = { start: number; end: number };
 export type Status = "CONFIRMED" | "CANCELLED" | "COMPLETED" | "NO_SHOW";
 
-export type ServiceModel = {
+export type ServiceModel = ServiceLimits & {
   capacity: number;
   duration: number;
   bufferBefore: number;
@@ -54,7 +66,14 @@ export type ServiceModel = {
 };
 /** A room: identical units, and its own hours (UTC) or none (open whenever its service is). */
 export type ResourceModel = { quantity: number; active: boolean; hours: HoursName | null };
-export type ProviderModel = { zone: Zone; hours: HoursName; dayOff: number | null; active: boolean };
+export type ProviderModel = {
+  zone: Zone;
+  hours: HoursName;
+  dayOff: number | null;
+  active: boolean;
+  /** Their bookings of every service per local day (absent: no limit). */
+  perDay?: number;
+};
 export type BookingModel = {
   id: string;
   service: ServiceKey;
@@ -71,6 +90,8 @@ export type BookingModel = {
   link: string;
   /** The visit it is a segment of: its segments may overlap each other by their buffers. */
   appointment?: string;
+  /** Its customer's e-mail, as sent (a limit per customer compares it lower-cased). */
+  email?: string;
 };
 export type HoldModel = {
   id: string;
@@ -112,6 +133,10 @@ export type Model = {
   /** Steps checked so far, and the step each booking's or hold's time was placed at (`id@start`). */
   seq?: number;
   placed?: Record<string, number>;
+  /** What each limit allowed when limits last changed (limits.ts `allowNow`), by service or person. */
+  allowance?: Record<string, Allowance>;
+  /** Per service and week, the rows balanced assignment placed while everyone was free (limits.ts). */
+  evenPlaced?: Record<string, { ids: string[]; people: string }>;
 };
 
 /** A busy span of a person's own calendar, and the step it became known at. */
@@ -298,6 +323,8 @@ function personRefuses(
   if (overlapping.length >= m.services[serviceKey].capacity) return "provider_busy";
   // Their own calendar's busy times, after their claims (as the person's calendar decides).
   if (busyOver(m, key, blocked)) return "provider_busy";
+  // Their daily limit, last.
+  if (personLimitRefuses(m, key, start, exceptId)) return "limit_reached";
   return null;
 }
 
@@ -362,19 +389,26 @@ function expectTeam(m: Model, key: ServiceKey, start: number, end: number, excep
   return reason ? refused(409, "slot_unavailable", reason) : ok201();
 }
 
-/** What `POST /bookings` (or `POST /holds`) for this time should get. */
+/**
+ * What `POST /bookings` (with the customer's `email`) or `POST /holds` (without) for this time
+ * should get. `balance`: a balanced service's candidates narrowed to the fewest that week (off
+ * where the request's own earlier segments change the counts).
+ */
 export function expectCreate(
   m: Model,
   key: ServiceKey,
   start: number,
   end: number,
   asked: ProviderKey | null,
+  { email, balance = true }: { email?: string; balance?: boolean } = {},
 ): Expected {
   const service = m.services[key];
   if (!service.active) return refused(422, "service_inactive");
   if (asked && !service.providers.includes(asked)) return refused(422, "validation_failed");
   const rules = timingAndHours(m, service, start, end);
   if (rules) return rules;
+  // The service's limits come before its seats and people.
+  if (serviceLimitRefuses(m, key, start, { email })) return refused(409, "slot_unavailable", "limit_reached");
   const blocked = blockedOf(service, start, end);
   if (service.mode === "all" && service.providers.length > 0) return expectTeam(m, key, start, end);
   if (service.providers.length === 0) {
@@ -397,7 +431,13 @@ export function expectCreate(
       personRefuses(m, p, key, start, end, blocked) === null &&
       roomRefuses(m, key, { start, end, provider: p, blocked }) === null,
   );
-  return free.length > 0 ? ok201(free) : refused(409, "slot_unavailable", "no_provider_available");
+  if (free.length > 0) return ok201(balance ? balancedOf(m, key, start, free) : free);
+  const atLimit = (p: ProviderKey) =>
+    seatsTaken(m, key, p, blocked) < service.capacity &&
+    personRefuses(m, p, key, start, end, blocked) === "limit_reached";
+  const active = service.providers.filter((p) => m.providers[p].active);
+  const reason = active.length > 0 && active.every(atLimit) ? "limit_reached" : "no_provider_available";
+  return refused(409, "slot_unavailable", reason);
 }
 
 /**
@@ -419,9 +459,27 @@ export function expectMove(
   const rules = timingAndHours(m, service, start, end);
   if (rules) return rules;
   const blocked = blockedOf(service, start, end);
-  if (service.mode === "all" && service.providers.length > 0) {
-    const team = expectTeam(m, booking.service, start, end, booking.id);
-    return team.status === 201 ? { status: 200 } : team;
+  const team = service.mode === "all" && service.providers.length > 0;
+  // A booking whose person left the service is a 422 before anything is counted.
+  const left =
+    !team &&
+    service.providers.length > 0 &&
+    !asked &&
+    booking.provider &&
+    !service.providers.includes(booking.provider);
+  if (left && !reassignIfLeft) return refused(422, "validation_failed", "provider_left_service");
+  // The booking's own row is not counted again; the customer's count changes only for a booking
+  // that has started (upcoming again once moved).
+  const again = booking.start <= m.now && booking.email !== undefined;
+  if (
+    serviceLimitRefuses(m, booking.service, start, { exceptId: booking.id }) ||
+    (again && customerLimitRefuses(m, booking.service, booking.email as string, 0, booking.id))
+  ) {
+    return refused(409, "slot_unavailable", "limit_reached");
+  }
+  if (team) {
+    const answer = expectTeam(m, booking.service, start, end, booking.id);
+    return answer.status === 201 ? { status: 200 } : answer;
   }
   if (service.providers.length === 0) {
     const taken = seatRows(m, booking.service, booking.id).filter((r) => overlaps(r.blocked, blocked)).length;
@@ -440,8 +498,17 @@ export function expectMove(
       personRefuses(m, p, booking.service, start, end, blocked, booking.id) === null &&
       roomRefuses(m, booking.service, { start, end, provider: p, blocked }, booking.id) === null,
   );
-  if (free.length > 0) return { status: 200, candidates: free };
-  if (candidates.length !== 1) return refused(409, "slot_unavailable", "no_provider_available");
+  if (free.length > 0) {
+    const assigned = candidates.length > 1 ? balancedOf(m, booking.service, start, free, booking.id) : free;
+    return { status: 200, candidates: assigned };
+  }
+  if (candidates.length !== 1) {
+    const atLimit = (p: ProviderKey) =>
+      seatsTaken(m, booking.service, p, blocked, booking.id) < service.capacity &&
+      personRefuses(m, p, booking.service, start, end, blocked, booking.id) === "limit_reached";
+    const reason = candidates.length > 0 && candidates.every(atLimit) ? "limit_reached" : "no_provider_available";
+    return refused(409, "slot_unavailable", reason);
+  }
   const only = candidates[0] as ProviderKey;
   if (seatsTaken(m, booking.service, only, blocked, booking.id) >= service.capacity) {
     return refused(409, "slot_unavailable", "fully_booked");
@@ -491,8 +558,12 @@ export type SegmentModel = { service: ServiceKey; start: number; end: number; pe
  * first segment's rules and every segment's hours come next; then every segment must have a way
  * to be staffed (201, with each segment's candidates), else a 409 naming one that has none.
  */
-export function expectVisit(m: Model, segments: SegmentModel[]): Expected & { segments?: number[]; each?: Expected[] } {
-  const each = segments.map((s) => expectCreate(m, s.service, s.start, s.end, s.person));
+export function expectVisit(
+  m: Model,
+  segments: SegmentModel[],
+  email?: string,
+): Expected & { segments?: number[]; each?: Expected[] } {
+  const each = segments.map((s) => expectCreate(m, s.service, s.start, s.end, s.person, { email }));
   const input = each.find((e) => e.status === 422 && (e.code === "service_inactive" || !("reason" in e) || !e.reason));
   if (input) return input;
   const timing = each.find((e) => e.status === 422);
@@ -517,9 +588,15 @@ export function expectSeries(
   starts: number[],
   asked: ProviderKey | null,
   skip: boolean,
+  email?: string,
 ): Expected & { each?: Expected[] } {
   const duration = m.services[key].duration * MINUTE;
-  const each = starts.map((start) => expectCreate(m, key, start, start + duration, asked));
+  // Balanced occurrences of one week count the ones before them: any free person may get each.
+  const balance = !sharesWeek(
+    m,
+    starts.map((start) => ({ service: key, start, person: asked })),
+  );
+  const each = starts.map((start) => expectCreate(m, key, start, start + duration, asked, { email, balance }));
   const [first] = each as [Expected];
   if (first.status === 422) return first;
   const free = each.filter((e) => e.status === 201).length;
@@ -595,5 +672,6 @@ export function violations(m: Model): string[] {
       wrong.push(`${resource} holds more than ${open ? quantity : 0} units`);
   }
   wrong.push(...busyViolations(m));
+  wrong.push(...limitViolations(m));
   return [...new Set(wrong)];
 }

@@ -6,6 +6,7 @@
  */
 import type fc from "fast-check";
 import { expect } from "vitest";
+import { convertedEvenly, evenly, placedEvenly } from "./limits";
 import {
   blockedOf,
   type Expected,
@@ -57,6 +58,7 @@ export class PageHold implements Cmd {
   async run(m: Model, sys: System) {
     const end = this.start + m.services[this.service].duration * MINUTE;
     const expected = expectPageHold(m, this.service, this.start, end, this.person);
+    const even = evenly(m, this.service, this.start, end, this.person);
     const res = await viaPage(sys, "/holds", {
       serviceId: sys.ids[this.service],
       startTime: iso(this.start),
@@ -84,6 +86,7 @@ export class PageHold implements Cmd {
         state: "HELD",
         token: body.holdToken,
       });
+      if (even) placedEvenly(m, this.service, body.id, this.start);
     }
     await checkInvariants(m, sys);
   }
@@ -130,6 +133,7 @@ export class PageBook implements Cmd {
         status: "CONFIRMED",
         link: (body.manageUrl as string).slice((body.manageUrl as string).indexOf("/manage/")),
       });
+      convertedEvenly(m, hold.id, body.id);
     }
     await checkInvariants(m, sys);
   }

@@ -60,6 +60,7 @@ export const providerBody = (p: ProviderModel) => ({
   weeklySchedule: weekly(p.hours),
   dateOverrides: p.dayOff === null ? [] : [{ date: dateOf(p.dayOff), intervals: [] }],
   active: p.active,
+  limits: { perDay: p.perDay ?? null },
 });
 
 export const resourceBody = (r: Partial<ResourceModel>) => ({
@@ -81,6 +82,9 @@ export const serviceBody = (s: ServiceModel, ids: Record<string, string>) => ({
   rescheduleNoticeMinutes: s.moveNotice,
   active: s.active,
   bookableOnline: true,
+  limits: { perDay: s.limits?.perDay ?? null, perWeek: s.limits?.perWeek ?? null },
+  maxActivePerCustomer: s.perCustomer ?? null,
+  assignment: s.assignment ?? "first",
 });
 
 /**

@@ -7,6 +7,7 @@
  */
 import type fc from "fast-check";
 import { expect } from "vitest";
+import { evenly, placedEvenly } from "./limits";
 import {
   blockedOf,
   DAY,
@@ -82,6 +83,7 @@ async function offered(m: Model, sys: System, entry: WaitModel, holdId: string, 
   expect(first?.id, `${what}: offered out of turn`).toBe(entry.id);
   const expected = expectCreate(m, entry.service, entry.start, entry.end, entry.provider);
   expect(expected.status, `${what}: offered without a free seat`).toBe(201);
+  const even = evenly(m, entry.service, entry.start, entry.end, entry.provider);
   const hold = (await (await send(sys, "GET", `/holds/${holdId}`)).json()) as {
     providerId: string | null;
     expiresAt: string;
@@ -101,6 +103,7 @@ async function offered(m: Model, sys: System, entry: WaitModel, holdId: string, 
     expiresAt: Date.parse(hold.expiresAt),
     state: "HELD",
   });
+  if (even) placedEvenly(m, entry.service, holdId, entry.start);
   entry.status = "OFFERED";
   entry.holdId = holdId;
 }

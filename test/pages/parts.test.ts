@@ -1,8 +1,8 @@
 /** The pages' pure parts: content negotiation, language choice, readable accents, the flow's address. */
 import { describe, expect, it } from "vitest";
 import { accentColours, contrast } from "../../src/pages/colour";
-import { addDays, dayKeyOf, startOfDay } from "../../src/pages/format";
 import { fromAcceptLanguage, pickLocale } from "../../src/pages/i18n";
+import { addDays, dayKeyOf, startOfDay } from "../../src/pages/i18n/format";
 import { prefersHtml } from "../../src/pages/manage/negotiate";
 import { flowOf, hrefOf, isDay } from "../../src/pages/state";
 

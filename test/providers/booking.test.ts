@@ -251,7 +251,7 @@ describe("faults between the two calendars", () => {
     // Step 1 and 2 happen, then the object is reset before step 3: simulated by running them here.
     const service = calendarStub(s.businessId, s.cut);
     const claimId = await runInDurableObject(service, async (instance, state) => {
-      const { beginCreate } = await import("../../src/calendar/service/create");
+      const { beginCreate } = await import("../../src/calendar/service/flows/create-booking");
       // biome-ignore lint/suspicious/noExplicitAny: the test drives the calendar's private tables
       const tables = (instance as any).tables;
       const providerRow = await api("GET", `/providers/${provider}`, { key: s.apiKey }).then(json);

@@ -103,7 +103,7 @@ describe("the entry calendar reset between its transactions", () => {
     ]);
     // Step 1 and the first claim of step 2 happen; then the entry is reset (nothing more runs).
     const claimed = await runInDurableObject(entry, async (instance, state) => {
-      const { creating } = await import("../../src/calendar/service/create");
+      const { creating } = await import("../../src/calendar/service/flows/create-booking");
       // biome-ignore lint/suspicious/noExplicitAny: the test drives the calendar's private tables
       const tables = (instance as any).tables;
       const command = {

@@ -7,7 +7,7 @@
 import { eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { services } from "../../src/db/schema";
-import { examplesAhead } from "../../src/lib/openapi-examples";
+import { examplesAhead } from "../../src/lib/openapi/examples";
 import { at, bookingBody } from "../bookings/support";
 import { type ContractChecker, createContractChecker, type OpenApiDocument } from "../e2e/contract";
 import { api, createAccount, createCustomer, createService, db, json } from "../helpers";

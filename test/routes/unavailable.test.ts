@@ -6,7 +6,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ServiceCalendar } from "../../src/calendar/service/service-calendar";
+import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
 import { isTransientFailure } from "../../src/lib/transient";
 import { at, bookingBody, calendarStub, postBooking } from "../bookings/support";
 import { resetOnceOutboxHolds } from "../faults";

@@ -77,7 +77,7 @@ describe("a series whose room's calendar fails a claim", () => {
     const times = [0, 1, 2].map((d) => ({ start: first + d * 86_400_000, end: first + d * 86_400_000 + 1_800_000 }));
     // Step 1 and every claim of step 2 happen; then the entry is reset (nothing more runs).
     const needs = await runInDurableObject(entry, async (instance, state) => {
-      const { visiting, visitFlow } = await import("../../src/calendar/service/visit");
+      const { visiting, visitFlow } = await import("../../src/calendar/service/flows/create-visit");
       // biome-ignore lint/suspicious/noExplicitAny: the test drives the calendar's private tables
       const tables = (instance as any).tables;
       const segment = { ...loaded, providerId: c.therapist, answers: {} };

@@ -8,7 +8,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { ServiceCalendar } from "../../src/calendar/service/service-calendar";
+import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
 import { waitlistEntries } from "../../src/db/schema";
 import { at, book, bookingBody, calendarStub, plus } from "../bookings/support";
 import { api, createAccount, createService, db, json, problem, type TestAccount } from "../helpers";

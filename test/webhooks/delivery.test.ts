@@ -12,15 +12,15 @@ import {
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ServiceCalendar } from "../../src/calendar/service/service-calendar";
-import { payloadWithLink } from "../../src/links/present";
+import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
+import type { WebhookMessage } from "../../src/events/events";
+import { payloadWithLink } from "../../src/manage-links/present";
 import {
   deadLetterWebhooks,
   deliverWebhooks,
   disableAfterDeadDeliveries,
   retryDelaysSeconds,
 } from "../../src/webhooks/deliver";
-import type { WebhookMessage } from "../../src/webhooks/events";
 import { at, bookingBody, calendarStub } from "../bookings/support";
 import { injectFaults } from "../faults";
 import { api, createAccount, createService, json, problem } from "../helpers";

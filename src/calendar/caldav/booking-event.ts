@@ -5,7 +5,7 @@
  * service's name only: nothing of the customer, whose details stay in the API (an erasure has
  * nothing to chase in staff calendars).
  */
-import { escapeText, fold, utcStamp } from "../../feeds/ical";
+import { escapeText, fold, utcStamp } from "../../lib/ical";
 import { OWN_EVENT_PROPERTY } from "./expand";
 
 /** What the event of a booking is made of. */

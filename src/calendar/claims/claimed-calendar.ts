@@ -15,7 +15,7 @@ import { migrate } from "../sqlite-migrations";
 import { decideEach } from "./batch";
 import { assertWellFormedClaim, sameSpan } from "./claim-rows";
 import { ClaimStore } from "./claim-store";
-import { claimedMigrations } from "./storage";
+import { claimedMigrations } from "./migrations";
 
 /**
  * A calendar that bookings claim time in — a person's, a room's — the single authority on its

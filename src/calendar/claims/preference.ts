@@ -1,11 +1,13 @@
 /**
  * Who a booking may go to, in order: the provider asked for, or else the service's active
  * providers with the fewest live claims on the booking's local day (the service's time zone),
- * ties by id. The load is only a preference: each claim is still decided by the person's calendar.
+ * ties by id — or, for a service that assigns `balanced`, by id, for its calendar to order
+ * (service/steps/limits.ts). The order is only a preference: each claim is still decided by the
+ * person's calendar.
  */
 
 import type { ProviderSnapshot, Range, ResourceSnapshot } from "../claim-types";
-import { addDays, instantOf, localDateOf } from "../rules/zoned";
+import { addLocalDays, instantOf, localDateOf } from "../rules/zoned";
 import { providerCalendarOf } from "../stubs";
 import type { ServiceSnapshot } from "../types";
 
@@ -89,10 +91,12 @@ type OrderAsk = Pick<Ask, "service" | "providerId" | "startTime"> & { providers:
  */
 export async function preferenceOrders(env: Env, asks: readonly OrderAsk[]): Promise<string[][]> {
   const days = asks.map(({ service, providers, providerId, startTime }): Range | undefined => {
-    if (providerId || providers.filter((p) => p.active).length < 2) return undefined;
+    // Balanced assignment is ordered in the service's calendar, with its counts: no loads to read.
+    if (providerId || service.assignment === "balanced" || providers.filter((p) => p.active).length < 2)
+      return undefined;
     const { timezone } = service;
     const day = localDateOf(Date.parse(startTime), timezone);
-    return { from: instantOf(day, 0, timezone), to: instantOf(addDays(day, 1), 0, timezone) };
+    return { from: instantOf(day, 0, timezone), to: instantOf(addLocalDays(day, 1), 0, timezone) };
   });
   const asked = new Map<string, { businessId: string; ranges: Map<number, Range> }>();
   for (const [i, ask] of asks.entries()) {

@@ -7,8 +7,9 @@
  * double-book one.
  */
 
+import { errorText } from "../../lib/errors";
+import { retryDelayMs } from "../alarm-clock";
 import type { ClaimedKind, ClaimRef, ClaimSpan } from "../claim-types";
-import { errorText, retryDelayMs } from "../retention";
 import { claimTargetOf } from "../stubs";
 
 /**

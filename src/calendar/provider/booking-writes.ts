@@ -5,7 +5,7 @@
  * a booking's event shows its newest live claim (a move claims anew before the old claim goes), and
  * goes once the booking holds none. Every method runs inside the caller's transaction.
  */
-import { retryDelayMs } from "../retention";
+import { retryDelayMs } from "../alarm-clock";
 
 /** A row of `booking_events`; `start_ms` null: the event is to be deleted. */
 export type BookingEventRow = {

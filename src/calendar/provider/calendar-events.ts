@@ -8,9 +8,10 @@
 import { createDb } from "../../db/client";
 import { bind, readBatch } from "../../db/prepared";
 import type { WebhookEventType } from "../../domain/webhook";
+import { type BookingEvent, eventPayload, eventWrites, type WebhookMessage } from "../../events/events";
+import { errorText } from "../../lib/errors";
 import { newId } from "../../lib/ids";
-import { type BookingEvent, eventPayload, eventWrites, type WebhookMessage } from "../../webhooks/events";
-import { errorText, retryDelayMs } from "../retention";
+import { retryDelayMs } from "../alarm-clock";
 
 type EventRow = BookingEvent & { attempts: number };
 

@@ -3,7 +3,7 @@
  * them. Every method runs inside the caller's transaction; the bound on calendars per person is
  * counted and written in one statement.
  */
-import { retryDelayMs } from "../retention";
+import { retryDelayMs } from "../alarm-clock";
 
 /** Calendars one person may connect. */
 export const MAX_CALENDARS = 5;
@@ -51,7 +51,7 @@ export type StaffCalendar = {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export const viewOf = (row: CalendarRow): StaffCalendar => ({
+export const calendarViewOf = (row: CalendarRow): StaffCalendar => ({
   id: row.id,
   type: row.type,
   url: row.url,

@@ -2,12 +2,17 @@ import type { BusySpan } from "../caldav/expand";
 import type { ClaimRefusal, ClaimSpan, HeldClaim, OverlappingClaim, ProviderSnapshot, Range } from "../claim-types";
 import { ClaimedCalendar } from "../claims/claimed-calendar";
 import { checkProviderFree, checkProviderWorking } from "../rules/person-rules";
+import type { Span } from "../rules/service-rules";
 import type { NewCalendar, StaffCalendar } from "./connections";
+import { claimsPerDay, dayLimitRefusal } from "./day-limit";
 import { StaffCalendars } from "./staff-calendars";
 import { DEFAULT_LIMITS, type ReadLimits } from "./sync-flow";
 
-/** A person's time as the slot calendar reads it: the claims on it and their own calendars' busy spans. */
-export type PersonTime = { claims: HeldClaim[]; busy: BusySpan[] };
+/**
+ * A person's time as the slot calendar reads it: the claims on it, their own calendars' busy
+ * spans, and (with a daily limit) their claims per local day of the slots' range.
+ */
+export type PersonTime = { claims: HeldClaim[]; busy: BusySpan[]; days: (Span & { n: number })[] };
 
 /**
  * The calendar of one business's provider: the single authority on a person's time across every
@@ -38,7 +43,8 @@ export class ProviderCalendar extends ClaimedCalendar<ProviderSnapshot> {
     return (
       checkProviderWorking(person, claim.start, claim.end) ??
       checkProviderFree(claim, overlapping) ??
-      this.staff.refusal(claim)
+      this.staff.refusal(claim) ??
+      dayLimitRefusal(this.sql, person, claim, Date.now())
     );
   }
 
@@ -75,16 +81,22 @@ export class ProviderCalendar extends ClaimedCalendar<ProviderSnapshot> {
     return this.staff.sync(id);
   }
 
-  /** Live claims and own-calendar busy spans overlapping `[from, to)`: what the slot calendar counts. */
-  timeBetween(from: number, to: number): PersonTime {
-    return { claims: this.claimsBetween(from, to), busy: this.staff.busy.between(from, to) };
+  /**
+   * Live claims and own-calendar busy spans overlapping `[from, to)`: what the slot calendar
+   * counts; with `slots` (the range slots start in) and a daily limit in `person`, the claims per day.
+   */
+  timeBetween(from: number, to: number, person?: ProviderSnapshot, slots?: Range): PersonTime {
+    const days = person && slots ? claimsPerDay(this.sql, person, slots.from, slots.to, Date.now()) : [];
+    return { claims: this.claimsBetween(from, to), busy: this.staff.busy.between(from, to), days };
   }
 
-  /** As `timeBetween`, for each of several ranges in one call (a series' occurrences). */
-  timeAround(ranges: readonly Range[]): PersonTime[] {
+  /** As `timeBetween`, for each of several ranges in one call (a series' occurrences), `slots` beside them. */
+  timeAround(ranges: readonly Range[], person?: ProviderSnapshot, slots?: readonly Range[]): PersonTime[] {
     return this.claimsAround(ranges).map((claims, i) => {
       const { from, to } = ranges[i] as Range;
-      return { claims, busy: this.staff.busy.between(from, to) };
+      const at = slots?.[i];
+      const days = person && at ? claimsPerDay(this.sql, person, at.from, at.to, Date.now()) : [];
+      return { claims, busy: this.staff.busy.between(from, to), days };
     });
   }
 

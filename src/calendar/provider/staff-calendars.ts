@@ -12,7 +12,7 @@ import type { ClaimRefusal, ClaimSpan } from "../claim-types";
 import { BookingWrites } from "./booking-writes";
 import { BusyStore } from "./busy-store";
 import { CalendarEvents, publishEvent } from "./calendar-events";
-import { type CalendarRow, Connections, type NewCalendar, type StaffCalendar, viewOf } from "./connections";
+import { type CalendarRow, Connections, calendarViewOf, type NewCalendar, type StaffCalendar } from "./connections";
 import { type ReadContext, type ReadLimits, readCalendar } from "./sync-flow";
 import { staffCalendarMigrations } from "./tables";
 import { runWrites, type WriteContext } from "./write-flow";
@@ -66,7 +66,7 @@ export class StaffCalendars {
       if (!this.connections.add(calendar, now)) return null;
       if (calendar.writeBookings) this.writes.enqueueAll(calendar.id, now);
       this.host.arm();
-      return viewOf(this.connections.find(calendar.id) as CalendarRow);
+      return calendarViewOf(this.connections.find(calendar.id) as CalendarRow);
     });
   }
 
@@ -82,12 +82,12 @@ export class StaffCalendars {
   }
 
   list(): StaffCalendar[] {
-    return this.connections.all().map(viewOf);
+    return this.connections.all().map(calendarViewOf);
   }
 
   get(id: string): StaffCalendar | null {
     const row = this.connections.find(id);
-    return row ? viewOf(row) : null;
+    return row ? calendarViewOf(row) : null;
   }
 
   /** Reads a calendar now (joining a read under way) and answers it as it is then; null if unknown. */

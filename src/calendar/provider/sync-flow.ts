@@ -13,12 +13,13 @@
  * marker is still the old one and the next read fetches again. A failure keeps the last busy
  * spans and marks the calendar failing (one `calendar.sync_failed` per outage).
  */
+
+import { errorText } from "../../lib/errors";
 import { bookingMemberUrl } from "../caldav/booking-event";
 import { type BusySpan, expandMember } from "../caldav/expand";
 import { type CaldavAccess, CaldavError, type Fetcher } from "../caldav/http";
 import { hrefPath } from "../caldav/multistatus";
 import { collectionState, fetchMembers, listWindow, type Member } from "../caldav/requests";
-import { errorText } from "../retention";
 import type { BookingWrites } from "./booking-writes";
 import type { BusyStore, StoredMember } from "./busy-store";
 import type { CalendarEvents } from "./calendar-events";

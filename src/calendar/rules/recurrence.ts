@@ -1,11 +1,11 @@
 /**
- * Recurring appointments (a series): the RFC 5545 RRULE subset the API takes, and the instants it
+ * Recurring bookings (a series): the RFC 5545 RRULE subset the API takes, and the instants it
  * expands to. Every occurrence keeps the first one's wall-clock time in the service's time zone,
  * across DST changes (a wall time inside a spring-forward gap moves forward by the gap, as
  * zoned.ts resolves it). Pure functions: no I/O.
  */
 import { TZDate } from "@date-fns/tz";
-import { addDays, instantOf, type LocalDate, localDateOf } from "./zoned";
+import { addLocalDays, instantOf, type LocalDate, localDateOf } from "./zoned";
 
 const DAY = 86_400_000;
 
@@ -75,11 +75,11 @@ function untilOf(value: string): number | null {
 
 /** The local date `n` steps of the rule after `first`, or null where the rule skips (a 31st in a short month). */
 function stepOf(rule: Recurrence, first: LocalDate, n: number): LocalDate | null {
-  if (rule.freq === "DAILY") return addDays(first, n * rule.interval);
-  if (rule.freq === "WEEKLY") return addDays(first, 7 * n * rule.interval);
+  if (rule.freq === "DAILY") return addLocalDays(first, n * rule.interval);
+  if (rule.freq === "WEEKLY") return addLocalDays(first, 7 * n * rule.interval);
   const months = first.month - 1 + n * rule.interval;
   const date = { year: first.year + Math.floor(months / 12), month: (months % 12) + 1, day: first.day };
-  const real = addDays(date, 0);
+  const real = addLocalDays(date, 0);
   return real.day === first.day ? date : null;
 }
 

@@ -6,7 +6,7 @@
 import type { DateOverride, WeeklySchedule, WorkingHours } from "../../domain/schedule";
 import { LAST_INSTANT } from "../../lib/datetime";
 import { intervalsOn } from "./overrides";
-import { addDays, compareDates, instantOf, type LocalDate, localDateOf } from "./zoned";
+import { addLocalDays, compareDates, dateAt, instantOf, type LocalDate, plainMidnight } from "./zoned";
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -79,12 +79,18 @@ export function checkTiming(rules: ServiceRules, start: number, end: number, now
   return null;
 }
 
-/** The working intervals of one local date as instants (its date override, if any, else its weekday's). */
+/**
+ * The working intervals of one local date as instants (its date override, if any, else its
+ * weekday's): on a 24-hour date, minutes past its remembered midnight (zoned.ts `plainMidnight`); on a date
+ * with a clock change, each converted.
+ */
 export function workingSpans(rules: WorkingHours, date: LocalDate): Span[] {
-  return intervalsOn(rules, date).map((iv) => ({
-    start: instantOf(date, iv.start, rules.timezone),
-    end: instantOf(date, iv.end, rules.timezone),
-  }));
+  const midnight = plainMidnight(date, rules.timezone);
+  return intervalsOn(rules, date).map((iv) =>
+    midnight === null
+      ? { start: instantOf(date, iv.start, rules.timezone), end: instantOf(date, iv.end, rules.timezone) }
+      : { start: midnight + iv.start * MINUTE, end: midnight + iv.end * MINUTE },
+  );
 }
 
 /**
@@ -97,9 +103,9 @@ export type WorkingCalendar = {
   spansOf(hours: WorkingHours, date: LocalDate): Span[];
 };
 
-const direct: WorkingCalendar = { dateOf: localDateOf, spansOf: workingSpans };
+const direct: WorkingCalendar = { dateOf: dateAt, spansOf: workingSpans };
 
-/** Local dates a chain of touching intervals may be followed into: an appointment lasts at most a day. */
+/** Local dates a chain of touching intervals may be followed into: a booking lasts at most a day. */
 const MAX_CHAIN_DAYS = 3;
 
 /**
@@ -115,7 +121,7 @@ export function continuousEnd(
   calendar: WorkingCalendar = direct,
 ): number {
   let end = span.end;
-  for (let day = date, hops = 0; end < needed && hops < MAX_CHAIN_DAYS; day = addDays(day, 1), hops++) {
+  for (let day = date, hops = 0; end < needed && hops < MAX_CHAIN_DAYS; day = addLocalDays(day, 1), hops++) {
     // A day's intervals come sorted by start, so one pass follows a chain through the day.
     for (const next of calendar.spansOf(hours, day)) if (next.start === end) end = next.end;
   }
@@ -145,7 +151,7 @@ export function withinWorkingTime(
 
 /**
  * Rule 4: the start lies in one working interval of its local day, on the slot grid counted
- * from that interval's start, and the appointment ends within the working time continuing from
+ * from that interval's start, and the booking ends within the working time continuing from
  * there (intervals that touch, also at local midnight, join).
  */
 export function checkWorkingHours(rules: ServiceRules, start: number): RuleViolation | null {
@@ -163,7 +169,7 @@ export function checkRequest(rules: ServiceRules, start: number, end: number, no
   return checkTiming(rules, start, end, now) ?? checkWorkingHours(rules, start);
 }
 
-/** The time an appointment blocks: the appointment widened by the service's buffers. */
+/** The time a booking blocks: the booking widened by the service's buffers. */
 export function blockedSpan(rules: ServiceRules, start: number, end: number): Span {
   return { start: start - rules.bufferBeforeMinutes * MINUTE, end: end + rules.bufferAfterMinutes * MINUTE };
 }
@@ -186,12 +192,12 @@ export function slotsBetween(rules: ServiceRules, from: number, to: number, limi
   // Keyed by start: an interval ending in a spring-forward gap ends after the gap, so it can
   // overlap the next interval of the day and reach the same start.
   const slots = new Map<number, Span>();
-  const last = localDateOf(to, rules.timezone);
+  const last = dateAt(to, rules.timezone);
   // Start a day early: a local day that began before `from` can still hold slots after it.
   for (
-    let date = addDays(localDateOf(from, rules.timezone), -1);
+    let date = addLocalDays(dateAt(from, rules.timezone), -1);
     compareDates(date, last) <= 0 && slots.size <= limit;
-    date = addDays(date, 1)
+    date = addLocalDays(date, 1)
   ) {
     for (const span of workingSpans(rules, date)) {
       const reach = continuousEnd(rules, date, span, span.end + duration);
@@ -207,4 +213,23 @@ export function slotsBetween(rules: ServiceRules, from: number, to: number, limi
     }
   }
   return [...slots.values()].sort((a, b) => a.start - b.start);
+}
+
+/**
+ * The first slot start past `max` slots of the service's working hours in `[from, to)`, or
+ * undefined when the range holds at most `max`: a caller refuses an oversized range without
+ * asking any calendar.
+ */
+export function slotBeyond(rules: ServiceRules, from: number, to: number, max: number): number | undefined {
+  return slotsBetween(rules, from, to, max)[max]?.start;
+}
+
+/** Each segment's `[start, end)`: the first at the visit's start, each next where the previous ends. */
+export function segmentTimes(startTime: string, segments: readonly { service: { durationMinutes: number } }[]): Span[] {
+  let start = Date.parse(startTime);
+  return segments.map(({ service }) => {
+    const time = { start, end: start + service.durationMinutes * MINUTE };
+    start = time.end;
+    return time;
+  });
 }

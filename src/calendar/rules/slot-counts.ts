@@ -13,6 +13,10 @@
  * - A team (`providerMode` all): the one session is offered when every provider offers it.
  * - Resources: a slot is bookable only when every resource has a unit; `resources` lists those
  *   with a unit for the slot's session.
+ * - Limits: a slot the service's limits close (its calendar says so) takes nobody; a person at
+ *   their daily limit keeps their seats in the counts but is not among `providers`; a slot says
+ *   `limit_reached` as a booking would be refused with it: every active person has a seat then
+ *   and is at their limit (for a team: every person works then and one is at their limit).
  */
 import { type HeldClaim, type ProviderSnapshot, type ResourceSnapshot, sessionOf } from "../claim-types";
 import { overlapSweep } from "./overlap-sweep";
@@ -26,7 +30,13 @@ import { memoizedWorkingTime } from "./working-time-memo";
  * A person with the live claims on their time around the range, and the busy spans of their own
  * calendars there (a span overlapping a slot's blocked time takes the person out of it).
  */
-export type ProviderTime = { provider: ProviderSnapshot; claims: HeldClaim[]; busy?: readonly Span[] };
+export type ProviderTime = {
+  provider: ProviderSnapshot;
+  claims: HeldClaim[];
+  busy?: readonly Span[];
+  /** Whether the person's day of this start holds as many bookings as they take (their limit). */
+  full?: (start: number) => boolean;
+};
 /** A resource with the live claims on its units around the range. */
 export type ResourceTime = { resource: ResourceSnapshot; claims: HeldClaim[] };
 
@@ -40,6 +50,9 @@ export type SlotStaffing = {
 
 /** A counted slot: with `providers` on a service with providers, `resources` on one with resources. */
 export type CountedSlot = CalendarSlot & { providers?: string[]; resources?: string[] };
+
+/** A slot closed by a limit: the person's own, or (from the service's calendar) the service's. */
+const limited = { reason: "limit_reached" as const };
 
 /** Counts every slot over the service's people and resources (see the module comment). */
 export function countSlots(
@@ -96,32 +109,52 @@ export function countSlots(
       }
       return works && checkProviderFree(session, claims) === null && busyAround(blocked).length === 0;
     };
+    // The service's own limits close the slot whoever is free (rules/limits.ts).
+    const open = slot.reason === undefined;
     if (staffing.team) {
       const ids = people.map((p) => p.provider.id);
+      // As a team's booking is claimed, person by person in id order: the first refusal stands,
+      // and a person at their limit refuses after their hours and time.
+      const refusing = people.find((p) => !offers(p, p.around(blocked)) || p.full?.(start));
+      const atLimit = open && timely && slot.remaining > 0 && refusing !== undefined && refusing.full?.(start) === true;
+      const full = atLimit && offers(refusing, refusing.around(blocked));
       if (!people.every((person) => offers(person, person.around(blocked)))) {
         const none = { ...slot, capacity: 0, booked: 0, held: 0, remaining: 0, bookable: false, providers: [] };
-        return withResources(none, [ids]);
+        return withResources(full ? { ...none, ...limited } : none, [ids]);
       }
-      const free = slot.remaining > 0 && allUnits(ids);
-      return withResources({ ...slot, bookable: free && timely, providers: free ? ids : [] }, [ids]);
+      const seated = slot.remaining > 0 && allUnits(ids);
+      const free = seated && open && !full;
+      return withResources(
+        { ...slot, bookable: free && timely, providers: free ? ids : [], ...(full ? limited : {}) },
+        [ids],
+      );
     }
     let capacity = 0;
     let booked = 0;
     let held = 0;
+    let atLimit = 0;
     const free: string[] = [];
+    let active = 0;
     for (const person of people) {
       const { provider } = person;
+      if (provider.active) active++;
       const claims = person.around(blocked);
-      if (!offers(person, claims) || !allUnits([provider.id])) continue;
+      if (!offers(person, claims)) continue;
       // Every overlapping claim is this session's (checked above); holds expire, bookings do not.
       let holds = 0;
       for (const claim of claims) if (claim.expiresAt !== null) holds++;
       const sessionHeld = holds + unassigned.held;
       const sessionBooked = claims.length - holds + unassigned.booked;
+      const seatLeft = sessionBooked + sessionHeld < rules.capacity && open;
+      // A person at their daily limit keeps their seats but takes no more bookings; their
+      // calendar refuses at it before a resource is asked.
+      const full = seatLeft && person.full?.(start) === true;
+      if (full) atLimit++;
+      if (!allUnits([provider.id])) continue;
       capacity += rules.capacity;
       booked += sessionBooked;
       held += sessionHeld;
-      if (sessionBooked + sessionHeld < rules.capacity) free.push(provider.id);
+      if (seatLeft && !full) free.push(provider.id);
     }
     const remaining = capacity - booked - held;
     const counted = {
@@ -132,6 +165,8 @@ export function countSlots(
       remaining,
       bookable: free.length > 0 && timely,
       providers: free,
+      // As a booking is refused: limit_reached when everyone it could go to is at their limit.
+      ...(free.length === 0 && atLimit > 0 && atLimit === active && timely ? limited : {}),
     };
     return withResources(
       counted,

@@ -10,6 +10,8 @@ export type CalendarSlot = {
   held: number;
   remaining: number;
   bookable: boolean;
+  /** Why a slot that time allows is not bookable, where the slot calendar knows: a booking limit. */
+  reason?: "limit_reached";
 };
 
 /**

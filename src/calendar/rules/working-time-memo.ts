@@ -14,7 +14,8 @@
 import type { WorkingHours } from "../../domain/schedule";
 import { intervalsOn } from "./overrides";
 import { type Span, type WorkingCalendar, workingSpans } from "./service-rules";
-import { addDays, instantOf, type LocalDate, localDateOf } from "./zoned";
+import type { LocalDate } from "./zoned";
+import { dateAt, plainMidnight as rememberedMidnight } from "./zoned";
 
 const MINUTE = 60_000;
 const DAY = 1440 * MINUTE;
@@ -35,8 +36,7 @@ export function memoizedWorkingTime(): WorkingCalendar {
     const key = `${timezone}|${dateKey(date)}`;
     let midnight = midnights.get(key);
     if (midnight === undefined) {
-      const start = instantOf(date, 0, timezone);
-      midnight = instantOf(addDays(date, 1), 0, timezone) - start === DAY ? start : null;
+      midnight = rememberedMidnight(date, timezone);
       midnights.set(key, midnight);
     }
     return midnight;
@@ -57,7 +57,7 @@ export function memoizedWorkingTime(): WorkingCalendar {
       const key = `${timezone}|${instant}`;
       let date = dates.get(key);
       if (date) return date;
-      date = localDateOf(instant, timezone);
+      date = dateAt(instant, timezone);
       const midnight = plainMidnight(date, timezone);
       if (midnight !== null) known.push({ start: midnight, end: midnight + DAY, date });
       else dates.set(key, date);

@@ -9,9 +9,10 @@ import { toBooking } from "../../domain/booking";
 import { type MailPlan, planFor } from "../../domain/message";
 import type { WaitlistEntry } from "../../domain/waitlist";
 import type { WebhookEventType } from "../../domain/webhook";
+import { type BookingEvent, eventPayload, eventTypeFor, type WebhookMessage } from "../../events/events";
+import { errorText } from "../../lib/errors";
 import { newId } from "../../lib/ids";
-import { type BookingEvent, eventPayload, eventTypeFor, type WebhookMessage } from "../../webhooks/events";
-import { errorText, retryDelayMs } from "../retention";
+import { retryDelayMs } from "../alarm-clock";
 import { OUTBOX_ALARM_GRACE_MS, type PersistOutcome } from "./outbox";
 import type { StoredBooking } from "./persist";
 

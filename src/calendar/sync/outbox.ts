@@ -5,7 +5,7 @@
  * commit and the D1 write (which the request then awaits) cannot leave a row without an alarm.
  */
 import type { AlarmClock } from "../alarm-clock";
-import { retryDelayMs } from "../retention";
+import { retryDelayMs } from "../alarm-clock";
 
 /**
  * The alarm a new row arms is this far ahead: past the request's own D1 write (5 s timeout), so a

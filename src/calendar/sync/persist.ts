@@ -8,10 +8,10 @@ import { createDb, type Database } from "../../db/client";
 import { bind, type PreparedRead, preparedOnce, readBatch } from "../../db/prepared";
 import { bookings, customers, holds } from "../../db/schema";
 import type { BookingRecord } from "../../domain/booking";
+import { type BookingEvent, eventWrites } from "../../events/events";
 import { newId } from "../../lib/ids";
 import { messageWrites } from "../../messages/records";
-import { type BookingEvent, eventWrites } from "../../webhooks/events";
-import { linkWrites } from "./booking-links";
+import { assignmentWrites } from "./booking-assignments";
 import type { PersistOutcome } from "./outbox";
 
 /** How long a D1 write may take before the booking is left to the outbox alarm. */
@@ -137,8 +137,8 @@ export async function persistBookings(
 ): Promise<{ customerIds: Map<string, string>; eventsWithDeliveries: Set<string> }> {
   if (records.length === 0 && events.length === 0) return { customerIds: new Map(), eventsWithDeliveries: new Set() };
   const db = createDb(d1);
-  // Each record's statements: customer, booking, its read-back (the third), then its links.
-  const perRecord: PreparedRead<unknown>[] = [...bookingWrites(db), ...linkWrites(db)];
+  // Each record's statements: customer, booking, its read-back (the third), then its assignments.
+  const perRecord: PreparedRead<unknown>[] = [...bookingWrites(db), ...assignmentWrites(db)];
   const statements = records.flatMap((record) => {
     const values = valuesOf(record);
     return perRecord.map((query) => bind(query, values));

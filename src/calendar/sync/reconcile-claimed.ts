@@ -1,6 +1,6 @@
 /**
  * Compares every claimed calendar (a person's, a resource's) with D1's bookings: each upcoming
- * active booking that claims the person or resource (its link rows, so a team's booking for each
+ * active booking that claims the person or resource (its assignment rows, so a team's booking for each
  * of its people) needs a live claim in that calendar, and each live claim (holds aside) needs
  * such a booking. The service calendars are the entry for bookings, so a claim whose booking is
  * still on its way to D1, or whose release is still owed, is reported as pending, not as wrong.
@@ -40,7 +40,7 @@ const HORIZON_MS = 86_400_000;
 /** A claim younger than this may belong to a booking or release still on its way. */
 export const CLAIM_SETTLE_MS = 60_000;
 
-/** Where each kind's owners and their bookings' link rows are. */
+/** Where each kind's owners and their bookings' assignment rows are. */
 const kinds = {
   provider: { owners: providers, links: bookingProviders, owner: bookingProviders.providerId, field: "providerId" },
   resource: { owners: resources, links: bookingResources, owner: bookingResources.resourceId, field: "resourceId" },

@@ -6,8 +6,8 @@
  */
 
 import type { BookingRecord } from "../../domain/booking";
+import { errorText } from "../../lib/errors";
 import type { AlarmClock } from "../alarm-clock";
-import { errorText } from "../retention";
 import type { EventPublisher, EventRelay } from "./event-relay";
 import { OUTBOX_ALARM_GRACE_MS, type Outbox, type OutboxEntry, type PersistOutcome } from "./outbox";
 import type { D1Writer } from "./persist";

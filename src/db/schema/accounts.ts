@@ -9,7 +9,7 @@ export const businesses = sqliteTable(
     id: text("id").primaryKey(),
     name: text("name").notNull(),
     /**
-     * Which key signs the business's manage links (src/links/tokens.ts derives it from a Worker
+     * Which key signs the business's manage links (src/manage-links/tokens.ts derives it from a Worker
      * secret and this number; no key is stored). Rotating moves it on and every earlier link dies.
      */
     linkKeyVersion: integer("link_key_version").notNull().default(1),

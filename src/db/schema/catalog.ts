@@ -1,5 +1,6 @@
 /** The catalog: services, the providers who perform them, and which provider performs which service. */
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { Assignment, ProviderLimits, ServiceLimits } from "../../domain/limits.ts";
 import type { Question } from "../../domain/questions.ts";
 import type { DateOverride, WeeklySchedule } from "../../domain/schedule.ts";
 import { businessIdColumn, ownedRowColumns, requiredRef, timestampColumns } from "./accounts.ts";
@@ -41,6 +42,15 @@ export const services = sqliteTable(
     reminders: text("reminders", { mode: "json" }).notNull().default([]).$type<{ offsetMinutes: number }[]>(),
     /** Offered on the business's booking page (and its public JSON). */
     bookableOnline: integer("bookable_online", { mode: "boolean" }).notNull().default(false),
+    /** JSON: bookings per local day and ISO week, `{ "perDay": 8, "perWeek": 30 }` (absent: none). */
+    limits: text("limits", { mode: "json" }).notNull().default({}).$type<ServiceLimits>(),
+    /** Upcoming bookings one customer e-mail may hold; null: no limit. */
+    maxActivePerCustomer: integer("max_active_per_customer"),
+    /** Who an unnamed booking goes to (`first` or `balanced`). */
+    assignment: text("assignment", { enum: ["first", "balanced"] })
+      .notNull()
+      .default("first")
+      .$type<Assignment>(),
   },
   (t) => [index("services_business_active_idx").on(t.businessId, t.active, t.id)],
 );
@@ -59,6 +69,8 @@ export const providers = sqliteTable(
     /** Bumped on every change; the ETag and the provider calendar's settings both follow it. */
     version: integer("version").notNull().default(1),
     ...timestampColumns(),
+    /** JSON: their bookings of every service per local day, `{ "perDay": 6 }` (absent: none). */
+    limits: text("limits", { mode: "json" }).notNull().default({}).$type<ProviderLimits>(),
   },
   (t) => [index("providers_business_active_idx").on(t.businessId, t.active, t.id)],
 );

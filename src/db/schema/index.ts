@@ -6,7 +6,7 @@
  * as text). Every tenant-owned table leads its indexes with `business_id`.
  */
 export * from "./accounts.ts";
-export * from "./booking-links.ts";
+export * from "./booking-assignments.ts";
 export * from "./bookings.ts";
 export * from "./catalog.ts";
 export * from "./counts.ts";

@@ -1,10 +1,10 @@
 /**
- * The calendar file a message carries (RFC 5546 over RFC 5545, written by src/feeds/ical.ts):
+ * The calendar file a message carries (RFC 5546 over RFC 5545, written by src/lib/ical.ts):
  * a confirmation or a move requests the event (`METHOD:REQUEST`), a cancellation cancels it
  * (`METHOD:CANCEL`). The UID is the booking id and SEQUENCE its version, which every change
  * raises, so a calendar app updates the one event it already has.
  */
-import { type CalendarEvent, type CalendarMethod, renderCalendar } from "../../feeds/ical";
+import { type CalendarEvent, type CalendarMethod, renderCalendar } from "../../lib/ical";
 import type { Letter } from "./letter";
 
 /** An attachment as the e-mail binding takes it. */

@@ -2,19 +2,19 @@
  * The manage link for browsers: `GET /api/v1/manage/{token}` answers this page when the request
  * prefers HTML (else the JSON route runs, as before), and the page's forms post to the link's
  * own `/cancel` and `/reschedule` (a form's body selects these; JSON goes on to the API). The same
- * domain calls as the JSON routes (src/links/manage.ts), bound by the same policy windows.
+ * domain calls as the JSON routes (src/manage-links/actions.ts), bound by the same policy windows.
  */
 import type { Context, Next } from "hono";
+import { cancelByLink, linkAvailability, managedView, rescheduleByLink } from "../../bookings/by-link";
 import { loadBusiness } from "../../business/records";
-import { isValidTimeZone } from "../../calendar";
+import { isValidTimeZone } from "../../calendar/rules";
 import { ApiError } from "../../lib/errors";
 import { clientAddress } from "../../lib/public-throttle";
-import { cancelByLink, linkAvailability, managedView, rescheduleByLink } from "../../links/manage";
-import { linkFor, type OpenLink } from "../../links/records";
+import { linkFor, type OpenLink } from "../../manage-links/records";
 import { fieldsOf } from "../form";
-import { addDays, type DayKey, dayKeyOf, startOfDay } from "../format";
 import { type PageKind, sameOrigin } from "../headers";
 import { pickLocale } from "../i18n";
+import { addDays, type DayKey, dayKeyOf, startOfDay } from "../i18n/format";
 import { errorPage, foreignForm, nonceOf, type PageContext, respond } from "../render";
 import { isDay } from "../state";
 import { addMonths, daysOf } from "../steps/month";

@@ -1,7 +1,7 @@
 /** The manage link's page: the booking, a new time within the policy window, and cancelling. */
-import type { managedView } from "../../links/manage";
+import type { managedView } from "../../bookings/by-link";
 import type { PublicSlot } from "../../public/availability";
-import { type DayKey, startOfDay } from "../format";
+import { type DayKey, startOfDay } from "../i18n/format";
 import { Layout } from "../layout";
 import { icons, Notice } from "../parts";
 import { addMonths, MonthCalendar } from "../steps/month";

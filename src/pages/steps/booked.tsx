@@ -1,5 +1,5 @@
 /** Step 6: the booking made, with its time in both zones, an `.ics` and the manage link. */
-import type { managedView } from "../../links/manage";
+import type { managedView } from "../../bookings/by-link";
 import { Layout } from "../layout";
 import { icons, Progress } from "../parts";
 import type { View } from "../view";

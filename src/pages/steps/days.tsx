@@ -1,6 +1,6 @@
 /** Step 3: a month of dates; those with free times lead on to the times. */
 import type { PublicService } from "../../public/services";
-import type { DayKey } from "../format";
+import type { DayKey } from "../i18n/format";
 import { Layout } from "../layout";
 import { Notice, Progress, Summary } from "../parts";
 import { type Flow, hrefOf } from "../state";

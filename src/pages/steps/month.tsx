@@ -1,5 +1,5 @@
 /** A month as a calendar table: days with free times are links, the others plain numbers. */
-import { type DayKey, formatsOf, startOfDay } from "../format";
+import { type DayKey, formatsOf, startOfDay } from "../i18n/format";
 import { icons } from "../parts";
 import type { View } from "../view";
 

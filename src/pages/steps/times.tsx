@@ -1,7 +1,7 @@
 /** Step 4: the free times of one day; choosing one places a hold (POST …/hold). */
 import type { PublicSlot } from "../../public/availability";
 import type { PublicService } from "../../public/services";
-import { addDays, type DayKey, startOfDay } from "../format";
+import { addDays, type DayKey, startOfDay } from "../i18n/format";
 import { Layout } from "../layout";
 import { Notice, Progress, Summary } from "../parts";
 import { type Flow, hrefOf } from "../state";

@@ -5,7 +5,7 @@ import { respondCalendar } from "../../feeds/render";
 import { ApiError } from "../../lib/errors";
 import { bearerSecurity, emptyResponse, idParam, ifNoneMatchHeader, problemResponses } from "../../lib/openapi";
 import { fieldErrors } from "../../lib/validation";
-import { calendarResponse } from "../../schemas/feeds";
+import { calendarResponse } from "../../schemas/calendars";
 
 const params = idParam("bkg_01jd3k5v7q8r9s0t1u2v3w4x5y");
 
@@ -37,7 +37,7 @@ export const documentBookingCalendar = (app: OpenAPIHono<AppEnv>) => app.openAPI
  * `GET /bookings/{id}.ics`. Routed by hand, before `GET /bookings/{id}` (the id and its `.ics`
  * are one path segment, which the typed router cannot split).
  */
-export const getBookingCalendar = (app: OpenAPIHono<AppEnv>) =>
+export const registerGetBookingCalendar = (app: OpenAPIHono<AppEnv>) =>
   app.get("/:id{.+\\.ics}", async (c) => {
     // The typed routes' check of `{id}`, and its 422, for the id before `.ics`.
     const parsed = params.safeParse({ id: c.req.param("id").slice(0, -".ics".length) });

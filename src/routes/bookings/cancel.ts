@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { transitionBooking } from "../../bookings/transition";
+import { changeBookingStatus } from "../../bookings/change-status";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity } from "../../lib/openapi";
 import { z } from "../../lib/zod";
-import { withManageUrl } from "../../links/present";
+import { withManageUrl } from "../../manage-links/present";
 import { BookingSchema, cancellationReason } from "../../schemas/bookings";
 import { cancelOperation } from "../operations";
 
@@ -27,12 +27,12 @@ const route = createRoute({
   }),
 });
 
-export const cancelBooking = (app: OpenAPIHono<AppEnv>) =>
+export const registerCancelBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
     const outcome = await idempotent(c, body, 200, async (claim) => {
-      const { booking, replayed } = await transitionBooking(c.env, c.var.db, c.var.caller.businessId, {
+      const { booking, replayed } = await changeBookingStatus(c.env, c.var.db, c.var.caller.businessId, {
         bookingId: id,
         status: "CANCELLED",
         cancellationReason: body.reason ?? null,

@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { bookAppointment } from "../../bookings/book";
+import { createBooking } from "../../bookings/create";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity } from "../../lib/openapi";
-import { withManageUrl } from "../../links/present";
+import { withManageUrl } from "../../manage-links/present";
 import { BookingSchema, CreateBookingSchema } from "../../schemas/bookings";
 import { idempotentCreate } from "../operations";
 
@@ -27,11 +27,11 @@ const route = createRoute({
   ),
 });
 
-export const createBooking = (app: OpenAPIHono<AppEnv>) =>
+export const registerCreateBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
     const outcome = await idempotent(c, body, 201, async (claim) => {
-      const { booking, replayed } = await bookAppointment(c.env, c.var.db, c.var.caller.businessId, body, claim);
+      const { booking, replayed } = await createBooking(c.env, c.var.db, c.var.caller.businessId, body, claim);
       return {
         body: await withManageUrl(c.env, c.var.caller, booking),
         location: `/api/v1/bookings/${booking.id}`,

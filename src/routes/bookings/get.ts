@@ -4,7 +4,7 @@ import { toBooking } from "../../domain/booking";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
 import { bearerSecurity } from "../../lib/openapi";
-import { withManageUrl } from "../../links/present";
+import { withManageUrl } from "../../manage-links/present";
 import { BookingSchema } from "../../schemas/bookings";
 import { conditionalGet } from "../operations";
 
@@ -18,7 +18,7 @@ const route = createRoute({
   ...conditionalGet(BookingSchema, "The booking.", "bkg_01jd3k5v7q8r9s0t1u2v3w4x5y"),
 });
 
-export const getBooking = (app: OpenAPIHono<AppEnv>) =>
+export const registerGetBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const row = await loadBooking(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
     const booking = await withManageUrl(c.env, c.var.caller, toBooking(row));

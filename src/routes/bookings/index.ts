@@ -1,24 +1,24 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { validationHook } from "../../lib/validation";
-import { documentBookingCalendar, getBookingCalendar } from "./calendar";
-import { cancelBooking } from "./cancel";
-import { createBooking } from "./create";
-import { getBooking } from "./get";
-import { listBookings } from "./list";
-import { listBookingMessages } from "./messages";
-import { rescheduleBooking } from "./reschedule";
-import { updateBooking } from "./update";
+import { documentBookingCalendar, registerGetBookingCalendar } from "./calendar";
+import { registerCancelBooking } from "./cancel";
+import { registerCreateBooking } from "./create";
+import { registerGetBooking } from "./get";
+import { registerListBookings } from "./list";
+import { registerListBookingMessages } from "./messages";
+import { registerRescheduleBooking } from "./reschedule";
+import { registerUpdateBooking } from "./update";
 
-/** `/bookings`: appointments; writes go through the service's calendar. */
+/** `/bookings`: bookings of one service each; writes go through the service's calendar. */
 export const bookingsApp = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-listBookings(bookingsApp);
-createBooking(bookingsApp);
+registerListBookings(bookingsApp);
+registerCreateBooking(bookingsApp);
 // Before getBooking: `/bookings/{id}.ics` would match `/bookings/{id}` too.
-getBookingCalendar(bookingsApp);
-getBooking(bookingsApp);
+registerGetBookingCalendar(bookingsApp);
+registerGetBooking(bookingsApp);
 documentBookingCalendar(bookingsApp);
-updateBooking(bookingsApp);
-cancelBooking(bookingsApp);
-rescheduleBooking(bookingsApp);
-listBookingMessages(bookingsApp);
+registerUpdateBooking(bookingsApp);
+registerCancelBooking(bookingsApp);
+registerRescheduleBooking(bookingsApp);
+registerListBookingMessages(bookingsApp);

@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { bookingPage } from "../../bookings/list";
 import type { AppEnv } from "../../env";
-import { cursorRules, paginateByCursor } from "../../lib/cursor";
 import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
-import { listRules } from "../../lib/pagination";
 import { z } from "../../lib/zod";
-import { withManageUrls } from "../../links/present";
+import { cursorRules, paginateByCursor } from "../../lists/cursor";
+import { listRules } from "../../lists/pagination";
+import { withManageUrls } from "../../manage-links/present";
 import { batchReader } from "../../middleware/key-check";
 import { BookingListSchema, bookingListQuery } from "../../schemas/bookings";
 
@@ -39,7 +39,7 @@ const route = createRoute({
   },
 });
 
-export const listBookings = (app: OpenAPIHono<AppEnv>) =>
+export const registerListBookings = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
     const list = await bookingPage(c.var.db, batchReader(c), c.var.caller.businessId, query);

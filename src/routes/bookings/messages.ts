@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { bearerSecurity, idParam, pageResponse, problemResponses } from "../../lib/openapi";
-import { listOf, listRules, paginate, paginationQuery } from "../../lib/pagination";
 import { z } from "../../lib/zod";
+import { listOf, listRules, paginate, paginationQuery } from "../../lists/pagination";
 import { messagePage } from "../../messages/records";
 import { MessageSchema } from "../../schemas/messages";
 
@@ -21,7 +21,7 @@ const route = createRoute({
   },
 });
 
-export const listBookingMessages = (app: OpenAPIHono<AppEnv>) =>
+export const registerListBookingMessages = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
     const { items, total } = await messagePage(c.var.db, c.var.caller.businessId, c.req.valid("param").id, query);

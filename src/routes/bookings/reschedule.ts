@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { moveBooking } from "../../bookings/move";
+import { rescheduleBooking } from "../../bookings/reschedule";
 import type { AppEnv } from "../../env";
 import { utcDateTime } from "../../lib/datetime";
 import { etagOf, ifMatchVersions } from "../../lib/etag";
@@ -14,7 +14,7 @@ import {
   problemResponses,
 } from "../../lib/openapi";
 import { z } from "../../lib/zod";
-import { withManageUrl } from "../../links/present";
+import { withManageUrl } from "../../manage-links/present";
 import { BookingSchema } from "../../schemas/bookings";
 
 const RescheduleBookingSchema = z
@@ -50,14 +50,14 @@ const route = createRoute({
   },
 });
 
-export const rescheduleBooking = (app: OpenAPIHono<AppEnv>) =>
+export const registerRescheduleBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
     const expectedVersions = ifMatchVersions(c);
     const { businessId } = c.var.caller;
     const outcome = await idempotent(c, body, 200, async (claim) => {
-      const moved = await moveBooking(c.env, c.var.db, businessId, id, body, { expectedVersions, claim });
+      const moved = await rescheduleBooking(c.env, c.var.db, businessId, id, body, { expectedVersions, claim });
       return {
         body: await withManageUrl(c.env, c.var.caller, moved.booking),
         replayed: moved.replayed,

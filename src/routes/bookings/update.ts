@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { transitionBooking } from "../../bookings/transition";
+import { changeBookingStatus } from "../../bookings/change-status";
 import type { AppEnv } from "../../env";
 import { etagOf, ifMatchVersions } from "../../lib/etag";
 import { bearerSecurity } from "../../lib/openapi";
 import { z } from "../../lib/zod";
-import { withManageUrl } from "../../links/present";
+import { withManageUrl } from "../../manage-links/present";
 import { BookingSchema, BookingStatusSchema } from "../../schemas/bookings";
 import { conditionalPatch } from "../operations";
 
@@ -51,12 +51,12 @@ const route = createRoute({
   ),
 });
 
-export const updateBooking = (app: OpenAPIHono<AppEnv>) =>
+export const registerUpdateBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const { status, notes, cancellationReason } = c.req.valid("json");
     const expectedVersions = ifMatchVersions(c);
-    const { booking, version } = await transitionBooking(c.env, c.var.db, c.var.caller.businessId, {
+    const { booking, version } = await changeBookingStatus(c.env, c.var.db, c.var.caller.businessId, {
       bookingId: id,
       status,
       notes,

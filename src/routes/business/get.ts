@@ -4,7 +4,7 @@ import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
 import { bearerSecurity, emptyResponse, ifNoneMatchHeader, jsonResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
-import { BusinessSchema } from "../../schemas/business";
+import { BusinessSchema } from "./schemas";
 
 const route = createRoute({
   method: "get",
@@ -23,7 +23,7 @@ const route = createRoute({
   },
 });
 
-export const getBusiness = (app: OpenAPIHono<AppEnv>) =>
+export const registerGetBusiness = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const row = await loadBusiness(c.var.db, c.var.caller.businessId);
     return respondConditionally(c, etagOf(row.version), () => toBusiness(row));

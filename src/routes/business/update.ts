@@ -4,7 +4,7 @@ import type { AppEnv } from "../../env";
 import { etagOf, ifMatchTags } from "../../lib/etag";
 import { bearerSecurity, bodyProblems, ifMatchHeader, jsonResponse, problemResponses } from "../../lib/openapi";
 import { forgetCallersOf } from "../../middleware/key-check";
-import { BusinessSchema, UpdateBusinessSchema } from "../../schemas/business";
+import { BusinessSchema, UpdateBusinessSchema } from "./schemas";
 
 const route = createRoute({
   method: "patch",
@@ -25,7 +25,7 @@ const route = createRoute({
   },
 });
 
-export const updateBusiness = (app: OpenAPIHono<AppEnv>) =>
+export const registerUpdateBusiness = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const changes = c.req.valid("json");
     const row = await editBusiness(c.var.db, c.var.caller.businessId, changes, ifMatchTags(c));

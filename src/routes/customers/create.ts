@@ -20,7 +20,7 @@ const route = createRoute({
   },
 });
 
-export const createCustomer = (app: OpenAPIHono<AppEnv>) =>
+export const registerCreateCustomer = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const customer = await addCustomer(c.var.db, c.var.caller.businessId, c.req.valid("json"));
     c.header("Location", `/api/v1/customers/${customer.id}`);

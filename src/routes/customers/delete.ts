@@ -16,7 +16,7 @@ const route = createRoute({
   ...deleteById("cus_01jd3k5v7q8r9s0t1u2v3w4x5y", "Erased."),
 });
 
-export const deleteCustomer = (app: OpenAPIHono<AppEnv>) =>
+export const registerDeleteCustomer = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     await eraseCustomer(c.env, c.var.db, c.var.caller.businessId, c.req.valid("param").id);
     return c.body(null, 204);

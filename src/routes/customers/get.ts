@@ -16,7 +16,7 @@ const route = createRoute({
   ...conditionalGet(CustomerSchema, "The customer.", "cus_01jd3k5v7q8r9s0t1u2v3w4x5y"),
 });
 
-export const getCustomer = (app: OpenAPIHono<AppEnv>) =>
+export const registerGetCustomer = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const row = await loadCustomer(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
     return respondConditionally(c, etagOf(row.updatedAt), () => toCustomer(row));

@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { customerPage } from "../../customers/records";
 import type { AppEnv } from "../../env";
-import { cursorQuery, cursorRules, paginateByCursor } from "../../lib/cursor";
 import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
-import { listRules, paginationQuery } from "../../lib/pagination";
 import { z } from "../../lib/zod";
+import { cursorQuery, cursorRules, paginateByCursor } from "../../lists/cursor";
+import { listRules, paginationQuery } from "../../lists/pagination";
 import { batchReader } from "../../middleware/key-check";
 import { CustomerListSchema } from "../../schemas/customers";
 
@@ -35,7 +35,7 @@ const route = createRoute({
   },
 });
 
-export const listCustomers = (app: OpenAPIHono<AppEnv>) =>
+export const registerListCustomers = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
     const list = await customerPage(c.var.db, batchReader(c), c.var.caller.businessId, query);

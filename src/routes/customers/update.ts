@@ -24,7 +24,7 @@ const route = createRoute({
   ),
 });
 
-export const updateCustomer = (app: OpenAPIHono<AppEnv>) =>
+export const registerUpdateCustomer = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const { businessId } = c.var.caller;

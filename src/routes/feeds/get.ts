@@ -5,7 +5,7 @@ import { respondCalendar } from "../../feeds/render";
 import { ApiError } from "../../lib/errors";
 import { ifNoneMatchHeader, publicProblemResponses, responseHeaders } from "../../lib/openapi";
 import { chargePublicRequest } from "../../lib/public-throttle";
-import { calendarResponse, feedTokenParam } from "../../schemas/feeds";
+import { calendarResponse, feedTokenParam } from "../../schemas/calendars";
 
 const route = createRoute({
   method: "get",
@@ -27,7 +27,7 @@ const route = createRoute({
  * `GET /feeds/{token}.ics`. Routed by hand (the token and its `.ics` are one path segment, which
  * the typed router cannot split); the document's entry is the route above.
  */
-export const getCalendarFeed = (app: OpenAPIHono<AppEnv>) => {
+export const registerGetCalendarFeed = (app: OpenAPIHono<AppEnv>) => {
   app.openAPIRegistry.registerPath(route);
   return app.get("/:token{.+\\.ics}", async (c) => {
     const token = c.req.param("token").slice(0, -".ics".length);

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { throwRefusal } from "../../bookings/refusal";
 import type { AppEnv } from "../../env";
-import { holdSeat, MAX_LIVE_HOLDS_PER_KEY } from "../../holds/place";
+import { createHold, MAX_LIVE_HOLDS_PER_KEY } from "../../holds/create";
 import { bearerSecurity, bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
+import { throwRefusal } from "../../refusals/problems";
 import { CreateHoldSchema, HoldSchema } from "../../schemas/holds";
 
 const route = createRoute({
@@ -20,9 +20,9 @@ const route = createRoute({
   },
 });
 
-export const createHold = (app: OpenAPIHono<AppEnv>) =>
+export const registerCreateHold = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const result = await holdSeat(c.env, c.var.db, c.var.caller, c.req.valid("json"));
+    const result = await createHold(c.env, c.var.db, c.var.caller, c.req.valid("json"));
     if (!result.ok) throwRefusal(result.refusal);
     c.header("Location", `/api/v1/holds/${result.hold.id}`);
     return c.json(result.hold, 201);

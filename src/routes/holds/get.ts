@@ -16,7 +16,7 @@ const route = createRoute({
   ...readById("hld_01jd3k5v7q8r9s0t1u2v3w4x5y", "The hold.", HoldSchema),
 });
 
-export const getHold = (app: OpenAPIHono<AppEnv>) =>
+export const registerGetHold = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { hold } = await loadHold(c.env, c.var.db, c.var.caller.businessId, c.req.valid("param").id);
     return c.json(hold, 200);

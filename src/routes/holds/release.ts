@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { releaseHeldSeat } from "../../holds/records";
+import { releaseHold } from "../../holds/records";
 import { bearerSecurity } from "../../lib/openapi";
 import { deleteById } from "../operations";
 
@@ -16,8 +16,8 @@ const route = createRoute({
   ...deleteById("hld_01jd3k5v7q8r9s0t1u2v3w4x5y", "The hold holds nothing."),
 });
 
-export const releaseHold = (app: OpenAPIHono<AppEnv>) =>
+export const registerReleaseHold = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    await releaseHeldSeat(c.env, c.var.db, c.var.caller.businessId, c.req.valid("param").id);
+    await releaseHold(c.env, c.var.db, c.var.caller.businessId, c.req.valid("param").id);
     return c.body(null, 204);
   });

@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { bearerSecurity, bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
-import { rotateLinkKey } from "../../links/records";
+import { rotateLinkKey } from "../../manage-links/records";
 import { emptyBodyAsObject } from "../../middleware/empty-body";
 import { forgetCallersOf } from "../../middleware/key-check";
 
@@ -35,7 +35,7 @@ const route = createRoute({
 });
 
 /** `POST /manage-links/rotate`. */
-export const rotateManageLinks = (app: OpenAPIHono<AppEnv>) =>
+export const registerRotateManageLinks = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const version = await rotateLinkKey(c.var.db, c.var.caller.businessId);
     forgetCallersOf(c.var.caller.businessId);

@@ -25,7 +25,7 @@ const route = createRoute({
   },
 });
 
-export const createProviderCalendar = (app: OpenAPIHono<AppEnv>) =>
+export const registerCreateProviderCalendar = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const calendar = await connectCalendar(c.env, c.var.db, c.var.caller.businessId, id, c.req.valid("json"));

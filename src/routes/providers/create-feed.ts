@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { issueFeed } from "../../feeds/records";
 import { bearerSecurity, idParam, jsonResponse, problemResponses } from "../../lib/openapi";
-import { CalendarFeedSchema } from "../../schemas/feeds";
+import { CalendarFeedSchema } from "../../schemas/calendars";
 
 const route = createRoute({
   method: "post",
@@ -20,7 +20,7 @@ const route = createRoute({
   },
 });
 
-export const createProviderFeed = (app: OpenAPIHono<AppEnv>) =>
+export const registerCreateProviderFeed = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const token = await issueFeed(c.var.db, c.var.caller.businessId, id);

@@ -20,7 +20,7 @@ const route = createRoute({
   },
 });
 
-export const createProvider = (app: OpenAPIHono<AppEnv>) =>
+export const registerCreateProvider = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { provider, version } = await addProvider(c.env, c.var.db, c.var.caller.businessId, c.req.valid("json"));
     c.header("Location", `/api/v1/providers/${provider.id}`);

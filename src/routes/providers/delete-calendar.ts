@@ -20,7 +20,7 @@ const route = createRoute({
   },
 });
 
-export const deleteProviderCalendar = (app: OpenAPIHono<AppEnv>) =>
+export const registerDeleteProviderCalendar = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id, calendarId } = c.req.valid("param");
     await disconnectCalendar(c.env, c.var.db, c.var.caller.businessId, id, calendarId);

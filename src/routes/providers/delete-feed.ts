@@ -16,7 +16,7 @@ const route = createRoute({
   ...deleteById("prv_01jd3k5v7q8r9s0t1u2v3w4x5y", "The provider has no feed now."),
 });
 
-export const deleteProviderFeed = (app: OpenAPIHono<AppEnv>) =>
+export const registerDeleteProviderFeed = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     await revokeFeed(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
     return c.body(null, 204);

@@ -20,7 +20,7 @@ const route = createRoute({
   },
 });
 
-export const getProviderCalendar = (app: OpenAPIHono<AppEnv>) =>
+export const registerGetProviderCalendar = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id, calendarId } = c.req.valid("param");
     return c.json(await getCalendar(c.env, c.var.db, c.var.caller.businessId, id, calendarId), 200);

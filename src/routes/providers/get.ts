@@ -16,7 +16,7 @@ const route = createRoute({
   ...conditionalGet(ProviderSchema, "The provider.", "prv_01jd3k5v7q8r9s0t1u2v3w4x5y"),
 });
 
-export const getProvider = (app: OpenAPIHono<AppEnv>) =>
+export const registerGetProvider = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const row = await loadProvider(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
     return respondConditionally(c, etagOf(row.version), () => toProvider(row));

@@ -19,7 +19,7 @@ const route = createRoute({
   },
 });
 
-export const listProviderCalendars = (app: OpenAPIHono<AppEnv>) =>
+export const registerListProviderCalendars = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const data = await listCalendars(c.env, c.var.db, c.var.caller.businessId, c.req.valid("param").id);
     return c.json({ data }, 200);

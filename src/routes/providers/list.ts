@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
-import { paginate, paginationQuery } from "../../lib/pagination";
 import { z } from "../../lib/zod";
+import { paginate, paginationQuery } from "../../lists/pagination";
 import { providerPage } from "../../providers/records";
 import { activeFilter } from "../../schemas/fields";
 import { ProviderListSchema } from "./schemas";
@@ -27,7 +27,7 @@ const route = createRoute({
   },
 });
 
-export const listProviders = (app: OpenAPIHono<AppEnv>) =>
+export const registerListProviders = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { active, ...query } = c.req.valid("query");
     const { items, total } = await providerPage(c.var.db, c.var.caller.businessId, {

@@ -1,6 +1,7 @@
-import { listOf } from "../../lib/pagination";
 import { z } from "../../lib/zod";
+import { listOf } from "../../lists/pagination";
 import { customerEmail, timezone } from "../../schemas/fields";
+import { ProviderLimitsSchema } from "../../schemas/limits";
 import { DateOverridesSchema, WeeklyScheduleSchema } from "../../schemas/schedule";
 
 /** Every writable provider field with its rules; create requires some, PATCH takes any. */
@@ -11,6 +12,7 @@ const providerFields = {
   weeklySchedule: WeeklyScheduleSchema,
   dateOverrides: DateOverridesSchema,
   active: z.boolean().openapi({ description: "An inactive provider takes no new bookings." }),
+  limits: ProviderLimitsSchema,
 };
 
 export const CreateProviderSchema = z
@@ -19,6 +21,7 @@ export const CreateProviderSchema = z
     email: providerFields.email.optional(),
     dateOverrides: providerFields.dateOverrides.default([]),
     active: providerFields.active.default(true),
+    limits: providerFields.limits.default({}),
   })
   .openapi("CreateProvider", {
     example: {
@@ -45,6 +48,9 @@ export const ProviderSchema = z
     weeklySchedule: WeeklyScheduleSchema,
     dateOverrides: DateOverridesSchema,
     active: z.boolean(),
+    limits: z.object({ perDay: z.number().int().nullable() }).openapi({
+      description: "Bookings the provider may take a day (null: no limit), as `limits` of the request says.",
+    }),
     createdAt: z.string().openapi({ format: "date-time" }),
     updatedAt: z.string().openapi({ format: "date-time" }),
   })

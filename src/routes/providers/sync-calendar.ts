@@ -21,7 +21,7 @@ const route = createRoute({
   },
 });
 
-export const syncProviderCalendar = (app: OpenAPIHono<AppEnv>) =>
+export const registerSyncProviderCalendar = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id, calendarId } = c.req.valid("param");
     return c.json(await syncCalendar(c.env, c.var.db, c.var.caller.businessId, id, calendarId), 200);

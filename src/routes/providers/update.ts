@@ -24,7 +24,7 @@ const route = createRoute({
   ),
 });
 
-export const updateProvider = (app: OpenAPIHono<AppEnv>) =>
+export const registerUpdateProvider = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const { businessId } = c.var.caller;

@@ -36,7 +36,7 @@ const route = createRoute({
 });
 
 /** `GET /public/{slug}/services/{id}/availability`. */
-export const getPublicAvailability = (app: OpenAPIHono<AppEnv>) =>
+export const registerGetPublicAvailability = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { slug, id } = c.req.valid("param");
     const page = { slug, address: clientAddress(c.req.raw) };

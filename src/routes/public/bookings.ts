@@ -4,7 +4,7 @@ import { bodyProblems, publicJsonResponse, publicProblemResponses } from "../../
 import { clientAddress } from "../../lib/public-throttle";
 import { bookPageHold } from "../../public/bookings";
 import { pageFor } from "../../public/business";
-import { ManagedBookingSchema } from "../../schemas/manage";
+import { ManagedBookingSchema } from "../../schemas/manage-links";
 import { CreatePublicBookingSchema, slugParam } from "./schemas";
 
 const route = createRoute({
@@ -27,7 +27,7 @@ const route = createRoute({
 });
 
 /** `POST /public/{slug}/bookings`. */
-export const createPublicBooking = (app: OpenAPIHono<AppEnv>) =>
+export const registerCreatePublicBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const page = await pageFor(c.env, c.var.db, c.req.valid("param").slug, clientAddress(c.req.raw));
     return c.json(await bookPageHold(c.env, c.var.db, page, c.req.valid("json")), 201);

@@ -25,7 +25,7 @@ const route = createRoute({
 });
 
 /** `POST /public/{slug}/holds`. */
-export const createPublicHold = (app: OpenAPIHono<AppEnv>) =>
+export const registerCreatePublicHold = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const address = clientAddress(c.req.raw);
     const page = await pageFor(c.env, c.var.db, c.req.valid("param").slug, address);

@@ -2,10 +2,10 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { cors } from "hono/cors";
 import type { AppEnv } from "../../env";
 import { validationHook } from "../../lib/validation";
-import { getPublicAvailability } from "./availability";
-import { createPublicBooking } from "./bookings";
-import { createPublicHold } from "./holds";
-import { listPublicServices } from "./services";
+import { registerGetPublicAvailability } from "./availability";
+import { registerCreatePublicBooking } from "./bookings";
+import { registerCreatePublicHold } from "./holds";
+import { registerListPublicServices } from "./services";
 
 /**
  * `/public/{slug}`: what a booking page uses, for any page (CORS open to every origin: no key and
@@ -22,7 +22,7 @@ publicApp.use(
     maxAge: 600,
   }),
 );
-listPublicServices(publicApp);
-getPublicAvailability(publicApp);
-createPublicHold(publicApp);
-createPublicBooking(publicApp);
+registerListPublicServices(publicApp);
+registerGetPublicAvailability(publicApp);
+registerCreatePublicHold(publicApp);
+registerCreatePublicBooking(publicApp);

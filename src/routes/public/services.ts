@@ -23,7 +23,7 @@ const route = createRoute({
 });
 
 /** `GET /public/{slug}/services`. */
-export const listPublicServices = (app: OpenAPIHono<AppEnv>) =>
+export const registerListPublicServices = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const page = await pageFor(c.env, c.var.db, c.req.valid("param").slug, clientAddress(c.req.raw));
     const { name, title, locale, timezone, accentColor } = page;

@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { bookingPage } from "../../bookings/list";
 import type { AppEnv } from "../../env";
-import { paginateByCursor } from "../../lib/cursor";
 import { bearerSecurity, idParam, pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
-import { withManageUrls } from "../../links/present";
+import { paginateByCursor } from "../../lists/cursor";
+import { withManageUrls } from "../../manage-links/present";
 import { batchReader } from "../../middleware/key-check";
 import { BookingListSchema, bookingListQuery } from "../../schemas/bookings";
 
@@ -24,7 +24,7 @@ const route = createRoute({
   },
 });
 
-export const listResourceBookings = (app: OpenAPIHono<AppEnv>) =>
+export const registerListResourceBookings = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
     const resourceId = c.req.valid("param").id;

@@ -21,7 +21,7 @@ const route = createRoute({
   },
 });
 
-export const createResource = (app: OpenAPIHono<AppEnv>) =>
+export const registerCreateResource = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { resource, version } = await addResource(c.env, c.var.db, c.var.caller.businessId, c.req.valid("json"));
     c.header("Location", `/api/v1/resources/${resource.id}`);

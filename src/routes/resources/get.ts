@@ -16,7 +16,7 @@ const route = createRoute({
   ...conditionalGet(ResourceSchema, "The resource.", "res_01jd3k5v7q8r9s0t1u2v3w4x5y"),
 });
 
-export const getResource = (app: OpenAPIHono<AppEnv>) =>
+export const registerGetResource = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const row = await loadResource(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
     return respondConditionally(c, etagOf(row.version), () => toResource(row));

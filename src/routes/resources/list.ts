@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
-import { listRules, paginate, paginationQuery } from "../../lib/pagination";
 import { z } from "../../lib/zod";
+import { listRules, paginate, paginationQuery } from "../../lists/pagination";
 import { resourcePage } from "../../resources/records";
 import { activeFilter } from "../../schemas/fields";
 import { ResourceListSchema } from "../../schemas/resources";
@@ -27,7 +27,7 @@ const route = createRoute({
   },
 });
 
-export const listResources = (app: OpenAPIHono<AppEnv>) =>
+export const registerListResources = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { active, ...query } = c.req.valid("query");
     const { items, total } = await resourcePage(c.var.db, c.var.caller.businessId, {

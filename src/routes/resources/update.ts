@@ -25,7 +25,7 @@ const route = createRoute({
   ),
 });
 
-export const updateResource = (app: OpenAPIHono<AppEnv>) =>
+export const registerUpdateResource = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const { resource, version } = await editResource(

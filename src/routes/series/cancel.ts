@@ -3,7 +3,7 @@ import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity } from "../../lib/openapi";
 import { CancelSeriesSchema, SeriesSchema } from "../../schemas/series";
-import { cancelSeries as cancelFrom } from "../../series/cancel";
+import { cancelSeries } from "../../series/cancel";
 import { cancelOperation } from "../operations";
 import { presentSeries } from "./present";
 
@@ -24,13 +24,13 @@ const route = createRoute({
   }),
 });
 
-export const cancelSeries = (app: OpenAPIHono<AppEnv>) =>
+export const registerCancelSeries = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
     const outcome = await idempotent(c, body, 200, async () => {
       const from = body.from ? Date.parse(body.from) : Date.now();
-      const found = await cancelFrom(c.env, c.var.db, c.var.caller.businessId, id, {
+      const found = await cancelSeries(c.env, c.var.db, c.var.caller.businessId, id, {
         from,
         reason: body.reason ?? null,
       });

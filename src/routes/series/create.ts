@@ -3,7 +3,7 @@ import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity } from "../../lib/openapi";
 import { CreateSeriesSchema, SeriesSchema } from "../../schemas/series";
-import { bookSeries } from "../../series/book";
+import { createSeries } from "../../series/create";
 import { idempotentCreate } from "../operations";
 import { presentSeries } from "./present";
 
@@ -26,11 +26,11 @@ const route = createRoute({
   ),
 });
 
-export const createSeries = (app: OpenAPIHono<AppEnv>) =>
+export const registerCreateSeries = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
     const outcome = await idempotent(c, body, 201, async (claim) => {
-      const { series, replayed } = await bookSeries(c.env, c.var.db, c.var.caller.businessId, body, claim);
+      const { series, replayed } = await createSeries(c.env, c.var.db, c.var.caller.businessId, body, claim);
       return {
         body: await presentSeries(c.env, c.var.caller, series),
         location: `/api/v1/series/${series.id}`,

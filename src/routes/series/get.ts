@@ -18,7 +18,7 @@ const route = createRoute({
   ...readById("ser_01jd3k5v7q8r9s0t1u2v3w4x5y", "The series.", SeriesSchema),
 });
 
-export const getSeries = (app: OpenAPIHono<AppEnv>) =>
+export const registerGetSeries = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const found = await loadSeries(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
     return c.json(await presentSeries(c.env, c.var.caller, found), 200);

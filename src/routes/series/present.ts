@@ -1,5 +1,5 @@
-import type { LinkOwner } from "../../links/present";
-import { withManageUrls } from "../../links/present";
+import type { LinkOwner } from "../../manage-links/present";
+import { withManageUrls } from "../../manage-links/present";
 import type { Series } from "../../series/records";
 
 /** A series as the API answers it: each occurrence with its customer's manage link. */

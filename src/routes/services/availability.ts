@@ -3,6 +3,7 @@ import type { AppEnv } from "../../env";
 import { utcDateTime, utcDateTimeRule, utcTimestamp } from "../../lib/datetime";
 import { bearerSecurity, idParam, jsonResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
+import { batchReader } from "../../middleware/key-check";
 import { MAX_RANGE_DAYS, MAX_SLOTS, serviceAvailability } from "../../services/availability";
 
 const SlotSchema = z
@@ -14,11 +15,16 @@ const SlotSchema = z
     held: z.number().int().openapi({ description: "Seats kept by live holds (`POST /holds`) that overlap the slot." }),
     remaining: z.number().int(),
     bookable: z.boolean().openapi({
-      description: "A seat is left, the service is active, and the slot meets the notice and horizon rules now.",
+      description:
+        "A seat is left, the service is active, the slot meets the notice and horizon rules now, and no booking limit is reached (the service's that day or week; on a service with providers, someone with a seat left is under their daily limit).",
+    }),
+    reason: z.enum(["limit_reached"]).optional().openapi({
+      description:
+        "Why a slot the notice and horizon rules allow is not bookable, where the slot calendar can say: `limit_reached` — the service's limit per day or per week is reached that day or week, or every provider with a seat left then is at their daily limit (a booking would be refused with this reason). Absent otherwise.",
     }),
     providers: z.array(z.string()).optional().openapi({
       description:
-        "Services with providers only: the providers with a seat left then, sorted (on a team, `providerMode: all`, every provider or none). On such a service `capacity`, `booked`, `held` and `remaining` count the sessions the providers offer then (each active, working, and not busy with another appointment), so `remaining` = `capacity` − `booked` − `held`; a booking made before the service had providers takes a seat in each of them.",
+        "Services with providers only: the providers with a seat left then and under their daily limit, sorted (on a team, `providerMode: all`, every provider or none). On such a service `capacity`, `booked`, `held` and `remaining` count the sessions the providers offer then (each active, working, and not busy with another appointment), so `remaining` = `capacity` − `booked` − `held`; a booking made before the service had providers takes a seat in each of them.",
     }),
     resources: z.array(z.string()).optional().openapi({
       description:
@@ -77,8 +83,10 @@ const route = createRoute({
   },
 });
 
-export const getServiceAvailability = (app: OpenAPIHono<AppEnv>) =>
+export const registerGetServiceAvailability = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
-    return c.json(await serviceAvailability(c.env, c.var.db, c.var.caller.businessId, id, c.req.valid("query")), 200);
+    const { businessId } = c.var.caller;
+    const query = c.req.valid("query");
+    return c.json(await serviceAvailability(c.env, c.var.db, businessId, id, query, batchReader(c)), 200);
   });

@@ -20,7 +20,7 @@ const route = createRoute({
   },
 });
 
-export const createService = (app: OpenAPIHono<AppEnv>) =>
+export const registerCreateService = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const service = await addService(c.var.db, c.var.caller.businessId, c.req.valid("json"));
     c.header("Location", `/api/v1/services/${service.id}`);

@@ -16,7 +16,7 @@ const route = createRoute({
   ...conditionalGet(ServiceSchema, "The service.", "svc_01jd3k5v7q8r9s0t1u2v3w4x5y"),
 });
 
-export const getService = (app: OpenAPIHono<AppEnv>) =>
+export const registerGetService = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { service, version } = await findService(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
     return respondConditionally(c, etagOf(version), () => service);

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
-import { listRules, paginate, paginationQuery } from "../../lib/pagination";
 import { z } from "../../lib/zod";
+import { listRules, paginate, paginationQuery } from "../../lists/pagination";
 import { batchReader } from "../../middleware/key-check";
 import { activeFilter } from "../../schemas/fields";
 import { ServiceListSchema } from "../../schemas/services";
@@ -28,7 +28,7 @@ const route = createRoute({
   },
 });
 
-export const listServices = (app: OpenAPIHono<AppEnv>) =>
+export const registerListServices = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { active, ...query } = c.req.valid("query");
     const { items, total } = await servicePage(c.var.db, batchReader(c), c.var.caller.businessId, {

@@ -24,7 +24,7 @@ const route = createRoute({
   ),
 });
 
-export const updateService = (app: OpenAPIHono<AppEnv>) =>
+export const registerUpdateService = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const { service, version } = await editService(

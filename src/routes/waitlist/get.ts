@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { bearerSecurity } from "../../lib/openapi";
 import { WaitlistEntrySchema } from "../../schemas/waitlist";
-import { entryOf } from "../../waitlist/records";
+import { loadWaitlistEntry } from "../../waitlist/records";
 import { readById } from "../operations";
 
 const route = createRoute({
@@ -17,8 +17,8 @@ const route = createRoute({
   ...readById("wtl_01jd3k5v7q8r9s0t1u2v3w4x5y", "The entry.", WaitlistEntrySchema),
 });
 
-export const getWaitlistEntry = (app: OpenAPIHono<AppEnv>) =>
+export const registerGetWaitlistEntry = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const { entry } = await entryOf(c.env, c.var.db, c.var.caller.businessId, c.req.valid("param").id);
+    const { entry } = await loadWaitlistEntry(c.env, c.var.db, c.var.caller.businessId, c.req.valid("param").id);
     return c.json(entry, 200);
   });

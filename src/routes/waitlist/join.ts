@@ -3,7 +3,7 @@ import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import { bearerSecurity } from "../../lib/openapi";
 import { JoinWaitlistSchema, WaitlistEntrySchema } from "../../schemas/waitlist";
-import { joinQueue } from "../../waitlist/join";
+import { joinWaitlist } from "../../waitlist/join";
 import { idempotentCreate } from "../operations";
 
 const route = createRoute({
@@ -21,11 +21,11 @@ const route = createRoute({
   ...idempotentCreate(JoinWaitlistSchema, "The entry; `Location` points at it.", WaitlistEntrySchema),
 });
 
-export const joinWaitlist = (app: OpenAPIHono<AppEnv>) =>
+export const registerJoinWaitlist = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
     const outcome = await idempotent(c, body, 201, async () => {
-      const entry = await joinQueue(c.env, c.var.db, c.var.caller, body);
+      const entry = await joinWaitlist(c.env, c.var.db, c.var.caller, body);
       return { body: entry, location: `/api/v1/waitlist/${entry.id}` };
     });
     outcomeHeaders(c, outcome);

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { bearerSecurity } from "../../lib/openapi";
-import { leave } from "../../waitlist/records";
+import { leaveWaitlist } from "../../waitlist/records";
 import { deleteById } from "../operations";
 
 const route = createRoute({
@@ -16,8 +16,8 @@ const route = createRoute({
   ...deleteById("wtl_01jd3k5v7q8r9s0t1u2v3w4x5y", "Taken off (or already off)."),
 });
 
-export const leaveWaitlist = (app: OpenAPIHono<AppEnv>) =>
+export const registerLeaveWaitlist = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    await leave(c.env, c.var.db, c.var.caller.businessId, c.req.valid("param").id);
+    await leaveWaitlist(c.env, c.var.db, c.var.caller.businessId, c.req.valid("param").id);
     return c.body(null, 204);
   });

@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { cursorQuery, cursorRules, paginateByCursor } from "../../lib/cursor";
 import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
-import { paginationQuery } from "../../lib/pagination";
 import { z } from "../../lib/zod";
+import { cursorQuery, cursorRules, paginateByCursor } from "../../lists/cursor";
+import { paginationQuery } from "../../lists/pagination";
 import { WaitlistListSchema, waitlistListQuery } from "../../schemas/waitlist";
-import { waitlistPage } from "../../waitlist/records";
+import { listWaitlist } from "../../waitlist/records";
 
 const route = createRoute({
   method: "get",
@@ -33,9 +33,9 @@ const route = createRoute({
   },
 });
 
-export const listWaitlist = (app: OpenAPIHono<AppEnv>) =>
+export const registerListWaitlist = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
-    const list = await waitlistPage(c.env, c.var.db, c.var.caller.businessId, query);
+    const list = await listWaitlist(c.env, c.var.db, c.var.caller.businessId, query);
     return c.json(paginateByCursor(c, list, query), 200);
   });

@@ -19,7 +19,7 @@ const route = createRoute({
   },
 });
 
-export const createWebhook = (app: OpenAPIHono<AppEnv>) =>
+export const registerCreateWebhook = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const webhook = await registerEndpoint(c.env, c.var.db, c.var.caller.businessId, c.req.valid("json"));
     c.header("Location", `/api/v1/webhooks/${webhook.id}`);

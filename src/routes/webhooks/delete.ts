@@ -15,7 +15,7 @@ const route = createRoute({
   ...deleteById("whk_01jd3k5v7q8r9s0t1u2v3w4x5y", "Deleted."),
 });
 
-export const deleteWebhook = (app: OpenAPIHono<AppEnv>) =>
+export const registerDeleteWebhook = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     await deleteEndpoint(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
     return c.body(null, 204);

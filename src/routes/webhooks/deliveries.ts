@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { bearerSecurity, idParam, pageResponse, problemResponses } from "../../lib/openapi";
-import { listRules, paginate, paginationQuery } from "../../lib/pagination";
 import { z } from "../../lib/zod";
+import { listRules, paginate, paginationQuery } from "../../lists/pagination";
 import { deliveryPage } from "../../webhooks/delivery-log";
 import { DeliveryListSchema } from "./schemas";
 
@@ -21,7 +21,7 @@ const route = createRoute({
   },
 });
 
-export const listWebhookDeliveries = (app: OpenAPIHono<AppEnv>) =>
+export const registerListWebhookDeliveries = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
     const { id } = c.req.valid("param");

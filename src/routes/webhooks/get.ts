@@ -15,7 +15,7 @@ const route = createRoute({
   ...readById("whk_01jd3k5v7q8r9s0t1u2v3w4x5y", "The endpoint.", WebhookSchema),
 });
 
-export const getWebhook = (app: OpenAPIHono<AppEnv>) =>
+export const registerGetWebhook = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const row = await loadEndpoint(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
     return c.json(toWebhook(row), 200);

@@ -1,18 +1,18 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { validationHook } from "../../lib/validation";
-import { createWebhook } from "./create";
-import { deleteWebhook } from "./delete";
-import { listWebhookDeliveries } from "./deliveries";
-import { getWebhook } from "./get";
-import { listWebhooks } from "./list";
-import { retryWebhookDelivery } from "./retry";
+import { registerCreateWebhook } from "./create";
+import { registerDeleteWebhook } from "./delete";
+import { registerListWebhookDeliveries } from "./deliveries";
+import { registerGetWebhook } from "./get";
+import { registerListWebhooks } from "./list";
+import { registerRetryWebhookDelivery } from "./retry";
 
 /** `/webhooks`: endpoints for booking events and their delivery log. */
 export const webhooksApp = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-createWebhook(webhooksApp);
-listWebhooks(webhooksApp);
-getWebhook(webhooksApp);
-deleteWebhook(webhooksApp);
-listWebhookDeliveries(webhooksApp);
-retryWebhookDelivery(webhooksApp);
+registerCreateWebhook(webhooksApp);
+registerListWebhooks(webhooksApp);
+registerGetWebhook(webhooksApp);
+registerDeleteWebhook(webhooksApp);
+registerListWebhookDeliveries(webhooksApp);
+registerRetryWebhookDelivery(webhooksApp);

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
-import { listRules, paginate, paginationQuery } from "../../lib/pagination";
 import { z } from "../../lib/zod";
+import { listRules, paginate, paginationQuery } from "../../lists/pagination";
 import { endpointPage } from "../../webhooks/endpoints";
 import { WebhookListSchema } from "./schemas";
 
@@ -21,7 +21,7 @@ const route = createRoute({
   },
 });
 
-export const listWebhooks = (app: OpenAPIHono<AppEnv>) =>
+export const registerListWebhooks = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
     const { items, total } = await endpointPage(c.var.db, c.var.caller.businessId, query);

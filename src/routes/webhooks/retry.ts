@@ -29,7 +29,7 @@ const route = createRoute({
   },
 });
 
-export const retryWebhookDelivery = (app: OpenAPIHono<AppEnv>) =>
+export const registerRetryWebhookDelivery = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id, deliveryId } = c.req.valid("param");
     return c.json(await retryDelivery(c.env, c.var.db, c.var.caller.businessId, id, deliveryId), 202);

@@ -1,7 +1,7 @@
 import { webhookEventTypes } from "../../domain/webhook";
 import { utcTimestamp } from "../../lib/datetime";
-import { listOf } from "../../lib/pagination";
 import { z } from "../../lib/zod";
+import { listOf } from "../../lists/pagination";
 import { isLoopbackReceiver, publicReceiverProblem } from "../../webhooks/receiver-url";
 
 export const WebhookEventTypeSchema = z.enum(webhookEventTypes).openapi("WebhookEventType");

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { at, book, bookingBody, d1Counts, freshEmail, plus, postBooking, slotAt } from "../../bookings/support";
+import { takeCalls } from "../../faults";
 import { api, bookingFields, createAccount, createService, json, problem, validationError } from "../../helpers";
 import { hold, salon } from "../../support/fixtures";
 import { expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
@@ -65,6 +66,17 @@ describe("happy", () => {
     expect(res.status).toBe(201);
     expect(await json(res)).toMatchObject({ serviceId: service.id, startTime: held.startTime, endTime: held.endTime });
     expect(await slotAt(apiKey, service.id, at(3, "10:00"))).toMatchObject({ booked: 1, held: 0, remaining: 0 });
+  });
+
+  it("booking a hold is one call to its service's calendar, which finds the hold itself", async () => {
+    const { apiKey, businessId } = await createAccount();
+    const service = await createService(apiKey);
+    const held = await hold(apiKey, service.id, at(3, "10:00"));
+    const calendar = [{ calendar: "service" as const, id: service.id as string }];
+    await takeCalls(businessId, calendar);
+    const res = await postBooking(apiKey, { holdId: held.id, customerName: "Ada", customerEmail: freshEmail() });
+    expect(res.status).toBe(201);
+    expect((await takeCalls(businessId, calendar))[`service:${service.id}`]).toEqual({ createBooking: 1 });
   });
 
   it("the same Idempotency-Key and body replays the first answer with Idempotent-Replayed, booking once", async () => {

@@ -1,7 +1,7 @@
 /** GET /bookings/{id}: one booking, bare, with its version as ETag. */
 import type { z } from "@hono/zod-openapi";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import type { LinkedBooking } from "../../../src/links/present";
+import type { LinkedBooking } from "../../../src/manage-links/present";
 import { BookingSchema } from "../../../src/schemas/bookings";
 import { at, book, bookingBody } from "../../bookings/support";
 import {

@@ -5,7 +5,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ServiceCalendar } from "../../../src/calendar/service/service-calendar";
+import type { ServiceCalendar } from "../../../src/calendar/service/object/service-calendar";
 import { at, book, bookingBody, calendarStub, postBooking } from "../../bookings/support";
 import { api, createAccount, createCustomer, createService, json, problem, validationError } from "../../helpers";
 import { eventually } from "../../support/fixtures";

@@ -2,8 +2,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { providerCalendarOf } from "../../../src/calendar/stubs";
-import { api, createAccount, json, problem, totalOf, validationError } from "../../helpers";
-import { createProvider, providerBody } from "../../support/fixtures";
+import { at, bookingBody, postBooking } from "../../bookings/support";
+import { api, createAccount, createService, json, problem, totalOf, validationError } from "../../helpers";
+import { createProvider, everyDay, providerBody } from "../../support/fixtures";
 import { expectUnauthorized, revokedKey } from "../../support/security";
 
 const providerFields = [
@@ -12,6 +13,7 @@ const providerFields = [
   "dateOverrides",
   "email",
   "id",
+  "limits",
   "name",
   "timezone",
   "updatedAt",
@@ -29,7 +31,13 @@ describe("happy", () => {
     const provider = await json(res);
     expect(Object.keys(provider).sort()).toEqual(providerFields);
     expect(provider.id).toMatch(/^prv_[0-9a-z]{26}$/);
-    expect(provider).toMatchObject({ name: "Alex Morgan", email: null, active: true, dateOverrides: [] });
+    expect(provider).toMatchObject({
+      name: "Alex Morgan",
+      email: null,
+      active: true,
+      dateOverrides: [],
+      limits: { perDay: null },
+    });
     expect(res.headers.get("Location")).toBe(`/api/v1/providers/${provider.id}`);
     expect(res.headers.get("ETag")).toBe('"v1"');
     const fetched = await api("GET", `/providers/${provider.id}`, { key: apiKey });
@@ -49,6 +57,21 @@ describe("happy", () => {
     expect(await json(await api("GET", `/providers/${provider.id}`, { key: apiKey }))).toEqual(provider);
   });
 
+  it("stores a daily limit at its bounds, pushed to the provider's calendar, which refuses past it", async () => {
+    const { apiKey, businessId } = await createAccount();
+    expect((await createProvider(apiKey, { limits: { perDay: 1000 } })).limits).toEqual({ perDay: 1000 });
+    expect((await createProvider(apiKey, { limits: { perDay: null } })).limits).toEqual({ perDay: null });
+    const provider = await createProvider(apiKey, { limits: { perDay: 1 }, timezone: "UTC", weeklySchedule: everyDay });
+    expect(provider.limits).toEqual({ perDay: 1 });
+    expect(await json(await api("GET", `/providers/${provider.id}`, { key: apiKey }))).toEqual(provider);
+    const calendar = providerCalendarOf(env, businessId, provider.id);
+    expect((await calendar.snapshot()).settings).toMatchObject({ limits: { perDay: 1 } });
+    const service = await createService(apiKey, { providerIds: [provider.id] });
+    expect((await postBooking(apiKey, bookingBody(service.id, at(3, "09:00")))).status).toBe(201);
+    const over = await postBooking(apiKey, bookingBody(service.id, at(3, "10:00"), { providerId: provider.id }));
+    expect((await problem(over, 409, "slot_unavailable")).reason).toBe("limit_reached");
+  });
+
   it("has pushed the settings to the provider calendar before answering", async () => {
     const { apiKey, businessId } = await createAccount();
     const provider = await createProvider(apiKey);
@@ -64,6 +87,13 @@ describe("error", () => {
     ["a bad e-mail", { email: "not-an-email" }, "email"],
     ["a missing name", { name: undefined }, "name"],
     ["an unknown field", { colour: "red" }, "colour"],
+    ["limits.perDay 0", { limits: { perDay: 0 } }, "limits.perDay"],
+    ["a negative limits.perDay", { limits: { perDay: -3 } }, "limits.perDay"],
+    ["a fractional limits.perDay", { limits: { perDay: 1.5 } }, "limits.perDay"],
+    ['limits.perDay "4"', { limits: { perDay: "4" } }, "limits.perDay"],
+    ["limits.perDay 1,001", { limits: { perDay: 1001 } }, "limits.perDay"],
+    ["a huge limits.perDay", { limits: { perDay: 1e300 } }, "limits.perDay"],
+    ["a limit per week (people have days only)", { limits: { perWeek: 5 } }, "limits.perWeek"],
     ["an impossible override date", { dateOverrides: [{ date: "2026-02-30", intervals: [] }] }, "dateOverrides.0.date"],
     [
       "a repeated override date",
@@ -154,5 +184,24 @@ describe("security", () => {
     const provider = await createProvider(owner.apiKey);
     expect(await storedProviders(other.apiKey)).toBe(0);
     await problem(await api("GET", `/providers/${provider.id}`, { key: other.apiKey }), 404, "not_found");
+  });
+
+  it("a person's daily limit counts only their own bookings, never another business's", async () => {
+    const owner = await createAccount("Owner");
+    const other = await createAccount("Other");
+    const mine = await createProvider(owner.apiKey, {
+      limits: { perDay: 1 },
+      timezone: "UTC",
+      weeklySchedule: everyDay,
+    });
+    const theirs = await createProvider(other.apiKey, {
+      limits: { perDay: 1 },
+      timezone: "UTC",
+      weeklySchedule: everyDay,
+    });
+    const myService = await createService(owner.apiKey, { providerIds: [mine.id] });
+    const theirService = await createService(other.apiKey, { providerIds: [theirs.id] });
+    expect((await postBooking(other.apiKey, bookingBody(theirService.id, at(3, "09:00")))).status).toBe(201);
+    expect((await postBooking(owner.apiKey, bookingBody(myService.id, at(3, "09:00")))).status).toBe(201);
   });
 });

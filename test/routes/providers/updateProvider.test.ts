@@ -63,6 +63,28 @@ describe("happy", () => {
     expect((await calendar.snapshot()).settings).toMatchObject({ version: 2, active: false, timezone: "Asia/Tokyo" });
   });
 
+  it("a daily limit set below the day's bookings keeps them and refuses the next; {} lifts it", async () => {
+    const s = await salon(1);
+    const [provider] = s.providerIds as [string];
+    const kept = [];
+    for (const time of ["10:00", "11:00"]) {
+      kept.push(await json(await postBooking(s.apiKey, bookingBody(s.cut, at(3, time), { providerId: provider }))));
+    }
+    const limited = await patchProvider(s.apiKey, provider, { limits: { perDay: 1 } });
+    expect(await json(limited)).toMatchObject({ limits: { perDay: 1 } });
+    for (const booking of kept) {
+      expect((await json(await api("GET", `/bookings/${booking.id}`, { key: s.apiKey }))).status).toBe("CONFIRMED");
+    }
+    // Across services: the colour service is refused too, and the next day is not.
+    const refused = await postBooking(s.apiKey, bookingBody(s.colour, at(3, "13:00"), { providerId: provider }));
+    expect((await problem(refused, 409, "slot_unavailable")).reason).toBe("limit_reached");
+    expect((await postBooking(s.apiKey, bookingBody(s.colour, at(4, "13:00")))).status).toBe(201);
+    expect(await json(await patchProvider(s.apiKey, provider, { limits: {} }))).toMatchObject({
+      limits: { perDay: null },
+    });
+    expect((await postBooking(s.apiKey, bookingBody(s.colour, at(3, "13:00")))).status).toBe(201);
+  });
+
   it("a provider set inactive takes no new booking from then on; existing bookings stay", async () => {
     const s = await salon(1);
     const [provider] = s.providerIds as [string];
@@ -82,6 +104,12 @@ describe("error", () => {
     ["a null name", { name: null }, "name"],
     ["an unknown field", { version: 7 }, "version"],
     ["a bad override", { dateOverrides: [{ date: "24.12.2026", intervals: [] }] }, "dateOverrides.0.date"],
+    ["limits.perDay 0", { limits: { perDay: 0 } }, "limits.perDay"],
+    ["a negative limits.perDay", { limits: { perDay: -1 } }, "limits.perDay"],
+    ["a fractional limits.perDay", { limits: { perDay: 3.3 } }, "limits.perDay"],
+    ['limits.perDay "1"', { limits: { perDay: "1" } }, "limits.perDay"],
+    ["a huge limits.perDay", { limits: { perDay: 10 ** 20 } }, "limits.perDay"],
+    ["limits as a list", { limits: [1] }, "limits"],
   ] as [string, Record<string, unknown>, string][])(
     "rejects %s with 422 and changes nothing",
     async (_, body, path) => {
@@ -128,6 +156,17 @@ describe("security", () => {
       true,
     );
     expect(await json(await api("GET", `/providers/${provider.id}`, { key: apiKey }))).toEqual(provider);
+  });
+
+  it("another business cannot lift a person's daily limit: a 404, and the limit still refuses", async () => {
+    const owner = await salon(1);
+    const other = await createAccount("Other");
+    const [provider] = owner.providerIds as [string];
+    await patchProvider(owner.apiKey, provider, { limits: { perDay: 1 } });
+    await problem(await patchProvider(other.apiKey, provider, { limits: {} }), 404, "not_found");
+    expect((await postBooking(owner.apiKey, bookingBody(owner.cut, at(3, "10:00")))).status).toBe(201);
+    const refused = await postBooking(owner.apiKey, bookingBody(owner.cut, at(3, "12:00")));
+    expect((await problem(refused, 409, "slot_unavailable")).reason).toBe("limit_reached");
   });
 
   it("another business gets the 404 of an unknown id and changes nothing", async () => {

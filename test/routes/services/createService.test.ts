@@ -7,6 +7,7 @@ import { expectUnauthorized, revokedKey } from "../../support/security";
 
 const serviceFields = [
   "active",
+  "assignment",
   "bookableOnline",
   "bufferAfterMinutes",
   "bufferBeforeMinutes",
@@ -17,6 +18,8 @@ const serviceFields = [
   "description",
   "durationMinutes",
   "id",
+  "limits",
+  "maxActivePerCustomer",
   "maxAdvanceDays",
   "minNoticeMinutes",
   "name",
@@ -63,6 +66,9 @@ describe("happy", () => {
       active: true,
       requiresConfirmation: false,
       bookableOnline: false,
+      limits: { perDay: null, perWeek: null },
+      maxActivePerCustomer: null,
+      assignment: "first",
     });
     expect(service.createdAt).toMatch(rfc3339Utc);
     expect(service.updatedAt).toBe(service.createdAt);
@@ -97,6 +103,45 @@ describe("happy", () => {
       description: "Group class",
       timezone: "Europe/Berlin",
     });
+  });
+
+  it("stores booking limits at their bounds and balanced assignment; get and list answer them", async () => {
+    const { apiKey } = await createAccount();
+    const low = await createService(apiKey, { limits: { perDay: 1, perWeek: 1 }, maxActivePerCustomer: 1 });
+    expect(low).toMatchObject({ limits: { perDay: 1, perWeek: 1 }, maxActivePerCustomer: 1, assignment: "first" });
+    const high = await createService(apiKey, {
+      limits: { perDay: 1000, perWeek: 10_000 },
+      maxActivePerCustomer: 100,
+      assignment: "balanced",
+    });
+    expect(high).toMatchObject({
+      limits: { perDay: 1000, perWeek: 10_000 },
+      maxActivePerCustomer: 100,
+      assignment: "balanced",
+    });
+    // One limit alone: the other answers null; null is accepted as "none".
+    const weekOnly = await createService(apiKey, { limits: { perWeek: 5, perDay: null }, maxActivePerCustomer: null });
+    expect(weekOnly).toMatchObject({ limits: { perDay: null, perWeek: 5 }, maxActivePerCustomer: null });
+    expect(await json(await api("GET", `/services/${high.id}`, { key: apiKey }))).toEqual(high);
+    const listed = (await json(await api("GET", "/services", { key: apiKey }))).data;
+    expect(listed.find((s: { id: string }) => s.id === low.id)).toEqual(low);
+  });
+
+  it("a service created with a daily limit refuses the booking past it, and its slot calendar agrees", async () => {
+    const { apiKey } = await createAccount();
+    const service = await createService(apiKey, { limits: { perDay: 2 } });
+    for (const time of ["09:00", "10:00"]) {
+      expect((await postBooking(apiKey, bookingBody(service.id, at(3, time)))).status).toBe(201);
+    }
+    const over = await postBooking(apiKey, bookingBody(service.id, at(3, "11:00")));
+    expect((await problem(over, 409, "slot_unavailable")).reason).toBe("limit_reached");
+    const day = (await availability(apiKey, service.id, at(3, "00:00"), at(4, "00:00"))).slots;
+    expect(day.filter((s: { bookable: boolean }) => s.bookable)).toEqual([]);
+    expect(
+      day.find((s: { startTime: string }) => Date.parse(s.startTime) === Date.parse(at(3, "11:00"))),
+    ).toMatchObject({ bookable: false, reason: "limit_reached", remaining: 1 });
+    // The next day is untouched.
+    expect((await postBooking(apiKey, bookingBody(service.id, at(4, "11:00")))).status).toBe(201);
   });
 
   it("accepts a day ending at 24:00 and back-to-back intervals", async () => {
@@ -220,6 +265,25 @@ describe("error", () => {
     ["an unknown top-level field", { colour: "red" }, "colour"],
     ["a missing name", { name: undefined }, "name"],
     ["a blank name", { name: "   " }, "name"],
+    ["limits.perDay 0", { limits: { perDay: 0 } }, "limits.perDay"],
+    ["a negative limits.perDay", { limits: { perDay: -1 } }, "limits.perDay"],
+    ["a fractional limits.perDay", { limits: { perDay: 2.5 } }, "limits.perDay"],
+    ['limits.perDay "3"', { limits: { perDay: "3" } }, "limits.perDay"],
+    ["limits.perDay 1,001", { limits: { perDay: 1001 } }, "limits.perDay"],
+    ["a huge limits.perDay", { limits: { perDay: 1e308 } }, "limits.perDay"],
+    ["limits.perWeek 0", { limits: { perWeek: 0 } }, "limits.perWeek"],
+    ["limits.perWeek 10,001", { limits: { perWeek: 10_001 } }, "limits.perWeek"],
+    ["a fractional limits.perWeek", { limits: { perWeek: 7.25 } }, "limits.perWeek"],
+    ['limits.perWeek "many"', { limits: { perWeek: "many" } }, "limits.perWeek"],
+    ["an unknown limit", { limits: { perMonth: 3 } }, "limits.perMonth"],
+    ["limits that are not an object", { limits: 5 }, "limits"],
+    ["maxActivePerCustomer 0", { maxActivePerCustomer: 0 }, "maxActivePerCustomer"],
+    ["a negative maxActivePerCustomer", { maxActivePerCustomer: -2 }, "maxActivePerCustomer"],
+    ["a fractional maxActivePerCustomer", { maxActivePerCustomer: 1.5 }, "maxActivePerCustomer"],
+    ['maxActivePerCustomer "2"', { maxActivePerCustomer: "2" }, "maxActivePerCustomer"],
+    ["maxActivePerCustomer 101", { maxActivePerCustomer: 101 }, "maxActivePerCustomer"],
+    ["a huge maxActivePerCustomer", { maxActivePerCustomer: 2 ** 53 }, "maxActivePerCustomer"],
+    ["an unknown assignment", { assignment: "fair" }, "assignment"],
   ];
 
   it.each(invalidBodies)("rejects %s with 422 naming the path and stores nothing", async (_, overrides, path) => {
@@ -342,5 +406,22 @@ describe("security", () => {
     expect(foreignEntry.message.replace(foreign, "<id>")).toBe(unknownEntry.message.replace(unknown, "<id>"));
     for (const secret of [owner.businessId, "Owner Hair Ltd", "Owner's stylist"]) expect(text).not.toContain(secret);
     expect(await storedServices(other.apiKey)).toBe(0);
+  });
+
+  it("a refusal at a customer's limit tells nothing of their other bookings, and an e-mail in other case is the same customer", async () => {
+    const { apiKey } = await createAccount();
+    const service = await createService(apiKey, { maxActivePerCustomer: 1 });
+    const first = await json(
+      await postBooking(apiKey, bookingBody(service.id, at(3, "09:00"), { customerEmail: "Grace@Example.com" })),
+    );
+    const res = await postBooking(
+      apiKey,
+      bookingBody(service.id, at(4, "09:00"), { customerEmail: "grace@example.COM", customerName: "Grace" }),
+    );
+    const text = await res.clone().text();
+    expect((await problem(res, 409, "slot_unavailable")).reason).toBe("limit_reached");
+    for (const secret of [first.id, first.startTime, "Grace@Example.com", "Ada Lovelace"]) {
+      expect(text).not.toContain(secret);
+    }
   });
 });

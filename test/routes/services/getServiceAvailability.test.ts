@@ -69,6 +69,34 @@ describe("happy", () => {
     );
     expect(onlyBusy.slots).toEqual([expect.objectContaining({ providers: [], remaining: 0, bookable: false })]);
   });
+  it("slots past a reached limit are not bookable and say limit_reached; providers lists only those under theirs", async () => {
+    const s = await salon(2, { limits: { perWeek: 50 } });
+    const [ana, ben] = s.providerIds as [string, string];
+    await api("PATCH", `/providers/${ana}`, { key: s.apiKey, body: { limits: { perDay: 1 } } });
+    await book(s.apiKey, bookingBody(s.colour, at(3, "09:00"), { providerId: ana }));
+    const day = await availability(s.apiKey, s.cut, at(3, "09:00"), at(3, "17:00"));
+    // Ana is at her limit that day: only Ben is listed, and the slots stay bookable with him.
+    expect(slotAt(day, at(3, "12:00"))).toMatchObject({ bookable: true, providers: [ben] });
+    expect(slotAt(day, at(3, "12:00"))?.reason).toBeUndefined();
+    // Ben busy at 12:30: nobody can take it, but not because everyone is at a limit (as a booking is refused).
+    await book(s.apiKey, bookingBody(s.colour, at(3, "12:30"), { providerId: ben }));
+    const busy = slotAt(await availability(s.apiKey, s.cut, at(3, "12:30"), at(3, "13:00")), at(3, "12:30"));
+    expect(busy).toMatchObject({ bookable: false, providers: [] });
+    expect(busy?.reason).toBeUndefined();
+    // Ben at his limit too: every slot of the day says limit_reached.
+    await api("PATCH", `/providers/${ben}`, { key: s.apiKey, body: { limits: { perDay: 1 } } });
+    const later = await availability(s.apiKey, s.cut, at(3, "14:00"), at(3, "15:00"));
+    expect(slotAt(later, at(3, "14:00"))).toMatchObject({ bookable: false, reason: "limit_reached", providers: [] });
+    // The service's own limit closes every slot of its week, whoever is free.
+    const week = await createService(s.apiKey, { name: "Weekly", limits: { perWeek: 1 } });
+    await book(s.apiKey, bookingBody(week.id, at(3, "09:00")));
+    const closed = await availability(s.apiKey, week.id, at(3, "10:00"), at(3, "11:00"));
+    expect(closed.slots).toEqual([
+      expect.objectContaining({ bookable: false, reason: "limit_reached", remaining: 1 }),
+      expect.objectContaining({ bookable: false, reason: "limit_reached", remaining: 1 }),
+    ]);
+  });
+
   it("a range reaching past year 9999 is cut at its last instant: every time matches the document's pattern", async () => {
     const { apiKey } = await createAccount();
     const person = await newProvider(apiKey, "Night shift", { weeklySchedule: allDay });

@@ -5,9 +5,9 @@
  */
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { draftOf } from "../../../src/bookings/refusal";
+import { draftOf } from "../../../src/bookings/draft";
 import { services } from "../../../src/db/schema";
-import { snapshotOf } from "../../../src/services/snapshot";
+import { serviceSnapshotOf } from "../../../src/services/snapshot";
 import { at, bookingBody, calendarStub, dayOf, postBooking } from "../../bookings/support";
 import { api, createAccount, createService, db, json, problem, sleep, totalOf, validationError } from "../../helpers";
 import { mostLinks, newProvider } from "../../support/fixtures";
@@ -23,7 +23,7 @@ async function withStaleSnapshot(overrides: Record<string, unknown> = {}) {
   const { apiKey, businessId } = await createAccount();
   const service = await createService(apiKey, overrides);
   const [row] = await db().select().from(services).where(eq(services.id, service.id));
-  const stale = snapshotOf(row as NonNullable<typeof row>);
+  const stale = serviceSnapshotOf(row as NonNullable<typeof row>);
   return { apiKey, businessId, serviceId: service.id as string, stale };
 }
 
@@ -40,6 +40,39 @@ describe("happy", () => {
     expect(updated.updatedAt).toMatch(rfc3339Utc);
     expect(Date.parse(updated.updatedAt)).toBeGreaterThan(Date.parse(service.updatedAt));
     expect(await json(await api("GET", `/services/${service.id}`, { key: apiKey }))).toEqual(updated);
+  });
+
+  it("sets, replaces and removes limits; a limit lowered below what is booked keeps those bookings and refuses new ones", async () => {
+    const { apiKey } = await createAccount();
+    const service = await createService(apiKey);
+    const kept = [];
+    for (const time of ["09:00", "10:00", "11:00"])
+      kept.push(await json(await postBooking(apiKey, bookingBody(service.id, at(3, time)))));
+    // Lowered under the day's three bookings: the PATCH is not refused, and they stay.
+    const lowered = await json(
+      await patchService(apiKey, service.id, { limits: { perDay: 2, perWeek: 50 }, maxActivePerCustomer: 5 }),
+    );
+    expect(lowered).toMatchObject({ limits: { perDay: 2, perWeek: 50 }, maxActivePerCustomer: 5 });
+    for (const booking of kept) {
+      const read = await json(await api("GET", `/bookings/${booking.id}`, { key: apiKey }));
+      expect(read).toMatchObject({ id: booking.id, status: "CONFIRMED", startTime: booking.startTime });
+    }
+    const refused = await postBooking(apiKey, bookingBody(service.id, at(3, "12:00")));
+    expect((await problem(refused, 409, "slot_unavailable")).reason).toBe("limit_reached");
+    // A cancel frees its count, but two remain: the day is still full.
+    await api("POST", `/bookings/${kept[0].id}/cancel`, { key: apiKey, body: {} });
+    expect((await postBooking(apiKey, bookingBody(service.id, at(3, "12:00")))).status).toBe(409);
+    await api("POST", `/bookings/${kept[1].id}/cancel`, { key: apiKey, body: {} });
+    expect((await postBooking(apiKey, bookingBody(service.id, at(3, "12:00")))).status).toBe(201);
+    // The whole object is replaced: {} removes both limits; other fields keep theirs.
+    const removed = await json(await patchService(apiKey, service.id, { limits: {} }));
+    expect(removed).toMatchObject({ limits: { perDay: null, perWeek: null }, maxActivePerCustomer: 5 });
+    expect((await postBooking(apiKey, bookingBody(service.id, at(3, "13:00")))).status).toBe(201);
+    const cleared = await json(
+      await patchService(apiKey, service.id, { maxActivePerCustomer: null, assignment: "balanced" }),
+    );
+    expect(cleared).toMatchObject({ maxActivePerCustomer: null, assignment: "balanced" });
+    expect(await json(await api("GET", `/services/${service.id}`, { key: apiKey }))).toEqual(cleared);
   });
 
   it("active=false moves the service out of the default list", async () => {
@@ -185,6 +218,15 @@ describe("error", () => {
     ],
     ["capacity 0", { capacity: 0 }, "capacity"],
     ["a null name", { name: null }, "name"],
+    ["limits.perDay 0", { limits: { perDay: 0 } }, "limits.perDay"],
+    ["a negative limits.perWeek", { limits: { perWeek: -7 } }, "limits.perWeek"],
+    ["a fractional limits.perDay", { limits: { perDay: 0.5 } }, "limits.perDay"],
+    ['limits.perWeek "10"', { limits: { perWeek: "10" } }, "limits.perWeek"],
+    ["a huge limits.perWeek", { limits: { perWeek: 1e12 } }, "limits.perWeek"],
+    ["null limits", { limits: null }, "limits"],
+    ["maxActivePerCustomer 0", { maxActivePerCustomer: 0 }, "maxActivePerCustomer"],
+    ["maxActivePerCustomer 1,000", { maxActivePerCustomer: 1000 }, "maxActivePerCustomer"],
+    ["a null assignment", { assignment: null }, "assignment"],
   ];
 
   it.each(invalidPatches)("rejects %s with 422 and changes nothing", async (_, body, path) => {
@@ -252,6 +294,17 @@ describe("security", () => {
       ["Owner Spa", owner.businessId],
     );
     expect(await json(await api("GET", `/services/${service.id}`, { key: owner.apiKey }))).toEqual(service);
+  });
+
+  it("another business cannot set or lift a service's limits: a 404 as for an unknown id, and the limits stay", async () => {
+    const owner = await createAccount("Owner");
+    const other = await createAccount("Other");
+    const service = await createService(owner.apiKey, { limits: { perDay: 1 }, maxActivePerCustomer: 1 });
+    const lift = await patchService(other.apiKey, service.id, { limits: {}, maxActivePerCustomer: null });
+    await problem(lift, 404, "not_found");
+    expect(await json(await api("GET", `/services/${service.id}`, { key: owner.apiKey }))).toEqual(service);
+    expect((await postBooking(owner.apiKey, bookingBody(service.id, at(3, "09:00")))).status).toBe(201);
+    expect((await postBooking(owner.apiKey, bookingBody(service.id, at(3, "10:00")))).status).toBe(409);
   });
 
   it("another business's provider is refused like an unknown one, without naming that business", async () => {

@@ -1,0 +1,77 @@
+import { DurableObject } from "cloudflare:workers";
+import { queuePublisher } from "../../sync/event-relay";
+import { d1Writer } from "../../sync/persist";
+import { WriteBehind, type WriteBehindSinks } from "../../sync/write-behind";
+import { offerFreedSeats } from "../flows/offer-seats";
+import type { FlowDeps } from "../tables/tables";
+import { type CalendarTables, openTables } from "../tables/tables";
+
+/**
+ * The plumbing of a service's calendar object (its RPC surface is object/service-calendar.ts): its
+ * tables, the write-behind to D1, what it owes other calendars, the waitlist's offers, and the
+ * one alarm that re-drives all of them.
+ */
+export abstract class CalendarObject extends DurableObject<Env> {
+  protected readonly tables: CalendarTables;
+  protected readonly writeBehind: WriteBehind;
+  /** The offer run in progress: runs go one at a time, so offers follow the queue. */
+  private offering: Promise<void> = Promise.resolve();
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    const sinks = this.sinks();
+    this.tables = openTables(ctx.storage, sinks.publish);
+    this.writeBehind = new WriteBehind(ctx.storage, this.tables, sinks.writeToD1);
+    // Work a reset may have left without an alarm (outbox rows, events, tentative rows, owed
+    // releases, live holds) gets one.
+    ctx.blockConcurrencyWhile(async () => {
+      await this.tables.alarm.load();
+      this.armForPending();
+    });
+  }
+
+  /** What the flows (flows/) need of this object. */
+  protected deps(): FlowDeps {
+    return { storage: this.ctx.storage, env: this.env, tables: this.tables };
+  }
+
+  /** Sends what is owed to other calendars; what fails stays owed for the alarm. */
+  protected async sendTasks(): Promise<void> {
+    if (this.tables.tasks.nextAttemptMs() === null) return;
+    await this.tables.tasks.send(this.env, Date.now());
+    this.armForPending();
+  }
+
+  /**
+   * A seat may have freed: offers it to the waitlist (flows/offer-seats.ts), after the run in progress.
+   * Called by a request, it arms the alarm first, so a reset before the run still leads to one
+   * (the alarm's own run does not, or waiting entries would keep it firing).
+   */
+  protected async offerSeats(fromAlarm = false): Promise<void> {
+    if (!this.ctx.storage.transactionSync(() => this.tables.waitlist.hasWaiting(Date.now()))) return;
+    if (!fromAlarm) this.tables.alarm.arm(Date.now() + 1_000);
+    const run = this.offering.then(() => offerFreedSeats(this.deps(), Date.now));
+    this.offering = run.catch(() => undefined);
+    await run;
+    await this.sendTasks();
+    await this.writeBehind.afterCommit();
+  }
+
+  /** Arms the alarm for the earliest pending work: outbox, events, tentative rows, tasks, holds, reminders. */
+  protected armForPending(): void {
+    const next = [
+      this.tables.outbox.nextAttemptMs(),
+      this.tables.events.nextAttemptMs(),
+      this.tables.reservations.nextTentativeDeadline(),
+      this.tables.tasks.nextAttemptMs(),
+      this.tables.holds.nextExpiry(),
+      this.tables.reminders.nextDue(),
+    ].filter((at): at is number => at !== null);
+    if (next.length > 0) this.tables.alarm.arm(Math.max(Math.min(...next), Date.now()));
+  }
+
+  /** Where committed changes go: D1 and the webhook queue. */
+  protected sinks(): WriteBehindSinks {
+    return { writeToD1: d1Writer(this.env.DB), publish: queuePublisher(this.env.WEBHOOK_QUEUE) };
+  }
+}

@@ -1,0 +1,37 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { idempotent, outcomeHeaders } from "../../lib/idempotency";
+import { bearerSecurity } from "../../lib/openapi";
+import { CancelVisitSchema, VisitSchema } from "../../schemas/visits";
+import { cancelVisit } from "../../visits/cancel";
+import { cancelOperation } from "../operations";
+import { presentVisit } from "./present";
+
+const route = createRoute({
+  method: "post",
+  path: "/{id}/cancel",
+  operationId: "cancelAppointment",
+  tags: ["Appointments"],
+  summary: "Cancel a visit",
+  description: [
+    "Cancels every segment that is PENDING or CONFIRMED, each freeing its slot at once; segments already cancelled, completed or no-show stay as they are. When no segment is left to cancel: 409 `invalid_transition`. The body is optional.",
+    "If a calendar does not answer midway (503), the segments cancelled so far stay cancelled; the same request again cancels the rest. `Idempotency-Key` works as on `POST /bookings`.",
+  ].join("\n\n"),
+  security: bearerSecurity,
+  ...cancelOperation("apt_01jd3k5v7q8r9s0t1u2v3w4x5y", CancelVisitSchema, {
+    description: "The visit, cancelled. `Idempotent-Replayed: true` on a replay.",
+    schema: VisitSchema,
+  }),
+});
+
+export const registerCancelAppointment = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(route, async (c) => {
+    const { id } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const outcome = await idempotent(c, body, 200, async () => {
+      const visit = await cancelVisit(c.env, c.var.db, c.var.caller.businessId, id, body.reason ?? null);
+      return { body: await presentVisit(c.env, c.var.caller, visit) };
+    });
+    outcomeHeaders(c, outcome);
+    return c.json(outcome.body, 200);
+  });
