@@ -5,8 +5,8 @@
  * decides on its own. All instants are epoch milliseconds.
  */
 import type { BookingRecord } from "../domain/booking";
+import type { ServiceLimitSettings } from "../domain/limits";
 import type { DateOverride, WeeklySchedule, WorkingHours } from "../domain/schedule";
-import type { ServiceLimitSettings } from "./rules/limits";
 import type { ServiceRules } from "./rules/service-rules";
 
 /**

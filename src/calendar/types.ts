@@ -2,10 +2,10 @@
 
 import type { Booking, BookingRecord, BookingStatus } from "../domain/booking";
 import type { Hold } from "../domain/hold";
+import type { ServiceLimitSettings } from "../domain/limits";
 import type { Answers } from "../domain/questions";
 import type { WaitlistEntry } from "../domain/waitlist";
 import type { ClaimReason, ProviderSnapshot, ResourceSnapshot } from "./claim-types";
-import type { ServiceLimitSettings } from "./rules/limits";
 import type { PolicyRefusal } from "./rules/policy";
 import type { ServiceRules } from "./rules/service-rules";
 
@@ -212,7 +212,7 @@ export type CalendarResult =
   | { ok: true; booking: Booking; version: number; replayed: boolean }
   | { ok: false; refusal: CalendarRefusal };
 
-export type { ServiceLimitSettings } from "./rules/limits";
+export type { ServiceLimitSettings } from "../domain/limits";
 export type { CalendarSlot } from "./rules/slots";
 
 /** Live counters of a service's calendar. */

@@ -12,16 +12,6 @@ import { addLocalDays, dateAt, dayStart } from "./zoned";
 /** Limits per day and per week (absent or null: none). */
 export type PeriodLimits = { perDay?: number | null; perWeek?: number | null };
 
-/**
- * A service's booking limits and assignment rule: bookings per local day and ISO week, upcoming
- * bookings per customer e-mail, who an unnamed booking goes to. Absent: none, and `first`.
- */
-export type ServiceLimitSettings = {
-  limits?: PeriodLimits;
-  maxActivePerCustomer?: number | null;
-  assignment?: "first" | "balanced";
-};
-
 /** The calendar day of `instant` in `timezone`, as the span of instants it covers. */
 export function dayOf(instant: number, timezone: string): Span {
   const date = dateAt(instant, timezone);

@@ -1,5 +1,5 @@
+import type { ServiceLimitSettings } from "../../../domain/limits";
 import type { Range } from "../../claim-types";
-import type { ServiceLimitSettings } from "../../rules/limits";
 import type { ServiceRules } from "../../rules/service-rules";
 import type { LiveSlot } from "../../rules/slots";
 import type { ServiceSnapshot } from "../../types";

@@ -5,7 +5,8 @@
  * once, then a walk over the slots in order — never a count per slot.
  */
 
-import { daysOver, roomFor, type ServiceLimitSettings, weeksOver } from "../../rules/limits";
+import type { ServiceLimitSettings } from "../../../domain/limits";
+import { daysOver, roomFor, weeksOver } from "../../rules/limits";
 import { checkTiming, type ServiceRules, type Span, slotsBetween } from "../../rules/service-rules";
 import type { LiveSlot } from "../../rules/slots";
 import type { LimitCounts } from "../tables/limit-counts";
