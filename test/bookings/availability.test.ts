@@ -3,8 +3,8 @@
  * slot can be booked now (seat left, active service, notice and horizon rules).
  */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, createService, json, problem, validationError } from "../helpers";
-import { allDay, at, availability, book, bookingBody, DAY_MS, dayOf, MINUTE_MS, type Slot } from "./support";
+import { api, createAccount, createService, json, problem, validationError } from "../support/api";
+import { allDay, at, availability, book, bookingBody, DAY_MS, dayOf, MINUTE_MS, type Slot } from "../support/bookings";
 
 const get = (key: string, serviceId: string, query: string) =>
   api("GET", `/services/${serviceId}/availability${query}`, { key });

@@ -12,7 +12,7 @@ import {
   json,
   problem,
   type TestAccount,
-} from "../helpers";
+} from "../support/api";
 import {
   at,
   availability,
@@ -24,7 +24,7 @@ import {
   dayOf,
   plus,
   postBooking,
-} from "./support";
+} from "../support/bookings";
 
 const iso = (value: string) => new Date(value).toISOString();
 

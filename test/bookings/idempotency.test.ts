@@ -4,8 +4,8 @@
  * body is a 422, keys are per business, and a failed request releases its key.
  */
 import { describe, expect, it } from "vitest";
-import { createAccount, createService, json, problem, validationError } from "../helpers";
-import { at, bookingBody, d1Bookings, d1Counts, plus, postBooking, statusCounts } from "./support";
+import { createAccount, createService, json, problem, validationError } from "../support/api";
+import { at, bookingBody, d1Bookings, d1Counts, plus, postBooking, statusCounts } from "../support/bookings";
 
 async function setup(serviceOverrides: Record<string, unknown> = {}) {
   const account = await createAccount();

@@ -3,8 +3,17 @@
  * notes, and service changes — each applied in the calendar at once and mirrored in D1.
  */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, createService, json, problem, validationError } from "../helpers";
-import { appointmentStarted, at, book, bookingBody, calendarStub, d1Bookings, postBooking, slotAt } from "./support";
+import { api, createAccount, createService, json, problem, validationError } from "../support/api";
+import {
+  appointmentStarted,
+  at,
+  book,
+  bookingBody,
+  calendarStub,
+  d1Bookings,
+  postBooking,
+  slotAt,
+} from "../support/bookings";
 
 async function setup(serviceOverrides: Record<string, unknown> = {}) {
   const account = await createAccount();

@@ -18,9 +18,9 @@ import {
 import type { PersistOutcome } from "../../src/calendar/sync/outbox";
 import { Outbox } from "../../src/calendar/sync/outbox";
 import { bookings, customers, webhookEvents } from "../../src/db/schema";
-import { at, book, bookingBody, calendarStub, d1Bookings, postBooking } from "../bookings/support";
-import { injectFaults } from "../faults";
-import { api, createAccount, createCustomer, createService, db, json } from "../helpers";
+import { api, createAccount, createCustomer, createService, db, json } from "../support/api";
+import { at, book, bookingBody, calendarStub, d1Bookings, postBooking } from "../support/bookings";
+import { injectFaults } from "../support/faults";
 
 type Stub = ReturnType<typeof calendarStub>;
 

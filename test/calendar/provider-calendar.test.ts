@@ -9,7 +9,7 @@ import type { ClaimCommand, ProviderSnapshot } from "../../src/calendar/claim-ty
 import type { ProviderCalendar } from "../../src/calendar/provider/provider-calendar";
 import { providerCalendarOf } from "../../src/calendar/stubs";
 import { newId } from "../../src/lib/ids";
-import { sleep } from "../helpers";
+import { sleep } from "../support/api";
 import { at, everyDay } from "./fixtures";
 
 const MINUTE = 60_000;

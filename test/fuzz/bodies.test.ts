@@ -12,7 +12,7 @@ import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { bookings } from "../../src/db/schema";
-import { api, createAccount, createService, db, json, serviceBody } from "../helpers";
+import { api, createAccount, createService, db, json, serviceBody } from "../support/api";
 import {
   bodyCases,
   bodyOptions,
@@ -26,7 +26,7 @@ import {
   printable,
   sendChecked,
   shown,
-} from "./support";
+} from "../support/fuzz";
 
 const RUNS = 80;
 

@@ -6,7 +6,7 @@
 import { exports } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { origin } from "../helpers";
+import { origin } from "../support/api";
 import {
   check,
   createBookingVia,
@@ -20,7 +20,7 @@ import {
   sendChecked,
   shown,
   storedState,
-} from "./support";
+} from "../support/fuzz";
 
 let ring: KeyRing;
 let roomy: { id: string };

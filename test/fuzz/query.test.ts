@@ -13,7 +13,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { bookingStatuses } from "../../src/domain/booking";
-import { api, createCustomer } from "../helpers";
+import { api, createCustomer } from "../support/api";
 import {
   check,
   createBookingVia,
@@ -24,7 +24,7 @@ import {
   printable,
   sqlish,
   unicodeString,
-} from "./support";
+} from "../support/fuzz";
 
 const RUNS = 80;
 

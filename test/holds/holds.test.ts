@@ -9,8 +9,8 @@ import { describe, expect, it } from "vitest";
 import { providerCalendarOf } from "../../src/calendar/stubs";
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { holds, idempotencyKeys } from "../../src/db/schema";
-import { at, bookingBody, calendarStub, plus, postBooking, slotAt, statusCounts } from "../bookings/support";
-import { api, createAccount, createService, db, json, problem, validationError } from "../helpers";
+import { api, createAccount, createService, db, json, problem, validationError } from "../support/api";
+import { at, bookingBody, calendarStub, plus, postBooking, slotAt, statusCounts } from "../support/bookings";
 
 function placeHold(key: string, serviceId: string, startTime: string, extra: Record<string, unknown> = {}) {
   return api("POST", "/holds", { key, body: { serviceId, startTime, endTime: plus(startTime, 30), ...extra } });

@@ -7,11 +7,10 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { at, bookingBody, calendarStub, plus } from "../bookings/support";
-import { injectFaults } from "../faults";
-import { api, json } from "../helpers";
+import { api, json } from "../support/api";
+import { at, bookingBody, calendarStub, plus } from "../support/bookings";
+import { injectFaults } from "../support/faults";
 import { eventually } from "../support/fixtures";
-import { mailbox } from "../worker";
 import {
   deadLetter,
   delivered,
@@ -23,7 +22,8 @@ import {
   sentTo,
   settledMessages,
   triesOf,
-} from "./support";
+} from "../support/messages";
+import { mailbox } from "../support/worker";
 
 const LIMIT = 25;
 

@@ -8,9 +8,9 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { services } from "../../src/db/schema";
 import { examplesAhead } from "../../src/lib/openapi/examples";
-import { at, bookingBody } from "../bookings/support";
 import { type ContractChecker, createContractChecker, type OpenApiDocument } from "../e2e/contract";
-import { api, createAccount, createCustomer, createService, db, json } from "../helpers";
+import { api, createAccount, createCustomer, createService, db, json } from "../support/api";
+import { at, bookingBody } from "../support/bookings";
 
 type Schema = { $ref?: string; example?: unknown; type?: unknown; properties?: Record<string, Schema> } & Record<
   string,

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { customers } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
-import { api, createAccount, db, json, origin, validationError } from "../helpers";
+import { api, createAccount, db, json, origin, validationError } from "../support/api";
 
 /** Stores `n` customers named `<prefix> 1..n`, oldest first; returns their ids newest first (list order). */
 async function seedCustomers(businessId: string, n: number, prefix = "Customer"): Promise<string[]> {

@@ -4,7 +4,7 @@
  * bounded: each calendar is asked at most once per kind of call — once to claim every occurrence,
  * once to release them, once to read them for the conflict list — and the room that refuses
  * everyone ends the search at once (docs/api-behaviour.md, "Series"; docs/performance.md).
- * Counted by the calendars themselves (test/worker.ts), never timed.
+ * Counted by the calendars themselves (test/support/worker.ts), never timed.
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -15,10 +15,10 @@ import { reconcileClaimed } from "../../src/calendar/sync/reconcile-claimed";
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { createDb } from "../../src/db/client";
 import { series } from "../../src/db/schema";
-import { at, bookingBody, calendarStub, d1Bookings, plus, postBooking } from "../bookings/support";
-import { type CalendarRef, takeCalls } from "../faults";
-import { json, problem } from "../helpers";
-import { type Crew, crew, postSeries, seriesBody, weeksAfter } from "./support";
+import { json, problem } from "../support/api";
+import { at, bookingBody, calendarStub, d1Bookings, plus, postBooking } from "../support/bookings";
+import { type CalendarRef, takeCalls } from "../support/faults";
+import { type Crew, crew, postSeries, seriesBody, weeksAfter } from "../support/series";
 
 const WEEKLY_52 = "FREQ=WEEKLY;COUNT=52";
 const iso = (t: string) => new Date(t).toISOString();

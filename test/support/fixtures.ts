@@ -5,8 +5,8 @@
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { expect } from "vitest";
-import { calendarStub, plus } from "../bookings/support";
-import { api, createAccount, createService, json, type TestAccount } from "../helpers";
+import { api, createAccount, createService, json, type TestAccount } from "./api";
+import { calendarStub, plus } from "./bookings";
 
 const DAY = [{ start: "09:00", end: "17:00" }];
 

@@ -21,10 +21,10 @@ import {
   disableAfterDeadDeliveries,
   retryDelaysSeconds,
 } from "../../src/webhooks/deliver";
-import { at, bookingBody, calendarStub } from "../bookings/support";
-import { injectFaults } from "../faults";
-import { api, createAccount, createService, json, problem } from "../helpers";
-import { recordingMailer } from "../worker";
+import { api, createAccount, createService, json, problem } from "../support/api";
+import { at, bookingBody, calendarStub } from "../support/bookings";
+import { injectFaults } from "../support/faults";
+import { recordingMailer } from "../support/worker";
 
 type Received = { url: string; headers: Record<string, string>; body: string };
 

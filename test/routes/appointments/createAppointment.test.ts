@@ -3,10 +3,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { reconcileClaimed } from "../../../src/calendar/sync/reconcile-claimed";
 import { reconcile } from "../../../src/calendar/sync/reconcile-services";
-import { iso, postVisit, type Spa, spa, visitBody } from "../../appointments/support";
-import { at, book, bookingBody, calendarStub, d1Bookings, plus, postBooking, slotAt } from "../../bookings/support";
-import { api, createAccount, createService, json, problem, validationError } from "../../helpers";
+import { api, createAccount, createService, json, problem, validationError } from "../../support/api";
+import { at, book, bookingBody, calendarStub, d1Bookings, plus, postBooking, slotAt } from "../../support/bookings";
 import { expectUnauthorized, revokedKey } from "../../support/security";
+import { iso, postVisit, type Spa, spa, visitBody } from "../../support/visits";
 
 type Segment = { serviceId: string; startTime: string; endTime: string; providerId: string | null };
 const spans = (visit: { bookings: Segment[] }) => visit.bookings.map((b) => [b.serviceId, b.startTime, b.endTime]);

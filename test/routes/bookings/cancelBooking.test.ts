@@ -1,7 +1,7 @@
 /** POST /bookings/{id}/cancel: frees the slot at once; the body (a reason) is optional. */
 import { describe, expect, it } from "vitest";
-import { at, book, bookingBody, calendarStub, d1Bookings, postBooking, slotAt } from "../../bookings/support";
-import { api, createAccount, createService, json, problem, validationError } from "../../helpers";
+import { api, createAccount, createService, json, problem, validationError } from "../../support/api";
+import { at, book, bookingBody, calendarStub, d1Bookings, postBooking, slotAt } from "../../support/bookings";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 
 async function setup() {

@@ -3,7 +3,6 @@ import type { z } from "@hono/zod-openapi";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { LinkedBooking } from "../../../src/manage-links/present";
 import { BookingSchema } from "../../../src/schemas/bookings";
-import { at, book, bookingBody } from "../../bookings/support";
 import {
   api,
   bookingFields,
@@ -15,7 +14,8 @@ import {
   problem,
   type TestAccount,
   validationError,
-} from "../../helpers";
+} from "../../support/api";
+import { at, book, bookingBody } from "../../support/bookings";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 
 /** A business with one service and one customer, ready for bookings. */

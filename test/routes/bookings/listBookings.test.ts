@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from "vitest";
 import { newId } from "../../../src/lib/ids";
-import { at, book, bookingBody } from "../../bookings/support";
 import {
   api,
   createAccount,
@@ -15,7 +14,8 @@ import {
   json,
   type TestAccount,
   validationError,
-} from "../../helpers";
+} from "../../support/api";
+import { at, book, bookingBody } from "../../support/bookings";
 import { expectUnauthorized, revokedKey } from "../../support/security";
 
 /** A business with one service and one customer, ready for bookings. */

@@ -3,8 +3,8 @@
  * faults between the calendars are proven in test/bookings/reschedule.test.ts.)
  */
 import { describe, expect, it } from "vitest";
-import { at, book, bookingBody, calendarStub, d1Bookings, plus, slotAt } from "../../bookings/support";
-import { api, createAccount, createService, json, problem, validationError } from "../../helpers";
+import { api, createAccount, createService, json, problem, validationError } from "../../support/api";
+import { at, book, bookingBody, calendarStub, d1Bookings, plus, slotAt } from "../../support/bookings";
 import { newProvider, salon } from "../../support/fixtures";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 

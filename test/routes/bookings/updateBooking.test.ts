@@ -3,8 +3,8 @@
  * is walked in test/bookings/lifecycle.test.ts; If-Match races in test/edges/conditional.test.ts.)
  */
 import { describe, expect, it } from "vitest";
-import { appointmentStarted, at, book, bookingBody, calendarStub, d1Bookings, slotAt } from "../../bookings/support";
-import { api, createAccount, createService, json, problem, validationError } from "../../helpers";
+import { api, createAccount, createService, json, problem, validationError } from "../../support/api";
+import { appointmentStarted, at, book, bookingBody, calendarStub, d1Bookings, slotAt } from "../../support/bookings";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 
 async function setup(serviceOverrides: Record<string, unknown> = {}) {

@@ -3,7 +3,7 @@
  * (Paging and the Link header of every list are shown on this list in ../pagination.test.ts.)
  */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, createCustomer, json, sleep, totalOf, validationError } from "../../helpers";
+import { api, createAccount, createCustomer, json, sleep, totalOf, validationError } from "../../support/api";
 import { expectUnauthorized, revokedKey } from "../../support/security";
 
 /** Names of the customers a search finds, sorted. */

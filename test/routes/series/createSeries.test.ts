@@ -1,9 +1,9 @@
 /** POST /series: one service on every occurrence of a rule, all or none (reject) or the free ones (skip). */
 import { describe, expect, it } from "vitest";
-import { at, book, bookingBody, d1Bookings, statusCounts } from "../../bookings/support";
-import { api, createAccount, createService, json, problem, validationError } from "../../helpers";
-import { clinic, postSeries, seriesBody, weeksAfter } from "../../series/support";
+import { api, createAccount, createService, json, problem, validationError } from "../../support/api";
+import { at, book, bookingBody, d1Bookings, statusCounts } from "../../support/bookings";
 import { expectUnauthorized, revokedKey } from "../../support/security";
+import { clinic, postSeries, seriesBody, weeksAfter } from "../../support/series";
 
 const iso = (t: string) => new Date(t).toISOString();
 

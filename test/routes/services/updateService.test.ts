@@ -8,8 +8,18 @@ import { describe, expect, it } from "vitest";
 import { draftOf } from "../../../src/bookings/draft";
 import { services } from "../../../src/db/schema";
 import { serviceSnapshotOf } from "../../../src/services/snapshot";
-import { at, bookingBody, calendarStub, dayOf, postBooking } from "../../bookings/support";
-import { api, createAccount, createService, db, json, problem, sleep, totalOf, validationError } from "../../helpers";
+import {
+  api,
+  createAccount,
+  createService,
+  db,
+  json,
+  problem,
+  sleep,
+  totalOf,
+  validationError,
+} from "../../support/api";
+import { at, bookingBody, calendarStub, dayOf, postBooking } from "../../support/bookings";
 import { mostLinks, newProvider } from "../../support/fixtures";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 
