@@ -9,8 +9,8 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { api, json } from "../support/api";
 import { at, bookingBody, calendarStub, plus } from "../support/bookings";
+import { eventually } from "../support/eventually";
 import { injectFaults } from "../support/faults";
-import { eventually } from "../support/fixtures";
 import {
   deadLetter,
   delivered,

@@ -8,7 +8,7 @@ import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { api, createAccount, createService, json } from "../support/api";
 import { at, bookingBody, plus } from "../support/bookings";
-import { eventually } from "../support/fixtures";
+import { eventually } from "../support/eventually";
 import { callTool } from "../support/mcp";
 import { captured, inviteOf, mailingBusiness, messagesOf, sentTo, settledMessages } from "../support/messages";
 import { heldOnPage, pageBusiness, publicBooking } from "../support/public";

@@ -13,8 +13,8 @@ import type { ServiceCalendar } from "../../src/calendar/service/object/service-
 import { claim } from "../../src/messages/claim";
 import { api, json } from "../support/api";
 import { at, bookingBody, calendarStub, plus } from "../support/bookings";
+import { eventually } from "../support/eventually";
 import { injectFaults } from "../support/faults";
-import { eventually } from "../support/fixtures";
 import {
   delivered,
   eventOf,

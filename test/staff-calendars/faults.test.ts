@@ -12,7 +12,8 @@ import type { ProviderCalendar } from "../../src/calendar/provider/provider-cale
 import { webhookDeliveries, webhookEvents } from "../../src/db/schema";
 import { db, problem } from "../support/api";
 import { at, book, bookingBody, postBooking } from "../support/bookings";
-import { createWebhook, eventually, salon } from "../support/fixtures";
+import { eventually } from "../support/eventually";
+import { createWebhook, salon } from "../support/fixtures";
 import {
   connect,
   eventsIn,

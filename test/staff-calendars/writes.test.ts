@@ -8,7 +8,8 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { api, json } from "../support/api";
 import { at, book, bookingBody, plus, postBooking } from "../support/bookings";
-import { eventually, hold, salon } from "../support/fixtures";
+import { eventually } from "../support/eventually";
+import { hold, salon } from "../support/fixtures";
 import { connect, eventsIn, newCollection, personStub, syncNow } from "../support/staff-calendars";
 
 const iso = (instant: string) => new Date(instant).toISOString();

@@ -5,13 +5,13 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import ICAL from "ical.js";
-import { expect, vi } from "vitest";
+import { expect } from "vitest";
 import type { WebhookMessage } from "../../src/events/events";
 import { payloadWithLink } from "../../src/manage-links/present";
 import { deadLetterWebhooks, deliverWebhooks } from "../../src/webhooks/deliver";
 import { api, createAccount, createService, json, type TestAccount } from "./api";
 import { at, bookingBody } from "./bookings";
-import { eventually } from "./fixtures";
+import { eventually } from "./eventually";
 import { mailbox, recordingMailer, type SentMail } from "./worker";
 
 export type Mailing = TestAccount & { service: { id: string; name: string; timezone: string } };
@@ -117,13 +117,14 @@ export async function captured(
   const files = (env as unknown as { EMAIL_FILES: Fetcher }).EMAIL_FILES;
   const id = encodeURIComponent(messageIdHeader.replace(/^<|>$/g, ""));
   // The binding writes its files after it answers: wait for them.
-  return vi.waitFor(
+  return eventually(
     async () => {
       const found = (await (await files.fetch(`http://files/?id=${id}`)).json()) as Record<string, string>;
-      if (expected.some((file) => !found[file])) throw new Error("not captured yet");
-      return found;
+      return expected.every((file) => found[file]) ? found : undefined;
     },
-    { timeout: 10_000, interval: 100 },
+    `the captured files of ${messageIdHeader}`,
+    10_000,
+    100,
   );
 }
 

@@ -12,7 +12,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { webhookEventTypes } from "../../src/domain/webhook";
 import { api, createAccount, createService, json } from "../support/api";
 import { at, bookingBody, calendarStub, plus } from "../support/bookings";
-import { createProvider, eventually } from "../support/fixtures";
+import { eventually } from "../support/eventually";
+import { createProvider } from "../support/fixtures";
 import { connect, personStub } from "../support/staff-calendars";
 import { mailbox } from "../support/worker";
 

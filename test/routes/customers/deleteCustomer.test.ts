@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ServiceCalendar } from "../../../src/calendar/service/object/service-calendar";
 import { api, createAccount, createCustomer, createService, json, problem, validationError } from "../../support/api";
 import { at, book, bookingBody, calendarStub, postBooking } from "../../support/bookings";
-import { eventually } from "../../support/fixtures";
+import { eventually } from "../../support/eventually";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 
 const secrets = {

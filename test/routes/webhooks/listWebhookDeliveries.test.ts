@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { api, createAccount, createService, json, problem, validationError } from "../../support/api";
 import { at, book, bookingBody, plus } from "../../support/bookings";
-import { createWebhook, eventually } from "../../support/fixtures";
+import { eventually } from "../../support/eventually";
+import { createWebhook } from "../../support/fixtures";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 
 const deliveryFields = ["attempts", "createdAt", "eventId", "eventType", "id", "status", "updatedAt"];

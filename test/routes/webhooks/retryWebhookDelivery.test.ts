@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { webhookDeliveries, webhookEndpoints } from "../../../src/db/schema";
 import { api, createAccount, createService, db, json, problem, validationError } from "../../support/api";
 import { at, book, bookingBody } from "../../support/bookings";
-import { createWebhook, eventually } from "../../support/fixtures";
+import { eventually } from "../../support/eventually";
+import { createWebhook } from "../../support/fixtures";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 
 type Delivery = { id: string; eventId: string; status: string; attempts: unknown[] };
