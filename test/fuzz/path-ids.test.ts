@@ -13,6 +13,7 @@ import {
   check,
   createBookingVia,
   createRoomyService,
+  encode,
   expectSane,
   KeyRing,
   printable,
@@ -54,14 +55,6 @@ const operations = [
   { method: "PATCH", path: (id: string) => `/bookings/${id}`, body: { notes: "hijacked" } },
   { method: "POST", path: (id: string) => `/bookings/${id}/cancel`, body: { reason: "hijacked" } },
 ] as const;
-
-function encode(text: string): string {
-  try {
-    return encodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
 
 /** Path segments: each is already in URL form (percent-encoded unless deliberately raw). */
 const segment = fc.oneof(

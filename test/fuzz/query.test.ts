@@ -18,6 +18,7 @@ import {
   check,
   createBookingVia,
   createRoomyService,
+  encode,
   expectSane,
   isoish,
   KeyRing,
@@ -106,15 +107,6 @@ function base64url(text: string): string {
     .replaceAll("+", "-")
     .replaceAll("/", "_")
     .replace(/=+$/, "");
-}
-
-/** Percent-encodes where possible (lone surrogates cannot be), else leaves the text raw. */
-function encode(text: string): string {
-  try {
-    return encodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
 
 const value = fc.oneof(

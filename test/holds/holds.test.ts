@@ -11,10 +11,7 @@ import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { holds, idempotencyKeys } from "../../src/db/schema";
 import { api, createAccount, createService, db, json, problem, validationError } from "../support/api";
 import { at, bookingBody, calendarStub, plus, postBooking, slotAt, statusCounts } from "../support/bookings";
-
-function placeHold(key: string, serviceId: string, startTime: string, extra: Record<string, unknown> = {}) {
-  return api("POST", "/holds", { key, body: { serviceId, startTime, endTime: plus(startTime, 30), ...extra } });
-}
+import { placeHold } from "../support/fixtures";
 
 /** Books with a hold: only the customer's details, the rest comes from the hold. */
 function bookHold(key: string, holdId: string, extra: Record<string, unknown> = {}) {

@@ -123,3 +123,18 @@ export async function appointmentStarted(businessId: string, serviceId: string, 
     state.storage.sql.exec("UPDATE bookings SET record = ? WHERE id = ?", JSON.stringify(record), bookingId);
   });
 }
+
+/** The booking as the API, D1 and the calendar hold it, to prove a refusal changed nothing. */
+export async function bookingState(s: {
+  businessId: string;
+  apiKey: string;
+  serviceId: string;
+  booking: { id: string };
+}) {
+  const [row] = (await d1Bookings(s.businessId)).filter((b) => b.id === s.booking.id);
+  return {
+    answer: await json(await api("GET", `/bookings/${s.booking.id}`, { key: s.apiKey })),
+    row,
+    calendar: await calendarStub(s.businessId, s.serviceId).snapshot(),
+  };
+}

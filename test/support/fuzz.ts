@@ -19,6 +19,7 @@ import {
 } from "../../src/db/schema";
 import { problemTypes } from "../../src/lib/errors";
 import { api, createAccount, db, json, serviceBody } from "./api";
+import { allDay, calendarStub } from "./bookings";
 
 export const MINUTE_MS = 60_000;
 export const DAY_MS = 86_400_000;
@@ -173,11 +174,6 @@ async function readableState(businessId: string) {
   return { services: svc, customers: cus, bookings: bkg, idempotencyKeys: idem };
 }
 
-/** The calendar Durable Object of a business's service, addressed as the Worker does. */
-export function calendarStub(businessId: string, serviceId: string) {
-  return env.SERVICE_CALENDAR.get(env.SERVICE_CALENDAR.idFromName(`${businessId}:${serviceId}`));
-}
-
 type SendOptions = { body?: unknown; rawBody?: BodyInit; headers?: Record<string, string> };
 
 /**
@@ -208,6 +204,15 @@ export async function sendChecked(
   return checked;
 }
 
+/** Percent-encodes where possible (lone surrogates cannot be), else leaves the text raw. */
+export function encode(text: string): string {
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /** A short, printable description of a request body for failure messages. */
 export function describeBody(options: SendOptions): string {
   const raw =
@@ -236,11 +241,6 @@ export const futureSlot = fc
   .map(([day, slot]) => isoZ(dayStart(day) + slot * 30 * MINUTE_MS));
 
 // --- fixtures ---------------------------------------------------------------------------------
-
-const allDay = (() => {
-  const day = [{ start: "00:00", end: "24:00" }];
-  return { mon: day, tue: day, wed: day, thu: day, fri: day, sat: day, sun: day };
-})();
 
 /** A service open around the clock with room for many bookings per slot. */
 export async function createRoomyService(ring: KeyRing, overrides: Record<string, unknown> = {}) {

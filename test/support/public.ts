@@ -6,7 +6,7 @@
 import { exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import { api, createAccount, createService, json, origin } from "./api";
-import { plus } from "./bookings";
+import { allDay, plus } from "./bookings";
 import { newProvider } from "./fixtures";
 
 /** A slug no other test uses. */
@@ -30,11 +30,6 @@ export async function enablePage(apiKey: string, settings: Record<string, unknow
   expect(res.status, await res.clone().text()).toBe(200);
   return slug;
 }
-
-const allDay = (() => {
-  const day = [{ start: "00:00", end: "24:00" }];
-  return { mon: day, tue: day, wed: day, thu: day, fri: day, sat: day, sun: day };
-})();
 
 /** A business with its page on and one 30-minute service offered online (`fields` change it). */
 export async function pageBusiness(fields: Record<string, unknown> = {}, settings: Record<string, unknown> = {}) {
