@@ -12,6 +12,7 @@ import {
   json,
   problem,
   type TestAccount,
+  utc,
 } from "../support/api";
 import {
   at,
@@ -25,8 +26,6 @@ import {
   plus,
   postBooking,
 } from "../support/bookings";
-
-const iso = (value: string) => new Date(value).toISOString();
 
 /** A fresh business with one service (Mon–Sun 09:00–17:00 UTC, 30 minutes unless overridden). */
 async function setup(serviceOverrides: Record<string, unknown> = {}) {
@@ -75,8 +74,8 @@ describe("happy", () => {
       customerName: "Ada Lovelace",
       customerEmail: "ada@example.com",
       customerPhone: "+49 30 1234567",
-      startTime: iso(startTime),
-      endTime: iso(plus(startTime, 30)),
+      startTime: utc(startTime),
+      endTime: utc(plus(startTime, 30)),
       notes: "First visit.",
       answers: {},
       appointmentId: null,

@@ -6,17 +6,15 @@
  */
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api, json } from "../support/api";
+import { api, json, utc } from "../support/api";
 import { at, book, bookingBody, plus, postBooking } from "../support/bookings";
 import { eventually } from "../support/eventually";
 import { hold, salon } from "../support/fixtures";
 import { connect, eventsIn, newCollection, personStub, syncNow } from "../support/staff-calendars";
 
-const iso = (instant: string) => new Date(instant).toISOString();
-
 /** Waits until the collection holds exactly `expected` (by uid, summary and times). */
 async function expectEvents(collection: string, expected: { uid: string; start: string; end: string }[]) {
-  const want = expected.map((e) => ({ uid: e.uid, start: iso(e.start), end: iso(e.end) }));
+  const want = expected.map((e) => ({ uid: e.uid, start: utc(e.start), end: utc(e.end) }));
   return eventually(
     async () => {
       const events = await eventsIn(collection);

@@ -36,6 +36,9 @@ export async function api(method: string, path: string, options: RequestOptions 
   return exports.default.fetch(new Request(url, { method, headers, body }));
 }
 
+/** An instant as the API answers it: UTC with milliseconds (`2026-12-01T09:00:00.000Z`). */
+export const utc = (instant: string | number) => new Date(instant).toISOString();
+
 /** Reads a JSON body, typed loosely for assertions. */
 // biome-ignore lint/suspicious/noExplicitAny: assertions read arbitrary JSON
 export async function json(res: Response): Promise<any> {

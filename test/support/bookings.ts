@@ -7,7 +7,7 @@ import { env } from "cloudflare:workers";
 import { and, count, eq } from "drizzle-orm";
 import type { CalendarSlot } from "../../src/calendar/types";
 import { bookings, customers } from "../../src/db/schema";
-import { api, db, json } from "./api";
+import { api, createAccount, createCustomer, createService, db, json } from "./api";
 
 export const MINUTE_MS = 60_000;
 export const DAY_MS = 86_400_000;
@@ -137,4 +137,19 @@ export async function bookingState(s: {
     row,
     calendar: await calendarStub(s.businessId, s.serviceId).snapshot(),
   };
+}
+
+/** A fresh business with one service (`serviceOverrides` applied): its account and the service's id. */
+export async function businessWithService(serviceOverrides: Record<string, unknown> = {}) {
+  const account = await createAccount();
+  const service = await createService(account.apiKey, serviceOverrides);
+  return { ...account, serviceId: service.id as string };
+}
+
+/** A fresh business with one service and one customer, ready for bookings. */
+export async function businessWithCustomer() {
+  const account = await createAccount();
+  const service = await createService(account.apiKey);
+  const customer = await createCustomer(account.apiKey);
+  return { ...account, serviceId: service.id as string, customerId: customer.id as string };
 }

@@ -47,6 +47,3 @@ export async function bookVisit(key: string, body: unknown) {
   if (res.status !== 201) throw new Error(`visit create failed: ${res.status} ${await res.text()}`);
   return json(res);
 }
-
-/** An instant as the API writes it (milliseconds, Z). */
-export const iso = (instant: string) => new Date(instant).toISOString();
