@@ -18,7 +18,7 @@ import { configDefaults, defineConfig } from "vitest/config";
  */
 
 /** Test files run by the "edges" project only. */
-const edgesFiles = ["test/edges/rate-limit*.test.ts", "test/edges/cors*.test.ts"];
+const edgesFiles = ["test/edges/**/*.test.ts"];
 
 /** Small budgets for the "edges" project (tests read them back from READ_BUDGET/WRITE_BUDGET). */
 const edgesBudgets = {
@@ -84,7 +84,7 @@ export default defineConfig(async () => {
   const bindings = { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: "test-admin-token", ...links, ...calendars, ...model };
   const wrangler = { configPath: "./wrangler.toml" };
   // The production Worker with fault switches on the calendar's D1 writer and queue publisher.
-  const main = "./test/worker.ts";
+  const main = "./test/support/worker.ts";
   const shared = {
     setupFiles: ["./test/setup/apply-migrations.ts"],
     testTimeout: 30_000,

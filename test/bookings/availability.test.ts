@@ -3,13 +3,11 @@
  * slot can be booked now (seat left, active service, notice and horizon rules).
  */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, createService, json, problem, validationError } from "../helpers";
-import { allDay, at, availability, book, bookingBody, DAY_MS, dayOf, MINUTE_MS, type Slot } from "./support";
+import { api, createAccount, createService, json, problem, utc, validationError } from "../support/api";
+import { allDay, at, availability, book, bookingBody, DAY_MS, dayOf, MINUTE_MS, type Slot } from "../support/bookings";
 
 const get = (key: string, serviceId: string, query: string) =>
   api("GET", `/services/${serviceId}/availability${query}`, { key });
-
-const iso = (value: string | number) => new Date(value).toISOString();
 
 /** Start times (HH:MM UTC) of a list of slots. */
 const startsOf = (slots: Slot[]) => slots.map((s) => s.startTime.slice(11, 16));
@@ -26,7 +24,7 @@ describe("happy", () => {
     const to = `${dayOf(3)}T00:00:00Z`;
     const body = await availability(apiKey, service.id, from, to);
     expect(Object.keys(body).sort()).toEqual(["from", "serviceId", "slots", "timezone", "to"]);
-    expect(body).toMatchObject({ serviceId: service.id, timezone: "UTC", from: iso(from), to: iso(to) });
+    expect(body).toMatchObject({ serviceId: service.id, timezone: "UTC", from: utc(from), to: utc(to) });
     expect(body.slots).toHaveLength(16);
     expect(startsOf(body.slots)).toEqual(
       Array.from({ length: 16 }, (_, i) => `${String(9 + Math.floor(i / 2)).padStart(2, "0")}:${i % 2 ? "30" : "00"}`),
@@ -73,7 +71,7 @@ describe("happy", () => {
     const { apiKey } = await createAccount();
     const service = await createService(apiKey, { weeklySchedule: allDay });
     const now = Date.now();
-    const body = await availability(apiKey, service.id, iso(now - 3 * 60 * MINUTE_MS), iso(now + 3 * 60 * MINUTE_MS));
+    const body = await availability(apiKey, service.id, utc(now - 3 * 60 * MINUTE_MS), utc(now + 3 * 60 * MINUTE_MS));
     expect(body.slots.length).toBeGreaterThanOrEqual(11);
     for (const slot of body.slots as Slot[]) {
       const start = Date.parse(slot.startTime);
@@ -87,7 +85,7 @@ describe("happy", () => {
     const { apiKey } = await createAccount();
     const service = await createService(apiKey, { weeklySchedule: allDay, minNoticeMinutes: 240 });
     const now = Date.now();
-    const body = await availability(apiKey, service.id, iso(now), iso(now + 8 * 60 * MINUTE_MS));
+    const body = await availability(apiKey, service.id, utc(now), utc(now + 8 * 60 * MINUTE_MS));
     for (const slot of body.slots as Slot[]) {
       const start = Date.parse(slot.startTime);
       if (start < now + 239 * MINUTE_MS) expect(slot.bookable, slot.startTime).toBe(false);
@@ -151,7 +149,7 @@ describe("happy", () => {
     const { apiKey } = await createAccount();
     const service = await createService(apiKey);
     const from = `${dayOf(1)}T00:00:00Z`;
-    const res = await get(apiKey, service.id, `?from=${from}&to=${iso(Date.parse(from) + 31 * DAY_MS)}`);
+    const res = await get(apiKey, service.id, `?from=${from}&to=${utc(Date.parse(from) + 31 * DAY_MS)}`);
     expect(res.status).toBe(200);
     expect((await json(res)).slots).toHaveLength(31 * 16);
   });
@@ -164,7 +162,7 @@ describe("happy", () => {
     const body = await availability(apiKey, service.id, `${dayOf(2)}T00:00:00Z`, `${dayOf(3)}T00:00:00Z`);
     expect(body.slots).toHaveLength(16);
     expect(body.slots.every((s: Slot) => s.bookable === false)).toBe(true);
-    expect(body.slots.filter((s: Slot) => s.booked === 1).map((s: Slot) => s.startTime)).toEqual([iso(at(2, "10:00"))]);
+    expect(body.slots.filter((s: Slot) => s.booked === 1).map((s: Slot) => s.startTime)).toEqual([utc(at(2, "10:00"))]);
     expect(body.slots.filter((s: Slot) => s.remaining === 1)).toHaveLength(15);
   });
 });
@@ -208,7 +206,7 @@ describe("bound: at most 2000 slots per call", () => {
     const body = await availability(apiKey, service.id, from, fits);
     expect(body.slots).toHaveLength(2000);
 
-    const res = await get(apiKey, service.id, `?from=${from}&to=${iso(Date.parse(fits) + MINUTE_MS)}`);
+    const res = await get(apiKey, service.id, `?from=${from}&to=${utc(Date.parse(fits) + MINUTE_MS)}`);
     const entry = await validationError(res, "to");
     expect(entry.message).toContain(fits);
   });

@@ -3,8 +3,18 @@
  * `capacity` win, D1 holds exactly those, and the live calendar agrees.
  */
 import { describe, expect, it } from "vitest";
-import { createAccount, createService, json, problem } from "../helpers";
-import { at, book, bookingBody, calendarStub, d1Bookings, plus, postBooking, slotAt, statusCounts } from "./support";
+import { createAccount, createService, json, problem } from "../support/api";
+import {
+  at,
+  book,
+  bookingBody,
+  calendarStub,
+  d1Bookings,
+  plus,
+  postBooking,
+  slotAt,
+  statusCounts,
+} from "../support/bookings";
 
 /** Sends `n` creates at once for the same slot; returns the responses in order. */
 async function race(key: string, n: number, body: (i: number) => unknown): Promise<Response[]> {

@@ -12,7 +12,8 @@ import {
   json,
   problem,
   type TestAccount,
-} from "../helpers";
+  utc,
+} from "../support/api";
 import {
   at,
   availability,
@@ -24,9 +25,7 @@ import {
   dayOf,
   plus,
   postBooking,
-} from "./support";
-
-const iso = (value: string) => new Date(value).toISOString();
+} from "../support/bookings";
 
 /** A fresh business with one service (Mon–Sun 09:00–17:00 UTC, 30 minutes unless overridden). */
 async function setup(serviceOverrides: Record<string, unknown> = {}) {
@@ -75,8 +74,8 @@ describe("happy", () => {
       customerName: "Ada Lovelace",
       customerEmail: "ada@example.com",
       customerPhone: "+49 30 1234567",
-      startTime: iso(startTime),
-      endTime: iso(plus(startTime, 30)),
+      startTime: utc(startTime),
+      endTime: utc(plus(startTime, 30)),
       notes: "First visit.",
       answers: {},
       appointmentId: null,

@@ -12,9 +12,9 @@ import type { PersistOutcome } from "../../src/calendar/sync/outbox";
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { idempotencyKeys, webhookEvents } from "../../src/db/schema";
 import { IDEMPOTENCY_RETENTION_MS } from "../../src/domain/idempotency";
-import { injectFaults, resetOnceOutboxHolds } from "../faults";
-import { api, createAccount, createService, db, json } from "../helpers";
-import { at, bookingBody, calendarStub, d1Bookings, postBooking } from "./support";
+import { api, createAccount, createService, db, json } from "../support/api";
+import { at, bookingBody, calendarStub, d1Bookings, postBooking } from "../support/bookings";
+import { injectFaults, resetOnceOutboxHolds } from "../support/faults";
 
 async function setup() {
   const account = await createAccount();

@@ -4,14 +4,17 @@
  * body is a 422, keys are per business, and a failed request releases its key.
  */
 import { describe, expect, it } from "vitest";
-import { createAccount, createService, json, problem, validationError } from "../helpers";
-import { at, bookingBody, d1Bookings, d1Counts, plus, postBooking, statusCounts } from "./support";
-
-async function setup(serviceOverrides: Record<string, unknown> = {}) {
-  const account = await createAccount();
-  const service = await createService(account.apiKey, serviceOverrides);
-  return { ...account, serviceId: service.id as string };
-}
+import { createService, json, problem, validationError } from "../support/api";
+import {
+  at,
+  bookingBody,
+  businessWithService,
+  d1Bookings,
+  d1Counts,
+  plus,
+  postBooking,
+  statusCounts,
+} from "../support/bookings";
 
 /** Asserts a 201 replay of `original`: same body, same Location, the replay header. */
 async function isReplayOf(res: Response, original: { id: string }) {
@@ -23,7 +26,7 @@ async function isReplayOf(res: Response, original: { id: string }) {
 
 describe("happy", () => {
   it("20 concurrent creates with one key and one body: one booking; 201, replays, or 409 in flight", async () => {
-    const s = await setup();
+    const s = await businessWithService();
     const body = bookingBody(s.serviceId, at(2, "10:00"));
     const started = Date.now();
     const responses = await Promise.all(Array.from({ length: 20 }, () => postBooking(s.apiKey, body, "race-key")));
@@ -53,7 +56,7 @@ describe("happy", () => {
   });
 
   it("a sequential retry replays 201 with the same booking and creates nothing", async () => {
-    const s = await setup();
+    const s = await businessWithService();
     const body = bookingBody(s.serviceId, at(2, "10:00"));
     const first = await postBooking(s.apiKey, body, "k-1");
     expect(first.status).toBe(201);
@@ -67,7 +70,7 @@ describe("happy", () => {
   });
 
   it("the same body under a different key is a new request (here: the slot is taken)", async () => {
-    const s = await setup();
+    const s = await businessWithService();
     const body = bookingBody(s.serviceId, at(2, "10:00"));
     expect((await postBooking(s.apiKey, body, "k-a")).status).toBe(201);
     const other = await postBooking(s.apiKey, body, "k-b");
@@ -75,7 +78,7 @@ describe("happy", () => {
   });
 
   it("after a failed request (409 slot_unavailable) the key is released and works with a fixed body", async () => {
-    const s = await setup();
+    const s = await businessWithService();
     await postBooking(s.apiKey, bookingBody(s.serviceId, at(2, "10:00")));
     const taken = bookingBody(s.serviceId, at(2, "10:00"));
     await problem(await postBooking(s.apiKey, taken, "retry-key"), 409, "slot_unavailable");
@@ -91,7 +94,7 @@ describe("happy", () => {
   });
 
   it("after a 422 from the calendar (wrong duration) the key is released too", async () => {
-    const s = await setup();
+    const s = await businessWithService();
     const wrong = bookingBody(s.serviceId, at(2, "10:00"), { endTime: plus(at(2, "10:00"), 45) });
     await validationError(await postBooking(s.apiKey, wrong, "dur-key"), "endTime");
     const res = await postBooking(s.apiKey, { ...wrong, endTime: plus(at(2, "10:00"), 30) }, "dur-key");
@@ -99,7 +102,7 @@ describe("happy", () => {
   });
 
   it("a key of 255 visible characters is accepted", async () => {
-    const s = await setup();
+    const s = await businessWithService();
     const res = await postBooking(s.apiKey, bookingBody(s.serviceId, at(2, "10:00")), "k".repeat(255));
     expect(res.status).toBe(201);
   });
@@ -107,7 +110,7 @@ describe("happy", () => {
 
 describe("error", () => {
   it("same key with a different body → 422 idempotency_key_reused, nothing new written", async () => {
-    const s = await setup();
+    const s = await businessWithService();
     const body = bookingBody(s.serviceId, at(2, "10:00"));
     expect((await postBooking(s.apiKey, body, "k-reuse")).status).toBe(201);
     const counts = await d1Counts(s.businessId);
@@ -118,7 +121,7 @@ describe("error", () => {
   });
 
   it("same key concurrently for two different services → at most one booking", async () => {
-    const s = await setup();
+    const s = await businessWithService();
     const service2 = await createService(s.apiKey);
     const [one, two] = await Promise.all([
       postBooking(s.apiKey, bookingBody(s.serviceId, at(2, "10:00"), { customerEmail: "x@example.com" }), "two-svc"),
@@ -139,7 +142,7 @@ describe("error", () => {
     { name: "a space inside", key: "a b" },
     { name: "a control character", key: "a\tb" },
   ])("a key with $name → 422 validation_failed, nothing written", async ({ key }) => {
-    const s = await setup();
+    const s = await businessWithService();
     const res = await postBooking(s.apiKey, bookingBody(s.serviceId, at(2, "10:00")), key);
     const body = await problem(res, 422, "validation_failed");
     // Header names are case-insensitive; the length check reports "idempotency-key", the charset check "Idempotency-Key".
@@ -150,8 +153,8 @@ describe("error", () => {
 
 describe("security", () => {
   it("keys are per business: B's request with A's key is B's own, never A's replay", async () => {
-    const a = await setup();
-    const b = await setup();
+    const a = await businessWithService();
+    const b = await businessWithService();
     const resA = await postBooking(a.apiKey, bookingBody(a.serviceId, at(2, "10:00")), "shared-key");
     expect(resA.status).toBe(201);
     const bookingA = await json(resA);
@@ -167,8 +170,8 @@ describe("security", () => {
   });
 
   it("B replaying A's exact request under A's key gets no copy of A's booking", async () => {
-    const a = await setup();
-    const b = await setup();
+    const a = await businessWithService();
+    const b = await businessWithService();
     const body = bookingBody(a.serviceId, at(2, "10:00"));
     expect((await postBooking(a.apiKey, body, "steal-me")).status).toBe(201);
     const res = await postBooking(b.apiKey, body, "steal-me");

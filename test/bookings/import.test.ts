@@ -2,8 +2,8 @@ import { runInDurableObject } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
-import { api, createAccount, createService, json, problem } from "../helpers";
-import { at, bookingBody, calendarStub, d1Bookings, plus } from "./support";
+import { api, createAccount, createService, json, problem } from "../support/api";
+import { at, bookingBody, calendarStub, d1Bookings, plus } from "../support/bookings";
 
 /** POST /internal/services/{id}/import as an operator. */
 function importBookings(serviceId: string, body: unknown, token: string | null = "test-admin-token") {

@@ -3,16 +3,20 @@
  * notes, and service changes — each applied in the calendar at once and mirrored in D1.
  */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, createService, json, problem, validationError } from "../helpers";
-import { appointmentStarted, at, book, bookingBody, calendarStub, d1Bookings, postBooking, slotAt } from "./support";
+import { api, json, problem, validationError } from "../support/api";
+import {
+  appointmentStarted,
+  at,
+  book,
+  bookingBody,
+  businessWithService,
+  calendarStub,
+  d1Bookings,
+  postBooking,
+  slotAt,
+} from "../support/bookings";
 
-async function setup(serviceOverrides: Record<string, unknown> = {}) {
-  const account = await createAccount();
-  const service = await createService(account.apiKey, serviceOverrides);
-  return { ...account, serviceId: service.id as string };
-}
-
-type Setup = Awaited<ReturnType<typeof setup>>;
+type Setup = Awaited<ReturnType<typeof businessWithService>>;
 
 const cancel = (key: string, id: string, body?: unknown, headers?: Record<string, string>) =>
   api("POST", `/bookings/${id}/cancel`, { key, body, headers });
@@ -36,7 +40,7 @@ async function walk(s: { apiKey: string; businessId: string; serviceId: string }
 
 describe("happy", () => {
   it("cancel frees the slot at once: remaining back to capacity, the same slot books again", async () => {
-    const s = await setup();
+    const s = await businessWithService();
     const startTime = at(2, "10:00");
     const first = await book(s.apiKey, bookingBody(s.serviceId, startTime));
     expect(await slotAt(s.apiKey, s.serviceId, startTime)).toMatchObject({ booked: 1, remaining: 0 });
@@ -70,7 +74,7 @@ describe("happy", () => {
   });
 
   it("cancel without a body", async () => {
-    const s = await setup();
+    const s = await businessWithService();
     const booking = await book(s.apiKey, bookingBody(s.serviceId, at(2, "10:00")));
     const res = await api("POST", `/bookings/${booking.id}/cancel`, { key: s.apiKey });
     expect(res.status).toBe(200);
@@ -78,7 +82,7 @@ describe("happy", () => {
   });
 
   it("cancel with Content-Type: application/json and an empty body (as some clients send)", async () => {
-    const s = await setup();
+    const s = await businessWithService();
     const booking = await book(s.apiKey, bookingBody(s.serviceId, at(2, "10:30")));
     const res = await api("POST", `/bookings/${booking.id}/cancel`, {
       key: s.apiKey,
@@ -90,7 +94,7 @@ describe("happy", () => {
   });
 
   it("cancel with the same Idempotency-Key twice: the second is a replay", async () => {
-    const s = await setup();
+    const s = await businessWithService();
     const booking = await book(s.apiKey, bookingBody(s.serviceId, at(2, "10:00")));
     const headers = { "Idempotency-Key": "cancel-once" };
     const first = await cancel(s.apiKey, booking.id, { reason: "Moved away." }, headers);
@@ -104,7 +108,7 @@ describe("happy", () => {
   });
 
   it("PENDING → CONFIRMED → COMPLETED", async () => {
-    const s = await setup({ requiresConfirmation: true });
+    const s = await businessWithService({ requiresConfirmation: true });
     const booking = await book(s.apiKey, bookingBody(s.serviceId, at(2, "10:00")));
     expect(booking.status).toBe("PENDING");
 
@@ -127,14 +131,14 @@ describe("happy", () => {
   });
 
   it("CONFIRMED → NO_SHOW", async () => {
-    const s = await setup();
+    const s = await businessWithService();
     const booking = await book(s.apiKey, bookingBody(s.serviceId, at(2, "10:00")));
     await walk(s, booking.id, ["NO_SHOW"]);
     expect((await d1Bookings(s.businessId))[0]?.status).toBe("NO_SHOW");
   });
 
   it("PENDING → CANCELLED by PATCH, with a reason", async () => {
-    const s = await setup({ requiresConfirmation: true });
+    const s = await businessWithService({ requiresConfirmation: true });
     const booking = await book(s.apiKey, bookingBody(s.serviceId, at(2, "10:00")));
     const res = await patch(s.apiKey, booking.id, { status: "CANCELLED", cancellationReason: "Double booked." });
     expect(res.status).toBe(200);
@@ -143,7 +147,7 @@ describe("happy", () => {
   });
 
   it("PATCH notes changes only the notes; null clears them", async () => {
-    const s = await setup();
+    const s = await businessWithService();
     const booking = await book(s.apiKey, bookingBody(s.serviceId, at(2, "10:00"), { notes: "Old." }));
     const res = await patch(s.apiKey, booking.id, { notes: "Bring the X-rays." });
     expect(res.status).toBe(200);
@@ -162,7 +166,7 @@ describe("happy", () => {
   });
 
   it("a service's capacity change (1 → 2) applies to the next booking of an already-booked slot", async () => {
-    const s = await setup();
+    const s = await businessWithService();
     const startTime = at(2, "10:00");
     await book(s.apiKey, bookingBody(s.serviceId, startTime));
     expect((await postBooking(s.apiKey, bookingBody(s.serviceId, startTime))).status).toBe(409);
@@ -177,7 +181,7 @@ describe("happy", () => {
   });
 
   it("lowering capacity (2 → 1) below a slot's bookings is refused, listing them; after a cancel it goes through", async () => {
-    const s = await setup({ capacity: 2 });
+    const s = await businessWithService({ capacity: 2 });
     const startTime = at(2, "10:00");
     const first = await book(s.apiKey, bookingBody(s.serviceId, startTime));
     const second = await book(s.apiKey, bookingBody(s.serviceId, startTime));
@@ -198,7 +202,7 @@ describe("happy", () => {
   });
 
   it("deactivating a service refuses new bookings but existing ones can still be cancelled", async () => {
-    const s = await setup();
+    const s = await businessWithService();
     const booking = await book(s.apiKey, bookingBody(s.serviceId, at(2, "10:00")));
     await api("PATCH", `/services/${s.serviceId}`, { key: s.apiKey, body: { active: false } });
     await problem(await postBooking(s.apiKey, bookingBody(s.serviceId, at(2, "11:00"))), 422, "service_inactive");
@@ -208,7 +212,7 @@ describe("happy", () => {
 
 describe("error", () => {
   it("cancelling twice → 409 invalid_transition, nothing changes", async () => {
-    const s = await setup();
+    const s = await businessWithService();
     const booking = await book(s.apiKey, bookingBody(s.serviceId, at(2, "10:00")));
     expect((await cancel(s.apiKey, booking.id)).status).toBe(200);
     const before = await state(s, booking.id);
@@ -224,7 +228,7 @@ describe("error", () => {
     { label: "NO_SHOW → COMPLETED", path: ["NO_SHOW"], to: "COMPLETED" },
     { label: "COMPLETED → CANCELLED", path: ["COMPLETED"], to: "CANCELLED" },
   ])("$label is a 409 invalid_transition, nothing changes", async ({ path, to }) => {
-    const s = await setup();
+    const s = await businessWithService();
     const booking = await book(s.apiKey, bookingBody(s.serviceId, at(2, "10:00")));
     await walk(s, booking.id, path);
     const before = await state(s, booking.id);
@@ -233,13 +237,13 @@ describe("error", () => {
   });
 
   it("PENDING → COMPLETED is a 409 invalid_transition", async () => {
-    const s = await setup({ requiresConfirmation: true });
+    const s = await businessWithService({ requiresConfirmation: true });
     const booking = await book(s.apiKey, bookingBody(s.serviceId, at(2, "10:00")));
     await problem(await patch(s.apiKey, booking.id, { status: "COMPLETED" }), 409, "invalid_transition");
   });
 
   it("an un-cancel cannot take a slot someone else booked meanwhile", async () => {
-    const s = await setup();
+    const s = await businessWithService();
     const first = await book(s.apiKey, bookingBody(s.serviceId, at(2, "10:00")));
     await cancel(s.apiKey, first.id);
     await book(s.apiKey, bookingBody(s.serviceId, at(2, "10:00")));
@@ -263,7 +267,7 @@ describe("error", () => {
     { name: "an unknown field", body: { startTime: "2030-01-01T10:00:00Z" }, path: "startTime" },
     { name: "notes too long", body: { notes: "x".repeat(2001) }, path: "notes" },
   ])("PATCH with $name → 422, nothing changes", async ({ body, path }) => {
-    const s = await setup();
+    const s = await businessWithService();
     const booking = await book(s.apiKey, bookingBody(s.serviceId, at(2, "10:00")));
     const before = await state(s, booking.id);
     await validationError(await patch(s.apiKey, booking.id, body), path);
@@ -274,7 +278,7 @@ describe("error", () => {
     { name: "a reason over 500 characters", body: { reason: "x".repeat(501) }, path: "reason" },
     { name: "an unknown field", body: { status: "CANCELLED" }, path: "status" },
   ])("cancel with $name → 422, nothing changes", async ({ body, path }) => {
-    const s = await setup();
+    const s = await businessWithService();
     const booking = await book(s.apiKey, bookingBody(s.serviceId, at(2, "10:00")));
     const before = await state(s, booking.id);
     await validationError(await cancel(s.apiKey, booking.id, body), path);
@@ -282,7 +286,7 @@ describe("error", () => {
   });
 
   it("unknown booking id → 404 for GET, PATCH and cancel", async () => {
-    const s = await setup();
+    const s = await businessWithService();
     const id = "bkg_01jd3k5v7q8r9s0t1u2v3w4x5y";
     await problem(await api("GET", `/bookings/${id}`, { key: s.apiKey }), 404, "not_found");
     await problem(await patch(s.apiKey, id, { status: "CANCELLED" }), 404, "not_found");
@@ -292,8 +296,8 @@ describe("error", () => {
 
 describe("security", () => {
   it("cancel and PATCH of another business's booking → 404, the booking is untouched", async () => {
-    const a = await setup();
-    const b = await setup();
+    const a = await businessWithService();
+    const b = await businessWithService();
     const booking = await book(a.apiKey, bookingBody(a.serviceId, at(2, "10:00")));
     const before = await state(a, booking.id);
 
@@ -310,7 +314,7 @@ describe("security", () => {
   });
 
   it("a cancel Idempotency-Key reused for another booking → 422 idempotency_key_reused", async () => {
-    const s = await setup();
+    const s = await businessWithService();
     const one = await book(s.apiKey, bookingBody(s.serviceId, at(2, "10:00")));
     const two = await book(s.apiKey, bookingBody(s.serviceId, at(2, "11:00")));
     const headers = { "Idempotency-Key": "cancel-key" };
@@ -320,7 +324,7 @@ describe("security", () => {
   });
 
   it("without an API key → 401 for PATCH and cancel", async () => {
-    const s = await setup();
+    const s = await businessWithService();
     const booking = await book(s.apiKey, bookingBody(s.serviceId, at(2, "10:00")));
     await problem(await patch("", booking.id, { status: "CANCELLED" }), 401, "unauthorized");
     await problem(await cancel("", booking.id), 401, "unauthorized");

@@ -12,9 +12,9 @@ import type { PersistOutcome } from "../../src/calendar/sync/outbox";
 import { type D1Writer, persistBookings, type StoredBooking } from "../../src/calendar/sync/persist";
 import { type Difference, reconcile } from "../../src/calendar/sync/reconcile-services";
 import type { BookingEvent } from "../../src/events/events";
-import { injectFaults } from "../faults";
-import { api, createAccount, createService, json, problem } from "../helpers";
-import { at, book, bookingBody, calendarStub, d1Bookings, postBooking, slotAt } from "./support";
+import { api, createAccount, createService, json, problem } from "../support/api";
+import { at, book, bookingBody, calendarStub, d1Bookings, postBooking, slotAt } from "../support/bookings";
+import { injectFaults } from "../support/faults";
 
 type Stub = ReturnType<typeof calendarStub>;
 

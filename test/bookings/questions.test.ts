@@ -3,9 +3,9 @@
  * checked against the service (422 naming `answers.<key>`, nothing stored) and shown on reads.
  */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, createService, json, totalOf, validationError } from "../helpers";
+import { api, createAccount, createService, json, totalOf, validationError } from "../support/api";
+import { at, bookingBody, d1Bookings, postBooking } from "../support/bookings";
 import { hold } from "../support/fixtures";
-import { at, bookingBody, d1Bookings, postBooking } from "./support";
 
 const questions = [
   { key: "allergies", label: "Any allergies?", type: "text", required: true },

@@ -11,10 +11,10 @@ import { serviceCalendarOf } from "../../src/calendar";
 import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
 import { services, webhookEvents } from "../../src/db/schema";
 import { serviceSnapshotOf } from "../../src/services/snapshot";
-import { injectFaults } from "../faults";
-import { api, createAccount, createService, db, json } from "../helpers";
+import { api, createAccount, createService, db, json } from "../support/api";
+import { allDay, bookingBody, calendarStub, plus, postBooking } from "../support/bookings";
+import { injectFaults } from "../support/faults";
 import { createWebhook, unreachableReceiver } from "../support/fixtures";
-import { allDay, bookingBody, calendarStub, plus, postBooking } from "./support";
 
 const MINUTE = 60_000;
 

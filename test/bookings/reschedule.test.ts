@@ -10,9 +10,9 @@ import { describe, expect, it } from "vitest";
 import type { ProviderCalendar } from "../../src/calendar/provider/provider-calendar";
 import { providerCalendarOf } from "../../src/calendar/stubs";
 import { webhookEvents } from "../../src/db/schema";
-import { api, createAccount, createService, db, json, problem, validationError } from "../helpers";
-import type { ProviderCalendar as FaultyProviderCalendar } from "../worker";
-import { at, book, bookingBody, d1Bookings, plus, postBooking, slotAt, statusCounts } from "./support";
+import { api, createAccount, createService, db, json, problem, validationError } from "../support/api";
+import { at, book, bookingBody, d1Bookings, plus, postBooking, slotAt, statusCounts } from "../support/bookings";
+import type { ProviderCalendar as FaultyProviderCalendar } from "../support/worker";
 
 const DAY = [{ start: "09:00", end: "17:00" }];
 const everyDay = { mon: DAY, tue: DAY, wed: DAY, thu: DAY, fri: DAY, sat: DAY, sun: DAY };

@@ -7,7 +7,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { AlarmClock } from "../../src/calendar/alarm-clock";
 import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
 import {
@@ -18,9 +18,9 @@ import {
 import type { PersistOutcome } from "../../src/calendar/sync/outbox";
 import { Outbox } from "../../src/calendar/sync/outbox";
 import { bookings, customers, webhookEvents } from "../../src/db/schema";
-import { at, book, bookingBody, calendarStub, d1Bookings, postBooking } from "../bookings/support";
-import { injectFaults } from "../faults";
-import { api, createAccount, createCustomer, createService, db, json } from "../helpers";
+import { api, createAccount, createCustomer, createService, db, json } from "../support/api";
+import { at, book, bookingBody, calendarStub, d1Bookings, postBooking } from "../support/bookings";
+import { injectFaults } from "../support/faults";
 
 type Stub = ReturnType<typeof calendarStub>;
 
@@ -77,6 +77,8 @@ function calendarRows(stub: Stub) {
     events: state.storage.sql.exec<{ id: string; payload: string }>("SELECT id, payload FROM events").toArray(),
   }));
 }
+
+afterEach(() => vi.useRealTimers());
 
 describe("rewriteCustomer in the calendar", () => {
   it("erasure: a new version over the one still queued, queued event payloads scrubbed, D1 converges by the alarm", async () => {
@@ -154,16 +156,18 @@ describe("rewriteCustomer in the calendar", () => {
     const early = await json(
       await postBooking(s.apiKey, bookingBody(s.serviceId, at(2, "10:00"), { customerEmail: secret.email })),
     );
-    // A millisecond apart on each side: `before` is strict, and a fast machine answers within one.
-    await new Promise((r) => setTimeout(r, 5));
-    const before = new Date().toISOString();
-    await new Promise((r) => setTimeout(r, 5));
+    // `before` a second after the early booking and a second before the late one, on a faked
+    // clock: it is strict, and a fast machine makes both bookings within one millisecond.
+    const now = Date.now();
+    vi.useFakeTimers({ toFake: ["Date"], now: now + 2_000 });
     const late = await json(
       await postBooking(
         s.apiKey,
         bookingBody(s.serviceId, at(2, "11:00"), { customerEmail: "QUENTIN.MS@example.com" }),
       ),
     );
+    vi.useRealTimers();
+    const before = new Date(now + 1_000).toISOString();
     const result = await rewriteInside(s.stub, {
       customerId: "cus_adopted",
       email: secret.email,

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { weekdays } from "../../src/calendar/rules/schedule";
 import { checkWorkingHours, type ServiceRules, slotsBetween } from "../../src/calendar/rules/service-rules";
 import type { TimeInterval, WeeklySchedule } from "../../src/domain/schedule";
-import { iso, rules } from "./fixtures";
+import { hhmm, iso, rules } from "./fixtures";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -71,9 +71,6 @@ function boundaryOf(change: Change): fc.Arbitrary<number> {
     fc.integer({ min: 0, max: 96 }).map((n) => n * 15),
   );
 }
-
-const hhmm = (minutes: number) =>
-  `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 
 /** A day's intervals: distinct sorted boundaries paired up, so intervals never overlap. */
 const dayOf = (boundary: fc.Arbitrary<number>): fc.Arbitrary<TimeInterval[]> =>

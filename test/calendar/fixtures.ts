@@ -46,3 +46,7 @@ export const rules = (overrides: Partial<ServiceRules> = {}): ServiceRules => ({
   },
   ...overrides,
 });
+
+/** Minutes after midnight as `HH:MM`. */
+export const hhmm = (minutes: number) =>
+  `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;

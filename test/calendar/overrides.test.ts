@@ -13,7 +13,7 @@ import {
 } from "../../src/calendar/rules/service-rules";
 import { localDateOf } from "../../src/calendar/rules/zoned";
 import type { DateOverride, TimeInterval, Weekday } from "../../src/domain/schedule";
-import { at, everyDay, rules, starts } from "./fixtures";
+import { at, everyDay, hhmm, rules, starts } from "./fixtures";
 
 describe("overrideFor", () => {
   const overrides: DateOverride[] = [
@@ -74,9 +74,6 @@ describe("workingSpans and slotsBetween with overrides", () => {
 // --- property: slots and the booking check agree, override days use only override intervals ---
 
 const weekdayKeys: Weekday[] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
-const hhmm = (minutes: number) =>
-  `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
-
 /** Up to three non-overlapping intervals on a 15-minute grid, ending by 23:45. */
 const dayIntervals: fc.Arbitrary<TimeInterval[]> = fc
   .uniqueArray(fc.integer({ min: 0, max: 95 }), { minLength: 0, maxLength: 6 })

@@ -10,8 +10,8 @@ import type { ServiceCalendar } from "../../src/calendar/service/object/service-
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { bookings, webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "../../src/db/schema";
 import { nightly } from "../../src/maintenance";
-import { at, book, bookingBody, calendarStub } from "../bookings/support";
-import { createAccount, createService, db } from "../helpers";
+import { createAccount, createService, db } from "../support/api";
+import { at, book, bookingBody, calendarStub } from "../support/bookings";
 
 const DAY = 86_400_000;
 

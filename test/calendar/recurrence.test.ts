@@ -5,7 +5,12 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { occurrenceStarts, parseRecurrence, type Recurrence } from "../../src/calendar/rules/recurrence";
+import {
+  MAX_SERIES_DAYS,
+  occurrenceStarts,
+  parseRecurrence,
+  type Recurrence,
+} from "../../src/calendar/rules/recurrence";
 import { localDateOf } from "../../src/calendar/rules/zoned";
 
 const NOW = Date.UTC(2027, 0, 4);
@@ -113,14 +118,20 @@ describe("occurrenceStarts", () => {
         (zone, freq, interval, count, dayOffset, halfHour) => {
           const first = NOW + dayOffset * 86_400_000 + halfHour * 1_800_000;
           const result = occurrenceStarts({ freq: freq as "DAILY", interval, count }, first, zone, NOW);
-          if (!result.ok) return;
+          const step = (freq === "WEEKLY" ? 7 : 1) * interval;
+          if (!result.ok) {
+            // At most 20 occurrences here, so only the horizon refuses: the last one would start past it
+            // (its day, plus up to a day for the time of day and a DST hour).
+            expect(result.message).toBe(`Every occurrence must start within ${MAX_SERIES_DAYS} days.`);
+            expect(dayOffset + 2 + (count - 1) * step).toBeGreaterThan(MAX_SERIES_DAYS);
+            return;
+          }
           const offsetAt = (t: number) =>
             new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "shortOffset" })
               .formatToParts(t)
               .find((p) => p.type === "timeZoneName")?.value;
           const wall = (t: number) =>
             new Intl.DateTimeFormat("en-GB", { timeZone: zone, timeStyle: "short" }).format(t);
-          const step = (freq === "WEEKLY" ? 7 : 1) * interval;
           const day0 = localDateOf(first, zone);
           for (const [n, start] of result.starts.entries()) {
             const d = localDateOf(start, zone);

@@ -11,15 +11,13 @@ import { withinWorkingTime, workingSpans } from "../../src/calendar/rules/servic
 import { memoizedWorkingTime } from "../../src/calendar/rules/working-time-memo";
 import { addLocalDays, localDateOf } from "../../src/calendar/rules/zoned";
 import type { WeeklySchedule } from "../../src/domain/schedule";
+import { hhmm } from "./fixtures";
 
 const MINUTE = 60_000;
 const zones = ["UTC", "Europe/Berlin", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe", "America/Santiago"];
 /** Around the DST changes of 2026–2027 in these zones. */
 const from = Date.UTC(2026, 2, 1);
 const to = Date.UTC(2027, 11, 31);
-
-const hhmm = (minutes: number) =>
-  `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 
 /** Up to three sorted, non-overlapping intervals on a 30-minute grid; 24:00 may end the last. */
 const day = fc.uniqueArray(fc.integer({ min: 0, max: 48 }), { minLength: 0, maxLength: 6 }).map((marks) => {

@@ -6,8 +6,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { providerCalendarOf } from "../../src/calendar/stubs";
-import { at, book, bookingBody, plus, postBooking, slotAt } from "../bookings/support";
-import { api, createAccount, createService, json, problem, validationError } from "../helpers";
+import { api, createAccount, createService, json, problem, validationError } from "../support/api";
+import { at, book, bookingBody, plus, postBooking, slotAt } from "../support/bookings";
 
 const DAY = [{ start: "09:00", end: "17:00" }];
 const everyDay = { mon: DAY, tue: DAY, wed: DAY, thu: DAY, fri: DAY, sat: DAY, sun: DAY };

@@ -7,8 +7,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { resourceCalendarOf } from "../../src/calendar/stubs";
-import { at, book, bookingBody, dayOf, plus, postBooking } from "../bookings/support";
-import { api, createAccount, createService, json, problem } from "../helpers";
+import { api, createAccount, createService, json, problem } from "../support/api";
+import { at, book, bookingBody, dayOf, plus, postBooking } from "../support/bookings";
 import { createResource, newProvider } from "../support/fixtures";
 
 describe("a service that starts claiming more", () => {

@@ -4,8 +4,8 @@
  * written, so no slot ends up with more bookings than its capacity.
  */
 import { describe, expect, it } from "vitest";
-import { at, book, bookingBody, d1Bookings, postBooking, statusCounts } from "../bookings/support";
-import { api, createAccount, createService, json } from "../helpers";
+import { api, createAccount, createService, json } from "../support/api";
+import { at, book, bookingBody, d1Bookings, postBooking, statusCounts } from "../support/bookings";
 
 describe("lowering capacity under a storm of creates", () => {
   it("ends with no more bookings in the slot than the capacity the service ends with (5 rounds)", async () => {

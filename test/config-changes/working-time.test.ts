@@ -4,8 +4,8 @@
  * calendar says so too.
  */
 import { describe, expect, it } from "vitest";
-import { allDay, at, bookingBody, plus, postBooking, slotAt } from "../bookings/support";
-import { api, createAccount, createService, json } from "../helpers";
+import { api, createAccount, createService, json } from "../support/api";
+import { allDay, at, bookingBody, plus, postBooking, slotAt } from "../support/bookings";
 
 describe("a person working around the clock in Asia/Kolkata", () => {
   it("is listed and bookable for 18:00–19:00Z, which is 23:30–00:30 their time", async () => {

@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
+import { eventually } from "../support/eventually";
 import { api, bookingBody, createBooking, createOpenService, origin, type Schemas, utcAt } from "./support";
 
 type Captured = {
@@ -27,16 +28,6 @@ async function explore(query: string): Promise<{ result: unknown }> {
   const response = await fetch(`${explorer}?${query}`, { signal: AbortSignal.timeout(10_000) });
   expect(response.status).toBe(200);
   return (await response.json()) as { result: unknown };
-}
-
-/** Polls `probe` until it answers something (or gives up after `ms`). */
-async function until<T>(probe: () => Promise<T | undefined>, what: string, ms = 20_000): Promise<T> {
-  for (const started = Date.now(); Date.now() - started < ms; ) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 /** The invite the capture wrote for a message (under the project's .wrangler/tmp/email/). */
@@ -60,17 +51,27 @@ describe("e-mails to customers", () => {
       bookingBody(service, utcAt(5, 10), { customerName: "Marie Curie", customerEmail }),
     );
 
-    const message = await until(async () => {
-      const { data } = await api.GET("/bookings/{id}/messages", { params: { path: { id: booking.id } } });
-      const [first] = data?.data ?? [];
-      return first?.status === "sent" ? (first as Schemas["Message"]) : undefined;
-    }, "the confirmation to be sent");
+    const message = await eventually(
+      async () => {
+        const { data } = await api.GET("/bookings/{id}/messages", { params: { path: { id: booking.id } } });
+        const [first] = data?.data ?? [];
+        return first?.status === "sent" ? (first as Schemas["Message"]) : undefined;
+      },
+      "the confirmation to be sent",
+      20_000,
+      200,
+    );
     expect(message).toMatchObject({ kind: "confirmation", to: customerEmail, reason: null });
 
-    const listed = await until(async () => {
-      const list = (await explore("per_page=100")).result as Captured[];
-      return list.find((m) => m.headers["X-Booking-Message-Id"] === message.id);
-    }, "the capture to list it");
+    const listed = await eventually(
+      async () => {
+        const list = (await explore("per_page=100")).result as Captured[];
+        return list.find((m) => m.headers["X-Booking-Message-Id"] === message.id);
+      },
+      "the capture to list it",
+      20_000,
+      200,
+    );
     expect(listed).toMatchObject({
       to: [customerEmail],
       from: '"Demo Salon" <bookings@example.com>',
@@ -95,7 +96,7 @@ describe("e-mails to customers", () => {
     }
     expect(detail.html).not.toMatch(/<img|src=/i);
 
-    const ics = await until(async () => capturedInvite(listed.messageId), "the captured invite");
+    const ics = await eventually(async () => capturedInvite(listed.messageId), "the captured invite", 20_000, 200);
     const calendar = new ICAL.Component(ICAL.parse(ics));
     expect(calendar.getFirstPropertyValue("method")).toBe("REQUEST");
     const event = new ICAL.Event(calendar.getFirstSubcomponent("vevent") as ICAL.Component);

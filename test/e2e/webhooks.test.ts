@@ -2,8 +2,8 @@
  * Webhook endpoints and their delivery log. Endpoints point at `.invalid` hosts (RFC 6761), so
  * the server's delivery attempts never leave the machine; every endpoint is deleted again.
  */
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
+import { eventually } from "../support/eventually";
 import type { components } from "./.generated/api";
 import {
   api,
@@ -111,13 +111,16 @@ describe("GET /webhooks/{id}/deliveries and POST …/retry", () => {
     const service = await createOpenService();
     const booking = await createBooking(bookingBody(service, utcAt(8, 10)));
 
-    let deliveries: Delivery[] = [];
-    for (let i = 0; i < 60 && deliveries.length === 0; i++) {
-      const { data, response } = await api.GET("/webhooks/{id}/deliveries", { params: { path: { id: webhook.id } } });
-      expect(response.status).toBe(200);
-      deliveries = data?.data ?? [];
-      if (deliveries.length === 0) await sleep(250);
-    }
+    const deliveries = await eventually(
+      async () => {
+        const { data, response } = await api.GET("/webhooks/{id}/deliveries", { params: { path: { id: webhook.id } } });
+        expect(response.status).toBe(200);
+        return data?.data.length ? data.data : undefined;
+      },
+      "the booking's delivery",
+      15_000,
+      250,
+    );
     expect(deliveries.map((d) => d.eventType)).toContain("booking.created");
     expect(booking.id).toMatch(/^bkg_/);
 

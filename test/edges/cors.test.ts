@@ -5,8 +5,8 @@
  */
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createAccount, createService, problem } from "../helpers";
-import { awayFromWindowEdge, budgetOf, postCustomer, sequential } from "./support";
+import { api, createAccount, createService, problem } from "../support/api";
+import { awayFromWindowEdge, budgetOf, postCustomer, sequential } from "../support/edges";
 
 const allowedOrigins = String(env.CORS_ORIGINS as string)
   .split(",")

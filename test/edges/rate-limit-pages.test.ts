@@ -5,9 +5,9 @@
  */
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { json, problem } from "../helpers";
-import { getPage, html, pageBusiness, textOf, viaPage } from "../public/support";
-import { awayFromWindowEdge } from "./support";
+import { json, problem } from "../support/api";
+import { awayFromWindowEdge } from "../support/edges";
+import { getPage, html, pageBusiness, textOf, viaPage } from "../support/public";
 
 const budget = (name: string) => {
   const [limit, period] = String((env as unknown as Record<string, string>)[name])

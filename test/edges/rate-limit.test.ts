@@ -6,8 +6,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { generateApiKey } from "../../src/lib/crypto";
 import { createContractChecker } from "../e2e/contract";
-import { api, createAccount, json, problem, totalOf } from "../helpers";
-import { addApiKey, awayFromWindowEdge, budgetOf, postCustomer, sequential } from "./support";
+import { api, createAccount, json, problem, totalOf } from "../support/api";
+import { addApiKey, awayFromWindowEdge, budgetOf, postCustomer, sequential } from "../support/edges";
 
 const reads = budgetOf("READ_BUDGET");
 const writes = budgetOf("WRITE_BUDGET");

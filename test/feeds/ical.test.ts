@@ -6,7 +6,7 @@ import fc from "fast-check";
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
 import { type CalendarEvent, fold, renderCalendar } from "../../src/lib/ical";
-import { parseCalendar } from "./support";
+import { parseCalendar } from "../support/feeds";
 
 const event = (overrides: Partial<CalendarEvent> = {}): CalendarEvent => ({
   uid: "bkg_01jd3k5v7q8r9s0t1u2v3w4x5y",

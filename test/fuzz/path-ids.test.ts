@@ -8,11 +8,12 @@
 import { exports } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { origin } from "../helpers";
+import { origin } from "../support/api";
 import {
   check,
   createBookingVia,
   createRoomyService,
+  encode,
   expectSane,
   KeyRing,
   printable,
@@ -20,7 +21,7 @@ import {
   sqlish,
   storedState,
   unicodeString,
-} from "./support";
+} from "../support/fuzz";
 
 const RUNS = 150;
 
@@ -54,14 +55,6 @@ const operations = [
   { method: "PATCH", path: (id: string) => `/bookings/${id}`, body: { notes: "hijacked" } },
   { method: "POST", path: (id: string) => `/bookings/${id}/cancel`, body: { reason: "hijacked" } },
 ] as const;
-
-function encode(text: string): string {
-  try {
-    return encodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
 
 /** Path segments: each is already in URL form (percent-encoded unless deliberately raw). */
 const segment = fc.oneof(

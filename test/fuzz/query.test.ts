@@ -13,18 +13,19 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { bookingStatuses } from "../../src/domain/booking";
-import { api, createCustomer } from "../helpers";
+import { api, createCustomer } from "../support/api";
 import {
   check,
   createBookingVia,
   createRoomyService,
+  encode,
   expectSane,
   isoish,
   KeyRing,
   printable,
   sqlish,
   unicodeString,
-} from "./support";
+} from "../support/fuzz";
 
 const RUNS = 80;
 
@@ -106,15 +107,6 @@ function base64url(text: string): string {
     .replaceAll("+", "-")
     .replaceAll("/", "_")
     .replace(/=+$/, "");
-}
-
-/** Percent-encodes where possible (lone surrogates cannot be), else leaves the text raw. */
-function encode(text: string): string {
-  try {
-    return encodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
 
 const value = fc.oneof(

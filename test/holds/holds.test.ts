@@ -9,12 +9,9 @@ import { describe, expect, it } from "vitest";
 import { providerCalendarOf } from "../../src/calendar/stubs";
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { holds, idempotencyKeys } from "../../src/db/schema";
-import { at, bookingBody, calendarStub, plus, postBooking, slotAt, statusCounts } from "../bookings/support";
-import { api, createAccount, createService, db, json, problem, validationError } from "../helpers";
-
-function placeHold(key: string, serviceId: string, startTime: string, extra: Record<string, unknown> = {}) {
-  return api("POST", "/holds", { key, body: { serviceId, startTime, endTime: plus(startTime, 30), ...extra } });
-}
+import { api, createAccount, createService, db, json, problem, validationError } from "../support/api";
+import { at, bookingBody, calendarStub, plus, postBooking, slotAt, statusCounts } from "../support/bookings";
+import { placeHold } from "../support/fixtures";
 
 /** Books with a hold: only the customer's details, the rest comes from the hold. */
 function bookHold(key: string, holdId: string, extra: Record<string, unknown> = {}) {

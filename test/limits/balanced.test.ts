@@ -6,8 +6,8 @@
  * per occurrence.
  */
 import { describe, expect, it } from "vitest";
-import { allDay, book, bookingBody } from "../bookings/support";
-import { api, createAccount, createService, json } from "../helpers";
+import { api, createAccount, createService, json } from "../support/api";
+import { allDay, book, bookingBody } from "../support/bookings";
 import { hold, newProvider } from "../support/fixtures";
 
 /** `HH:00` UTC on day `d` (0 = Monday) of the ISO week `weeks` weeks after next week. */

@@ -6,10 +6,10 @@
  * slot calendar lists only the people who can take one more.
  */
 import { describe, expect, it } from "vitest";
-import { allDay, at, book, bookingBody, plus } from "../bookings/support";
-import { api, createAccount, createService, json } from "../helpers";
+import { api, createAccount, createService, json } from "../support/api";
+import { allDay, at, book, bookingBody, plus } from "../support/bookings";
 import { hold, newProvider } from "../support/fixtures";
-import { bookAt, expectLimit, outcome, slotAt } from "./support";
+import { bookAt, expectLimit, outcome, slotAt } from "./fixtures";
 
 describe("a person's limit per day", () => {
   it("counts their bookings of every service on their own local day", async () => {

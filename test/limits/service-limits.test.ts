@@ -6,10 +6,10 @@
  * calendar agreeing with every refusal.
  */
 import { describe, expect, it } from "vitest";
-import { allDay, appointmentStarted, at, book, bookingBody, plus, postBooking } from "../bookings/support";
-import { api, createAccount, createService, json, problem } from "../helpers";
+import { api, createAccount, createService, json, problem } from "../support/api";
+import { allDay, appointmentStarted, at, book, bookingBody, plus, postBooking } from "../support/bookings";
 import { expireHold, hold, placeHold } from "../support/fixtures";
-import { bookAt, expectLimit, outcome, slotAt, slotsOf } from "./support";
+import { bookAt, expectLimit, outcome, slotAt, slotsOf } from "./fixtures";
 
 describe("a limit per day", () => {
   it("counts the service's local day: both sides of its midnight, and a 23-hour day (clocks forward)", async () => {

@@ -5,6 +5,7 @@
  * so a burst never passes it, with or without people to claim (whose tentative rows count).
  */
 import { describe, expect, it } from "vitest";
+import { createAccount, createService, json } from "../support/api";
 import {
   allDay,
   at,
@@ -14,10 +15,9 @@ import {
   plus,
   postBooking,
   statusCounts,
-} from "../bookings/support";
-import { createAccount, createService, json } from "../helpers";
+} from "../support/bookings";
 import { newProvider, placeHold } from "../support/fixtures";
-import { slotsOf } from "./support";
+import { slotsOf } from "./fixtures";
 
 /** `n` distinct half-hour starts of day `days` from 00:00 UTC. */
 const starts = (days: number, n: number) => Array.from({ length: n }, (_, i) => plus(at(days, "00:00"), i * 30));

@@ -9,9 +9,9 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { listCounts } from "../../src/db/schema";
 import { recountLists } from "../../src/lists/counts";
-import { at, book, bookingBody, plus } from "../bookings/support";
-import { api, createAccount, createService, db, json } from "../helpers";
-import { walkAfter } from "./support";
+import { api, createAccount, createService, db, json } from "../support/api";
+import { at, book, bookingBody, plus } from "../support/bookings";
+import { walkAfter } from "../support/lists";
 
 const admin = (path: string, init: RequestInit = {}) =>
   exports.default.fetch(

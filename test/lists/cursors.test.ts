@@ -3,9 +3,17 @@
  * page/limit, their Link relations, stability under inserts, and 422s for cursors not issued.
  */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, createCustomer, createService, insertBooking, json, validationError } from "../helpers";
+import {
+  api,
+  createAccount,
+  createCustomer,
+  createService,
+  insertBooking,
+  json,
+  validationError,
+} from "../support/api";
 import { createProvider } from "../support/fixtures";
-import { links, listPage, seedBookings, seedCustomers, walkAfter } from "./support";
+import { links, listPage, seedBookings, seedCustomers, walkAfter } from "../support/lists";
 
 async function bookingsAccount() {
   const account = await createAccount();

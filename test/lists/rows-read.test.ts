@@ -13,7 +13,7 @@ import { bookingPage } from "../../src/bookings/list";
 import { customerPage } from "../../src/customers/records";
 import { readBatch } from "../../src/db/prepared";
 import { cursorOf } from "../../src/lists/cursor";
-import { createAccount, createCustomer, createService, db } from "../helpers";
+import { createAccount, createCustomer, createService, db } from "../support/api";
 
 const BOOKINGS = 100_000;
 const CUSTOMERS = 100_000;

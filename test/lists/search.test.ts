@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { searchKindOf } from "../../src/customers/records";
 import { customers } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
-import { api, createAccount, db, json } from "../helpers";
+import { api, createAccount, db, json } from "../support/api";
 
 const alphabet = [..."abcdeéßøİ _-%\"'*.:()^+AB1", "\u0000"];
 const text = (min: number, max: number) =>

@@ -4,9 +4,9 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { check } from "../fuzz/support";
-import { api, createAccount, createService } from "../helpers";
-import { PROTOCOL_VERSION, postMcp } from "./support";
+import { api, createAccount, createService } from "../support/api";
+import { check } from "../support/fuzz";
+import { PROTOCOL_VERSION, postMcp } from "../support/mcp";
 
 const toolNames = [
   "list_services",

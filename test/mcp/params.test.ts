@@ -5,8 +5,8 @@
  * notification with bad params is a 400 with the same error. Well-formed params still work.
  */
 import { describe, expect, it } from "vitest";
-import { createAccount, json } from "../helpers";
-import { type Answer, PROTOCOL_VERSION, postMcp, rpc } from "./support";
+import { createAccount, json } from "../support/api";
+import { type Answer, PROTOCOL_VERSION, postMcp, rpc } from "../support/mcp";
 
 let nextId = 1_000;
 

@@ -3,9 +3,9 @@
  * however many agents race for one seat, one books it and every other one is told why not.
  */
 import { describe, expect, it } from "vitest";
-import { at, d1Bookings, plus, slotAt } from "../bookings/support";
-import { createAccount, createService } from "../helpers";
-import { callTool, refusalOf } from "./support";
+import { createAccount, createService } from "../support/api";
+import { at, d1Bookings, plus, slotAt } from "../support/bookings";
+import { callTool, refusalOf } from "../support/mcp";
 
 describe("30 concurrent book_appointment calls for one seat", () => {
   it("book it exactly once; the 29 others are isError slot_unavailable results", async () => {

@@ -1,8 +1,8 @@
 /** Each tool against the real Worker: what it does is checked through the REST API. */
 import { describe, expect, it } from "vitest";
-import { allDay, at, availability, book, bookingBody, plus } from "../bookings/support";
-import { api, createAccount, createCustomer, createService, json } from "../helpers";
-import { callTool, refusalOf, toolOk, toolRefused } from "./support";
+import { api, createAccount, createCustomer, createService, json } from "../support/api";
+import { allDay, at, availability, book, bookingBody, plus } from "../support/bookings";
+import { callTool, refusalOf, toolOk, toolRefused } from "../support/mcp";
 
 const customer = () => ({ customerName: "Grace Hopper", customerEmail: `${crypto.randomUUID()}@example.com` });
 

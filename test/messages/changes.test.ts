@@ -6,10 +6,10 @@
  */
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { at, bookingBody, calendarStub, plus } from "../bookings/support";
-import { api, json } from "../helpers";
-import { linkPath, viaLink } from "../manage/support";
-import { inviteOf, mailingBusiness, sentTo, settledMessages } from "./support";
+import { api, json } from "../support/api";
+import { at, bookingBody, calendarStub, plus } from "../support/bookings";
+import { linkPath, viaLink } from "../support/manage-links";
+import { inviteOf, mailingBusiness, sentTo, settledMessages } from "../support/messages";
 
 describe("a move", () => {
   it("sends `rescheduled` with the new and the old time and an invite of the same event, SEQUENCE raised", async () => {

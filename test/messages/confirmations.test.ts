@@ -1,17 +1,17 @@
 /**
  * Confirmations, end to end in the Workers runtime: a booking made any way (API, hold, agent,
  * a visit, a series) makes one message, which the queue's consumer sends through the real
- * `send_email` binding (test/worker.ts records what it was handed); its text and HTML parts and
+ * `send_email` binding (test/support/worker.ts records what it was handed); its text and HTML parts and
  * its invite, parsed by ical.js, say what a customer needs. The operator import mails nobody.
  */
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { at, bookingBody, plus } from "../bookings/support";
-import { api, createAccount, createService, json } from "../helpers";
-import { callTool } from "../mcp/support";
-import { heldOnPage, pageBusiness, publicBooking } from "../public/support";
-import { eventually } from "../support/fixtures";
-import { captured, inviteOf, mailingBusiness, messagesOf, sentTo, settledMessages } from "./support";
+import { api, createAccount, createService, json } from "../support/api";
+import { at, bookingBody, plus } from "../support/bookings";
+import { eventually } from "../support/eventually";
+import { callTool } from "../support/mcp";
+import { captured, inviteOf, mailingBusiness, messagesOf, sentTo, settledMessages } from "../support/messages";
+import { heldOnPage, pageBusiness, publicBooking } from "../support/public";
 
 // Asia/Tokyo keeps UTC+9 all year: 01:00Z is 10:00 there, whatever the date.
 const tokyo = { timezone: "Asia/Tokyo" };

@@ -1,8 +1,8 @@
 /**
  * One message per event, and one send per message: under storms of concurrent requests, an
  * idempotent replay, the queue delivering an event twice, and faults injected at each step — the
- * calendar's D1 write and queue publish (test/faults.ts), the send itself and the moment between
- * sending and recording (test/worker.ts's mailbox). A message recorded as sent is never sent
+ * calendar's D1 write and queue publish (test/support/faults.ts), the send itself and the moment between
+ * sending and recording (test/support/worker.ts's mailbox). A message recorded as sent is never sent
  * again; one whose send may have happened unrecorded is sent again with the same
  * X-Booking-Message-Id and the same content.
  */
@@ -11,11 +11,10 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
 import { claim } from "../../src/messages/claim";
-import { at, bookingBody, calendarStub, plus } from "../bookings/support";
-import { injectFaults } from "../faults";
-import { api, json } from "../helpers";
-import { eventually } from "../support/fixtures";
-import { mailbox } from "../worker";
+import { api, json } from "../support/api";
+import { at, bookingBody, calendarStub, plus } from "../support/bookings";
+import { eventually } from "../support/eventually";
+import { injectFaults } from "../support/faults";
 import {
   delivered,
   eventOf,
@@ -25,7 +24,8 @@ import {
   sentTo,
   settledMessages,
   triesOf,
-} from "./support";
+} from "../support/messages";
+import { mailbox } from "../support/worker";
 
 afterEach(() => {
   mailbox.faults = {};

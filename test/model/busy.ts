@@ -1,7 +1,7 @@
 /**
  * Staff calendars in the model-based test: an event appears in or disappears from a person's own
  * calendar, then a read stores it — driven through a test-only path straight into the person's
- * calendar object (test/worker.ts `setBusy`), not through a CalDAV server: a server per sequence
+ * calendar object (test/support/worker.ts `setBusy`), not through a CalDAV server: a server per sequence
  * would be too slow, and the CalDAV path itself is tested against Xandikos in test/calendars.
  * The model refuses the person's time over a busy span (person-rules, after their claims), and
  * the invariant: nothing is booked over a busy span known before the booking (or the hold it came
@@ -12,7 +12,7 @@ import { env } from "cloudflare:workers";
 import type fc from "fast-check";
 import type { ProviderCalendar } from "../../src/calendar/provider/provider-calendar";
 import { providerCalendarOf } from "../../src/calendar/stubs";
-import type { ProviderCalendar as TestProviderCalendar } from "../worker";
+import type { ProviderCalendar as TestProviderCalendar } from "../support/worker";
 import { DAY, MINUTE, type Model, type ProviderKey, T0 } from "./model";
 import { checkInvariants, type System } from "./system";
 

@@ -27,6 +27,8 @@ import {
   expectSeries,
   expectVisit,
   type HoursName,
+  iso,
+  label,
   liveHold,
   MINUTE,
   type Model,
@@ -73,13 +75,11 @@ const times = [
   "20:30",
   "23:30",
 ];
-const iso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
 const at = (day: number, time: number) =>
   T0 +
   day * DAY +
   Number((times[time] as string).slice(0, 2)) * 60 * MINUTE +
   Number((times[time] as string).slice(3)) * MINUTE;
-const label = (ms: number) => `d${Math.floor((ms - T0) / DAY)} ${new Date(ms).toISOString().slice(11, 16)}`;
 /** The customers whose limits the commands meet: one address in two spellings, and another. */
 const customers = ["ana@example.com", "Ana@Example.COM", "bo@example.com"] as const;
 const idOf = (sys: System, key: ProviderKey | null) => (key ? sys.ids[key] : undefined);

@@ -23,6 +23,11 @@ export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 /** A Monday far from the real clock, so the runtime's own alarms never fire during a run. */
 export const T0 = Date.UTC(2031, 0, 6);
+/** An instant as the API writes it (no zero milliseconds). */
+export const iso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
+/** An instant in a counterexample: its day after `t0` and its UTC time, e.g. `d3 09:30`. */
+export const label = (ms: number, t0 = T0) =>
+  `d${Math.floor((ms - t0) / DAY)} ${new Date(ms).toISOString().slice(11, 16)}`;
 /** The offset of each time zone people may work in (neither changes offset). */
 export const zones = { UTC: 0, "Asia/Kolkata": 330 } as const;
 export type Zone = keyof typeof zones;

@@ -11,6 +11,8 @@ import {
   blockedOf,
   type Expected,
   expectCreate,
+  iso,
+  label,
   liveHold,
   MINUTE,
   type Model,
@@ -20,10 +22,6 @@ import {
 import { checkInvariants, expectAnswer, type System, send } from "./system";
 
 type Cmd = fc.AsyncCommand<Model, System>;
-
-const iso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
-const label = (ms: number, t0: number) =>
-  `d${Math.floor((ms - t0) / 86_400_000)} ${new Date(ms).toISOString().slice(11, 16)}`;
 
 /** A call of the page's public JSON, without a key, from the sequence's one visitor. */
 const viaPage = (sys: System, path: string, body: unknown) =>

@@ -9,8 +9,8 @@ import { expect, vi } from "vitest";
 import { providerCalendarOf, resourceCalendarOf } from "../../src/calendar/stubs";
 import { reconcileClaimed } from "../../src/calendar/sync/reconcile-claimed";
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
-import { calendarStub } from "../bookings/support";
-import { api, createAccount } from "../helpers";
+import { api, createAccount } from "../support/api";
+import { calendarStub } from "../support/bookings";
 import {
   type Expected,
   HOUR,

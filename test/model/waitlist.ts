@@ -13,6 +13,8 @@ import {
   DAY,
   expectCreate,
   expectJoin,
+  iso,
+  label,
   liveHold,
   MINUTE,
   type Model,
@@ -24,8 +26,6 @@ import {
 import { checkInvariants, expectAnswer, type System, send } from "./system";
 
 type Cmd = fc.AsyncCommand<Model, System>;
-const iso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
-const label = (ms: number) => `d${Math.floor((ms - T0) / DAY)} ${new Date(ms).toISOString().slice(11, 16)}`;
 
 /** Offers the API made since the last look, checked and applied to the model (see the module comment). */
 export async function syncOffers(m: Model, sys: System, freed: readonly ServiceKey[]): Promise<void> {

@@ -1,8 +1,8 @@
 /** GET /book/{slug}: the steps of the booking flow as HTML, in the visitor's language and zone. */
 import { describe, expect, it } from "vitest";
-import { book, bookingBody, dayOf } from "../bookings/support";
-import { api, createAccount, createService } from "../helpers";
-import { enablePage, getPage, html, pageBusiness, pageWithPeople, textOf } from "../public/support";
+import { api, createAccount, createService } from "../support/api";
+import { book, bookingBody, dayOf } from "../support/bookings";
+import { enablePage, getPage, html, pageBusiness, pageWithPeople, textOf } from "../support/public";
 
 const berlinMorning = {
   mon: [{ start: "09:00", end: "10:00" }],

@@ -4,11 +4,11 @@
  * wrong token each get a page that says what to do, and change nothing.
  */
 import { describe, expect, it } from "vitest";
-import { at, bookingBody, d1Bookings, postBooking, slotAt } from "../bookings/support";
-import { api, json } from "../helpers";
-import { getPage, html, pageBusiness, postForm, textOf } from "../public/support";
+import { api, json } from "../support/api";
+import { at, bookingBody, d1Bookings, postBooking, slotAt } from "../support/bookings";
 import { expireHold } from "../support/fixtures";
-import { detailsFields, holdThroughPage } from "./support";
+import { getPage, html, pageBusiness, postForm, textOf } from "../support/public";
+import { detailsFields, holdThroughPage } from "./fixtures";
 
 const questions = [
   { key: "allergies", label: "Any allergies?", type: "text", required: true },

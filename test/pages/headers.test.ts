@@ -1,10 +1,10 @@
 /** The pages' headers: a strict CSP, framing only where embedding is meant, capability pages kept private. */
 import { describe, expect, it } from "vitest";
-import { at } from "../bookings/support";
-import { api } from "../helpers";
-import { bookWithLink, clinic } from "../manage/support";
-import { enablePage, getPage, html, pageBusiness, postForm } from "../public/support";
-import { detailsFields, holdThroughPage } from "./support";
+import { api } from "../support/api";
+import { at } from "../support/bookings";
+import { bookWithLink, clinic } from "../support/manage-links";
+import { enablePage, getPage, html, pageBusiness, postForm } from "../support/public";
+import { detailsFields, holdThroughPage } from "./fixtures";
 
 /** The directives of a Content-Security-Policy, by name. */
 const directives = (csp: string | null) =>

@@ -4,10 +4,10 @@
  * windows; a dead or altered token is an HTML 404.
  */
 import { describe, expect, it } from "vitest";
-import { book, bookingBody } from "../bookings/support";
-import { api, json } from "../helpers";
-import { bookWithLink, clinic, minutesFromNow, viaLink } from "../manage/support";
-import { getPage, html, postForm, textOf } from "../public/support";
+import { api, json } from "../support/api";
+import { book, bookingBody } from "../support/bookings";
+import { bookWithLink, clinic, minutesFromNow, viaLink } from "../support/manage-links";
+import { getPage, html, postForm, textOf } from "../support/public";
 
 const stored = async (apiKey: string, id: string) => json(await api("GET", `/bookings/${id}`, { key: apiKey }));
 

@@ -10,9 +10,9 @@ import type { ProviderCalendar } from "../../src/calendar/provider/provider-cale
 import { providerCalendarOf } from "../../src/calendar/stubs";
 import { reconcileClaimed } from "../../src/calendar/sync/reconcile-claimed";
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
-import { at, bookingBody, calendarStub, d1Bookings, dayOf, plus, postBooking, statusCounts } from "../bookings/support";
-import { api, createAccount, createService, json, problem, validationError } from "../helpers";
-import type { ProviderCalendar as FaultyProviderCalendar } from "../worker";
+import { api, createAccount, createService, json, problem, validationError } from "../support/api";
+import { at, bookingBody, calendarStub, d1Bookings, dayOf, plus, postBooking, statusCounts } from "../support/bookings";
+import type { ProviderCalendar as FaultyProviderCalendar } from "../support/worker";
 
 const DAY = [{ start: "09:00", end: "17:00" }];
 const everyDay = { mon: DAY, tue: DAY, wed: DAY, thu: DAY, fri: DAY, sat: DAY, sun: DAY };

@@ -7,9 +7,9 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { claimedCalendarOf } from "../../src/calendar/stubs";
-import { api, createAccount, json, problem } from "../helpers";
+import { api, createAccount, json, problem } from "../support/api";
 import { createResource, newProvider } from "../support/fixtures";
-import type { ProviderCalendar as FaultyProvider, ResourceCalendar as FaultyResource } from "../worker";
+import type { ProviderCalendar as FaultyProvider, ResourceCalendar as FaultyResource } from "../support/worker";
 
 type Kind = "provider" | "resource";
 

@@ -9,9 +9,9 @@ import { describe, expect, it } from "vitest";
 import type { ProviderCalendar } from "../../src/calendar/provider/provider-calendar";
 import { providerCalendarOf } from "../../src/calendar/stubs";
 import { reconcileClaimed } from "../../src/calendar/sync/reconcile-claimed";
-import { at, book, bookingBody, calendarStub, postBooking } from "../bookings/support";
-import { api, createAccount, createService, json } from "../helpers";
-import type { ProviderCalendar as FaultyProviderCalendar } from "../worker";
+import { api, createAccount, createService, json } from "../support/api";
+import { at, book, bookingBody, calendarStub, postBooking } from "../support/bookings";
+import type { ProviderCalendar as FaultyProviderCalendar } from "../support/worker";
 
 const DAY = [{ start: "09:00", end: "17:00" }];
 const everyDay = { mon: DAY, tue: DAY, wed: DAY, thu: DAY, fri: DAY, sat: DAY, sun: DAY };

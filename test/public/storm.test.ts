@@ -5,9 +5,9 @@
  * booking in.
  */
 import { describe, expect, it } from "vitest";
-import { at, bookingBody, d1Bookings, plus, postBooking, slotAt, statusCounts } from "../bookings/support";
-import { json } from "../helpers";
-import { pageBusiness, publicBooking, publicHold } from "./support";
+import { json } from "../support/api";
+import { at, bookingBody, d1Bookings, plus, postBooking, slotAt, statusCounts } from "../support/bookings";
+import { pageBusiness, publicBooking, publicHold } from "../support/public";
 
 describe("storms on a booking page", () => {
   it("30 visitors hold and book one seat at once, while 10 API calls book it too: exactly one booking", async () => {

@@ -6,8 +6,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { providerCalendarOf, resourceCalendarOf } from "../../src/calendar/stubs";
-import { at, book, bookingBody, d1Bookings, dayOf, plus, postBooking, statusCounts } from "../bookings/support";
-import { api, createAccount, createService, json, problem, validationError } from "../helpers";
+import { api, createAccount, createService, json, problem, validationError } from "../support/api";
+import { at, book, bookingBody, d1Bookings, dayOf, plus, postBooking, statusCounts } from "../support/bookings";
 import { createResource, newProvider } from "../support/fixtures";
 
 /** A business with a room of `quantity` units that two services (massage, facial) need. */
@@ -268,6 +268,6 @@ describe("errors", () => {
 
 /** A valid service body (Mon–Sun 09:00–17:00 UTC, 30 minutes). */
 async function baseService() {
-  const { serviceBody } = await import("../helpers");
+  const { serviceBody } = await import("../support/api");
   return serviceBody();
 }

@@ -10,10 +10,10 @@ import { describe, expect, it } from "vitest";
 import { claimedCalendarOf, claimTargetOf } from "../../src/calendar/stubs";
 import { reconcileClaimed } from "../../src/calendar/sync/reconcile-claimed";
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
-import { at, book, bookingBody, calendarStub, d1Bookings, postBooking } from "../bookings/support";
-import { api, createAccount, createService, json, problem } from "../helpers";
+import { api, createAccount, createService, json, problem } from "../support/api";
+import { at, book, bookingBody, calendarStub, d1Bookings, postBooking } from "../support/bookings";
 import { createResource, newProvider } from "../support/fixtures";
-import type { ProviderCalendar as FaultyProvider, ResourceCalendar as FaultyResource } from "../worker";
+import type { ProviderCalendar as FaultyProvider, ResourceCalendar as FaultyResource } from "../support/worker";
 
 /** The calendars this file injects faults into. */
 type Kind = "provider" | "resource";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { apiKeyRecord } from "../../src/accounts/accounts";
 import { apiKeys } from "../../src/db/schema";
 import { generateApiKey } from "../../src/lib/crypto";
-import { api, createAccount, createCustomer, createService, db, insertBooking, json, problem } from "../helpers";
+import { api, createAccount, createCustomer, createService, db, insertBooking, json, problem } from "../support/api";
 
 /** A 401 `unauthorized` problem with the Bearer challenge; `keySent` adds `error="invalid_token"`. */
 async function expectUnauthorized(res: Response, keySent: boolean) {

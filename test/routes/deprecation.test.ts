@@ -13,7 +13,7 @@ import { ApiError } from "../../src/lib/errors";
 import { onError } from "../../src/lib/problem";
 import { validationHook } from "../../src/lib/validation";
 import { deprecation } from "../../src/middleware/deprecation";
-import { api, createAccount, json } from "../helpers";
+import { api, createAccount, json } from "../support/api";
 
 const notice = "https://example.com/changelog/widgets";
 const testList: DeprecatedOperation[] = [

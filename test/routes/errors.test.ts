@@ -1,7 +1,7 @@
 /** RFC 9457 problem details for every failure, request ids, and no internals in any body. */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { api, createAccount, createService, json, origin, problem, serviceBody } from "../helpers";
+import { api, createAccount, createService, json, origin, problem, serviceBody } from "../support/api";
 
 const problemFields = ["code", "detail", "instance", "requestId", "status", "title", "type"];
 

@@ -8,9 +8,10 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { services } from "../../src/db/schema";
 import { examplesAhead } from "../../src/lib/openapi/examples";
-import { at, bookingBody } from "../bookings/support";
 import { type ContractChecker, createContractChecker, type OpenApiDocument } from "../e2e/contract";
-import { api, createAccount, createCustomer, createService, db, json } from "../helpers";
+import { api, createAccount, createCustomer, createService, db, json } from "../support/api";
+import { at, bookingBody } from "../support/bookings";
+import { eventually } from "../support/eventually";
 
 type Schema = { $ref?: string; example?: unknown; type?: unknown; properties?: Record<string, Schema> } & Record<
   string,
@@ -93,14 +94,12 @@ const exampleOf = (p: Parameter) => p.example ?? (p.schema ? exampleIn(p.schema)
 /** Resources of a fresh business that path ids are replaced with. */
 type Fixtures = { key: string; ids: Record<string, () => Promise<string>> };
 
-async function deliveryOf(key: string, webhookId: string): Promise<string> {
-  for (const started = Date.now(); Date.now() - started < 10_000; ) {
+/** The first delivery logged for a webhook (the queue writes it after the booking's answer). */
+const deliveryOf = (key: string, webhookId: string): Promise<string> =>
+  eventually(async () => {
     const list = await json(await api("GET", `/webhooks/${webhookId}/deliveries`, { key }));
-    if (list.data[0]) return list.data[0].id;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("no delivery appeared");
-}
+    return list.data[0]?.id as string | undefined;
+  }, "a delivery of the webhook");
 
 async function fixtures(): Promise<Fixtures> {
   const { apiKey: key } = await createAccount("Examples");

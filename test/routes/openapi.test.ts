@@ -5,7 +5,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
-import { api, createAccount, json, serviceBody } from "../helpers";
+import { api, createAccount, json, serviceBody } from "../support/api";
 
 type Operation = {
   operationId?: string;

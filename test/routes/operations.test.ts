@@ -7,7 +7,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { api, json } from "../helpers";
+import { api, json } from "../support/api";
 
 declare global {
   namespace Cloudflare {

@@ -1,40 +1,8 @@
 /** Page and limit, the list envelope and the RFC 8288 Link header, shown on GET /customers. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { customers } from "../../src/db/schema";
-import { newId } from "../../src/lib/ids";
-import { api, createAccount, db, json, origin, validationError } from "../helpers";
-
-/** Stores `n` customers named `<prefix> 1..n`, oldest first; returns their ids newest first (list order). */
-async function seedCustomers(businessId: string, n: number, prefix = "Customer"): Promise<string[]> {
-  const t0 = Date.now() - 60_000;
-  const rows = Array.from({ length: n }, (_, i) => {
-    const name = `${prefix} ${i + 1}`;
-    const email = `${prefix.toLowerCase().replaceAll(" ", "-")}-${i + 1}@example.com`;
-    const at = new Date(t0 + i * 1000).toISOString();
-    return {
-      id: newId("customer", t0 + i * 1000),
-      businessId,
-      name,
-      email,
-      emailNormalized: email,
-      nameNormalized: name.toLowerCase(),
-      phone: null,
-      createdAt: at,
-      updatedAt: at,
-    };
-  });
-  for (const row of rows) await db().insert(customers).values(row);
-  return rows.map((r) => r.id).reverse();
-}
-
-/** `rel → URL` of a Link header. */
-function links(res: Response): Record<string, URL> {
-  const header = res.headers.get("Link") ?? "";
-  return Object.fromEntries(
-    [...header.matchAll(/<([^>]+)>;\s*rel="([a-z]+)"/g)].map(([, target, rel]) => [rel, new URL(target ?? "", origin)]),
-  );
-}
+import { api, createAccount, json, validationError } from "../support/api";
+import { links, seedCustomers } from "../support/lists";
 
 async function page(key: string, query: string) {
   const res = await api("GET", `/customers${query}`, { key });

@@ -8,8 +8,8 @@ import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import { reconcileClaimed } from "../../src/calendar/sync/reconcile-claimed";
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
-import { at, bookingBody } from "../bookings/support";
-import { createAccount, createCustomer, createService, json, origin, serviceBody } from "../helpers";
+import { createAccount, createCustomer, createService, json, origin, serviceBody } from "../support/api";
+import { at, bookingBody } from "../support/bookings";
 
 /** Tables that hold one business's rows: a full scan of one grows with every tenant. */
 const tenantTables = [

@@ -1,8 +1,8 @@
 /** Response headers: sent where the document says, and declared wherever they are sent. */
 import { beforeAll, describe, expect, it } from "vitest";
-import { at, bookingBody } from "../bookings/support";
 import { type ContractChecker, createContractChecker } from "../e2e/contract";
-import { api, createAccount, createService, json } from "../helpers";
+import { api, createAccount, createService, json } from "../support/api";
+import { at, bookingBody } from "../support/bookings";
 
 const readsPolicy = '"reads";q=600;w=60';
 const writesPolicy = '"writes";q=300;w=60';

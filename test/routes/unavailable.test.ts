@@ -8,9 +8,9 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
 import { isTransientFailure } from "../../src/lib/transient";
-import { at, bookingBody, calendarStub, postBooking } from "../bookings/support";
-import { resetOnceOutboxHolds } from "../faults";
-import { api, createAccount, createService, json, problem } from "../helpers";
+import { api, createAccount, createService, json, problem } from "../support/api";
+import { at, bookingBody, calendarStub, postBooking } from "../support/bookings";
+import { resetOnceOutboxHolds } from "../support/faults";
 
 afterEach(() => vi.restoreAllMocks());
 

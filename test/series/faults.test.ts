@@ -12,12 +12,12 @@ import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { createDb } from "../../src/db/client";
 import { series } from "../../src/db/schema";
 import { loadBookableService } from "../../src/services/bookable";
-import { at, book, bookingBody, calendarStub, d1Bookings } from "../bookings/support";
-import { injectFaults } from "../faults";
-import { createService, json, problem } from "../helpers";
+import { createService, json, problem } from "../support/api";
+import { at, book, bookingBody, calendarStub, d1Bookings } from "../support/bookings";
+import { injectFaults } from "../support/faults";
 import { createResource } from "../support/fixtures";
-import type { ResourceCalendar as FaultyResource } from "../worker";
-import { clinic, postSeries, seriesBody, weeksAfter } from "./support";
+import { clinic, postSeries, seriesBody, weeksAfter } from "../support/series";
+import type { ResourceCalendar as FaultyResource } from "../support/worker";
 
 const claimsIn = async (businessId: string, calendar: "provider" | "resource", id: string) =>
   (await claimedCalendarOf(env, businessId, { calendar, id }).snapshot()).claims.map((c) => c.claimId);

@@ -4,7 +4,7 @@
  * bounded: each calendar is asked at most once per kind of call — once to claim every occurrence,
  * once to release them, once to read them for the conflict list — and the room that refuses
  * everyone ends the search at once (docs/api-behaviour.md, "Series"; docs/performance.md).
- * Counted by the calendars themselves (test/worker.ts), never timed.
+ * Counted by the calendars themselves (test/support/worker.ts), never timed.
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -15,15 +15,14 @@ import { reconcileClaimed } from "../../src/calendar/sync/reconcile-claimed";
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { createDb } from "../../src/db/client";
 import { series } from "../../src/db/schema";
-import { at, bookingBody, calendarStub, d1Bookings, plus, postBooking } from "../bookings/support";
-import { type CalendarRef, takeCalls } from "../faults";
-import { json, problem } from "../helpers";
-import { type Crew, crew, postSeries, seriesBody, weeksAfter } from "./support";
+import { json, problem, utc } from "../support/api";
+import { at, bookingBody, calendarStub, d1Bookings, plus, postBooking } from "../support/bookings";
+import { type CalendarRef, takeCalls } from "../support/faults";
+import { type Crew, crew, postSeries, seriesBody, weeksAfter } from "../support/series";
 
 const WEEKLY_52 = "FREQ=WEEKLY;COUNT=52";
-const iso = (t: string) => new Date(t).toISOString();
 /** The 52 weekly starts of a series from `start`. */
-const weekly = (start: string) => Array.from({ length: 52 }, (_, w) => iso(weeksAfter(start, w)));
+const weekly = (start: string) => Array.from({ length: 52 }, (_, w) => utc(weeksAfter(start, w)));
 
 /** Every calendar a booking of the crew's service may call. */
 const calendarsOf = (c: Crew): CalendarRef[] => [
@@ -125,7 +124,7 @@ describe("a weekly series of 52 refused by a closed room, 50 people and 5 rooms"
       409,
       "slot_unavailable",
     );
-    expect(rejected.conflicts).toEqual([{ startTime: iso(fifth), reason: "no_provider_available" }]);
+    expect(rejected.conflicts).toEqual([{ startTime: utc(fifth), reason: "no_provider_available" }]);
     expect(await overused(c, 1)).toEqual([]);
     expect(await heldClaims(c)).toEqual({});
 
@@ -133,10 +132,10 @@ describe("a weekly series of 52 refused by a closed room, 50 people and 5 rooms"
     expect(res.status).toBe(201);
     const booked = await json(res);
     expect(booked.bookings.map((b: { startTime: string }) => b.startTime)).toEqual(
-      weekly(start).filter((t) => t !== iso(fifth)),
+      weekly(start).filter((t) => t !== utc(fifth)),
     );
     expect(booked.skipped).toEqual([
-      { startTime: iso(fifth), endTime: iso(plus(fifth, 30)), reason: "no_provider_available" },
+      { startTime: utc(fifth), endTime: utc(plus(fifth, 30)), reason: "no_provider_available" },
     ]);
     // Refused once, then booked without it: at most two calls of a kind per calendar.
     expect(await overused(c, 2)).toEqual([]);

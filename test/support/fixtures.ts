@@ -1,12 +1,11 @@
 /**
  * Shared fixtures of the Workers tests (not a test file; unlike dev-server.ts beside it, this
  * runs inside workerd): providers, resources, the `salon` — a business whose services are performed by
- * providers — webhook endpoints, holds, and a poll for work the Worker finishes after answering.
+ * providers — webhook endpoints and holds.
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { expect } from "vitest";
-import { calendarStub, plus } from "../bookings/support";
-import { api, createAccount, createService, json, type TestAccount } from "../helpers";
+import { api, createAccount, createService, json, type TestAccount } from "./api";
+import { calendarStub, plus } from "./bookings";
 
 const DAY = [{ start: "09:00", end: "17:00" }];
 
@@ -117,17 +116,4 @@ export async function expireHold(businessId: string, serviceId: string, holdId: 
     );
   });
   await runDurableObjectAlarm(stub);
-}
-
-/**
- * Polls `probe` until it returns a value (not undefined), for work the Worker finishes after it
- * answered, such as a queued webhook delivery; fails after `ms`.
- */
-export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, ms = 10_000): Promise<T> {
-  for (const started = Date.now(); Date.now() - started < ms; ) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return expect.fail(`timed out waiting for ${what}`);
 }

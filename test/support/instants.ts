@@ -1,6 +1,6 @@
 /** Instants at the end of the API's calendar: the document's own pattern, and every time in a body. */
 import { expect } from "vitest";
-import { api, json } from "../helpers";
+import { api, json } from "./api";
 
 /** The last instant the API can write (a four-digit year), as it answers it. */
 export const LAST_INSTANT = "9999-12-31T23:59:59.999Z";

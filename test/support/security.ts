@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { newApiKey } from "../../src/accounts/accounts";
 import { apiKeys } from "../../src/db/schema";
-import { api, db, problem } from "../helpers";
+import { api, db, problem } from "./api";
 
 /** Asserts a 401 `unauthorized` with the Bearer challenge (`error="invalid_token"` once a key was sent). */
 export async function expectUnauthorized(res: Response, keySent: boolean) {

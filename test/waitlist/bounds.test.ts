@@ -10,9 +10,9 @@ import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
 import { waitlistEntries } from "../../src/db/schema";
-import { at, book, bookingBody, calendarStub, plus } from "../bookings/support";
-import { api, createAccount, createService, db, json, problem, type TestAccount } from "../helpers";
-import { join, joinBody } from "./support";
+import { api, createAccount, createService, db, json, problem, type TestAccount } from "../support/api";
+import { at, book, bookingBody, calendarStub, plus } from "../support/bookings";
+import { join, joinBody } from "../support/waitlist";
 
 type FullSlots = TestAccount & { serviceId: string; starts: string[] };
 

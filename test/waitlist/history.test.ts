@@ -8,9 +8,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
 import { nightly } from "../../src/maintenance";
-import { calendarStub } from "../bookings/support";
-import { api, json, problem } from "../helpers";
-import { entry, fullSlot, join, joinBody } from "./support";
+import { api, json, problem } from "../support/api";
+import { calendarStub } from "../support/bookings";
+import { entry, fullSlot, join, joinBody } from "../support/waitlist";
 
 const DAY = 86_400_000;
 

@@ -8,10 +8,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { webhookEvents } from "../../src/db/schema";
-import { at, bookingBody, calendarStub, plus, slotAt, statusCounts } from "../bookings/support";
-import { api, createAccount, createService, db, json } from "../helpers";
+import { api, createAccount, createService, db, json } from "../support/api";
+import { at, bookingBody, calendarStub, plus, slotAt, statusCounts } from "../support/bookings";
 import { createResource, newProvider } from "../support/fixtures";
-import { fullSlot, join, joinBody } from "./support";
+import { fullSlot, join, joinBody } from "../support/waitlist";
 
 const entries = async (key: string, serviceId: string) =>
   (await json(await api("GET", `/waitlist?serviceId=${serviceId}&limit=100`, { key }))).data as {

@@ -21,10 +21,11 @@ import {
   disableAfterDeadDeliveries,
   retryDelaysSeconds,
 } from "../../src/webhooks/deliver";
-import { at, bookingBody, calendarStub } from "../bookings/support";
-import { injectFaults } from "../faults";
-import { api, createAccount, createService, json, problem } from "../helpers";
-import { recordingMailer } from "../worker";
+import { api, createAccount, createService, json, problem } from "../support/api";
+import { at, bookingBody, calendarStub } from "../support/bookings";
+import { eventually } from "../support/eventually";
+import { injectFaults } from "../support/faults";
+import { recordingMailer } from "../support/worker";
 
 type Received = { url: string; headers: Record<string, string>; body: string };
 
@@ -42,15 +43,6 @@ function receiver(status: (n: number) => number) {
 }
 
 afterEach(() => vi.restoreAllMocks());
-
-async function until<T>(probe: () => Promise<T | undefined>, what: string, ms = 10_000): Promise<T> {
-  for (const started = Date.now(); Date.now() - started < ms; ) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 async function setup(
   events = ["booking.created", "booking.cancelled", "booking.updated"],
@@ -76,7 +68,7 @@ describe("happy", () => {
       await api("POST", "/bookings", { key: s.apiKey, body: bookingBody(s.service.id, at(2, "10:00")) }),
     );
 
-    const [delivery] = await until(async () => {
+    const [delivery] = await eventually(async () => {
       const list = await deliveries(s.apiKey, s.webhook.id);
       return list[0]?.status === "succeeded" ? list : undefined;
     }, "the delivery to succeed");
@@ -110,7 +102,7 @@ describe("happy", () => {
       await api("POST", "/bookings", { key: s.apiKey, body: bookingBody(s.service.id, at(2, "11:00")) }),
     );
     await api("POST", `/bookings/${booking.id}/cancel`, { key: s.apiKey, body: { reason: "ill" } });
-    const list = await until(async () => {
+    const list = await eventually(async () => {
       const l = await deliveries(s.apiKey, s.webhook.id);
       return l.length === 1 && l[0].status === "succeeded" ? l : undefined;
     }, "one cancelled delivery");
@@ -130,7 +122,20 @@ describe("happy", () => {
     });
     const res = await api("POST", "/bookings", { key: s.apiKey, body: bookingBody(s.service.id, at(2, "12:00")) });
     expect(res.status).toBe(201);
-    await new Promise((r) => setTimeout(r, 1_500));
+    // The publish was tried and failed: the event waits in the calendar, so the queue never had it.
+    const waiting = await eventually(async () => {
+      const rows = await runInDurableObject(stub, (_instance: ServiceCalendar, state) =>
+        state.storage.sql
+          .exec<{ stage: string; attempts: number; last_error: string }>(
+            "SELECT stage, attempts, last_error FROM events",
+          )
+          .toArray(),
+      );
+      return rows.some((row) => row.attempts > 0) ? rows : undefined;
+    }, "the failed publish");
+    expect(waiting).toEqual([
+      { stage: "queue", attempts: 1, last_error: expect.stringContaining("injected crash before enqueue") },
+    ]);
     expect(received).toHaveLength(0);
     // The event waits in the calendar; once the queue is back, the alarm publishes it.
     await injectFaults(stub, { publish: undefined });
@@ -138,7 +143,7 @@ describe("happy", () => {
       state.storage.sql.exec("UPDATE events SET next_attempt_ms = 0");
     });
     expect(await runDurableObjectAlarm(stub)).toBe(true);
-    await until(async () => (received.length === 1 ? true : undefined), "the delayed delivery");
+    await eventually(async () => (received.length === 1 ? true : undefined), "the delayed delivery");
     expect(JSON.parse((received[0] as Received).body).type).toBe("booking.created");
   });
 });
@@ -148,7 +153,7 @@ describe("retries and dead letters", () => {
     const received = receiver(() => 503);
     const s = await setup(["booking.created"]);
     await api("POST", "/bookings", { key: s.apiKey, body: bookingBody(s.service.id, at(2, "13:00")) });
-    const [first] = await until(async () => {
+    const [first] = await eventually(async () => {
       const l = await deliveries(s.apiKey, s.webhook.id);
       return l[0]?.status === "failed" ? l : undefined;
     }, "the first failed attempt");
@@ -188,7 +193,7 @@ describe("retries and dead letters", () => {
     for (let i = 0; i < disableAfterDeadDeliveries; i++) {
       await api("POST", "/bookings", { key: s.apiKey, body: bookingBody(s.service.id, at(3, `${10 + i}:00`)) });
     }
-    const list = await until(async () => {
+    const list = await eventually(async () => {
       const l = await deliveries(s.apiKey, s.webhook.id);
       return l.length === disableAfterDeadDeliveries && l.every((d: { status: string }) => d.status === "failed")
         ? l
@@ -216,14 +221,14 @@ describe("retries and dead letters", () => {
     const received = receiver(() => (fail ? 500 : 200));
     const s = await setup(["booking.created"]);
     await api("POST", "/bookings", { key: s.apiKey, body: bookingBody(s.service.id, at(2, "14:00")) });
-    const [failed] = await until(async () => {
+    const [failed] = await eventually(async () => {
       const l = await deliveries(s.apiKey, s.webhook.id);
       return l[0]?.status === "failed" ? l : undefined;
     }, "a failed delivery");
     fail = false;
     const res = await api("POST", `/webhooks/${s.webhook.id}/deliveries/${failed.id}/retry`, { key: s.apiKey });
     expect(res.status).toBe(202);
-    await until(async () => {
+    await eventually(async () => {
       const l = await deliveries(s.apiKey, s.webhook.id);
       return l[0]?.status === "succeeded" ? l : undefined;
     }, "the re-sent delivery to succeed");

@@ -10,11 +10,12 @@ import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { webhookEventTypes } from "../../src/domain/webhook";
-import { at, bookingBody, calendarStub, plus } from "../bookings/support";
-import { connect, personStub } from "../calendars/support";
-import { api, createAccount, createService, json } from "../helpers";
-import { createProvider, eventually } from "../support/fixtures";
-import { mailbox } from "../worker";
+import { api, createAccount, createService, json } from "../support/api";
+import { at, bookingBody, calendarStub, plus } from "../support/bookings";
+import { eventually } from "../support/eventually";
+import { createProvider } from "../support/fixtures";
+import { connect, personStub } from "../support/staff-calendars";
+import { mailbox } from "../support/worker";
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -1,6 +1,6 @@
 /** A business has at most 20 webhook endpoints (deleted ones do not count); the 21st is a 409. */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, json, problem } from "../helpers";
+import { api, createAccount, json, problem } from "../support/api";
 
 const register = (key: string, n: number) =>
   api("POST", "/webhooks", { key, body: { url: `https://hooks.example/${n}`, events: ["booking.created"] } });

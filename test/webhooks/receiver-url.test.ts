@@ -6,7 +6,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
-import { api, createAccount, json, origin, problem } from "../helpers";
+import { api, createAccount, json, origin, problem } from "../support/api";
 
 const events = ["booking.created"];
 

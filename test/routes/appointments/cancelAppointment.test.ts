@@ -1,9 +1,9 @@
 /** POST /appointments/{id}/cancel: every segment still PENDING or CONFIRMED is cancelled and its slot freed. */
 import { describe, expect, it } from "vitest";
-import { bookVisit, spa, visitBody } from "../../appointments/support";
-import { at, bookingBody, calendarStub, d1Bookings, plus, postBooking, slotAt } from "../../bookings/support";
-import { api, createAccount, json, problem, validationError } from "../../helpers";
+import { api, createAccount, json, problem, validationError } from "../../support/api";
+import { at, bookingBody, calendarStub, d1Bookings, plus, postBooking, slotAt } from "../../support/bookings";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
+import { bookVisit, spa, visitBody } from "../../support/visits";
 
 async function setup() {
   const s = await spa();

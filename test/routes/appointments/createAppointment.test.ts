@@ -3,10 +3,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { reconcileClaimed } from "../../../src/calendar/sync/reconcile-claimed";
 import { reconcile } from "../../../src/calendar/sync/reconcile-services";
-import { iso, postVisit, type Spa, spa, visitBody } from "../../appointments/support";
-import { at, book, bookingBody, calendarStub, d1Bookings, plus, postBooking, slotAt } from "../../bookings/support";
-import { api, createAccount, createService, json, problem, validationError } from "../../helpers";
+import { api, createAccount, createService, json, problem, utc, validationError } from "../../support/api";
+import { at, book, bookingBody, calendarStub, d1Bookings, plus, postBooking, slotAt } from "../../support/bookings";
 import { expectUnauthorized, revokedKey } from "../../support/security";
+import { postVisit, type Spa, spa, visitBody } from "../../support/visits";
 
 type Segment = { serviceId: string; startTime: string; endTime: string; providerId: string | null };
 const spans = (visit: { bookings: Segment[] }) => visit.bookings.map((b) => [b.serviceId, b.startTime, b.endTime]);
@@ -42,11 +42,11 @@ describe("happy", () => {
     expect(res.status).toBe(201);
     const visit = await json(res);
     expect(res.headers.get("Location")).toBe(`/api/v1/appointments/${visit.id}`);
-    expect(visit).toMatchObject({ startTime: iso(start), endTime: iso(plus(start, 90)), status: "CONFIRMED" });
+    expect(visit).toMatchObject({ startTime: utc(start), endTime: utc(plus(start, 90)), status: "CONFIRMED" });
     expect(visit.id).toMatch(/^apt_/);
     expect(spans(visit)).toEqual([
-      [s.cut, iso(start), iso(plus(start, 30))],
-      [s.colour, iso(plus(start, 30)), iso(plus(start, 90))],
+      [s.cut, utc(start), utc(plus(start, 30))],
+      [s.colour, utc(plus(start, 30)), utc(plus(start, 90))],
     ]);
     for (const b of visit.bookings) {
       expect(b).toMatchObject({ appointmentId: visit.id, providerId: stylist, status: "CONFIRMED" });

@@ -1,9 +1,9 @@
 /** GET /appointments/{id}: the visit with its segments in order, each as it stands now. */
 import { describe, expect, it } from "vitest";
-import { bookVisit, spa, visitBody } from "../../appointments/support";
-import { at } from "../../bookings/support";
-import { api, createAccount, json, problem } from "../../helpers";
+import { api, createAccount, json, problem } from "../../support/api";
+import { at } from "../../support/bookings";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
+import { bookVisit, spa, visitBody } from "../../support/visits";
 
 async function setup() {
   const s = await spa();

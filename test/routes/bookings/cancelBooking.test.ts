@@ -1,7 +1,7 @@
 /** POST /bookings/{id}/cancel: frees the slot at once; the body (a reason) is optional. */
 import { describe, expect, it } from "vitest";
-import { at, book, bookingBody, calendarStub, d1Bookings, postBooking, slotAt } from "../../bookings/support";
-import { api, createAccount, createService, json, problem, validationError } from "../../helpers";
+import { api, createAccount, createService, json, problem, validationError } from "../../support/api";
+import { at, book, bookingBody, bookingState, postBooking, slotAt } from "../../support/bookings";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 
 async function setup() {
@@ -11,23 +11,11 @@ async function setup() {
   return { ...account, serviceId: service.id as string, booking };
 }
 
-type Setup = Awaited<ReturnType<typeof setup>>;
-
 const cancel = (
   key: string,
   id: string,
   options: { body?: unknown; headers?: Record<string, string>; rawBody?: string } = {},
 ) => api("POST", `/bookings/${id}/cancel`, { key, ...options });
-
-/** The booking as the API, D1 and the calendar hold it, to prove a refusal changed nothing. */
-async function state(s: Setup) {
-  const [row] = (await d1Bookings(s.businessId)).filter((b) => b.id === s.booking.id);
-  return {
-    answer: await json(await api("GET", `/bookings/${s.booking.id}`, { key: s.apiKey })),
-    row,
-    calendar: await calendarStub(s.businessId, s.serviceId).snapshot(),
-  };
-}
 
 describe("happy", () => {
   it("200 with the cancelled booking and its reason; the seat books again at once", async () => {
@@ -74,9 +62,9 @@ describe("error", () => {
   it("cancelling a booking that is no longer PENDING or CONFIRMED is a 409 invalid_transition; nothing changes", async () => {
     const s = await setup();
     expect((await cancel(s.apiKey, s.booking.id, { body: { reason: "first" } })).status).toBe(200);
-    const before = await state(s);
+    const before = await bookingState(s);
     await problem(await cancel(s.apiKey, s.booking.id, { body: { reason: "second" } }), 409, "invalid_transition");
-    expect(await state(s)).toEqual(before);
+    expect(await bookingState(s)).toEqual(before);
   });
 
   it.each([
@@ -85,9 +73,9 @@ describe("error", () => {
     ["an unknown field", { status: "CANCELLED" }, "status"],
   ])("%s is a 422 naming the field; nothing changes", async (_, body, path) => {
     const s = await setup();
-    const before = await state(s);
+    const before = await bookingState(s);
     await validationError(await cancel(s.apiKey, s.booking.id, { body }), path);
-    expect(await state(s)).toEqual(before);
+    expect(await bookingState(s)).toEqual(before);
   });
 
   it("an unknown id is 404, an id longer than 64 characters 422", async () => {
@@ -98,7 +86,7 @@ describe("error", () => {
 
   it("malformed JSON is 400, a body that is not JSON 415; nothing changes", async () => {
     const s = await setup();
-    const before = await state(s);
+    const before = await bookingState(s);
     await problem(
       await cancel(s.apiKey, s.booking.id, { rawBody: '{"reason":', headers: { "Content-Type": "application/json" } }),
       400,
@@ -109,7 +97,7 @@ describe("error", () => {
       415,
       "unsupported_media_type",
     );
-    expect(await state(s)).toEqual(before);
+    expect(await bookingState(s)).toEqual(before);
   });
 
   it("an Idempotency-Key used for another booking's cancel is a 422 idempotency_key_reused", async () => {
@@ -125,22 +113,22 @@ describe("error", () => {
 describe("security", () => {
   it("without an API key: 401 with the Bearer challenge, nothing changes", async () => {
     const s = await setup();
-    const before = await state(s);
+    const before = await bookingState(s);
     await expectUnauthorized(await cancel("", s.booking.id), false);
-    expect(await state(s)).toEqual(before);
+    expect(await bookingState(s)).toEqual(before);
   });
 
   it("a revoked key: 401, nothing changes", async () => {
     const s = await setup();
-    const before = await state(s);
+    const before = await bookingState(s);
     await expectUnauthorized(await cancel(await revokedKey(s.businessId), s.booking.id), true);
-    expect(await state(s)).toEqual(before);
+    expect(await bookingState(s)).toEqual(before);
   });
 
   it("another business gets the 404 of an unknown id; the booking keeps its seat", async () => {
     const s = await setup();
     const other = await createAccount("Other");
-    const before = await state(s);
+    const before = await bookingState(s);
     const unknownId = unknownIdLike(s.booking.id);
     await expectNotFoundLikeUnknown(
       await cancel(other.apiKey, s.booking.id),
@@ -149,7 +137,7 @@ describe("security", () => {
       unknownId,
       ["Owner Clinic", s.booking.customerEmail, s.serviceId, s.businessId],
     );
-    expect(await state(s)).toEqual(before);
+    expect(await bookingState(s)).toEqual(before);
     expect(await slotAt(s.apiKey, s.serviceId, at(2, "10:00"))).toMatchObject({ booked: 1, remaining: 0 });
   });
 });

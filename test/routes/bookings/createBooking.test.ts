@@ -4,9 +4,9 @@
  * operation is shown once from the outside.
  */
 import { describe, expect, it } from "vitest";
-import { at, book, bookingBody, d1Counts, freshEmail, plus, postBooking, slotAt } from "../../bookings/support";
-import { takeCalls } from "../../faults";
-import { api, bookingFields, createAccount, createService, json, problem, validationError } from "../../helpers";
+import { api, bookingFields, createAccount, createService, json, problem, validationError } from "../../support/api";
+import { at, book, bookingBody, d1Counts, freshEmail, plus, postBooking, slotAt } from "../../support/bookings";
+import { takeCalls } from "../../support/faults";
 import { hold, salon } from "../../support/fixtures";
 import { expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 

@@ -3,35 +3,23 @@ import type { z } from "@hono/zod-openapi";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { LinkedBooking } from "../../../src/manage-links/present";
 import { BookingSchema } from "../../../src/schemas/bookings";
-import { at, book, bookingBody } from "../../bookings/support";
 import {
   api,
   bookingFields,
   createAccount,
-  createCustomer,
   createService,
   insertBooking,
   json,
   problem,
-  type TestAccount,
+  utc,
   validationError,
-} from "../../helpers";
+} from "../../support/api";
+import { at, book, bookingBody, businessWithCustomer } from "../../support/bookings";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
-
-/** A business with one service and one customer, ready for bookings. */
-async function setup(): Promise<TestAccount & { serviceId: string; customerId: string }> {
-  const account = await createAccount();
-  const service = await createService(account.apiKey);
-  const customer = await createCustomer(account.apiKey);
-  return { ...account, serviceId: service.id, customerId: customer.id };
-}
-
-/** An instant as the API answers it (milliseconds and Z). */
-const utc = (iso: string) => new Date(iso).toISOString();
 
 describe("happy", () => {
   it("returns the booking bare, in the public shape", async () => {
-    const s = await setup();
+    const s = await businessWithCustomer();
     const row = await insertBooking(s.businessId, {
       serviceId: s.serviceId,
       customerId: s.customerId,
@@ -94,19 +82,19 @@ describe("happy", () => {
 
 describe("error", () => {
   it("an unknown id is 404 not_found", async () => {
-    const s = await setup();
+    const s = await businessWithCustomer();
     await problem(await api("GET", "/bookings/bkg_unknown", { key: s.apiKey }), 404, "not_found");
   });
 
   it("an id longer than 64 characters is 422 at id", async () => {
-    const s = await setup();
+    const s = await businessWithCustomer();
     await validationError(await api("GET", `/bookings/bkg_${"x".repeat(61)}`, { key: s.apiKey }), "id");
   });
 });
 
 describe("security", () => {
   it("without an API key: 401 with the Bearer challenge", async () => {
-    const s = await setup();
+    const s = await businessWithCustomer();
     const row = await insertBooking(s.businessId, {
       serviceId: s.serviceId,
       customerId: s.customerId,
@@ -116,7 +104,7 @@ describe("security", () => {
   });
 
   it("a revoked key gets a 401 and not the booking", async () => {
-    const s = await setup();
+    const s = await businessWithCustomer();
     const row = await insertBooking(s.businessId, {
       serviceId: s.serviceId,
       customerId: s.customerId,
@@ -130,7 +118,7 @@ describe("security", () => {
   });
 
   it("another business gets the 404 of an unknown id, naming nothing of the owner or the customer", async () => {
-    const owner = await setup();
+    const owner = await businessWithCustomer();
     const other = await createAccount("Other");
     const row = await insertBooking(owner.businessId, {
       serviceId: owner.serviceId,

@@ -1,8 +1,8 @@
 /** GET /bookings/{id}.ics: one booking as an iCalendar file, for the staff's calendar. */
 import { describe, expect, it } from "vitest";
-import { at, book, bookingBody } from "../../bookings/support";
-import { eventsOf } from "../../feeds/support";
-import { api, createAccount, createService, problem, validationError } from "../../helpers";
+import { api, createAccount, createService, problem, validationError } from "../../support/api";
+import { at, book, bookingBody } from "../../support/bookings";
+import { eventsOf } from "../../support/feeds";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 
 async function booked() {

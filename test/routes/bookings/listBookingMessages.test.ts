@@ -6,9 +6,9 @@ import type { z } from "@hono/zod-openapi";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { toMessage } from "../../../src/messages/records";
 import type { MessageSchema } from "../../../src/schemas/messages";
-import { at, bookingBody } from "../../bookings/support";
-import { api, createAccount, createService, json, problem, validationError } from "../../helpers";
-import { mailingBusiness, messagesOf, settledMessages } from "../../messages/support";
+import { api, createAccount, createService, json, problem, validationError } from "../../support/api";
+import { at, bookingBody } from "../../support/bookings";
+import { mailingBusiness, messagesOf, settledMessages } from "../../support/messages";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 
 const messageFields = [

@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from "vitest";
 import { newId } from "../../../src/lib/ids";
-import { at, book, bookingBody } from "../../bookings/support";
 import {
   api,
   createAccount,
@@ -13,18 +12,11 @@ import {
   createService,
   insertBooking,
   json,
-  type TestAccount,
+  utc,
   validationError,
-} from "../../helpers";
+} from "../../support/api";
+import { at, book, bookingBody, businessWithCustomer } from "../../support/bookings";
 import { expectUnauthorized, revokedKey } from "../../support/security";
-
-/** A business with one service and one customer, ready for bookings. */
-async function setup(): Promise<TestAccount & { serviceId: string; customerId: string }> {
-  const account = await createAccount();
-  const service = await createService(account.apiKey);
-  const customer = await createCustomer(account.apiKey);
-  return { ...account, serviceId: service.id, customerId: customer.id };
-}
 
 /** Ids of the bookings a list request returns, in order. */
 async function listIds(key: string, query = ""): Promise<string[]> {
@@ -35,12 +27,9 @@ async function listIds(key: string, query = ""): Promise<string[]> {
   return body.data.map((b: { id: string }) => b.id);
 }
 
-/** An instant as the API answers it (milliseconds and Z). */
-const utc = (iso: string) => new Date(iso).toISOString();
-
 describe("happy", () => {
   it("lists newest appointment first, then id descending on equal start times", async () => {
-    const s = await setup();
+    const s = await businessWithCustomer();
     const base = { serviceId: s.serviceId, customerId: s.customerId };
     const t0 = Date.parse("2026-12-01T09:00:00Z");
     // Ids sort by their timestamp part; insert in an order that is neither the expected one nor its reverse.
@@ -57,7 +46,7 @@ describe("happy", () => {
   });
 
   it("filters by status", async () => {
-    const s = await setup();
+    const s = await businessWithCustomer();
     const base = { serviceId: s.serviceId, customerId: s.customerId };
     const confirmed = await insertBooking(s.businessId, { ...base, startTime: utc("2026-12-01T09:00:00Z") });
     const cancelled = await insertBooking(s.businessId, {
@@ -81,7 +70,7 @@ describe("happy", () => {
   });
 
   it("filters by serviceId and by customerId, and combines filters", async () => {
-    const s = await setup();
+    const s = await businessWithCustomer();
     const otherService = (await createService(s.apiKey, { name: "Other" })).id;
     const otherCustomer = (await createCustomer(s.apiKey, { name: "Grace" })).id;
     const a = await insertBooking(s.businessId, {
@@ -110,7 +99,7 @@ describe("happy", () => {
   });
 
   it("from is inclusive and to is exclusive, both on the start time", async () => {
-    const s = await setup();
+    const s = await businessWithCustomer();
     const base = { serviceId: s.serviceId, customerId: s.customerId };
     const nine = await insertBooking(s.businessId, { ...base, startTime: utc("2026-12-01T09:00:00Z") });
     const ten = await insertBooking(s.businessId, { ...base, startTime: utc("2026-12-01T10:00:00Z") });
@@ -160,12 +149,12 @@ describe("error", () => {
     ["an impossible date", "?from=2026-02-30T10:00:00Z", "from"],
     ["an empty serviceId", "?serviceId=", "serviceId"],
   ])("rejects %s with 422", async (_, query, path) => {
-    const s = await setup();
+    const s = await businessWithCustomer();
     await validationError(await api("GET", `/bookings${query}`, { key: s.apiKey }), path);
   });
 
   it("from not before to is a 422 on to", async () => {
-    const s = await setup();
+    const s = await businessWithCustomer();
     await validationError(
       await api("GET", "/bookings?from=2026-12-02T00:00:00Z&to=2026-12-01T00:00:00Z", { key: s.apiKey }),
       "to",
@@ -183,7 +172,7 @@ describe("security", () => {
   });
 
   it("a revoked key gets a 401 and no bookings", async () => {
-    const s = await setup();
+    const s = await businessWithCustomer();
     await insertBooking(s.businessId, {
       serviceId: s.serviceId,
       customerId: s.customerId,
@@ -197,7 +186,7 @@ describe("security", () => {
   });
 
   it("another business sees none of the bookings, even filtering by the owner's ids", async () => {
-    const owner = await setup();
+    const owner = await businessWithCustomer();
     const other = await createAccount("Other");
     const row = await insertBooking(owner.businessId, {
       serviceId: owner.serviceId,

@@ -3,8 +3,8 @@
  * faults between the calendars are proven in test/bookings/reschedule.test.ts.)
  */
 import { describe, expect, it } from "vitest";
-import { at, book, bookingBody, calendarStub, d1Bookings, plus, slotAt } from "../../bookings/support";
-import { api, createAccount, createService, json, problem, validationError } from "../../helpers";
+import { api, createAccount, createService, json, problem, validationError } from "../../support/api";
+import { at, book, bookingBody, bookingState, plus, slotAt } from "../../support/bookings";
 import { newProvider, salon } from "../../support/fixtures";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 
@@ -14,8 +14,6 @@ async function setup(serviceOverrides: Record<string, unknown> = {}) {
   const booking = await book(account.apiKey, bookingBody(service.id, at(3, "10:00")));
   return { ...account, serviceId: service.id as string, booking };
 }
-
-type Setup = Awaited<ReturnType<typeof setup>>;
 
 const move = (
   key: string,
@@ -29,16 +27,6 @@ const move = (
     body: { startTime, endTime: plus(startTime, 30), ...extra },
     headers,
   });
-
-/** The booking as the API, D1 and the calendar hold it, to prove a refusal changed nothing. */
-async function state(s: Setup) {
-  const [row] = (await d1Bookings(s.businessId)).filter((b) => b.id === s.booking.id);
-  return {
-    answer: await json(await api("GET", `/bookings/${s.booking.id}`, { key: s.apiKey })),
-    row,
-    calendar: await calendarStub(s.businessId, s.serviceId).snapshot(),
-  };
-}
 
 describe("happy", () => {
   it("moves the booking: same id and status, new times and ETag; the old seat is free, the new one taken", async () => {
@@ -91,10 +79,10 @@ describe("error", () => {
   it("into a full slot: 409 slot_unavailable fully_booked, and the booking keeps its time", async () => {
     const s = await setup();
     await book(s.apiKey, bookingBody(s.serviceId, at(3, "15:00")));
-    const before = await state(s);
+    const before = await bookingState(s);
     const res = await move(s.apiKey, s.booking.id, at(3, "15:00"));
     expect((await problem(res, 409, "slot_unavailable")).reason).toBe("fully_booked");
-    expect(await state(s)).toEqual(before);
+    expect(await bookingState(s)).toEqual(before);
   });
 
   it("outside working hours: 409 slot_unavailable outside_working_hours", async () => {
@@ -108,17 +96,17 @@ describe("error", () => {
     expect((await api("PATCH", `/services/${s.serviceId}`, { key: s.apiKey, body: { active: false } })).status).toBe(
       200,
     );
-    const before = await state(s);
+    const before = await bookingState(s);
     await problem(await move(s.apiKey, s.booking.id, at(3, "14:00")), 422, "service_inactive");
-    expect(await state(s)).toEqual(before);
+    expect(await bookingState(s)).toEqual(before);
   });
 
   it("a cancelled booking cannot move: 409 invalid_transition", async () => {
     const s = await setup();
     expect((await api("POST", `/bookings/${s.booking.id}/cancel`, { key: s.apiKey })).status).toBe(200);
-    const before = await state(s);
+    const before = await bookingState(s);
     await problem(await move(s.apiKey, s.booking.id, at(3, "14:00")), 409, "invalid_transition");
-    expect(await state(s)).toEqual(before);
+    expect(await bookingState(s)).toEqual(before);
   });
 
   it("a stale If-Match is a 412; the booking keeps its time", async () => {
@@ -126,13 +114,13 @@ describe("error", () => {
     expect((await api("PATCH", `/bookings/${s.booking.id}`, { key: s.apiKey, body: { notes: "v2" } })).status).toBe(
       200,
     );
-    const before = await state(s);
+    const before = await bookingState(s);
     await problem(
       await move(s.apiKey, s.booking.id, at(3, "14:00"), {}, { "If-Match": '"v1"' }),
       412,
       "precondition_failed",
     );
-    expect(await state(s)).toEqual(before);
+    expect(await bookingState(s)).toEqual(before);
   });
 
   it.each([
@@ -142,9 +130,9 @@ describe("error", () => {
     ["an unknown field", { serviceId: "svc_other" }, "serviceId"],
   ])("%s is a 422 naming the field; nothing changes", async (_, extra, path) => {
     const s = await setup();
-    const before = await state(s);
+    const before = await bookingState(s);
     await validationError(await move(s.apiKey, s.booking.id, at(3, "14:00"), extra), path);
-    expect(await state(s)).toEqual(before);
+    expect(await bookingState(s)).toEqual(before);
   });
 
   it("a providerId that does not perform the service is a 422 at providerId", async () => {
@@ -180,22 +168,22 @@ describe("error", () => {
 describe("security", () => {
   it("without an API key: 401 with the Bearer challenge, nothing moves", async () => {
     const s = await setup();
-    const before = await state(s);
+    const before = await bookingState(s);
     await expectUnauthorized(await move("", s.booking.id, at(3, "14:00")), false);
-    expect(await state(s)).toEqual(before);
+    expect(await bookingState(s)).toEqual(before);
   });
 
   it("a revoked key: 401, nothing moves", async () => {
     const s = await setup();
-    const before = await state(s);
+    const before = await bookingState(s);
     await expectUnauthorized(await move(await revokedKey(s.businessId), s.booking.id, at(3, "14:00")), true);
-    expect(await state(s)).toEqual(before);
+    expect(await bookingState(s)).toEqual(before);
   });
 
   it("another business gets the 404 of an unknown id; the booking keeps its time", async () => {
     const s = await setup();
     const other = await createAccount("Other");
-    const before = await state(s);
+    const before = await bookingState(s);
     const unknownId = unknownIdLike(s.booking.id);
     await expectNotFoundLikeUnknown(
       await move(other.apiKey, s.booking.id, at(3, "14:00")),
@@ -204,6 +192,6 @@ describe("security", () => {
       unknownId,
       ["Owner Clinic", s.booking.customerEmail, s.serviceId, s.businessId],
     );
-    expect(await state(s)).toEqual(before);
+    expect(await bookingState(s)).toEqual(before);
   });
 });

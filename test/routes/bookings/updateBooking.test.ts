@@ -3,8 +3,8 @@
  * is walked in test/bookings/lifecycle.test.ts; If-Match races in test/edges/conditional.test.ts.)
  */
 import { describe, expect, it } from "vitest";
-import { appointmentStarted, at, book, bookingBody, calendarStub, d1Bookings, slotAt } from "../../bookings/support";
-import { api, createAccount, createService, json, problem, validationError } from "../../helpers";
+import { api, createAccount, createService, json, problem, validationError } from "../../support/api";
+import { appointmentStarted, at, book, bookingBody, bookingState, slotAt } from "../../support/bookings";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 
 async function setup(serviceOverrides: Record<string, unknown> = {}) {
@@ -14,20 +14,8 @@ async function setup(serviceOverrides: Record<string, unknown> = {}) {
   return { ...account, serviceId: service.id as string, booking };
 }
 
-type Setup = Awaited<ReturnType<typeof setup>>;
-
 const patch = (key: string, id: string, body: unknown, headers?: Record<string, string>) =>
   api("PATCH", `/bookings/${id}`, { key, body, headers });
-
-/** The booking as the API, D1 and the calendar hold it, to prove a refusal changed nothing. */
-async function state(s: Setup) {
-  const [row] = (await d1Bookings(s.businessId)).filter((b) => b.id === s.booking.id);
-  return {
-    answer: await json(await api("GET", `/bookings/${s.booking.id}`, { key: s.apiKey })),
-    row,
-    calendar: await calendarStub(s.businessId, s.serviceId).snapshot(),
-  };
-}
 
 describe("happy", () => {
   it("cancels with a reason: the new state, the next version as ETag, and the seat free at once", async () => {
@@ -79,18 +67,18 @@ describe("error", () => {
     ["an unknown field", { startTime: "2030-01-01T10:00:00Z" }, "startTime"],
   ])("%s is a 422 naming the field; nothing changes", async (_, body, path) => {
     const s = await setup();
-    const before = await state(s);
+    const before = await bookingState(s);
     await validationError(await patch(s.apiKey, s.booking.id, body), path);
-    expect(await state(s)).toEqual(before);
+    expect(await bookingState(s)).toEqual(before);
   });
 
   it("a transition the life cycle does not allow, or to the status it has, is a 409 invalid_transition", async () => {
     const s = await setup();
-    const before = await state(s);
+    const before = await bookingState(s);
     for (const status of ["PENDING", "CONFIRMED"]) {
       await problem(await patch(s.apiKey, s.booking.id, { status }), 409, "invalid_transition");
     }
-    expect(await state(s)).toEqual(before);
+    expect(await bookingState(s)).toEqual(before);
   });
 
   it("COMPLETED and NO_SHOW before the appointment's start are a 409 invalid_transition", async () => {
@@ -104,11 +92,11 @@ describe("error", () => {
   it("a stale If-Match is a 412; nothing changes", async () => {
     const s = await setup();
     expect((await patch(s.apiKey, s.booking.id, { notes: "Second." })).status).toBe(200);
-    const before = await state(s);
+    const before = await bookingState(s);
     const stale = await patch(s.apiKey, s.booking.id, { status: "CANCELLED" }, { "If-Match": '"v1"' });
     await problem(stale, 412, "precondition_failed");
     expect(stale.headers.get("ETag")).toBe('"v2"');
-    expect(await state(s)).toEqual(before);
+    expect(await bookingState(s)).toEqual(before);
   });
 
   it("an unknown id is 404", async () => {
@@ -118,7 +106,7 @@ describe("error", () => {
 
   it("malformed JSON is 400, a body that is not JSON 415; nothing changes", async () => {
     const s = await setup();
-    const before = await state(s);
+    const before = await bookingState(s);
     const path = `/bookings/${s.booking.id}`;
     const jsonType = { "Content-Type": "application/json" };
     await problem(
@@ -131,29 +119,29 @@ describe("error", () => {
       415,
       "unsupported_media_type",
     );
-    expect(await state(s)).toEqual(before);
+    expect(await bookingState(s)).toEqual(before);
   });
 });
 
 describe("security", () => {
   it("without an API key: 401 with the Bearer challenge, nothing changes", async () => {
     const s = await setup();
-    const before = await state(s);
+    const before = await bookingState(s);
     await expectUnauthorized(await api("PATCH", `/bookings/${s.booking.id}`, { body: { status: "CANCELLED" } }), false);
-    expect(await state(s)).toEqual(before);
+    expect(await bookingState(s)).toEqual(before);
   });
 
   it("a revoked key: 401, nothing changes", async () => {
     const s = await setup();
-    const before = await state(s);
+    const before = await bookingState(s);
     await expectUnauthorized(await patch(await revokedKey(s.businessId), s.booking.id, { status: "CANCELLED" }), true);
-    expect(await state(s)).toEqual(before);
+    expect(await bookingState(s)).toEqual(before);
   });
 
   it("another business gets the 404 of an unknown id and changes nothing", async () => {
     const s = await setup();
     const other = await createAccount("Other");
-    const before = await state(s);
+    const before = await bookingState(s);
     const unknownId = unknownIdLike(s.booking.id);
     await expectNotFoundLikeUnknown(
       await patch(other.apiKey, s.booking.id, { status: "CANCELLED", cancellationReason: "pwned" }),
@@ -162,6 +150,6 @@ describe("security", () => {
       unknownId,
       ["Owner Clinic", s.booking.customerEmail, s.serviceId, s.businessId],
     );
-    expect(await state(s)).toEqual(before);
+    expect(await bookingState(s)).toEqual(before);
   });
 });

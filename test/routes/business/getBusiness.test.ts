@@ -1,6 +1,6 @@
 /** GET /business: the key's own business and its settings, with an ETag; nobody else's. */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, json, validationError } from "../../helpers";
+import { api, createAccount, json, validationError } from "../../support/api";
 import { expectUnauthorized, revokedKey } from "../../support/security";
 
 describe("happy", () => {

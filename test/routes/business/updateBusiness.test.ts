@@ -1,6 +1,6 @@
 /** PATCH /business: settings replaced as sent, a unique slug, If-Match; bad input changes nothing. */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, json, problem, validationError } from "../../helpers";
+import { api, createAccount, json, problem, validationError } from "../../support/api";
 import { expectUnauthorized } from "../../support/security";
 
 const patchBusiness = (key: string, body: unknown, headers?: Record<string, string>) =>

@@ -1,6 +1,6 @@
 /** POST /customers: create a customer; e-mail addresses are unique per business, in any case. */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, createCustomer, json, problem, totalOf, validationError } from "../../helpers";
+import { api, createAccount, createCustomer, json, problem, totalOf, validationError } from "../../support/api";
 import { expectUnauthorized, revokedKey } from "../../support/security";
 
 const customerFields = ["createdAt", "email", "id", "name", "phone", "updatedAt"];

@@ -6,9 +6,9 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ServiceCalendar } from "../../../src/calendar/service/object/service-calendar";
-import { at, book, bookingBody, calendarStub, postBooking } from "../../bookings/support";
-import { api, createAccount, createCustomer, createService, json, problem, validationError } from "../../helpers";
-import { eventually } from "../../support/fixtures";
+import { api, createAccount, createCustomer, createService, json, problem, validationError } from "../../support/api";
+import { at, book, bookingBody, calendarStub, postBooking } from "../../support/bookings";
+import { eventually } from "../../support/eventually";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 
 const secrets = {

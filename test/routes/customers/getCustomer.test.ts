@@ -1,6 +1,6 @@
 /** GET /customers/{id}: one customer, with its ETag. */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, createCustomer, json, problem, validationError } from "../../helpers";
+import { api, createAccount, createCustomer, json, problem, validationError } from "../../support/api";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 
 describe("happy", () => {

@@ -2,8 +2,8 @@
  * GET /customers: newest first, with a case-insensitive substring search on name or e-mail.
  * (Paging and the Link header of every list are shown on this list in ../pagination.test.ts.)
  */
-import { describe, expect, it } from "vitest";
-import { api, createAccount, createCustomer, json, sleep, totalOf, validationError } from "../../helpers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { api, createAccount, createCustomer, json, totalOf, validationError } from "../../support/api";
 import { expectUnauthorized, revokedKey } from "../../support/security";
 
 /** Names of the customers a search finds, sorted. */
@@ -15,12 +15,19 @@ async function searchNames(key: string, search: string): Promise<string[]> {
   return body.data.map((c: { name: string }) => c.name).sort();
 }
 
+afterEach(() => vi.useRealTimers());
+
 describe("happy", () => {
   it("lists customers newest first", async () => {
     const { apiKey } = await createAccount();
+    // A second apart on a faked clock: a fast machine makes both within one millisecond.
+    const now = Date.now();
+    vi.useFakeTimers({ toFake: ["Date"], now });
     const first = await createCustomer(apiKey, { name: "First" });
-    await sleep(5);
+    vi.setSystemTime(now + 1_000);
     const second = await createCustomer(apiKey, { name: "Second" });
+    vi.useRealTimers();
+    expect(Date.parse(second.createdAt) - Date.parse(first.createdAt)).toBe(1_000);
     const body = await json(await api("GET", "/customers", { key: apiKey }));
     expect(body.data).toEqual([second, first]);
   });

@@ -1,7 +1,7 @@
 /** PATCH /customers/{id}: edits, e-mail uniqueness, conditional writes, and bookings that follow the edit. */
 import { describe, expect, it } from "vitest";
-import { at, book, bookingBody } from "../../bookings/support";
-import { api, createAccount, createCustomer, createService, json, problem, validationError } from "../../helpers";
+import { api, createAccount, createCustomer, createService, json, problem, validationError } from "../../support/api";
+import { at, book, bookingBody } from "../../support/bookings";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 
 const patch = (key: string, id: string, body: unknown, headers?: Record<string, string>) =>

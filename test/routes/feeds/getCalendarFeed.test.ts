@@ -1,7 +1,5 @@
 /** GET /feeds/{token}.ics: a person's bookings for calendar apps, opened by the address alone. */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { at, book, bookingBody, DAY_MS } from "../../bookings/support";
-import { eventsOf, issueFeed, readFeed } from "../../feeds/support";
 import {
   api,
   awayFromWindowEdge,
@@ -11,7 +9,9 @@ import {
   insertBooking,
   json,
   problem,
-} from "../../helpers";
+} from "../../support/api";
+import { at, book, bookingBody, DAY_MS } from "../../support/bookings";
+import { eventsOf, issueFeed, readFeed } from "../../support/feeds";
 import { createProvider, salon } from "../../support/fixtures";
 
 const daysFromNow = (days: number) =>

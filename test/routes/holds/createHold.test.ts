@@ -3,8 +3,8 @@
  * proven in test/holds/holds.test.ts.)
  */
 import { describe, expect, it } from "vitest";
-import { at, book, bookingBody, freshEmail, plus, postBooking, slotAt } from "../../bookings/support";
-import { api, createAccount, createService, json, problem, validationError } from "../../helpers";
+import { api, createAccount, createService, json, problem, validationError } from "../../support/api";
+import { at, book, bookingBody, freshEmail, plus, postBooking, slotAt } from "../../support/bookings";
 import { hold, placeHold, salon } from "../../support/fixtures";
 import { expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 

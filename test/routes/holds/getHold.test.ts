@@ -1,7 +1,7 @@
 /** GET /holds/{id}: the hold as its service's calendar knows it now. */
 import { describe, expect, it } from "vitest";
-import { at, freshEmail, postBooking } from "../../bookings/support";
-import { api, createAccount, createService, json, problem, validationError } from "../../helpers";
+import { api, createAccount, createService, json, problem, validationError } from "../../support/api";
+import { at, freshEmail, postBooking } from "../../support/bookings";
 import { expireHold, hold } from "../../support/fixtures";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 

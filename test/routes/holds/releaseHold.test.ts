@@ -1,7 +1,7 @@
 /** DELETE /holds/{id}: frees the seat (and the provider's time) at once; a hold that ended stays as it is. */
 import { describe, expect, it } from "vitest";
-import { at, bookingBody, freshEmail, postBooking, slotAt } from "../../bookings/support";
-import { api, createAccount, createService, json, problem, validationError } from "../../helpers";
+import { api, createAccount, createService, json, problem, validationError } from "../../support/api";
+import { at, bookingBody, freshEmail, postBooking, slotAt } from "../../support/bookings";
 import { expireHold, hold, salon } from "../../support/fixtures";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 

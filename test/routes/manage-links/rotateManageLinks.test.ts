@@ -1,7 +1,7 @@
 /** POST /manage-links/rotate: the business ends every manage link it has sent. */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, json, problem, validationError } from "../../helpers";
-import { bookWithLink, clinic, linkPath, minutesFromNow, viaLink } from "../../manage/support";
+import { api, createAccount, json, problem, validationError } from "../../support/api";
+import { bookWithLink, clinic, linkPath, minutesFromNow, viaLink } from "../../support/manage-links";
 import { expectUnauthorized, revokedKey } from "../../support/security";
 
 describe("happy", () => {

@@ -1,9 +1,9 @@
 /** POST /manage/{token}/cancel: the customer cancels, inside the business's policy. */
 import { describe, expect, it } from "vitest";
-import { at, bookingBody, postBooking } from "../../bookings/support";
-import { api, json, problem, validationError } from "../../helpers";
-import { bookWithLink, clinic, minutesFromNow, viaLink } from "../../manage/support";
+import { api, json, problem, validationError } from "../../support/api";
+import { at, bookingBody, postBooking } from "../../support/bookings";
 import { salon } from "../../support/fixtures";
+import { bookWithLink, clinic, minutesFromNow, viaLink } from "../../support/manage-links";
 
 describe("happy", () => {
   it("cancels and frees the time; the link then ends and the booking's URL is null", async () => {

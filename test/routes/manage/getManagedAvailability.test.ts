@@ -1,10 +1,10 @@
 /** GET /manage/{token}/availability: the times a customer could move their booking to. */
 import { describe, expect, it } from "vitest";
-import { at as atTime } from "../../bookings/support";
-import { api, json, problem, validationError } from "../../helpers";
-import { bookWithLink, clinic, minutesFromNow, viaLink } from "../../manage/support";
+import { api, json, problem, validationError } from "../../support/api";
+import { at as atTime } from "../../support/bookings";
 import { salon } from "../../support/fixtures";
 import { documentedPattern, expectWritableInstants, LAST_INSTANT } from "../../support/instants";
+import { bookWithLink, clinic, minutesFromNow, viaLink } from "../../support/manage-links";
 
 /** An instant as the API answers it (milliseconds and Z). */
 const at = (days: number, hhmm: string) => new Date(atTime(days, hhmm)).toISOString();

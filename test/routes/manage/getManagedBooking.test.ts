@@ -3,10 +3,10 @@
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { bookings } from "../../../src/db/schema";
-import { at, DAY_MS } from "../../bookings/support";
-import { api, db, insertBooking, json, problem } from "../../helpers";
-import { bookWithLink, clinic, linkPath, minutesFromNow, viaLink } from "../../manage/support";
+import { api, db, insertBooking, json, problem } from "../../support/api";
+import { at, DAY_MS } from "../../support/bookings";
 import { salon } from "../../support/fixtures";
+import { bookWithLink, clinic, linkPath, minutesFromNow, viaLink } from "../../support/manage-links";
 
 describe("happy", () => {
   it("shows the booking with names, not the business's ids, and until when it can change", async () => {

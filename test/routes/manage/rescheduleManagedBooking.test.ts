@@ -1,9 +1,9 @@
 /** POST /manage/{token}/reschedule: the customer moves their booking, inside the business's policy. */
 import { describe, expect, it } from "vitest";
-import { at, plus } from "../../bookings/support";
-import { api, json, problem, validationError } from "../../helpers";
-import { bookWithLink, clinic, minutesFromNow, viaLink } from "../../manage/support";
+import { api, json, problem, validationError } from "../../support/api";
+import { at, plus } from "../../support/bookings";
 import { salon } from "../../support/fixtures";
+import { bookWithLink, clinic, minutesFromNow, viaLink } from "../../support/manage-links";
 
 describe("happy", () => {
   it("moves the booking under the service's rules; the link stays the same", async () => {

@@ -4,8 +4,8 @@ import addFormats from "ajv-formats";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { apiKeys } from "../../../src/db/schema";
-import { api, createAccount, db, json, problem } from "../../helpers";
-import { PROTOCOL_VERSION, postMcp, request, rpc } from "../../mcp/support";
+import { api, createAccount, db, json, problem } from "../../support/api";
+import { PROTOCOL_VERSION, postMcp, request, rpc } from "../../support/mcp";
 
 const toolNames = [
   "book_appointment",

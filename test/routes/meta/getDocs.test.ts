@@ -1,7 +1,7 @@
 /** GET /docs: the interactive reference of the served document, with this deployment's own assets. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { api, problem } from "../../helpers";
+import { api, problem } from "../../support/api";
 
 describe("happy", () => {
   it("serves the reference page without a key, loading only this deployment's assets", async () => {

@@ -1,6 +1,6 @@
 /** GET /health: liveness, without a key and without touching storage. */
 import { describe, expect, it } from "vitest";
-import { api, json, problem } from "../../helpers";
+import { api, json, problem } from "../../support/api";
 
 describe("happy", () => {
   it('200 {"status":"ok"} as JSON, with a request id', async () => {

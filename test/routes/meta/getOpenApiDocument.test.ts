@@ -3,7 +3,7 @@
  * and examples are checked in ../openapi.test.ts and ../openapi-examples.test.ts.)
  */
 import { describe, expect, it } from "vitest";
-import { api, json, origin, problem } from "../../helpers";
+import { api, json, origin, problem } from "../../support/api";
 
 describe("happy", () => {
   it("answers the OpenAPI 3.1.0 document as JSON, every operation with an operationId", async () => {

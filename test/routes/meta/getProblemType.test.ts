@@ -1,6 +1,6 @@
 /** GET /problems/{code}: what the `type` URI of every problem answer resolves to. */
 import { describe, expect, it } from "vitest";
-import { api, json, problem } from "../../helpers";
+import { api, json, problem } from "../../support/api";
 
 describe("happy", () => {
   it("describes a problem type: its code, status and title", async () => {

@@ -2,8 +2,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { providerCalendarOf } from "../../../src/calendar/stubs";
-import { at, bookingBody, postBooking } from "../../bookings/support";
-import { api, createAccount, createService, json, problem, totalOf, validationError } from "../../helpers";
+import { api, createAccount, createService, json, problem, totalOf, validationError } from "../../support/api";
+import { at, bookingBody, postBooking } from "../../support/bookings";
 import { createProvider, everyDay, providerBody } from "../../support/fixtures";
 import { expectUnauthorized, revokedKey } from "../../support/security";
 

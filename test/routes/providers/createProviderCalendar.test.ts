@@ -1,6 +1,9 @@
 /** POST /providers/{id}/calendars: connects one of a person's own calendars (CalDAV) and reads it first. */
 import { describe, expect, it } from "vitest";
-import { at } from "../../bookings/support";
+import { api, createAccount, json, problem, validationError } from "../../support/api";
+import { at } from "../../support/bookings";
+import { createProvider } from "../../support/fixtures";
+import { unknownIdLike } from "../../support/security";
 import {
   caldavBase,
   calendarOperationSecurity,
@@ -10,10 +13,7 @@ import {
   putEvent,
   vcalendar,
   vevent,
-} from "../../calendars/support";
-import { api, createAccount, json, problem, validationError } from "../../helpers";
-import { createProvider } from "../../support/fixtures";
-import { unknownIdLike } from "../../support/security";
+} from "../../support/staff-calendars";
 
 describe("happy", () => {
   it("answers 201 after the first read, with Location, and never the credentials", async () => {

@@ -1,8 +1,8 @@
 /** POST /providers/{id}/feed: issues a person's calendar feed address, and rotates it. */
 import { describe, expect, it } from "vitest";
-import { at, book, bookingBody } from "../../bookings/support";
-import { eventsOf, feedOperationSecurity, issueFeed, readFeed } from "../../feeds/support";
-import { api, createAccount, problem, validationError } from "../../helpers";
+import { api, createAccount, problem, validationError } from "../../support/api";
+import { at, book, bookingBody } from "../../support/bookings";
+import { eventsOf, feedOperationSecurity, issueFeed, readFeed } from "../../support/feeds";
 import { createProvider, salon } from "../../support/fixtures";
 import { unknownIdLike } from "../../support/security";
 

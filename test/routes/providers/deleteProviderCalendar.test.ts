@@ -1,6 +1,9 @@
 /** DELETE /providers/{id}/calendars/{calendarId}: disconnects a calendar; its busy times stop counting at once. */
 import { describe, expect, it } from "vitest";
-import { at, bookingBody, postBooking } from "../../bookings/support";
+import { api, createAccount, problem, validationError } from "../../support/api";
+import { at, bookingBody, postBooking } from "../../support/bookings";
+import { salon } from "../../support/fixtures";
+import { unknownIdLike } from "../../support/security";
 import {
   calendarOperationSecurity,
   connect,
@@ -8,10 +11,7 @@ import {
   putEvent,
   vcalendar,
   vevent,
-} from "../../calendars/support";
-import { api, createAccount, problem, validationError } from "../../helpers";
-import { salon } from "../../support/fixtures";
-import { unknownIdLike } from "../../support/security";
+} from "../../support/staff-calendars";
 
 describe("happy", () => {
   it("answers 204; the calendar is gone and its busy times no longer block", async () => {

@@ -1,7 +1,7 @@
 /** DELETE /providers/{id}/feed: ends a person's calendar feed. */
 import { describe, expect, it } from "vitest";
-import { feedOperationSecurity, issueFeed, readFeed } from "../../feeds/support";
-import { api, createAccount, problem, validationError } from "../../helpers";
+import { api, createAccount, problem, validationError } from "../../support/api";
+import { feedOperationSecurity, issueFeed, readFeed } from "../../support/feeds";
 import { createProvider } from "../../support/fixtures";
 import { unknownIdLike } from "../../support/security";
 

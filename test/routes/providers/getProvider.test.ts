@@ -1,6 +1,6 @@
 /** GET /providers/{id}: one provider; its ETag is its version. */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, json, problem, validationError } from "../../helpers";
+import { api, createAccount, json, problem, validationError } from "../../support/api";
 import { createProvider } from "../../support/fixtures";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 

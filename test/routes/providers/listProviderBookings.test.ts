@@ -1,6 +1,5 @@
 /** GET /providers/{id}/bookings: one person's bookings across services, filtered like GET /bookings. */
 import { describe, expect, it } from "vitest";
-import { at, book, bookingBody } from "../../bookings/support";
 import {
   api,
   createAccount,
@@ -10,7 +9,8 @@ import {
   json,
   problem,
   validationError,
-} from "../../helpers";
+} from "../../support/api";
+import { at, book, bookingBody } from "../../support/bookings";
 import { createProvider, salon } from "../../support/fixtures";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 

@@ -1,6 +1,6 @@
 /** GET /providers: active providers unless `active=false`, newest first. */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, json, totalOf, validationError } from "../../helpers";
+import { api, createAccount, json, totalOf, validationError } from "../../support/api";
 import { createProvider } from "../../support/fixtures";
 import { expectUnauthorized, revokedKey } from "../../support/security";
 

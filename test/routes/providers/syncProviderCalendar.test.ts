@@ -2,7 +2,10 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ProviderCalendar } from "../../../src/calendar/provider/provider-calendar";
-import { at } from "../../bookings/support";
+import { api, createAccount, problem, validationError } from "../../support/api";
+import { at } from "../../support/bookings";
+import { salon } from "../../support/fixtures";
+import { unknownIdLike } from "../../support/security";
 import {
   calendarOperationSecurity,
   connect,
@@ -12,11 +15,8 @@ import {
   syncNow,
   vcalendar,
   vevent,
-} from "../../calendars/support";
-import { api, createAccount, problem, validationError } from "../../helpers";
-import { salon } from "../../support/fixtures";
-import { unknownIdLike } from "../../support/security";
-import type { ProviderCalendar as TestProviderCalendar } from "../../worker";
+} from "../../support/staff-calendars";
+import type { ProviderCalendar as TestProviderCalendar } from "../../support/worker";
 
 describe("happy", () => {
   it("answers the calendar after the read; an unchanged calendar costs its server one request", async () => {

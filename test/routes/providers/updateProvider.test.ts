@@ -5,8 +5,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { providerCalendarOf } from "../../../src/calendar/stubs";
-import { at, bookingBody, postBooking } from "../../bookings/support";
-import { api, createAccount, json, problem, validationError } from "../../helpers";
+import { api, createAccount, json, problem, validationError } from "../../support/api";
+import { at, bookingBody, postBooking } from "../../support/bookings";
 import { createProvider, salon } from "../../support/fixtures";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 

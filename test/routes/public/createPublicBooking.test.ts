@@ -1,10 +1,10 @@
 /** POST /public/{slug}/bookings: a page's hold turned into the booking, only with its token. */
 import { describe, expect, it } from "vitest";
-import { at, d1Bookings, slotAt } from "../../bookings/support";
-import { api, json, problem, validationError } from "../../helpers";
-import { linkPath, viaLink } from "../../manage/support";
-import { customer, heldOnPage, pageBusiness, pageWithPeople, publicBooking, viaPage } from "../../public/support";
+import { api, json, problem, validationError } from "../../support/api";
+import { at, d1Bookings, slotAt } from "../../support/bookings";
 import { hold as apiHold, expireHold } from "../../support/fixtures";
+import { linkPath, viaLink } from "../../support/manage-links";
+import { customer, heldOnPage, pageBusiness, pageWithPeople, publicBooking, viaPage } from "../../support/public";
 
 const questions = [
   { key: "allergies", label: "Allergies?", type: "text", required: true },

@@ -1,9 +1,9 @@
 /** POST /public/{slug}/holds: a page's hold, its token, and the bound of 3 live per address and service. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { at, bookingBody, plus, postBooking, slotAt } from "../../bookings/support";
-import { api, createService, json, problem, validationError } from "../../helpers";
-import { heldOnPage, pageBusiness, pageWithPeople, publicHold, viaPage } from "../../public/support";
+import { api, createService, json, problem, validationError } from "../../support/api";
+import { at, bookingBody, plus, postBooking, slotAt } from "../../support/bookings";
+import { heldOnPage, pageBusiness, pageWithPeople, publicHold, viaPage } from "../../support/public";
 
 describe("happy", () => {
   it("201 with the hold's id, its end 10 minutes on and its token; the seat is taken", async () => {

@@ -1,8 +1,8 @@
 /** GET /public/{slug}/services/{id}/availability: a page's times, and only times. */
 import { describe, expect, it } from "vitest";
-import { at, book, bookingBody, plus } from "../../bookings/support";
-import { api, createService, json, problem, validationError } from "../../helpers";
-import { pageBusiness, pageWithPeople, viaPage } from "../../public/support";
+import { api, createService, json, problem, validationError } from "../../support/api";
+import { at, book, bookingBody, plus } from "../../support/bookings";
+import { pageBusiness, pageWithPeople, viaPage } from "../../support/public";
 
 const range = (from: string, to: string) => `from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`;
 

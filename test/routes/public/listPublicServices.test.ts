@@ -1,8 +1,8 @@
 /** GET /public/{slug}/services: what a booking page offers, and nothing else of the business. */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, createService, json, problem } from "../../helpers";
-import { enablePage, pageBusiness, pageWithPeople, viaPage } from "../../public/support";
+import { api, createAccount, createService, json, problem } from "../../support/api";
 import { createProvider } from "../../support/fixtures";
+import { enablePage, pageBusiness, pageWithPeople, viaPage } from "../../support/public";
 
 describe("happy", () => {
   it("lists the active services marked bookableOnline, by name, with the page's business", async () => {

@@ -2,7 +2,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { resourceCalendarOf } from "../../../src/calendar/stubs";
-import { api, createAccount, json, problem, validationError } from "../../helpers";
+import { api, createAccount, json, problem, validationError } from "../../support/api";
 import { everyDay, resourceBody } from "../../support/fixtures";
 import { expectUnauthorized, revokedKey } from "../../support/security";
 

@@ -1,6 +1,6 @@
 /** GET /resources/{id}: one resource, with its version as ETag. */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, json, problem } from "../../helpers";
+import { api, createAccount, json, problem } from "../../support/api";
 import { createResource } from "../../support/fixtures";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 

@@ -1,7 +1,7 @@
 /** GET /resources/{id}/bookings: the bookings that took a unit of a resource, across services, filtered like GET /bookings. */
 import { describe, expect, it } from "vitest";
-import { at, book, bookingBody } from "../../bookings/support";
-import { api, createAccount, createService, json, problem, validationError } from "../../helpers";
+import { api, createAccount, createService, json, problem, validationError } from "../../support/api";
+import { at, book, bookingBody } from "../../support/bookings";
 import { createResource } from "../../support/fixtures";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 

@@ -1,6 +1,6 @@
 /** GET /resources: the business's active (or inactive) resources, newest first, paginated. */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, json, validationError } from "../../helpers";
+import { api, createAccount, json, validationError } from "../../support/api";
 import { createResource } from "../../support/fixtures";
 import { expectUnauthorized, revokedKey } from "../../support/security";
 

@@ -1,9 +1,9 @@
 /** POST /series/{id}/cancel: the occurrences from an instant on are cancelled; earlier ones stay. */
 import { describe, expect, it } from "vitest";
-import { at, bookingBody, d1Bookings, postBooking } from "../../bookings/support";
-import { api, createAccount, json, problem, validationError } from "../../helpers";
-import { bookSeries, clinic, seriesBody } from "../../series/support";
+import { api, createAccount, json, problem, validationError } from "../../support/api";
+import { at, bookingBody, d1Bookings, postBooking } from "../../support/bookings";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
+import { bookSeries, clinic, seriesBody } from "../../support/series";
 
 async function setup() {
   const c = await clinic();

@@ -1,11 +1,9 @@
 /** POST /series: one service on every occurrence of a rule, all or none (reject) or the free ones (skip). */
 import { describe, expect, it } from "vitest";
-import { at, book, bookingBody, d1Bookings, statusCounts } from "../../bookings/support";
-import { api, createAccount, createService, json, problem, validationError } from "../../helpers";
-import { clinic, postSeries, seriesBody, weeksAfter } from "../../series/support";
+import { api, createAccount, createService, json, problem, utc, validationError } from "../../support/api";
+import { at, book, bookingBody, d1Bookings, statusCounts } from "../../support/bookings";
 import { expectUnauthorized, revokedKey } from "../../support/security";
-
-const iso = (t: string) => new Date(t).toISOString();
+import { clinic, postSeries, seriesBody, weeksAfter } from "../../support/series";
 
 describe("happy", () => {
   it("201: four weekly occurrences at the same time, each a booking with seriesId, in D1 and the calendar", async () => {
@@ -21,7 +19,7 @@ describe("happy", () => {
     expect(res.headers.get("Location")).toBe(`/api/v1/series/${series.id}`);
     expect(series).toMatchObject({ serviceId: c.physio, recurrence: "FREQ=WEEKLY;COUNT=4", skipped: [] });
     expect(series.bookings.map((b: { startTime: string }) => b.startTime)).toEqual(
-      [0, 1, 2, 3].map((w) => iso(weeksAfter(start, w))),
+      [0, 1, 2, 3].map((w) => utc(weeksAfter(start, w))),
     );
     for (const b of series.bookings)
       expect(b).toMatchObject({ seriesId: series.id, appointmentId: null, providerId: c.therapist });
@@ -61,12 +59,12 @@ describe("happy", () => {
     expect(res.status).toBe(201);
     const series = await json(res);
     expect(series.bookings.map((b: { startTime: string }) => b.startTime)).toEqual(
-      [0, 2].map((w) => iso(weeksAfter(start, w))),
+      [0, 2].map((w) => utc(weeksAfter(start, w))),
     );
     expect(series.skipped).toEqual(
       [1, 3].map((w) => ({
-        startTime: iso(weeksAfter(start, w)),
-        endTime: iso(weeksAfter(start, w).replace(":00:00Z", ":30:00Z")),
+        startTime: utc(weeksAfter(start, w)),
+        endTime: utc(weeksAfter(start, w).replace(":00:00Z", ":30:00Z")),
         reason: "fully_booked",
       })),
     );
@@ -95,7 +93,7 @@ describe("error", () => {
     const res = await postSeries(c.apiKey, seriesBody(c.open, start, "FREQ=WEEKLY;COUNT=6"));
     const body = await problem(res, 409, "slot_unavailable");
     expect(body.conflicts).toEqual(
-      [1, 3, 4].map((w) => ({ startTime: iso(weeksAfter(start, w)), reason: "fully_booked" })),
+      [1, 3, 4].map((w) => ({ startTime: utc(weeksAfter(start, w)), reason: "fully_booked" })),
     );
     expect(await d1Bookings(c.businessId)).toEqual(before);
     expect(

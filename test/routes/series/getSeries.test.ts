@@ -1,9 +1,9 @@
 /** GET /series/{id}: the series with its occurrences by start, each as it stands now. */
 import { describe, expect, it } from "vitest";
-import { at } from "../../bookings/support";
-import { api, createAccount, json, problem } from "../../helpers";
-import { bookSeries, clinic, seriesBody } from "../../series/support";
+import { api, createAccount, json, problem } from "../../support/api";
+import { at } from "../../support/bookings";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
+import { bookSeries, clinic, seriesBody } from "../../support/series";
 
 async function setup() {
   const c = await clinic();

@@ -1,7 +1,16 @@
 /** POST /services: add a service to the catalog. */
 import { describe, expect, it } from "vitest";
-import { at, availability, bookingBody, dayOf, postBooking } from "../../bookings/support";
-import { api, createAccount, createService, json, problem, serviceBody, totalOf, validationError } from "../../helpers";
+import {
+  api,
+  createAccount,
+  createService,
+  json,
+  problem,
+  serviceBody,
+  totalOf,
+  validationError,
+} from "../../support/api";
+import { at, availability, bookingBody, dayOf, postBooking } from "../../support/bookings";
 import { mostLinks, newProvider } from "../../support/fixtures";
 import { expectUnauthorized, revokedKey } from "../../support/security";
 

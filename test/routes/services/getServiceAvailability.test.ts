@@ -3,8 +3,8 @@
  * time zones, the 2,000-slot bound — are proven in test/bookings/availability.test.ts.)
  */
 import { describe, expect, it } from "vitest";
-import { allDay, at, availability, book, bookingBody, type Slot } from "../../bookings/support";
-import { api, createAccount, createService, json, problem, validationError } from "../../helpers";
+import { api, createAccount, createService, json, problem, validationError } from "../../support/api";
+import { allDay, at, availability, book, bookingBody, type Slot } from "../../support/bookings";
 import { createResource, hold, newProvider, salon } from "../../support/fixtures";
 import { documentedPattern, expectWritableInstants, LAST_INSTANT } from "../../support/instants";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";

@@ -1,6 +1,6 @@
 /** GET /services: the catalog, active services unless `active=false`, newest first. */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, createService, json, totalOf, validationError } from "../../helpers";
+import { api, createAccount, createService, json, totalOf, validationError } from "../../support/api";
 import { expectUnauthorized, revokedKey } from "../../support/security";
 
 describe("happy", () => {

@@ -4,12 +4,12 @@
  * every change moves the service's ETag.
  */
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { draftOf } from "../../../src/bookings/draft";
 import { services } from "../../../src/db/schema";
 import { serviceSnapshotOf } from "../../../src/services/snapshot";
-import { at, bookingBody, calendarStub, dayOf, postBooking } from "../../bookings/support";
-import { api, createAccount, createService, db, json, problem, sleep, totalOf, validationError } from "../../helpers";
+import { api, createAccount, createService, db, json, problem, totalOf, validationError } from "../../support/api";
+import { at, bookingBody, calendarStub, dayOf, postBooking } from "../../support/bookings";
 import { mostLinks, newProvider } from "../../support/fixtures";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 
@@ -27,18 +27,24 @@ async function withStaleSnapshot(overrides: Record<string, unknown> = {}) {
   return { apiKey, businessId, serviceId: service.id as string, stale };
 }
 
+afterEach(() => vi.useRealTimers());
+
 describe("happy", () => {
   it("changes only the given fields and bumps updatedAt", async () => {
     const { apiKey } = await createAccount();
+    // The change a second after the create, on a faked clock (a fast machine does both within a millisecond).
+    const now = Date.now();
+    vi.useFakeTimers({ toFake: ["Date"], now });
     const service = await createService(apiKey);
-    await sleep(5);
+    vi.setSystemTime(now + 1_000);
     const res = await patchService(apiKey, service.id, { name: "Long consultation" });
+    vi.useRealTimers();
     expect(res.status).toBe(200);
     const updated = await json(res);
     const { name: _n, updatedAt: _u, ...unchanged } = service;
     expect(updated).toMatchObject({ ...unchanged, name: "Long consultation" });
     expect(updated.updatedAt).toMatch(rfc3339Utc);
-    expect(Date.parse(updated.updatedAt)).toBeGreaterThan(Date.parse(service.updatedAt));
+    expect(Date.parse(updated.updatedAt) - Date.parse(service.updatedAt)).toBe(1_000);
     expect(await json(await api("GET", `/services/${service.id}`, { key: apiKey }))).toEqual(updated);
   });
 

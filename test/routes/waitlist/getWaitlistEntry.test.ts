@@ -1,8 +1,8 @@
 /** GET /waitlist/{id}: the entry as its service's calendar has it now. */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, json, problem } from "../../helpers";
+import { api, createAccount, json, problem } from "../../support/api";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
-import { fullSlot, join, joinBody } from "../../waitlist/support";
+import { fullSlot, join, joinBody } from "../../support/waitlist";
 
 async function setup() {
   const s = await fullSlot();

@@ -1,9 +1,9 @@
 /** POST /waitlist: queue for a full slot; the first in line is offered a hold when a seat frees. */
 import { describe, expect, it } from "vitest";
-import { at, d1Bookings, slotAt } from "../../bookings/support";
-import { api, createAccount, createService, json, problem, validationError } from "../../helpers";
+import { api, createAccount, createService, json, problem, validationError } from "../../support/api";
+import { at, d1Bookings, slotAt } from "../../support/bookings";
 import { expectUnauthorized, revokedKey } from "../../support/security";
-import { entry, expireHoldsNow, fullSlot, join, joinBody } from "../../waitlist/support";
+import { entry, expireHoldsNow, fullSlot, join, joinBody } from "../../support/waitlist";
 
 describe("happy", () => {
   it("201 WAITING with its position; a cancel offers the first entry a hold, the next moves up", async () => {

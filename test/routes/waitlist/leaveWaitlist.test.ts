@@ -2,9 +2,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { reconcile } from "../../../src/calendar/sync/reconcile-services";
-import { api, createAccount, problem } from "../../helpers";
+import { api, createAccount, problem } from "../../support/api";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
-import { entry, fullSlot, join, joinBody } from "../../waitlist/support";
+import { entry, fullSlot, join, joinBody } from "../../support/waitlist";
 
 const leave = (key: string | undefined, id: string) => api("DELETE", `/waitlist/${id}`, { key });
 

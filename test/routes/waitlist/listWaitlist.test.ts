@@ -1,8 +1,8 @@
 /** GET /waitlist?serviceId&status: a service's entries in queue order, by page number or by cursor. */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, json, problem, validationError } from "../../helpers";
+import { api, createAccount, json, problem, validationError } from "../../support/api";
 import { expectUnauthorized, revokedKey } from "../../support/security";
-import { fullSlot, join, joinBody } from "../../waitlist/support";
+import { fullSlot, join, joinBody } from "../../support/waitlist";
 
 const list = (key: string | undefined, query: string) => api("GET", `/waitlist?${query}`, { key });
 const idOf = (entry: { id: string }) => entry.id;

@@ -7,7 +7,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
-import { api, createAccount, json, origin, problem, totalOf, validationError } from "../../helpers";
+import { api, createAccount, json, origin, problem, totalOf, validationError } from "../../support/api";
 import { createWebhook, unreachableReceiver } from "../../support/fixtures";
 import { expectUnauthorized, revokedKey } from "../../support/security";
 

@@ -2,8 +2,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { webhookDeliveries } from "../../../src/db/schema";
-import { at, book, bookingBody } from "../../bookings/support";
-import { api, createAccount, createService, db, json, problem, validationError } from "../../helpers";
+import { api, createAccount, createService, db, json, problem, validationError } from "../../support/api";
+import { at, book, bookingBody } from "../../support/bookings";
 import { createWebhook } from "../../support/fixtures";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 

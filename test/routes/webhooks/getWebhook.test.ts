@@ -1,6 +1,6 @@
 /** GET /webhooks/{id}: one endpoint, without its secret. */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, json, problem, validationError } from "../../helpers";
+import { api, createAccount, json, problem, validationError } from "../../support/api";
 import { createWebhook, unreachableReceiver } from "../../support/fixtures";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 

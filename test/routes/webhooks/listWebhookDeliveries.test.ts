@@ -4,9 +4,10 @@
  * makes is logged as failed (signed deliveries that succeed are in test/webhooks/delivery.test.ts).
  */
 import { describe, expect, it } from "vitest";
-import { at, book, bookingBody, plus } from "../../bookings/support";
-import { api, createAccount, createService, json, problem, validationError } from "../../helpers";
-import { createWebhook, eventually } from "../../support/fixtures";
+import { api, createAccount, createService, json, problem, validationError } from "../../support/api";
+import { at, book, bookingBody, plus } from "../../support/bookings";
+import { eventually } from "../../support/eventually";
+import { createWebhook } from "../../support/fixtures";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 
 const deliveryFields = ["attempts", "createdAt", "eventId", "eventType", "id", "status", "updatedAt"];

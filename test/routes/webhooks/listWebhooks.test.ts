@@ -1,6 +1,6 @@
 /** GET /webhooks: the business's endpoints, newest first, deleted ones left out, never a secret. */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, json, totalOf, validationError } from "../../helpers";
+import { api, createAccount, json, totalOf, validationError } from "../../support/api";
 import { createWebhook, unreachableReceiver } from "../../support/fixtures";
 import { expectUnauthorized, revokedKey } from "../../support/security";
 

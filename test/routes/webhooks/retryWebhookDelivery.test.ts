@@ -6,9 +6,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { webhookDeliveries, webhookEndpoints } from "../../../src/db/schema";
-import { at, book, bookingBody } from "../../bookings/support";
-import { api, createAccount, createService, db, json, problem, validationError } from "../../helpers";
-import { createWebhook, eventually } from "../../support/fixtures";
+import { api, createAccount, createService, db, json, problem, validationError } from "../../support/api";
+import { at, book, bookingBody } from "../../support/bookings";
+import { eventually } from "../../support/eventually";
+import { createWebhook } from "../../support/fixtures";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 
 type Delivery = { id: string; eventId: string; status: string; attempts: unknown[] };

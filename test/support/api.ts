@@ -1,0 +1,171 @@
+/** Shared test helpers: accounts and rows straight into D1, and requests through the Worker's fetch. */
+import { env, exports } from "cloudflare:workers";
+import { expect } from "vitest";
+import { newAccount } from "../../src/accounts/accounts";
+import { assignmentWrites } from "../../src/calendar/sync/booking-assignments";
+import { createDb } from "../../src/db/client";
+import { bind, readBatch } from "../../src/db/prepared";
+import { apiKeys, type BookingRow, bookings, businesses } from "../../src/db/schema";
+import { newId } from "../../src/lib/ids";
+
+export const db = () => createDb(env.DB);
+
+export const origin = "http://api.test";
+
+export type TestAccount = { businessId: string; apiKey: string };
+
+/** Creates a business with one API key, as the CLI does. */
+export async function createAccount(name = "Test Business"): Promise<TestAccount> {
+  const account = await newAccount(name, "test");
+  await db().batch([db().insert(businesses).values(account.business), db().insert(apiKeys).values(account.apiKey)]);
+  return { businessId: account.business.id, apiKey: account.plaintextKey };
+}
+
+type RequestOptions = { key?: string | null; body?: unknown; headers?: Record<string, string>; rawBody?: BodyInit };
+
+/** Sends a request to the Worker under test; `path` is relative to /api/v1 unless it is a full URL. */
+export async function api(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
+  const headers = new Headers(options.headers);
+  if (options.key) headers.set("Authorization", `Bearer ${options.key}`);
+  let body: BodyInit | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    if (!headers.has("Content-Type")) headers.set("Content-Type", "application/json");
+  }
+  const url = path.startsWith("http") ? path : `${origin}/api/v1${path}`;
+  return exports.default.fetch(new Request(url, { method, headers, body }));
+}
+
+/** An instant as the API answers it: UTC with milliseconds (`2026-12-01T09:00:00.000Z`). */
+export const utc = (instant: string | number) => new Date(instant).toISOString();
+
+/** Reads a JSON body, typed loosely for assertions. */
+// biome-ignore lint/suspicious/noExplicitAny: assertions read arbitrary JSON
+export async function json(res: Response): Promise<any> {
+  return res.json();
+}
+
+/** A service body that is valid everywhere: Monday–Sunday 09:00–17:00 UTC, 30-minute slots. */
+export function serviceBody(overrides: Record<string, unknown> = {}) {
+  const day = [{ start: "09:00", end: "17:00" }];
+  return {
+    name: "Consultation",
+    durationMinutes: 30,
+    timezone: "UTC",
+    weeklySchedule: { mon: day, tue: day, wed: day, thu: day, fri: day, sat: day, sun: day },
+    ...overrides,
+  };
+}
+
+/** Creates a service through the API and returns its JSON. */
+export async function createService(key: string, overrides: Record<string, unknown> = {}) {
+  const res = await api("POST", "/services", { key, body: serviceBody(overrides) });
+  if (res.status !== 201) throw new Error(`service create failed: ${res.status} ${await res.text()}`);
+  return json(res);
+}
+
+/** Creates a customer through the API and returns its JSON. */
+export async function createCustomer(key: string, overrides: Record<string, unknown> = {}) {
+  const body = { name: "Ada Lovelace", email: `${crypto.randomUUID()}@example.com`, ...overrides };
+  const res = await api("POST", "/customers", { key, body });
+  if (res.status !== 201) throw new Error(`customer create failed: ${res.status} ${await res.text()}`);
+  return json(res);
+}
+
+type BookingFields = Pick<BookingRow, "serviceId" | "customerId" | "startTime"> & Partial<BookingRow>;
+
+/**
+ * Stores a booking row straight into D1 with its link rows, as the calendar's write does, 30
+ * minutes long unless told; `providerIds` defaults to the one `providerId`.
+ */
+export async function insertBooking(businessId: string, fields: BookingFields): Promise<BookingRow> {
+  const now = new Date().toISOString();
+  const row: BookingRow = {
+    id: newId("booking"),
+    businessId,
+    customerName: "Ada Lovelace",
+    customerEmail: "ada@example.com",
+    customerPhone: null,
+    providerId: null,
+    endTime: new Date(Date.parse(fields.startTime) + 30 * 60_000).toISOString(),
+    notes: null,
+    status: "CONFIRMED",
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+    cancelledAt: null,
+    cancellationReason: null,
+    ...fields,
+  };
+  const providerIds = row.providerIds ?? (row.providerId ? [row.providerId] : []);
+  await db()
+    .insert(bookings)
+    .values({ ...row, providerIds });
+  await readBatch(
+    env.DB,
+    assignmentWrites(db()).map((query) => bind(query, { id: row.id })),
+  );
+  return row;
+}
+
+/** `pagination.total` of a list request. */
+export async function totalOf(key: string, path: string): Promise<number> {
+  const res = await api("GET", path, { key });
+  expect(res.status).toBe(200);
+  return (await json(res)).pagination.total;
+}
+
+/** Asserts an RFC 9457 response with this status and code, and returns its body. */
+export async function problem(res: Response, status: number, code: string) {
+  const body = await json(res);
+  expect({ status: res.status, code: body.code }, JSON.stringify(body)).toEqual({ status, code });
+  expect(res.headers.get("Content-Type")).toMatch(/^application\/problem\+json/);
+  expect(body.status).toBe(status);
+  return body;
+}
+
+/** Asserts a 422 `validation_failed` whose `errors[]` names `path`, and returns that entry. */
+export async function validationError(res: Response, path: string) {
+  const body = await problem(res, 422, "validation_failed");
+  const entry = body.errors?.find((e: { path: string }) => e.path === path);
+  expect(entry, `no error for ${path} in ${JSON.stringify(body.errors)}`).toBeDefined();
+  expect(entry.message).toEqual(expect.any(String));
+  return entry as { path: string; message: string };
+}
+
+/** Every field of a Booking, sorted: what a booking body must carry, exactly. */
+export const bookingFields = [
+  "answers",
+  "appointmentId",
+  "cancellationReason",
+  "cancelledAt",
+  "createdAt",
+  "customerEmail",
+  "customerId",
+  "customerName",
+  "customerPhone",
+  "endTime",
+  "id",
+  "manageUrl",
+  "notes",
+  "providerId",
+  "providerIds",
+  "resourceIds",
+  "seriesId",
+  "serviceId",
+  "startTime",
+  "status",
+  "updatedAt",
+];
+
+/**
+ * Rate-limit windows are aligned to the wall clock (`floor(now / period)`), so a burst that
+ * straddles a boundary would start counting again half-way. Waits, when needed, until at least
+ * `neededMs` are left in the current window.
+ */
+export async function awayFromWindowEdge(periodSeconds: number, neededMs = 10_000): Promise<void> {
+  const periodMs = periodSeconds * 1000;
+  const left = periodMs - (Date.now() % periodMs);
+  // The limiter is the runtime's, on the real clock: a faked Date would not move its window.
+  if (left < neededMs) await new Promise((resolve) => setTimeout(resolve, left + 250));
+}
