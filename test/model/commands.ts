@@ -664,7 +664,9 @@ class PatchProvider implements Cmd {
     const res = await send(sys, "PATCH", `/providers/${sys.ids[this.person]}`, providerBody(next));
     await expectAnswer(res, { status: 200 }, this.toString());
     m.providers[this.person] = next;
-    if ("perDay" in this.change) allowNow(m, this.person);
+    // A new zone regroups the person's bookings into other local days, which may then hold more
+    // than the limit: like a lowered limit, they stay, and what is held now is allowed from now on.
+    if ("perDay" in this.change || "zone" in this.change) allowNow(m, this.person);
     await checkInvariants(m, sys);
   }
   toString = () => `patch(${this.person}, ${JSON.stringify(this.change)})`;
