@@ -7,6 +7,8 @@ export type Caller = {
   keyId: string;
   /** The version of the business's manage-link key (src/manage-links/tokens.ts). */
   linkKeyVersion: number;
+  /** The tenant shard the business's records live on (src/shards). */
+  shard: number;
 };
 
 /** A read request's key check, owed until one of the request's D1 round trips made it. */

@@ -8,6 +8,7 @@ import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { importBookings } from "../bookings/import";
 import { reconcile, reconcileClaimed } from "../calendar";
+import { createDb } from "../db/client";
 import type { AppEnv } from "../env";
 import { sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
@@ -16,6 +17,9 @@ import { z } from "../lib/zod";
 import { recountLists } from "../lists/counts";
 import { jsonBody } from "../middleware/json-body";
 import { BookingRequestFields } from "../schemas/bookings";
+import { mergeReports, onEveryShard } from "../shards/every";
+import { probeShards } from "../shards/probe";
+import { enterShard } from "../shards/request";
 
 const requireAdminToken = createMiddleware<AppEnv>(async (c, next) => {
   const expected = c.env.ADMIN_TOKEN;
@@ -41,11 +45,13 @@ const ImportSchema = z.strictObject({
 export const adminApp = new Hono<AppEnv>();
 adminApp.use(requireAdminToken, jsonBody);
 adminApp.get("/reconcile", async (c) => {
-  const [calendars, people, countDrift] = await Promise.all([
-    reconcile(c.env),
-    reconcileClaimed(c.env),
-    recountLists(c.var.db),
-  ]);
+  // Every shard in turn, its tenants' calendars with it: one report of them all.
+  const shards = await onEveryShard(c.env, (tenant) =>
+    Promise.all([reconcile(tenant), reconcileClaimed(tenant), recountLists(createDb(tenant.DB))]),
+  );
+  const calendars = mergeReports(shards.map(([report]) => report));
+  const people = mergeReports(shards.map(([, report]) => report));
+  const countDrift = shards.flatMap(([, , drift]) => drift);
   return c.json({
     ...calendars,
     claimed: people,
@@ -64,6 +70,9 @@ adminApp.post(
   }),
   async (c) => {
     const serviceId = c.req.param("serviceId");
+    // The service's tenant: the shard that has it (an unknown id stays on the directory: a 404).
+    const shard = await probeShards(c.env, "SELECT 1 FROM services WHERE id = ?", [serviceId]);
+    if (shard !== undefined) enterShard(c, shard);
     return c.json(await importBookings(c.env, c.var.db, serviceId, c.req.valid("json").bookings));
   },
 );
