@@ -42,6 +42,7 @@ import { visitsApp } from "./routes/visits";
 import { waitlistApp } from "./routes/waitlist";
 import { webhooksApp } from "./routes/webhooks";
 import { documentWebhookEvents } from "./routes/webhooks/events";
+import { bookmarkHeader } from "./shards/session";
 
 export const apiBasePath = "/api/v1";
 
@@ -73,7 +74,7 @@ function createApi() {
   registerProblems(api);
   registerDocs(api);
   // A body is checked after the key (a stranger learns nothing from it) and before any route reads it.
-  for (const path of Object.keys(keyedApps)) api.use(`${path}/*`, requireApiKey, rateLimit, jsonBody);
+  for (const path of Object.keys(keyedApps)) api.use(`${path}/*`, bookmarkHeader, requireApiKey, rateLimit, jsonBody);
   for (const [path, routes] of Object.entries(keyedApps)) api.route(path, routes);
   // Public: the address is the key (src/feeds, src/manage-links); it also names the tenant's shard.
   api.use(

@@ -20,6 +20,8 @@ export type AppEnv = {
   Variables: {
     requestId: string;
     db: Database;
+    /** A keyed request's D1 session on its shard (src/shards/session.ts): its reads, its bookmark. */
+    session?: D1DatabaseSession;
     caller: Caller;
     /** Set on a read from a key this isolate has seen: the key check the request still owes. */
     keyCheck?: KeyCheck;

@@ -20,6 +20,7 @@ import { BookingRequestFields } from "../schemas/bookings";
 import { mergeReports, onEveryShard } from "../shards/every";
 import { probeShards } from "../shards/probe";
 import { enterShard } from "../shards/request";
+import { directoryOf, everyShard } from "../shards/shards";
 
 const requireAdminToken = createMiddleware<AppEnv>(async (c, next) => {
   const expected = c.env.ADMIN_TOKEN;
@@ -41,7 +42,7 @@ const ImportSchema = z.strictObject({
     .max(1000),
 });
 
-/** `/internal`: reconciliation of the calendars with D1, and imports of existing bookings. */
+/** `/internal`: reconciliation of the calendars with D1, the accounts and their shards, imports of existing bookings. */
 export const adminApp = new Hono<AppEnv>();
 adminApp.use(requireAdminToken, jsonBody);
 adminApp.get("/reconcile", async (c) => {
@@ -60,6 +61,38 @@ adminApp.get("/reconcile", async (c) => {
     consistent: calendars.consistent && people.consistent && countDrift.length === 0,
   });
 });
+const AccountsQuery = z.strictObject({
+  after: z.string().max(64).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
+
+/** The directory's accounts in id order, each with its shard and its count per shard (where tenants live). */
+adminApp.get(
+  "/accounts",
+  zValidator("query", AccountsQuery, (result) => {
+    if (!result.success) {
+      throw new ApiError("validation_failed", "The query is invalid.", { errors: fieldErrors(result.error) });
+    }
+  }),
+  async (c) => {
+    const { after, limit } = c.req.valid("query");
+    const directory = directoryOf(c.env);
+    const [page, counts] = await directory.batch([
+      directory
+        .prepare("SELECT id, name, shard, created_at AS createdAt FROM businesses WHERE id > ? ORDER BY id LIMIT ?")
+        .bind(after ?? "", limit),
+      directory.prepare("SELECT shard, count(*) AS businesses FROM businesses GROUP BY shard ORDER BY shard"),
+    ]);
+    const data = (page?.results ?? []) as { id: string }[];
+    const counted = (counts?.results ?? []) as { shard: number; businesses: number }[];
+    const shards = everyShard(c.env).map((shard) => ({
+      shard,
+      businesses: counted.find((row) => row.shard === shard)?.businesses ?? 0,
+    }));
+    return c.json({ data, shards, next: data.length === limit ? data.at(-1)?.id : null });
+  },
+);
+
 adminApp.post(
   "/services/:serviceId/import",
   zValidator("json", ImportSchema, (result) => {

@@ -31,7 +31,7 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
   // A tool call of the MCP server: its request's key was checked a moment ago, in this isolate.
   const vouched = vouchedCaller(c.req.raw);
   if (vouched) {
-    enterShard(c, vouched.shard);
+    enterShard(c, vouched.shard, true);
     c.set("caller", vouched);
     return next();
   }
@@ -48,7 +48,7 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
   const known = rememberedCaller(keyHash);
   if (known && (c.req.method === "GET" || c.req.method === "HEAD")) {
     const check: KeyCheck = { keyHash, owed: true };
-    enterShard(c, known.shard);
+    enterShard(c, known.shard, true);
     c.set("caller", known);
     c.set("keyCheck", check);
     await next();
@@ -66,7 +66,7 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
     }
     throw unauthorized(true);
   }
-  enterShard(c, shard);
+  enterShard(c, shard, true);
   const [row] = await keyLookup(c.var.db).execute({ keyHash });
   if (!row) {
     // Revoked since the directory was read, or the business moved: the next request reads it anew.

@@ -36,6 +36,11 @@ function countingStatement(statement: D1PreparedStatement, count: () => void): D
 function countingDb(binding: D1Database, count: () => void): D1Database {
   return new Proxy(binding, {
     get(target, name) {
+      // A request's reads go through a session of the binding (src/shards/session.ts): counted alike.
+      if (name === "withSession") {
+        return (constraint: string) =>
+          countingDb(target.withSession(constraint) as unknown as D1Database, count) as unknown as D1DatabaseSession;
+      }
       if (name === "prepare") return (sql: string) => countingStatement(target.prepare(sql), count);
       if (name === "batch") {
         return (statements: D1PreparedStatement[]) => {
