@@ -188,9 +188,11 @@ export async function startBenchServer(options: ServeOptions = {}): Promise<Benc
     } as Parameters<typeof convertV4MiniflareOptions>[0]),
   );
   const url = (await mf.ready).toString().replace(/\/$/, "");
-  const db = await mf.getD1Database("DB");
+  // The bench's businesses live on shard 0; the directory names them (docs/operations.md, "Shards").
+  const directory = await mf.getD1Database("DB");
+  const db = await mf.getD1Database("DB_0");
   const businesses = new Map<string, string>();
-  await applyMigrations(db);
+  for (const name of ["DB", "DB_0", "DB_1"]) await applyMigrations(await mf.getD1Database(name));
 
   return {
     url,
@@ -199,14 +201,16 @@ export async function startBenchServer(options: ServeOptions = {}): Promise<Benc
       const account = await newAccount(name, "test");
       const b = account.business;
       const k = account.apiKey;
-      await db.batch([
-        db
-          .prepare("INSERT INTO businesses (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)")
-          .bind(b.id, b.name, b.createdAt, b.updatedAt),
-        db
-          .prepare("INSERT INTO api_keys (id, business_id, key_hash, key_prefix, created_at) VALUES (?, ?, ?, ?, ?)")
-          .bind(k.id, k.businessId, k.keyHash, k.keyPrefix, k.createdAt),
-      ]);
+      for (const target of [db, directory]) {
+        await target.batch([
+          target
+            .prepare("INSERT INTO businesses (id, name, created_at, updated_at, shard) VALUES (?, ?, ?, ?, 0)")
+            .bind(b.id, b.name, b.createdAt, b.updatedAt),
+          target
+            .prepare("INSERT INTO api_keys (id, business_id, key_hash, key_prefix, created_at) VALUES (?, ?, ?, ?, ?)")
+            .bind(k.id, k.businessId, k.keyHash, k.keyPrefix, k.createdAt),
+        ]);
+      }
       businesses.set(account.plaintextKey, b.id);
       return account.plaintextKey;
     },
