@@ -27,8 +27,8 @@ export const BENCH_ADMIN_TOKEN = "bench-admin-token";
 export type BenchServer = {
   url: string;
   bundle: { raw: number; gzip: number };
-  /** A new business with one API key, inserted the way the account CLI does. */
-  createAccount(name: string): Promise<string>;
+  /** A new business with one API key on `shard` (0 unless told), inserted the way the account CLI does. */
+  createAccount(name: string, shard?: number): Promise<string>;
   /** The business of a key `createAccount` made. */
   businessOf(key: string): string;
   /** Runs one SQL statement on the local D1 (seeding rows straight into it). */
@@ -197,16 +197,18 @@ export async function startBenchServer(options: ServeOptions = {}): Promise<Benc
   return {
     url,
     bundle: { raw: bundle.length, gzip: gzipSync(bundle).length },
-    async createAccount(name) {
+    async createAccount(name, shard = 0) {
       const account = await newAccount(name, "test");
+      const target = shard === 0 ? db : await mf.getD1Database(`DB_${shard}`);
       const b = account.business;
       const k = account.apiKey;
-      for (const target of [db, directory]) {
-        await target.batch([
-          target
-            .prepare("INSERT INTO businesses (id, name, created_at, updated_at, shard) VALUES (?, ?, ?, ?, 0)")
-            .bind(b.id, b.name, b.createdAt, b.updatedAt),
-          target
+      // Its shard first, then the directory that names it (docs/operations.md, "Shards").
+      for (const each of [target, directory]) {
+        await each.batch([
+          each
+            .prepare("INSERT INTO businesses (id, name, created_at, updated_at, shard) VALUES (?, ?, ?, ?, ?)")
+            .bind(b.id, b.name, b.createdAt, b.updatedAt, shard),
+          each
             .prepare("INSERT INTO api_keys (id, business_id, key_hash, key_prefix, created_at) VALUES (?, ?, ?, ?, ?)")
             .bind(k.id, k.businessId, k.keyHash, k.keyPrefix, k.createdAt),
         ]);

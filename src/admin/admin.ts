@@ -61,37 +61,26 @@ adminApp.get("/reconcile", async (c) => {
     consistent: calendars.consistent && people.consistent && countDrift.length === 0,
   });
 });
-const AccountsQuery = z.strictObject({
-  after: z.string().max(64).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+/** The directory's accounts in id order, each with its shard, and the count per shard (where tenants live). */
+adminApp.get("/accounts", async (c) => {
+  const after = c.req.query("after") ?? "";
+  const limit = Number(c.req.query("limit") ?? 50);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100 || after.length > 64) {
+    throw new ApiError("validation_failed", "`limit` is 1–100 and `after` an account id.");
+  }
+  const directory = directoryOf(c.env);
+  const [page, counts] = await directory.batch([
+    directory.prepare("SELECT id, name, shard FROM businesses WHERE id > ? ORDER BY id LIMIT ?").bind(after, limit),
+    directory.prepare("SELECT shard, count(*) AS n FROM businesses GROUP BY shard"),
+  ]);
+  const data = (page?.results ?? []) as { id: string }[];
+  const counted = (counts?.results ?? []) as { shard: number; n: number }[];
+  const shards = everyShard(c.env).map((shard) => ({
+    shard,
+    businesses: counted.find((row) => row.shard === shard)?.n ?? 0,
+  }));
+  return c.json({ data, shards, next: data.length === limit ? data.at(-1)?.id : null });
 });
-
-/** The directory's accounts in id order, each with its shard and its count per shard (where tenants live). */
-adminApp.get(
-  "/accounts",
-  zValidator("query", AccountsQuery, (result) => {
-    if (!result.success) {
-      throw new ApiError("validation_failed", "The query is invalid.", { errors: fieldErrors(result.error) });
-    }
-  }),
-  async (c) => {
-    const { after, limit } = c.req.valid("query");
-    const directory = directoryOf(c.env);
-    const [page, counts] = await directory.batch([
-      directory
-        .prepare("SELECT id, name, shard, created_at AS createdAt FROM businesses WHERE id > ? ORDER BY id LIMIT ?")
-        .bind(after ?? "", limit),
-      directory.prepare("SELECT shard, count(*) AS businesses FROM businesses GROUP BY shard ORDER BY shard"),
-    ]);
-    const data = (page?.results ?? []) as { id: string }[];
-    const counted = (counts?.results ?? []) as { shard: number; businesses: number }[];
-    const shards = everyShard(c.env).map((shard) => ({
-      shard,
-      businesses: counted.find((row) => row.shard === shard)?.businesses ?? 0,
-    }));
-    return c.json({ data, shards, next: data.length === limit ? data.at(-1)?.id : null });
-  },
-);
 
 adminApp.post(
   "/services/:serviceId/import",

@@ -28,8 +28,7 @@ export function mergeReports<T extends object>(reports: T[]): T {
 
 /**
  * A queue batch's messages by the shard each names (the tenant env that sent it stamped it:
- * `tenantEnv`); one sent before there were shards is shard 0's. Each part acks and retries its
- * own messages.
+ * `tenantEnv`); one sent before there were shards is shard 0's.
  */
 export function batchesByShard<Body extends { shard?: number }>(
   batch: MessageBatch<Body>,
@@ -39,20 +38,8 @@ export function batchesByShard<Body extends { shard?: number }>(
     const shard = message.body.shard ?? 0;
     parts.set(shard, [...(parts.get(shard) ?? []), message]);
   }
+  // The consumers read a batch's messages only; each message acks and retries itself.
   return new Map(
-    [...parts].map(([shard, messages]) => [
-      shard,
-      {
-        queue: batch.queue,
-        metadata: batch.metadata,
-        messages,
-        ackAll: () => {
-          for (const message of messages) message.ack();
-        },
-        retryAll: (options?: QueueRetryOptions) => {
-          for (const message of messages) message.retry(options);
-        },
-      },
-    ]),
+    [...parts].map(([shard, messages]) => [shard, { ...batch, messages } as unknown as MessageBatch<Body>]),
   );
 }

@@ -103,15 +103,11 @@ function carrying<T extends Rpc.DurableObjectBranded | undefined>(
         return (...args: unknown[]) => call(shard, property, args);
       },
     });
+  // What src/calendar/stubs.ts uses of a namespace.
   return {
     idFromName: (name: string) => namespace.idFromName(name),
-    idFromString: (id: string) => namespace.idFromString(id),
-    newUniqueId: (options?: DurableObjectNamespaceNewUniqueIdOptions) => namespace.newUniqueId(options),
     get: (id: DurableObjectId, options?: DurableObjectNamespaceGetDurableObjectOptions) =>
       wrap(namespace.get(id, options)),
-    getByName: (name: string, options?: DurableObjectNamespaceGetDurableObjectOptions) =>
-      wrap(namespace.getByName(name, options)),
-    jurisdiction: (jurisdiction: DurableObjectJurisdiction) => carrying(namespace.jurisdiction(jurisdiction), shard),
   } as DurableObjectNamespace<T>;
 }
 

@@ -34,7 +34,7 @@ const headerDefinitions = {
   },
   "X-D1-Bookmark": {
     description:
-      "Where this request left the database (a D1 Sessions API bookmark). Send it back as the `X-D1-Bookmark` request header: that read is answered from a copy at least that fresh, so what this request wrote or read is there. Without it a read may come from any copy. A value that is not a bookmark is not used: that read goes to the primary.",
+      "The D1 bookmark this request left. Sent back as a request header, the read sees at least that state (docs: reads from replicas).",
     schema: { type: "string", maxLength: 128, example: "00000000-00000005-00000000-00000000000000000000000000000000" },
     // Keyed answers that touched the database carry it.
     required: false,
