@@ -51,15 +51,20 @@ export async function editBusiness(
   changes: BusinessChanges,
   ifMatch: string[] | undefined,
 ): Promise<BusinessRow> {
-  if (changes.slug === undefined) return updateBusiness(db, businessId, changes, ifMatch);
-  await claimSlug(env, businessId, changes.slug);
+  if (changes.slug !== undefined) await claimSlug(env, businessId, changes.slug);
+  let row: BusinessRow;
   try {
-    return await updateBusiness(db, businessId, changes, ifMatch);
+    row = await updateBusiness(db, businessId, changes, ifMatch);
   } catch (error) {
     // The shard kept its slug (412): the directory gets it back, so a page is found by one slug only.
-    await claimSlug(env, businessId, (await loadBusiness(db, businessId)).slug);
+    if (changes.slug !== undefined) await claimSlug(env, businessId, (await loadBusiness(db, businessId)).slug);
     throw error;
   }
+  // The directory's copy of the name, which the operator's list of accounts shows.
+  if (changes.name !== undefined) {
+    await directoryOf(env).prepare("UPDATE businesses SET name = ? WHERE id = ?").bind(row.name, businessId).run();
+  }
+  return row;
 }
 
 /** Records the business's slug in the directory; a 409 when another business has it. */

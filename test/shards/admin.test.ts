@@ -1,7 +1,7 @@
 /** GET /internal/accounts: the operator sees each account's shard, and how many businesses each shard holds. */
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createAccount, json } from "../helpers";
+import { api, createAccount, json } from "../helpers";
 
 const admin = (path: string, token = "test-admin-token") =>
   exports.default.fetch(
@@ -28,6 +28,13 @@ describe("operator", () => {
     expect(all.find((a) => a.id === one.businessId)).toMatchObject({ name: "Listed on one", shard: 1 });
     expect(shards.map((s: { shard: number }) => s.shard)).toEqual([0, 1]);
     expect(shards.reduce((sum: number, s: { businesses: number }) => sum + s.businesses, 0)).toBe(all.length);
+  });
+
+  it("shows a business's name as the business last set it", async () => {
+    const { apiKey, businessId } = await createAccount("Named before", 1);
+    expect((await api("PATCH", "/business", { key: apiKey, body: { name: "Named after" } })).status).toBe(200);
+    const { all } = await everyAccount();
+    expect(all.find((a) => a.id === businessId)).toMatchObject({ name: "Named after", shard: 1 });
   });
 
   it("pages in id order, a bad limit is a 422, and no token is a 401", async () => {
