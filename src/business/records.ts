@@ -5,6 +5,7 @@ import { businesses } from "../db/schema";
 import type { BookingPageSettings, EmailSettings, Locale } from "../domain/business";
 import { ApiError } from "../lib/errors";
 import { ifMatchCondition, isUniqueViolation, nothingWritten } from "../lib/rows";
+import { forgetSlug } from "../shards/directory";
 import { directoryOf } from "../shards/shards";
 
 export type BusinessRow = typeof businesses.$inferSelect;
@@ -69,6 +70,7 @@ export async function editBusiness(
 
 /** Records the business's slug in the directory; a 409 when another business has it. */
 async function claimSlug(env: Env, businessId: string, slug: string | null): Promise<void> {
+  if (slug !== null) forgetSlug(slug);
   try {
     await directoryOf(env).prepare("UPDATE businesses SET slug = ? WHERE id = ?").bind(slug, businessId).run();
   } catch (error) {

@@ -8,7 +8,7 @@ import type { Database } from "../db/client";
 import type { Locale } from "../domain/business";
 import { ApiError } from "../lib/errors";
 import { linkSettings } from "../manage-links/present";
-import { businessOfSlug } from "../shards/directory";
+import { shardOfSlug } from "../shards/directory";
 import { chargeAddress, chargeBusiness } from "./throttle";
 
 /** What a page and its public JSON may know of the business: never its customers or keys. */
@@ -37,7 +37,7 @@ export const mayHavePage = (env: Env, slug: string) => slugPattern.test(slug) &&
 
 /** The shard of the business whose booking page could be at `slug` (the directory knows every slug). */
 export async function shardOfPage(env: Env, slug: string): Promise<number | undefined> {
-  return mayHavePage(env, slug) ? (await businessOfSlug(env, slug))?.shard : undefined;
+  return mayHavePage(env, slug) ? ((await shardOfSlug(env, slug)) ?? undefined) : undefined;
 }
 
 /** The business whose booking page is at `slug`, or a 404 that says nothing more. */

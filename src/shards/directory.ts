@@ -30,20 +30,27 @@ export async function shardOfKey(env: Env, keyHash: string): Promise<number | un
 /** Forgets a key's shard (the key was not found there): its next request reads the directory. */
 export const forgetKeyShard = (keyHash: string): void => void shardByKey.delete(keyHash);
 
-/** The business whose booking page is at `slug`, with its shard, or undefined. */
-export async function businessOfSlug(env: Env, slug: string): Promise<{ id: string; shard: number } | undefined> {
+/** Slugs' shards this isolate looked up lately (none found: null), with when each entry ends. */
+const shardBySlug = new Map<string, { shard: number | null; until: number }>();
+const SLUG_TTL_MS = 60_000;
+
+/**
+ * The shard of the business whose booking page is at `slug` (null for none), read from the
+ * directory at most once a minute per slug and isolate: pages are read far more often than slugs
+ * change. A slug that moved to a business of another shard within that minute answers 404 there
+ * until the entry ends.
+ */
+export async function shardOfSlug(env: Env, slug: string, now = Date.now()): Promise<number | null> {
+  const known = shardBySlug.get(slug);
+  if (known && known.until > now) return known.shard;
   const row = await directoryOf(env)
-    .prepare("SELECT id, shard FROM businesses WHERE slug = ? LIMIT 1")
+    .prepare("SELECT shard FROM businesses WHERE slug = ? LIMIT 1")
     .bind(slug)
-    .first<{ id: string; shard: number }>();
-  return row ?? undefined;
+    .first<{ shard: number }>();
+  if (shardBySlug.size >= MAX_REMEMBERED) shardBySlug.delete(shardBySlug.keys().next().value as string);
+  shardBySlug.set(slug, { shard: row?.shard ?? null, until: now + SLUG_TTL_MS });
+  return row?.shard ?? null;
 }
 
-/** The shard of a business, or undefined when the directory has no such business. */
-export async function shardOfBusiness(env: Env, businessId: string): Promise<number | undefined> {
-  const row = await directoryOf(env)
-    .prepare("SELECT shard FROM businesses WHERE id = ?")
-    .bind(businessId)
-    .first<{ shard: number }>();
-  return row?.shard;
-}
+/** Forgets what this isolate knows of a slug (its business changed it here). */
+export const forgetSlug = (slug: string): void => void shardBySlug.delete(slug);
