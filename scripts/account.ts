@@ -6,8 +6,11 @@
  *   npm run --silent account:key -- revoke (--key bk_… | --key-id key_…) [--json] [--persist-to DIR | --remote]
  *   npm run --silent account:key -- list   --business biz_… [--json] [--persist-to DIR | --remote]
  *
- * Keys are printed once and stored only as SHA-256 hashes. Local runs apply migrations first,
- * so a brand-new persist directory works. With `--json`, stdout carries exactly one JSON line;
+ * Keys are printed once and stored only as SHA-256 hashes. Local runs apply migrations first (to
+ * the directory and every shard), so a brand-new persist directory works. A new business goes to
+ * the shard with the fewest businesses (src/accounts/accounts.ts `leastFullShard`); its rows are
+ * written to that shard first, then to the directory, so a crash between leaves only an unused
+ * row on the shard, never a key that names a shard without its business. With `--json`, stdout carries exactly one JSON line;
  * everything else (progress, wrangler's output on failure) goes to stderr.
  */
 import { parseArgs } from "node:util";
@@ -18,12 +21,21 @@ import {
   insertApiKeySql,
   insertBusinessSql,
   type KeyMode,
+  leastFullShard,
   newAccount,
   newApiKey,
   sha256Hex,
 } from "./lib/accounts.ts";
 import { asUsageError, CommandError, info, out, runMain, UsageError } from "./lib/cli.ts";
-import { applyMigrations, type D1Target, describeTarget, executeSql, type Row, sql } from "./lib/wrangler.ts";
+import {
+  applyMigrations,
+  type D1Target,
+  describeTarget,
+  executeSql,
+  type Row,
+  shardBindings,
+  sql,
+} from "./lib/wrangler.ts";
 
 const usage = `Usage:
   npm run --silent account:create -- --name NAME [--mode live|test] [--json] [--persist-to DIR | --remote]
@@ -107,14 +119,20 @@ async function create(args: string[]): Promise<void> {
 
   await prepare(target);
   const account = await newAccount(name, mode);
-  info(`Creating business "${name}" in ${describeTarget(target)}…`);
-  await executeSql(target, `${insertBusinessSql(account.business)}\n${insertApiKeySql(account.apiKey)}`);
+  const counted = await executeSql(target, "SELECT shard, count(*) AS n FROM businesses GROUP BY shard;");
+  const counts = new Map(rowsOf(counted, 0).map((row) => [Number(row.shard), Number(row.n)]));
+  const shard = leastFullShard(counts, shardBindings().length);
+  const business = { ...account.business, shard };
+  info(`Creating business "${name}" on shard ${shard} in ${describeTarget(target)}…`);
+  const rows = `${insertBusinessSql(business)}\n${insertApiKeySql(account.apiKey)}`;
+  await executeSql(target, rows, `DB_${shard}`);
+  await executeSql(target, rows);
 
   if (values.json) {
-    out(JSON.stringify({ businessId: account.business.id, apiKey: account.plaintextKey }));
+    out(JSON.stringify({ businessId: account.business.id, apiKey: account.plaintextKey, shard }));
     return;
   }
-  out(`Created business "${name}" (${account.business.id}).`);
+  out(`Created business "${name}" (${account.business.id}) on shard ${shard}.`);
   out(`API key (shown once, store it now): ${account.plaintextKey}`);
 }
 
@@ -126,16 +144,21 @@ async function issue(args: string[]): Promise<void> {
 
   await prepare(target);
   const { record, plaintext } = await newApiKey(businessId, mode);
-  // Insert only if the business exists, then read back whether the row is there: one round trip.
-  const results = await executeSql(
-    target,
-    sql`INSERT INTO api_keys (id, business_id, key_hash, key_prefix, created_at, revoked_at)
+  const found = await executeSql(target, sql`SELECT shard FROM businesses WHERE id = ${businessId};`);
+  const shard = rowsOf(found, 0)[0]?.shard;
+  if (shard === undefined) throw new CommandError(`no business ${businessId} in ${describeTarget(target)}.`);
+  // Insert only if the business exists there, then read back whether the row is: one round trip
+  // each, the shard's first (the directory's row is what lets the key in).
+  const insert = sql`INSERT INTO api_keys (id, business_id, key_hash, key_prefix, created_at, revoked_at)
       SELECT ${record.id}, ${record.businessId}, ${record.keyHash}, ${record.keyPrefix}, ${record.createdAt}, NULL
       WHERE EXISTS (SELECT 1 FROM businesses WHERE id = ${businessId});
-    SELECT id FROM api_keys WHERE id = ${record.id};`,
-  );
-  if (rowsOf(results, 1).length === 0) {
-    throw new CommandError(`no business ${businessId} in ${describeTarget(target)}.`);
+    SELECT id FROM api_keys WHERE id = ${record.id};`;
+  for (const binding of [`DB_${Number(shard)}`, undefined]) {
+    if (rowsOf(await executeSql(target, insert, binding), 1).length === 0) {
+      throw new CommandError(
+        `no business ${businessId} on ${binding ?? "the directory"} in ${describeTarget(target)}.`,
+      );
+    }
   }
 
   if (values.json) {
@@ -168,11 +191,17 @@ async function revoke(args: string[]): Promise<void> {
 
   await prepare(target);
   const now = new Date().toISOString();
-  const results = await executeSql(
+  const revocation = `UPDATE api_keys SET revoked_at = ${sql`${now}`} WHERE ${where} AND revoked_at IS NULL;
+    SELECT id, business_id, key_prefix, revoked_at FROM api_keys WHERE ${where};`;
+  const found = await executeSql(
     target,
-    `UPDATE api_keys SET revoked_at = ${sql`${now}`} WHERE ${where} AND revoked_at IS NULL;
-    SELECT id, business_id, key_prefix, revoked_at FROM api_keys WHERE ${where};`,
+    `SELECT b.shard AS shard FROM api_keys k JOIN businesses b ON b.id = k.business_id WHERE k.${where.trim()};`,
   );
+  const shard = rowsOf(found, 0)[0]?.shard;
+  if (shard === undefined) throw new CommandError(`no API key ${label} in ${describeTarget(target)}.`);
+  // The shard's row is the one the key check reads: revoked there first, then in the directory.
+  await executeSql(target, revocation, `DB_${Number(shard)}`);
+  const results = await executeSql(target, revocation);
   const row = rowsOf(results, 1)[0];
   if (!row) throw new CommandError(`no API key ${label} in ${describeTarget(target)}.`);
   const revokedAt = String(row.revoked_at);

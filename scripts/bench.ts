@@ -31,6 +31,7 @@ import {
   visitBody,
 } from "./bench/seed.ts";
 import { startBenchServer, startCalibrationServer } from "./bench/server.ts";
+import { shardsLine, twoShardsVsOne } from "./bench/shards.ts";
 import { recordPlan } from "./bench/statements-floor.ts";
 
 const { values: args } = parseArgs({
@@ -44,6 +45,7 @@ const { values: args } = parseArgs({
     scale: { type: "string" },
     customers: { type: "string", default: "100000" },
     emails: { type: "boolean", default: false },
+    shards: { type: "boolean", default: false },
     calendars: { type: "boolean", default: false },
     limits: { type: "boolean", default: false },
     baseline: { type: "string" },
@@ -141,6 +143,16 @@ if (args.emails) {
   try {
     const pair = await emailsOnVsOff(server, EMAIL_PAIRS);
     console.log(emailsLine(pair));
+  } finally {
+    await server.dispose();
+    await floorServer.dispose();
+  }
+  process.exit(0);
+}
+if (args.shards) {
+  // `-- --shards`: only the shards pair (the full run includes it).
+  try {
+    console.log(shardsLine(await twoShardsVsOne(server, seconds, PAIR_ROUNDS)));
   } finally {
     await server.dispose();
     await floorServer.dispose();
@@ -443,6 +455,10 @@ try {
   const stormMs = Math.round(performance.now() - t);
   const stormWins = storm.filter((r) => r.status === 201).length;
 
+  // Two tenants under list load on two shards vs on one (scripts/bench/shards.ts).
+  log("bench: two tenants, two shards vs one");
+  const shards = await twoShardsVsOne(server, seconds, PAIR_ROUNDS);
+
   // E-mails to customers: a create's p50 with them on over off, side by side.
   log("bench: POST /bookings, e-mails on vs off");
   const emails = await emailsOnVsOff(server, EMAIL_PAIRS);
@@ -496,6 +512,8 @@ try {
       ratio: Math.round((create50k.p50 / Math.max(create0.p50, 1)) * 100) / 100,
     },
     lastPageVsFirstP50: Math.round(lastVsFirst * 100) / 100,
+    /** Two tenants' list loads together, on two shards over on one (no target: scripts/bench/shards.ts). */
+    twoShardsOverOne: shards,
     /** `/health` (mean of the runs before and after) over the one-line Worker without assets, between them. */
     health: {
       rps: healthVsBare.a.map((r) => r.rps),
@@ -612,6 +630,7 @@ try {
     );
     console.log(`storm: ${stormWins} of 200 succeeded (capacity 2), ${report.storm.conflicts} × 409, ${stormMs} ms`);
     console.log(emailsLine(emails));
+    console.log(shardsLine(shards));
     console.log(
       `bundle: ${server.bundle.raw} B raw, ${server.bundle.gzip} B gzip; dev server first response: ${devMs} ms`,
     );

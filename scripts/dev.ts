@@ -4,8 +4,9 @@
  *  1. starts `wrangler dev` with every argument given here (plus `--ip 127.0.0.1` and
  *     `--port 8787` unless given), inheriting stdio;
  *  2. meanwhile, unless this state folder was already prepared (scripts/lib/dev-state.ts),
- *     applies migrations/ to local D1 in the same persist directory and ensures the demo
- *     business "Demo Salon" and its fixed local-only test key (scripts/lib/demo.ts). This script
+ *     applies migrations/ to local D1 in the same persist directory (the directory `DB` and the
+ *     shards `DB_0`, `DB_1`) and ensures the demo business "Demo Salon" on shard 0 and its fixed
+ *     local-only test key (scripts/lib/demo.ts). This script
  *     sends nothing that reaches D1 before that is done (/health does not touch storage), and
  *     prints its banner only afterwards;
  *  3. sends the first real request (GET /api/v1/services with the demo key) and prints how long
@@ -55,7 +56,14 @@ import {
   preparationFingerprint,
   stateDir,
 } from "./lib/dev-state.ts";
-import { applyMigrations, type D1Target, executeSql, killRunningWranglers, spawnWrangler } from "./lib/wrangler.ts";
+import {
+  applyMigrations,
+  type D1Target,
+  executeSql,
+  killRunningWranglers,
+  shardBindings,
+  spawnWrangler,
+} from "./lib/wrangler.ts";
 
 const log = (message: string) => info(`[dev] ${message}`);
 const warn = (message: string) => info(`[dev] warning: ${message}`);
@@ -160,19 +168,25 @@ async function demoAccountSql(): Promise<string> {
 /** Migrations and the demo account, unless this state folder already has both. */
 async function prepareState(): Promise<void> {
   const demoSql = await demoAccountSql();
-  const fingerprint = preparationFingerprint(demoSql);
+  // A shard added to wrangler.toml prepares the state again.
+  const fingerprint = preparationFingerprint(`${demoSql}\n-- shards: ${shardBindings().join(",")}`);
   if (isPrepared(state, fingerprint)) {
     log("migrations and the demo account are already in place.");
     return;
   }
   const where = `local D1 (${persistTo ?? ".wrangler/state"})`;
+  // The demo business lives on shard 0: its rows there and in the directory; other shards start empty.
+  const [, ...emptyShards] = shardBindings();
   if (!hasDatabase(state)) {
     log(`creating ${where} with every migration and the demo business "${DEMO_BUSINESS_NAME}" while wrangler starts…`);
+    await executeSql(target, newDatabaseSql(demoSql), "DB_0");
     await executeSql(target, newDatabaseSql(demoSql));
+    for (const binding of emptyShards) await executeSql(target, newDatabaseSql(""), binding);
   } else {
-    log(`applying migrations to ${where} while wrangler starts…`);
+    log(`applying migrations to ${where} (the directory and every shard) while wrangler starts…`);
     await applyMigrations(target);
     log(`ensuring the demo business "${DEMO_BUSINESS_NAME}" and its key…`);
+    await executeSql(target, demoSql, "DB_0");
     await executeSql(target, demoSql);
   }
   markPrepared(state, fingerprint);

@@ -1,13 +1,16 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import { adminApp } from "./admin/admin";
 import { createDb } from "./db/client";
 import type { AppEnv } from "./env";
+import { shardOfFeed } from "./feeds/records";
 import { deprecatedOperations } from "./lib/deprecations";
 import { ApiError } from "./lib/errors";
 import { onError, problemResponse } from "./lib/problem";
 import { validationHook } from "./lib/validation";
+import { shardOfLink } from "./manage-links/records";
 import { registerMcp } from "./mcp";
 import { requireApiKey } from "./middleware/auth";
 import { bodyLimit } from "./middleware/body-limit";
@@ -16,8 +19,10 @@ import { jsonBody } from "./middleware/json-body";
 import { rateLimit } from "./middleware/rate-limit";
 import { requestLog } from "./middleware/request-log";
 import { corsFromEnv, securityHeaders } from "./middleware/security";
+import { onShardOf } from "./middleware/tenant";
 import { pagesApp } from "./pages";
 import { isForm } from "./pages/manage/negotiate";
+import { shardOfPage } from "./public/business";
 import { bookingsApp } from "./routes/bookings";
 import { businessApp } from "./routes/business";
 import { customersApp } from "./routes/customers";
@@ -37,6 +42,7 @@ import { visitsApp } from "./routes/visits";
 import { waitlistApp } from "./routes/waitlist";
 import { webhooksApp } from "./routes/webhooks";
 import { documentWebhookEvents } from "./routes/webhooks/events";
+import { bookmarkHeader } from "./shards/session";
 
 export const apiBasePath = "/api/v1";
 
@@ -56,6 +62,11 @@ const keyedApps = {
   "/manage-links": manageLinksApp,
 };
 
+/** The shard of a booking page's business, by the slug in its address. */
+const pageShard = (c: Context<AppEnv>) => shardOfPage(c.env, c.req.param("slug") ?? "");
+/** The shard of the booking a manage link's token names. */
+const linkShard = (c: Context<AppEnv>) => shardOfLink(c.env, c.req.param("token") ?? "");
+
 /** Everything under /api/v1. Public routes first; the rest need an API key. */
 function createApi() {
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -63,15 +74,22 @@ function createApi() {
   registerProblems(api);
   registerDocs(api);
   // A body is checked after the key (a stranger learns nothing from it) and before any route reads it.
-  for (const path of Object.keys(keyedApps)) api.use(`${path}/*`, requireApiKey, rateLimit, jsonBody);
+  for (const path of Object.keys(keyedApps)) api.use(`${path}/*`, bookmarkHeader, requireApiKey, rateLimit, jsonBody);
   for (const [path, routes] of Object.entries(keyedApps)) api.route(path, routes);
-  // Public: the address is the key (src/feeds, src/manage-links).
+  // Public: the address is the key (src/feeds, src/manage-links); it also names the tenant's shard.
+  api.use(
+    "/feeds/:file",
+    onShardOf((c) => shardOfFeed(c.env, (c.req.param("file") ?? "").replace(/\.ics$/, ""))),
+  );
   api.route("/feeds", feedsApp);
+  api.use("/manage/:token", onShardOf(linkShard));
+  api.use("/manage/:token/*", onShardOf(linkShard));
   // A form is the manage page's own post (src/pages/manage); every other body is the API's JSON.
   api.use("/manage/*", (c, next) => (isForm(c.req.header("Content-Type")) ? next() : jsonBody(c, next)));
   api.route("/manage", manageApp);
   // Public: what booking pages use (src/public); CORS open to any origin.
   api.use("/public/*", jsonBody);
+  api.use("/public/:slug/*", onShardOf(pageShard));
   api.route("/public", publicApp);
   // The tools call the REST routes through the whole app (its middleware included).
   registerMcp(api, { fetch: (request, env, ctx) => app.fetch(request, env, ctx), basePath: apiBasePath });
@@ -104,6 +122,8 @@ export function createApp() {
   );
   app.use(deprecation(apiBasePath, deprecatedOperations));
   app.use(bodyLimit(64 * 1024));
+  // The directory, until the request is put on its tenant's shard (the API key, or a public
+  // address: src/shards/request.ts).
   app.use(async (c, next) => {
     c.set("db", createDb(c.env.DB));
     await next();
@@ -111,6 +131,8 @@ export function createApp() {
   app.route(apiBasePath, createApi());
   app.route("/internal", adminApp);
   // The booking pages (HTML): outside the versioned API, with their own headers and error pages.
+  app.use("/book/:slug", onShardOf(pageShard));
+  app.use("/book/:slug/*", onShardOf(pageShard));
   app.route("/book", pagesApp);
   app.notFound((c) =>
     problemResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`)),

@@ -7,6 +7,8 @@ export type Caller = {
   keyId: string;
   /** The version of the business's manage-link key (src/manage-links/tokens.ts). */
   linkKeyVersion: number;
+  /** The tenant shard the business's records live on (src/shards). */
+  shard: number;
 };
 
 /** A read request's key check, owed until one of the request's D1 round trips made it. */
@@ -18,6 +20,8 @@ export type AppEnv = {
   Variables: {
     requestId: string;
     db: Database;
+    /** A keyed request's D1 session on its shard (src/shards/session.ts): its reads, its bookmark. */
+    session?: D1DatabaseSession;
     caller: Caller;
     /** Set on a read from a key this isolate has seen: the key check the request still owes. */
     keyCheck?: KeyCheck;

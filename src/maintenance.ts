@@ -3,15 +3,21 @@ import { everyService, reconcile, reconcileClaimed, serviceCalendarOf } from "./
 import { createDb } from "./db/client";
 import { idempotencyKeys } from "./db/schema";
 import { recountLists } from "./lists/counts";
+import { onEveryShard } from "./shards/every";
 import { pruneWebhookHistory } from "./webhooks/prune";
 
+/** The nightly cron: the pass below over every shard, each with its tenants' calendars. */
+export async function nightly(env: Env): Promise<void> {
+  await onEveryShard(env, (tenant, shard) => nightlyOf(tenant, shard));
+}
+
 /**
- * The nightly cron: drop expired idempotency keys and webhook history past its retention, prune
+ * One shard's nightly pass: drop expired idempotency keys and webhook history past its retention, prune
  * each calendar of bookings that can overlap nothing and of waitlist entries 30 days past their
  * slot, then reconcile (the calendars with D1, the lists' kept counts with their rows) and log
  * what differs.
  */
-export async function nightly(env: Env): Promise<void> {
+async function nightlyOf(env: Env, shard: number): Promise<void> {
   const db = createDb(env.DB);
   await db.delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, new Date().toISOString()));
   const deliveries = await pruneWebhookHistory(env.DB);
@@ -21,19 +27,20 @@ export async function nightly(env: Env): Promise<void> {
     pruned.calendarBookings += bookings;
     pruned.waitlistEntries += waitlist;
   }
-  console.log(JSON.stringify({ level: "info", msg: "pruned", ...pruned, webhookDeliveries: deliveries }));
+  console.log(JSON.stringify({ level: "info", msg: "pruned", shard, ...pruned, webhookDeliveries: deliveries }));
   const report = await reconcile(env);
   const log = report.consistent ? console.log : console.error;
-  log(JSON.stringify({ level: report.consistent ? "info" : "error", msg: "reconciliation", ...report }));
+  log(JSON.stringify({ level: report.consistent ? "info" : "error", msg: "reconciliation", shard, ...report }));
   const drift = await recountLists(db);
   (drift.length === 0 ? console.log : console.error)(
-    JSON.stringify({ level: drift.length === 0 ? "info" : "error", msg: "list counts recounted", drift }),
+    JSON.stringify({ level: drift.length === 0 ? "info" : "error", msg: "list counts recounted", shard, drift }),
   );
   const people = await reconcileClaimed(env);
   (people.consistent ? console.log : console.error)(
     JSON.stringify({
       level: people.consistent ? "info" : "error",
       msg: "reconciliation of people and resources",
+      shard,
       ...people,
     }),
   );

@@ -22,7 +22,7 @@ const startOf = (i: number) => new Date((FIRST_START + i * STEP_S) * 1000).toISO
 /**
  * One statement that stores bookings `from` … `from + count − 1` of a business: 15-minute steps,
  * every tenth cancelled and every tenth completed. The same SQL runs under `wrangler d1 execute
- * DB --local --command` against `npm run dev`'s state.
+ * DB_0 --local --command` against `npm run dev`'s state (the demo business is on shard 0).
  */
 export function seedBookingsSql(from: number, count: number): string {
   return `WITH RECURSIVE n(i) AS (SELECT ${from} UNION ALL SELECT i + 1 FROM n WHERE i < ${from + count - 1})

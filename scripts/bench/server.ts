@@ -27,8 +27,8 @@ export const BENCH_ADMIN_TOKEN = "bench-admin-token";
 export type BenchServer = {
   url: string;
   bundle: { raw: number; gzip: number };
-  /** A new business with one API key, inserted the way the account CLI does. */
-  createAccount(name: string): Promise<string>;
+  /** A new business with one API key on `shard` (0 unless told), inserted the way the account CLI does. */
+  createAccount(name: string, shard?: number): Promise<string>;
   /** The business of a key `createAccount` made. */
   businessOf(key: string): string;
   /** Runs one SQL statement on the local D1 (seeding rows straight into it). */
@@ -192,25 +192,38 @@ export async function startBenchServer(options: ServeOptions = {}): Promise<Benc
     } as Parameters<typeof convertV4MiniflareOptions>[0]),
   );
   const url = (await mf.ready).toString().replace(/\/$/, "");
-  const db = await mf.getD1Database("DB");
+  // The bench's businesses live on shard 0; the directory names them (docs/operations.md, "Shards").
+  // An earlier revision served beside this one (--baseline) may predate shards: one database then.
+  const sharded = /binding\s*=\s*"DB_0"/.test(readFileSync(path.join(checkout, "wrangler.toml"), "utf8"));
+  const names = sharded ? ["DB", "DB_0", "DB_1"] : ["DB"];
+  const directory = await mf.getD1Database("DB");
+  const db = await mf.getD1Database(sharded ? "DB_0" : "DB");
   const businesses = new Map<string, string>();
-  await applyMigrations(db, checkout);
+  for (const name of names) await applyMigrations(await mf.getD1Database(name), checkout);
 
   return {
     url,
     bundle: { raw: bundle.length, gzip: gzipSync(bundle).length },
-    async createAccount(name) {
+    async createAccount(name, shard = 0) {
       const account = await newAccount(name, "test");
+      const target = shard === 0 ? db : await mf.getD1Database(`DB_${shard}`);
       const b = account.business;
       const k = account.apiKey;
-      await db.batch([
-        db
-          .prepare("INSERT INTO businesses (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)")
-          .bind(b.id, b.name, b.createdAt, b.updatedAt),
-        db
-          .prepare("INSERT INTO api_keys (id, business_id, key_hash, key_prefix, created_at) VALUES (?, ?, ?, ?, ?)")
-          .bind(k.id, k.businessId, k.keyHash, k.keyPrefix, k.createdAt),
-      ]);
+      // Its shard first, then the directory that names it (docs/operations.md, "Shards").
+      for (const each of sharded ? [target, directory] : [directory]) {
+        await each.batch([
+          sharded
+            ? each
+                .prepare("INSERT INTO businesses (id, name, created_at, updated_at, shard) VALUES (?, ?, ?, ?, ?)")
+                .bind(b.id, b.name, b.createdAt, b.updatedAt, shard)
+            : each
+                .prepare("INSERT INTO businesses (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)")
+                .bind(b.id, b.name, b.createdAt, b.updatedAt),
+          each
+            .prepare("INSERT INTO api_keys (id, business_id, key_hash, key_prefix, created_at) VALUES (?, ?, ?, ?, ?)")
+            .bind(k.id, k.businessId, k.keyHash, k.keyPrefix, k.createdAt),
+        ]);
+      }
       businesses.set(account.plaintextKey, b.id);
       return account.plaintextKey;
     },

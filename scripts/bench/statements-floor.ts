@@ -27,21 +27,25 @@ const track = (entry, promise) => {
   log?.push(entry);
   return promise.finally(() => { entry.end = clock++; });
 };
-const statement = (inner, sql, params = []) => ({
+const statement = (inner, sql, db, params = []) => ({
   inner, sql, params,
-  bind: (...p) => statement(inner.bind(...p), sql, p),
-  all: () => track({ op: "all", sql, params }, inner.all()),
-  raw: (o) => track({ op: "raw", sql, params }, inner.raw(o)),
-  first: (c) => track({ op: "first", sql, params }, inner.first(c)),
-  run: () => track({ op: "run", sql, params }, inner.run()),
+  bind: (...p) => statement(inner.bind(...p), sql, db, p),
+  all: () => track({ op: "all", db, sql, params }, inner.all()),
+  raw: (o) => track({ op: "raw", db, sql, params }, inner.raw(o)),
+  first: (c) => track({ op: "first", db, sql, params }, inner.first(c)),
+  run: () => track({ op: "run", db, sql, params }, inner.run()),
 });
-const recordingD1 = (db) => ({
-  prepare: (sql) => statement(db.prepare(sql), sql),
+// Each binding is recorded by name (the directory DB, the shards DB_0, DB_1), and so is a
+// request's session of a shard: the replay sends each statement to the same database.
+const recordingD1 = (d1, db) => ({
+  prepare: (sql) => statement(d1.prepare(sql), sql, db),
   batch: (list) => track(
-    { op: "batch", statements: list.map((s) => ({ sql: s.sql, params: s.params })) },
-    db.batch(list.map((s) => s.inner)),
+    { op: "batch", db, statements: list.map((s) => ({ sql: s.sql, params: s.params })) },
+    d1.batch(list.map((s) => s.inner)),
   ),
-  exec: (sql) => db.exec(sql),
+  withSession: (constraint) => recordingD1(d1.withSession(constraint), db),
+  getBookmark: () => d1.getBookmark?.() ?? null,
+  exec: (sql) => d1.exec(sql),
 });
 const recordingLimiter = (binding, limiter) => ({
   limit: (options) => track({ op: "limit", binding, key: options.key }, limiter.limit(options)),
@@ -53,7 +57,9 @@ export default {
     log = [];
     const recording = {
       ...env,
-      DB: recordingD1(env.DB),
+      DB: recordingD1(env.DB, "DB"),
+      DB_0: recordingD1(env.DB_0, "DB_0"),
+      DB_1: recordingD1(env.DB_1, "DB_1"),
       READ_LIMITER: recordingLimiter("READ_LIMITER", env.READ_LIMITER),
       WRITE_LIMITER: recordingLimiter("WRITE_LIMITER", env.WRITE_LIMITER),
     };
@@ -70,15 +76,18 @@ export default {
 const replayerSource = `
 const plans = new Map();
 const prepared = new Map();
-const prepare = (db, sql) => {
-  let s = prepared.get(sql);
-  if (!s) prepared.set(sql, (s = db.prepare(sql)));
+const prepare = (name, db, sql) => {
+  const key = name + "\0" + sql;
+  let s = prepared.get(key);
+  if (!s) prepared.set(key, (s = db.prepare(sql)));
   return s;
 };
 const send = (env, step) => {
   if (step.op === "limit") return env[step.binding].limit({ key: step.key });
-  if (step.op === "batch") return env.DB.batch(step.statements.map((s) => prepare(env.DB, s.sql).bind(...s.params)));
-  return prepare(env.DB, step.sql).bind(...step.params)[step.op]();
+  const name = step.db ?? "DB";
+  const db = env[name];
+  if (step.op === "batch") return db.batch(step.statements.map((s) => prepare(name, db, s.sql).bind(...s.params)));
+  return prepare(name, db, step.sql).bind(...step.params)[step.op]();
 };
 export default {
   async fetch(request, env) {

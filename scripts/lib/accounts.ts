@@ -3,6 +3,7 @@ import {
   type ApiKeyRecord,
   apiKeyRecord,
   type BusinessRecord,
+  leastFullShard,
   newAccount,
   newApiKey,
 } from "../../src/accounts/accounts.ts";
@@ -11,15 +12,25 @@ import { idPrefixes } from "../../src/lib/ids.ts";
 import { sql } from "./wrangler.ts";
 
 export type KeyMode = "live" | "test";
-export { type ApiKeyRecord, apiKeyPattern, apiKeyRecord, type BusinessRecord, newAccount, newApiKey, sha256Hex };
+export {
+  type ApiKeyRecord,
+  apiKeyPattern,
+  apiKeyRecord,
+  type BusinessRecord,
+  leastFullShard,
+  newAccount,
+  newApiKey,
+  sha256Hex,
+};
 
 /** Ids look like `biz_` + a lower-case ULID (26 Crockford base32 characters). */
 const ulidPart = "[0-9a-hjkmnp-tv-z]{26}";
 export const businessIdPattern = new RegExp(`^${idPrefixes.business}_${ulidPart}$`);
 export const apiKeyIdPattern = new RegExp(`^${idPrefixes.apiKey}_${ulidPart}$`);
 
+/** The business's row, with its shard (0 unless the record names one): the same in the directory and on the shard. */
 export function insertBusinessSql(b: BusinessRecord, orIgnore = false): string {
-  return `INSERT${orIgnore ? " OR IGNORE" : ""} INTO businesses (id, name, created_at, updated_at) VALUES ${sql`(${b.id}, ${b.name}, ${b.createdAt}, ${b.updatedAt})`};`;
+  return `INSERT${orIgnore ? " OR IGNORE" : ""} INTO businesses (id, name, created_at, updated_at, shard) VALUES ${sql`(${b.id}, ${b.name}, ${b.createdAt}, ${b.updatedAt}, ${b.shard ?? 0})`};`;
 }
 
 export function insertApiKeySql(k: ApiKeyRecord): string {

@@ -5,12 +5,24 @@
  * Captured runs keep wrangler's output off our stdout; it is shown on stderr only on failure.
  */
 import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { CommandError, repoRoot } from "./cli.ts";
 
-/** The D1 binding in wrangler.toml. */
+/** The directory's D1 binding in wrangler.toml (businesses with their shards, API keys). */
 export const d1Binding = "DB";
+
+/**
+ * The tenant shards' D1 bindings in wrangler.toml, `DB_0`, `DB_1`, … in order (src/shards counts
+ * them the same way: from 0 up to the first gap).
+ */
+export function shardBindings(): string[] {
+  const toml = readFileSync(path.join(repoRoot, "wrangler.toml"), "utf8");
+  const named = new Set([...toml.matchAll(/^binding\s*=\s*"(DB_\d+)"/gm)].map((match) => match[1] as string));
+  const bindings: string[] = [];
+  while (named.has(`DB_${bindings.length}`)) bindings.push(`DB_${bindings.length}`);
+  return bindings;
+}
 
 export const wranglerBin = path.join(repoRoot, "node_modules", ".bin", "wrangler");
 
@@ -112,9 +124,16 @@ function failureText(result: WranglerResult): string {
   return text.length > 4000 ? `…${text.slice(-4000)}` : text;
 }
 
-/** Applies migrations/ to the target D1 (wrangler auto-confirms in a non-interactive run). */
-export async function applyMigrations(target: D1Target): Promise<void> {
-  const result = await runWrangler(["d1", "migrations", "apply", d1Binding, ...targetArgs(target)]);
+/**
+ * Applies migrations/ to the target's directory and every shard (the same migrations make each),
+ * or to one binding; wrangler auto-confirms in a non-interactive run.
+ */
+export async function applyMigrations(target: D1Target, binding?: string): Promise<void> {
+  if (binding === undefined) {
+    for (const each of [d1Binding, ...shardBindings()]) await applyMigrations(target, each);
+    return;
+  }
+  const result = await runWrangler(["d1", "migrations", "apply", binding, ...targetArgs(target)]);
   if (result.code !== 0) {
     throw new CommandError(`applying D1 migrations to ${describeTarget(target)} failed:\n${failureText(result)}`);
   }
@@ -124,11 +143,12 @@ export type Row = Record<string, unknown>;
 export type StatementResult = { results: Row[]; success: boolean; meta?: Record<string, unknown> };
 
 /**
- * Executes one or more `;`-separated SQL statements and returns one result per statement.
+ * Executes one or more `;`-separated SQL statements on `binding` (the directory unless told) and
+ * returns one result per statement.
  * Build literals with `sql`/`sqlString` below: values are never passed unquoted.
  */
-export async function executeSql(target: D1Target, sqlText: string): Promise<StatementResult[]> {
-  const result = await runWrangler(["d1", "execute", d1Binding, ...targetArgs(target), "--command", sqlText, "--json"]);
+export async function executeSql(target: D1Target, sqlText: string, binding = d1Binding): Promise<StatementResult[]> {
+  const result = await runWrangler(["d1", "execute", binding, ...targetArgs(target), "--command", sqlText, "--json"]);
   if (result.code !== 0) {
     throw new CommandError(`SQL on ${describeTarget(target)} failed: ${failureText(result)}`);
   }

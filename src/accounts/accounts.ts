@@ -6,7 +6,7 @@
 import { generateApiKey, sha256Hex } from "../lib/crypto.ts";
 import { newId } from "../lib/ids.ts";
 
-export type BusinessRecord = { id: string; name: string; createdAt: string; updatedAt: string };
+export type BusinessRecord = { id: string; name: string; createdAt: string; updatedAt: string; shard?: number };
 export type ApiKeyRecord = {
   id: string;
   businessId: string;
@@ -53,4 +53,18 @@ export async function newAccount(name: string, mode: "live" | "test" = "live", n
   };
   const key = await newApiKey(business.id, mode, now);
   return { business, apiKey: key.record, plaintextKey: key.plaintext };
+}
+
+/**
+ * The shard a new account goes to: the one holding the fewest businesses now (the lowest number
+ * on a tie), given the directory's count per shard (`SELECT shard, count(*) FROM businesses GROUP
+ * BY shard`; a shard it does not name has none). Placement only balances: two accounts made at
+ * the same moment may land on the same shard, and nothing depends on where one lands.
+ */
+export function leastFullShard(counts: ReadonlyMap<number, number>, shards: number): number {
+  let best = 0;
+  for (let shard = 1; shard < shards; shard++) {
+    if ((counts.get(shard) ?? 0) < (counts.get(best) ?? 0)) best = shard;
+  }
+  return best;
 }

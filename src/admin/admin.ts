@@ -8,6 +8,7 @@ import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { importBookings } from "../bookings/import";
 import { reconcile, reconcileClaimed } from "../calendar";
+import { createDb } from "../db/client";
 import type { AppEnv } from "../env";
 import { sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
@@ -16,6 +17,10 @@ import { z } from "../lib/zod";
 import { recountLists } from "../lists/counts";
 import { jsonBody } from "../middleware/json-body";
 import { BookingRequestFields } from "../schemas/bookings";
+import { mergeReports, onEveryShard } from "../shards/every";
+import { probeShards } from "../shards/probe";
+import { enterShard } from "../shards/request";
+import { directoryOf, everyShard } from "../shards/shards";
 
 const requireAdminToken = createMiddleware<AppEnv>(async (c, next) => {
   const expected = c.env.ADMIN_TOKEN;
@@ -37,15 +42,17 @@ const ImportSchema = z.strictObject({
     .max(1000),
 });
 
-/** `/internal`: reconciliation of the calendars with D1, and imports of existing bookings. */
+/** `/internal`: reconciliation of the calendars with D1, the accounts and their shards, imports of existing bookings. */
 export const adminApp = new Hono<AppEnv>();
 adminApp.use(requireAdminToken, jsonBody);
 adminApp.get("/reconcile", async (c) => {
-  const [calendars, people, countDrift] = await Promise.all([
-    reconcile(c.env),
-    reconcileClaimed(c.env),
-    recountLists(c.var.db),
-  ]);
+  // Every shard in turn, its tenants' calendars with it: one report of them all.
+  const shards = await onEveryShard(c.env, (tenant) =>
+    Promise.all([reconcile(tenant), reconcileClaimed(tenant), recountLists(createDb(tenant.DB))]),
+  );
+  const calendars = mergeReports(shards.map(([report]) => report));
+  const people = mergeReports(shards.map(([, report]) => report));
+  const countDrift = shards.flatMap(([, , drift]) => drift);
   return c.json({
     ...calendars,
     claimed: people,
@@ -54,6 +61,27 @@ adminApp.get("/reconcile", async (c) => {
     consistent: calendars.consistent && people.consistent && countDrift.length === 0,
   });
 });
+/** The directory's accounts in id order, each with its shard, and the count per shard (where tenants live). */
+adminApp.get("/accounts", async (c) => {
+  const after = c.req.query("after") ?? "";
+  const limit = Number(c.req.query("limit") ?? 50);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100 || after.length > 64) {
+    throw new ApiError("validation_failed", "`limit` is 1–100 and `after` an account id.");
+  }
+  const directory = directoryOf(c.env);
+  const [page, counts] = await directory.batch([
+    directory.prepare("SELECT id, name, shard FROM businesses WHERE id > ? ORDER BY id LIMIT ?").bind(after, limit),
+    directory.prepare("SELECT shard, count(*) AS n FROM businesses GROUP BY shard"),
+  ]);
+  const data = (page?.results ?? []) as { id: string }[];
+  const counted = (counts?.results ?? []) as { shard: number; n: number }[];
+  const shards = everyShard(c.env).map((shard) => ({
+    shard,
+    businesses: counted.find((row) => row.shard === shard)?.n ?? 0,
+  }));
+  return c.json({ data, shards, next: data.length === limit ? data.at(-1)?.id : null });
+});
+
 adminApp.post(
   "/services/:serviceId/import",
   zValidator("json", ImportSchema, (result) => {
@@ -64,6 +92,9 @@ adminApp.post(
   }),
   async (c) => {
     const serviceId = c.req.param("serviceId");
+    // The service's tenant: the shard that has it (an unknown id stays on the directory: a 404).
+    const shard = await probeShards(c.env, "SELECT 1 FROM services WHERE id = ?", [serviceId]);
+    if (shard !== undefined) enterShard(c, shard);
     return c.json(await importBookings(c.env, c.var.db, serviceId, c.req.valid("json").bookings));
   },
 );

@@ -5,6 +5,8 @@ import { businesses } from "../db/schema";
 import type { BookingPageSettings, EmailSettings, Locale } from "../domain/business";
 import { ApiError } from "../lib/errors";
 import { ifMatchCondition, isUniqueViolation, nothingWritten } from "../lib/rows";
+import { forgetSlug } from "../shards/directory";
+import { directoryOf } from "../shards/shards";
 
 export type BusinessRow = typeof businesses.$inferSelect;
 
@@ -40,9 +42,47 @@ export async function businessBySlug(db: Database, slug: string): Promise<Busine
 /**
  * Replaces the given settings of the business (with If-Match tags, only if it still has one of
  * them: else 412). Nested settings (`bookingPage`, `emails`) are replaced whole, as sent. A slug
- * another business has is a 409 `slug_taken`, decided by the unique index in the same statement.
+ * another business has is a 409 `slug_taken`, decided by the directory's unique index in the same
+ * statement: slugs are unique across every shard, and the directory finds a page's shard by them.
  */
 export async function editBusiness(
+  env: Env,
+  db: Database,
+  businessId: string,
+  changes: BusinessChanges,
+  ifMatch: string[] | undefined,
+): Promise<BusinessRow> {
+  if (changes.slug !== undefined) await claimSlug(env, businessId, changes.slug);
+  let row: BusinessRow;
+  try {
+    row = await updateBusiness(db, businessId, changes, ifMatch);
+  } catch (error) {
+    // The shard kept its slug (412): the directory gets it back, so a page is found by one slug only.
+    if (changes.slug !== undefined) await claimSlug(env, businessId, (await loadBusiness(db, businessId)).slug);
+    throw error;
+  }
+  // The directory's copy of the name, which the operator's list of accounts shows.
+  if (changes.name !== undefined) {
+    await directoryOf(env).prepare("UPDATE businesses SET name = ? WHERE id = ?").bind(row.name, businessId).run();
+  }
+  return row;
+}
+
+/** Records the business's slug in the directory; a 409 when another business has it. */
+async function claimSlug(env: Env, businessId: string, slug: string | null): Promise<void> {
+  if (slug !== null) forgetSlug(slug);
+  try {
+    await directoryOf(env).prepare("UPDATE businesses SET slug = ? WHERE id = ?").bind(slug, businessId).run();
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    throw new ApiError("slug_taken", `Another business has the slug ${slug}; choose another.`, {
+      errors: [{ path: "slug", message: "Taken by another business." }],
+    });
+  }
+}
+
+/** The shard's row of the business changed as asked (`editBusiness`). */
+async function updateBusiness(
   db: Database,
   businessId: string,
   changes: BusinessChanges,

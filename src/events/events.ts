@@ -21,7 +21,12 @@ export type BookingEvent = {
 };
 
 /** The queue message: the consumer delivers every open delivery of the event (or just one). */
-export type WebhookMessage = { eventId: string; deliveryId?: string };
+export type WebhookMessage = {
+  eventId: string;
+  deliveryId?: string;
+  /** The shard of the event's business (stamped by the tenant env that sent it; absent: shard 0). */
+  shard?: number;
+};
 
 /** The event a booking change raises. */
 export function eventTypeFor(previous: BookingStatus | null, next: BookingStatus): WebhookEventType {

@@ -9,6 +9,7 @@ import { bookingProviders, bookings, calendarFeeds, providers, services } from "
 import { base64url, sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
 import { loadProvider } from "../providers/records";
+import { probeShards } from "../shards/probe";
 
 /** A feed token: `cal_` and 43 base64url characters (32 random bytes). */
 export const feedTokenPattern = /^cal_[A-Za-z0-9_-]{43}$/;
@@ -19,6 +20,12 @@ export const FEED_DAYS_AHEAD = 366;
 export const MAX_FEED_EVENTS = 2_000;
 
 const DAY_MS = 86_400_000;
+
+/** The shard of the feed a token opens (the address is all a feed reader sends), or undefined. */
+export async function shardOfFeed(env: Env, token: string): Promise<number | undefined> {
+  if (!feedTokenPattern.test(token)) return undefined;
+  return probeShards(env, "SELECT 1 FROM calendar_feeds WHERE token_hash = ?", [await sha256Hex(token)]);
+}
 
 const newFeedToken = () => `cal_${base64url(crypto.getRandomValues(new Uint8Array(32)))}`;
 

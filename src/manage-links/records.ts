@@ -9,6 +9,7 @@ import { bookingProviders, bookings, businesses, customers, providers, services 
 import { toBooking } from "../domain/booking";
 import { ApiError } from "../lib/errors";
 import { chargePublicRequest } from "../lib/public-throttle";
+import { probeShards } from "../shards/probe";
 import { type LinkedBooking, linkOpens, linkSettings } from "./present";
 import { linkKey, parseManageToken, verifyManageToken } from "./tokens";
 
@@ -27,6 +28,12 @@ export type OpenLink = {
   };
   providerNames: string[];
 };
+
+/** The shard of the booking a manage token names (its signature is checked there), or undefined. */
+export async function shardOfLink(env: Env, token: string): Promise<number | undefined> {
+  const parsed = linkSettings(env) && parseManageToken(token);
+  return parsed ? probeShards(env, "SELECT 1 FROM bookings WHERE id = ?", [parsed.bookingId]) : undefined;
+}
 
 /**
  * The booking a manage token opens now, or undefined — for a malformed, altered or foreign

@@ -2,7 +2,9 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv, KeyCheck } from "../env";
 import { apiKeyPattern, sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
-import { keyLookup, remember, rememberedCaller, settle, unauthorized, vouchedCaller } from "./key-check";
+import { forgetKeyShard, shardOfKey } from "../shards/directory";
+import { enterShard } from "../shards/request";
+import { forget, keyLookup, remember, rememberedCaller, settle, unauthorized, vouchedCaller } from "./key-check";
 import { isKnownUnknown, recordUnknown } from "./unknown-keys";
 
 /** A client that sent too many keys matching nothing: a 429 until its budget period is over. */
@@ -19,14 +21,17 @@ function tooManyUnknownKeys(budget: string | undefined): ApiError {
 
 /**
  * Resolves `Authorization: Bearer <key>` to the calling business via the SHA-256 of the key.
- * Missing, malformed, unknown and revoked keys all answer 401 without saying which. A read from
- * a key this isolate has seen owes its key check to its own D1 batch (see `key-check.ts`); the
- * check is made here, after the handler, if the handler did not make it.
+ * Missing, malformed, unknown and revoked keys all answer 401 without saying which. The key's
+ * shard comes from the directory, read once per key and isolate (src/shards/directory.ts); the
+ * rest of the request runs on that shard. A read from a key this isolate has seen owes its key
+ * check to its own D1 batch (see `key-check.ts`); the check is made here, after the handler, if
+ * the handler did not make it.
  */
 export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
   // A tool call of the MCP server: its request's key was checked a moment ago, in this isolate.
   const vouched = vouchedCaller(c.req.raw);
   if (vouched) {
+    enterShard(c, vouched.shard, true);
     c.set("caller", vouched);
     return next();
   }
@@ -43,6 +48,7 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
   const known = rememberedCaller(keyHash);
   if (known && (c.req.method === "GET" || c.req.method === "HEAD")) {
     const check: KeyCheck = { keyHash, owed: true };
+    enterShard(c, known.shard, true);
     c.set("caller", known);
     c.set("keyCheck", check);
     await next();
@@ -50,14 +56,22 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
     if (check.owed) settle(check, (await keyLookup(c.var.db).execute({ keyHash }))[0]);
     return;
   }
-  const [row] = await keyLookup(c.var.db).execute({ keyHash });
-  if (!row) {
+  const shard = known?.shard ?? (await shardOfKey(c.env, keyHash));
+  if (shard === undefined) {
     // Only keys that match nothing are throttled per address: a valid key is looked up and let
     // through whatever its address did, so one bad actor behind a shared address locks nobody out.
     const period = Number((c.env.READ_BUDGET ?? "600/60").split("/")[1]) || 60;
     if (!(await recordUnknown(keyHash, client, c.env.READ_LIMITER, period))) {
       throw tooManyUnknownKeys(c.env.READ_BUDGET);
     }
+    throw unauthorized(true);
+  }
+  enterShard(c, shard, true);
+  const [row] = await keyLookup(c.var.db).execute({ keyHash });
+  if (!row) {
+    // Revoked since the directory was read, or the business moved: the next request reads it anew.
+    forgetKeyShard(keyHash);
+    forget(keyHash);
     throw unauthorized(true);
   }
 

@@ -2,7 +2,7 @@
  * A read checks its API key in its own D1 round trip. A key never moves to another business;
  * only revocation changes, and revocation is immediate. So the isolate remembers callers by key
  * hash (at most 1,000), and a read from a remembered key is answered only once its key was found
- * live in D1 during that same request: as the first statement of the handler's batch
+ * live on its business's shard during that same request: as the first statement of the handler's batch
  * (`readWithKey`), or, for a handler that did not fold it in, in one lookup after the handler and
  * before the answer leaves. Writes always look their key up first.
  */
@@ -53,7 +53,9 @@ export const forget = (keyHash: string): void => void remembered.delete(keyHash)
 
 /**
  * The live key with this hash and its business, prepared once per isolate. Its columns have
- * distinct names (`id`, `business_id`, `name`, `link_key_version`): a D1 batch answers rows keyed by column name.
+ * distinct names (`id`, `business_id`, `name`, `link_key_version`, `shard`): a D1 batch answers rows keyed by
+ * column name. It runs on the business's shard (its copy of the key and the business is the one
+ * revocation and settings change), so a read folds it into the batch of its own queries.
  */
 export const keyLookup = (db: Database) =>
   preparedOnce(db, "api-key", () =>
@@ -63,6 +65,7 @@ export const keyLookup = (db: Database) =>
         businessId: apiKeys.businessId,
         businessName: businesses.name,
         linkKeyVersion: businesses.linkKeyVersion,
+        shard: businesses.shard,
       })
       .from(apiKeys)
       .innerJoin(businesses, eq(businesses.id, apiKeys.businessId))

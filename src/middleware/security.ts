@@ -41,7 +41,15 @@ export const corsFromEnv = () =>
     if (allowed.length === 0) return next();
     return cors({
       origin: allowed.includes("*") ? "*" : allowed,
-      allowHeaders: ["Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match", "X-Request-Id"],
+      allowHeaders: [
+        "Authorization",
+        "Content-Type",
+        "Idempotency-Key",
+        "If-Match",
+        "If-None-Match",
+        "X-Request-Id",
+        "X-D1-Bookmark",
+      ],
       allowMethods: ["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
       exposeHeaders: [
         "Location",
@@ -52,6 +60,7 @@ export const corsFromEnv = () =>
         "Retry-After",
         "RateLimit",
         "RateLimit-Policy",
+        "X-D1-Bookmark",
       ],
       maxAge: 600,
     })(c, next);

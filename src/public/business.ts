@@ -8,6 +8,7 @@ import type { Database } from "../db/client";
 import type { Locale } from "../domain/business";
 import { ApiError } from "../lib/errors";
 import { linkSettings } from "../manage-links/present";
+import { shardOfSlug } from "../shards/directory";
 import { chargeAddress, chargeBusiness } from "./throttle";
 
 /** What a page and its public JSON may know of the business: never its customers or keys. */
@@ -33,6 +34,11 @@ const slugPattern = /^[a-z0-9][a-z0-9-]{1,38}[a-z0-9]$/;
 
 /** Whether a page could be at `slug` on this deployment at all (else no lookup is made). */
 export const mayHavePage = (env: Env, slug: string) => slugPattern.test(slug) && linkSettings(env) !== undefined;
+
+/** The shard of the business whose booking page could be at `slug` (the directory knows every slug). */
+export async function shardOfPage(env: Env, slug: string): Promise<number | undefined> {
+  return mayHavePage(env, slug) ? ((await shardOfSlug(env, slug)) ?? undefined) : undefined;
+}
 
 /** The business whose booking page is at `slug`, or a 404 that says nothing more. */
 export async function openPage(env: Env, db: Database, slug: string): Promise<PageBusiness> {

@@ -12,6 +12,8 @@ import { raiseFailure } from "../messages/alert";
 import { giveUp } from "../messages/claim";
 import type { Mailer } from "../messages/mailer";
 import { sendMessages } from "../messages/send";
+import { batchesByShard } from "../shards/every";
+import { shardOfEnv, tenantEnv } from "../shards/shards";
 import { signedHeaders } from "./signing";
 
 /** Seconds to wait before retry n (after the n-th failed try); the queue allows max_retries = 6. */
@@ -130,6 +132,12 @@ export async function deliverWebhooks(
   present: PresentPayload,
   mailer: Mailer,
 ): Promise<void> {
+  // The Worker's own env: each message on the shard it names.
+  if (shardOfEnv(env) === undefined) {
+    for (const [shard, part] of batchesByShard(batch))
+      await deliverWebhooks(part, tenantEnv(env, shard), present, mailer);
+    return;
+  }
   const db = createDb(env.DB);
   for (const message of batch.messages) {
     let failed = false;
@@ -150,6 +158,10 @@ export async function deliverWebhooks(
 
 /** Consumer of the dead-letter queue: the queue gave up on these deliveries. */
 export async function deadLetterWebhooks(batch: MessageBatch<WebhookMessage>, env: Env): Promise<void> {
+  if (shardOfEnv(env) === undefined) {
+    for (const [shard, part] of batchesByShard(batch)) await deadLetterWebhooks(part, tenantEnv(env, shard));
+    return;
+  }
   const db = createDb(env.DB);
   for (const message of batch.messages) {
     const now = new Date().toISOString();

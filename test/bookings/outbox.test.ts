@@ -273,7 +273,7 @@ describe("happy", () => {
       state.storage.sql.exec<{ record: string }>("SELECT record FROM bookings WHERE id = ?", booking.id).one(),
     );
     expect((await api("POST", `/bookings/${booking.id}/cancel`, { key: s.apiKey })).status).toBe(200);
-    await persistBookings(env.DB, [JSON.parse(stale.record) as StoredBooking]);
+    await persistBookings(env.DB_0, [JSON.parse(stale.record) as StoredBooking]);
     expect(await d1Bookings(s.businessId)).toMatchObject([{ id: booking.id, status: "CANCELLED", version: 2 }]);
   });
 });

@@ -235,7 +235,7 @@ describe("DELETE /customers/{id} with a booking only its calendar knows", () => 
     expect(row).toMatchObject({ customerId: customer.id, ...erasedDetails(customer.id), notes: null, version: 2 });
     const d1 = await Promise.all(
       ["customers", "bookings", "webhook_events"].map((t) =>
-        env.DB.prepare(`SELECT * FROM ${t} WHERE business_id = ?`).bind(s.businessId).all(),
+        env.DB_0.prepare(`SELECT * FROM ${t} WHERE business_id = ?`).bind(s.businessId).all(),
       ),
     );
     expect(leaks(d1)).toEqual([]);

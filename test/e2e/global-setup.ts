@@ -40,7 +40,7 @@ declare module "vitest" {
 const generatedDir = path.join(import.meta.dirname, ".generated");
 /** Startup (migrations, wrangler, workerd, seeding) takes ~30 s on a loaded 2-core machine. */
 const STARTUP_TIMEOUT_MS = Number(process.env.E2E_STARTUP_TIMEOUT_MS ?? 240_000);
-/** `account:key issue` applies migrations (none left to apply) and runs one SQL batch: two wrangler runs. */
+/** `account:key issue` applies migrations to the directory and each shard (none left), reads the shard, inserts on it and in the directory: six wrangler runs. */
 const ISSUE_TIMEOUT_MS = 120_000;
 const root = path.resolve(import.meta.dirname, "..", "..");
 

@@ -87,7 +87,16 @@ describe("actual requests", () => {
     expect(res.headers.get("Access-Control-Allow-Origin")).toBe(allowed);
     expect(listOf(res.headers.get("Vary")).has("origin")).toBe(true);
     const exposed = listOf(res.headers.get("Access-Control-Expose-Headers"));
-    for (const h of ["etag", "location", "link", "x-request-id", "retry-after", "ratelimit", "ratelimit-policy"]) {
+    for (const h of [
+      "etag",
+      "location",
+      "link",
+      "x-request-id",
+      "retry-after",
+      "ratelimit",
+      "ratelimit-policy",
+      "x-d1-bookmark",
+    ]) {
       expect(exposed.has(h), `Expose-Headers has ${h}`).toBe(true);
     }
     // Security headers stay on.

@@ -23,9 +23,9 @@ const BOUND = 200;
 function measuring() {
   const counter = { rowsRead: 0 };
   const d1 = {
-    prepare: (sql: string) => env.DB.prepare(sql),
+    prepare: (sql: string) => env.DB_0.prepare(sql),
     batch: async (statements: D1PreparedStatement[]) => {
-      const results = await env.DB.batch(statements);
+      const results = await env.DB_0.batch(statements);
       for (const result of results) counter.rowsRead += result.meta.rows_read;
       return results;
     },
@@ -43,7 +43,7 @@ beforeAll(async () => {
   serviceId = service.id;
   const customer = await createCustomer(account.apiKey);
   // One statement each: a recursive series, one row per number, every trigger firing per row.
-  await env.DB.prepare(
+  await env.DB_0.prepare(
     `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ?4 - 1)
      INSERT INTO bookings (id, business_id, service_id, customer_id, customer_name, customer_email, start_time,
        end_time, status, version, created_at, updated_at)
@@ -55,7 +55,7 @@ beforeAll(async () => {
   )
     .bind(businessId, serviceId, customer.id, BOOKINGS)
     .run();
-  await env.DB.prepare(
+  await env.DB_0.prepare(
     `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ?2 - 1)
      INSERT INTO customers (id, business_id, name, email, email_normalized, name_normalized, created_at, updated_at)
      SELECT printf('cus_seed%08d', i), ?1, printf('Person %d', i), printf('person%d@example.com', i),
@@ -78,7 +78,7 @@ describe("rows read per list request, 100,000 bookings and customers", () => {
   });
 
   it("a cursor page 90,000 rows deep, both ways", async () => {
-    const deep = (await env.DB.prepare(
+    const deep = (await env.DB_0.prepare(
       "SELECT start_time, id FROM bookings WHERE business_id = ? ORDER BY start_time DESC, id DESC LIMIT 1 OFFSET 90000",
     )
       .bind(businessId)

@@ -55,7 +55,7 @@ async function watchedBusiness(): Promise<Mailing> {
 
 /** The business's messages in D1, with the hour each was counted against. */
 async function messagesInD1(businessId: string) {
-  const { results } = await env.DB.prepare("SELECT id, status, reason, hour FROM messages WHERE business_id = ?")
+  const { results } = await env.DB_0.prepare("SELECT id, status, reason, hour FROM messages WHERE business_id = ?")
     .bind(businessId)
     .all<{ id: string; status: string; reason: string | null; hour: string | null }>();
   return results;
@@ -63,7 +63,7 @@ async function messagesInD1(businessId: string) {
 
 /** The deliveries of the business's `email.failed` events, with their event's id. */
 async function failureDeliveries(businessId: string) {
-  const { results } = await env.DB.prepare(
+  const { results } = await env.DB_0.prepare(
     "SELECT event_id AS eventId, status, attempts FROM webhook_deliveries WHERE business_id = ? AND event_type = 'email.failed'",
   )
     .bind(businessId)

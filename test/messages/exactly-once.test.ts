@@ -153,11 +153,11 @@ describe("faults in the sender", () => {
     );
     const message = await recorded(m.apiKey, booking.id);
     // A consumer claims it, and is reset before it sends or records anything.
-    expect(await claim(env.DB, message.id, Date.now(), 25)).toBeDefined();
+    expect(await claim(env.DB_0, message.id, Date.now(), 25)).toBeDefined();
     expect(await redeliver(eventOf(message.id))).toBe(true);
     expect(triesOf(message.id)).toEqual([]);
     // A minute later the lease has lapsed.
-    await env.DB.prepare("UPDATE messages SET lease_until = ? WHERE id = ?")
+    await env.DB_0.prepare("UPDATE messages SET lease_until = ? WHERE id = ?")
       .bind(new Date(Date.now() - 1).toISOString(), message.id)
       .run();
     expect(await redeliver(eventOf(message.id), 3)).toBe(false);

@@ -4,7 +4,17 @@ import { describe, expect, it } from "vitest";
 import { apiKeyRecord } from "../../src/accounts/accounts";
 import { apiKeys } from "../../src/db/schema";
 import { generateApiKey } from "../../src/lib/crypto";
-import { api, createAccount, createCustomer, createService, db, insertBooking, json, problem } from "../support/api";
+import {
+  api,
+  createAccount,
+  createCustomer,
+  createService,
+  db,
+  insertBooking,
+  json,
+  problem,
+  storeKey,
+} from "../support/api";
 
 /** A 401 `unauthorized` problem with the Bearer challenge; `keySent` adds `error="invalid_token"`. */
 async function expectUnauthorized(res: Response, keySent: boolean) {
@@ -110,9 +120,7 @@ describe("errors", () => {
     ];
     for (const [i, path] of reads.entries()) {
       const key = generateApiKey("test");
-      await db()
-        .insert(apiKeys)
-        .values(await apiKeyRecord(`key_read_${i}`, t.owner.businessId, key));
+      await storeKey(await apiKeyRecord(`key_read_${i}`, t.owner.businessId, key));
       expect((await api("GET", path, { key })).status).not.toBe(401);
       await db()
         .update(apiKeys)
@@ -186,7 +194,7 @@ describe("unknown keys", () => {
     await problem(await api("GET", "/services", { key }), 401, "unauthorized");
     // Were D1 asked again, this row would now let the key in; the cache answers instead.
     const record = await apiKeyRecord("key_unknown_then_stored", businessId, key);
-    await db().insert(apiKeys).values(record);
+    await storeKey(record);
     await problem(await api("GET", "/services", { key }), 401, "unauthorized");
   });
 });

@@ -197,7 +197,7 @@ describe("errors", () => {
 
   it("a database failure is a 500 internal_error without SQL, and is logged with the request id", async () => {
     const { apiKey } = await createAccount();
-    await env.DB.prepare(
+    await env.DB_0.prepare(
       "CREATE TRIGGER IF NOT EXISTS test_boom BEFORE INSERT ON customers WHEN NEW.email = 'boom@example.com' " +
         "BEGIN SELECT RAISE(ABORT, 'SQL boom from a test trigger'); END",
     ).run();
@@ -219,7 +219,7 @@ describe("errors", () => {
   it("a corrupt stored row is a 500 internal_error without a stack trace", async () => {
     const { apiKey, businessId } = await createAccount();
     const now = new Date().toISOString();
-    await env.DB.prepare(
+    await env.DB_0.prepare(
       "INSERT INTO services (id, business_id, name, duration_minutes, slot_interval_minutes, timezone, weekly_schedule, created_at, updated_at) VALUES (?, ?, 'Broken', 30, 30, 'UTC', '{not json', ?, ?)",
     )
       .bind("svc_corrupt", businessId, now, now)

@@ -216,7 +216,7 @@ describe("deep pages: a page skips at most 10,000 items", () => {
   it("Link next and last stop at the deepest page while total stays true", async () => {
     const account = await createAccount();
     // 10,003 customers in one statement: at limit 1 the deepest page is 10,001.
-    await env.DB.prepare(
+    await env.DB_0.prepare(
       `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10003)
        INSERT INTO customers (id, business_id, name, email, email_normalized, name_normalized, created_at, updated_at)
        SELECT printf('cus_deep%06d', i), ?1, 'Deep ' || i, 'deep' || i || '@example.com', 'deep' || i || '@example.com',

@@ -17,7 +17,7 @@ afterEach(() => vi.restoreAllMocks());
 /** Makes D1 fail inserts of customers with this e-mail with `message`, as the database itself. */
 async function failCustomerInsert(email: string, message: string) {
   const name = `test_fail_${crypto.randomUUID().replaceAll("-", "")}`;
-  await env.DB.prepare(
+  await env.DB_0.prepare(
     `CREATE TRIGGER ${name} BEFORE INSERT ON customers WHEN NEW.email = '${email}' BEGIN SELECT RAISE(ABORT, '${message}'); END`,
   ).run();
 }

@@ -71,7 +71,7 @@ describe("a series whose room's calendar fails a claim", () => {
     const c = await clinic();
     const room = (await createResource(c.apiKey, { name: "Gym" })).id as string;
     const rehab = await createService(c.apiKey, { name: "Rehab", providerIds: [c.therapist], resourceIds: [room] });
-    const loaded = await loadBookableService(createDb(env.DB), c.businessId, rehab.id, { providerId: c.therapist });
+    const loaded = await loadBookableService(createDb(env.DB_0), c.businessId, rehab.id, { providerId: c.therapist });
     const entry = calendarStub(c.businessId, rehab.id);
     const first = Date.parse(at(3, "12:00"));
     const times = [0, 1, 2].map((d) => ({ start: first + d * 86_400_000, end: first + d * 86_400_000 + 1_800_000 }));
@@ -129,7 +129,7 @@ describe("a refused series whose service's calendar cannot be read for the confl
     expect(refused.conflicts).toEqual([
       { startTime: new Date(weeksAfter(start, 1)).toISOString(), reason: "fully_booked" },
     ]);
-    expect(await createDb(env.DB).select().from(series).where(eq(series.businessId, c.businessId))).toEqual([]);
+    expect(await createDb(env.DB_0).select().from(series).where(eq(series.businessId, c.businessId))).toEqual([]);
     expect(await d1Bookings(c.businessId)).toHaveLength(1);
 
     const res = await postSeries(c.apiKey, seriesBody(c.open, start, "FREQ=WEEKLY;COUNT=3", { onConflict: "skip" }));

@@ -70,7 +70,7 @@ async function drain(c: Crew) {
 }
 
 const seriesRows = (businessId: string) =>
-  createDb(env.DB).select().from(series).where(eq(series.businessId, businessId));
+  createDb(env.DB_0).select().from(series).where(eq(series.businessId, businessId));
 
 describe("a create refused by a closed room, 50 people and 5 rooms", () => {
   it("409 no_provider_available, as when every person was tried; each calendar asked at most once, nothing held", async () => {

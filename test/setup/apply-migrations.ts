@@ -9,5 +9,8 @@ declare global {
   }
 }
 
-// Idempotent: only migrations not yet applied to this file's isolated D1 run.
+// Idempotent: only migrations not yet applied to this file's isolated D1 run. The same
+// migrations make the directory and every shard.
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+await applyD1Migrations(env.DB_0, env.TEST_MIGRATIONS);
+await applyD1Migrations(env.DB_1, env.TEST_MIGRATIONS);

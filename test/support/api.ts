@@ -8,17 +8,45 @@ import { bind, readBatch } from "../../src/db/prepared";
 import { apiKeys, type BookingRow, bookings, businesses } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
 
-export const db = () => createDb(env.DB);
+/** Shard 0, where `createAccount` puts a business unless told another shard. */
+export const db = () => createDb(env.DB_0);
+
+/** The Drizzle handle of shard `n` (`DB_<n>`), and of the directory (`DB`). */
+export const shardDb = (shard: number) => createDb(shard === 1 ? env.DB_1 : env.DB_0);
+export const directoryDb = () => createDb(env.DB);
+
+/** The shard the directory names for a business. */
+export async function shardOf(businessId: string): Promise<number> {
+  const row = await env.DB.prepare("SELECT shard FROM businesses WHERE id = ?")
+    .bind(businessId)
+    .first<{ shard: number }>();
+  if (!row) throw new Error(`no business ${businessId} in the directory`);
+  return row.shard;
+}
 
 export const origin = "http://api.test";
 
 export type TestAccount = { businessId: string; apiKey: string };
 
-/** Creates a business with one API key, as the CLI does. */
-export async function createAccount(name = "Test Business"): Promise<TestAccount> {
+/**
+ * Creates a business with one API key, as the CLI does: its rows on its shard (0 unless told),
+ * then in the directory, which names the shard.
+ */
+export async function createAccount(name = "Test Business", shard = 0): Promise<TestAccount> {
   const account = await newAccount(name, "test");
-  await db().batch([db().insert(businesses).values(account.business), db().insert(apiKeys).values(account.apiKey)]);
+  const business = { ...account.business, shard };
+  for (const target of [shardDb(shard), directoryDb()]) {
+    await target.batch([target.insert(businesses).values(business), target.insert(apiKeys).values(account.apiKey)]);
+  }
   return { businessId: account.business.id, apiKey: account.plaintextKey };
+}
+
+/**
+ * Stores another key of a business, as `npm run account:key -- issue` does: on the business's
+ * shard (0 unless told; revoking it there is what counts) and in the directory.
+ */
+export async function storeKey(record: typeof apiKeys.$inferInsert, shard = 0): Promise<void> {
+  for (const target of [shardDb(shard), directoryDb()]) await target.insert(apiKeys).values(record);
 }
 
 type RequestOptions = { key?: string | null; body?: unknown; headers?: Record<string, string>; rawBody?: BodyInit };
@@ -98,12 +126,13 @@ export async function insertBooking(businessId: string, fields: BookingFields): 
     ...fields,
   };
   const providerIds = row.providerIds ?? (row.providerId ? [row.providerId] : []);
-  await db()
+  const shard = await shardOf(businessId);
+  await shardDb(shard)
     .insert(bookings)
     .values({ ...row, providerIds });
   await readBatch(
-    env.DB,
-    assignmentWrites(db()).map((query) => bind(query, { id: row.id })),
+    shard === 1 ? env.DB_1 : env.DB_0,
+    assignmentWrites(shardDb(shard)).map((query) => bind(query, { id: row.id })),
   );
   return row;
 }

@@ -4,8 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { newApiKey } from "../../src/accounts/accounts";
-import { apiKeys } from "../../src/db/schema";
-import { api, db } from "./api";
+import { api, storeKey } from "./api";
 
 export { awayFromWindowEdge } from "./api";
 
@@ -21,7 +20,7 @@ export function budgetOf(name: "READ_BUDGET" | "WRITE_BUDGET"): { limit: number;
 /** A second API key for an existing business (as `npm run account:key` would issue). */
 export async function addApiKey(businessId: string): Promise<string> {
   const key = await newApiKey(businessId, "test");
-  await db().insert(apiKeys).values(key.record);
+  await storeKey(key.record);
   return key.plaintext;
 }
 

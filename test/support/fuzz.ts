@@ -8,17 +8,9 @@ import { eq, getTableColumns, getTableName } from "drizzle-orm";
 import fc from "fast-check";
 import { expect } from "vitest";
 import { newApiKey } from "../../src/accounts/accounts";
-import {
-  apiKeys,
-  bookings,
-  customers,
-  idempotencyKeys,
-  providers,
-  serviceProviders,
-  services,
-} from "../../src/db/schema";
+import { bookings, customers, idempotencyKeys, providers, serviceProviders, services } from "../../src/db/schema";
 import { problemTypes } from "../../src/lib/errors";
-import { api, createAccount, db, json, serviceBody } from "./api";
+import { api, createAccount, db, json, serviceBody, storeKey } from "./api";
 import { allDay, calendarStub } from "./bookings";
 
 export const MINUTE_MS = 60_000;
@@ -83,7 +75,7 @@ export class KeyRing {
     this.used += 1;
     if (this.used > this.rotateAfter) {
       const minted = await newApiKey(this.businessId, "test");
-      await db().insert(apiKeys).values(minted.record);
+      await storeKey(minted.record);
       this.current = minted.plaintext;
       this.used = 1;
     }
@@ -157,7 +149,7 @@ const dumpSql = `SELECT ${tenantTables
 
 /** Everything a business has stored in D1, plus the calendars of the given services. */
 export async function storedState(businessId: string, calendarServiceIds: readonly string[] = []) {
-  const tables = await env.DB.prepare(dumpSql).bind(businessId).first();
+  const tables = await env.DB_0.prepare(dumpSql).bind(businessId).first();
   const calendars = await Promise.all(calendarServiceIds.map((id) => calendarStub(businessId, id).snapshot()));
   return { tables, calendars };
 }

@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { newApiKey } from "../../src/accounts/accounts";
 import { apiKeys } from "../../src/db/schema";
-import { api, db, problem } from "./api";
+import { api, db, problem, storeKey } from "./api";
 
 /** Asserts a 401 `unauthorized` with the Bearer challenge (`error="invalid_token"` once a key was sent). */
 export async function expectUnauthorized(res: Response, keySent: boolean) {
@@ -23,7 +23,7 @@ export async function expectUnauthorized(res: Response, keySent: boolean) {
  */
 export async function revokedKey(businessId: string): Promise<string> {
   const { record, plaintext } = await newApiKey(businessId, "test");
-  await db().insert(apiKeys).values(record);
+  await storeKey(record);
   const used = await api("GET", "/services", { key: plaintext });
   expect(used.status).toBe(200);
   await db().update(apiKeys).set({ revokedAt: new Date().toISOString() }).where(eq(apiKeys.id, record.id));

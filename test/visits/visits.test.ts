@@ -186,7 +186,7 @@ describe("faults", () => {
     const s = await spa();
     const [stylist] = s.stylists as [string];
     const start = at(3, "11:00");
-    const db = createDb(env.DB);
+    const db = createDb(env.DB_0);
     const [cut, colour] = await Promise.all(
       [s.cut, s.colour].map((id) => loadBookableService(db, s.businessId, id, { providerId: stylist })),
     );

@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import { commandOf, learnShard, storedTenantEnv } from "../../shards/object-shard";
 import type {
   ClaimCommand,
   ClaimedSettings,
@@ -35,9 +36,17 @@ export abstract class ClaimedCalendar<S extends ClaimedSettings> extends Durable
     ownMigrations: string[] = [],
   ) {
     super(ctx, env);
+    // The tenant's shard, as the last call told it (src/shards/object-shard.ts).
+    this.env = storedTenantEnv(ctx, env);
     this.sql = ctx.storage.sql;
     ctx.storage.transactionSync(() => migrate(this.sql, [...claimedMigrations(settingsTable), ...ownMigrations]));
     this.claims = new ClaimStore(this.sql);
+  }
+
+  /** Runs a tenant's call on the tenant's shard, which the object keeps for its alarms. */
+  async onShard(shard: number, method: string, args: unknown[]): Promise<unknown> {
+    this.env = learnShard(this.ctx, this.env, shard);
+    return commandOf(this, method)(...args);
   }
 
   /** Why the owner cannot take this claim beside the `overlapping` live ones, or null. */

@@ -26,9 +26,13 @@ export class ProviderCalendar extends ClaimedCalendar<ProviderSnapshot> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env, "provider");
+    const object = () => this.env;
     this.staff = new StaffCalendars({
       storage: ctx.storage,
-      env,
+      // The tenant env as it stands (the shard may be learnt after construction).
+      get env() {
+        return object();
+      },
       fetcher: (request) => this.send(request),
       limits: () => this.readLimits(),
       person: () => {

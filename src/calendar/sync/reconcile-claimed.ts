@@ -9,6 +9,8 @@ import { and, asc, eq, gt, inArray } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { createDb, type Database } from "../../db/client";
 import { bookingProviders, bookingResources, bookings, providers, resources } from "../../db/schema";
+import { mergeReports, onEveryShard } from "../../shards/every";
+import { shardOfEnv } from "../../shards/shards";
 import type { ClaimedKind, HeldClaim } from "../claim-types";
 import { claimedCalendarOf } from "../stubs";
 
@@ -51,6 +53,10 @@ export async function reconcileClaimed(
   env: Env,
   scope: { businessId?: string } = {},
 ): Promise<ClaimedReconciliationReport> {
+  // The Worker's own env: every shard in turn, one report of them all.
+  if (shardOfEnv(env) === undefined) {
+    return mergeReports(await onEveryShard(env, (tenant) => reconcileClaimed(tenant, scope)));
+  }
   const db = createDb(env.DB);
   const report: ClaimedReconciliationReport = {
     providers: 0,

@@ -6,6 +6,8 @@ import { and, asc, eq, gt, isNull } from "drizzle-orm";
 import { createDb, type Database } from "../../db/client";
 import { bookings, holds, services } from "../../db/schema";
 import type { BookingStatus } from "../../domain/booking";
+import { mergeReports, onEveryShard } from "../../shards/every";
+import { shardOfEnv } from "../../shards/shards";
 import { CALENDAR_KEEPS_PAST_MS } from "../retention";
 import { serviceCalendarOf } from "../stubs";
 
@@ -69,6 +71,8 @@ export async function* everyService(db: Database, businessId?: string) {
 
 /** Walks all services (or one business's) page by page and diffs each calendar's snapshot against D1. */
 export async function reconcile(env: Env, scope: { businessId?: string } = {}): Promise<ReconciliationReport> {
+  // The Worker's own env: every shard in turn, one report of them all.
+  if (shardOfEnv(env) === undefined) return mergeReports(await onEveryShard(env, (tenant) => reconcile(tenant, scope)));
   const db = createDb(env.DB);
   const report: ReconciliationReport = { services: 0, bookings: 0, differences: [], unreadable: [], consistent: true };
   const horizon = new Date(Date.now() - CALENDAR_KEEPS_PAST_MS).toISOString();

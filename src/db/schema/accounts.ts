@@ -34,6 +34,11 @@ export const businesses = sqliteTable(
     emails: text("emails", { mode: "json" }).notNull().default({ enabled: false }).$type<EmailSettings>(),
     /** Moves forward on every change of the settings: the ETag. */
     version: integer("version").notNull().default(1),
+    /**
+     * The tenant shard (binding `DB_<shard>`) holding the business's records; chosen when the
+     * account is made (src/shards/placement.ts). The directory's row is the one that counts.
+     */
+    shard: integer("shard").notNull().default(0),
   },
   (t) => [uniqueIndex("businesses_slug_uq").on(t.slug)],
 );

@@ -32,6 +32,13 @@ const headerDefinitions = {
     // Only replays carry it.
     required: false,
   },
+  "X-D1-Bookmark": {
+    description:
+      "The D1 bookmark this request left. Sent back as a request header, the read sees at least that state (docs: reads from replicas).",
+    schema: { type: "string", maxLength: 128, example: "00000000-00000005-00000000-00000000000000000000000000000000" },
+    // Keyed answers that touched the database carry it.
+    required: false,
+  },
   "Retry-After": {
     description: "Seconds to wait before retrying.",
     schema: { type: "integer", minimum: 0, example: 60 },

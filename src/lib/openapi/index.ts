@@ -93,7 +93,7 @@ export function publicProblemResponses(...statuses: ProblemStatus[]) {
 
 /**
  * A JSON success response of an authenticated route: `RateLimit-Policy` and `X-Request-Id`,
- * plus the headers named (e.g. `{ required: ["Location"] }` on a 201).
+ * plus the headers named (e.g. `{ required: ["Location"] }` on a 201), and the D1 bookmark.
  */
 export function jsonResponse<T extends z.ZodType>(
   description: string,
@@ -102,7 +102,10 @@ export function jsonResponse<T extends z.ZodType>(
 ) {
   return {
     description,
-    headers: responseHeaders(["RateLimit-Policy", ...(headers.required ?? [])], headers.optional),
+    headers: responseHeaders(
+      ["RateLimit-Policy", ...(headers.required ?? [])],
+      [...(headers.optional ?? []), "X-D1-Bookmark"],
+    ),
     content: { "application/json": { schema } },
   };
 }
@@ -121,7 +124,7 @@ export const pageResponse = <T extends z.ZodType>(description: string, schema: T
 /** A response without a body of an authenticated route (204, 304). */
 export const emptyResponse = (description: string, required: HeaderName[] = []) => ({
   description,
-  headers: responseHeaders(["RateLimit-Policy", ...required]),
+  headers: responseHeaders(["RateLimit-Policy", ...required], ["X-D1-Bookmark"]),
 });
 
 /** Responses for routes with a JSON body: malformed, oversized, wrong media type, invalid. */

@@ -28,7 +28,7 @@ const route = createRoute({
 export const registerUpdateBusiness = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const changes = c.req.valid("json");
-    const row = await editBusiness(c.var.db, c.var.caller.businessId, changes, ifMatchTags(c));
+    const row = await editBusiness(c.env, c.var.db, c.var.caller.businessId, changes, ifMatchTags(c));
     // Callers carry the business's name: the next request of each of its keys reads it anew.
     if (changes.name !== undefined) forgetCallersOf(c.var.caller.businessId);
     c.header("ETag", etagOf(row.version));

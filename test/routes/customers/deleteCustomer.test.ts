@@ -149,7 +149,7 @@ describe("happy", () => {
     // Nothing stored keeps them either: D1 and the calendar's own tables.
     const tables = ["customers", "bookings", "idempotency_keys", "webhook_events"];
     for (const table of tables) {
-      const { results } = await env.DB.prepare(`SELECT * FROM ${table}`).all();
+      const { results } = await env.DB_0.prepare(`SELECT * FROM ${table}`).all();
       expect(leaks(JSON.stringify(results)), table).toEqual([]);
     }
     const stored = await runInDurableObject(

@@ -107,7 +107,7 @@ describe("security", () => {
   it("D1 keeps no client address: a keyed hash of it, per service", async () => {
     const f = await pageBusiness();
     const hold = await heldOnPage(f.slug, f.serviceId, at(3, "10:00"), "203.0.113.55");
-    const row = await env.DB.prepare("SELECT api_key_id FROM holds WHERE id = ?")
+    const row = await env.DB_0.prepare("SELECT api_key_id FROM holds WHERE id = ?")
       .bind(hold.id)
       .first<{ api_key_id: string }>();
     expect(row?.api_key_id).toMatch(new RegExp(`^page:${f.serviceId}:[A-Za-z0-9_-]{22}$`));

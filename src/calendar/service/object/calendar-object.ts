@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import { commandOf, learnShard, storedTenantEnv } from "../../../shards/object-shard";
 import { queuePublisher } from "../../sync/event-relay";
 import { d1Writer } from "../../sync/persist";
 import { WriteBehind, type WriteBehindSinks } from "../../sync/write-behind";
@@ -19,6 +20,8 @@ export abstract class CalendarObject extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    // The tenant's shard, as the last call told it (src/shards/object-shard.ts).
+    this.env = storedTenantEnv(ctx, env);
     const sinks = this.sinks();
     this.tables = openTables(ctx.storage, sinks.publish);
     this.writeBehind = new WriteBehind(ctx.storage, this.tables, sinks.writeToD1);
@@ -28,6 +31,12 @@ export abstract class CalendarObject extends DurableObject<Env> {
       await this.tables.alarm.load();
       this.armForPending();
     });
+  }
+
+  /** Runs a tenant's call on the tenant's shard, which the object keeps for its alarms. */
+  async onShard(shard: number, method: string, args: unknown[]): Promise<unknown> {
+    this.env = learnShard(this.ctx, this.env, shard);
+    return commandOf(this, method)(...args);
   }
 
   /** What the flows (flows/) need of this object. */
@@ -70,8 +79,11 @@ export abstract class CalendarObject extends DurableObject<Env> {
     if (next.length > 0) this.tables.alarm.arm(Math.max(Math.min(...next), Date.now()));
   }
 
-  /** Where committed changes go: D1 and the webhook queue. */
+  /** Where committed changes go: the tenant's shard and the webhook queue (read at each write: the shard may be learnt later). */
   protected sinks(): WriteBehindSinks {
-    return { writeToD1: d1Writer(this.env.DB), publish: queuePublisher(this.env.WEBHOOK_QUEUE) };
+    return {
+      writeToD1: (records, events) => d1Writer(this.env.DB)(records, events),
+      publish: (events) => queuePublisher(this.env.WEBHOOK_QUEUE)(events),
+    };
   }
 }

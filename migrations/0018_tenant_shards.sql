@@ -1,0 +1,1 @@
+ALTER TABLE `businesses` ADD `shard` integer DEFAULT 0 NOT NULL;
