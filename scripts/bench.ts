@@ -185,7 +185,7 @@ try {
   log(`bench: seeded ${seeded} bookings at ${seedRate}/s`);
 
   const health = await run("GET /health", { connections: 10, request: { path: "/api/v1/health" } });
-  // The issue's /health target is against a one-line Worker without the assets router (the API
+  // The /health target is against a one-line Worker without the assets router (the API
   // is served without it, as Cloudflare routes it): three rounds of the two side by side.
   const bareFloor = await startCalibrationServer({ assets: false });
   const healthPath = { connections: 10, request: { path: "/api/v1/health" } };

@@ -1,9 +1,10 @@
 /**
- * The slot calendar of one day of a service done by three people, as issue 41 measures it: a
- * 5-minute service open all day (288 slots) with three providers, each with bookings that day,
- * made through the API (unnamed, so the calendar assigns them). `limits` sets every limit the
- * API has — the service's per day and per week and per customer, each person's per day — high
- * enough that the day stays bookable, so the two shapes answer the same slots.
+ * The slot calendar of one day of a service done by three people, as the limits bench and the
+ * profiles measure it (scripts/bench/limits.ts, profile.ts): a 5-minute service open all day (288
+ * slots) with three providers, each with bookings that day, made through the API (unnamed, so the
+ * calendar assigns them). `limits` sets every limit the API has — the service's per day and per
+ * week and per customer, each person's per day — high enough that the day stays bookable, so the
+ * two shapes answer the same slots.
  */
 import { bookingBody, call, provider, service, slotOfDay, slotTime } from "./seed.ts";
 

@@ -1,13 +1,15 @@
 /**
- * Issue 41's speed targets, side by side in one run: this bundle and an earlier commit's
- * (`--baseline`, default BASELINE: the commit the issue measured) served at once, each with the
- * same day of three people (scripts/bench/day-of-three.ts).
+ * What booking limits may cost, side by side in one run: this bundle and an earlier commit's
+ * (`--baseline`, default BASELINE: the last commit before the slot calendar was made faster and
+ * limits were added) served at once, each with the same day of three people
+ * (scripts/bench/day-of-three.ts).
  *
  * - The day's slot calendar with every limit set, on this bundle, over the same day without
  *   limits on the earlier bundle: requests/s, target ≥ 1.25×. The same day without limits on
  *   this bundle is measured beside it too (what the limits cost on this bundle).
- * - A create with every limit set over one without, both on this bundle, one connection: p50,
- *   target ≤ 1.1×.
+ * - A create with every limit set over one without, both on this bundle, one connection: p50
+ *   and mean latency, target ≤ 1.1× of the mean (p50s are whole milliseconds, too coarse a step
+ *   at this size).
  *
  * Each pair alternates three rounds (scripts/bench/pairs.ts); a ratio is the median of the rounds'.
  */
@@ -18,7 +20,7 @@ import { type Alternation, alternate } from "./pairs.ts";
 import { bookingBody, slotOfDay } from "./seed.ts";
 import { type BenchServer, startBenchServer } from "./server.ts";
 
-/** The commit issue 41 measured the slot calendar at. */
+/** The last commit before the faster slot calendar and booking limits: the slot calendar to beat. */
 export const BASELINE = "081b10b";
 const ROUNDS = 3;
 const round2 = (x: number) => Math.round(x * 100) / 100;

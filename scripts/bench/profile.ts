@@ -50,7 +50,7 @@ export async function profile(options: { seconds: number; outDir: string; only?:
     const twenty = wanted("week-20-people") ? await serviceOfPeople(server.url, key, 20) : "";
     const refusals =
       wanted("refused-create") || wanted("refused-series") ? await refusalService(server.url, key) : undefined;
-    // Issue 41's day of three people (scripts/bench/day-of-three.ts), and the same with every limit set.
+    // One day of three people (scripts/bench/day-of-three.ts), and the same with every limit set.
     const three = wanted("day-3-people") || wanted("week-3-people");
     const ofThree = three ? await dayOfThree(server.url, key, "Three", false) : "";
     const limited = wanted("day-3-limited") ? await dayOfThree(server.url, key, "Three limited", true) : "";

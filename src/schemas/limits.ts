@@ -1,7 +1,7 @@
 /**
  * Booking limits and fair assignment, as services and providers carry them (docs/api-behaviour.md,
- * "Booking limits"): how many bookings a day or an ISO week may hold, how many upcoming bookings
- * one customer may have, and who an unnamed booking goes to.
+ * "Booking limits and assignment"): how many bookings a day or an ISO week may hold, how many
+ * upcoming bookings one customer may have, and who an unnamed booking goes to.
  */
 import { z } from "../lib/zod";
 

@@ -1,9 +1,9 @@
 /**
- * Balanced assignment (docs/api-behaviour.md, "Booking limits"): an unnamed booking goes to the
- * free person with the fewest bookings of the service in the booking's ISO week, ties to the one
- * whose last booking of it was made longest ago (never booked first). Other services' bookings
- * and other weeks do not count; live holds do; visits and series follow the rule per segment and
- * per occurrence.
+ * Balanced assignment (docs/api-behaviour.md, "Booking limits and assignment"): an unnamed booking
+ * goes to the free person with the fewest bookings of the service in the booking's ISO week, ties
+ * to the one whose last booking of it was made longest ago (never booked first). Other services'
+ * bookings and other weeks do not count; live holds do; visits and series follow the rule per
+ * segment and per occurrence.
  */
 import { describe, expect, it } from "vitest";
 import { api, createAccount, createService, json } from "../support/api";

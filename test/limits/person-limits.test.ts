@@ -1,9 +1,9 @@
 /**
- * A person's daily limit (docs/api-behaviour.md, "Booking limits"): their bookings of every
- * service on one day of their own zone, decided by their calendar; an unnamed booking skips a
- * person at their limit, and is refused with `limit_reached` when everyone tried is; holds count
- * while live; a move does not count the booking twice; a team counts for each of its people; the
- * slot calendar lists only the people who can take one more.
+ * A person's daily limit (docs/api-behaviour.md, "Booking limits and assignment"): their bookings
+ * of every service on one day of their own zone, decided by their calendar; an unnamed booking
+ * skips a person at their limit, and is refused with `limit_reached` when everyone tried is; holds
+ * count while live; a move does not count the booking twice; a team counts for each of its people;
+ * the slot calendar lists only the people who can take one more.
  */
 import { describe, expect, it } from "vitest";
 import { api, createAccount, createService, json } from "../support/api";

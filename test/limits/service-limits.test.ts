@@ -1,6 +1,6 @@
 /**
- * A service's limits per day, per week and per customer (docs/api-behaviour.md, "Booking
- * limits"): days and ISO weeks in the service's zone — across its midnight, a 23-hour and a
+ * A service's limits per day, per week and per customer (docs/api-behaviour.md, "Booking limits and
+ * assignment"): days and ISO weeks in the service's zone — across its midnight, a 23-hour and a
  * 25-hour day —, what counts (live holds, PENDING bookings) and what frees the count (cancel,
  * release, expiry, completion, a start that passed), moves, visits and series, and the slot
  * calendar agreeing with every refusal.

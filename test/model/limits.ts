@@ -1,6 +1,6 @@
 /**
- * Booking limits and balanced assignment in the model-based test, written from the documented
- * rules (docs/api-behaviour.md, "Booking limits") without the engine's code. Services keep
+ * Booking limits and balanced assignment in the model-based test, written from the documented rules
+ * (docs/api-behaviour.md, "Booking limits and assignment") without the engine's code. Services keep
  * their days and weeks in UTC (T0 is a Monday); a person's day is in their own zone. Rows that
  * count: active bookings and live holds (the model has no PENDING ones).
  *

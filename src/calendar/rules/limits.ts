@@ -1,8 +1,8 @@
 /**
- * Booking limits as pure functions (docs/api-behaviour.md, "Booking limits"): the calendar day
- * and the ISO week (Monday 00:00 to the next Monday 00:00) a booking's start falls in, in a time
- * zone, and whether the bookings already there leave room for one more. The calendars count;
- * these decide.
+ * Booking limits as pure functions (docs/api-behaviour.md, "Booking limits and assignment"): the
+ * calendar day and the ISO week (Monday 00:00 to the next Monday 00:00) a booking's start falls
+ * in, in a time zone, and whether the bookings already there leave room for one more. The
+ * calendars count; these decide.
  */
 import type { ClaimRefusal } from "../claim-types";
 import { weekdays } from "./schedule";
