@@ -6,13 +6,11 @@
 import { and, asc, eq, gte, lt, ne } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { bookingProviders, bookings, calendarFeeds, providers, services } from "../db/schema";
+import { feedTokenPattern } from "../domain/feed";
 import { base64url, sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
 import { loadProvider } from "../providers/records";
 import { probeShards } from "../shards/probe";
-
-/** A feed token: `cal_` and 43 base64url characters (32 random bytes). */
-export const feedTokenPattern = /^cal_[A-Za-z0-9_-]{43}$/;
 
 /** What a feed shows: bookings from 30 days ago to a year ahead, at most this many. */
 export const FEED_DAYS_BEFORE = 30;

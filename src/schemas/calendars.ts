@@ -3,7 +3,7 @@
  * iCalendar answers; their own calendars (CalDAV): what connects one, how one is shown, and its
  * webhook event.
  */
-import { feedTokenPattern } from "../feeds/records";
+import { feedTokenPattern } from "../domain/feed";
 import { utcTimestamp } from "../lib/datetime";
 import { responseHeaders } from "../lib/openapi";
 import { z } from "../lib/zod";
