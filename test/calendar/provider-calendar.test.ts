@@ -247,10 +247,10 @@ describe("holds expire", () => {
     expect((await stub.snapshot()).claims.map((c) => [c.claimId, c.expiresAt])).toEqual([[hold.claimId, null]]);
   });
 
-  it("the alarm prunes claims that ended more than two days ago, and keeps the rest", async () => {
+  it("the alarm prunes claims that ended more than eight days ago, and keeps the rest", async () => {
     const { provider, stub } = fresh({ weeklySchedule: everyDay({ start: "00:00", end: "24:00" }) });
     const hour = 60 * MINUTE;
-    const old = claimAt(provider, Math.floor((Date.now() - 3 * 24 * hour) / hour) * hour);
+    const old = claimAt(provider, Math.floor((Date.now() - 9 * 24 * hour) / hour) * hour);
     const recent = claimAt(provider, Math.floor((Date.now() - 24 * hour) / hour) * hour);
     await stub.claim(old);
     await stub.claim(recent);
@@ -258,7 +258,7 @@ describe("holds expire", () => {
     expect((await stub.snapshot()).claims.map((c) => c.claimId)).toEqual([recent.claimId]);
     // And the next prune is already scheduled, for when the kept one is old enough.
     const alarm = await runInDurableObject(stub, (_: ProviderCalendar, state) => state.storage.getAlarm());
-    expect(alarm).toBe(recent.blockedEnd + 2 * 24 * hour);
+    expect(alarm).toBe(recent.blockedEnd + 8 * 24 * hour);
   });
 
   it("the alarm prunes tombstones after their retention", async () => {

@@ -1,6 +1,6 @@
 /**
- * The nightly prune: a calendar drops bookings that can overlap nothing (ended two days ago or
- * earlier) while D1 keeps them and reconciliation stays clean; webhook history goes after 30 days.
+ * The nightly prune: a calendar drops bookings that can overlap nothing nor count against a
+ * limit (ended eight days ago or earlier) while D1 keeps them and reconciliation stays clean; webhook history goes after 30 days.
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -41,7 +41,7 @@ const calendarIds = (stub: DurableObjectStub<ServiceCalendar>) =>
   );
 
 describe("nightly prune", () => {
-  it("drops calendar rows of bookings that ended two days ago or earlier; D1 keeps them; reconciliation is clean", async () => {
+  it("drops calendar rows of bookings that ended eight days ago or earlier; D1 keeps them; reconciliation is clean", async () => {
     vi.spyOn(console, "log").mockImplementation(() => {});
     vi.spyOn(console, "error").mockImplementation(() => {});
     const { apiKey, businessId } = await createAccount();
@@ -50,8 +50,8 @@ describe("nightly prune", () => {
     const old = await book(apiKey, bookingBody(service.id, at(2, "10:00")));
     const recent = await book(apiKey, bookingBody(service.id, at(2, "11:00")));
     const ahead = await book(apiKey, bookingBody(service.id, at(2, "12:00")));
-    await endedDaysAgo(stub, old.id, 3);
-    await endedDaysAgo(stub, recent.id, 1);
+    await endedDaysAgo(stub, old.id, 9);
+    await endedDaysAgo(stub, recent.id, 7);
 
     await nightly(env);
 
