@@ -24,7 +24,7 @@ export function openSession(binding: D1Database, method: string, sent: string | 
 }
 
 /**
- * Puts the session's bookmark on the answer. A successful write first reads once on the primary,
+ * Puts the session's bookmark on a successful answer. A successful write first reads once on the primary,
  * so the bookmark covers what the request wrote, the calendar's write-behind included (it is
  * written before the calendar answers).
  */
@@ -32,8 +32,10 @@ export const bookmarkHeader = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   const session = c.var.session;
   if (!session) return;
+  // Only a successful answer (and a 304) declares the header: a problem answer says nothing was read.
+  if (!c.res.ok && c.res.status !== 304) return;
   const write = c.req.method !== "GET" && c.req.method !== "HEAD";
-  if (write && c.res.ok) await session.prepare("SELECT 1").first();
+  if (write) await session.prepare("SELECT 1").first();
   const bookmark = session.getBookmark();
   if (bookmark) c.header(BOOKMARK_HEADER, bookmark);
 });

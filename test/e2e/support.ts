@@ -36,9 +36,9 @@ function checkedClient(headers: Record<string, string>): Client<paths> {
 /** The demo business's client. */
 export const api = checkedClient({ Authorization: `Bearer ${apiKey}` });
 /**
- * The same business through its second key, for the visits and series files: each key has its
- * own budget of writes per minute (src/middleware/rate-limit.ts), and one key's is less than the
- * suite writes in a minute. Same data as `api`: it is the same business.
+ * The same business through its second key, for the visits and series files and the error
+ * cases with bodies: each key has its own budget of writes per minute
+ * (src/middleware/rate-limit.ts), and one key's is less than the suite writes in a minute. Same data as `api`: it is the same business.
  */
 export const visitsApi = checkedClient({ Authorization: `Bearer ${visitsApiKey}` });
 /** No Authorization header at all. */

@@ -51,4 +51,14 @@ describe("happy", () => {
       expect(res.headers.get(BOOKMARK)).toMatch(bookmarkShape);
     }
   });
+
+  it("a problem answer carries no bookmark, as the document declares it only on successes", async () => {
+    const { apiKey } = await createAccount("Bookmarks on problems", 0);
+    const missing = await api("GET", "/services/svc_00000000000000000000000000/availability", { key: apiKey });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get(BOOKMARK)).toBeNull();
+    const invalid = await api("POST", "/services", { key: apiKey, body: { name: "" } });
+    expect(invalid.status).toBe(422);
+    expect(invalid.headers.get(BOOKMARK)).toBeNull();
+  });
 });
