@@ -212,6 +212,29 @@ describe("visits and series", () => {
     expect(Date.parse(body.skipped[0].startTime)).toBe(Date.parse(at(5, "09:00")));
   });
 
+  it("a skip series over a limit of its own making books up to the limit and skips every other occurrence at once", async () => {
+    const { apiKey } = await createAccount();
+    const service = await createService(apiKey, { maxActivePerCustomer: 2, limits: { perWeek: 20 } });
+    const res = await api("POST", "/series", {
+      key: apiKey,
+      body: {
+        serviceId: service.id,
+        customerName: "Sam",
+        customerEmail: "sam@example.com",
+        startTime: at(3, "09:00"),
+        endTime: at(3, "09:30"),
+        recurrence: "FREQ=DAILY;COUNT=8",
+        onConflict: "skip",
+      },
+    });
+    expect(res.status).toBe(201);
+    const body = await json(res);
+    expect(body.bookings).toHaveLength(2);
+    expect(body.skipped).toHaveLength(6);
+    for (const skipped of body.skipped) expect(skipped).toMatchObject({ reason: "limit_reached" });
+    expect(Date.parse(body.bookings[1].startTime)).toBe(Date.parse(at(4, "09:00")));
+  });
+
   it("a visit's segment of a service at its day's limit is refused and named; nothing is booked", async () => {
     const { apiKey } = await createAccount();
     const wash = await createService(apiKey, { name: "Wash" });

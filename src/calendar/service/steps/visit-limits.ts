@@ -9,14 +9,16 @@
 import type { Candidate } from "../../claims/preference";
 import type { Next } from "../../claims/run-claims";
 import type { Span } from "../../rules/service-rules";
-import type { VisitCommand, VisitResult } from "../../types";
+import type { CalendarRefusal, VisitCommand, VisitResult } from "../../types";
 import type { CalendarTables } from "../tables/tables";
 import { assignOrder, customerRefusal, periodRefusal } from "./limits";
 import { isLocal, timesOf } from "./segment-plan";
 
 /**
- * The refusal of a visit whose first segment of the entry's service over a limit (each counting
- * the ones before it) is named, or null.
+ * The refusal of a visit with a segment of the entry's service over a limit, or null. Each
+ * segment counts the ones before it that are within the limits, and every segment over one is
+ * named (`unstaffed`, the first as the refusal's): a series that skips conflicts then skips them
+ * all in one retry, where naming one per try would run out of tries.
  */
 export function visitLimitStep(
   tables: CalendarTables,
@@ -25,16 +27,23 @@ export function visitLimitStep(
   now: number,
 ): Next<VisitResult> | null {
   const starts: number[] = [];
+  const over: { segment: number; refusal: CalendarRefusal }[] = [];
   for (const [i, { service }] of command.segments.entries()) {
     if (!isLocal(command, i)) continue;
     const start = (times[i] as Span).start;
     const refusal =
       periodRefusal(tables.counts, service, start, { starts }) ??
       customerRefusal(tables.counts, service, command.customer.customerEmail, now, starts.length);
-    if (refusal) return { kind: "done", result: { ok: false, refusal, segment: i } };
-    starts.push(start);
+    if (refusal) over.push({ segment: i, refusal });
+    else starts.push(start);
   }
-  return null;
+  const [first] = over;
+  if (!first) return null;
+  const unstaffed = over.map(({ segment, refusal }) => ({
+    segment,
+    reason: "reason" in refusal ? refusal.reason : "",
+  }));
+  return { kind: "done", result: { ok: false, refusal: first.refusal, segment: first.segment, unstaffed } };
 }
 
 /** The order each flow's segments were given in its first attempt, by segment. */
