@@ -85,7 +85,10 @@ export async function serviceAvailability(
     timezone: service.timezone,
     from: new Date(from).toISOString(),
     to: new Date(to).toISOString(),
-    slots: slots.map((slot) => (service.active ? slot : { ...slot, bookable: false })),
+    // An inactive service's slots name no limit: booking one answers service_inactive.
+    slots: slots.map(({ reason, ...slot }) =>
+      service.active ? { ...slot, ...(reason ? { reason } : {}) } : { ...slot, bookable: false },
+    ),
   };
 }
 

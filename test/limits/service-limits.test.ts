@@ -184,6 +184,24 @@ describe("a limit per customer", () => {
   });
 });
 
+describe("an inactive service", () => {
+  it("lists its slots unbookable without naming a limit, as booking answers service_inactive, not limit_reached", async () => {
+    const { apiKey } = await createAccount();
+    const service = await createService(apiKey, { weeklySchedule: allDay, limits: { perDay: 1 } });
+    expect(await outcome(await bookAt(apiKey, service.id, at(3, "09:00")))).toBe("201");
+    expect(await slotAt(apiKey, service.id, at(3, "11:00"))).toMatchObject({
+      bookable: false,
+      reason: "limit_reached",
+    });
+    const patched = await api("PATCH", `/services/${service.id}`, { key: apiKey, body: { active: false } });
+    expect(patched.status).toBe(200);
+    expect(await outcome(await bookAt(apiKey, service.id, at(3, "11:00")))).toBe("422 service_inactive");
+    const slot = await slotAt(apiKey, service.id, at(3, "11:00"));
+    expect(slot?.bookable).toBe(false);
+    expect(slot?.reason).toBeUndefined();
+  });
+});
+
 describe("visits and series", () => {
   it("a series' occurrences each count: a customer's limit refuses the series (reject) or books up to it (skip)", async () => {
     const { apiKey } = await createAccount();
