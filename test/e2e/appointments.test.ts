@@ -1,7 +1,7 @@
 /**
  * Visits (`/appointments`): several services back to back, booked all or none, read back and
  * cancelled, through the typed client against `npm run dev`, every answer checked against the document.
- * Every request goes with the demo business's second key (`visitsApi`, issued by global-setup.ts):
+ * Every request goes with the demo business's second key (`secondApi`, issued by global-setup.ts):
  * a write budget of its own, shared only with the series file.
  */
 import { describe, expect, it } from "vitest";
@@ -16,10 +16,10 @@ import {
   raw,
   type Schemas,
   type Service,
+  secondApi,
+  secondApiKey,
   unique,
   utcAt,
-  visitsApi,
-  visitsApiKey,
 } from "./support";
 
 type CreateAppointment = Schemas["CreateAppointment"];
@@ -39,7 +39,7 @@ function visitBody(startTime: string, services: Service[], overrides: Partial<Cr
 
 /** Whether `service`'s slot at `startTime` can still be booked. */
 async function bookableAt(service: Service, startTime: string): Promise<boolean | undefined> {
-  const { data } = await visitsApi.GET("/services/{id}/availability", {
+  const { data } = await secondApi.GET("/services/{id}/availability", {
     params: {
       path: { id: service.id },
       query: { from: startTime, to: plusMinutes(startTime, service.slotIntervalMinutes) },
@@ -50,11 +50,11 @@ async function bookableAt(service: Service, startTime: string): Promise<boolean 
 
 describe("POST /appointments → GET /appointments/{id}", () => {
   it("books a cut then a colour back to back: 201, Location, each segment a booking of the visit", async () => {
-    const cut = await createOpenService({ name: unique("E2E cut") }, visitsApi);
-    const colour = await createOpenService({ name: unique("E2E colour"), durationMinutes: 60 }, visitsApi);
+    const cut = await createOpenService({ name: unique("E2E cut") }, secondApi);
+    const colour = await createOpenService({ name: unique("E2E colour"), durationMinutes: 60 }, secondApi);
     const startTime = utcAt(11, 10);
     const body = visitBody(startTime, [cut, colour], { notes: "Cut, then colour." });
-    const { data, error, response } = await visitsApi.POST("/appointments", { body });
+    const { data, error, response } = await secondApi.POST("/appointments", { body });
     expect(error, JSON.stringify(error)).toBeUndefined();
     expect(response.status).toBe(201);
     const visit = data as Schemas["Appointment"];
@@ -80,13 +80,13 @@ describe("POST /appointments → GET /appointments/{id}", () => {
     expect(visit).toMatchObject({ startTime, endTime: second?.endTime, status: "CONFIRMED" });
 
     // Read back: at its Location, and each segment as a booking of its own.
-    const read = await visitsApi.GET("/appointments/{id}", { params: { path: { id: visit.id } } });
+    const read = await secondApi.GET("/appointments/{id}", { params: { path: { id: visit.id } } });
     expect(read.response.status).toBe(200);
     expect(read.data).toEqual(visit);
-    const located = await raw("GET", "/appointments/{id}", { params: { id: visit.id }, key: visitsApiKey });
+    const located = await raw("GET", "/appointments/{id}", { params: { id: visit.id }, key: secondApiKey });
     expect(located.url).toBe(new URL(response.headers.get("location") ?? "", origin).href);
     expect(await located.json()).toEqual(visit);
-    const segment = await visitsApi.GET("/bookings/{id}", { params: { path: { id: second?.id ?? "" } } });
+    const segment = await secondApi.GET("/bookings/{id}", { params: { path: { id: second?.id ?? "" } } });
     expect(segment.data).toEqual(second);
     // Both seats are taken (capacity 1).
     expect(await bookableAt(cut, startTime)).toBe(false);
@@ -94,20 +94,20 @@ describe("POST /appointments → GET /appointments/{id}", () => {
   });
 
   it("replays the answer for the same Idempotency-Key and books nothing more", async () => {
-    const service = await createOpenService({}, visitsApi);
+    const service = await createOpenService({}, secondApi);
     const body = visitBody(utcAt(11, 14), [service]);
     const key = unique("visit");
-    const first = await visitsApi.POST("/appointments", { params: { header: { "idempotency-key": key } }, body });
-    const again = await visitsApi.POST("/appointments", { params: { header: { "idempotency-key": key } }, body });
+    const first = await secondApi.POST("/appointments", { params: { header: { "idempotency-key": key } }, body });
+    const again = await secondApi.POST("/appointments", { params: { header: { "idempotency-key": key } }, body });
     expect([first.response.status, again.response.status]).toEqual([201, 201]);
     expect(again.response.headers.get("idempotent-replayed")).toBe("true");
     expect(again.data).toEqual(first.data);
-    const theirs = await visitsApi.GET("/bookings", { params: { query: { serviceId: service.id } } });
+    const theirs = await secondApi.GET("/bookings", { params: { query: { serviceId: service.id } } });
     expect(theirs.data?.data.map((b) => b.id)).toEqual(first.data?.bookings.map((b) => b.id));
   });
 
   it("is not found for an id the business does not have", async () => {
-    const { error, response } = await visitsApi.GET("/appointments/{id}", {
+    const { error, response } = await secondApi.GET("/appointments/{id}", {
       params: { path: { id: "apt_00000000000000000000000000" } },
     });
     expectProblem(response, error, 404, "not_found", "/api/v1/appointments/apt_00000000000000000000000000");
@@ -116,32 +116,32 @@ describe("POST /appointments → GET /appointments/{id}", () => {
 
 describe("POST /appointments refused", () => {
   it("409 naming the second segment when its service is fully booked then; nothing of the visit is held", async () => {
-    const cut = await createOpenService({ name: unique("E2E cut") }, visitsApi);
-    const colour = await createOpenService({ name: unique("E2E colour") }, visitsApi);
+    const cut = await createOpenService({ name: unique("E2E cut") }, secondApi);
+    const colour = await createOpenService({ name: unique("E2E colour") }, secondApi);
     const startTime = utcAt(11, 12);
     // The colour's only seat at 12:30, where the visit's second segment would start, is taken.
-    await createBooking(bookingBody(colour, utcAt(11, 12, 30)), visitsApi);
-    const { error, response } = await visitsApi.POST("/appointments", { body: visitBody(startTime, [cut, colour]) });
+    await createBooking(bookingBody(colour, utcAt(11, 12, 30)), secondApi);
+    const { error, response } = await secondApi.POST("/appointments", { body: visitBody(startTime, [cut, colour]) });
     const problem: SegmentProblem = expectProblem(response, error, 409, "slot_unavailable", "/api/v1/appointments");
     expect(problem).toMatchObject({ segment: 1, reason: "fully_booked" });
     // All or none: the first segment's seat is free again, and neither service has a booking of it.
     expect(await bookableAt(cut, startTime)).toBe(true);
-    const cuts = await visitsApi.GET("/bookings", { params: { query: { serviceId: cut.id } } });
+    const cuts = await secondApi.GET("/bookings", { params: { query: { serviceId: cut.id } } });
     expect(cuts.data?.data).toEqual([]);
   });
 
   it("422 naming segments.1.serviceId for a service the business does not have", async () => {
-    const cut = await createOpenService({}, visitsApi);
+    const cut = await createOpenService({}, secondApi);
     const body = visitBody(utcAt(11, 16), [cut]);
     body.segments.push({ serviceId: "svc_00000000000000000000000000" });
-    const { error, response } = await visitsApi.POST("/appointments", { body });
+    const { error, response } = await secondApi.POST("/appointments", { body });
     const problem = expectProblem(response, error, 422, "service_not_found", "/api/v1/appointments");
     expect(problem.errors?.map((e) => e.path)).toEqual(["segments.1.serviceId"]);
     expect(await bookableAt(cut, utcAt(11, 16))).toBe(true);
   });
 
   it("422 naming the field for a visit with no segments", async () => {
-    const { error, response } = await visitsApi.POST("/appointments", { body: visitBody(utcAt(11, 16), []) });
+    const { error, response } = await secondApi.POST("/appointments", { body: visitBody(utcAt(11, 16), []) });
     const problem = expectProblem(response, error, 422, "validation_failed");
     expect(problem.errors?.map((e) => e.path)).toContain("segments");
   });
@@ -149,14 +149,14 @@ describe("POST /appointments refused", () => {
 
 describe("POST /appointments/{id}/cancel", () => {
   it("cancels every segment (200, all CANCELLED, each seat free again); a second cancel is 409 invalid_transition", async () => {
-    const cut = await createOpenService({ name: unique("E2E cut") }, visitsApi);
-    const colour = await createOpenService({ name: unique("E2E colour"), durationMinutes: 60 }, visitsApi);
+    const cut = await createOpenService({ name: unique("E2E cut") }, secondApi);
+    const colour = await createOpenService({ name: unique("E2E colour"), durationMinutes: 60 }, secondApi);
     const startTime = utcAt(11, 18);
-    const created = await visitsApi.POST("/appointments", { body: visitBody(startTime, [cut, colour]) });
+    const created = await secondApi.POST("/appointments", { body: visitBody(startTime, [cut, colour]) });
     expect(created.response.status).toBe(201);
     const id = created.data?.id ?? "";
 
-    const { data, response } = await visitsApi.POST("/appointments/{id}/cancel", {
+    const { data, response } = await secondApi.POST("/appointments/{id}/cancel", {
       params: { path: { id } },
       body: { reason: "Flu." },
     });
@@ -171,19 +171,19 @@ describe("POST /appointments/{id}/cancel", () => {
         manageUrl: null,
       });
     }
-    const read = await visitsApi.GET("/appointments/{id}", { params: { path: { id } } });
+    const read = await secondApi.GET("/appointments/{id}", { params: { path: { id } } });
     expect(read.data).toEqual(data);
     expect(await bookableAt(cut, startTime)).toBe(true);
     expect(await bookableAt(colour, utcAt(11, 18, 30))).toBe(true);
 
-    const again = await visitsApi.POST("/appointments/{id}/cancel", { params: { path: { id } } });
+    const again = await secondApi.POST("/appointments/{id}/cancel", { params: { path: { id } } });
     expectProblem(again.response, again.error, 409, "invalid_transition", `/api/v1/appointments/${id}/cancel`);
-    const after = await visitsApi.GET("/appointments/{id}", { params: { path: { id } } });
+    const after = await secondApi.GET("/appointments/{id}", { params: { path: { id } } });
     expect(after.data).toEqual(data);
   });
 
   it("is not found for an id the business does not have", async () => {
-    const { error, response } = await visitsApi.POST("/appointments/{id}/cancel", {
+    const { error, response } = await secondApi.POST("/appointments/{id}/cancel", {
       params: { path: { id: "apt_00000000000000000000000000" } },
     });
     expectProblem(response, error, 404, "not_found");

@@ -4,13 +4,7 @@
  * (400), another media type (415) and a body over 64 KiB (413). Each response is contract-checked.
  */
 import { describe, expect, it } from "vitest";
-import { contract, expectProblem, raw, visitsApiKey } from "./support";
-
-/**
- * The body cases write with the second key: every write counts against its key's budget (300 a
- * minute), and the demo key's is spent by the other files when the suite runs fast.
- */
-const key = visitsApiKey;
+import { contract, expectProblem, secondApiKey as key, raw } from "./support";
 
 type Operation = ReturnType<typeof contract.operations>[number];
 
@@ -89,6 +83,10 @@ describe("401 on every authenticated operation", () => {
   });
 });
 
+/**
+ * The body cases write with the second key: every write counts against its key's budget (300 a
+ * minute), and the demo key's is spent by the other files when the suite runs fast.
+ */
 describe("request bodies", () => {
   it("are taken by exactly these operations", () => {
     expect(withBody.map(label).sort()).toEqual([

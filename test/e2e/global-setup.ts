@@ -29,9 +29,9 @@ declare module "vitest" {
     apiKey: string;
     /**
      * Another key of the demo business, issued by this setup, for the visits and series files:
-     * a budget of writes of their own (test/e2e/support.ts `visitsApi`).
+     * a budget of writes of their own (test/e2e/support.ts `secondApi`).
      */
-    visitsApiKey: string;
+    secondApiKey: string;
     /** Absolute path of the served OpenAPI document, saved as JSON. */
     documentPath: string;
   }
@@ -142,9 +142,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await waitUntilSeeded(server, baseUrl, DEMO_API_KEY, STARTUP_TIMEOUT_MS);
     // After the seed: the demo business and the schema are there, and the tool's own migration
     // step finds nothing left to apply while the server holds the same database.
-    const visitsApiKey = await issueDemoKey(persistDir);
+    const secondApiKey = await issueDemoKey(persistDir);
     const visits = await fetchJson(`${baseUrl}/services?limit=1`, {
-      headers: { Authorization: `Bearer ${visitsApiKey}` },
+      headers: { Authorization: `Bearer ${secondApiKey}` },
     });
     if (visits.status !== 200) throw new Error(`GET /services with the issued key answered ${visits.status}`);
 
@@ -164,7 +164,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide("baseUrl", baseUrl);
     project.provide("origin", origin);
     project.provide("apiKey", DEMO_API_KEY);
-    project.provide("visitsApiKey", visitsApiKey);
+    project.provide("secondApiKey", secondApiKey);
     project.provide("documentPath", documentPath);
   } catch (error) {
     await teardown();

@@ -3,7 +3,7 @@
  * the free ones (`skip`), read back and cancelled from an occurrence on, through the typed client
  * against `npm run dev`, every answer checked against the document. The file books one fresh
  * service open around the clock in UTC; each test has its own weeks (days 20 to 221 ahead), so no
- * two of them share a slot. Every request goes with the demo business's second key (`visitsApi`,
+ * two of them share a slot. Every request goes with the demo business's second key (`secondApi`,
  * issued by global-setup.ts), whose write budget this file shares only with the visits file.
  */
 import { beforeAll, describe, expect, it } from "vitest";
@@ -17,10 +17,10 @@ import {
   raw,
   type Schemas,
   type Service,
+  secondApi,
+  secondApiKey,
   unique,
   utcAt,
-  visitsApi,
-  visitsApiKey,
 } from "./support";
 
 type CreateSeries = Schemas["CreateSeries"];
@@ -49,7 +49,7 @@ const weekly = (days: number, weeks: number, hour: number, minute = 0) => utcAt(
 
 /** Whether `service`'s slot at `startTime` can still be booked. */
 async function bookableAt(service: Service, startTime: string): Promise<boolean | undefined> {
-  const { data } = await visitsApi.GET("/services/{id}/availability", {
+  const { data } = await secondApi.GET("/services/{id}/availability", {
     params: {
       path: { id: service.id },
       query: { from: startTime, to: plusMinutes(startTime, service.slotIntervalMinutes) },
@@ -60,7 +60,7 @@ async function bookableAt(service: Service, startTime: string): Promise<boolean 
 
 /** The ids of the service's bookings starting in [from, to), by start. */
 async function bookingsBetween(service: Service, from: string, to: string): Promise<string[]> {
-  const { data, response } = await visitsApi.GET("/bookings", {
+  const { data, response } = await secondApi.GET("/bookings", {
     params: { query: { serviceId: service.id, from, to, limit: 100 } },
   });
   expect(response.status).toBe(200);
@@ -71,7 +71,7 @@ async function bookingsBetween(service: Service, from: string, to: string): Prom
 }
 
 async function createSeries(body: CreateSeries): Promise<Series> {
-  const { data, error, response } = await visitsApi.POST("/series", { body });
+  const { data, error, response } = await secondApi.POST("/series", { body });
   expect(error, JSON.stringify(error)).toBeUndefined();
   expect(response.status).toBe(201);
   return data as Series;
@@ -79,14 +79,14 @@ async function createSeries(body: CreateSeries): Promise<Series> {
 
 let service: Service;
 beforeAll(async () => {
-  service = await createOpenService({ name: unique("E2E series") }, visitsApi);
+  service = await createOpenService({ name: unique("E2E series") }, secondApi);
 });
 
 describe("POST /series → GET /series/{id}", () => {
   it("books four weekly occurrences: 201, Location, each a booking with seriesId, a week apart at the same UTC time", async () => {
     const startTime = utcAt(20, 10);
     const body = seriesBody(service, startTime, "FREQ=WEEKLY;COUNT=4", { notes: "Knee, after surgery." });
-    const { data, error, response } = await visitsApi.POST("/series", { body });
+    const { data, error, response } = await secondApi.POST("/series", { body });
     expect(error, JSON.stringify(error)).toBeUndefined();
     expect(response.status).toBe(201);
     const series = data as Series;
@@ -112,14 +112,14 @@ describe("POST /series → GET /series/{id}", () => {
     expect(new Set(series.bookings.map((b) => b.id)).size).toBe(4);
 
     // Read back: by id, at its Location, and each occurrence as a booking of its own.
-    const read = await visitsApi.GET("/series/{id}", { params: { path: { id: series.id } } });
+    const read = await secondApi.GET("/series/{id}", { params: { path: { id: series.id } } });
     expect(read.response.status).toBe(200);
     expect(read.data).toEqual(series);
-    const located = await raw("GET", "/series/{id}", { params: { id: series.id }, key: visitsApiKey });
+    const located = await raw("GET", "/series/{id}", { params: { id: series.id }, key: secondApiKey });
     expect(located.url).toBe(new URL(response.headers.get("location") ?? "", origin).href);
     expect(await located.json()).toEqual(series);
     const third = series.bookings[2];
-    const occurrence = await visitsApi.GET("/bookings/{id}", { params: { path: { id: third?.id ?? "" } } });
+    const occurrence = await secondApi.GET("/bookings/{id}", { params: { path: { id: third?.id ?? "" } } });
     expect(occurrence.data).toEqual(third);
     expect(await bookingsBetween(service, utcAt(20, 0), utcAt(42, 0))).toEqual(series.bookings.map((b) => b.id));
     // Every occurrence holds its seat (capacity 1).
@@ -127,7 +127,7 @@ describe("POST /series → GET /series/{id}", () => {
   });
 
   it("is not found for an id the business does not have", async () => {
-    const { error, response } = await visitsApi.GET("/series/{id}", {
+    const { error, response } = await secondApi.GET("/series/{id}", {
       params: { path: { id: "ser_00000000000000000000000000" } },
     });
     expectProblem(response, error, 404, "not_found", "/api/v1/series/ser_00000000000000000000000000");
@@ -137,7 +137,7 @@ describe("POST /series → GET /series/{id}", () => {
 describe("POST /series with occurrences taken", () => {
   it("skip: 201 with the three free occurrences booked and the taken one listed in skipped", async () => {
     const startTime = utcAt(60, 11);
-    const taken = await createBooking(bookingBody(service, weekly(60, 1, 11)), visitsApi);
+    const taken = await createBooking(bookingBody(service, weekly(60, 1, 11)), secondApi);
     const series = await createSeries(seriesBody(service, startTime, "FREQ=WEEKLY;COUNT=4", { onConflict: "skip" }));
     expect(series.bookings.map((b) => b.startTime)).toEqual([0, 2, 3].map((w) => weekly(60, w, 11)));
     for (const booking of series.bookings) {
@@ -146,10 +146,10 @@ describe("POST /series with occurrences taken", () => {
     expect(series.skipped).toEqual([
       { startTime: weekly(60, 1, 11), endTime: weekly(60, 1, 11, 30), reason: "fully_booked" },
     ]);
-    const read = await visitsApi.GET("/series/{id}", { params: { path: { id: series.id } } });
+    const read = await secondApi.GET("/series/{id}", { params: { path: { id: series.id } } });
     expect(read.data).toEqual(series);
     // The single booking in week 2 is untouched and is no occurrence of the series.
-    const single = await visitsApi.GET("/bookings/{id}", { params: { path: { id: taken.id } } });
+    const single = await secondApi.GET("/bookings/{id}", { params: { path: { id: taken.id } } });
     expect(single.data).toMatchObject({ id: taken.id, status: "CONFIRMED", seriesId: null });
     const [first, second, third] = series.bookings.map((b) => b.id);
     expect(await bookingsBetween(service, utcAt(60, 0), utcAt(82, 0))).toEqual([first, taken.id, second, third]);
@@ -158,10 +158,10 @@ describe("POST /series with occurrences taken", () => {
   it("reject (the default): 409 slot_unavailable listing both taken occurrences; nothing of the series is booked", async () => {
     const startTime = utcAt(100, 12);
     const taken = [
-      await createBooking(bookingBody(service, weekly(100, 1, 12)), visitsApi),
-      await createBooking(bookingBody(service, weekly(100, 3, 12)), visitsApi),
+      await createBooking(bookingBody(service, weekly(100, 1, 12)), secondApi),
+      await createBooking(bookingBody(service, weekly(100, 3, 12)), secondApi),
     ];
-    const { error, response } = await visitsApi.POST("/series", {
+    const { error, response } = await secondApi.POST("/series", {
       body: seriesBody(service, startTime, "FREQ=WEEKLY;COUNT=4"),
     });
     const problem = expectProblem(response, error, 409, "slot_unavailable", "/api/v1/series");
@@ -179,7 +179,7 @@ describe("POST /series with occurrences taken", () => {
 
 describe("POST /series refused", () => {
   it("422 at recurrence for a rule the API does not take (FREQ=YEARLY); nothing booked", async () => {
-    const { error, response } = await visitsApi.POST("/series", {
+    const { error, response } = await secondApi.POST("/series", {
       body: seriesBody(service, utcAt(180, 9), "FREQ=YEARLY;COUNT=2"),
     });
     const problem = expectProblem(response, error, 422, "validation_failed", "/api/v1/series");
@@ -195,7 +195,7 @@ describe("POST /series/{id}/cancel", () => {
     const id = series.id;
     const cancel = { from: weekly(200, 2, 9), reason: "Recovered." };
 
-    const { data, error, response } = await visitsApi.POST("/series/{id}/cancel", {
+    const { data, error, response } = await secondApi.POST("/series/{id}/cancel", {
       params: { path: { id } },
       body: cancel,
     });
@@ -208,20 +208,20 @@ describe("POST /series/{id}/cancel", () => {
     for (const booking of data?.bookings.slice(2) ?? []) {
       expect(booking).toMatchObject({ seriesId: id, status: "CANCELLED", cancellationReason: "Recovered." });
     }
-    const read = await visitsApi.GET("/series/{id}", { params: { path: { id } } });
+    const read = await secondApi.GET("/series/{id}", { params: { path: { id } } });
     expect(read.data).toEqual(data);
     expect(await bookableAt(service, weekly(200, 1, 9))).toBe(false);
     expect(await bookableAt(service, weekly(200, 2, 9))).toBe(true);
     expect(await bookableAt(service, weekly(200, 3, 9))).toBe(true);
 
-    const again = await visitsApi.POST("/series/{id}/cancel", { params: { path: { id } }, body: cancel });
+    const again = await secondApi.POST("/series/{id}/cancel", { params: { path: { id } }, body: cancel });
     expectProblem(again.response, again.error, 409, "invalid_transition", `/api/v1/series/${id}/cancel`);
-    const after = await visitsApi.GET("/series/{id}", { params: { path: { id } } });
+    const after = await secondApi.GET("/series/{id}", { params: { path: { id } } });
     expect(after.data).toEqual(data);
   });
 
   it("is not found for an id the business does not have", async () => {
-    const { error, response } = await visitsApi.POST("/series/{id}/cancel", {
+    const { error, response } = await secondApi.POST("/series/{id}/cancel", {
       params: { path: { id: "ser_00000000000000000000000000" } },
     });
     expectProblem(response, error, 404, "not_found", "/api/v1/series/ser_00000000000000000000000000/cancel");

@@ -20,7 +20,7 @@ export const baseUrl = inject("baseUrl");
 export const origin = inject("origin");
 export const apiKey = inject("apiKey");
 /** A second key of the demo business (issued by global-setup.ts) with a write budget of its own. */
-export const visitsApiKey = inject("visitsApiKey");
+export const secondApiKey = inject("secondApiKey");
 export const document = JSON.parse(readFileSync(inject("documentPath"), "utf8")) as OpenApiDocument;
 export const contract = createContractChecker(document);
 
@@ -36,11 +36,11 @@ function checkedClient(headers: Record<string, string>): Client<paths> {
 /** The demo business's client. */
 export const api = checkedClient({ Authorization: `Bearer ${apiKey}` });
 /**
- * The same business through its second key, for the visits and series files and the error
- * cases with bodies: each key has its own budget of writes per minute
+ * The same business through its second key, for the write-heavy files (visits, series, the
+ * waitlist) and the error cases with bodies: each key has its own budget of writes per minute
  * (src/middleware/rate-limit.ts), and one key's is less than the suite writes in a minute. Same data as `api`: it is the same business.
  */
-export const visitsApi = checkedClient({ Authorization: `Bearer ${visitsApiKey}` });
+export const secondApi = checkedClient({ Authorization: `Bearer ${secondApiKey}` });
 /** No Authorization header at all. */
 export const anonymous = checkedClient({});
 /** A well-formed key that no business owns. */
