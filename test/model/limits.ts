@@ -181,6 +181,10 @@ export function placedEvenly(m: Model, key: ServiceKey, id: string, start: numbe
   m.evenPlaced ??= {};
   const entry = m.evenPlaced[week] ?? { ids: [], people };
   if (entry.people !== people) entry.people = "";
+  // A row of the week placed otherwise (named, moved) weighed on this placement: even if it goes
+  // later, the week's counts no longer show balanced assignment alone, so the week is not judged.
+  const others = seatRows(m, key).filter((r) => weekOf(r.start) === weekOf(start) && r.id !== id);
+  if (others.some((r) => !entry.ids.includes(r.id))) entry.people = "";
   entry.ids.push(id);
   m.evenPlaced[week] = entry;
 }
