@@ -12,7 +12,8 @@ export type Caller = {
 };
 
 /** A read request's key check, owed until one of the request's D1 round trips made it. */
-export type KeyCheck = { keyHash: string; owed: boolean };
+/** A read's key check still owed (`owed`), for the key with this hash, on the shard the request runs on. */
+export type KeyCheck = { keyHash: string; owed: boolean; shard: number };
 
 /** Hono environment shared by every route: Worker bindings plus per-request variables. */
 export type AppEnv = {

@@ -5,6 +5,7 @@ import { bindingMailer } from "./messages/mailer";
 import { queueConsumer } from "./queue";
 
 export { ProviderCalendar, ResourceCalendar, ServiceCalendar } from "./calendar";
+export { TenantMove } from "./moves/tenant-move";
 
 export default {
   fetch: app.fetch,

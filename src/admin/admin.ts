@@ -21,6 +21,7 @@ import { mergeReports, onEveryShard } from "../shards/every";
 import { probeShards } from "../shards/probe";
 import { enterShard } from "../shards/request";
 import { directoryOf, everyShard } from "../shards/shards";
+import { movesApp } from "./moves";
 
 const requireAdminToken = createMiddleware<AppEnv>(async (c, next) => {
   const expected = c.env.ADMIN_TOKEN;
@@ -82,6 +83,8 @@ adminApp.get("/accounts", async (c) => {
   return c.json({ data, shards, next: data.length === limit ? data.at(-1)?.id : null });
 });
 
+adminApp.route("/accounts", movesApp);
+
 adminApp.post(
   "/services/:serviceId/import",
   zValidator("json", ImportSchema, (result) => {
@@ -93,7 +96,7 @@ adminApp.post(
   async (c) => {
     const serviceId = c.req.param("serviceId");
     // The service's tenant: the shard that has it (an unknown id stays on the directory: a 404).
-    const shard = await probeShards(c.env, "SELECT 1 FROM services WHERE id = ?", [serviceId]);
+    const shard = await probeShards(c.env, "services", "id", serviceId);
     if (shard !== undefined) enterShard(c, shard);
     return c.json(await importBookings(c.env, c.var.db, serviceId, c.req.valid("json").bookings));
   },

@@ -21,8 +21,8 @@ export type BusinessChanges = Partial<{
   emails: EmailSettings;
 }>;
 
-/** The public shape of the business's row (its manage-link key version stays inside). */
-export function toBusiness({ linkKeyVersion: _linkKeyVersion, ...row }: BusinessRow) {
+/** The public shape of the business's row (its manage-link key version and its move's state stay inside). */
+export function toBusiness({ linkKeyVersion: _linkKeyVersion, moveState: _moveState, ...row }: BusinessRow) {
   return row;
 }
 

@@ -22,7 +22,7 @@ const DAY_MS = 86_400_000;
 /** The shard of the feed a token opens (the address is all a feed reader sends), or undefined. */
 export async function shardOfFeed(env: Env, token: string): Promise<number | undefined> {
   if (!feedTokenPattern.test(token)) return undefined;
-  return probeShards(env, "SELECT 1 FROM calendar_feeds WHERE token_hash = ?", [await sha256Hex(token)]);
+  return probeShards(env, "calendar_feeds", "token_hash", await sha256Hex(token));
 }
 
 const newFeedToken = () => `cal_${base64url(crypto.getRandomValues(new Uint8Array(32)))}`;

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { ApiError, type ProblemCode, problemTypes, problemTypeUri } from "./errors";
-import { isTransientFailure, RETRY_AFTER_SECONDS } from "./transient";
+import { isMoving, isTransientFailure, movingProblem, RETRY_AFTER_SECONDS } from "./transient";
 
 /** Renders an ApiError as an RFC 9457 `application/problem+json` response. */
 export function problemResponse(c: Context, error: ApiError): Response {
@@ -43,6 +43,8 @@ export function onError(err: unknown, c: Context): Response {
     const known = httpExceptionCodes[err.status];
     if (known) return problemResponse(c, new ApiError(known[0], known[1]));
   }
+  // A calendar object holds its writes while its business moves between databases (src/shards/held.ts).
+  if (isMoving(err)) return problemResponse(c, movingProblem());
   const transient = isTransientFailure(err);
   (transient ? console.warn : console.error)(
     JSON.stringify({

@@ -3,6 +3,7 @@
  * or restarting D1 database or Durable Object. They are answered 503 with `Retry-After`, not
  * 500, so clients (and their Idempotency-Key retries) know to try again.
  */
+import { ApiError } from "./errors";
 
 /** Seconds a client should wait before retrying an `unavailable` answer. */
 export const RETRY_AFTER_SECONDS = 1;
@@ -38,3 +39,35 @@ export function isTransientFailure(err: unknown): boolean {
   }
   return false;
 }
+
+/*
+ * A business in the middle of a move between databases (src/moves): a held calendar object's
+ * refusal (RPC keeps only an error's message, so its start says what it is) and the 503 the Worker
+ * answers for it and for a held write.
+ */
+
+/** The start of every refusal of a held object. */
+const MOVING = "Tenant moving:";
+
+/** How long a client waits before retrying a request a move held. */
+export const MOVE_RETRY_SECONDS = 2;
+
+/** The error a held object throws for a call or a D1 statement it does not run. */
+export const movingError = (what: string): Error =>
+  new Error(`${MOVING} ${what} waits until the business has moved to its new database.`);
+
+/** Whether `err` (or what it wraps) is a held object's refusal. */
+export function isMoving(err: unknown): boolean {
+  let current: unknown = err;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current.message.startsWith(MOVING)) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
+/** The 503 of a request a move holds (docs/operations.md, "Moving a business"). */
+export const movingProblem = (detail = "The business is moving to another database; changes wait until it has.") =>
+  new ApiError("unavailable", `${detail} Retry in a few seconds.`, {
+    headers: { "Retry-After": String(MOVE_RETRY_SECONDS) },
+  });

@@ -32,7 +32,7 @@ export type OpenLink = {
 /** The shard of the booking a manage token names (its signature is checked there), or undefined. */
 export async function shardOfLink(env: Env, token: string): Promise<number | undefined> {
   const parsed = linkSettings(env) && parseManageToken(token);
-  return parsed ? probeShards(env, "SELECT 1 FROM bookings WHERE id = ?", [parsed.bookingId]) : undefined;
+  return parsed ? probeShards(env, "bookings", "id", parsed.bookingId) : undefined;
 }
 
 /**

@@ -1,10 +1,22 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv, KeyCheck } from "../env";
 import { apiKeyPattern, sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
+import { movingProblem } from "../lib/transient";
 import { forgetKeyShard, shardOfKey } from "../shards/directory";
 import { enterShard } from "../shards/request";
-import { forget, keyLookup, remember, rememberedCaller, settle, unauthorized, vouchedCaller } from "./key-check";
+import {
+  forget,
+  isHome,
+  type KeyRow,
+  keyLookup,
+  remember,
+  rememberedCaller,
+  settle,
+  unauthorized,
+  vouchedCaller,
+} from "./key-check";
 import { isKnownUnknown, recordUnknown } from "./unknown-keys";
 
 /** A client that sent too many keys matching nothing: a 429 until its budget period is over. */
@@ -47,7 +59,7 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
 
   const known = rememberedCaller(keyHash);
   if (known && (c.req.method === "GET" || c.req.method === "HEAD")) {
-    const check: KeyCheck = { keyHash, owed: true };
+    const check: KeyCheck = { keyHash, owed: true, shard: known.shard };
     enterShard(c, known.shard, true);
     c.set("caller", known);
     c.set("keyCheck", check);
@@ -56,8 +68,8 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
     if (check.owed) settle(check, (await keyLookup(c.var.db).execute({ keyHash }))[0]);
     return;
   }
-  const shard = known?.shard ?? (await shardOfKey(c.env, keyHash));
-  if (shard === undefined) {
+  const found = await lookUp(c, keyHash, known?.shard ?? (await shardOfKey(c.env, keyHash)));
+  if (found === undefined) {
     // Only keys that match nothing are throttled per address: a valid key is looked up and let
     // through whatever its address did, so one bad actor behind a shared address locks nobody out.
     const period = Number((c.env.READ_BUDGET ?? "600/60").split("/")[1]) || 60;
@@ -66,16 +78,42 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
     }
     throw unauthorized(true);
   }
-  enterShard(c, shard, true);
-  const [row] = await keyLookup(c.var.db).execute({ keyHash });
+  const row = found;
   if (!row) {
-    // Revoked since the directory was read, or the business moved: the next request reads it anew.
+    // Revoked since the directory was read: the next request reads it anew.
     forgetKeyShard(keyHash);
     forget(keyHash);
     throw unauthorized(true);
   }
-
+  // Its business is on its way to another shard: reads are answered from the old one, writes wait.
+  if (row.moveState === "leaving" && c.req.method !== "GET" && c.req.method !== "HEAD") {
+    throw movingProblem();
+  }
   remember(keyHash, row);
   c.set("caller", row);
   await next();
 });
+
+/**
+ * The key's row on `shard` (undefined: no shard knows the key; null: not live there). A business
+ * that moved left a forwarding row on its old shard: the directory is read again (once) and the
+ * request goes on on the new shard. One still arriving there answers a 503.
+ */
+async function lookUp(
+  c: Context<AppEnv>,
+  keyHash: string,
+  shard: number | undefined,
+): Promise<KeyRow | null | undefined> {
+  if (shard === undefined) return undefined;
+  enterShard(c, shard, true);
+  const [row] = await keyLookup(c.var.db).execute({ keyHash });
+  if (!row || isHome(row, shard)) return row ?? null;
+  forget(keyHash);
+  forgetKeyShard(keyHash);
+  const home = await shardOfKey(c.env, keyHash);
+  if (home === undefined || home === shard) throw movingProblem("The business is moving to another database.");
+  enterShard(c, home, true);
+  const [moved] = await keyLookup(c.var.db).execute({ keyHash });
+  if (moved && !isHome(moved, home)) throw movingProblem("The business is moving to another database.");
+  return moved ?? null;
+}

@@ -13,6 +13,8 @@ import { type BoundRead, bind, preparedOnce, type ReadBatch, readBatch } from ".
 import { apiKeys, businesses } from "../db/schema";
 import type { AppEnv, Caller, KeyCheck } from "../env";
 import { ApiError } from "../lib/errors";
+import { movingProblem } from "../lib/transient";
+import { forgetKeyShard } from "../shards/directory";
 
 const challenge = 'Bearer realm="api"';
 
@@ -66,6 +68,7 @@ export const keyLookup = (db: Database) =>
         businessName: businesses.name,
         linkKeyVersion: businesses.linkKeyVersion,
         shard: businesses.shard,
+        moveState: businesses.moveState,
       })
       .from(apiKeys)
       .innerJoin(businesses, eq(businesses.id, apiKeys.businessId))
@@ -97,15 +100,30 @@ export const batchReader =
   (reads) =>
     readWithKey(c, reads);
 
-/** Records the outcome of a key check: a live key is remembered afresh, a dead one forgotten (401). */
-export function settle(check: KeyCheck, live: Caller | undefined): void {
+/** A key's row as the lookup reads it on a shard: the caller, and whether its business is moving. */
+export type KeyRow = Caller & { moveState: "leaving" | "arriving" | null };
+
+/**
+ * Records the outcome of a key check: a live key is remembered afresh, a dead one forgotten
+ * (401), and one whose business has moved off this shard, or has not yet arrived on it, forgotten
+ * with its shard (a 503: the retry reads the directory).
+ */
+export function settle(check: KeyCheck, live: KeyRow | undefined): void {
   check.owed = false;
   if (!live) {
     forget(check.keyHash);
     throw unauthorized(true);
   }
+  if (!isHome(live, check.shard)) {
+    forget(check.keyHash);
+    forgetKeyShard(check.keyHash);
+    throw movingProblem("The business is moving to another database.");
+  }
   remember(check.keyHash, live);
 }
+
+/** Whether a key's row read on `shard` is its business's home: not a moved business's forwarding row, not one still arriving. */
+export const isHome = (row: KeyRow, shard: number): boolean => row.shard === shard && row.moveState !== "arriving";
 
 /**
  * Requests this isolate sends to itself on behalf of a caller whose key was checked moments ago

@@ -7,8 +7,10 @@ import { type BusinessRow, businessBySlug } from "../business/records";
 import type { Database } from "../db/client";
 import type { Locale } from "../domain/business";
 import { ApiError } from "../lib/errors";
+import { movingProblem } from "../lib/transient";
 import { linkSettings } from "../manage-links/present";
-import { shardOfSlug } from "../shards/directory";
+import { forgetSlug, shardOfSlug } from "../shards/directory";
+import { shardOfEnv } from "../shards/shards";
 import { chargeAddress, chargeBusiness } from "./throttle";
 
 /** What a page and its public JSON may know of the business: never its customers or keys. */
@@ -43,7 +45,23 @@ export async function shardOfPage(env: Env, slug: string): Promise<number | unde
 /** The business whose booking page is at `slug`, or a 404 that says nothing more. */
 export async function openPage(env: Env, db: Database, slug: string): Promise<PageBusiness> {
   if (!mayHavePage(env, slug)) throw noPage();
-  return pageOf(await businessBySlug(db, slug), slug);
+  const row = await businessBySlug(db, slug);
+  const here = shardOfEnv(env);
+  // A business still arriving here, or one this isolate still looks for where it was before it
+  // moved (its forwarding row names its new shard, or keeps no slug): the retry reads the directory.
+  const elsewhere = row !== undefined && (row.shard !== here || row.moveState === "arriving");
+  if (elsewhere || (!row && here !== undefined && (await movedAway(env, slug, here)))) {
+    forgetSlug(slug);
+    throw movingProblem("This booking page is moving to another database.");
+  }
+  return pageOf(row, slug);
+}
+
+/** Whether the directory now puts `slug` on another shard than `here` (forgetting what this isolate knew). */
+async function movedAway(env: Env, slug: string, here: number): Promise<boolean> {
+  forgetSlug(slug);
+  const home = await shardOfSlug(env, slug);
+  return home !== null && home !== here;
 }
 
 /** The page of the business row found at `slug`: a 404 unless there is one and its page is on. */

@@ -5,27 +5,100 @@
  * no directory lookup. An object never told one (made before shards existed, or reached by a
  * bare stub) works on shard 0, where a deployment that grew from one database keeps its tenants
  * (docs/operations.md, "Shards").
+ *
+ * A tenant's move (src/moves) holds the object's writes (src/shards/held.ts), then tells it
+ * the new shard; from then on a call that still carries the old shard (an isolate that has not
+ * yet seen the move) is refused, so it cannot point the object back.
  */
+import { movingError } from "../lib/transient";
+import { MoveGate } from "./held";
 import { tenantEnv } from "./shards";
 
-const KEY = "tenant-shard";
+const SHARD = "tenant-shard";
+const HELD = "tenant-held";
+const LEFT = "tenant-left-shard";
 
-/** The tenant env of an object, from the shard its storage keeps (shard 0 when none). */
-export function storedTenantEnv(ctx: DurableObjectState, env: Env): Env {
-  return tenantEnv(env, ctx.storage.kv.get<number>(KEY) ?? 0);
-}
+/** Methods `onShard` never runs: the runtime's own entry points, the dispatcher and the move's own. */
+const notCommands = new Set([
+  "constructor",
+  "alarm",
+  "fetch",
+  "onShard",
+  "webSocketMessage",
+  "webSocketClose",
+  "holdForMove",
+  "resumeOn",
+]);
 
-/** Methods `onShard` never runs: the runtime's own entry points and the dispatcher itself. */
-const notCommands = new Set(["constructor", "alarm", "fetch", "onShard", "webSocketMessage", "webSocketClose"]);
+/** A calendar object's shard, and whether a move holds its writes; kept in the object's storage. */
+export class ObjectTenancy {
+  private readonly gate: MoveGate;
+  private shard: number;
+  private tenant: Env | undefined;
 
-/**
- * Keeps `shard` as the object's (stored when it differs: the caller read it from the directory,
- * so it wins, as after a tenant moved); answers the tenant env the object works with from now on.
- */
-export function learnShard(ctx: DurableObjectState, env: Env, shard: unknown): Env {
-  if (!Number.isInteger(shard) || (shard as number) < 0) throw new TypeError("A shard is a whole number.");
-  if (ctx.storage.kv.get<number>(KEY) !== shard) ctx.storage.kv.put(KEY, shard);
-  return tenantEnv(env, shard as number);
+  /** `reads`: the object's methods that change nothing, answered while its writes are held. */
+  constructor(
+    private readonly ctx: DurableObjectState,
+    private readonly root: Env,
+    private readonly reads: ReadonlySet<string>,
+  ) {
+    this.gate = new MoveGate(() => this.held);
+    this.shard = ctx.storage.kv.get<number>(SHARD) ?? 0;
+  }
+
+  /** Whether a move holds the object's writes. */
+  get held(): boolean {
+    return this.ctx.storage.kv.get<boolean>(HELD) === true;
+  }
+
+  /** The tenant env the object works with: its shard, with D1 behind the move's gate. */
+  get env(): Env {
+    if (!this.tenant) {
+      const tenant = tenantEnv(this.root, this.shard);
+      this.tenant = { ...tenant, DB: this.gate.database(tenant.DB) };
+    }
+    return this.tenant;
+  }
+
+  /**
+   * Admits a tenant's call of `method` carrying `shard`: keeps the shard (the caller read it from
+   * the directory, so it wins, as after a tenant moved) unless the tenant has left it, and
+   * refuses anything but a read while held. Answers the env to run the call with.
+   */
+  admit(shard: unknown, method: string): Env {
+    if (!Number.isInteger(shard) || (shard as number) < 0) throw new TypeError("A shard is a whole number.");
+    if (this.ctx.storage.kv.get<number>(LEFT) === shard) throw movingError("A call for the old database");
+    if (this.held && !this.reads.has(method)) throw movingError("A change");
+    this.adopt(shard as number);
+    return this.env;
+  }
+
+  /**
+   * Holds the object's writes (durably: a reset keeps them held) and answers once every D1
+   * statement that started before has finished. Idempotent.
+   */
+  async hold(): Promise<void> {
+    this.ctx.storage.kv.put(HELD, true);
+    await this.gate.settled();
+  }
+
+  /** Moves the object to `shard` and releases its writes; calls carrying `from` are refused from now on. Idempotent. */
+  resume(shard: number, from: number): void {
+    this.ctx.storage.transactionSync(() => {
+      if (from !== shard) this.ctx.storage.kv.put(LEFT, from);
+      else this.ctx.storage.kv.delete(LEFT);
+      this.adopt(shard);
+      this.ctx.storage.kv.delete(HELD);
+    });
+  }
+
+  private adopt(shard: number): void {
+    if (shard === this.shard && this.ctx.storage.kv.get<number>(SHARD) === shard) return;
+    if (this.ctx.storage.kv.get<number>(LEFT) === shard) this.ctx.storage.kv.delete(LEFT);
+    this.ctx.storage.kv.put(SHARD, shard);
+    this.shard = shard;
+    this.tenant = undefined;
+  }
 }
 
 /** The method a call carried by `onShard` names, bound to the object; a TypeError for any other name. */

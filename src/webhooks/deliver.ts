@@ -134,7 +134,7 @@ export async function deliverWebhooks(
 ): Promise<void> {
   // The Worker's own env: each message on the shard it names.
   if (shardOfEnv(env) === undefined) {
-    for (const [shard, part] of batchesByShard(batch))
+    for (const [shard, part] of await batchesByShard(env, batch))
       await deliverWebhooks(part, tenantEnv(env, shard), present, mailer);
     return;
   }
@@ -159,7 +159,7 @@ export async function deliverWebhooks(
 /** Consumer of the dead-letter queue: the queue gave up on these deliveries. */
 export async function deadLetterWebhooks(batch: MessageBatch<WebhookMessage>, env: Env): Promise<void> {
   if (shardOfEnv(env) === undefined) {
-    for (const [shard, part] of batchesByShard(batch)) await deadLetterWebhooks(part, tenantEnv(env, shard));
+    for (const [shard, part] of await batchesByShard(env, batch)) await deadLetterWebhooks(part, tenantEnv(env, shard));
     return;
   }
   const db = createDb(env.DB);

@@ -1,8 +1,11 @@
 /** Tenants on both shards, and what each shard and the directory hold of a business (not a test file). */
-import { env } from "cloudflare:workers";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import type { MoveRecord } from "../../src/moves/tenant-move";
 import { createWebhook, newProvider } from "../support/fixtures";
 import { createAccount, createCustomer, createService } from "./api";
 import { at, book, bookingBody } from "./bookings";
+import type { TenantMove } from "./worker";
 
 /** A business with a service, a person, a customer and a booking (written behind by its calendar). */
 export async function tenantOn(shard: number, name: string) {
@@ -54,4 +57,47 @@ export async function rowsOf(where: number | "directory", businessId: string): P
   const business = await own.first<{ n: number }>();
   if (business && business.n > 0) counts.businesses = business.n;
   return counts;
+}
+
+/** The object that moves `businessId` between shards. */
+export const moveStub = (businessId: string) => env.TENANT_MOVE.get(env.TENANT_MOVE.idFromName(businessId));
+
+/** An operator route, with the test deployment's admin token. */
+export const admin = (method: string, path: string, body?: unknown, token = "test-admin-token") =>
+  exports.default.fetch(
+    new Request(`http://api.test/internal${path}`, {
+      method,
+      headers: {
+        Authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  );
+
+/** Starts moving a business to `shard` (no grace: the tests drive the steps). */
+export async function startMove(businessId: string, shard: number, graceSeconds = 0) {
+  const res = await admin("POST", `/accounts/${businessId}/move`, { shard, graceSeconds });
+  if (res.status !== 202) throw new Error(`The move did not start: ${res.status} ${await res.text()}`);
+  return res.json<{ from: number; to: number; step: string }>();
+}
+
+/**
+ * Runs the move's alarm until its step is `until`. One run goes through many steps, so a move
+ * stopped on the way (`until` other than "done") is stopped by a fault put at that step: the run
+ * fails there, and the next run goes on.
+ */
+export async function driveMove(businessId: string, until = "done", runs = 500): Promise<MoveRecord> {
+  const stub = moveStub(businessId);
+  if (until !== "done") {
+    await runInDurableObject(stub as unknown as DurableObjectStub<TenantMove>, (move: TenantMove) => {
+      move.faults.failAt = until;
+    });
+  }
+  for (let i = 0; i < runs; i++) {
+    const move = (await stub.status()) as MoveRecord;
+    if (move.step === until) return move;
+    await runDurableObjectAlarm(stub);
+  }
+  throw new Error(`The move of ${businessId} did not reach ${until} in ${runs} runs.`);
 }

@@ -39,6 +39,7 @@ import type { Hold } from "../../src/domain/hold";
 import type { BookingEvent } from "../../src/events/events";
 import production from "../../src/index";
 import { bindingMailer, type Mailer } from "../../src/messages/mailer";
+import { TenantMove as ProductionTenantMove } from "../../src/moves/tenant-move";
 import { queueConsumer } from "../../src/queue";
 
 /** A message the consumer handed to the e-mail binding, and what came of it. */
@@ -317,5 +318,16 @@ export class ResourceCalendar extends ProductionResourceCalendar {
   override claimsAround(ranges: readonly Range[]): HeldClaim[][] {
     count(this.calls, "claimsAround");
     return super.claimsAround(ranges);
+  }
+}
+
+/** The move of a business with a fault switch: `failAt` names a checkpoint (a step, or a step's point after its D1 write) that throws once. */
+export class TenantMove extends ProductionTenantMove {
+  readonly faults: { failAt?: string } = {};
+
+  protected override checkpoint(where: string): void {
+    if (this.faults.failAt !== where) return;
+    this.faults.failAt = undefined;
+    throw new Error(`injected: the move's object reset at ${where}`);
   }
 }

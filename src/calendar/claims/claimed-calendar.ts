@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { commandOf, learnShard, storedTenantEnv } from "../../shards/object-shard";
+import { commandOf, ObjectTenancy } from "../../shards/object-shard";
 import type {
   ClaimCommand,
   ClaimedSettings,
@@ -18,6 +18,10 @@ import { assertWellFormedClaim, sameSpan } from "./claim-rows";
 import { ClaimStore } from "./claim-store";
 import { claimedMigrations } from "./migrations";
 
+/** A person's or room's calendar methods that change nothing: answered while a move holds its writes. */
+// biome-ignore format: one line of names
+const CLAIMED_READS = new Set(["dayLoads", "claimsBetween", "claimsAround", "snapshot", "timeBetween", "timeAround", "listCalendars", "getCalendar"]);
+
 /**
  * A calendar that bookings claim time in — a person's, a room's — the single authority on its
  * owner's time across every service. Each method is one synchronous SQLite transaction, so
@@ -27,6 +31,8 @@ import { claimedMigrations } from "./migrations";
 export abstract class ClaimedCalendar<S extends ClaimedSettings> extends DurableObject<Env> {
   protected readonly sql: SqlStorage;
   protected readonly claims: ClaimStore;
+  /** The tenant's shard, and whether a move holds the object's writes. */
+  protected readonly tenancy: ObjectTenancy;
 
   constructor(
     ctx: DurableObjectState,
@@ -37,7 +43,8 @@ export abstract class ClaimedCalendar<S extends ClaimedSettings> extends Durable
   ) {
     super(ctx, env);
     // The tenant's shard, as the last call told it (src/shards/object-shard.ts).
-    this.env = storedTenantEnv(ctx, env);
+    this.tenancy = new ObjectTenancy(ctx, env, CLAIMED_READS);
+    this.env = this.tenancy.env;
     this.sql = ctx.storage.sql;
     ctx.storage.transactionSync(() => migrate(this.sql, [...claimedMigrations(settingsTable), ...ownMigrations]));
     this.claims = new ClaimStore(this.sql);
@@ -45,8 +52,20 @@ export abstract class ClaimedCalendar<S extends ClaimedSettings> extends Durable
 
   /** Runs a tenant's call on the tenant's shard, which the object keeps for its alarms. */
   async onShard(shard: number, method: string, args: unknown[]): Promise<unknown> {
-    this.env = learnShard(this.ctx, this.env, shard);
+    this.env = this.tenancy.admit(shard, method);
     return commandOf(this, method)(...args);
+  }
+
+  /** A move of the tenant holds the object's writes (see ServiceCalendar's); answers once none is running. */
+  async holdForMove(): Promise<void> {
+    await this.tenancy.hold();
+  }
+
+  /** The move is done: the object works on `shard`, refuses calls carrying `from`, and runs its due work. */
+  async resumeOn(shard: number, from: number): Promise<void> {
+    this.tenancy.resume(shard, from);
+    this.env = this.tenancy.env;
+    this.ctx.storage.transactionSync(() => this.scheduleAlarm());
   }
 
   /** Why the owner cannot take this claim beside the `overlapping` live ones, or null. */

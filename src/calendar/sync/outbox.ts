@@ -94,6 +94,11 @@ export class Outbox {
       .map((r) => r.booking_id);
   }
 
+  /** Every entry is due now (the writes that waited on a tenant's move go at once, not after their backoff). */
+  dueNow(now: number): void {
+    this.sql.exec("UPDATE outbox SET next_attempt_ms = ? WHERE next_attempt_ms > ?", now, now);
+  }
+
   /** When the earliest entry is due, or null when the outbox is empty. */
   nextAttemptMs(): number | null {
     return this.sql.exec<{ at: number | null }>("SELECT min(next_attempt_ms) AS at FROM outbox").one().at;

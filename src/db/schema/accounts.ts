@@ -39,6 +39,13 @@ export const businesses = sqliteTable(
      * account is made (src/shards/placement.ts). The directory's row is the one that counts.
      */
     shard: integer("shard").notNull().default(0),
+    /**
+     * On a shard's row while the business moves between shards (src/moves): `leaving` on
+     * the old shard (reads answered, writes held), `arriving` on the new one (nothing answered
+     * until the directory names it). Null otherwise. A shard's row whose `shard` names another
+     * shard is the forwarding row a moved business leaves behind.
+     */
+    moveState: text("move_state", { enum: ["leaving", "arriving"] }),
   },
   (t) => [uniqueIndex("businesses_slug_uq").on(t.slug)],
 );

@@ -1,11 +1,22 @@
 import { DurableObject } from "cloudflare:workers";
-import { commandOf, learnShard, storedTenantEnv } from "../../../shards/object-shard";
+import { commandOf, ObjectTenancy } from "../../../shards/object-shard";
 import { queuePublisher } from "../../sync/event-relay";
 import { d1Writer } from "../../sync/persist";
 import { WriteBehind, type WriteBehindSinks } from "../../sync/write-behind";
 import { offerFreedSeats } from "../flows/offer-seats";
 import type { FlowDeps } from "../tables/tables";
 import { type CalendarTables, openTables } from "../tables/tables";
+
+/** The service calendar's methods that change nothing: answered while a move holds its writes. */
+const SERVICE_READS = new Set([
+  "availability",
+  "availabilityEach",
+  "assignmentOrder",
+  "getWaitlistEntry",
+  "listWaitlist",
+  "getHold",
+  "snapshot",
+]);
 
 /**
  * The plumbing of a service's calendar object (its RPC surface is object/service-calendar.ts): its
@@ -17,11 +28,14 @@ export abstract class CalendarObject extends DurableObject<Env> {
   protected readonly writeBehind: WriteBehind;
   /** The offer run in progress: runs go one at a time, so offers follow the queue. */
   private offering: Promise<void> = Promise.resolve();
+  /** The tenant's shard, and whether a move holds the object's writes. */
+  protected readonly tenancy: ObjectTenancy;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     // The tenant's shard, as the last call told it (src/shards/object-shard.ts).
-    this.env = storedTenantEnv(ctx, env);
+    this.tenancy = new ObjectTenancy(ctx, env, SERVICE_READS);
+    this.env = this.tenancy.env;
     const sinks = this.sinks();
     this.tables = openTables(ctx.storage, sinks.publish);
     this.writeBehind = new WriteBehind(ctx.storage, this.tables, sinks.writeToD1);
@@ -35,8 +49,30 @@ export abstract class CalendarObject extends DurableObject<Env> {
 
   /** Runs a tenant's call on the tenant's shard, which the object keeps for its alarms. */
   async onShard(shard: number, method: string, args: unknown[]): Promise<unknown> {
-    this.env = learnShard(this.ctx, this.env, shard);
+    this.env = this.tenancy.admit(shard, method);
     return commandOf(this, method)(...args);
+  }
+
+  /**
+   * A move of the tenant (src/moves) holds the object's writes: from now on it answers
+   * reads only and writes nothing to D1; answers once nothing it started is still writing.
+   */
+  async holdForMove(): Promise<void> {
+    await this.tenancy.hold();
+    await this.offering;
+  }
+
+  /**
+   * The move is done: the object works on `shard` and refuses calls still carrying `from`; what it
+   * owes D1 goes to the new shard now, and waiting entries get the seats freed meanwhile.
+   */
+  async resumeOn(shard: number, from: number): Promise<void> {
+    this.tenancy.resume(shard, from);
+    this.env = this.tenancy.env;
+    this.ctx.storage.transactionSync(() => this.tables.outbox.dueNow(Date.now()));
+    await this.writeBehind.afterCommit();
+    await this.offerSeats();
+    this.armForPending();
   }
 
   /** What the flows (flows/) need of this object. */
@@ -57,6 +93,8 @@ export abstract class CalendarObject extends DurableObject<Env> {
    * (the alarm's own run does not, or waiting entries would keep it firing).
    */
   protected async offerSeats(fromAlarm = false): Promise<void> {
+    // A held object places no hold; the move's end runs the offers.
+    if (this.tenancy.held) return;
     if (!this.ctx.storage.transactionSync(() => this.tables.waitlist.hasWaiting(Date.now()))) return;
     if (!fromAlarm) this.tables.alarm.arm(Date.now() + 1_000);
     const run = this.offering.then(() => offerFreedSeats(this.deps(), Date.now));
