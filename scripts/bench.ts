@@ -4,7 +4,8 @@
  * against `/health`, both measured in the same run. Prints one table and writes bench/results.json.
  * `-- --profile` records CPU profiles instead (scripts/bench/profile.ts), `-- --memory` the
  * heap per request (scripts/bench/memory.ts), `-- --scale [sizes]` the lists as one business's
- * bookings grow (scripts/bench/scale.ts; sizes default to 10000,100000), `-- --baseline <rev>`
+ * bookings grow (scripts/bench/scale.ts; sizes default to 10000,100000), `-- --moves [sizes]` a
+ * business moved between shards as its data grows (scripts/bench/moves.ts), `-- --baseline <rev>`
  * booking a hold and a plain create on this tree and on another revision, side by side
  * (scripts/bench/hold-booking.ts).
  */
@@ -43,6 +44,7 @@ const { values: args } = parseArgs({
     memory: { type: "boolean", default: false },
     requests: { type: "string", default: "50000" },
     scale: { type: "string" },
+    moves: { type: "string" },
     customers: { type: "string", default: "100000" },
     emails: { type: "boolean", default: false },
     shards: { type: "boolean", default: false },
@@ -79,6 +81,19 @@ if (args.scale !== undefined) {
     );
   }
   console.log(`\n/health over the one-line Worker without the assets router: ×${result.healthOverFloor}`);
+  process.exit(0);
+}
+if (args.moves !== undefined) {
+  // `-- --moves [sizes]`: a business moved between shards as its data grows (scripts/bench/moves.ts).
+  const { moves } = await import("./bench/moves.ts");
+  const sizes = (args.moves || "1000,10000").split(",").map(Number);
+  console.log("| bookings | rows moved | writes held ms | move ms | rows/s |");
+  console.log("|---:|---:|---:|---:|---:|");
+  for (const r of await moves(sizes)) {
+    console.log(
+      `| ${r.bookings.toLocaleString("en-US")} | ${r.rows.toLocaleString("en-US")} | ${r.heldMs} | ${r.totalMs} | ${r.rowsPerSecond} |`,
+    );
+  }
   process.exit(0);
 }
 if (args.calendars) {

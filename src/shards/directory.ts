@@ -3,7 +3,8 @@
  * page's slug is. A key never moves to another business, so its shard is remembered per isolate
  * (at most 1,000 keys) and read once per key; whether the key is still live is checked on the
  * shard, in the request's own batch (src/middleware/key-check.ts), so revocation stays immediate.
- * A business that moved is found again at its key's next miss (`forgetKeyShard`).
+ * A business that moved left a forwarding row on its old shard: the key check that finds it
+ * forgets the key's shard (`forgetKeyShard`), and the directory is read again (src/middleware/auth.ts).
  */
 import { directoryOf } from "./shards";
 

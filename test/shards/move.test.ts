@@ -166,6 +166,28 @@ describe("held", () => {
     expect((await postBooking(t.apiKey, bookingBody(t.serviceId, at(7, "09:00")))).status).toBe(201);
   });
 
+  it("for the grace period writes are held but the calendars are not yet sealed", async () => {
+    const t = await tenantOn(0, "Grace period");
+    await startMove(t.businessId, 1, 30);
+    const stub = moveStub(t.businessId);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const move = await stub.status();
+    expect(move).toMatchObject({ step: "grace", graceSeconds: 30 });
+    const alarm = await runInDurableObject(stub as DurableObjectStub, (_o, state) => state.storage.getAlarm());
+    expect(alarm).toBe(Date.parse(move?.heldAt as string) + 30_000);
+    expect((await postBooking(t.apiKey, bookingBody(t.serviceId, at(7, "10:00")))).status).toBe(503);
+    const held = await runInDurableObject(calendarStub(t.businessId, t.serviceId) as DurableObjectStub, (_o, state) =>
+      state.storage.kv.get("tenant-held"),
+    );
+    expect(held).toBeUndefined();
+    // The period ends (its start moved back, as if 30 s had passed): the move goes on to the end.
+    await runInDurableObject(stub as DurableObjectStub, (_o, state) => {
+      state.storage.kv.put("move", { ...move, heldAt: new Date(Date.now() - 31_000).toISOString() });
+    });
+    expect(await driveMove(t.businessId)).toMatchObject({ step: "done" });
+    expect(await shardOf(t.businessId)).toBe(1);
+  });
+
   it("a sealed calendar refuses changes, also after a reset, and answers reads", async () => {
     const t = await tenantOn(0, "Sealed calendar");
     await startMove(t.businessId, 1);

@@ -1,7 +1,7 @@
 /**
  * Queue messages name their tenant's shard: the calendar of a business on shard 1 publishes its
- * booking event, and the consumer attempts the delivery it finds on shard 1. A message that names
- * no shard is looked for on shard 0 only.
+ * booking event, and the consumer attempts the delivery it finds on shard 1. A message whose
+ * event is not on the shard it names (none: shard 0) is looked for on every shard.
  */
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -38,13 +38,17 @@ describe("queue", () => {
     expect(stored).toEqual({ status: "failed" });
 
     // Sent again by hand: with its shard the consumer finds the delivery (and retries it, the
-    // receiver being unreachable); without one it looks on shard 0, finds nothing, and acks.
-    for (const [shard, outcome] of [
-      [1, "retry"],
-      [undefined, "ack"],
+    // receiver being unreachable); without one (or naming the wrong one, as after a move) the
+    // event is not on shard 0, so it is looked for on every shard and found on 1; an event no
+    // shard has is acked.
+    for (const [shard, eventId, outcome] of [
+      [1, delivery.eventId, "retry"],
+      [undefined, delivery.eventId, "retry"],
+      [0, delivery.eventId, "retry"],
+      [0, "evt_00000000000000000000000000", "ack"],
     ] as const) {
       const batch = createMessageBatch<WebhookMessage>("booking-webhooks", [
-        { id: `again-${shard}`, timestamp: new Date(), attempts: 2, body: { eventId: delivery.eventId, shard } },
+        { id: `again-${shard}-${outcome}`, timestamp: new Date(), attempts: 2, body: { eventId, shard } },
       ]);
       await deliverWebhooks(batch, env, payloadWithLink, recordingMailer(env));
       const result = await getQueueResult(batch, createExecutionContext());
