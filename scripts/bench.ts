@@ -87,11 +87,12 @@ if (args.moves !== undefined) {
   // `-- --moves [sizes]`: a business moved between shards as its data grows (scripts/bench/moves.ts).
   const { moves } = await import("./bench/moves.ts");
   const sizes = (args.moves || "1000,10000").split(",").map(Number);
-  console.log("| bookings | rows moved | writes held ms | move ms | rows/s |");
-  console.log("|---:|---:|---:|---:|---:|");
+  console.log("| bookings | beside another's | rows moved | writes held ms | move ms | rows/s |");
+  console.log("|---:|---:|---:|---:|---:|---:|");
   for (const r of await moves(sizes)) {
+    const n = (x: number) => x.toLocaleString("en-US");
     console.log(
-      `| ${r.bookings.toLocaleString("en-US")} | ${r.rows.toLocaleString("en-US")} | ${r.heldMs} | ${r.totalMs} | ${r.rowsPerSecond} |`,
+      `| ${n(r.bookings)} | ${n(r.beside)} | ${n(r.rows)} | ${r.heldMs} | ${r.totalMs} | ${r.rowsPerSecond} |`,
     );
   }
   process.exit(0);

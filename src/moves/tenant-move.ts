@@ -21,6 +21,8 @@ export type MoveRecord = {
   graceSeconds: number;
   startedAt: string;
   heldAt: string | null;
+  /** When the calendars were released on the new shard: writes were held from `heldAt` until then. */
+  releasedAt: string | null;
   finishedAt: string | null;
   /** The last failure, retried by the alarm. */
   error: string | null;
@@ -61,6 +63,7 @@ export class TenantMove extends DurableObject<Env> {
       graceSeconds,
       startedAt: new Date().toISOString(),
       heldAt: null,
+      releasedAt: null,
       finishedAt: null,
       error: null,
       attempts: 0,
@@ -127,9 +130,9 @@ export class TenantMove extends DurableObject<Env> {
       case "delete": {
         const table = DELETED_TABLES[move.part];
         if (!table) return { ...move, step: "done", finishedAt: new Date().toISOString() };
-        const deleted = await deletePage(from, table, id);
+        const after = await deletePage(from, table, id, move.cursor as number);
         this.checkpoint("delete:written");
-        return deleted === 0 ? { ...move, part: move.part + 1 } : move;
+        return after === null ? { ...move, part: move.part + 1, cursor: 0 } : { ...move, cursor: after };
       }
       case "done":
         return move;
@@ -163,7 +166,7 @@ export class TenantMove extends DurableObject<Env> {
     if (!kind) {
       return move.step === "seal"
         ? { ...move, step: "copy", part: 0, cursor: 0 }
-        : { ...move, step: "delete", part: 0, cursor: 0 };
+        : { ...move, step: "delete", part: 0, cursor: 0, releasedAt: new Date().toISOString() };
     }
     const page = await calendarsPage(
       this.env,

@@ -45,6 +45,9 @@ export const bookings = sqliteTable(
     index("bookings_business_provider_start_idx").on(t.businessId, t.providerId, t.startTime, t.id),
     index("bookings_business_appointment_idx").on(t.businessId, t.appointmentId),
     index("bookings_business_series_idx").on(t.businessId, t.seriesId, t.startTime),
+    // D1 enforces foreign keys: deleting a customer row looks for its bookings, which without
+    // this index reads every booking of the shard (a move deletes every customer of a business).
+    index("bookings_customer_idx").on(t.customerId),
   ],
 );
 

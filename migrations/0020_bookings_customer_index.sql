@@ -1,0 +1,1 @@
+CREATE INDEX `bookings_customer_idx` ON `bookings` (`customer_id`);
