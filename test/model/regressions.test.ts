@@ -8,7 +8,10 @@ import { BusyAppears, BusyGone } from "./busy";
 import { Advance, Convert, Create, Hold, LinkCancel, LinkMove, Move, PatchProvider, PatchService } from "./commands";
 import { MINUTE, type Model, T0 } from "./model";
 import { setUp } from "./system";
-import { JoinBooked } from "./waitlist";
+import { Join, JoinBooked } from "./waitlist";
+
+/** Start times a join may name (index into this list). */
+const joinTimes = ["09:00", "12:30"];
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ["Date"] });
@@ -213,6 +216,16 @@ describe("regressions", () => {
   it("a team's slot asked for by one of its people is bookable only when the whole team is free", async () => {
     await replay(start({ s1: { providers: ["P0", "P1"], mode: "all", hours: "evening" }, p0: { hours: "evening" } }), [
       new Create("S1", 0, time("00:00"), "P0"),
+    ]);
+  });
+
+  it("a person's wider hours are offered to a slot's waiting entries at the service's next join", async () => {
+    const first = start({ s0: { providers: ["P0", "P1"], mode: "all" }, p0: { perDay: 1 } });
+    first.providers.P1 = { ...first.providers.P1, zone: "Asia/Kolkata" };
+    await replay(first, [
+      new Join("S0", 1, joinTimes.indexOf("12:30"), null, joinTimes),
+      new PatchProvider("P1", { hours: "evening", zone: "Asia/Kolkata" }),
+      new Join("S0", 1, joinTimes.indexOf("09:00"), null, joinTimes),
     ]);
   });
 });

@@ -19,8 +19,17 @@ export const OFFER_TTL_MS = 15 * 60_000;
 /** Slots looked at per run (soonest first); the rest wait for the next run. */
 const SLOTS_PER_RUN = 20;
 
-/** Runs offers until no slot with WAITING entries has a seat left to offer (or the run's bound). */
-export async function offerFreedSeats(deps: FlowDeps, now: () => number): Promise<void> {
+/**
+ * Runs offers until no slot with WAITING entries has a seat left to offer (or the run's bound).
+ * `sendTasks` sends what this calendar owes others: a hold refused after some people's calendars
+ * granted their claims owes those claims' release, and until it is sent they still count (a
+ * person's day limit), so the next slot's offer would be refused in its name.
+ */
+export async function offerFreedSeats(
+  deps: FlowDeps,
+  now: () => number,
+  sendTasks: () => Promise<void>,
+): Promise<void> {
   const { storage, tables } = deps;
   const context = tables.waitlist.context();
   if (!context || context.active === false) return;
@@ -52,6 +61,7 @@ export async function offerFreedSeats(deps: FlowDeps, now: () => number): Promis
         ttlMs: OFFER_TTL_MS,
       });
       const done = storage.transactionSync(() => record(deps, entry.id, holdId, result.ok, now()));
+      if (!result.ok) await sendTasks();
       if (!done) {
         await deps.env.DB.prepare("DELETE FROM holds WHERE id = ?")
           .bind(holdId)

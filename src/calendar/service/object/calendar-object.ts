@@ -97,7 +97,7 @@ export abstract class CalendarObject extends DurableObject<Env> {
     if (this.tenancy.held) return;
     if (!this.ctx.storage.transactionSync(() => this.tables.waitlist.hasWaiting(Date.now()))) return;
     if (!fromAlarm) this.tables.alarm.arm(Date.now() + 1_000);
-    const run = this.offering.then(() => offerFreedSeats(this.deps(), Date.now));
+    const run = this.offering.then(() => offerFreedSeats(this.deps(), Date.now, () => this.sendTasks()));
     this.offering = run.catch(() => undefined);
     await run;
     await this.sendTasks();
