@@ -10,6 +10,7 @@ import fc from "fast-check";
 import { afterEach, beforeEach, describe, it, vi } from "vitest";
 import { commands, initialModel } from "./commands";
 import type { Model } from "./model";
+import { Relocate } from "./relocate";
 import { setUp } from "./system";
 
 const { MODEL_RUNS, MODEL_SEED } = env as unknown as { MODEL_RUNS: string; MODEL_SEED: string };
@@ -47,7 +48,7 @@ describe("model-based: bookings, holds and catalog changes in any order", () => 
     );
     vi.useRealTimers();
     console.log(
-      `model: ${sequences} sequences, ${commandsRun} commands, ${Math.round((Date.now() - started) / 1000)} s`,
+      `model: ${sequences} sequences, ${commandsRun} commands (${Relocate.moves} moves between shards), ${Math.round((Date.now() - started) / 1000)} s`,
     );
   });
 });

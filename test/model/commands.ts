@@ -44,6 +44,7 @@ import {
   type Zone,
 } from "./model";
 import { PageBook, PageHold } from "./public";
+import { Relocate } from "./relocate";
 import {
   advance,
   checkInvariants,
@@ -814,6 +815,7 @@ export const commands = [
     )
     .map(([p, change]) => new PatchProvider(p, change)),
   fc.constantFrom(30, 120, 600, 1440).map((mins) => new Advance(mins)),
+  fc.constant(null).map(() => new Relocate()),
   // Busy times where bookings are tried (twice: they must meet bookings and moves to matter).
   fc
     .tuple(person, day, time, fc.constantFrom(30, 90, 240))
