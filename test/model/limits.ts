@@ -128,9 +128,10 @@ type Part = { service: ServiceKey; start: number; person: ProviderKey | null };
  * (the model then accepts either answer, and its invariants judge what was booked).
  */
 export function requestInteracts(m: Model, parts: readonly Part[], email?: string): boolean {
+  // A team's service takes every one of its people, whoever a part names.
   const could = (part: Part, p: ProviderKey) => {
     const service = m.services[part.service];
-    return part.person === p || (part.person === null && service.providers.includes(p));
+    return part.person === p || ((part.person === null || service.mode === "all") && service.providers.includes(p));
   };
   for (const [i, a] of parts.entries()) {
     for (const b of parts.slice(i + 1)) {

@@ -5,7 +5,18 @@
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, it, vi } from "vitest";
 import { BusyAppears, BusyGone } from "./busy";
-import { Advance, Convert, Create, Hold, LinkCancel, LinkMove, Move, PatchProvider, PatchService } from "./commands";
+import {
+  Advance,
+  Convert,
+  Create,
+  Hold,
+  LinkCancel,
+  LinkMove,
+  Move,
+  PatchProvider,
+  PatchService,
+  Visit,
+} from "./commands";
 import { MINUTE, type Model, T0 } from "./model";
 import { setUp } from "./system";
 import { Join, JoinBooked } from "./waitlist";
@@ -227,5 +238,12 @@ describe("regressions", () => {
       new PatchProvider("P1", { hours: "evening", zone: "Asia/Kolkata" }),
       new Join("S0", 1, joinTimes.indexOf("09:00"), null, joinTimes),
     ]);
+  });
+
+  it("a team's visit whose own segments reach a person's day limit may be refused at either segment", async () => {
+    const team = { providers: ["P0", "P1"], mode: "all" } as const;
+    const first = start({ s0: { ...team }, s1: { ...team }, p0: { perDay: 1 } });
+    first.providers.P1 = { ...first.providers.P1, zone: "Asia/Kolkata", hours: "evening" };
+    await replay(first, [new Visit("S0", 0, time("12:00"), "P1")]);
   });
 });
