@@ -17,7 +17,7 @@ import {
   PatchService,
   Visit,
 } from "./commands";
-import { MINUTE, type Model, T0 } from "./model";
+import { MINUTE, type Model, type ProviderKey, T0 } from "./model";
 import { setUp } from "./system";
 import { Join, JoinBooked } from "./waitlist";
 
@@ -241,7 +241,7 @@ describe("regressions", () => {
   });
 
   it("a team's visit whose own segments reach a person's day limit may be refused at either segment", async () => {
-    const team = { providers: ["P0", "P1"], mode: "all" } as const;
+    const team = { providers: ["P0", "P1"] as ProviderKey[], mode: "all" as const };
     const first = start({ s0: { ...team }, s1: { ...team }, p0: { perDay: 1 } });
     first.providers.P1 = { ...first.providers.P1, zone: "Asia/Kolkata", hours: "evening" };
     await replay(first, [new Visit("S0", 0, time("12:00"), "P1")]);
