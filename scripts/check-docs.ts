@@ -7,6 +7,9 @@
  *  - a comment in src/, test/, scripts/ or .ci/ cites a page under docs/ that does not exist, or
  *    a heading it does not have: `(docs/<page>.md, "<Heading>")` or `docs/<page>.md#<anchor>`;
  *    a citation of a README heading is checked the same way;
+ *  - a comment in code, a page under docs/ or the README names a path of the repository
+ *    (`src/…`, `test/…`, `scripts/…`, `docs/…`, `migrations/…`, `public/…`) that does not exist
+ *    (paths with `*` or `{…}` are patterns, and generated folders are skipped);
  *  - a page under docs/ is not linked from the README;
  *  - README.md is longer than 250 lines.
  *
@@ -19,7 +22,7 @@ const root = path.resolve(import.meta.dirname, "..");
 const README_MAX_LINES = 250;
 /** Where code comments may cite the docs. */
 const CODE_ROOTS = ["src", "test", "scripts", ".ci"];
-const CODE_FILE = /\.(ts|js|mjs|cjs|sh)$|^[^.]+$/;
+const CODE_FILE = /\.(tsx?|js|mjs|cjs|sh)$|^[^.]+$/;
 
 const problems: string[] = [];
 const shown = (file: string) => path.relative(root, file);
@@ -188,6 +191,34 @@ function* codeFiles(dir: string): Generator<string> {
   }
 }
 
+/** A repository path as prose names it: after a space, a bracket, a quote or a backtick. */
+const PATH_CITATION = /(?:^|[\s(`"'])((?:src|test|scripts|docs|migrations|public)\/[A-Za-z0-9_./{}*-]*[A-Za-z0-9_/])/g;
+/** Folders that only a run makes (git-ignored), so a path under them may be absent here. */
+const GENERATED = /^(test\/(e2e|contract)\/\.generated|public\/docs-assets\/swagger-ui)/;
+/** Lines of code files that are comments (`//`, `*`, `/*`, `#`): imports are the compiler's to check. */
+const COMMENT_LINE = /^\s*(\/\/|\*|\/\*|#)/;
+
+/** (d) Every path of the repository named in `lines` exists; returns how many were named. */
+function checkPaths(file: string, lines: { line: string; number: number }[]): number {
+  let named = 0;
+  for (const { line, number } of lines) {
+    for (const m of line.matchAll(PATH_CITATION)) {
+      const cited = (m[1] as string).replace(/\/$/, "");
+      if (/[*{]/.test(cited) || GENERATED.test(cited)) continue;
+      named++;
+      if (!existsSync(path.join(root, cited))) report(file, number, `names a path that does not exist: ${cited}`);
+    }
+  }
+  return named;
+}
+
+/** The comment lines of a code file, with their numbers. */
+const commentLines = (text: string) =>
+  text
+    .split("\n")
+    .map((line, i) => ({ line, number: i + 1 }))
+    .filter(({ line }) => COMMENT_LINE.test(line));
+
 /** (b) Every citation of a doc page in the code. */
 function checkCitations(): number {
   let citations = 0;
@@ -202,6 +233,7 @@ function checkCitations(): number {
         citations++;
         checkCitation(file, lineAt(text, m.index), "README.md", m[1], m[2]);
       }
+      paths += checkPaths(file, commentLines(text));
     }
   }
   return citations;
@@ -217,7 +249,11 @@ const docPages = existsSync(docsDir)
   : [];
 
 let links = 0;
-for (const file of [readme, ...docPages]) links += checkLinks(file);
+let paths = 0;
+for (const file of [readme, ...docPages]) {
+  links += checkLinks(file);
+  paths += checkPaths(file, proseLines(pageAt(file).text));
+}
 const citations = checkCitations();
 
 // Every page is reachable from the README.
@@ -239,5 +275,5 @@ if (problems.length > 0) {
   process.exit(1);
 }
 process.stdout.write(
-  `docs: ${links} links in ${docPages.length + 1} pages, ${citations} citations in code, README ${readmeLines} lines: ok\n`,
+  `docs: ${links} links in ${docPages.length + 1} pages, ${citations} citations in code, ${paths} paths named, README ${readmeLines} lines: ok\n`,
 );

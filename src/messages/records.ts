@@ -17,7 +17,7 @@ export const messageIdSql = (eventId: unknown) => sql<string>`'msg_' || substr($
 /** The address an event's booking (or a reminder's, one level down) was made with. */
 const recipientOf = (payload: unknown) =>
   sql`coalesce(json_extract(${payload}, '$.data.customerEmail'), json_extract(${payload}, '$.data.booking.customerEmail'))`;
-/** An erased customer's address (`…@invalid`, src/calendar/service/customer-rewrite.ts). */
+/** An erased customer's address (`…@invalid`, src/calendar/service/steps/customer-rewrite.ts). */
 const erased = (payload: unknown) => sql`lower(${recipientOf(payload)}) LIKE '%@invalid'`;
 
 /**

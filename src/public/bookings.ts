@@ -1,7 +1,7 @@
 /**
  * A booking page's booking: a hold placed by the page, turned into the booking by the same path
  * as `POST /bookings` with `holdId` (src/bookings/create.ts), once its token matches. The answer is
- * the booking as its manage link shows it (src/manage-links/actions.ts), with that link.
+ * the booking as its manage link shows it (src/bookings/by-link.ts), with that link.
  */
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { managedView } from "../bookings/by-link";

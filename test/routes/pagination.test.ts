@@ -117,7 +117,7 @@ describe("happy", () => {
     for (const path of ["/services?limit=5", "/bookings?limit=5"]) {
       const res = await api("GET", path, { key: account.apiKey });
       expect(res.status).toBe(200);
-      // The bookings list adds its cursors (test/routes/cursors.test.ts).
+      // The bookings list adds its cursors (test/lists/cursors.test.ts).
       expect(await json(res)).toMatchObject({
         data: [],
         pagination: { page: 1, limit: 5, total: 0, totalPages: 1, hasMore: false },

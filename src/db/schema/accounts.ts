@@ -36,7 +36,7 @@ export const businesses = sqliteTable(
     version: integer("version").notNull().default(1),
     /**
      * The tenant shard (binding `DB_<shard>`) holding the business's records; chosen when the
-     * account is made (src/shards/placement.ts). The directory's row is the one that counts.
+     * account is made (src/accounts/accounts.ts, `leastFullShard`). The directory's row is the one that counts.
      */
     shard: integer("shard").notNull().default(0),
     /**

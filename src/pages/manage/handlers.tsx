@@ -2,7 +2,7 @@
  * The manage link for browsers: `GET /api/v1/manage/{token}` answers this page when the request
  * prefers HTML (else the JSON route runs, as before), and the page's forms post to the link's
  * own `/cancel` and `/reschedule` (a form's body selects these; JSON goes on to the API). The same
- * domain calls as the JSON routes (src/manage-links/actions.ts), bound by the same policy windows.
+ * domain calls as the JSON routes (src/bookings/by-link.ts), bound by the same policy windows.
  */
 import type { Context, Next } from "hono";
 import { cancelByLink, linkAvailability, managedView, rescheduleByLink } from "../../bookings/by-link";

@@ -1,6 +1,6 @@
 /**
  * PATCH /bookings/{id}: change a booking's status or notes. (Every transition of the life cycle
- * is walked in test/bookings/lifecycle.test.ts; If-Match races in test/edges/conditional.test.ts.)
+ * is walked in test/bookings/lifecycle.test.ts; If-Match races in test/http/conditional.test.ts.)
  */
 import { describe, expect, it } from "vitest";
 import { api, createAccount, createService, json, problem, validationError } from "../../support/api";
