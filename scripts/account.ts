@@ -13,7 +13,9 @@
  * row on the shard, never a key that names a shard without its business. With `--json`, stdout carries exactly one JSON line;
  * everything else (progress, wrangler's output on failure) goes to stderr.
  */
+
 import { parseArgs } from "node:util";
+import { type Scope, scopes } from "../src/domain/scopes.ts";
 import {
   apiKeyIdPattern,
   apiKeyPattern,
@@ -39,13 +41,14 @@ import {
 
 const usage = `Usage:
   npm run --silent account:create -- --name NAME [--mode live|test] [--json] [--persist-to DIR | --remote]
-  npm run --silent account:key -- issue  --business biz_… [--mode live|test] [--json] [--persist-to DIR | --remote]
+  npm run --silent account:key -- issue  --business biz_… [--scopes S,S…] [--name NAME] [--mode live|test] [--json] [--persist-to DIR | --remote]
   npm run --silent account:key -- revoke (--key bk_… | --key-id key_…) [--json] [--persist-to DIR | --remote]
   npm run --silent account:key -- list   --business biz_… [--json] [--persist-to DIR | --remote]
 
 Local D1 (wrangler's .wrangler/state unless --persist-to; relative paths are taken from the
 repository root, as with npm run) is the default; --remote uses the
-database configured in wrangler.toml. Keys are shown once and stored only as SHA-256 hashes.`;
+database configured in wrangler.toml. Keys are shown once and stored only as SHA-256 hashes.
+A key has every scope unless --scopes lists some (${scopes.join(", ")}).`;
 
 const commonOptions = {
   json: { type: "boolean" },
@@ -56,7 +59,13 @@ const commonOptions = {
 
 const commands = {
   create: { ...commonOptions, name: { type: "string" }, mode: { type: "string" } },
-  issue: { ...commonOptions, business: { type: "string" }, mode: { type: "string" } },
+  issue: {
+    ...commonOptions,
+    business: { type: "string" },
+    mode: { type: "string" },
+    scopes: { type: "string" },
+    name: { type: "string" },
+  },
   revoke: { ...commonOptions, key: { type: "string" }, "key-id": { type: "string" } },
   list: { ...commonOptions, business: { type: "string" } },
 } as const;
@@ -136,6 +145,22 @@ async function create(args: string[]): Promise<void> {
   out(`API key (shown once, store it now): ${account.plaintextKey}`);
 }
 
+/** `--scopes a,b`: the scopes listed, each known (a usage error names one that is not); none given is every scope. */
+function scopesOf(value: string | undefined): Scope[] | null {
+  if (value === undefined) return null;
+  const named = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  const unknown = named.find((s) => !(scopes as readonly string[]).includes(s));
+  if (unknown !== undefined || named.length === 0) {
+    throw new UsageError(
+      `--scopes takes a comma-separated list of ${scopes.join(", ")}${unknown ? `, not "${unknown}"` : ""}.`,
+    );
+  }
+  return scopes.filter((s) => named.includes(s));
+}
+
 async function issue(args: string[]): Promise<void> {
   const values = parse("issue", args);
   const businessId = businessIdOf(values.business);
@@ -143,14 +168,16 @@ async function issue(args: string[]): Promise<void> {
   const target = targetOf(values);
 
   await prepare(target);
-  const { record, plaintext } = await newApiKey(businessId, mode);
+  const grant = { name: values.name?.trim() || null, scopes: scopesOf(values.scopes) };
+  const { record, plaintext } = await newApiKey(businessId, mode, new Date(), grant);
   const found = await executeSql(target, sql`SELECT shard FROM businesses WHERE id = ${businessId};`);
   const shard = rowsOf(found, 0)[0]?.shard;
   if (shard === undefined) throw new CommandError(`no business ${businessId} in ${describeTarget(target)}.`);
   // Insert only if the business exists there, then read back whether the row is: one round trip
   // each, the shard's first (the directory's row is what lets the key in).
-  const insert = sql`INSERT INTO api_keys (id, business_id, key_hash, key_prefix, created_at, revoked_at)
-      SELECT ${record.id}, ${record.businessId}, ${record.keyHash}, ${record.keyPrefix}, ${record.createdAt}, NULL
+  const listed = record.scopes === null ? null : JSON.stringify(record.scopes);
+  const insert = sql`INSERT INTO api_keys (id, business_id, key_hash, key_prefix, name, scopes, created_at, revoked_at)
+      SELECT ${record.id}, ${record.businessId}, ${record.keyHash}, ${record.keyPrefix}, ${record.name}, ${listed}, ${record.createdAt}, NULL
       WHERE EXISTS (SELECT 1 FROM businesses WHERE id = ${businessId});
     SELECT id FROM api_keys WHERE id = ${record.id};`;
   for (const binding of [`DB_${Number(shard)}`, undefined]) {
@@ -162,10 +189,10 @@ async function issue(args: string[]): Promise<void> {
   }
 
   if (values.json) {
-    out(JSON.stringify({ businessId, keyId: record.id, apiKey: plaintext }));
+    out(JSON.stringify({ businessId, keyId: record.id, apiKey: plaintext, scopes: record.scopes ?? [...scopes] }));
     return;
   }
-  out(`Issued key ${record.id} for ${businessId}.`);
+  out(`Issued key ${record.id} for ${businessId} (${(record.scopes ?? scopes).join(", ")}).`);
   out(`API key (shown once, store it now): ${plaintext}`);
 }
 
@@ -227,13 +254,14 @@ async function list(args: string[]): Promise<void> {
   const results = await executeSql(
     target,
     sql`SELECT id, name FROM businesses WHERE id = ${businessId};
-    SELECT id, key_prefix, created_at, revoked_at FROM api_keys WHERE business_id = ${businessId} ORDER BY created_at, id;`,
+    SELECT id, key_prefix, scopes, created_at, revoked_at FROM api_keys WHERE business_id = ${businessId} ORDER BY created_at, id;`,
   );
   const business = rowsOf(results, 0)[0];
   if (!business) throw new CommandError(`no business ${businessId} in ${describeTarget(target)}.`);
   const keys = rowsOf(results, 1).map((k) => ({
     id: String(k.id),
     prefix: String(k.key_prefix),
+    scopes: k.scopes === null ? [...scopes] : (JSON.parse(String(k.scopes)) as Scope[]),
     createdAt: String(k.created_at),
     revokedAt: k.revoked_at === null ? null : String(k.revoked_at),
   }));
@@ -244,8 +272,14 @@ async function list(args: string[]): Promise<void> {
   }
   out(`${business.name} (${businessId}): ${keys.length} key(s)`);
   if (keys.length === 0) return;
-  const header = ["KEY ID", "PREFIX", "CREATED", "REVOKED"];
-  const rows = keys.map((k) => [k.id, `${k.prefix}…`, k.createdAt, k.revokedAt ?? "-"]);
+  const header = ["KEY ID", "PREFIX", "CREATED", "REVOKED", "SCOPES"];
+  const rows = keys.map((k) => [
+    k.id,
+    `${k.prefix}…`,
+    k.createdAt,
+    k.revokedAt ?? "-",
+    k.scopes.length === scopes.length ? "all" : k.scopes.join(","),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   for (const r of [header, ...rows])
     out(

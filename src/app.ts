@@ -18,11 +18,13 @@ import { deprecation } from "./middleware/deprecation";
 import { jsonBody } from "./middleware/json-body";
 import { rateLimit } from "./middleware/rate-limit";
 import { requestLog } from "./middleware/request-log";
+import { requireScope } from "./middleware/scope";
 import { corsFromEnv, securityHeaders } from "./middleware/security";
 import { onShardOf } from "./middleware/tenant";
 import { pagesApp } from "./pages";
 import { isForm } from "./pages/manage/negotiate";
 import { shardOfPage } from "./public/business";
+import { apiKeysApp } from "./routes/api-keys";
 import { bookingsApp } from "./routes/bookings";
 import { businessApp } from "./routes/business";
 import { customersApp } from "./routes/customers";
@@ -60,6 +62,7 @@ const keyedApps = {
   "/resources": resourcesApp,
   "/holds": holdsApp,
   "/manage-links": manageLinksApp,
+  "/api-keys": apiKeysApp,
 };
 
 /** The shard of a booking page's business, by the slug in its address. */
@@ -74,7 +77,11 @@ function createApi() {
   registerProblems(api);
   registerDocs(api);
   // A body is checked after the key (a stranger learns nothing from it) and before any route reads it.
-  for (const path of Object.keys(keyedApps)) api.use(`${path}/*`, bookmarkHeader, requireApiKey, rateLimit, jsonBody);
+  // The key's scope is checked once per operation (src/middleware/scope.ts), before any body is read.
+  const scoped = requireScope(api, apiBasePath);
+  for (const path of Object.keys(keyedApps)) {
+    api.use(`${path}/*`, bookmarkHeader, requireApiKey, rateLimit, scoped, jsonBody);
+  }
   for (const [path, routes] of Object.entries(keyedApps)) api.route(path, routes);
   // Public: the address is the key (src/feeds, src/manage-links); it also names the tenant's shard.
   api.use(

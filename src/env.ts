@@ -1,4 +1,5 @@
 import type { Database } from "./db/client";
+import type { KeyScopes } from "./domain/scopes";
 
 /** The caller, resolved from its API key by the auth middleware. */
 export type Caller = {
@@ -9,6 +10,8 @@ export type Caller = {
   linkKeyVersion: number;
   /** The tenant shard the business's records live on (src/shards). */
   shard: number;
+  /** What the key may do (src/domain/scopes.ts); null for a key from before scopes: everything. */
+  scopes: KeyScopes;
 };
 
 /** A read request's key check, owed until one of the request's D1 round trips made it. */

@@ -34,5 +34,6 @@ export function insertBusinessSql(b: BusinessRecord, orIgnore = false): string {
 }
 
 export function insertApiKeySql(k: ApiKeyRecord): string {
-  return sql`INSERT INTO api_keys (id, business_id, key_hash, key_prefix, created_at, revoked_at) VALUES (${k.id}, ${k.businessId}, ${k.keyHash}, ${k.keyPrefix}, ${k.createdAt}, ${k.revokedAt});`;
+  const scopes = k.scopes === null ? null : JSON.stringify(k.scopes);
+  return sql`INSERT INTO api_keys (id, business_id, key_hash, key_prefix, name, scopes, created_at, revoked_at) VALUES (${k.id}, ${k.businessId}, ${k.keyHash}, ${k.keyPrefix}, ${k.name}, ${scopes}, ${k.createdAt}, ${k.revokedAt});`;
 }

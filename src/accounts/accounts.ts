@@ -3,6 +3,7 @@
  * Only the SHA-256 of a key is ever stored; the plaintext is returned once to be shown.
  * Relative imports carry `.ts` so Node scripts (scripts/) can import this file directly.
  */
+import { type KeyScopes, scopes } from "../domain/scopes.ts";
 import { generateApiKey, sha256Hex } from "../lib/crypto.ts";
 import { newId } from "../lib/ids.ts";
 
@@ -12,6 +13,10 @@ export type ApiKeyRecord = {
   businessId: string;
   keyHash: string;
   keyPrefix: string;
+  /** What the key is for (null: unnamed). */
+  name: string | null;
+  /** What the key may do (src/domain/scopes.ts); null is every scope, as keys from before scopes. */
+  scopes: KeyScopes;
   createdAt: string;
   revokedAt: string | null;
 };
@@ -22,25 +27,30 @@ export async function apiKeyRecord(
   businessId: string,
   plaintext: string,
   now = new Date(),
+  grant: { name?: string | null; scopes?: KeyScopes } = {},
 ): Promise<ApiKeyRecord> {
   return {
     id,
     businessId,
     keyHash: await sha256Hex(plaintext),
     keyPrefix: plaintext.slice(0, 12),
+    name: grant.name ?? null,
+    scopes: grant.scopes ?? null,
     createdAt: now.toISOString(),
     revokedAt: null,
   };
 }
 
-/** A new API key for a business: the row to store and the plaintext to show once. */
+/** A new API key for a business (every scope unless `grant` names some): the row to store and the plaintext to show once. */
 export async function newApiKey(
   businessId: string,
   mode: "live" | "test" = "live",
   now = new Date(),
+  grant: { name?: string | null; scopes?: KeyScopes } = {},
 ): Promise<{ record: ApiKeyRecord; plaintext: string }> {
   const plaintext = generateApiKey(mode);
-  return { plaintext, record: await apiKeyRecord(newId("apiKey", now.getTime()), businessId, plaintext, now) };
+  const id = newId("apiKey", now.getTime());
+  return { plaintext, record: await apiKeyRecord(id, businessId, plaintext, now, grant) };
 }
 
 /** A new business with its first API key. */
@@ -51,7 +61,8 @@ export async function newAccount(name: string, mode: "live" | "test" = "live", n
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
-  const key = await newApiKey(business.id, mode, now);
+  // The first key lists every scope: the one key a business starts with can do everything.
+  const key = await newApiKey(business.id, mode, now, { name: "First key", scopes: [...scopes] });
   return { business, apiKey: key.record, plaintextKey: key.plaintext };
 }
 

@@ -58,7 +58,7 @@ function listQueries(db: Database, filters: BookingFilters) {
 }
 
 /** What a list may be scoped to: one person's or one resource's bookings, a 404 unless it is the business's. */
-export type Scope = "providerId" | "resourceId";
+export type OwnerColumn = "providerId" | "resourceId";
 
 const scopes = {
   providerId: { table: providers, noun: "provider" },
@@ -66,7 +66,7 @@ const scopes = {
 } as const;
 
 /** Whether the list's person or resource is the business's, read in the list's own batch (one round trip). */
-function ownerRead(db: Database, businessId: string, ownerId: string, scope: Scope) {
+function ownerRead(db: Database, businessId: string, ownerId: string, scope: OwnerColumn) {
   const owner = preparedOnce(db, `bookings-owner:${scope}`, () => {
     const { table } = scopes[scope];
     return db
@@ -91,7 +91,7 @@ export async function bookingPage(
   read: ReadBatch,
   businessId: string,
   query: CursorRequest & BookingFilters,
-  scope?: Scope,
+  scope?: OwnerColumn,
 ): Promise<ListPage<Booking>> {
   const { page, limit, status, serviceId, customerId, providerId, resourceId, from, to } = query;
   if (from && to && Date.parse(from) >= Date.parse(to)) {

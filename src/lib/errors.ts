@@ -5,6 +5,7 @@
 export const problemTypes = {
   malformed_json: { status: 400, title: "Malformed JSON" },
   unauthorized: { status: 401, title: "Unauthorized" },
+  insufficient_scope: { status: 403, title: "Insufficient scope" },
   not_found: { status: 404, title: "Not found" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
   slot_unavailable: { status: 409, title: "Slot unavailable" },
@@ -20,6 +21,7 @@ export const problemTypes = {
   waitlist_full: { status: 409, title: "Waitlist full" },
   slug_taken: { status: 409, title: "Slug taken" },
   calendar_limit: { status: 409, title: "Calendar limit reached" },
+  api_key_limit: { status: 409, title: "API key limit reached" },
   precondition_failed: { status: 412, title: "Precondition failed" },
   payload_too_large: { status: 413, title: "Payload too large" },
   unsupported_media_type: { status: 415, title: "Unsupported media type" },

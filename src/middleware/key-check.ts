@@ -55,7 +55,7 @@ export const forget = (keyHash: string): void => void remembered.delete(keyHash)
 
 /**
  * The live key with this hash and its business, prepared once per isolate. Its columns have
- * distinct names (`id`, `business_id`, `name`, `link_key_version`, `shard`): a D1 batch answers rows keyed by
+ * distinct names (`id`, `business_id`, `scopes`, `name`, `link_key_version`, `shard`): a D1 batch answers rows keyed by
  * column name. It runs on the business's shard (its copy of the key and the business is the one
  * revocation and settings change), so a read folds it into the batch of its own queries.
  */
@@ -65,6 +65,7 @@ export const keyLookup = (db: Database) =>
       .select({
         keyId: apiKeys.id,
         businessId: apiKeys.businessId,
+        scopes: apiKeys.scopes,
         businessName: businesses.name,
         linkKeyVersion: businesses.linkKeyVersion,
         shard: businesses.shard,

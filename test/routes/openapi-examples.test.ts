@@ -146,6 +146,11 @@ async function fixtures(): Promise<Fixtures> {
         return (await json(res)).id as string;
       },
       webhooks: webhook,
+      // Another key of the business (revoking it leaves the fixtures' key live).
+      "api-keys": async () => {
+        const body = { name: "Revoked by the example", scopes: ["bookings:read"] };
+        return (await json(await api("POST", "/api-keys", { key, body }))).id as string;
+      },
       appointments: async () => {
         const service = await createService(key);
         const body = { ...bookingBody(service.id, at(3, "13:00")), segments: [{ serviceId: service.id }] };

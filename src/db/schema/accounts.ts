@@ -2,6 +2,7 @@
 
 import { type AnySQLiteColumn, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { BookingPageSettings, EmailSettings } from "../../domain/business.ts";
+import type { Scope } from "../../domain/scopes.ts";
 
 export const businesses = sqliteTable(
   "businesses",
@@ -76,6 +77,10 @@ export const apiKeys = sqliteTable(
     keyHash: text("key_hash").notNull(),
     /** First characters of the key (e.g. `bk_live_a1b2`), to tell keys apart in listings. */
     keyPrefix: text("key_prefix").notNull(),
+    /** What the key is for, as its maker named it (null for keys from before names). */
+    name: text("name"),
+    /** JSON list of the key's scopes (src/domain/scopes.ts); null for a key from before scopes: every scope. */
+    scopes: text("scopes", { mode: "json" }).$type<Scope[]>(),
     createdAt: text("created_at").notNull(),
     revokedAt: text("revoked_at"),
   },

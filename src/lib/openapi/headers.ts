@@ -105,6 +105,8 @@ export function problemHeaders(status: number, rateLimited: boolean) {
   switch (status) {
     case 401:
       return responseHeaders(["WWW-Authenticate"]);
+    case 403:
+      return responseHeaders(["WWW-Authenticate", ...policy]);
     case 429:
       return responseHeaders(["Retry-After", "RateLimit-Policy", "RateLimit"]);
     case 409:

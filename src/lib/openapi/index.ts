@@ -46,6 +46,7 @@ export const ProblemSchema = z
 const problemDescriptions = {
   400: "Malformed JSON, or a body that is not UTF-8.",
   401: "Missing, invalid or revoked API key.",
+  403: "The API key lacks the scope this operation needs (`insufficient_scope`, naming it in `scope`).",
   404: "No such resource for this business.",
   409: "Conflict with the current state.",
   412: "If-Match names an ETag that is no longer current.",
@@ -80,10 +81,10 @@ function problemResponsesOf(statuses: Iterable<ProblemStatus>, rateLimited: bool
 
 /**
  * OpenAPI responses for the given problem statuses of an authenticated, rate-limited route
- * (plus 401, 429, 500 and 503, which every such route can return), each with its headers.
+ * (plus 401, 403, 429, 500 and 503, which every such route can return), each with its headers.
  */
 export function problemResponses(...statuses: ProblemStatus[]) {
-  return problemResponsesOf([...statuses, 401, 429, 500, 503], true);
+  return problemResponsesOf([...statuses, 401, 403, 429, 500, 503], true);
 }
 
 /** Problem responses of a public route: no key, no rate limit. */

@@ -1,9 +1,10 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { bookingEventSource } from "../../feeds/records";
 import { respondCalendar } from "../../feeds/render";
 import { ApiError } from "../../lib/errors";
-import { bearerSecurity, emptyResponse, idParam, ifNoneMatchHeader, problemResponses } from "../../lib/openapi";
+import { emptyResponse, idParam, ifNoneMatchHeader, problemResponses } from "../../lib/openapi";
 import { fieldErrors } from "../../lib/validation";
 import { calendarResponse } from "../../schemas/calendars";
 
@@ -17,7 +18,7 @@ const route = createRoute({
   summary: "A booking as an iCalendar file",
   description:
     "One VEVENT (RFC 5545): UID the booking id, SUMMARY the service and the customer's first name only, DTSTART/DTEND in UTC; STATUS TENTATIVE while PENDING, CANCELLED once cancelled (a calendar app then removes it), else CONFIRMED. With `If-None-Match` naming the current ETag, a 304 without a body.",
-  security: bearerSecurity,
+  security: needs("bookings:read"),
   request: { params, headers: ifNoneMatchHeader },
   responses: {
     200: calendarResponse("The booking as an iCalendar file.", true),

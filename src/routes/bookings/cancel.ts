@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { changeBookingStatus } from "../../bookings/change-status";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
-import { bearerSecurity } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { withManageUrl } from "../../manage-links/present";
 import { BookingSchema, cancellationReason } from "../../schemas/bookings";
@@ -20,7 +20,7 @@ const route = createRoute({
     "Frees the slot at once. Cancelling a booking that is not PENDING or CONFIRMED is a 409 `invalid_transition`. The body is optional: none, an empty one or `{}` cancel without a reason.",
     "`Idempotency-Key` works as on `POST /bookings`: a replay answers the first result with `Idempotent-Replayed: true`.",
   ].join("\n\n"),
-  security: bearerSecurity,
+  security: needs("bookings:write"),
   ...cancelOperation("bkg_01jd3k5v7q8r9s0t1u2v3w4x5y", CancelBookingSchema, {
     description: "The cancelled booking. `Idempotent-Replayed: true` on a replay.",
     schema: BookingSchema,

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { createBooking } from "../../bookings/create";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
-import { bearerSecurity } from "../../lib/openapi";
 import { withManageUrl } from "../../manage-links/present";
 import { BookingSchema, CreateBookingSchema } from "../../schemas/bookings";
 import { idempotentCreate } from "../operations";
@@ -19,7 +19,7 @@ const route = createRoute({
     "With `holdId`: the hold's service, times and provider are used (sending different ones is a 422) and its seat becomes the booking's in one step; an expired, released or consumed hold is a 409 `hold_expired`.",
     "`Idempotency-Key`: the same key and request within 24 hours replays the first answer with `Idempotent-Replayed: true`; the same key with another request is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_flight` with `Retry-After`.",
   ].join("\n\n"),
-  security: bearerSecurity,
+  security: needs("bookings:write"),
   ...idempotentCreate(
     CreateBookingSchema,
     "The booking; `Location` points at it. `Idempotent-Replayed: true` on a replay.",

@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { loadBooking } from "../../bookings/records";
 import { toBooking } from "../../domain/booking";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
-import { bearerSecurity } from "../../lib/openapi";
 import { withManageUrl } from "../../manage-links/present";
 import { BookingSchema } from "../../schemas/bookings";
 import { conditionalGet } from "../operations";
@@ -14,7 +14,7 @@ const route = createRoute({
   operationId: "getBooking",
   tags: ["Bookings"],
   summary: "Get a booking",
-  security: bearerSecurity,
+  security: needs("bookings:read"),
   ...conditionalGet(BookingSchema, "The booking.", "bkg_01jd3k5v7q8r9s0t1u2v3w4x5y"),
 });
 

@@ -1,7 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { bookingPage } from "../../bookings/list";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
+import { pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { cursorRules, paginateByCursor } from "../../lists/cursor";
 import { listRules } from "../../lists/pagination";
@@ -21,7 +22,7 @@ const route = createRoute({
     listRules,
     cursorRules,
   ].join("\n\n"),
-  security: bearerSecurity,
+  security: needs("bookings:read"),
   request: {
     query: z.strictObject({
       ...bookingListQuery,

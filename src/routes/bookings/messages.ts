@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, idParam, pageResponse, problemResponses } from "../../lib/openapi";
+import { idParam, pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { listOf, listRules, paginate, paginationQuery } from "../../lists/pagination";
 import { messagePage } from "../../messages/records";
@@ -13,7 +14,7 @@ const route = createRoute({
   tags: ["Bookings"],
   summary: "E-mails sent to the booking's customer",
   description: `What the customer was e-mailed about the booking (and its visit's or series' confirmation), oldest first, while the business has \`emails.enabled\`; an erased customer's address reads empty.\n\n${listRules}`,
-  security: bearerSecurity,
+  security: needs("bookings:read"),
   request: { params: idParam("bkg_01jd3k5v7q8r9s0t1u2v3w4x5y"), query: z.strictObject(paginationQuery) },
   responses: {
     200: pageResponse("A page of messages.", listOf(MessageSchema, "MessageList")),

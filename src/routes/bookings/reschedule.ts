@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { rescheduleBooking } from "../../bookings/reschedule";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { utcDateTime } from "../../lib/datetime";
 import { etagOf, ifMatchVersions } from "../../lib/etag";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
 import {
-  bearerSecurity,
   bodyProblems,
   idempotencyKeyHeader,
   idParam,
@@ -35,7 +35,7 @@ const route = createRoute({
   summary: "Move a booking to another time",
   description:
     "PENDING and CONFIRMED bookings of an active service only (else `409 invalid_transition`, or `422 service_inactive`). The new time passes every rule of a new booking (duration = the service's, notice, horizon, working hours, seats; on a service with providers the provider's hours and other bookings), with the booking itself not counted. The booking keeps its id and status, its version moves on, and the old time is freed in the step that takes the new one. Refused: `409 slot_unavailable` and the booking is unchanged. Raises the `booking.rescheduled` webhook with `previousStartTime`, `previousEndTime` and `previousProviderId`.",
-  security: bearerSecurity,
+  security: needs("bookings:write"),
   request: {
     params: idParam("bkg_01jd3k5v7q8r9s0t1u2v3w4x5y"),
     headers: idempotencyKeyHeader.extend(ifMatchHeader.shape),

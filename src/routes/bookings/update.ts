@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { changeBookingStatus } from "../../bookings/change-status";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { etagOf, ifMatchVersions } from "../../lib/etag";
-import { bearerSecurity } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { withManageUrl } from "../../manage-links/present";
 import { BookingSchema, BookingStatusSchema } from "../../schemas/bookings";
@@ -41,7 +41,7 @@ const route = createRoute({
     "Rules the schema cannot express: send `status` or `notes` (or both); `cancellationReason` only together with `status` CANCELLED (else 422). A status change must follow PENDING → CONFIRMED | CANCELLED, CONFIRMED → CANCELLED | COMPLETED | NO_SHOW (else 409 `invalid_transition`, also for the status it already has); COMPLETED and NO_SHOW describe what happened, so they are a 409 `invalid_transition` before the appointment's `startTime`.",
     "With `If-Match`, the change applies only if the booking still has that ETag (else 412).",
   ].join("\n\n"),
-  security: bearerSecurity,
+  security: needs("bookings:write"),
   ...conditionalPatch(
     UpdateBookingSchema,
     BookingSchema,

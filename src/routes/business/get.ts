@@ -1,8 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { loadBusiness, toBusiness } from "../../business/records";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
-import { bearerSecurity, emptyResponse, ifNoneMatchHeader, jsonResponse, problemResponses } from "../../lib/openapi";
+import { emptyResponse, ifNoneMatchHeader, jsonResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { BusinessSchema } from "./schemas";
 
@@ -14,7 +15,7 @@ const route = createRoute({
   summary: "Get the business",
   description:
     "The business account the API key belongs to, and its settings: the booking page and e-mails to customers. Sends the `ETag`; with `If-None-Match` naming the current one, the answer is a 304 without a body. It takes no query parameters (any is a 422).",
-  security: bearerSecurity,
+  security: needs("catalog:read"),
   request: { headers: ifNoneMatchHeader, query: z.strictObject({}) },
   responses: {
     200: jsonResponse("The business.", BusinessSchema, { required: ["ETag"] }),

@@ -1,8 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { editBusiness, toBusiness } from "../../business/records";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { etagOf, ifMatchTags } from "../../lib/etag";
-import { bearerSecurity, bodyProblems, ifMatchHeader, jsonResponse, problemResponses } from "../../lib/openapi";
+import { bodyProblems, ifMatchHeader, jsonResponse, problemResponses } from "../../lib/openapi";
 import { forgetCallersOf } from "../../middleware/key-check";
 import { BusinessSchema, UpdateBusinessSchema } from "./schemas";
 
@@ -14,7 +15,7 @@ const route = createRoute({
   summary: "Change the business",
   description:
     "Given fields replace the stored ones; `bookingPage` and `emails` are replaced whole, as sent. A slug another business has is a 409 `slug_taken`.",
-  security: bearerSecurity,
+  security: needs("business:write"),
   request: {
     headers: ifMatchHeader,
     body: { required: true, content: { "application/json": { schema: UpdateBusinessSchema } } },

@@ -1,7 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { addCustomer } from "../../customers/records";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
+import { bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
 import { CreateCustomerSchema, CustomerSchema } from "../../schemas/customers";
 
 const route = createRoute({
@@ -12,7 +13,7 @@ const route = createRoute({
   summary: "Create a customer",
   description:
     "E-mail addresses are unique per business, compared case-insensitively: a second customer with the same e-mail is a 409 `customer_exists`.",
-  security: bearerSecurity,
+  security: needs("customers:write"),
   request: { body: { required: true, content: { "application/json": { schema: CreateCustomerSchema } } } },
   responses: {
     201: jsonResponse("The new customer; `Location` points at it.", CustomerSchema, { required: ["Location"] }),

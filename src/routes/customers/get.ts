@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { loadCustomer, toCustomer } from "../../customers/records";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
-import { bearerSecurity } from "../../lib/openapi";
 import { CustomerSchema } from "../../schemas/customers";
 import { conditionalGet } from "../operations";
 
@@ -12,7 +12,7 @@ const route = createRoute({
   operationId: "getCustomer",
   tags: ["Customers"],
   summary: "Get a customer",
-  security: bearerSecurity,
+  security: needs("customers:read"),
   ...conditionalGet(CustomerSchema, "The customer.", "cus_01jd3k5v7q8r9s0t1u2v3w4x5y"),
 });
 

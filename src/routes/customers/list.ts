@@ -1,7 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { customerPage } from "../../customers/records";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
+import { pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { cursorQuery, cursorRules, paginateByCursor } from "../../lists/cursor";
 import { listRules, paginationQuery } from "../../lists/pagination";
@@ -15,7 +16,7 @@ const route = createRoute({
   tags: ["Customers"],
   summary: "List and search customers",
   description: `Newest first. \`search\` matches a substring of the name or e-mail, case-insensitively; it is trimmed, and an empty one is a 422. Erased customers are not listed. A term of 3 or more characters is looked up in a trigram index; a shorter one is tested against every customer of the business (same results, a cost that grows with the customers).\n\n${listRules}\n\n${cursorRules}`,
-  security: bearerSecurity,
+  security: needs("customers:read"),
   request: {
     query: z.strictObject({
       ...paginationQuery,

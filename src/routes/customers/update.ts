@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { editCustomer } from "../../customers/edit";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { etagOf, ifMatchTags } from "../../lib/etag";
-import { bearerSecurity } from "../../lib/openapi";
 import { CustomerSchema, UpdateCustomerSchema } from "../../schemas/customers";
 import { conditionalPatch } from "../operations";
 
@@ -14,7 +14,7 @@ const route = createRoute({
   summary: "Change a customer's name, e-mail or phone",
   description:
     "The customer's bookings show the new details too. E-mail addresses stay unique per business, compared case-insensitively (`409 customer_exists`).",
-  security: bearerSecurity,
+  security: needs("customers:write"),
   ...conditionalPatch(
     UpdateCustomerSchema,
     CustomerSchema,

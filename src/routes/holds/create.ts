@@ -1,7 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { createHold, MAX_LIVE_HOLDS_PER_KEY } from "../../holds/create";
-import { bearerSecurity, bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
+import { bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
 import { throwRefusal } from "../../refusals/problems";
 import { CreateHoldSchema, HoldSchema } from "../../schemas/holds";
 
@@ -12,7 +13,7 @@ const route = createRoute({
   tags: ["Holds"],
   summary: "Keep a seat for a few minutes",
   description: `Checks the same rules as a booking and keeps the seat (and, on a service with providers, the person's time) until \`expiresAt\` (\`ttlSeconds\` from now). Book it with \`POST /bookings\` and \`holdId\`; \`DELETE /holds/{id}\` frees it at once; otherwise it frees itself on time. At most ${MAX_LIVE_HOLDS_PER_KEY} live holds per API key (\`409 hold_limit_reached\` beyond). Refusals are those of \`POST /bookings\`.`,
-  security: bearerSecurity,
+  security: needs("bookings:write"),
   request: { body: { required: true, content: { "application/json": { schema: CreateHoldSchema } } } },
   responses: {
     201: jsonResponse("The hold; `Location` points at it.", HoldSchema, { required: ["Location"] }),

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { loadHold } from "../../holds/records";
-import { bearerSecurity } from "../../lib/openapi";
 import { HoldSchema } from "../../schemas/holds";
 import { readById } from "../operations";
 
@@ -12,7 +12,7 @@ const route = createRoute({
   tags: ["Holds"],
   summary: "Get a hold",
   description: "The hold as its service's calendar knows it now: a HELD hold past `expiresAt` reads EXPIRED.",
-  security: bearerSecurity,
+  security: needs("bookings:read"),
   ...readById("hld_01jd3k5v7q8r9s0t1u2v3w4x5y", "The hold.", HoldSchema),
 });
 

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { releaseHold } from "../../holds/records";
-import { bearerSecurity } from "../../lib/openapi";
 import { deleteById } from "../operations";
 
 const route = createRoute({
@@ -12,7 +12,7 @@ const route = createRoute({
   summary: "Release a hold",
   description:
     "Frees the seat (and the provider's time) at once. Releasing a hold that already ended (released, expired or consumed) changes nothing and also answers 204.",
-  security: bearerSecurity,
+  security: needs("bookings:write"),
   ...deleteById("hld_01jd3k5v7q8r9s0t1u2v3w4x5y", "The hold holds nothing."),
 });
 

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
+import { bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { rotateLinkKey } from "../../manage-links/records";
 import { emptyBodyAsObject } from "../../middleware/empty-body";
@@ -21,7 +22,7 @@ const route = createRoute({
   summary: "End every manage link sent so far",
   description:
     "Moves the business's manage-link key to its next version: every `manageUrl` given out before is a 404 from now on, and bookings show new ones (the same new one on every read). For a leak of links, or a customer list that went where it should not. The body is optional (none or `{}`). The key itself is never stored or shown; it is derived from the deployment's secret and this version.",
-  security: bearerSecurity,
+  security: needs("bookings:write"),
   request: {
     body: {
       required: false,

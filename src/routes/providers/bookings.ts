@@ -1,7 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { bookingPage } from "../../bookings/list";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, idParam, pageResponse, problemResponses } from "../../lib/openapi";
+import { idParam, pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { paginateByCursor } from "../../lists/cursor";
 import { withManageUrls } from "../../manage-links/present";
@@ -16,7 +17,7 @@ const route = createRoute({
   summary: "List a provider's bookings across services",
   description:
     "The same filters, order (`startTime` descending, then `id` descending) and envelope as `GET /bookings`.",
-  security: bearerSecurity,
+  security: needs("bookings:read"),
   request: { params: idParam("prv_01jd3k5v7q8r9s0t1u2v3w4x5y"), query: z.strictObject(bookingListQuery) },
   responses: {
     200: pageResponse("A page of bookings.", BookingListSchema),

@@ -1,7 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { issueFeed } from "../../feeds/records";
-import { bearerSecurity, idParam, jsonResponse, problemResponses } from "../../lib/openapi";
+import { idParam, jsonResponse, problemResponses } from "../../lib/openapi";
 import { CalendarFeedSchema } from "../../schemas/calendars";
 
 const route = createRoute({
@@ -12,7 +13,7 @@ const route = createRoute({
   summary: "Issue (or rotate) a provider's calendar feed",
   description:
     "Answers the secret address of an iCalendar feed of the person's bookings (`GET /feeds/{token}.ics`), for their phone's or desktop's calendar app to subscribe to. Calling it again issues a new address and the old one stops working at once (404). The address is shown only in this answer: it is stored as a hash.",
-  security: bearerSecurity,
+  security: needs("catalog:write"),
   request: { params: idParam("prv_01jd3k5v7q8r9s0t1u2v3w4x5y") },
   responses: {
     201: jsonResponse("The feed's new address.", CalendarFeedSchema),

@@ -1,7 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { etagOf } from "../../lib/etag";
-import { bearerSecurity, bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
+import { bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
 import { addProvider } from "../../providers/records";
 import { CreateProviderSchema, ProviderSchema } from "./schemas";
 
@@ -12,7 +13,7 @@ const route = createRoute({
   tags: ["Providers"],
   summary: "Add a provider",
   description: "A person (or a room, a chair) who performs services; link it to services with their `providerIds`.",
-  security: bearerSecurity,
+  security: needs("catalog:write"),
   request: { body: { required: true, content: { "application/json": { schema: CreateProviderSchema } } } },
   responses: {
     201: jsonResponse("The new provider; `Location` points at it.", ProviderSchema, { required: ["Location", "ETag"] }),

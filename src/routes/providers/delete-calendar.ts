@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, emptyResponse, problemResponses } from "../../lib/openapi";
+import { emptyResponse, problemResponses } from "../../lib/openapi";
 import { disconnectCalendar } from "../../providers/calendars";
 import { calendarParams } from "./calendar-params";
 
@@ -12,7 +13,7 @@ const route = createRoute({
   summary: "Disconnect one of a provider's own calendars",
   description:
     "Its busy times stop counting at once and it is no longer read or written; events already written into it stay there.",
-  security: bearerSecurity,
+  security: needs("catalog:write"),
   request: { params: calendarParams },
   responses: {
     204: emptyResponse("The calendar is disconnected."),

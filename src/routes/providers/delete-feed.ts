@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { revokeFeed } from "../../feeds/records";
-import { bearerSecurity } from "../../lib/openapi";
 import { deleteById } from "../operations";
 
 const route = createRoute({
@@ -12,7 +12,7 @@ const route = createRoute({
   summary: "End a provider's calendar feed",
   description:
     "The feed's address answers 404 from now on. Ending a feed that does not exist (never issued, or ended already) is a 204 too: afterwards the provider has none either way.",
-  security: bearerSecurity,
+  security: needs("catalog:write"),
   ...deleteById("prv_01jd3k5v7q8r9s0t1u2v3w4x5y", "The provider has no feed now."),
 });
 

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, jsonResponse, problemResponses } from "../../lib/openapi";
+import { jsonResponse, problemResponses } from "../../lib/openapi";
 import { getCalendar } from "../../providers/calendars";
 import { StaffCalendarSchema } from "../../schemas/calendars";
 import { calendarParams } from "./calendar-params";
@@ -12,7 +13,7 @@ const route = createRoute({
   tags: ["Providers"],
   summary: "Get one of a provider's own calendars",
   description: "The calendar and its sync state: `failing` with `lastError` and `failingSince` while its server fails.",
-  security: bearerSecurity,
+  security: needs("catalog:read"),
   request: { params: calendarParams },
   responses: {
     200: jsonResponse("The calendar.", StaffCalendarSchema),

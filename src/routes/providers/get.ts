@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
-import { bearerSecurity } from "../../lib/openapi";
 import { loadProvider, toProvider } from "../../providers/records";
 import { conditionalGet } from "../operations";
 import { ProviderSchema } from "./schemas";
@@ -12,7 +12,7 @@ const route = createRoute({
   operationId: "getProvider",
   tags: ["Providers"],
   summary: "Get a provider",
-  security: bearerSecurity,
+  security: needs("catalog:read"),
   ...conditionalGet(ProviderSchema, "The provider.", "prv_01jd3k5v7q8r9s0t1u2v3w4x5y"),
 });
 

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, idParam, jsonResponse, problemResponses } from "../../lib/openapi";
+import { idParam, jsonResponse, problemResponses } from "../../lib/openapi";
 import { listCalendars } from "../../providers/calendars";
 import { StaffCalendarListSchema } from "../../schemas/calendars";
 
@@ -11,7 +12,7 @@ const route = createRoute({
   tags: ["Providers"],
   summary: "List a provider's own calendars",
   description: "Every connected calendar of the person (at most 5, so never paged), oldest first, with its sync state.",
-  security: bearerSecurity,
+  security: needs("catalog:read"),
   request: { params: idParam("prv_01jd3k5v7q8r9s0t1u2v3w4x5y") },
   responses: {
     200: jsonResponse("The person's calendars.", StaffCalendarListSchema),

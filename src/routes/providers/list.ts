@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
+import { pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { paginate, paginationQuery } from "../../lists/pagination";
 import { providerPage } from "../../providers/records";
@@ -14,7 +15,7 @@ const route = createRoute({
   tags: ["Providers"],
   summary: "List providers",
   description: "Active providers unless `active=false` is given; newest first.",
-  security: bearerSecurity,
+  security: needs("catalog:read"),
   request: {
     query: z.strictObject({
       ...paginationQuery,

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, jsonResponse, problemResponses } from "../../lib/openapi";
+import { jsonResponse, problemResponses } from "../../lib/openapi";
 import { syncCalendar } from "../../providers/calendars";
 import { StaffCalendarSchema } from "../../schemas/calendars";
 import { calendarParams } from "./calendar-params";
@@ -13,7 +14,7 @@ const route = createRoute({
   summary: "Read one of a provider's own calendars now",
   description:
     "Reads the calendar at once (a read already running is joined, not repeated) and answers it after the read: `ok`, or `failing` with `lastError` (its last busy times still count). An unchanged calendar costs its server one small request. No body.",
-  security: bearerSecurity,
+  security: needs("catalog:write"),
   request: { params: calendarParams },
   responses: {
     200: jsonResponse("The calendar after the read.", StaffCalendarSchema),

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { etagOf, ifMatchTags } from "../../lib/etag";
-import { bearerSecurity } from "../../lib/openapi";
 import { editProvider } from "../../providers/edit";
 import { conditionalPatch } from "../operations";
 import { ProviderSchema, UpdateProviderSchema } from "./schemas";
@@ -14,7 +14,7 @@ const route = createRoute({
   summary: "Change a provider",
   description:
     "Given fields replace the stored ones (`dateOverrides` as a whole list). Once this answers 200, no new booking is decided against the old settings; existing bookings are kept.",
-  security: bearerSecurity,
+  security: needs("catalog:write"),
   ...conditionalPatch(
     UpdateProviderSchema,
     ProviderSchema,

@@ -1,7 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { etagOf } from "../../lib/etag";
-import { bearerSecurity, bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
+import { bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
 import { addResource } from "../../resources/records";
 import { CreateResourceSchema, ResourceSchema } from "../../schemas/resources";
 
@@ -13,7 +14,7 @@ const route = createRoute({
   summary: "Add a resource",
   description:
     "A room, chair or machine with `quantity` identical units; link it to services with their `resourceIds`. Its calendar is set up before this answers (503 to retry if it cannot be reached; the resource is stored).",
-  security: bearerSecurity,
+  security: needs("catalog:write"),
   request: { body: { required: true, content: { "application/json": { schema: CreateResourceSchema } } } },
   responses: {
     201: jsonResponse("The new resource; `Location` points at it.", ResourceSchema, { required: ["Location", "ETag"] }),

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
-import { bearerSecurity } from "../../lib/openapi";
 import { loadResource, toResource } from "../../resources/records";
 import { ResourceSchema } from "../../schemas/resources";
 import { conditionalGet } from "../operations";
@@ -12,7 +12,7 @@ const route = createRoute({
   operationId: "getResource",
   tags: ["Resources"],
   summary: "Get a resource",
-  security: bearerSecurity,
+  security: needs("catalog:read"),
   ...conditionalGet(ResourceSchema, "The resource.", "res_01jd3k5v7q8r9s0t1u2v3w4x5y"),
 });
 

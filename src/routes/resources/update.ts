@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { etagOf, ifMatchTags } from "../../lib/etag";
-import { bearerSecurity } from "../../lib/openapi";
 import { editResource } from "../../resources/edit";
 import { ResourceSchema, UpdateResourceSchema } from "../../schemas/resources";
 import { conditionalPatch } from "../operations";
@@ -14,7 +14,7 @@ const route = createRoute({
   summary: "Change a resource",
   description:
     "Given fields replace the stored ones (`dateOverrides` as a whole list). Once this answers 200, no new booking is decided against the old settings; existing bookings keep their units. With `If-Match`, the change applies only if the resource still has that ETag (else 412).\n\nA change that leaves fewer units — a lower `quantity`, or `active: false` — is checked against the resource's calendar first: while upcoming bookings or live holds would not fit, it is a `409 bookings_conflict` whose `conflicts` list where (`at`, `bookingIds`), and nothing changes.",
-  security: bearerSecurity,
+  security: needs("catalog:write"),
   ...conditionalPatch(
     UpdateResourceSchema,
     ResourceSchema,

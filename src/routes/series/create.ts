@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
-import { bearerSecurity } from "../../lib/openapi";
 import { CreateSeriesSchema, SeriesSchema } from "../../schemas/series";
 import { createSeries } from "../../series/create";
 import { idempotentCreate } from "../operations";
@@ -18,7 +18,7 @@ const route = createRoute({
     "`onConflict: reject` (default): all or none; a 409 `slot_unavailable` lists **every** conflicting occurrence in `conflicts: [{startTime, reason}]` (the one the calendar refused alone if the slot calendar cannot be read at that moment). `onConflict: skip`: the free occurrences are booked, the others listed in `skipped` (a 409 when none is free). A rule the API does not take, or one past its bounds, is a 422 at `recurrence`.",
     "`Idempotency-Key` works as on `POST /bookings`.",
   ].join("\n\n"),
-  security: bearerSecurity,
+  security: needs("bookings:write"),
   ...idempotentCreate(
     CreateSeriesSchema,
     "The series; `Location` points at it. `Idempotent-Replayed: true` on a replay.",

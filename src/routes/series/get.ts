@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { bearerSecurity } from "../../lib/openapi";
 import { SeriesSchema } from "../../schemas/series";
 import { loadSeries } from "../../series/records";
 import { readById } from "../operations";
@@ -14,7 +14,7 @@ const route = createRoute({
   summary: "Get a series",
   description:
     "The series with its occurrences by start, each as it stands now (one may have been moved or cancelled on its own).",
-  security: bearerSecurity,
+  security: needs("bookings:read"),
   ...readById("ser_01jd3k5v7q8r9s0t1u2v3w4x5y", "The series.", SeriesSchema),
 });
 

@@ -1,7 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { utcDateTime, utcDateTimeRule, utcTimestamp } from "../../lib/datetime";
-import { bearerSecurity, idParam, jsonResponse, problemResponses } from "../../lib/openapi";
+import { idParam, jsonResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { batchReader } from "../../middleware/key-check";
 import { MAX_RANGE_DAYS, MAX_SLOTS, serviceAvailability } from "../../services/availability";
@@ -56,7 +57,7 @@ const route = createRoute({
     "On a service with resources a slot is bookable only when every resource has a unit free then; each slot lists in `resources` those that have one, and `resourceId` counts one resource only.",
     "An inactive service still lists its slots, none of them bookable.",
   ].join("\n\n"),
-  security: bearerSecurity,
+  security: needs("catalog:read"),
   request: {
     params: idParam("svc_01jd3k5v7q8r9s0t1u2v3w4x5y"),
     query: z.strictObject({

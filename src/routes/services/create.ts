@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
+import { bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
 import { CreateServiceSchema, ServiceSchema } from "../../schemas/services";
 import { addService } from "../../services/records";
 
@@ -12,7 +13,7 @@ const route = createRoute({
   summary: "Add a service to the catalog",
   description:
     "Rules the schema cannot express: `slotIntervalMinutes` defaults to `durationMinutes`; in `weeklySchedule` an interval ends after it starts (intervals do not cross midnight; `24:00` ends a day) and the intervals of one day do not overlap (else 422 at the interval's path).",
-  security: bearerSecurity,
+  security: needs("catalog:write"),
   request: { body: { required: true, content: { "application/json": { schema: CreateServiceSchema } } } },
   responses: {
     201: jsonResponse("The new service; `Location` points at it.", ServiceSchema, { required: ["Location"] }),

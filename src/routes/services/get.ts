@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
-import { bearerSecurity } from "../../lib/openapi";
 import { ServiceSchema } from "../../schemas/services";
 import { findService } from "../../services/records";
 import { conditionalGet } from "../operations";
@@ -12,7 +12,7 @@ const route = createRoute({
   operationId: "getService",
   tags: ["Services"],
   summary: "Get a service",
-  security: bearerSecurity,
+  security: needs("catalog:read"),
   ...conditionalGet(ServiceSchema, "The service.", "svc_01jd3k5v7q8r9s0t1u2v3w4x5y"),
 });
 

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
+import { pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { listRules, paginate, paginationQuery } from "../../lists/pagination";
 import { batchReader } from "../../middleware/key-check";
@@ -15,7 +16,7 @@ const route = createRoute({
   tags: ["Services"],
   summary: "List the service catalog",
   description: `Active services unless \`active=false\` is given; newest first.\n\n${listRules}`,
-  security: bearerSecurity,
+  security: needs("catalog:read"),
   request: {
     query: z.strictObject({
       ...paginationQuery,

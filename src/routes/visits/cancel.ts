@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
-import { bearerSecurity } from "../../lib/openapi";
 import { CancelVisitSchema, VisitSchema } from "../../schemas/visits";
 import { cancelVisit } from "../../visits/cancel";
 import { cancelOperation } from "../operations";
@@ -17,7 +17,7 @@ const route = createRoute({
     "Cancels every segment that is PENDING or CONFIRMED, each freeing its slot at once; segments already cancelled, completed or no-show stay as they are. When no segment is left to cancel: 409 `invalid_transition`. The body is optional.",
     "If a calendar does not answer midway (503), the segments cancelled so far stay cancelled; the same request again cancels the rest. `Idempotency-Key` works as on `POST /bookings`.",
   ].join("\n\n"),
-  security: bearerSecurity,
+  security: needs("bookings:write"),
   ...cancelOperation("apt_01jd3k5v7q8r9s0t1u2v3w4x5y", CancelVisitSchema, {
     description: "The visit, cancelled. `Idempotent-Replayed: true` on a replay.",
     schema: VisitSchema,

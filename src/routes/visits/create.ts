@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
-import { bearerSecurity } from "../../lib/openapi";
 import { CreateVisitSchema, MAX_SEGMENTS, VisitSchema } from "../../schemas/visits";
 import { createVisit } from "../../visits/create";
 import { idempotentCreate } from "../operations";
@@ -18,7 +18,7 @@ const route = createRoute({
     "All or none: either every segment is booked, or nothing is held. A refusal is a 409 `slot_unavailable` with `segment` (0-based) and `reason`; a problem with a segment's input is a 422 naming `segments.<i>.<field>`. `503 unavailable` (retry) when a calendar did not answer; nothing is then held.",
     "`Idempotency-Key` works as on `POST /bookings`.",
   ].join("\n\n"),
-  security: bearerSecurity,
+  security: needs("bookings:write"),
   ...idempotentCreate(
     CreateVisitSchema,
     "The visit with every segment; `Location` points at it. `Idempotent-Replayed: true` on a replay.",

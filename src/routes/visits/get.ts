@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { bearerSecurity } from "../../lib/openapi";
 import { VisitSchema } from "../../schemas/visits";
 import { loadVisit } from "../../visits/records";
 import { readById } from "../operations";
@@ -14,7 +14,7 @@ const route = createRoute({
   summary: "Get a visit",
   description:
     "The visit with its segments in order, each as it stands now (a segment may have been moved or cancelled on its own).",
-  security: bearerSecurity,
+  security: needs("bookings:read"),
   ...readById("apt_01jd3k5v7q8r9s0t1u2v3w4x5y", "The visit.", VisitSchema),
 });
 

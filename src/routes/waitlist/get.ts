@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { bearerSecurity } from "../../lib/openapi";
 import { WaitlistEntrySchema } from "../../schemas/waitlist";
 import { loadWaitlistEntry } from "../../waitlist/records";
 import { readById } from "../operations";
@@ -13,7 +13,7 @@ const route = createRoute({
   summary: "Get a waitlist entry",
   description:
     "The entry as its service's calendar has it now: its position while WAITING, its hold once OFFERED. An entry still WAITING when its slot begins reads EXPIRED from then on (no event is sent). Entries are dropped 30 days after their slot ended (then 404).",
-  security: bearerSecurity,
+  security: needs("bookings:read"),
   ...readById("wtl_01jd3k5v7q8r9s0t1u2v3w4x5y", "The entry.", WaitlistEntrySchema),
 });
 

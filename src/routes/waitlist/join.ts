@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
-import { bearerSecurity } from "../../lib/openapi";
 import { JoinWaitlistSchema, WaitlistEntrySchema } from "../../schemas/waitlist";
 import { joinWaitlist } from "../../waitlist/join";
 import { idempotentCreate } from "../operations";
@@ -17,7 +17,7 @@ const route = createRoute({
     "When a seat of that slot frees — a cancel, a move, a hold released or expired, a status change — the first WAITING entry is offered a hold of 15 minutes: it becomes OFFERED with `holdId`, and a `waitlist.offered` webhook event is sent. Booking the hold (`POST /bookings {holdId}`) makes it BOOKED; an offer not booked in time becomes EXPIRED and the seat is offered to the next entry, with no request needed. An entry still WAITING when its slot begins is EXPIRED too.",
     "Bounds: 50 entries per slot, 2,000 per service for slots that have not begun, 200 per API key per 24 hours (else 409 `waitlist_full`). Entries are dropped 30 days after their slot ended. `Idempotency-Key` works as on `POST /bookings`.",
   ].join("\n\n"),
-  security: bearerSecurity,
+  security: needs("bookings:write"),
   ...idempotentCreate(JoinWaitlistSchema, "The entry; `Location` points at it.", WaitlistEntrySchema),
 });
 

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { bearerSecurity } from "../../lib/openapi";
 import { leaveWaitlist } from "../../waitlist/records";
 import { deleteById } from "../operations";
 
@@ -12,7 +12,7 @@ const route = createRoute({
   summary: "Take an entry off the waitlist",
   description:
     "The entry becomes CANCELLED and stays readable (until 30 days after its slot ended); an offered hold is released and its seat offered to the next entry. Idempotent: an entry already BOOKED, EXPIRED (its slot begun included) or CANCELLED stays as it is, and one dropped 30 days after its slot is gone (204).",
-  security: bearerSecurity,
+  security: needs("bookings:write"),
   ...deleteById("wtl_01jd3k5v7q8r9s0t1u2v3w4x5y", "Taken off (or already off)."),
 });
 

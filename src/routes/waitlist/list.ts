@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
+import { pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { cursorQuery, cursorRules, paginateByCursor } from "../../lists/cursor";
 import { paginationQuery } from "../../lists/pagination";
@@ -18,7 +19,7 @@ const route = createRoute({
     "Pages: `page` from 1, `limit` 1 to 100 (default 50); a page past the end is an empty `data` with the real `total`. A page may skip at most 10,000 entries (`(page − 1) × limit` ≤ 10,000; deeper is a 422 on `page`).",
     cursorRules,
   ].join("\n\n"),
-  security: bearerSecurity,
+  security: needs("bookings:read"),
   request: {
     query: z.strictObject({
       ...waitlistListQuery,

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { bearerSecurity } from "../../lib/openapi";
 import { deleteEndpoint } from "../../webhooks/endpoints";
 import { deleteById } from "../operations";
 
@@ -11,7 +11,7 @@ const route = createRoute({
   tags: ["Webhooks"],
   summary: "Delete a webhook endpoint",
   description: "Stops all deliveries to it at once.",
-  security: bearerSecurity,
+  security: needs("business:write"),
   ...deleteById("whk_01jd3k5v7q8r9s0t1u2v3w4x5y", "Deleted."),
 });
 

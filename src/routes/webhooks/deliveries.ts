@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, idParam, pageResponse, problemResponses } from "../../lib/openapi";
+import { idParam, pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { listRules, paginate, paginationQuery } from "../../lists/pagination";
 import { deliveryPage } from "../../webhooks/delivery-log";
@@ -13,7 +14,7 @@ const route = createRoute({
   tags: ["Webhooks"],
   summary: "Deliveries of an endpoint, with every attempt",
   description: `Newest first. \`status\` is pending, succeeded, failed (will be retried) or dead (retries exhausted).\n\n${listRules}`,
-  security: bearerSecurity,
+  security: needs("business:write"),
   request: { params: idParam("whk_01jd3k5v7q8r9s0t1u2v3w4x5y"), query: z.strictObject(paginationQuery) },
   responses: {
     200: pageResponse("A page of deliveries.", DeliveryListSchema),

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { bearerSecurity } from "../../lib/openapi";
 import { loadEndpoint, toWebhook } from "../../webhooks/endpoints";
 import { readById } from "../operations";
 import { WebhookSchema } from "./schemas";
@@ -11,7 +11,7 @@ const route = createRoute({
   operationId: "getWebhook",
   tags: ["Webhooks"],
   summary: "Get a webhook endpoint",
-  security: bearerSecurity,
+  security: needs("business:write"),
   ...readById("whk_01jd3k5v7q8r9s0t1u2v3w4x5y", "The endpoint.", WebhookSchema),
 });
 

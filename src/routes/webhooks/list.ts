@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, pageResponse, problemResponses } from "../../lib/openapi";
+import { pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { listRules, paginate, paginationQuery } from "../../lists/pagination";
 import { endpointPage } from "../../webhooks/endpoints";
@@ -13,7 +14,7 @@ const route = createRoute({
   tags: ["Webhooks"],
   summary: "List webhook endpoints",
   description: `Newest first; deleted endpoints are not listed.\n\n${listRules}`,
-  security: bearerSecurity,
+  security: needs("business:write"),
   request: { query: z.strictObject(paginationQuery) },
   responses: {
     200: pageResponse("A page of endpoints.", WebhookListSchema),

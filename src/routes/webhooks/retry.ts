@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { bearerSecurity, idParam, jsonResponse, problemResponses } from "../../lib/openapi";
+import { idParam, jsonResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { retryDelivery } from "../../webhooks/delivery-log";
 import { DeliverySchema } from "./schemas";
@@ -13,7 +14,7 @@ const route = createRoute({
   summary: "Send a delivery again",
   description:
     "Queues one more attempt of any delivery of an active endpoint, even a succeeded or dead one. A disabled endpoint is a 409 `invalid_transition`.",
-  security: bearerSecurity,
+  security: needs("business:write"),
   request: {
     params: idParam("whk_01jd3k5v7q8r9s0t1u2v3w4x5y").extend({
       deliveryId: z

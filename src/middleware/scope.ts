@@ -1,0 +1,49 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import { TrieRouter } from "hono/router/trie-router";
+import { insufficientScope } from "../access/keys";
+import { grants, type Scope, scopes } from "../domain/scopes";
+import type { AppEnv } from "../env";
+import { keyLookup, settle } from "./key-check";
+
+/** The scope a route's `security` names (`[{ bearerAuth: [scope] }]`), if it names one. */
+function scopeOf(security: unknown): Scope | undefined {
+  if (!Array.isArray(security)) return undefined;
+  const named = (security[0] as { bearerAuth?: unknown } | undefined)?.bearerAuth;
+  const scope = Array.isArray(named) ? named[0] : undefined;
+  return (scopes as readonly unknown[]).includes(scope) ? (scope as Scope) : undefined;
+}
+
+/** The operations of `api` by method and path, each with the scope its document entry names. */
+function scopeRouter(api: OpenAPIHono<AppEnv>): TrieRouter<Scope> {
+  const router = new TrieRouter<Scope>();
+  for (const definition of api.openAPIRegistry.definitions) {
+    if (definition.type !== "route") continue;
+    const { method, path, security } = definition.route;
+    const scope = scopeOf(security);
+    if (scope) router.add(method.toUpperCase(), path.replaceAll(/{([^}]+)}/g, ":$1"), scope);
+  }
+  return router;
+}
+
+/**
+ * Refuses a request whose key lacks the scope its operation needs: once per request, before the
+ * handler and before any body is read, from the same `security` entries the OpenAPI document
+ * shows (so the document and the check cannot disagree). The operations are read from `api`'s
+ * registry at its first request, once all routes are registered. `base` is where `api` is mounted.
+ */
+export function requireScope(api: OpenAPIHono<AppEnv>, base: string): MiddlewareHandler<AppEnv> {
+  let router: TrieRouter<Scope> | undefined;
+  return async (c, next) => {
+    router ??= scopeRouter(api);
+    const path = c.req.path.slice(base.length) || "/";
+    const method = c.req.method === "HEAD" ? "GET" : c.req.method;
+    const scope = router.match(method, path)[0][0]?.[0];
+    if (scope && !grants(c.var.caller.scopes, scope)) {
+      const check = c.var.keyCheck;
+      if (check?.owed) settle(check, (await keyLookup(c.var.db).execute({ keyHash: check.keyHash }))[0]);
+      throw insufficientScope(scope);
+    }
+    await next();
+  };
+}
