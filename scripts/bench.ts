@@ -7,7 +7,8 @@
  * bookings grow (scripts/bench/scale.ts; sizes default to 10000,100000), `-- --moves [sizes]` a
  * business moved between shards as its data grows (scripts/bench/moves.ts), `-- --baseline <rev>`
  * booking a hold and a plain create on this tree and on another revision, side by side
- * (scripts/bench/hold-booking.ts).
+ * (scripts/bench/hold-booking.ts), `-- --probes [--baseline <rev>]` a feed poll and a manage-link
+ * read on this tree and on another revision (default main), side by side (scripts/bench/probes.ts).
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -50,6 +51,7 @@ const { values: args } = parseArgs({
     shards: { type: "boolean", default: false },
     calendars: { type: "boolean", default: false },
     limits: { type: "boolean", default: false },
+    probes: { type: "boolean", default: false },
     baseline: { type: "string" },
     rounds: { type: "string", default: "7" },
   },
@@ -119,6 +121,13 @@ if (args.limits) {
   for (const line of limitsLines(report)) console.log(line);
   mkdirSync(path.join(root, "bench"), { recursive: true });
   writeFileSync(path.join(root, "bench", "limits.json"), `${JSON.stringify(report, null, 2)}\n`);
+  process.exit(0);
+}
+if (args.probes) {
+  // Feed polls and manage-link reads, this tree beside a baseline (scripts/bench/probes.ts).
+  const { compareProbes } = await import("./bench/probes.ts");
+  const result = await compareProbes(args.baseline ?? "main", Number(args.rounds), seconds);
+  console.log(JSON.stringify(result, null, 2));
   process.exit(0);
 }
 if (args.baseline !== undefined) {

@@ -7,7 +7,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { newApiKey } from "../../src/accounts/accounts";
 import { app } from "../../src/app";
-import { api, origin, storeKey } from "../support/api";
+import { api, json, origin, storeKey } from "../support/api";
+import { issueFeed } from "../support/feeds";
 import { tenantOn } from "../support/shards";
 
 type Counts = Record<"DB" | "DB_0" | "DB_1", number>;
@@ -92,6 +93,33 @@ describe("round trips", () => {
     const write = await send("POST", "/customers", { name: "Grace", email: "grace@example.com" });
     expect(write.DB).toBe(0);
     expect(write.DB_0).toBe(0);
+  });
+
+  it("a feed poll and a manage-link read ask no other shard than their business's, once it was found", async () => {
+    const t = await tenantOn(1, "Counted public");
+    const feed = await issueFeed(t.apiKey, t.providerId);
+    const booking = await json(await api("GET", `/bookings/${t.bookingId}`, { key: t.apiKey }));
+    const counts: Counts = { DB: 0, DB_0: 0, DB_1: 0 };
+    const counted = countingEnv(counts);
+    const read = async (path: string) => {
+      const before = { ...counts };
+      const res = await app.fetch(
+        new Request(`${origin}/api/v1${path}`, { headers: { "CF-Connecting-IP": "198.51.100.9" } }),
+        counted,
+        ctx,
+      );
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+      return { DB: counts.DB - before.DB, DB_0: counts.DB_0 - before.DB_0, DB_1: counts.DB_1 - before.DB_1 };
+    };
+    const manage = (booking.manageUrl as string).slice(`${origin}/api/v1`.length);
+    // The first of each may look on every shard; every later one goes to shard 1 only.
+    await read(feed.path);
+    await read(manage);
+    for (let i = 0; i < 3; i++) {
+      expect((await read(feed.path)).DB_0).toBe(0);
+      expect((await read(manage)).DB_0).toBe(0);
+    }
   });
 
   it("a key this isolate never saw costs one directory read, once", async () => {

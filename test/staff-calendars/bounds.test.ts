@@ -1,6 +1,7 @@
 /**
  * Bounds and concurrency of staff calendars: 20 concurrent bookings around a busy time book the
- * one free slot exactly once; 5 calendars per person, held under a concurrent burst; the events
+ * one free slot exactly once; 20 concurrent bookings (or holds) of a busy time are all refused
+ * for the busy person, not as fully booked by a sibling's passing seat; 5 calendars per person, held under a concurrent burst; the events
  * of one read (narrowed here to reach the bound with a few events) and the size of an answer read.
  */
 import { runInDurableObject } from "cloudflare:test";
@@ -9,7 +10,7 @@ import { readBounded } from "../../src/calendar/caldav/http";
 import type { ProviderCalendar } from "../../src/calendar/provider/provider-calendar";
 import { json, problem } from "../support/api";
 import { at, bookingBody, postBooking, statusCounts } from "../support/bookings";
-import { salon } from "../support/fixtures";
+import { placeHold, salon } from "../support/fixtures";
 import {
   connect,
   localApi,
@@ -40,6 +41,37 @@ describe("concurrency", () => {
     expect(statusCounts(answers)).toEqual({ 201: 1, 409: 19 });
     const booked = await json(answers.find((r) => r.status === 201) as Response);
     expect(booked.startTime).toBe(new Date(at(3, "10:30")).toISOString());
+  });
+
+  it("20 concurrent bookings of a busy person's time are each refused as provider_busy, none as fully_booked", async () => {
+    // Nothing is booked at 10:00: a sibling's seat, held a moment while its claim was refused, is no reason.
+    const s = await salon(1);
+    const [person] = s.providerIds as [string];
+    const collection = await newCollection();
+    await putEvent(collection, "a", vcalendar(vevent("a", at(3, "10:00"), at(3, "11:00"))));
+    await connect(s.apiKey, person, { url: collection });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        postBooking(s.apiKey, bookingBody(s.cut, at(3, "10:00"), { providerId: person })),
+      ),
+    );
+    expect(statusCounts(answers)).toEqual({ 409: 20 });
+    const reasons = await Promise.all(answers.map(async (r) => (await json(r)).reason));
+    expect(reasons).toEqual(Array(20).fill("provider_busy"));
+  });
+
+  it("20 concurrent holds of a busy person's time are each refused as provider_busy", async () => {
+    const s = await salon(1);
+    const [person] = s.providerIds as [string];
+    const collection = await newCollection();
+    await putEvent(collection, "a", vcalendar(vevent("a", at(3, "10:00"), at(3, "11:00"))));
+    await connect(s.apiKey, person, { url: collection });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => placeHold(s.apiKey, s.cut, at(3, "10:00"), { providerId: person })),
+    );
+    expect(statusCounts(answers)).toEqual({ 409: 20 });
+    const reasons = await Promise.all(answers.map(async (r) => (await json(r)).reason));
+    expect(reasons).toEqual(Array(20).fill("provider_busy"));
   });
 });
 

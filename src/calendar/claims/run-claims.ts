@@ -9,6 +9,7 @@
 
 import type { ClaimNeed, ClaimReason, ClaimRef, ClaimsResult } from "../claim-types";
 import { claimTargetOf } from "../stubs";
+import { anySettled, fly } from "./in-flight";
 
 /** How long a tentative row may wait for the calendars it claims before the alarm gives it up. */
 export const TENTATIVE_MS = 30_000;
@@ -16,8 +17,15 @@ export const TENTATIVE_MS = 30_000;
 /** One try at a row: the claims it needs, in order, and the candidates tried so far. */
 export type Attempt = { rowId: string; businessId: string; needs: ClaimNeed[]; tried: string[] };
 
-/** The next thing to do: answer, or make an attempt's claims. */
-export type Next<R> = { kind: "done"; result: R } | { kind: "claim"; attempt: Attempt };
+/**
+ * The next thing to do: answer, or make an attempt's claims — or, from the first step only, answer
+ * `result` unless one of `rows` (tentative rows of sibling requests holding the seat) is in
+ * flight here: then wait until one is settled and take the first step again.
+ */
+export type Next<R> =
+  | { kind: "done"; result: R }
+  | { kind: "claim"; attempt: Attempt }
+  | { kind: "wait"; rows: string[]; result: R };
 
 /** A claimed calendar refused a claim: which, why, and whom it could still grant it to (ClaimResult). */
 export type Refusal = { at: ClaimRef; reason: ClaimReason; detail: string; onlyWith?: string[] };
@@ -95,27 +103,60 @@ export const phases = <C, R>(
   unanswered: Phases<C, R>["unanswered"],
 ): Phases<C, R> => ({ begin, confirm, refused, unanswered });
 
-/** Runs a flow to its answer: its first step, claims, then the phase for the outcome, until done. */
+/**
+ * Runs a flow to its answer: its first step, claims, then the phase for the outcome, until done.
+ * A first step refused only for seats that siblings' tentative rows hold waits (at most
+ * TENTATIVE_MS) until one of them is settled and is taken again: a sibling refused by a person
+ * frees its seat, and this request then meets the person's refusal itself.
+ */
 export async function runClaims<C, R>(
   storage: DurableObjectStorage,
   env: Env,
   phases: Phases<C, R>,
   flow: C,
 ): Promise<R> {
+  const waitUntil = Date.now() + TENTATIVE_MS;
   let step = storage.transactionSync(() => phases.begin(flow, Date.now()));
   const limited = new Set<string>();
-  while (step.kind === "claim") {
-    const attempt = step.attempt;
-    const outcome = await claimAll(env, attempt);
-    if (outcome.ok) return storage.transactionSync(() => phases.confirm(flow, attempt, Date.now()));
-    if ("unknown" in outcome) {
-      const unknown = outcome.unknown;
-      return storage.transactionSync(() => phases.unanswered(flow, attempt, unknown, Date.now()));
+  while (step.kind !== "done") {
+    if (step.kind === "wait") {
+      const settled = anySettled(storage, step.rows, waitUntil - Date.now());
+      if (!settled) return step.result;
+      await settled;
+      step = storage.transactionSync(() => phases.begin(flow, Date.now()));
+      continue;
     }
-    for (const r of [outcome.refused, ...outcome.refused.others])
-      if (r.reason === "limit_reached" && r.at.calendar === "provider") limited.add(r.at.id);
-    const refused = { ...outcome.refused, limited: [...limited] };
-    step = storage.transactionSync(() => phases.refused(flow, attempt, refused, Date.now()));
+    const attempt = step.attempt;
+    const settle = fly(storage, attempt.rowId);
+    try {
+      step = await claimAndDecide(storage, env, phases, flow, attempt, limited);
+    } finally {
+      settle();
+    }
   }
   return step.result;
+}
+
+/** One attempt's claims, then the transaction that settles its row: confirmed, given up, or the next try. */
+async function claimAndDecide<C, R>(
+  storage: DurableObjectStorage,
+  env: Env,
+  phases: Phases<C, R>,
+  flow: C,
+  attempt: Attempt,
+  limited: Set<string>,
+): Promise<Next<R>> {
+  const outcome = await claimAll(env, attempt);
+  const done = (result: R): Next<R> => ({ kind: "done", result });
+  if (outcome.ok) return done(storage.transactionSync(() => phases.confirm(flow, attempt, Date.now())));
+  if ("unknown" in outcome) {
+    const unknown = outcome.unknown;
+    return done(storage.transactionSync(() => phases.unanswered(flow, attempt, unknown, Date.now())));
+  }
+  for (const r of [outcome.refused, ...outcome.refused.others])
+    if (r.reason === "limit_reached" && r.at.calendar === "provider") limited.add(r.at.id);
+  const refused = { ...outcome.refused, limited: [...limited] };
+  const next = storage.transactionSync(() => phases.refused(flow, attempt, refused, Date.now()));
+  // Only a first step waits for siblings: a later one answers with the refusal it already has.
+  return next.kind === "wait" ? done(next.result) : next;
 }

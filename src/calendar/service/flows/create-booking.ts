@@ -14,7 +14,7 @@ import { buildBooking, commitBooking, staffOf } from "../steps/commit-booking";
 import { expireHolds } from "../steps/expiry";
 import { consumeHold } from "../steps/hold-end";
 import { assignOrder, newBookingRefusal } from "../steps/limits";
-import { firstWithSeat, noCandidateLeft, singleWay, type Tries, triesAfter } from "../steps/staffing";
+import { firstWithSeat, noCandidateLeft, noSeat, singleWay, type Tries, triesAfter } from "../steps/staffing";
 import { priorAnswer } from "../tables/idempotency-records";
 import type { CalendarTables, FlowDeps } from "../tables/tables";
 
@@ -68,7 +68,10 @@ function seatNext(flow: CreateFlow, time: Interval, { tried, last }: Tries, now:
   const blocked = blockedSpan(service, time.start, time.end);
   const ordered = assignOrder(tables.counts, service, candidates, time.start);
   const candidate = firstWithSeat(tables.reservations.seats, service, ordered, blocked, tried);
-  if (!candidate) return refused(noCandidateLeft(singleWay(command), last, candidates));
+  if (!candidate) {
+    const result: CalendarResult = { ok: false, refusal: noCandidateLeft(singleWay(command), last, candidates) };
+    return noSeat(tables.reservations.seats, ordered, blocked, tried, result);
+  }
   const record = buildBooking(
     service,
     command.booking,

@@ -12,7 +12,7 @@ import type { CalendarRefusal, HoldCommand, HoldResult } from "../../types";
 import { claimFor, claimNeeds, noAnswer, tooLate } from "../steps/claiming";
 import { expireHolds } from "../steps/expiry";
 import { assignOrder, periodRefusal } from "../steps/limits";
-import { firstWithSeat, noCandidateLeft, singleWay, type Tries, triesAfter } from "../steps/staffing";
+import { firstWithSeat, noCandidateLeft, noSeat, singleWay, type Tries, triesAfter } from "../steps/staffing";
 import type { CalendarTables, FlowDeps } from "../tables/tables";
 
 /** A person's claim for a hold outlives the hold by this much, so a conversion can confirm it in time. */
@@ -57,7 +57,10 @@ function seatNext(flow: HoldFlow, { tried, last }: Tries, now: number): Next<Hol
   const blocked = blockedSpan(service, start, end);
   const ordered = assignOrder(tables.counts, service, candidates, start);
   const candidate = firstWithSeat(tables.reservations.seats, service, ordered, blocked, tried);
-  if (!candidate) return refused(noCandidateLeft(singleWay(command), last, candidates));
+  if (!candidate) {
+    const result: HoldResult = { ok: false, refusal: noCandidateLeft(singleWay(command), last, candidates) };
+    return noSeat(tables.reservations.seats, ordered, blocked, tried, result);
+  }
   const expiresAt = now + command.ttlMs;
   const hold: Hold = {
     id: command.holdId,

@@ -4,7 +4,7 @@
  */
 
 import type { Candidate } from "../../claims/preference";
-import type { Attempt, Refusal, Refused } from "../../claims/run-claims";
+import type { Attempt, Next, Refusal, Refused } from "../../claims/run-claims";
 import type { Span } from "../../rules/service-rules";
 import type { CalendarRefusal, ServiceSnapshot } from "../../types";
 import type { Except, Seats } from "../tables/seats";
@@ -63,6 +63,20 @@ export function firstWithSeat(
         : seats.takenFor(candidate.providerId, blocked, except);
     return taken < service.capacity;
   });
+}
+
+/**
+ * No candidate has a seat over `blocked`: the refusal `result` — but on the first try, with
+ * siblings' tentative rows among those holding the seats, a wait for them (run-claims.ts): one
+ * refused elsewhere frees its seat, so "fully booked" may not be the true reason.
+ */
+export function noSeat<R>(seats: Seats, candidates: Candidate[], blocked: Span, tried: string[], result: R): Next<R> {
+  if (tried.length > 0) return { kind: "done", result };
+  const rows = seats.tentative(
+    blocked,
+    candidates.map((c) => c.providerId),
+  );
+  return rows.length > 0 ? { kind: "wait", rows, result } : { kind: "done", result };
 }
 
 /**

@@ -64,6 +64,22 @@ export class Seats {
       .one().n;
   }
 
+  /**
+   * The tentative rows (still waiting for their claims) holding a seat over `span` in the session
+   * of any of `providers` (null: every row counts, as for a booking without a person).
+   */
+  tentative(span: Span, providers: readonly (string | null)[]): string[] {
+    const rows = this.sql
+      .exec<{ id: string; p: string | null }>(
+        `SELECT id, provider_id AS p FROM bookings
+         WHERE status IN ('PENDING', 'CONFIRMED') AND tentative_until_ms IS NOT NULL AND ${OVERLAPS}`,
+        ...this.bounds(span),
+      )
+      .toArray();
+    const anyone = providers.includes(null);
+    return rows.filter((r) => anyone || r.p === null || providers.includes(r.p)).map((r) => r.id);
+  }
+
   /** Every row holding a seat whose blocked span ends after `now`: what a configuration change is checked against. */
   upcoming(now: number): SeatRow[] {
     return this.sql
