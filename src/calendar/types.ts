@@ -117,6 +117,8 @@ export type HoldCommand = StaffingRequest & {
   startTime: string;
   endTime: string;
   ttlMs: number;
+  /** A booking page's visitor places it: page holds keep at most a share of their day (live-slots.ts). */
+  page?: boolean;
 };
 
 export type HoldResult = { ok: true; hold: Hold } | { ok: false; refusal: CalendarRefusal };
@@ -206,7 +208,9 @@ export type CalendarRefusal =
   /** A customer's manage link asked inside the service's policy window. */
   | PolicyRefusal
   /** The slot's (or the service's) waitlist has as many entries as it may. */
-  | { code: "waitlist_full"; detail: string };
+  | { code: "waitlist_full"; detail: string }
+  /** Booking pages' live holds already keep the share of the day's free times they may. */
+  | { code: "hold_limit_reached"; reason: "day_share"; detail: string };
 
 export type CalendarResult =
   | { ok: true; booking: Booking; version: number; replayed: boolean }

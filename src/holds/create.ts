@@ -23,7 +23,7 @@ export type HoldRequest = {
  * Who places holds and how many of theirs may be live at once: an API key, or a booking page's
  * visitor (src/public/holds.ts). `placedBy` is what the holds table keeps in `api_key_id`.
  */
-export type HoldBound = { placedBy: string; max: number; refusal: string };
+export type HoldBound = { placedBy: string; max: number; refusal: string; page?: boolean };
 
 /** The bound of an API key's holds. */
 const keyBound = (keyId: string): HoldBound => ({
@@ -72,6 +72,7 @@ export async function createHold(
       providers,
       resources,
       providerId: request.providerId ?? null,
+      ...(bound.page ? { page: true } : {}),
     })
     .catch(async (error: unknown) => {
       // Unanswered (a reset): a hold the calendar may have placed still expires on its own.

@@ -28,3 +28,36 @@ export async function chargePublicRequest(
 
 /** The client's address as Cloudflare reports it (one bucket for requests without one). */
 export const clientAddress = (request: Request) => request.headers.get("CF-Connecting-IP") ?? "unknown";
+
+/**
+ * The network a client address stands for where a bound counts visitors: an IPv4 address itself,
+ * an IPv6 address's /64 (one home line or phone gets a whole /64, so its addresses are one
+ * visitor), written as its first four groups. An IPv4-mapped IPv6 address counts as its IPv4
+ * address; anything else is answered as sent.
+ */
+export function addressNetwork(address: string): string {
+  if (!address.includes(":")) return address;
+  const text = address.toLowerCase().replace(/%.*$/, "");
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (mapped) return mapped[1] as string;
+  const halves = text.split("::");
+  if (halves.length > 2) return text;
+  const groupsOf = (half: string) =>
+    half === ""
+      ? []
+      : half.split(":").flatMap((group) => {
+          // A trailing dotted quad is the address's last two groups.
+          const quad = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(group);
+          if (!quad) return [group];
+          const [a, b, c, d] = quad.slice(1).map(Number) as [number, number, number, number];
+          return [((a << 8) | b).toString(16), ((c << 8) | d).toString(16)];
+        });
+  const head = groupsOf(halves[0] as string);
+  const tail = halves.length === 2 ? groupsOf(halves[1] as string) : [];
+  const groups = halves.length === 2 ? [...head, ...Array(8 - head.length - tail.length).fill("0"), ...tail] : head;
+  if (groups.length !== 8 || !groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return text;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g, 16).toString(16))
+    .join(":")}::/64`;
+}

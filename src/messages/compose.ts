@@ -11,7 +11,7 @@ import type { Claimed, SendOutcome } from "./claim";
 import { renderHtml } from "./render/html";
 import { renderInvite } from "./render/invite";
 import type { Letter, LetterItem } from "./render/letter";
-import { subjectOf } from "./render/letter";
+import { oneLine, subjectOf } from "./render/letter";
 import { renderText } from "./render/text";
 
 /** The header that names a message for good: a retry of it carries the same value. */
@@ -134,7 +134,8 @@ export async function compose(env: Env, row: Claimed): Promise<Composed> {
     }),
   );
   const contact = settings.replyTo ?? business.contact_email ?? null;
-  const senderName = settings.fromName ?? business.name;
+  // The From header's name: one line even from a row stored before the API refused line breaks.
+  const senderName = oneLine(settings.fromName ?? business.name);
   const letter: Letter = {
     kind: row.kind,
     locale: business.locale,

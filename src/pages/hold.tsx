@@ -57,7 +57,10 @@ export function timesNotice(error: unknown, view: View): { status: 409 | 422; no
   const { m } = view;
   if (error.code === "slot_unavailable") return { status: 409, notice: m.times.taken };
   if (error.code === "hold_expired") return { status: 409, notice: m.times.expired };
-  if (error.code === "hold_limit_reached") return { status: 409, notice: m.times.limit };
+  if (error.code === "hold_limit_reached") {
+    // The page holds' share of the day (any visitors'), or this visitor's own bound of 3.
+    return { status: 409, notice: error.extensions?.reason === "day_share" ? m.times.dayHeld : m.times.limit };
+  }
   // A time off the rules (past, too soon, too far ahead, off the grid): the times say what is free.
   if (error.code === "validation_failed" && error.errors?.some((e) => /Time$/.test(e.path))) {
     return { status: 422, notice: m.times.refused };

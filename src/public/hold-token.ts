@@ -5,6 +5,7 @@
  * is consumed once, so its token books at most once.
  */
 import { base64url } from "../lib/crypto";
+import { addressNetwork } from "../lib/public-throttle";
 import { linkKey } from "../manage-links/tokens";
 import type { PageBusiness } from "./business";
 
@@ -33,10 +34,14 @@ export async function holdTokenMatches(env: Env, page: PageBusiness, holdId: str
 
 /**
  * Who placed a page's hold, as the holds table keeps it: the service and a keyed hash of the
- * client's address (never the address itself), so the live holds of one address on one service
- * can be counted in the statement that adds one.
+ * client's address (never the address itself; an IPv6 address's /64, which one line has whole),
+ * so the live holds of one visitor on one service can be counted in the statement that adds one.
  */
 export async function placedBy(env: Env, page: PageBusiness, serviceId: string, address: string): Promise<string> {
-  const mac = await crypto.subtle.sign("HMAC", await keyOf(env, page), encoder.encode(`address:${address}`));
+  const mac = await crypto.subtle.sign(
+    "HMAC",
+    await keyOf(env, page),
+    encoder.encode(`address:${addressNetwork(address)}`),
+  );
   return `page:${serviceId}:${base64url(new Uint8Array(mac).slice(0, 16))}`;
 }

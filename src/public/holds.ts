@@ -65,6 +65,7 @@ export async function placePageHold(
     {
       placedBy: by,
       max: MAX_LIVE_HOLDS_PER_ADDRESS,
+      page: true,
       refusal: `You are holding ${MAX_LIVE_HOLDS_PER_ADDRESS} times of this service already; book one or wait until they run out.`,
     },
   );

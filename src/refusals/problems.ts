@@ -36,6 +36,8 @@ export function throwRefusal(refusal: CalendarRefusal): never {
       throw new ApiError("validation_failed", refusal.detail, {
         errors: [{ path: "holdId", message: "No such hold." }],
       });
+    case "hold_limit_reached":
+      throw new ApiError("hold_limit_reached", refusal.detail, { extensions: { reason: refusal.reason } });
     case "hold_mismatch":
       throw new ApiError("validation_failed", refusal.detail, { errors: refusal.errors });
     default:

@@ -2,6 +2,22 @@
 import { isValidTimeZone } from "../calendar/rules";
 import { z } from "../lib/zod";
 
+/** Control characters, and the Unicode line and paragraph separators some mail software breaks lines at. */
+const lineBreaking = /[\p{Cc}\u2028\u2029]/u;
+
+/**
+ * A name that reaches an e-mail's headers (the From name, the subject): the business's, its
+ * sender name, a service's, a person's. One line of 1–`max` characters, ends trimmed: a line
+ * break inside would start a header of its own (a Bcc to anyone).
+ */
+export const headerName = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .refine((name) => !lineBreaking.test(name), "Use one line: no line breaks, tabs or other control characters.");
+
 export const customerName = z.string().trim().min(1).max(200).openapi({ example: "Ada Lovelace" });
 
 /** An e-mail address a client may send (a customer's, a provider's). */

@@ -2,7 +2,7 @@
 import { utcTimestamp } from "../lib/datetime";
 import { z } from "../lib/zod";
 import { listOf } from "../lists/pagination";
-import { timezone } from "./fields";
+import { headerName, timezone } from "./fields";
 import { AssignmentSchema, MaxActivePerCustomerSchema, ServiceLimitsSchema } from "./limits";
 import { QuestionsSchema } from "./questions";
 import { DateOverridesSchema, WeeklyScheduleSchema } from "./schedule";
@@ -60,7 +60,10 @@ const RemindersSchema = z
 
 /** Every writable service field with its rules; create requires some, PATCH takes any. */
 const serviceFields = {
-  name: z.string().trim().min(1).max(200).openapi({ example: "Haircut" }),
+  name: headerName(200).openapi({
+    description: "In e-mails' subjects: one line, no line breaks or other control characters.",
+    example: "Haircut",
+  }),
   description: z.string().max(2000).nullable().openapi({ example: "Wash, cut and style." }),
   durationMinutes: z.number().int().min(1).max(1440).openapi({ example: 30 }),
   capacity: z.number().int().min(1).max(1000).openapi({ description: "Seats per slot.", example: 1 }),

@@ -4,7 +4,7 @@
  * `send_email` binding (test/support/worker.ts records what it was handed); its text and HTML parts and
  * its invite, parsed by ical.js, say what a customer needs. The operator import mails nobody.
  */
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { api, createAccount, createService, json } from "../support/api";
 import { at, bookingBody, plus } from "../support/bookings";
@@ -96,7 +96,11 @@ describe("a confirmation", () => {
   });
 
   it("has a subject of one line, whatever the service's name holds", async () => {
-    const m = await mailingBusiness({}, { name: "Cut\r\nBcc: someone@example.com" });
+    const m = await mailingBusiness({}, { name: "Cut" });
+    // The API refuses a line break in a name now; a row stored before that rule may hold one.
+    await env.DB_0.prepare("UPDATE services SET name = ? WHERE id = ?")
+      .bind("Cut\r\nBcc: someone@example.com", m.service.id)
+      .run();
     const booking = await json(
       await api("POST", "/bookings", { key: m.apiKey, body: bookingBody(m.service.id, at(3, "09:00")) }),
     );

@@ -135,6 +135,25 @@ describe("error", () => {
     );
     expect(textOf(await html(res, 409))).toContain("You are already holding 3 times of this service.");
   });
+
+  it("a hold past the page holds' share of a day says the day is being held by others, not that the visitor holds 3", async () => {
+    const day = [{ start: "09:00", end: "11:00" }];
+    const f = await pageBusiness({
+      weeklySchedule: { mon: day, tue: day, wed: day, thu: day, fri: day, sat: day, sun: day },
+    });
+    await holdThroughPage(f.slug, f.serviceId, at(3, "09:00"), {}, "203.0.113.41");
+    await holdThroughPage(f.slug, f.serviceId, at(3, "09:30"), {}, "203.0.113.42");
+    const res = await postForm(
+      `/book/${f.slug}/hold`,
+      { service: f.serviceId, start: at(3, "10:00"), tz: "UTC" },
+      {},
+      "203.0.113.43",
+    );
+    const text = textOf(await html(res, 409));
+    expect(text).toContain("Other visitors are holding many times of this day right now.");
+    expect(text).not.toContain("You are already holding");
+    expect((await slotAt(f.apiKey, f.serviceId, at(3, "10:00")))?.held).toBe(0);
+  });
 });
 
 describe("security", () => {

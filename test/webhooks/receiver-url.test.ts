@@ -104,4 +104,16 @@ describe("webhook receiver URLs with WEBHOOKS_ALLOW_LOCAL=true (npm run dev)", (
     }
     expect((await json(await api("GET", "/webhooks", { key: apiKey }))).pagination.total).toBe(0);
   });
+
+  it("says why a private or link-local address is refused, rather than asking for https", async () => {
+    const { apiKey } = await createAccount();
+    for (const url of ["http://169.254.169.254/latest/", "http://127.0.0.2:8788/w", "https://10.0.0.5/x"]) {
+      const body = await problem(
+        await registerWith({ WEBHOOKS_ALLOW_LOCAL: "true" }, apiKey, url),
+        422,
+        "validation_failed",
+      );
+      expect(body.errors[0].message, url).toMatch(/private, loopback or link-local address, which is not allowed/);
+    }
+  });
 });

@@ -79,8 +79,8 @@ export function topicOf(letter: Letter): string {
   return names.join(" + ");
 }
 
-/** Text on one line: control characters (a line break in a service's name) become spaces. */
-const oneLine = (text: string) => text.replace(/\p{Cc}/gu, " ");
+/** Text on one line: control characters (a line break in a name) become spaces, so no header can follow. */
+export const oneLine = (text: string) => text.replace(/[\p{Cc}\u2028\u2029]/gu, " ");
 
 /** The subject line: the kind, what, and when it starts; one line, whatever the names hold. */
 export const subjectOf = (letter: Letter): string => oneLine(subjectLine(letter));

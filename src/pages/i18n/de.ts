@@ -52,6 +52,8 @@ export const de: Messages = {
     taken: "Diese Zeit wurde gerade vergeben. Hier sind die Zeiten, die noch frei sind.",
     expired: "Ihre Reservierung ist abgelaufen und die Zeit wieder frei gegeben. Hier sind die jetzt freien Zeiten.",
     limit: "Sie halten schon 3 Zeiten dieser Leistung. Schließen Sie eine Buchung ab oder warten Sie 10 Minuten.",
+    dayHeld:
+      "Andere Besucher halten gerade viele Zeiten dieses Tages. Wählen Sie einen anderen Tag oder versuchen Sie es in ein paar Minuten wieder.",
     refused: "Diese Zeit kann nicht mehr gebucht werden. Hier sind die jetzt freien Zeiten.",
   },
   summary: {

@@ -50,6 +50,8 @@ export const en = {
     taken: "Sorry, that time was just taken. Here are the times that are still free.",
     expired: "Your hold has run out, so the time was given free. Here are the times that are free now.",
     limit: "You are already holding 3 times of this service. Finish one booking, or wait 10 minutes.",
+    dayHeld:
+      "Other visitors are holding many times of this day right now. Choose another day, or try again in a few minutes.",
     refused: "That time cannot be booked any more. Here are the times that are free now.",
   },
   summary: {

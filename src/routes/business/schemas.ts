@@ -2,7 +2,7 @@
 import { locales } from "../../domain/business";
 import { utcTimestamp } from "../../lib/datetime";
 import { z } from "../../lib/zod";
-import { customerEmail, timezone } from "../../schemas/fields";
+import { customerEmail, headerName, timezone } from "../../schemas/fields";
 
 const slug = z
   .string()
@@ -39,13 +39,10 @@ const EmailSettingsSchema = z
     enabled: z
       .boolean()
       .openapi({ description: "Customers get confirmations, change notices and reminders.", example: true }),
-    fromName: z
-      .string()
-      .trim()
-      .min(1)
-      .max(100)
-      .optional()
-      .openapi({ description: "Sender name; the business's name if absent." }),
+    fromName: headerName(100).optional().openapi({
+      description:
+        "Sender name (the From header's), one line, no line breaks or other control characters; the business's name if absent.",
+    }),
     replyTo: customerEmail
       .optional()
       .openapi({ description: "Replies go here; `contactEmail` if absent.", example: "desk@example.com" }),
@@ -55,7 +52,11 @@ const EmailSettingsSchema = z
 /** What a business may change of itself; nested settings are replaced whole. */
 export const UpdateBusinessSchema = z
   .strictObject({
-    name: z.string().trim().min(1).max(200).openapi({ example: "Demo Salon" }),
+    name: headerName(200).openapi({
+      description:
+        "The e-mails' sender name unless `emails.fromName` is set: one line, no line breaks or other control characters.",
+      example: "Demo Salon",
+    }),
     slug: slug.nullable(),
     timezone,
     locale,

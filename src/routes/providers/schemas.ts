@@ -1,12 +1,15 @@
 import { z } from "../../lib/zod";
 import { listOf } from "../../lists/pagination";
-import { customerEmail, timezone } from "../../schemas/fields";
+import { customerEmail, headerName, timezone } from "../../schemas/fields";
 import { ProviderLimitsSchema } from "../../schemas/limits";
 import { DateOverridesSchema, WeeklyScheduleSchema } from "../../schemas/schedule";
 
 /** Every writable provider field with its rules; create requires some, PATCH takes any. */
 const providerFields = {
-  name: z.string().trim().min(1).max(200).openapi({ example: "Alex Morgan" }),
+  name: headerName(200).openapi({
+    description: "One line, no line breaks or other control characters.",
+    example: "Alex Morgan",
+  }),
   email: customerEmail.nullable().openapi({ example: "alex@example.com" }),
   timezone,
   weeklySchedule: WeeklyScheduleSchema,

@@ -12,7 +12,7 @@ const route = createRoute({
   operationId: "createPublicHold",
   tags: ["Public booking"],
   summary: "Keep a time while the customer fills in their details",
-  description: `No API key; CORS open to any origin. Keeps the seat for ${PAGE_HOLD_MINUTES} minutes under every rule of a booking, as \`POST /holds\` does, and answers the \`holdToken\` that alone books it (\`POST …/bookings\`). A service the page does not offer is a 422 \`service_not_found\`; a taken time a 409 \`slot_unavailable\` with its \`reason\`. At most ${MAX_LIVE_HOLDS_PER_ADDRESS} live holds per client address and service (409 \`hold_limit_reached\` beyond, decided in the statement that adds the hold). Limits as \`GET …/services\`.`,
+  description: `No API key; CORS open to any origin. Keeps the seat for ${PAGE_HOLD_MINUTES} minutes under every rule of a booking, as \`POST /holds\` does, and answers the \`holdToken\` that alone books it (\`POST …/bookings\`). A service the page does not offer is a 422 \`service_not_found\`; a taken time a 409 \`slot_unavailable\` with its \`reason\`. At most ${MAX_LIVE_HOLDS_PER_ADDRESS} live holds per client address (an IPv6 address's /64) and service (409 \`hold_limit_reached\` beyond, decided in the statement that adds the hold), and page holds together keep at most half of a day's free times of the service (409 \`hold_limit_reached\` with \`reason: "day_share"\`, decided in the service's calendar as the hold is placed). Limits as \`GET …/services\`.`,
   security: [],
   request: {
     params: slugParam,

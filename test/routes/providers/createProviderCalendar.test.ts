@@ -83,6 +83,29 @@ describe("error", () => {
     );
   });
 
+  it("a private, loopback or link-local address is refused as one, not as a plain-http URL, on a development server too", async () => {
+    const { apiKey } = await createAccount();
+    const provider = await createProvider(apiKey);
+    for (const url of [
+      "http://0.0.0.0:5232/dav/",
+      "http://127.0.0.2/dav/",
+      "http://169.254.169.254/latest/",
+      "http://10.1.2.3/dav/",
+      "https://192.168.1.10/dav/",
+      "http://[fe80::1]/dav/",
+      "http://[::ffff:10.0.0.1]/dav/",
+    ]) {
+      const error = await validationError(
+        await localApi("POST", `/providers/${provider.id}/calendars`, apiKey, { url }),
+        "url",
+      );
+      expect(error.message, url).toMatch(/private, loopback or link-local address.*not allowed/);
+      expect(error.message, url).not.toMatch(/https:\/\//);
+    }
+    const { data } = await json(await api("GET", `/providers/${provider.id}/calendars`, { key: apiKey }));
+    expect(data).toEqual([]);
+  });
+
   it("answers 404 for an unknown provider, 422 for unknown or wrong fields", async () => {
     const { apiKey } = await createAccount();
     const provider = await createProvider(apiKey);

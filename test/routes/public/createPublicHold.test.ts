@@ -1,8 +1,11 @@
-/** POST /public/{slug}/holds: a page's hold, its token, and the bound of 3 live per address and service. */
+/**
+ * POST /public/{slug}/holds: a page's hold, its token, the bound of 3 live per address (an IPv6
+ * address's /64) and service, and the page holds' share of a day's free times.
+ */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { api, createService, json, problem, validationError } from "../../support/api";
-import { at, bookingBody, plus, postBooking, slotAt } from "../../support/bookings";
+import { at, book, bookingBody, plus, postBooking, slotAt } from "../../support/bookings";
 import { heldOnPage, pageBusiness, pageWithPeople, publicHold, viaPage } from "../../support/public";
 
 describe("happy", () => {
@@ -119,5 +122,76 @@ describe("security", () => {
     const b = await pageBusiness();
     await problem(await publicHold(a.slug, b.serviceId, at(3, "10:00")), 422, "service_not_found");
     expect((await slotAt(b.apiKey, b.serviceId, at(3, "10:00")))?.held).toBe(0);
+  });
+});
+
+/** A service's fields for hours `start`–`end` UTC every day. */
+function daily(start: string, end: string) {
+  const day = [{ start, end }];
+  return { weeklySchedule: { mon: day, tue: day, wed: day, thu: day, fri: day, sat: day, sun: day } };
+}
+/** Every day 09:00–12:00 UTC: six 30-minute times. */
+const morning = daily("09:00", "12:00");
+const sixTimes = (day: number) => Array.from({ length: 6 }, (_, i) => plus(at(day, "09:00"), 30 * i));
+
+describe("no visitor, nor any set of addresses, holds a day off the page", () => {
+  it("addresses of one IPv6 /64 are one visitor: a fourth live hold from that network is a 409 hold_limit_reached", async () => {
+    const f = await pageBusiness();
+    const times = Array.from({ length: 5 }, (_, i) => plus(at(3, "10:00"), 30 * i));
+    const network = ["2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:fffe", "2001:0DB8:0001:0002:0:0:0:77"];
+    for (const [i, address] of network.entries()) await heldOnPage(f.slug, f.serviceId, times[i] as string, address);
+    const body = await problem(
+      await publicHold(f.slug, f.serviceId, times[3] as string, "2001:db8:1:2:1234::9"),
+      409,
+      "hold_limit_reached",
+    );
+    expect(body.detail).toMatch(/3 times of this service/);
+    expect((await slotAt(f.apiKey, f.serviceId, times[3] as string))?.held).toBe(0);
+    // The next /64 is another line.
+    await heldOnPage(f.slug, f.serviceId, times[4] as string, "2001:db8:1:3::1");
+  });
+
+  it("page holds from six addresses keep 3 of a day's 6 free times, the 4th is a 409 naming the day's share; the API's key still holds", async () => {
+    const f = await pageBusiness(morning);
+    const times = sixTimes(3);
+    for (const [i, time] of times.slice(0, 3).entries())
+      await heldOnPage(f.slug, f.serviceId, time, `203.0.113.${i + 1}`);
+    const body = await problem(
+      await publicHold(f.slug, f.serviceId, times[3] as string, "203.0.113.4"),
+      409,
+      "hold_limit_reached",
+    );
+    expect(body.reason).toBe("day_share");
+    expect(body.detail).toMatch(/this day's times/);
+    expect((await slotAt(f.apiKey, f.serviceId, times[3] as string))?.held).toBe(0);
+    // Another day of the service has its own share; the business's key is not bound by the page's.
+    await heldOnPage(f.slug, f.serviceId, at(4, "09:00"), "203.0.113.4");
+    const res = await api("POST", "/holds", {
+      key: f.apiKey,
+      body: { serviceId: f.serviceId, startTime: times[3], endTime: plus(times[3] as string, 30), ttlSeconds: 300 },
+    });
+    expect(res.status).toBe(201);
+  });
+
+  it("a day's booked times are not free: with 2 of 6 booked, page holds keep 2 of the 4 left", async () => {
+    const f = await pageBusiness(morning);
+    const times = sixTimes(3);
+    for (const time of times.slice(4)) await book(f.apiKey, bookingBody(f.serviceId, time));
+    await heldOnPage(f.slug, f.serviceId, times[0] as string, "198.51.100.1");
+    await heldOnPage(f.slug, f.serviceId, times[1] as string, "198.51.100.2");
+    await problem(await publicHold(f.slug, f.serviceId, times[2] as string, "198.51.100.3"), 409, "hold_limit_reached");
+  });
+
+  it("a concurrent burst of holds from 12 addresses on a 12-time day places exactly 6", async () => {
+    const f = await pageBusiness(daily("09:00", "15:00"));
+    const times = Array.from({ length: 12 }, (_, i) => plus(at(3, "09:00"), 30 * i));
+    const answers = await Promise.all(
+      times.map((time, i) => publicHold(f.slug, f.serviceId, time, `2001:db8:${i + 1}::1`)),
+    );
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(6);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(6);
+    const held = await Promise.all(times.map((time) => slotAt(f.apiKey, f.serviceId, time)));
+    expect(held.filter((slot) => slot?.held === 1)).toHaveLength(6);
   });
 });

@@ -12,6 +12,7 @@ import type { CalendarRefusal, HoldCommand, HoldResult } from "../../types";
 import { claimFor, claimNeeds, noAnswer, tooLate } from "../steps/claiming";
 import { expireHolds } from "../steps/expiry";
 import { assignOrder, periodRefusal } from "../steps/limits";
+import { pageShareRefusal } from "../steps/live-slots";
 import { firstWithSeat, noCandidateLeft, noSeat, singleWay, type Tries, triesAfter } from "../steps/staffing";
 import type { CalendarTables, FlowDeps } from "../tables/tables";
 
@@ -61,6 +62,10 @@ function seatNext(flow: HoldFlow, { tried, last }: Tries, now: number): Next<Hol
     const result: HoldResult = { ok: false, refusal: noCandidateLeft(singleWay(command), last, candidates) };
     return noSeat(tables.reservations.seats, ordered, blocked, tried, result);
   }
+  // Checked where the hold is placed, in the same transaction: page holds already placed count.
+  const page = command.page === true;
+  const share = page ? pageShareRefusal(tables, service, start, blocked, now) : null;
+  if (share) return refused(share);
   const expiresAt = now + command.ttlMs;
   const hold: Hold = {
     id: command.holdId,
@@ -78,13 +83,13 @@ function seatNext(flow: HoldFlow, { tried, last }: Tries, now: number): Next<Hol
   const time = { serviceId: service.id, start, end, blocked, capacity: service.capacity };
   const needs = claimNeeds(candidate, { ...time, expiresAt: expiresAt + HOLD_CLAIM_GRACE_MS }, claimId);
   if (needs.length === 0) {
-    tables.holds.place(hold, service.businessId, blocked);
+    tables.holds.place(hold, service.businessId, blocked, undefined, page);
     tables.alarm.arm(expiresAt);
     return { kind: "done", result: { ok: true, hold } };
   }
   const row = { rowId: hold.id, businessId: service.businessId, needs };
   return claimFor(tables, row, candidate, tried, now, (tentative) =>
-    tables.holds.place(hold, service.businessId, blocked, tentative),
+    tables.holds.place(hold, service.businessId, blocked, tentative, page),
   );
 }
 

@@ -6,9 +6,10 @@
  */
 
 import type { ServiceLimitSettings } from "../../../domain/limits";
-import { daysOver, roomFor, weeksOver } from "../../rules/limits";
+import { dayOf, daysOver, roomFor, weeksOver } from "../../rules/limits";
 import { checkTiming, type ServiceRules, type Span, slotsBetween } from "../../rules/service-rules";
 import type { LiveSlot } from "../../rules/slots";
+import type { CalendarRefusal } from "../../types";
 import type { LimitCounts } from "../tables/limit-counts";
 import type { HeldSpan } from "../tables/seats";
 import type { CalendarTables } from "../tables/tables";
@@ -134,4 +135,53 @@ export function closedByLimits(
     while (start >= (weeks[w] as Span).end) w++;
     return (dayFull[d] as boolean) || (weekFull[w] as boolean);
   });
+}
+
+/** The share of a day's free times that booking pages' live holds may keep together: half. */
+export const PAGE_HOLD_DAY_SHARE = 0.5;
+
+const overlapping = (spans: readonly Span[], span: Span) =>
+  spans.filter((s) => s.start < span.end && s.end > span.start).length;
+
+/**
+ * The refusal of a booking page's hold over `blocked` (starting at `start`) when page holds would
+ * then keep more than PAGE_HOLD_DAY_SHARE of its day's free times, or null: so no set of client
+ * addresses can hold a day off the page. The day is the service's; a free time is a seat of a
+ * slot still bookable by time that bookings and API holds leave, and page holds keep the ones they
+ * take. The day's first page hold always passes, so its last free time can still be booked online.
+ * Synchronous: decided in the transaction that places the hold, so a burst cannot pass it.
+ */
+export function pageShareRefusal(
+  tables: Pick<CalendarTables, "reservations" | "holds">,
+  rules: ServiceRules,
+  start: number,
+  blocked: Span,
+  now: number,
+): CalendarRefusal | null {
+  const day = dayOf(start, rules.timezone);
+  const slots = slotsBetween(rules, day.start, day.end).filter((s) => checkTiming(rules, s.start, s.end, now) === null);
+  if (slots.length === 0) return null;
+  const before = rules.bufferBeforeMinutes * MINUTE;
+  const after = rules.bufferAfterMinutes * MINUTE;
+  const span = { start: (slots[0] as Span).start - before, end: (slots.at(-1) as Span).end + after };
+  const rows = tables.reservations.seats.holding(span).map((r) => ({ start: r.s, end: r.e }));
+  const pages = tables.holds.pageHeld(span);
+  let free = 0;
+  let kept = 0;
+  let keptAfter = 0;
+  for (const slot of slots) {
+    const seat = { start: slot.start - before, end: slot.end + after };
+    const page = overlapping(pages, seat);
+    const seats = Math.max(0, rules.capacity - (overlapping(rows, seat) - page));
+    free += seats;
+    kept += Math.min(seats, page);
+    keptAfter += Math.min(seats, page + overlapping([blocked], seat));
+  }
+  if (kept === 0 || keptAfter <= Math.floor(free * PAGE_HOLD_DAY_SHARE)) return null;
+  return {
+    code: "hold_limit_reached",
+    reason: "day_share",
+    detail:
+      "Other visitors are holding many of this day's times right now; choose another day or try again in a few minutes.",
+  };
 }

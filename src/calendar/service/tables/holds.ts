@@ -22,8 +22,17 @@ export class Holds {
     private readonly widen: (blocked: Span) => void,
   ) {}
 
-  /** Stores a live hold over `blocked`; with a deadline it still waits for the calendars it claims. */
-  place(hold: Hold, businessId: string, blocked: Span, claims: RowClaims = { claims: [], tentativeUntil: null }): void {
+  /**
+   * Stores a live hold over `blocked`; with a deadline it still waits for the calendars it claims.
+   * `page`: a booking page's visitor placed it, so it counts against the page's share of its day.
+   */
+  place(
+    hold: Hold,
+    businessId: string,
+    blocked: Span,
+    claims: RowClaims = { claims: [], tentativeUntil: null },
+    page = false,
+  ): void {
     const expires = Date.parse(hold.expiresAt);
     this.sql.exec(
       `INSERT INTO bookings (id, kind, blocked_start_ms, blocked_end_ms, status, version, record, provider_id, claims, tentative_until_ms, expires_ms)
@@ -32,7 +41,7 @@ export class Holds {
       blocked.start,
       blocked.end,
       // The start is read from the record like a booking's (limit-storage.ts).
-      JSON.stringify({ businessId, startTime: hold.startTime }),
+      JSON.stringify({ businessId, startTime: hold.startTime, ...(page ? { page: 1 } : {}) }),
       hold.providerId,
       JSON.stringify(claims.claims),
       claims.tentativeUntil,
@@ -100,6 +109,18 @@ export class Holds {
       )
       .toArray();
     return due.map(({ id, businessId }) => ({ id, businessId, claims: this.end(id, "EXPIRED") }));
+  }
+
+  /** The blocked spans of the live page holds (tentative ones included) that overlap `span`. */
+  pageHeld(span: Span): Span[] {
+    return this.sql
+      .exec<Span>(
+        `SELECT blocked_start_ms AS start, blocked_end_ms AS end FROM bookings
+         WHERE kind = 'hold' AND json_extract(record, '$.page') = 1 AND blocked_start_ms < ? AND blocked_end_ms > ?`,
+        span.end,
+        span.start,
+      )
+      .toArray();
   }
 
   /** When the next live hold expires, or null. */
