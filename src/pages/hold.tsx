@@ -9,7 +9,7 @@ import type { PageBusiness } from "../public/business";
 import { isLive, pageHoldOf, placePageHold } from "../public/holds";
 import type { PublicService } from "../public/services";
 import { flowView, openFor } from "./flow";
-import { type FormFields, fieldsOf } from "./form";
+import { type FormFields, readForm } from "./form";
 import { sameOrigin } from "./headers";
 import { dayKeyOf } from "./i18n/format";
 import { flowPage, foreignForm, type PageContext, respond } from "./render";
@@ -67,8 +67,9 @@ export function timesNotice(error: unknown, view: View): { status: 409 | 422; no
 
 export async function placeHoldFromForm(c: PageContext) {
   if (!sameOrigin(c.req.raw)) return foreignForm(c);
-  const fields = fieldsOf(await c.req.parseBody());
+  // The page first: a body it cannot read is answered in the business's look.
   const page = await openFor(c, c.req.param("slug") as string);
+  const fields = await readForm(c);
   const flow = flowOfForm(page.slug, fields);
   const service = await offeredService(c.var.db, page, fields.service ?? "");
   const view = flowView(c, page, flow, service.timezone);

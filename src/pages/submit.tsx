@@ -8,7 +8,7 @@ import { offeredService } from "../public/availability";
 import { bookPageHold } from "../public/bookings";
 import { isLive, pageHoldOf } from "../public/holds";
 import { flowView, openFor } from "./flow";
-import { fieldsOf, readDetails } from "./form";
+import { readDetails, readForm } from "./form";
 import { sameOrigin } from "./headers";
 import { backToTimes, flowOfForm, showDetails, timesNotice } from "./hold";
 import { foreignForm, type PageContext } from "./render";
@@ -22,8 +22,9 @@ const answerProblems = (error: ApiError, fallback: string) =>
 
 export async function bookFromForm(c: PageContext) {
   if (!sameOrigin(c.req.raw)) return foreignForm(c);
-  const fields = fieldsOf(await c.req.parseBody());
+  // The page first: a body it cannot read is answered in the business's look.
   const page = await openFor(c, c.req.param("slug") as string);
+  const fields = await readForm(c);
   const flow = flowOfForm(page.slug, fields);
   const token = fields.token ?? "";
   const hold = await pageHoldOf(c.env, c.var.db, page, (fields.hold ?? "").slice(0, 64), token);

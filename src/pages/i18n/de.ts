@@ -140,6 +140,10 @@ export const de: Messages = {
     limitedText: "Bitte warten Sie eine Minute und versuchen Sie es dann noch einmal.",
     forbidden:
       "Dieses Formular muss von der Buchungsseite selbst gesendet werden. Bitte gehen Sie zurück und versuchen Sie es erneut.",
+    unreadable:
+      "Das Formular kam unvollständig an, daher wurde nichts geändert. Bitte gehen Sie zurück und senden Sie es erneut.",
+    notForm:
+      "Das Formular wurde nicht so gesendet, wie die Buchungsseite es sendet (Formulardaten in UTF-8), daher wurde nichts geändert. Bitte gehen Sie zurück und senden Sie es erneut.",
     busy: "Bitte erneut versuchen",
     busyText: "Das hat gerade nicht geklappt. Es wurde nichts geändert; bitte versuchen Sie es gleich noch einmal.",
     day: "Geben Sie ein Datum wie 2026-12-01 an.",

@@ -136,6 +136,9 @@ export const en = {
     limited: "Too many requests",
     limitedText: "Please wait a minute, then try again.",
     forbidden: "This form must be sent from the booking page itself. Please go back and try again.",
+    unreadable: "The form arrived incomplete, so nothing was changed. Please go back and send it again.",
+    notForm:
+      "The form was not sent as the booking page sends it (form data in UTF-8), so nothing was changed. Please go back and send it again.",
     busy: "Please try again",
     busyText: "We could not finish this just now. Nothing was changed; please try again in a moment.",
     day: "Use a date such as 2026-12-01.",
