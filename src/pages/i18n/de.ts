@@ -53,6 +53,7 @@ export const de: Messages = {
     expired: "Ihre Reservierung ist abgelaufen und die Zeit wieder frei gegeben. Hier sind die jetzt freien Zeiten.",
     limit: "Sie halten schon 3 Zeiten dieser Leistung. Schließen Sie eine Buchung ab oder warten Sie 10 Minuten.",
     refused: "Diese Zeit kann nicht mehr gebucht werden. Hier sind die jetzt freien Zeiten.",
+    full: "An diesem Tag hat diese Leistung alle Buchungen, die sie annimmt. Bitte wählen Sie ein anderes Datum.",
   },
   summary: {
     with: "Bei",
@@ -79,6 +80,8 @@ export const de: Messages = {
     honeypot: "Dieses Feld bitte leer lassen",
     submit: "Verbindlich buchen",
     problems: "Bitte korrigieren Sie Folgendes",
+    released:
+      "Diese Zeit ist nicht mehr für Sie reserviert. Beim Senden des Formulars wird sie erneut reserviert, wenn sie noch frei ist.",
     requiresConfirmation: "Das Geschäft bestätigt diese Buchung, bevor sie gilt.",
   },
   fix: {
@@ -90,6 +93,8 @@ export const de: Messages = {
     text: "Antworten Sie mit höchstens 2.000 Zeichen.",
     number: "Geben Sie eine Zahl ein.",
     choice: "Wählen Sie eine der Möglichkeiten.",
+    customerLimit:
+      "Sie haben schon so viele anstehende Buchungen dieser Leistung, wie eine E-Mail-Adresse haben darf. Verschieben oder stornieren Sie eine über den Link in ihrer Bestätigung, oder geben Sie die E-Mail-Adresse der Person an, für die Sie buchen.",
     honeypot:
       "Ein Feld, das leer bleiben soll, wurde ausgefüllt – wie es automatische Formulare tun. Wenn Sie ein Mensch sind, senden Sie das Formular bitte noch einmal.",
   },

@@ -51,6 +51,7 @@ export const en = {
     expired: "Your hold has run out, so the time was given free. Here are the times that are free now.",
     limit: "You are already holding 3 times of this service. Finish one booking, or wait 10 minutes.",
     refused: "That time cannot be booked any more. Here are the times that are free now.",
+    full: "That day has all the bookings this service takes. Please choose another date.",
   },
   summary: {
     with: "With",
@@ -77,6 +78,7 @@ export const en = {
     honeypot: "Leave this field empty",
     submit: "Confirm booking",
     problems: "Please correct the following",
+    released: "This time is no longer held for you. Sending the form holds it again, if it is still free.",
     requiresConfirmation: "The business confirms this booking before it is final.",
   },
   fix: {
@@ -88,6 +90,8 @@ export const en = {
     text: "Answer with at most 2,000 characters.",
     number: "Enter a number.",
     choice: "Choose one of the options.",
+    customerLimit:
+      "You already have as many upcoming bookings of this service as one e-mail address may have. Move or cancel one with the link in its confirmation, or enter the e-mail address of the person you are booking for.",
     honeypot:
       "A field meant to stay empty was filled in, as automated forms do. If you are a person, please send the form again.",
   },
