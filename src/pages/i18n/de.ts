@@ -39,7 +39,7 @@ export const de: Messages = {
     heading: "Uhrzeit wählen",
     zone: (zone: string) => `Zeiten in ${zone}`,
     serviceZone: (zone: string) => `Der Termin findet in der Zeitzone ${zone} statt.`,
-    at: (date: string, zone: string) => ` am ${date} (Zeitzone ${zone})`,
+    at: (date: string, zone: string) => ` am ${date}, Zeitzone ${zone}`,
     none: "An diesem Tag sind keine Zeiten frei.",
     previous: "Vorheriger Tag",
     next: "Nächster Tag",

@@ -37,7 +37,8 @@ export const en = {
     heading: "Choose a time",
     zone: (zone: string) => `Times in ${zone}`,
     serviceZone: (zone: string) => `The appointment takes place in ${zone} time.`,
-    at: (date: string, zone: string) => ` on ${date} (${zone} time)`,
+    // The zone carries its offset in brackets: no second pair around it.
+    at: (date: string, zone: string) => ` on ${date}, ${zone} time`,
     none: "No free times on this day.",
     previous: "Previous day",
     next: "Next day",

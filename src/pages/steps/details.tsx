@@ -134,7 +134,7 @@ export function DetailsPage(props: DetailsProps) {
           {held ? <Countdown view={view} expiresAt={held.expiresAt} /> : <p class="hold">{m.details.released}</p>}
         </Summary>
         <div class="panel">
-          <Progress view={view} current="details" withPerson={props.withPerson} />
+          <Progress view={view} current="details" />
           <h2>{m.details.heading}</h2>
           {listed.length > 0 && (
             <Notice tone="bad" live>
