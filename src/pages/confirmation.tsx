@@ -23,12 +23,7 @@ export async function bookedPage(c: PageContext) {
   const view = flowView(c, page, flow, link.service.timezone);
   const booking = managedView(link);
   const icsHref = `/book/${page.slug}/booked/${token}/booking.ics`;
-  return respond(
-    c,
-    200,
-    flowPage(true),
-    <BookedPage view={view} booking={booking} icsHref={icsHref} withPerson={flow.person !== undefined} />,
-  );
+  return respond(c, 200, flowPage(true), <BookedPage view={view} booking={booking} icsHref={icsHref} />);
 }
 
 export async function bookedIcs(c: PageContext) {

@@ -3,7 +3,9 @@
  * (the API's field schemas, the service's questions), each problem named at its field in the
  * visitor's language, and the honeypot that no person fills in.
  */
+import type { HonoRequest } from "hono";
 import { type Answers, MAX_TEXT_ANSWER, type Question } from "../domain/questions";
+import { parseMediaType } from "../middleware/media-type";
 import { customerEmail, customerName, customerPhone } from "../schemas/fields";
 import type { Messages } from "./i18n";
 
@@ -77,11 +79,44 @@ export function readDetails(
 }
 
 /** The fields of a urlencoded or multipart body: text values only, each cut to 4,000 characters. */
-export function fieldsOf(body: Record<string, unknown>): FormFields {
+function fieldsOf(body: Record<string, unknown>): FormFields {
   const fields: FormFields = {};
   for (const [name, value] of Object.entries(body)) {
     const last = Array.isArray(value) ? value[value.length - 1] : value;
     if (typeof last === "string" && name.length <= 64) fields[name] = last.slice(0, 4_000);
   }
   return fields;
+}
+
+/**
+ * A form body the pages cannot read: 415 for a body that is not a form or names a charset other
+ * than UTF-8, 400 for one cut short or garbled. errorPage (render.tsx) answers it as a page.
+ */
+export class UnreadableForm extends Error {
+  constructor(
+    readonly status: 400 | 415,
+    detail: string,
+  ) {
+    super(detail);
+    this.name = "UnreadableForm";
+  }
+}
+
+const formTypes = new Set(["application/x-www-form-urlencoded", "multipart/form-data"]);
+
+/**
+ * The fields of a request's form body, the one way every form route reads one; a body it cannot
+ * read throws UnreadableForm before anything is looked at (workerd's parser throws a TypeError
+ * for a multipart body cut short or an unknown charset, which would otherwise be a 500).
+ */
+export async function readForm(c: { req: HonoRequest }): Promise<FormFields> {
+  const type = parseMediaType(c.req.header("Content-Type") ?? "");
+  if (!type || !formTypes.has(type.essence)) throw new UnreadableForm(415, "The body is not a form.");
+  const charsets = type.parameters.filter(([name]) => name === "charset").map(([, value]) => value.toLowerCase());
+  if (charsets.some((charset) => charset !== "utf-8")) throw new UnreadableForm(415, "The form is not in UTF-8.");
+  try {
+    return fieldsOf(await c.req.parseBody());
+  } catch (error) {
+    throw new UnreadableForm(400, `The form could not be read: ${String(error)}`);
+  }
 }

@@ -6,10 +6,10 @@ import { ApiError } from "../lib/errors";
 import { clientAddress } from "../lib/public-throttle";
 import { offeredService } from "../public/availability";
 import type { PageBusiness } from "../public/business";
-import { isLive, pageHoldOf, placePageHold } from "../public/holds";
+import { isLive, type PageHold, pageHoldOf, placePageHold } from "../public/holds";
 import type { PublicService } from "../public/services";
 import { flowView, openFor } from "./flow";
-import { type FormFields, fieldsOf } from "./form";
+import { type FormFields, readForm } from "./form";
 import { sameOrigin } from "./headers";
 import { dayKeyOf } from "./i18n/format";
 import { flowPage, foreignForm, type PageContext, respond } from "./render";
@@ -20,6 +20,18 @@ import { personOf, showTimes } from "./times-data";
 import type { View } from "./view";
 
 const isoPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z$/;
+
+/** Whether a form's `start` is an instant as the times' buttons send it. */
+export const isStart = (start: string) => isoPattern.test(start) && !Number.isNaN(Date.parse(start));
+
+/** The page of a form whose time is not one of the times listed. */
+export const notATime = (c: PageContext, flow: Flow, view: View) =>
+  respond(
+    c,
+    422,
+    flowPage(),
+    <ErrorPage view={view} title={view.m.error.bad} text={view.m.error.time} startHref={hrefOf(flow)} />,
+  );
 
 /** The flow a form carries in its hidden fields. */
 export const flowOfForm = (slug: string, fields: FormFields) =>
@@ -51,11 +63,23 @@ export function backToTimes(
   );
 }
 
+/** What the times say of a time the calendar refused, by its `reason` (src/calendar/types.ts). */
+const slotNotices: Record<string, (m: View["m"]) => string> = {
+  // A day or week at the service's limit, or the person's day at theirs: another date may have room.
+  limit_reached: (m) => m.times.full,
+  // The hours changed since the page listed the time.
+  outside_working_hours: (m) => m.times.refused,
+  provider_unavailable: (m) => m.times.refused,
+};
+
 /** The notice of a refused hold or booking, or undefined for a refusal the times cannot answer. */
 export function timesNotice(error: unknown, view: View): { status: 409 | 422; notice: string } | undefined {
   if (!(error instanceof ApiError)) return undefined;
   const { m } = view;
-  if (error.code === "slot_unavailable") return { status: 409, notice: m.times.taken };
+  if (error.code === "slot_unavailable") {
+    const notice = slotNotices[String(error.extensions?.reason)] ?? ((m: View["m"]) => m.times.taken);
+    return { status: 409, notice: notice(m) };
+  }
   if (error.code === "hold_expired") return { status: 409, notice: m.times.expired };
   if (error.code === "hold_limit_reached") {
     // The page holds' share of the day (any visitors'), or this visitor's own bound of 3.
@@ -68,22 +92,19 @@ export function timesNotice(error: unknown, view: View): { status: 409 | 422; no
   return undefined;
 }
 
-export async function placeHoldFromForm(c: PageContext) {
-  if (!sameOrigin(c.req.raw)) return foreignForm(c);
-  const fields = fieldsOf(await c.req.parseBody());
-  const page = await openFor(c, c.req.param("slug") as string);
-  const flow = flowOfForm(page.slug, fields);
-  const service = await offeredService(c.var.db, page, fields.service ?? "");
-  const view = flowView(c, page, flow, service.timezone);
-  const start = fields.start ?? "";
-  if (!isoPattern.test(start) || Number.isNaN(Date.parse(start))) {
-    return respond(
-      c,
-      422,
-      flowPage(),
-      <ErrorPage view={view} title={view.m.error.bad} text={view.m.error.time} startHref={hrefOf(flow)} />,
-    );
-  }
+/**
+ * Holds the time `start` of the flow's service and person for this visitor: the hold, or the page
+ * that says why not (a time that is not one, a person not the service's, a refusal of the times).
+ */
+export async function holdTime(
+  c: PageContext,
+  page: PageBusiness,
+  flow: Flow,
+  service: PublicService,
+  view: View,
+  start: string,
+): Promise<PageHold | Response> {
+  if (!isStart(start)) return notATime(c, flow, view);
   const { providerId } = personOf(service, flow, view);
   if (flow.person !== undefined && flow.person !== "any" && !providerId) {
     return respond(
@@ -101,23 +122,35 @@ export async function placeHoldFromForm(c: PageContext) {
   const startTime = new Date(start).toISOString();
   const endTime = new Date(Date.parse(start) + service.durationMinutes * 60_000).toISOString();
   try {
-    const hold = await placePageHold(c.env, c.var.db, page, clientAddress(c.req.raw), {
+    return await placePageHold(c.env, c.var.db, page, clientAddress(c.req.raw), {
       serviceId: service.id,
       providerId,
       startTime,
       endTime,
     });
-    const query = new URLSearchParams([
-      ["hold", hold.id],
-      ["token", hold.holdToken],
-      ...paramsOf({ ...flow, tz: view.tz }),
-    ]);
-    return c.redirect(`/book/${page.slug}/details?${query}`, 303);
   } catch (error) {
     const refusal = timesNotice(error, view);
     if (!refusal) throw error;
     return backToTimes(c, page, flow, service, view, startTime, refusal);
   }
+}
+
+export async function placeHoldFromForm(c: PageContext) {
+  if (!sameOrigin(c.req.raw)) return foreignForm(c);
+  // The page first: a body it cannot read is answered in the business's look.
+  const page = await openFor(c, c.req.param("slug") as string);
+  const fields = await readForm(c);
+  const flow = flowOfForm(page.slug, fields);
+  const service = await offeredService(c.var.db, page, fields.service ?? "");
+  const view = flowView(c, page, flow, service.timezone);
+  const hold = await holdTime(c, page, flow, service, view, fields.start ?? "");
+  if (hold instanceof Response) return hold;
+  const query = new URLSearchParams([
+    ["hold", hold.id],
+    ["token", hold.holdToken],
+    ...paramsOf({ ...flow, tz: view.tz }),
+  ]);
+  return c.redirect(`/book/${page.slug}/details?${query}`, 303);
 }
 
 /** The details page of a live hold, with the form's values and problems when it comes back. */

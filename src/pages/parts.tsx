@@ -31,11 +31,15 @@ export const icons = {
   timer: svg("M10 2h4M12 14l3-3M12 22a8 8 0 1 0 0-16 8 8 0 0 0 0 16"),
 };
 
-/** The steps of the flow, the person step only where the service has several people to pick. */
+/**
+ * The steps of the flow, always six: the bar does not grow once a service turns out to ask for a
+ * person. Where nobody is to be picked, the person is settled with the service (that step is past).
+ */
 export type Step = "service" | "person" | "date" | "time" | "details" | "done";
 
-export function Progress({ view, current, withPerson }: { view: View; current: Step; withPerson: boolean }) {
-  const steps: Step[] = ["service", ...(withPerson ? (["person"] as const) : []), "date", "time", "details", "done"];
+const steps: Step[] = ["service", "person", "date", "time", "details", "done"];
+
+export function Progress({ view, current }: { view: View; current: Step }) {
   const at = steps.indexOf(current);
   return (
     <ol class="progress" aria-label={view.m.steps.label}>

@@ -4,6 +4,7 @@ import type { JSX } from "hono/jsx/jsx-runtime";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
 import type { PageBusiness } from "../public/business";
+import { UnreadableForm } from "./form";
 import { newNonce, type PageKind, setPageHeaders } from "./headers";
 import { pickLocale } from "./i18n";
 import { ErrorPage } from "./steps/error";
@@ -24,7 +25,7 @@ export function nonceOf(c: PageContext): string {
   return nonce;
 }
 
-type Status = 200 | 400 | 403 | 404 | 409 | 422 | 429 | 500 | 503;
+type Status = 200 | 400 | 403 | 404 | 409 | 415 | 422 | 429 | 500 | 503;
 
 /** Answers a page with its status and headers. */
 export function respond(c: PageContext, status: Status, kind: PageKind, page: JSX.Element) {
@@ -69,6 +70,10 @@ export function errorPage(c: PageContext, error: unknown, kind: PageKind = flowP
   const { m } = view;
   const page = c.get("page");
   const start = page ? `/book/${page.slug}` : undefined;
+  if (error instanceof UnreadableForm) {
+    const text = error.status === 415 ? m.error.notForm : m.error.unreadable;
+    return respond(c, error.status, kind, <ErrorPage view={view} title={m.error.bad} text={text} startHref={start} />);
+  }
   if (!(error instanceof ApiError)) {
     console.error(JSON.stringify({ msg: "page error", error: String(error), stack: (error as Error)?.stack }));
     return respond(

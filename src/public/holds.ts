@@ -6,7 +6,7 @@
 
 import type { Database } from "../db/client";
 import { createHold } from "../holds/create";
-import { holdOf } from "../holds/records";
+import { holdOf, releaseHold } from "../holds/records";
 import { ApiError } from "../lib/errors";
 import { throwRefusal } from "../refusals/problems";
 import type { PageBusiness } from "./business";
@@ -99,3 +99,7 @@ export async function pageHoldOf(env: Env, db: Database, page: PageBusiness, hol
 /** Whether a hold still keeps its seat now. */
 export const isLive = (hold: { status: string; expiresAt: string }, now = Date.now()) =>
   hold.status === "HELD" && Date.parse(hold.expiresAt) > now;
+
+/** Frees the seat of the page's hold at once (a hold that already ended stays as it is). */
+export const releasePageHold = (env: Env, db: Database, page: PageBusiness, holdId: string) =>
+  releaseHold(env, db, page.id, holdId);

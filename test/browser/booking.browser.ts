@@ -7,7 +7,7 @@
  *    service: the stored UTC instant is the slot clicked), without it, by keyboard alone, in
  *    German, and on a 375-px phone;
  *  - the page embedded in another site (its parent gets `booking.scheduled`), a time taken
- *    meanwhile (before and after the hold), the zone switch, the manage page (move, cancel, the
+ *    meanwhile (before and after the hold), a customer at their booking limit, the zone switch, the manage page (move, cancel, the
  *    policy window), and dead addresses (HTML 404s);
  *  - what each step weighs (HTML, CSS, JS; raw and gzip) and how long from navigation to the
  *    day's times on screen, printed (never asserted as a time).
@@ -16,7 +16,7 @@
  * `N passed, N failed`; exits 1 if any failed. The dev server's process group is always stopped.
  */
 
-import { deadEnds, embedded, managePage, takenMeanwhile } from "./booking/edges.ts";
+import { customerLimit, deadEnds, embedded, managePage, takenMeanwhile } from "./booking/edges.ts";
 import type { Booked } from "./booking/flows.ts";
 import type { Weight } from "./booking/tools.ts";
 import {
@@ -64,6 +64,7 @@ await withDevServerAndBrowser(async (origin, browser) => {
   await part("a 375-px phone", () => phoneVisitor(browser, origin));
   await part("embedded in another site", () => embedded(browser, origin));
   await part("a time taken meanwhile", () => takenMeanwhile(browser, origin));
+  await part("a customer at their booking limit", () => customerLimit(browser, origin));
   await part("the zone switch", () => zoneSwitch(browser, origin));
   await part("navigation to the times", () => timeToTimes(browser, origin));
   // The parts below need the first one's booking (BROWSER_ONLY may have left it out).

@@ -77,11 +77,34 @@ describe("the steps", () => {
       timeZone: "America/New_York",
     }).format(first);
     expect(page).toContain(`value="${new Date(first).toISOString()}"`);
-    expect(textOf(page)).toContain(`${time(first)} on ${date} (America/New York`);
+    const offset = new Intl.DateTimeFormat("en", { timeZone: "America/New_York", timeZoneName: "shortOffset" })
+      .formatToParts(first)
+      .find((p) => p.type === "timeZoneName")?.value;
+    // Read aloud as one phrase: no brackets inside brackets.
+    expect(textOf(page)).toContain(`${time(first)} on ${date}, America/New York (${offset}) time`);
+    expect(page).not.toContain(") time)");
     expect(textOf(page)).toContain(`${time(first + 30 * 60_000)} on ${date}`);
     expect(textOf(page)).toContain("The appointment takes place in Europe/Berlin");
     expect(page).toContain('data-times="1"');
     expect(page).not.toContain("data-tz-auto");
+  });
+
+  it("the step bar keeps its six steps from the first to the last, whether or not the service asks for a person", async () => {
+    const steps = (page: string) => [...page.matchAll(/<li data-n="(\d)"/g)].map((m) => m[1]).join("");
+    const several = await pageWithPeople(2);
+    const one = await pageWithPeople(1);
+    const day = dayOf(3);
+    for (const path of [
+      `/book/${several.slug}`,
+      `/book/${several.slug}?service=${several.serviceId}`,
+      `/book/${several.slug}?service=${several.serviceId}&person=any&tz=UTC`,
+      `/book/${one.slug}?service=${one.serviceId}&tz=UTC`,
+      `/book/${one.slug}?service=${one.serviceId}&day=${day}&tz=UTC`,
+    ])
+      expect(steps(await html(await getPage(path))), path).toBe("123456");
+    // Where nobody is to be picked, the person is settled with the service: that step is past.
+    const dates = await html(await getPage(`/book/${one.slug}?service=${one.serviceId}&tz=UTC`));
+    expect(dates).toMatch(/<li data-n="2" class="past">Person<\/li>/);
   });
 
   it("a time booked already is not offered", async () => {

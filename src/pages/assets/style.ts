@@ -114,5 +114,5 @@ dl.sum dd{margin:0}
 .badge{display:inline-block;font-size:.8125rem;font-weight:650;border-radius:999px;padding:2px 10px;background:var(--soft);color:var(--accent-text);vertical-align:middle}
 .badge.off{background:#f2f4f7;color:#344054}
 .trap{display:none}
-@media (max-width:760px){.cols{grid-template-columns:1fr}.aside{border-right:0;border-bottom:1px solid var(--line);padding:20px}.panel,.wide{padding:20px}.page{padding:16px 12px 32px}dl.sum{grid-template-columns:1fr;gap:2px}dl.sum dd{margin-bottom:10px}}
+@media (max-width:760px){.cols{grid-template-columns:1fr}.aside{border-right:0;border-bottom:1px solid var(--line);padding:20px}.panel,.wide{padding:20px}.page{padding:16px 12px 32px}dl.sum{grid-template-columns:1fr;gap:2px}dl.sum dd{margin-bottom:10px}.daynav .other{order:-1;flex-basis:100%}}
 `;

@@ -39,7 +39,7 @@ export const de: Messages = {
     heading: "Uhrzeit wählen",
     zone: (zone: string) => `Zeiten in ${zone}`,
     serviceZone: (zone: string) => `Der Termin findet in der Zeitzone ${zone} statt.`,
-    at: (date: string, zone: string) => ` am ${date} (Zeitzone ${zone})`,
+    at: (date: string, zone: string) => ` am ${date}, Zeitzone ${zone}`,
     none: "An diesem Tag sind keine Zeiten frei.",
     previous: "Vorheriger Tag",
     next: "Nächster Tag",
@@ -55,6 +55,7 @@ export const de: Messages = {
     dayHeld:
       "Andere Besucher halten gerade viele Zeiten dieses Tages. Wählen Sie einen anderen Tag oder versuchen Sie es in ein paar Minuten wieder.",
     refused: "Diese Zeit kann nicht mehr gebucht werden. Hier sind die jetzt freien Zeiten.",
+    full: "An diesem Tag hat diese Leistung alle Buchungen, die sie annimmt. Bitte wählen Sie ein anderes Datum.",
   },
   summary: {
     with: "Bei",
@@ -81,6 +82,8 @@ export const de: Messages = {
     honeypot: "Dieses Feld bitte leer lassen",
     submit: "Verbindlich buchen",
     problems: "Bitte korrigieren Sie Folgendes",
+    released:
+      "Diese Zeit ist nicht mehr für Sie reserviert. Beim Senden des Formulars wird sie erneut reserviert, wenn sie noch frei ist.",
     requiresConfirmation: "Das Geschäft bestätigt diese Buchung, bevor sie gilt.",
   },
   fix: {
@@ -92,6 +95,8 @@ export const de: Messages = {
     text: "Antworten Sie mit höchstens 2.000 Zeichen.",
     number: "Geben Sie eine Zahl ein.",
     choice: "Wählen Sie eine der Möglichkeiten.",
+    customerLimit:
+      "Sie haben schon so viele anstehende Buchungen dieser Leistung, wie eine E-Mail-Adresse haben darf. Verschieben oder stornieren Sie eine über den Link in ihrer Bestätigung, oder geben Sie die E-Mail-Adresse der Person an, für die Sie buchen.",
     honeypot:
       "Ein Feld, das leer bleiben soll, wurde ausgefüllt – wie es automatische Formulare tun. Wenn Sie ein Mensch sind, senden Sie das Formular bitte noch einmal.",
   },
@@ -142,6 +147,10 @@ export const de: Messages = {
     limitedText: "Bitte warten Sie eine Minute und versuchen Sie es dann noch einmal.",
     forbidden:
       "Dieses Formular muss von der Buchungsseite selbst gesendet werden. Bitte gehen Sie zurück und versuchen Sie es erneut.",
+    unreadable:
+      "Das Formular kam unvollständig an, daher wurde nichts geändert. Bitte gehen Sie zurück und senden Sie es erneut.",
+    notForm:
+      "Das Formular wurde nicht so gesendet, wie die Buchungsseite es sendet (Formulardaten in UTF-8), daher wurde nichts geändert. Bitte gehen Sie zurück und senden Sie es erneut.",
     busy: "Bitte erneut versuchen",
     busyText: "Das hat gerade nicht geklappt. Es wurde nichts geändert; bitte versuchen Sie es gleich noch einmal.",
     day: "Geben Sie ein Datum wie 2026-12-01 an.",

@@ -37,7 +37,8 @@ export const en = {
     heading: "Choose a time",
     zone: (zone: string) => `Times in ${zone}`,
     serviceZone: (zone: string) => `The appointment takes place in ${zone} time.`,
-    at: (date: string, zone: string) => ` on ${date} (${zone} time)`,
+    // The zone carries its offset in brackets: no second pair around it.
+    at: (date: string, zone: string) => ` on ${date}, ${zone} time`,
     none: "No free times on this day.",
     previous: "Previous day",
     next: "Next day",
@@ -53,6 +54,7 @@ export const en = {
     dayHeld:
       "Other visitors are holding many times of this day right now. Choose another day, or try again in a few minutes.",
     refused: "That time cannot be booked any more. Here are the times that are free now.",
+    full: "That day has all the bookings this service takes. Please choose another date.",
   },
   summary: {
     with: "With",
@@ -79,6 +81,7 @@ export const en = {
     honeypot: "Leave this field empty",
     submit: "Confirm booking",
     problems: "Please correct the following",
+    released: "This time is no longer held for you. Sending the form holds it again, if it is still free.",
     requiresConfirmation: "The business confirms this booking before it is final.",
   },
   fix: {
@@ -90,6 +93,8 @@ export const en = {
     text: "Answer with at most 2,000 characters.",
     number: "Enter a number.",
     choice: "Choose one of the options.",
+    customerLimit:
+      "You already have as many upcoming bookings of this service as one e-mail address may have. Move or cancel one with the link in its confirmation, or enter the e-mail address of the person you are booking for.",
     honeypot:
       "A field meant to stay empty was filled in, as automated forms do. If you are a person, please send the form again.",
   },
@@ -138,6 +143,9 @@ export const en = {
     limited: "Too many requests",
     limitedText: "Please wait a minute, then try again.",
     forbidden: "This form must be sent from the booking page itself. Please go back and try again.",
+    unreadable: "The form arrived incomplete, so nothing was changed. Please go back and send it again.",
+    notForm:
+      "The form was not sent as the booking page sends it (form data in UTF-8), so nothing was changed. Please go back and send it again.",
     busy: "Please try again",
     busyText: "We could not finish this just now. Nothing was changed; please try again in a moment.",
     day: "Use a date such as 2026-12-01.",

@@ -11,7 +11,7 @@ import { isValidTimeZone } from "../../calendar/rules";
 import { ApiError } from "../../lib/errors";
 import { clientAddress } from "../../lib/public-throttle";
 import { linkFor, type OpenLink } from "../../manage-links/records";
-import { fieldsOf } from "../form";
+import { readForm } from "../form";
 import { type PageKind, sameOrigin } from "../headers";
 import { pickLocale } from "../i18n";
 import { addDays, type DayKey, dayKeyOf, startOfDay } from "../i18n/format";
@@ -150,7 +150,7 @@ export function manageForm(action: "cancel" | "reschedule") {
     if (!sameOrigin(c.req.raw)) return foreignForm(page, manageKind);
     try {
       const link = await opened(page);
-      const fields = fieldsOf(await c.req.parseBody());
+      const fields = await readForm(c);
       const shown = { tz: fields.tz, lang: fields.lang };
       if (action === "cancel") return await cancelForm(page, link, shown, (fields.reason ?? "").trim());
       const start = startOf(fields.start);

@@ -8,10 +8,9 @@ export type BookedProps = {
   view: View;
   booking: ReturnType<typeof managedView>;
   icsHref: string;
-  withPerson: boolean;
 };
 
-export function BookedPage({ view, booking, icsHref, withPerson }: BookedProps) {
+export function BookedPage({ view, booking, icsHref }: BookedProps) {
   const { m, f } = view;
   const pending = booking.status === "PENDING";
   const heading = pending ? m.booked.pending : m.booked.confirmed;
@@ -20,7 +19,7 @@ export function BookedPage({ view, booking, icsHref, withPerson }: BookedProps) 
   return (
     <Layout view={view} title={heading} capability>
       <div class="done" data-booking-id={booking.id}>
-        <Progress view={view} current="done" withPerson={withPerson} />
+        <Progress view={view} current="done" />
         <div class="check">{icons.check}</div>
         <h1>{heading}</h1>
         <p class="muted">{pending ? m.booked.pendingHint : m.booked.sent(booking.customerEmail)}</p>

@@ -43,7 +43,7 @@ export function DaysPage(props: DaysProps) {
           }
         />
         <div class="panel">
-          <Progress view={view} current="date" withPerson={props.withPerson} />
+          <Progress view={view} current="date" />
           <h2>{m.days.heading}</h2>
           <ZoneLine view={view} flow={flow} />
           <MonthCalendar

@@ -10,13 +10,16 @@ import type { View } from "../view";
 /** The hold the page books, as the details page needs it. */
 export type HeldTime = { id: string; token: string; startTime: string; expiresAt: string };
 
+/** A time whose hold was released (a refusal the customer cannot fix with another time): sending the form holds it again. */
+export type ReleasedTime = { startTime: string };
+
 export type DetailsProps = {
   view: View;
   flow: Flow;
   service: PublicService;
   personName?: string;
   withPerson: boolean;
-  hold: HeldTime;
+  hold: HeldTime | ReleasedTime;
   values?: FormFields;
   problems?: Record<string, string>;
 };
@@ -93,35 +96,45 @@ function QuestionField({ q, view, value, problem }: { q: Question; view: View; v
   );
 }
 
+/** Until when the hold keeps the time, counting down (the page's script), and said once a minute is left. */
+function Countdown({ view, expiresAt }: { view: View; expiresAt: string }) {
+  const { m, f } = view;
+  const left = Math.max(0, Math.round((Date.parse(expiresAt) - Date.now()) / 1000));
+  return (
+    <>
+      <p class="hold" data-expires={expiresAt}>
+        {icons.timer}
+        <span>
+          {m.details.held(f.time(expiresAt))}{" "}
+          <strong data-left>{`${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`}</strong> {m.details.left}
+        </span>
+      </p>
+      <p
+        class="sr-only"
+        aria-live="polite"
+        data-announce
+        data-minute={m.details.oneMinute}
+        data-expired={m.details.expiredNow}
+      />
+    </>
+  );
+}
+
 export function DetailsPage(props: DetailsProps) {
   const { view, flow, service, hold } = props;
   const { m, f } = view;
   const values = props.values ?? {};
   const problems = props.problems ?? {};
   const listed = Object.entries(problems);
-  const left = Math.max(0, Math.round((Date.parse(hold.expiresAt) - Date.now()) / 1000));
+  const held = "token" in hold ? hold : undefined;
   return (
     <Layout view={view} title={m.details.heading} capability>
       <div class="cols">
         <Summary view={view} service={service} personName={props.personName} when={f.dateTime(hold.startTime)}>
-          <p class="hold" data-expires={hold.expiresAt}>
-            {icons.timer}
-            <span>
-              {m.details.held(f.time(hold.expiresAt))}{" "}
-              <strong data-left>{`${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`}</strong>{" "}
-              {m.details.left}
-            </span>
-          </p>
-          <p
-            class="sr-only"
-            aria-live="polite"
-            data-announce
-            data-minute={m.details.oneMinute}
-            data-expired={m.details.expiredNow}
-          />
+          {held ? <Countdown view={view} expiresAt={held.expiresAt} /> : <p class="hold">{m.details.released}</p>}
         </Summary>
         <div class="panel">
-          <Progress view={view} current="details" withPerson={props.withPerson} />
+          <Progress view={view} current="details" />
           <h2>{m.details.heading}</h2>
           {listed.length > 0 && (
             <Notice tone="bad" live>
@@ -135,8 +148,17 @@ export function DetailsPage(props: DetailsProps) {
           )}
           {service.requiresConfirmation && <p class="muted small">{m.details.requiresConfirmation}</p>}
           <form method="post" action={`/book/${flow.slug}/book`}>
-            <input type="hidden" name="hold" value={hold.id} />
-            <input type="hidden" name="token" value={hold.token} />
+            {held ? (
+              <>
+                <input type="hidden" name="hold" value={held.id} />
+                <input type="hidden" name="token" value={held.token} />
+              </>
+            ) : (
+              <>
+                <input type="hidden" name="service" value={service.id} />
+                <input type="hidden" name="start" value={hold.startTime} />
+              </>
+            )}
             <input type="hidden" name="tz" value={view.tz} />
             {flow.person && <input type="hidden" name="person" value={flow.person} />}
             {flow.lang && <input type="hidden" name="lang" value={flow.lang} />}

@@ -27,7 +27,7 @@ export function PeoplePage(props: { view: View; flow: Flow; service: PublicServi
       <div class="cols">
         <Summary view={view} service={service} />
         <div class="panel">
-          <Progress view={view} current="person" withPerson />
+          <Progress view={view} current="person" />
           <h2>{m.people.heading}</h2>
           {props.problem && (
             <Notice tone="bad" live>

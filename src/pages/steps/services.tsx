@@ -10,7 +10,7 @@ export function ServicesPage({ view, flow, services }: { view: View; flow: Flow;
   return (
     <Layout view={view} title={m.services.heading}>
       <div class="wide">
-        <Progress view={view} current="service" withPerson={false} />
+        <Progress view={view} current="service" />
         <h1>{m.services.heading}</h1>
         {services.length === 0 ? (
           <p class="muted">{m.services.none}</p>

@@ -32,7 +32,7 @@ export function TimesPage(props: TimesProps) {
       <div class="cols">
         <Summary view={view} service={service} personName={props.personName} when={date} />
         <div class="panel">
-          <Progress view={view} current="time" withPerson={props.withPerson} />
+          <Progress view={view} current="time" />
           {props.notice && (
             <Notice tone="bad" live>
               {props.notice}
@@ -73,7 +73,9 @@ export function TimesPage(props: TimesProps) {
             ) : (
               <span />
             )}
-            <a href={hrefOf(flow, { day: undefined, month: flow.day.slice(0, 7) })}>{m.times.otherDate}</a>
+            <a class="other" href={hrefOf(flow, { day: undefined, month: flow.day.slice(0, 7) })}>
+              {m.times.otherDate}
+            </a>
             <a href={hrefOf(flow, { day: addDays(flow.day, 1) })}>{m.times.next} →</a>
           </nav>
         </div>

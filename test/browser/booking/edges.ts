@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import { check } from "../harness.ts";
 import type { Booked } from "./flows.ts";
-import { audit, demoApi, demoService, record, screenshot, watch } from "./tools.ts";
+import { audit, daysWithTimes, demoApi, demoService, record, screenshot, watch } from "./tools.ts";
 
 async function follow(page: Page, click: () => Promise<void>) {
   await Promise.all([page.waitForNavigation({ waitUntil: "load" }), click()]);
@@ -138,6 +138,68 @@ export async function takenMeanwhile(browser: Browser, origin: string): Promise<
   );
   await record(page, "expired");
   quiet.expectQuiet("a time taken meanwhile");
+  await context.close();
+}
+
+/**
+ * A customer at a service's limit of one upcoming booking books a second time: told so at the
+ * e-mail field, the time they picked free again at once, and booked under another address.
+ */
+export async function customerLimit(browser: Browser, origin: string): Promise<void> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: "Europe/Berlin" });
+  const quiet = watch(context);
+  const page = await context.newPage();
+  const service = await demoApi(origin, "POST", "/services", {
+    name: "Colour consultation (one per customer)",
+    durationMinutes: 30,
+    timezone: "Europe/Berlin",
+    weeklySchedule: Object.fromEntries(
+      ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].map((d) => [d, [{ start: "09:00", end: "17:00" }]]),
+    ),
+    bookableOnline: true,
+    maxActivePerCustomer: 1,
+  });
+  check("a service of one upcoming booking per customer", service.status === 201, JSON.stringify(service.body));
+  // Days by address: the month on screen may have a single open day left at its end.
+  const days = await daysWithTimes(origin, service.body.id, "Europe/Berlin");
+  const book = async (nth: number, email: string) => {
+    await page.goto(`${origin}/book/demo-salon?service=${service.body.id}&day=${days[nth]}`);
+    const time = (await page.locator("button.slot").first().getAttribute("value")) ?? "";
+    await follow(page, () => page.locator("button.slot").first().click());
+    await page.fill("#f-name", "Ada Lovelace");
+    await page.fill("#f-email", email);
+    await follow(page, () => page.locator("form button[type=submit]").last().click());
+    return { time };
+  };
+  await book(1, "ada@example.com");
+  check("the first booking is made", (await page.locator("[data-booking-id]").count()) === 1);
+  const second = await book(2, "Ada@Example.com");
+  const text = await page.locator("main").innerText();
+  check(
+    "a second one under the same address: the limit named at the e-mail field, not 'just taken'",
+    text.includes("You already have as many upcoming bookings of this service as one e-mail address may have.") &&
+      !text.includes("just taken") &&
+      (await page.locator("#f-email[aria-invalid=true]").count()) === 1,
+    text.slice(0, 500),
+  );
+  await record(page, "customer-limit");
+  const free = await fetch(
+    `${origin}/api/v1/public/demo-salon/services/${service.body.id}/availability?from=${second.time}&to=${new Date(Date.parse(second.time) + 60_000).toISOString()}`,
+  ).then((r) => r.json() as Promise<{ slots: { startTime: string; bookable: boolean; held?: number }[] }>);
+  check(
+    "the time that attempt picked is free again at once",
+    free.slots.some((s) => s.startTime === second.time && s.bookable),
+    JSON.stringify(free.slots),
+  );
+  await page.fill("#f-name", "Grace Hopper");
+  await page.fill("#f-email", "grace@example.com");
+  await follow(page, () => page.locator("form button[type=submit]").last().click());
+  check(
+    "sent again under another person's address, the same time is booked",
+    (await page.locator("[data-booking-id]").count()) === 1 &&
+      (await page.locator("main").innerText()).includes("You are booked"),
+  );
+  quiet.expectQuiet("a customer at their limit");
   await context.close();
 }
 

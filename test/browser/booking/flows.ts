@@ -65,6 +65,12 @@ export async function bookByMouse(page: Page, options: FlowOptions): Promise<Boo
   const anyone = page.locator("a[href*='person=any']");
   if (await anyone.count()) await step("3-date", () => follow(page, () => anyone.click()));
   await step("4-times", () => follow(page, () => page.locator("a.day").first().click()));
+  if (options.narrow) {
+    // The previous/next day pair stays on one line; "Next day" never wraps onto a line of its own.
+    const tops = await page.$$eval(".daynav > *", (items) => items.map((item) => item.getBoundingClientRect().top));
+    const [previous, , next] = tops;
+    check(`${prefix}-4-times: "Next day" on the line of "Previous day" (${tops.join(", ")})`, previous === next);
+  }
   const slot = page.locator("button.slot").nth(options.slot ?? 0);
   const start = (await slot.getAttribute("value")) ?? "";
   const label = ((await slot.innerText()).split("\n")[0] ?? "").trim();
