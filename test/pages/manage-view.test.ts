@@ -1,6 +1,7 @@
 /**
  * What the manage page shows when it opens: the booking in the visitor's zone and the service's
- * (the script supplies the visitor's, a list of zones does without it).
+ * (the script supplies the visitor's, a list of zones does without it), and the booked day's
+ * month with that day's free times, so a move "a bit later" is one click.
  */
 import { describe, expect, it } from "vitest";
 import { api } from "../support/api";
@@ -76,5 +77,32 @@ describe("the visitor's zone", () => {
     const zones = await html(await getPage(`${l.page}?choose=zone&tz=Mars/Olympus`));
     expect(zones).toContain('<option value="Europe/Berlin" selected>');
     expect(textOf(zones)).toContain("Choose a time zone from the list");
+  });
+});
+
+describe("the booked day", () => {
+  it("opens on the booked day's month with that day's free times, so an hour later is one click", async () => {
+    const l = await bookedIn(62);
+    const page = await html(await getPage(`${l.page}?tz=UTC`));
+    const month = new Intl.DateTimeFormat("en", { month: "long", year: "numeric", timeZone: "UTC" }).format(
+      Date.parse(l.start),
+    );
+    expect(page).toContain(`<h3 id="month-title">${month}</h3>`);
+    const hourLater = new Date(Date.parse(l.start) + 3_600_000).toISOString();
+    expect(page).toContain(`value="${hourLater}"`);
+    expect(page).not.toContain(`value="${l.start}"`);
+    const moved = await postForm(`${l.page}/reschedule`, { start: hourLater, tz: "UTC", lang: "en" });
+    expect(moved.status).toBe(303);
+  });
+
+  it("a month named in the address is shown as asked, with no day's times", async () => {
+    const l = await bookedIn(62);
+    const thisMonth = new Date().toISOString().slice(0, 7);
+    const page = await html(await getPage(`${l.page}?tz=UTC&month=${thisMonth}`));
+    const title = new Intl.DateTimeFormat("en", { month: "long", year: "numeric", timeZone: "UTC" }).format(
+      Date.parse(`${thisMonth}-15T12:00:00Z`),
+    );
+    expect(page).toContain(`<h3 id="month-title">${title}</h3>`);
+    expect(page).not.toContain('class="slot"');
   });
 });

@@ -53,7 +53,9 @@ async function showManage(
   const today = dayKeyOf(now, tz);
   const movable = booking.reschedulableUntil !== null && now < Date.parse(booking.reschedulableUntil);
   const asked = monthOf(shown.month);
-  const day = shown.day && isDay(shown.day) ? shown.day : undefined;
+  // Opened without a day or month: the booked day's, whose times a move "a bit later" is one of.
+  const booked = dayKeyOf(booking.startTime, tz);
+  const day = shown.day && isDay(shown.day) ? shown.day : !asked && movable && booked >= today ? booked : undefined;
   const month = asked ?? (day ?? today).slice(0, 7);
   const open = new Set<DayKey>();
   let slots: Awaited<ReturnType<typeof linkAvailability>>["slots"] | undefined;
