@@ -159,7 +159,9 @@ export async function managePage(browser: Browser, origin: string, booked: Booke
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: "America/New_York" });
   const quiet = watch(context);
   const page = await context.newPage();
+  // Opened without a zone, the page is reloaded in the visitor's by its script.
   await page.goto(booked.manageUrl);
+  await page.waitForURL(/[?&]tz=America%2FNew_York/);
   await record(page, "manage");
   await arrive(page, () => page.locator("a.day").last().click(), page.locator("button.slot"), /[?&]day=/);
   await record(page, "manage-times");
@@ -212,6 +214,7 @@ export async function managePage(browser: Browser, origin: string, booked: Booke
     customerEmail: "late@example.com",
   });
   await page.goto(inside.body.manageUrl);
+  await page.waitForURL(/[?&]tz=America%2FNew_York/);
   const text = await page.locator("main").innerText();
   check(
     "inside the window the page says until when changes were possible, and whom to write to; it offers no change",
