@@ -7,8 +7,9 @@
  *    service: the stored UTC instant is the slot clicked), without it, by keyboard alone, in
  *    German, and on a 375-px phone;
  *  - the page embedded in another site (its parent gets `booking.scheduled`), a time taken
- *    meanwhile (before and after the hold), a customer at their booking limit, the zone switch, the manage page (move, cancel, the
- *    policy window), and dead addresses (HTML 404s);
+ *    meanwhile (before and after the hold), a customer at their booking limit, the zone switch,
+ *    the manage page (opened two months ahead in New York with and without JavaScript; move,
+ *    cancel, the policy window), and dead addresses (HTML 404s);
  *  - what each step weighs (HTML, CSS, JS; raw and gzip) and how long from navigation to the
  *    day's times on screen, printed (never asserted as a time).
  *
@@ -18,6 +19,7 @@
 
 import { customerLimit, deadEnds, embedded, managePage, takenMeanwhile } from "./booking/edges.ts";
 import type { Booked } from "./booking/flows.ts";
+import { manageOpened } from "./booking/manage.ts";
 import type { Weight } from "./booking/tools.ts";
 import {
   germanVisitor,
@@ -67,6 +69,7 @@ await withDevServerAndBrowser(async (origin, browser) => {
   await part("a customer at their booking limit", () => customerLimit(browser, origin));
   await part("the zone switch", () => zoneSwitch(browser, origin));
   await part("navigation to the times", () => timeToTimes(browser, origin));
+  await part("a manage link opened two months ahead", () => manageOpened(browser, origin));
   // The parts below need the first one's booking (BROWSER_ONLY may have left it out).
   if (!booked) return void (process.env.BROWSER_ONLY || check("a booking to go on with", false));
   const made = booked;

@@ -10,7 +10,7 @@ body{margin:0;background:var(--bg);color:var(--ink);font:16px/1.5 ui-sans-serif,
 body.embed{background:transparent}
 a{color:var(--accent-text)}
 :focus-visible{outline:3px solid var(--accent-text);outline-offset:2px}
-.small>a,.back a,.zoneline a,.daynav a{display:inline-block;padding:5px 0;min-height:24px}
+.small>a,.back a,.zoneline a,.daynav a,.facts a{display:inline-block;padding:5px 0;min-height:24px}
 .sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 .skip{position:absolute;left:12px;top:-60px;background:var(--card);padding:8px 12px;border-radius:8px;z-index:9}
 .skip:focus{top:12px}

@@ -18,17 +18,26 @@ import { addDays, type DayKey, dayKeyOf, startOfDay } from "../i18n/format";
 import { errorPage, foreignForm, nonceOf, type PageContext, respond } from "../render";
 import { isDay } from "../state";
 import { addMonths, daysOf } from "../steps/month";
+import { ZoneChoice } from "../steps/zone";
 import { type View, viewOf } from "../view";
+import { frameOf, manageKind, monthOf, type Said, type Shown } from "./frame";
 import { isForm, prefersHtml } from "./negotiate";
 import { CancelledPage, ManagePage } from "./page";
 
-/** The manage page: never framed, its address a secret. */
-const manageKind: PageKind = { framable: false, capability: true };
-
-/** A notice above the page, in the page's words. */
-type Said = { tone?: "bad" | "ok"; text: (view: View) => string };
-
-type Shown = { tz?: string; lang?: string; day?: string; month?: string; notice?: Said };
+/** `?choose=zone`: every zone, as the booking page lists them; the form comes back to the link. */
+async function showZones(c: PageContext, link: OpenLink, shown: Shown) {
+  const day = shown.day && isDay(shown.day) ? shown.day : undefined;
+  const month = monthOf(shown.month);
+  const { path, href, view } = await frameOf(c, link, shown, { choose: "zone", day, month });
+  const keep = Object.entries({ lang: view.locale, day, month }).filter((p): p is [string, string] => !!p[1]);
+  const notice = shown.tz !== undefined && view.tz !== shown.tz ? view.m.error.zone : undefined;
+  return respond(
+    c,
+    200,
+    manageKind,
+    <ZoneChoice view={view} action={path} keep={keep} back={href({ day, month })} capability notice={notice} />,
+  );
+}
 
 /** The booking's page, with the dates and times it could move to. */
 async function showManage(
@@ -38,32 +47,16 @@ async function showManage(
   status: 200 | 409 | 422 = 200,
   reason?: { value: string; problem?: "reasonTooLong" },
 ) {
-  const business = await loadBusiness(c.var.db, link.businessId);
-  const tz = shown.tz && isValidTimeZone(shown.tz) ? shown.tz : link.service.timezone;
-  const locale = pickLocale(shown.lang, c.req.header("Accept-Language"), business.locale);
-  const path = new URL(c.req.url).pathname.replace(/\/(cancel|reschedule)$/, "");
-  const href = (params: Record<string, string | undefined>) => {
-    const query = new URLSearchParams(
-      Object.entries({ tz, lang: locale, ...params }).filter((p): p is [string, string] => p[1] !== undefined),
-    );
-    return `${path}?${query}`;
-  };
-  const view = viewOf({
-    locale,
-    nonce: nonceOf(c),
-    embed: false,
-    tz,
-    tzAuto: shown.tz === undefined,
-    title: business.bookingPage.title ?? business.name,
-    accentColor: business.bookingPage.accentColor ?? null,
-    langHref: (lang) => href({ lang }),
-  });
+  const { business, tz, path, href, view } = await frameOf(c, link, shown);
   const booking = managedView(link);
   const now = Date.now();
   const today = dayKeyOf(now, tz);
-  const day = shown.day && isDay(shown.day) ? shown.day : undefined;
-  const month = shown.month && /^\d{4}-(0[1-9]|1[0-2])$/.test(shown.month) ? shown.month : (day ?? today).slice(0, 7);
   const movable = booking.reschedulableUntil !== null && now < Date.parse(booking.reschedulableUntil);
+  const asked = monthOf(shown.month);
+  // Opened without a day or month: the booked day's, whose times a move "a bit later" is one of.
+  const booked = dayKeyOf(booking.startTime, tz);
+  const day = shown.day && isDay(shown.day) ? shown.day : !asked && movable && booked >= today ? booked : undefined;
+  const month = asked ?? (day ?? today).slice(0, 7);
   const open = new Set<DayKey>();
   let slots: Awaited<ReturnType<typeof linkAvailability>>["slots"] | undefined;
   if (movable) {
@@ -103,6 +96,8 @@ async function showManage(
       path={path}
       href={href}
       contactEmail={business.contactEmail}
+      zoneHref={href({ choose: "zone", day: shown.day && isDay(shown.day) ? shown.day : undefined, month: asked })}
+      times={c.req.method === "GET"}
       month={month}
       open={open}
       today={today}
@@ -124,6 +119,7 @@ export async function manageGet(c: Context, next: Next) {
   try {
     const link = await opened(page);
     const q = c.req.query();
+    if (q.choose === "zone") return await showZones(page, link, q);
     return await showManage(page, link, {
       tz: q.tz,
       lang: q.lang,

@@ -16,6 +16,10 @@ export type ManageProps = {
   path: string;
   href: (params: Record<string, string | undefined>) => string;
   contactEmail: string | null;
+  /** The list of zones, to see the page in another. */
+  zoneHref: string;
+  /** Asked by GET: without a zone in the address, the script reloads it in the visitor's (a form's answer has no address to reload). */
+  times: boolean;
   /** The month of dates to move to, and which have times; the day picked and its times. */
   month: string;
   open: Set<DayKey>;
@@ -45,8 +49,8 @@ function Closed({ view, until, contactEmail }: { view: View; until: string | nul
   );
 }
 
-/** What the booking is: the aside of the manage page and of the cancelled page. */
-export function BookingFacts({ view, booking }: { view: View; booking: ManagedBooking }) {
+/** What the booking is: the aside of the manage page and of the cancelled page (`zoneHref`: the way to another zone). */
+export function BookingFacts({ view, booking, zoneHref }: { view: View; booking: ManagedBooking; zoneHref?: string }) {
   const { m, f } = view;
   const start = Date.parse(booking.startTime);
   const zone = booking.service.timezone;
@@ -68,6 +72,7 @@ export function BookingFacts({ view, booking }: { view: View; booking: ManagedBo
         <li>
           {icons.globe}
           <span>{f.zone(start)}</span>
+          {zoneHref && <a href={zoneHref}>{m.times.changeZone}</a>}
         </li>
         {zone !== view.tz && (
           <li>
@@ -105,9 +110,9 @@ export function ManagePage(props: ManageProps) {
   const dayText = props.day ? f.date(startOfDay(props.day, view.tz)) : "";
   const zone = f.zone();
   return (
-    <Layout view={view} title={m.manage.heading} capability>
+    <Layout view={view} title={m.manage.heading} times={props.times} capability>
       <div class="cols">
-        <BookingFacts view={view} booking={booking} />
+        <BookingFacts view={view} booking={booking} zoneHref={props.zoneHref} />
         <div class="panel">
           {props.notice && (
             <Notice tone={props.notice.tone} live>

@@ -1,11 +1,11 @@
 /**
  * The time-zone switch: its own small page (every zone the runtime knows is a long list, kept off
- * the steps), a GET form that goes back to the same step in the zone chosen; and the line on the
- * steps that names the zone and links to it.
+ * the steps), a GET form that goes back to the same step (or the manage page) in the zone chosen;
+ * and the line on the steps that names the zone and links to it.
  */
 import { raw } from "hono/html";
 import { Layout } from "../layout";
-import { icons } from "../parts";
+import { icons, Notice } from "../parts";
 import { type Flow, hrefOf, paramsOf } from "../state";
 import type { View } from "../view";
 
@@ -32,15 +32,32 @@ function optionsFor(zone: string): string {
   return `<option value="${zone}" selected>${zone.replaceAll("_", " ")}</option>${all}`;
 }
 
-/** The zone page: a form that keeps the flow and changes its zone. */
-export function ZonePage({ view, flow }: { view: View; flow: Flow }) {
+/**
+ * A list of zones: a GET form to `action` that keeps `keep` (name, value) and sends the zone
+ * chosen; `back` leaves without choosing. The booking flow's zone page, and the manage link's.
+ */
+export function ZoneChoice(props: {
+  view: View;
+  action: string;
+  keep: [string, string][];
+  back: string;
+  /** The address is a secret (the manage link's). */
+  capability?: boolean;
+  notice?: string;
+}) {
+  const { view } = props;
   const { m } = view;
   return (
-    <Layout view={view} title={m.times.zoneHeading}>
+    <Layout view={view} title={m.times.zoneHeading} capability={props.capability}>
       <div class="wide">
         <h1>{m.times.zoneHeading}</h1>
-        <form class="zone" method="get" action={`/book/${flow.slug}`}>
-          {paramsOf(flow, { tz: undefined }).map(([name, value]) => (
+        {props.notice && (
+          <Notice tone="bad" live>
+            {props.notice}
+          </Notice>
+        )}
+        <form class="zone" method="get" action={props.action}>
+          {props.keep.map(([name, value]) => (
             <input type="hidden" name={name} value={value} />
           ))}
           <div class="field">
@@ -54,10 +71,22 @@ export function ZonePage({ view, flow }: { view: View; flow: Flow }) {
           </button>
         </form>
         <p class="small back">
-          <a href={hrefOf(flow)}>← {m.times.back}</a>
+          <a href={props.back}>← {m.times.back}</a>
         </p>
       </div>
     </Layout>
+  );
+}
+
+/** The zone page: a form that keeps the flow and changes its zone. */
+export function ZonePage({ view, flow }: { view: View; flow: Flow }) {
+  return (
+    <ZoneChoice
+      view={view}
+      action={`/book/${flow.slug}`}
+      keep={paramsOf(flow, { tz: undefined })}
+      back={hrefOf(flow)}
+    />
   );
 }
 

@@ -1,10 +1,13 @@
 /** Booking through the page as a visitor does: by mouse, by keyboard, with or without JavaScript. */
 import type { Page } from "playwright-core";
 import { check } from "../harness.ts";
-import { demoApi, record, type Weight, weigher } from "./tools.ts";
+import { arrive, demoApi, record, type Weight, weigher } from "./tools.ts";
 
 /** What a flow booked: the slot clicked (its UTC instant and its label) and the booking made of it. */
 export type Booked = { bookingId: string; start: string; label: string; manageUrl: string; email: string; url: string };
+
+/** The person step's "anyone available". */
+const ANYONE = "a[href*='person=any']";
 
 type FlowOptions = {
   origin: string;
@@ -27,11 +30,6 @@ type FlowOptions = {
   /** Where pages are audited when `page` runs no script. */
   auditor?: Page;
 };
-
-/** Clicks and waits for the page it leads to. */
-async function follow(page: Page, click: () => Promise<void>) {
-  await Promise.all([page.waitForNavigation({ waitUntil: "load" }), click()]);
-}
 
 /**
  * Books the first free time of the first open day through every step (service, anyone, date,
@@ -60,11 +58,19 @@ export async function bookByMouse(page: Page, options: FlowOptions): Promise<Boo
     await page.goto(options.start ?? `${origin}/book/demo-salon`);
   });
   await step("2-person-or-date", () =>
-    follow(page, () => page.getByRole("link", { name: new RegExp(`^${options.service}`) }).click()),
+    arrive(
+      page,
+      () => page.getByRole("link", { name: new RegExp(`^${options.service}`) }).click(),
+      page.locator(`a.day, ${ANYONE}`),
+      /[?&]service=/,
+    ),
   );
-  const anyone = page.locator("a[href*='person=any']");
-  if (await anyone.count()) await step("3-date", () => follow(page, () => anyone.click()));
-  await step("4-times", () => follow(page, () => page.locator("a.day").first().click()));
+  const anyone = page.locator(ANYONE);
+  if (await anyone.count())
+    await step("3-date", () => arrive(page, () => anyone.click(), page.locator("a.day"), /[?&]person=any/));
+  await step("4-times", () =>
+    arrive(page, () => page.locator("a.day").first().click(), page.locator("button.slot"), /[?&]day=/),
+  );
   if (options.narrow) {
     // The previous/next day pair stays on one line; "Next day" never wraps onto a line of its own.
     const tops = await page.$$eval(".daynav > *", (items) => items.map((item) => item.getBoundingClientRect().top));
@@ -74,11 +80,18 @@ export async function bookByMouse(page: Page, options: FlowOptions): Promise<Boo
   const slot = page.locator("button.slot").nth(options.slot ?? 0);
   const start = (await slot.getAttribute("value")) ?? "";
   const label = ((await slot.innerText()).split("\n")[0] ?? "").trim();
-  await step("5-details", () => follow(page, () => slot.click()));
+  await step("5-details", () => arrive(page, () => slot.click(), page.locator("#f-name"), /\/details\?/));
   const email = `${crypto.randomUUID().slice(0, 8)}@example.com`;
   await page.fill("#f-name", options.name ?? "Ada Lovelace");
   await page.fill("#f-email", email);
-  await step("6-confirmation", () => follow(page, () => page.locator("form button[type=submit]").last().click()));
+  await step("6-confirmation", () =>
+    arrive(
+      page,
+      () => page.locator("form button[type=submit]").last().click(),
+      page.locator("[data-booking-id]"),
+      /\/booked\//,
+    ),
+  );
   return confirmation(page, origin, { start, label, email });
 }
 
@@ -119,26 +132,32 @@ export const focusVisible = (page: Page) =>
 export async function bookByKeyboard(page: Page, options: FlowOptions): Promise<Booked> {
   const { origin, prefix } = options;
   await page.goto(options.start ?? `${origin}/book/demo-salon`);
-  const press = async (selector: string, key: "Enter" | "Space", what: string) => {
+  /** Tabs to `selector`, uses it with `key`, and waits for the page it leads to (`shows`: an element of it). */
+  const press = async (selector: string, key: "Enter" | "Space", what: string, shows: string, url: RegExp) => {
     const reached = await tabTo(page, selector);
     check(`keyboard: Tab reaches ${what}, and it shows its focus`, reached && (await focusVisible(page)));
-    await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.keyboard.press(key)]);
+    await arrive(page, () => page.keyboard.press(key), page.locator(shows), url);
   };
-  await press(`a.choice[href*='service=${options.serviceId}']`, "Enter", `the service ${options.service}`);
-  if (await page.locator("a[href*='person=any']").count())
-    await press("a[href*='person=any']", "Enter", "“anyone available”");
-  await press("a.day", "Enter", "the first open day");
+  await press(
+    `a.choice[href*='service=${options.serviceId}']`,
+    "Enter",
+    `the service ${options.service}`,
+    `a.day, ${ANYONE}`,
+    /[?&]service=/,
+  );
+  if (await page.locator(ANYONE).count()) await press(ANYONE, "Enter", "“anyone available”", "a.day", /[?&]person=any/);
+  await press("a.day", "Enter", "the first open day", "button.slot", /[?&]day=/);
   const first = page.locator("button.slot").first();
   const start = (await first.getAttribute("value")) ?? "";
   const label = ((await first.innerText()).split("\n")[0] ?? "").trim();
-  await press("button.slot", "Space", `the time ${label}`);
+  await press("button.slot", "Space", `the time ${label}`, "#f-name", /\/details\?/);
   await record(page, `${prefix}-details`);
   const email = `${crypto.randomUUID().slice(0, 8)}@example.com`;
   check("keyboard: Tab reaches the name field", await tabTo(page, "#f-name"));
   await page.keyboard.type("Alan Turing");
   check("keyboard: Tab goes on to the e-mail field", await tabTo(page, "#f-email", 2));
   await page.keyboard.type(email);
-  await press("form button[type=submit]", "Enter", "“Confirm booking”");
+  await press("form button[type=submit]", "Enter", "“Confirm booking”", "[data-booking-id]", /\/booked\//);
   await record(page, `${prefix}-confirmation`);
   return confirmation(page, origin, { start, label, email });
 }

@@ -6,12 +6,24 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import type { BrowserContext, Frame, Page } from "playwright-core";
+import type { BrowserContext, Frame, Locator, Page } from "playwright-core";
 import { DEMO_API_KEY } from "../../../scripts/lib/demo.ts";
 import { artifactsDir, check, root } from "../harness.ts";
 
 const axeSource = readFileSync(path.join(root, "node_modules", "axe-core", "axe.min.js"), "utf8");
 const wcag = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+/**
+ * Clicks (or presses a key) and waits for what that leads to: the address matching `url`, where
+ * given, and `shows`, an element of the page it leads to (none of the page before), visible. Not
+ * a navigation event: a wait for one can miss it (one the page's script starts, a POST answered
+ * at the same address) and then waits out its whole timeout.
+ */
+export async function arrive(page: Page, act: () => Promise<unknown>, shows: Locator, url?: RegExp): Promise<void> {
+  await act();
+  if (url) await page.waitForURL(url);
+  await shows.first().waitFor({ state: "visible" });
+}
 
 /** A call of the demo business's API with its local key. */
 export async function demoApi(origin: string, method: string, route: string, body?: unknown) {

@@ -5,7 +5,7 @@
 import type { Browser } from "playwright-core";
 import { check, log } from "../harness.ts";
 import { type Booked, bookByKeyboard, bookByMouse } from "./flows.ts";
-import { daysWithTimes, demoService, record, type Weight, watch } from "./tools.ts";
+import { arrive, daysWithTimes, demoService, record, type Weight, watch } from "./tools.ts";
 
 const label = (start: string, timeZone: string, locale = "en") =>
   new Intl.DateTimeFormat(locale, { hour: "numeric", minute: "2-digit", timeZone }).format(Date.parse(start));
@@ -121,10 +121,20 @@ export async function zoneSwitch(browser: Browser, origin: string): Promise<void
   const haircut = await demoService(origin, "Haircut");
   const [day] = (await daysWithTimes(origin, haircut.id, "Asia/Tokyo")).slice(-1);
   await page.goto(`${origin}/book/demo-salon?service=${haircut.id}&person=any&day=${day}&tz=America/New_York`);
-  await Promise.all([page.waitForNavigation(), page.getByRole("link", { name: "Change time zone" }).click()]);
+  await arrive(
+    page,
+    () => page.getByRole("link", { name: "Change time zone" }).click(),
+    page.locator("#tz"),
+    /\/zone\?/,
+  );
   await record(page, "zone");
   await page.selectOption("#tz", "Asia/Tokyo");
-  await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Show times" }).click()]);
+  await arrive(
+    page,
+    () => page.getByRole("button", { name: "Show times" }).click(),
+    page.locator("button.slot"),
+    /tz=Asia%2FTokyo/,
+  );
   const first = page.locator("button.slot").first();
   const value = (await first.getAttribute("value")) ?? "";
   const shown = ((await first.innerText()).split("\n")[0] ?? "").trim();
