@@ -47,11 +47,13 @@ import {
   demoVisit,
 } from "./lib/demo.ts";
 import {
+  clearPreparing,
   devSecretsFile,
   forgetPrepared,
   hasDatabase,
   isPrepared,
   markPrepared,
+  markPreparing,
   newDatabaseSql,
   preparationFingerprint,
   stateDir,
@@ -174,6 +176,18 @@ async function prepareState(): Promise<void> {
     log("migrations and the demo account are already in place.");
     return;
   }
+  markPreparing(state);
+  try {
+    await writeState(demoSql);
+  } finally {
+    clearPreparing(state);
+  }
+  markPrepared(state, fingerprint);
+  log(`local D1 prepared (${sinceStart()} after start).`);
+}
+
+/** Makes a new state in one SQL run per database, or brings an existing one up to date. */
+async function writeState(demoSql: string): Promise<void> {
   const where = `local D1 (${persistTo ?? ".wrangler/state"})`;
   // The demo business lives on shard 0: its rows there and in the directory; other shards start empty.
   const [, ...emptyShards] = shardBindings();
@@ -189,8 +203,6 @@ async function prepareState(): Promise<void> {
     await executeSql(target, demoSql, "DB_0");
     await executeSql(target, demoSql);
   }
-  markPrepared(state, fingerprint);
-  log(`local D1 prepared (${sinceStart()} after start).`);
 }
 
 type ApiResponse = { status: number; body: unknown };

@@ -13,6 +13,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { repoRoot } from "./cli.ts";
 
 /** Where wrangler keeps local state for `--persist-to` (relative to the repository), or its default. */
@@ -22,6 +23,7 @@ export function stateDir(persistTo: string | undefined): string {
 
 const d1Dir = (state: string) => path.join(state, "v3", "d1");
 const markFile = (state: string) => path.join(d1Dir(state), "booking-api-dev-ready.json");
+const preparingFile = (state: string) => path.join(d1Dir(state), "booking-api-dev-preparing.json");
 
 const migrationsDir = path.join(repoRoot, "migrations");
 const migrationFiles = () =>
@@ -101,4 +103,47 @@ export function devSecretsFile(state: string): string {
     writeFileSync(file, current + lines, { mode: 0o600 });
   }
   return file;
+}
+
+/**
+ * Says that this process is preparing the state (`npm run dev`): a fresh state's tables are made
+ * by one SQL run per database, which a concurrent `wrangler d1 migrations apply` would race (it
+ * would create the same tables, and one of the two would fail).
+ */
+export function markPreparing(state: string): void {
+  mkdirSync(d1Dir(state), { recursive: true });
+  writeFileSync(preparingFile(state), `${JSON.stringify({ pid: process.pid })}\n`);
+}
+
+export function clearPreparing(state: string): void {
+  rmSync(preparingFile(state), { force: true });
+}
+
+/** The process preparing the state right now, if one is (a mark left by a process gone does not count). */
+function preparingPid(state: string): number | undefined {
+  try {
+    const { pid } = JSON.parse(readFileSync(preparingFile(state), "utf8")) as { pid?: unknown };
+    // Its own mark does not count (dev.ts migrates an existing state while it holds it).
+    if (typeof pid !== "number" || pid === process.pid) return undefined;
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Waits, at most `timeoutMs`, while `npm run dev` prepares this state; `onWait` is called once if
+ * it has to. Returns false if it was still preparing at the end.
+ */
+export async function waitWhilePreparing(state: string, timeoutMs: number, onWait: () => void): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  let told = false;
+  while (preparingPid(state) !== undefined) {
+    if (Date.now() >= deadline) return false;
+    if (!told) onWait();
+    told = true;
+    await sleep(200);
+  }
+  return true;
 }
