@@ -5,10 +5,10 @@
  * beside the local D1 files: deleting the state, adding or editing a migration or changing the
  * demo account makes the next start do the work again.
  *
- * A brand-new state gets everything in one wrangler run instead of two: the migrations exactly
- * as `wrangler d1 migrations apply` runs them (each file followed by its row in wrangler's
- * `d1_migrations` table, so later `npm run db:migrate:local` runs see them as applied), then
- * the demo account.
+ * A brand-new state gets everything in one transaction per database, all written by one
+ * workerd (scripts/lib/local-d1.ts): the migrations exactly as `wrangler d1 migrations apply`
+ * runs them (each file followed by its row in wrangler's `d1_migrations` table, so later
+ * `npm run db:migrate:local` runs see them as applied), then the demo account.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -50,19 +50,25 @@ export function hasDatabase(state: string): boolean {
 }
 
 /**
- * Every migration as wrangler applies it to a new database (its table, then each file and its
- * bookkeeping row, in name order), followed by `extraSql`.
+ * Every migration as wrangler applies it to a new database (its table, then each file's
+ * statements and its bookkeeping row, in name order), followed by `extra`, one statement each.
  */
-export function newDatabaseSql(extraSql: string): string {
-  const parts = [
+export function newDatabaseStatements(extra: readonly string[]): string[] {
+  const statements = [
     'CREATE TABLE IF NOT EXISTS "d1_migrations"(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL);',
   ];
   for (const name of migrationFiles()) {
     const migration = readFileSync(path.join(migrationsDir, name), "utf8");
-    parts.push(`${migration}\nINSERT INTO "d1_migrations" (name) values ('${name.replace(/'/g, "''")}');`);
+    // drizzle-kit's breakpoints split a file into statements (a trigger's body holds `;`s).
+    statements.push(
+      ...migration
+        .split("--> statement-breakpoint")
+        .map((statement) => statement.trim())
+        .filter(Boolean),
+      `INSERT INTO "d1_migrations" (name) values ('${name.replace(/'/g, "''")}');`,
+    );
   }
-  parts.push(extraSql);
-  return parts.join("\n");
+  return [...statements, ...extra];
 }
 
 /** True when the state holds a local D1 database that was prepared with this fingerprint. */
@@ -107,7 +113,7 @@ export function devSecretsFile(state: string): string {
 
 /**
  * Says that this process is preparing the state (`npm run dev`): a fresh state's tables are made
- * by one SQL run per database, which a concurrent `wrangler d1 migrations apply` would race (it
+ * in one transaction per database, which a concurrent `wrangler d1 migrations apply` would race (it
  * would create the same tables, and one of the two would fail).
  */
 export function markPreparing(state: string): void {
