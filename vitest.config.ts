@@ -87,7 +87,11 @@ export default defineConfig(async () => {
   const main = "./test/support/worker.ts";
   const shared = {
     setupFiles: ["./test/setup/apply-migrations.ts"],
+    // Every test and hook is bounded (Vitest's default hook timeout, written down). A run that
+    // stalls between files, workerd idle, is bounded by .ci/run's watchdog instead: nothing here
+    // or in @cloudflare/vitest-plugin bounds a whole file.
     testTimeout: 30_000,
+    hookTimeout: 10_000,
   };
   const { reads, writes, page, pageBusiness } = edgesBudgets;
   return {
@@ -97,6 +101,8 @@ export default defineConfig(async () => {
       // A root-level option (Vitest ignores it in a project): applies to both projects.
       // The one-line-per-request access log is for production; keep test output readable.
       onConsoleLog: (log: string) => !log.includes('"msg":"request"'),
+      // Root-level too: the CalDAV server's global teardown and closing the pools may not hang the run.
+      teardownTimeout: 10_000,
       projects: [
         {
           plugins: [

@@ -47,18 +47,22 @@ import {
   demoVisit,
 } from "./lib/demo.ts";
 import {
+  clearPreparing,
   devSecretsFile,
   forgetPrepared,
   hasDatabase,
   isPrepared,
   markPrepared,
-  newDatabaseSql,
+  markPreparing,
+  newDatabaseStatements,
   preparationFingerprint,
   stateDir,
 } from "./lib/dev-state.ts";
+import { batchLocalD1 } from "./lib/local-d1.ts";
 import {
   applyMigrations,
   type D1Target,
+  d1Binding,
   executeSql,
   killRunningWranglers,
   shardBindings,
@@ -152,8 +156,8 @@ process.on("exit", () => {
   if (wrangler && wrangler.exitCode === null && wrangler.signalCode === null) wrangler.kill("SIGTERM");
 });
 
-/** SQL that creates the demo business and its fixed key, re-activating the key if it was revoked. */
-async function demoAccountSql(): Promise<string> {
+/** The statements that create the demo business and its fixed key, re-activating the key if it was revoked. */
+async function demoAccountStatements(): Promise<string[]> {
   const key = await apiKeyRecord(DEMO_API_KEY_ID, DEMO_BUSINESS_ID, DEMO_API_KEY, new Date(DEMO_CREATED_AT));
   const business = {
     id: DEMO_BUSINESS_ID,
@@ -162,35 +166,55 @@ async function demoAccountSql(): Promise<string> {
     updatedAt: DEMO_CREATED_AT,
   };
   const upsertKey = insertApiKeySql(key).replace(/;$/, " ON CONFLICT(id) DO UPDATE SET revoked_at = NULL;");
-  return `${insertBusinessSql(business, true)}\n${upsertKey}`;
+  return [insertBusinessSql(business, true), upsertKey];
 }
 
 /** Migrations and the demo account, unless this state folder already has both. */
 async function prepareState(): Promise<void> {
-  const demoSql = await demoAccountSql();
+  const demoStatements = await demoAccountStatements();
+  const demoSql = demoStatements.join("\n");
   // A shard added to wrangler.toml prepares the state again.
   const fingerprint = preparationFingerprint(`${demoSql}\n-- shards: ${shardBindings().join(",")}`);
   if (isPrepared(state, fingerprint)) {
     log("migrations and the demo account are already in place.");
     return;
   }
+  markPreparing(state);
+  try {
+    await writeState(demoStatements);
+  } finally {
+    clearPreparing(state);
+  }
+  markPrepared(state, fingerprint);
+  log(`local D1 prepared (${sinceStart()} after start).`);
+}
+
+/** Makes a new state, or brings an existing one up to date. */
+async function writeState(demoStatements: string[]): Promise<void> {
   const where = `local D1 (${persistTo ?? ".wrangler/state"})`;
-  // The demo business lives on shard 0: its rows there and in the directory; other shards start empty.
-  const [, ...emptyShards] = shardBindings();
   if (!hasDatabase(state)) {
     log(`creating ${where} with every migration and the demo business "${DEMO_BUSINESS_NAME}" while wrangler starts…`);
-    await executeSql(target, newDatabaseSql(demoSql), "DB_0");
-    await executeSql(target, newDatabaseSql(demoSql));
-    for (const binding of emptyShards) await executeSql(target, newDatabaseSql(""), binding);
+    await batchLocalD1(state, newStateStatements(demoStatements));
   } else {
+    const demoSql = demoStatements.join("\n");
     log(`applying migrations to ${where} (the directory and every shard) while wrangler starts…`);
     await applyMigrations(target);
     log(`ensuring the demo business "${DEMO_BUSINESS_NAME}" and its key…`);
     await executeSql(target, demoSql, "DB_0");
     await executeSql(target, demoSql);
   }
-  markPrepared(state, fingerprint);
-  log(`local D1 prepared (${sinceStart()} after start).`);
+}
+
+/**
+ * Each database of a new state, as one transaction: every migration, and on the directory and
+ * shard 0 (where the demo business lives) its rows; the other shards start empty.
+ */
+function newStateStatements(demoStatements: string[]): Record<string, string[]> {
+  const [first, ...others] = shardBindings();
+  const statements: Record<string, string[]> = { [d1Binding]: newDatabaseStatements(demoStatements) };
+  if (first) statements[first] = newDatabaseStatements(demoStatements);
+  for (const binding of others) statements[binding] = newDatabaseStatements([]);
+  return statements;
 }
 
 type ApiResponse = { status: number; body: unknown };
@@ -319,7 +343,11 @@ async function seed(): Promise<void> {
   }
 
   seeded.push(...(await seedBookingPage(services)));
-  log(seeded.length ? `seeded ${seeded.join(", ")} for "${DEMO_BUSINESS_NAME}".` : "demo data already present.");
+  log(
+    seeded.length
+      ? `seeded ${seeded.join(", ")} for "${DEMO_BUSINESS_NAME}" (${sinceStart()} after start).`
+      : "demo data already present.",
+  );
   demoFeedUrl = await issueDemoFeed();
   demoManageUrl = await demoLink();
 }
@@ -605,7 +633,11 @@ async function main(): Promise<void> {
   });
 
   // wrangler and workerd start (the slow part) while local D1 is prepared.
-  const [healthy] = await Promise.all([waitForHealth(120_000), prepareState()]);
+  const health = waitForHealth(120_000).then((ok) => {
+    if (ok) log(`wrangler answered /health ${sinceStart()} after start.`);
+    return ok;
+  });
+  const [healthy] = await Promise.all([health, prepareState()]);
   if (!healthy) {
     if (!stopping && child.exitCode === null) warn(`${baseUrl}/health did not answer within 120 s; not seeding.`);
     return;

@@ -5,14 +5,15 @@
  * beside the local D1 files: deleting the state, adding or editing a migration or changing the
  * demo account makes the next start do the work again.
  *
- * A brand-new state gets everything in one wrangler run instead of two: the migrations exactly
- * as `wrangler d1 migrations apply` runs them (each file followed by its row in wrangler's
- * `d1_migrations` table, so later `npm run db:migrate:local` runs see them as applied), then
- * the demo account.
+ * A brand-new state gets everything in one transaction per database, all written by one
+ * workerd (scripts/lib/local-d1.ts): the migrations exactly as `wrangler d1 migrations apply`
+ * runs them (each file followed by its row in wrangler's `d1_migrations` table, so later
+ * `npm run db:migrate:local` runs see them as applied), then the demo account.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { repoRoot } from "./cli.ts";
 
 /** Where wrangler keeps local state for `--persist-to` (relative to the repository), or its default. */
@@ -22,6 +23,7 @@ export function stateDir(persistTo: string | undefined): string {
 
 const d1Dir = (state: string) => path.join(state, "v3", "d1");
 const markFile = (state: string) => path.join(d1Dir(state), "booking-api-dev-ready.json");
+const preparingFile = (state: string) => path.join(d1Dir(state), "booking-api-dev-preparing.json");
 
 const migrationsDir = path.join(repoRoot, "migrations");
 const migrationFiles = () =>
@@ -48,19 +50,25 @@ export function hasDatabase(state: string): boolean {
 }
 
 /**
- * Every migration as wrangler applies it to a new database (its table, then each file and its
- * bookkeeping row, in name order), followed by `extraSql`.
+ * Every migration as wrangler applies it to a new database (its table, then each file's
+ * statements and its bookkeeping row, in name order), followed by `extra`, one statement each.
  */
-export function newDatabaseSql(extraSql: string): string {
-  const parts = [
+export function newDatabaseStatements(extra: readonly string[]): string[] {
+  const statements = [
     'CREATE TABLE IF NOT EXISTS "d1_migrations"(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL);',
   ];
   for (const name of migrationFiles()) {
     const migration = readFileSync(path.join(migrationsDir, name), "utf8");
-    parts.push(`${migration}\nINSERT INTO "d1_migrations" (name) values ('${name.replace(/'/g, "''")}');`);
+    // drizzle-kit's breakpoints split a file into statements (a trigger's body holds `;`s).
+    statements.push(
+      ...migration
+        .split("--> statement-breakpoint")
+        .map((statement) => statement.trim())
+        .filter(Boolean),
+      `INSERT INTO "d1_migrations" (name) values ('${name.replace(/'/g, "''")}');`,
+    );
   }
-  parts.push(extraSql);
-  return parts.join("\n");
+  return [...statements, ...extra];
 }
 
 /** True when the state holds a local D1 database that was prepared with this fingerprint. */
@@ -101,4 +109,47 @@ export function devSecretsFile(state: string): string {
     writeFileSync(file, current + lines, { mode: 0o600 });
   }
   return file;
+}
+
+/**
+ * Says that this process is preparing the state (`npm run dev`): a fresh state's tables are made
+ * in one transaction per database, which a concurrent `wrangler d1 migrations apply` would race (it
+ * would create the same tables, and one of the two would fail).
+ */
+export function markPreparing(state: string): void {
+  mkdirSync(d1Dir(state), { recursive: true });
+  writeFileSync(preparingFile(state), `${JSON.stringify({ pid: process.pid })}\n`);
+}
+
+export function clearPreparing(state: string): void {
+  rmSync(preparingFile(state), { force: true });
+}
+
+/** The process preparing the state right now, if one is (a mark left by a process gone does not count). */
+function preparingPid(state: string): number | undefined {
+  try {
+    const { pid } = JSON.parse(readFileSync(preparingFile(state), "utf8")) as { pid?: unknown };
+    // Its own mark does not count (dev.ts migrates an existing state while it holds it).
+    if (typeof pid !== "number" || pid === process.pid) return undefined;
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Waits, at most `timeoutMs`, while `npm run dev` prepares this state; `onWait` is called once if
+ * it has to. Returns false if it was still preparing at the end.
+ */
+export async function waitWhilePreparing(state: string, timeoutMs: number, onWait: () => void): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  let told = false;
+  while (preparingPid(state) !== undefined) {
+    if (Date.now() >= deadline) return false;
+    if (!told) onWait();
+    told = true;
+    await sleep(200);
+  }
+  return true;
 }

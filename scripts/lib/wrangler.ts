@@ -7,7 +7,8 @@
 import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { CommandError, repoRoot } from "./cli.ts";
+import { CommandError, info, repoRoot } from "./cli.ts";
+import { stateDir, waitWhilePreparing } from "./dev-state.ts";
 
 /** The directory's D1 binding in wrangler.toml (businesses with their shards, API keys). */
 export const d1Binding = "DB";
@@ -124,19 +125,70 @@ function failureText(result: WranglerResult): string {
   return text.length > 4000 ? `…${text.slice(-4000)}` : text;
 }
 
+/** SQLite's "another connection is writing" error, as wrangler prints it for local D1. */
+const busyPattern = /SQLITE_BUSY|database is locked/;
+
+/**
+ * Pauses before each retry of a local D1 command that found the database locked: about 20 s
+ * in all, longer than `npm run dev` takes to write a fresh state or one seeding request holds
+ * a write.
+ */
+export const busyRetryDelaysMs = [250, 500, 1000, 2000, 4000, 4000, 4000, 4000];
+
+/**
+ * Runs a wrangler D1 command; on local D1, a run that failed only because another process
+ * (`npm run dev`'s workerd, or its preparation of the state) held the write lock is run again
+ * after each of `delays`. Every D1 command here is one transaction (a batch, or one migration
+ * file with its bookkeeping row), so a locked run changed nothing and running it again is safe.
+ */
+export async function runD1(
+  args: readonly string[],
+  target: D1Target,
+  delays: readonly number[] = busyRetryDelaysMs,
+): Promise<WranglerResult> {
+  const started = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    const result = await runWrangler(args);
+    if (result.code === 0 || target.remote || !busyPattern.test(failureText(result))) return result;
+    const delay = delays[attempt];
+    if (delay === undefined) {
+      const seconds = Math.round((Date.now() - started) / 1000);
+      throw new CommandError(
+        `${describeTarget(target)} stayed locked (SQLITE_BUSY) through ${attempt + 1} tries over ${seconds} s: ` +
+          "another process keeps writing to it (`npm run dev` preparing or seeding this state?). " +
+          "Try again once it is ready.",
+      );
+    }
+    info(`${describeTarget(target)} is locked by another process (SQLITE_BUSY); trying again in ${delay / 1000} s…`);
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+}
+
 /**
  * Applies migrations/ to the target's directory and every shard (the same migrations make each),
  * or to one binding; wrangler auto-confirms in a non-interactive run.
  */
 export async function applyMigrations(target: D1Target, binding?: string): Promise<void> {
   if (binding === undefined) {
+    if (!target.remote) await waitForDevPreparation(target);
     for (const each of [d1Binding, ...shardBindings()]) await applyMigrations(target, each);
     return;
   }
-  const result = await runWrangler(["d1", "migrations", "apply", binding, ...targetArgs(target)]);
+  const result = await runD1(["d1", "migrations", "apply", binding, ...targetArgs(target)], target);
   if (result.code !== 0) {
     throw new CommandError(`applying D1 migrations to ${describeTarget(target)} failed:\n${failureText(result)}`);
   }
+}
+
+/**
+ * A starting `npm run dev` makes a fresh state's tables in one transaction per database; migrating
+ * at the same time would race it (both create the same tables). Waits for it, at most 120 s.
+ */
+async function waitForDevPreparation(target: D1Target & { remote: false }): Promise<void> {
+  const waited = await waitWhilePreparing(stateDir(target.persistTo), 120_000, () =>
+    info(`Waiting for \`npm run dev\` to prepare ${describeTarget(target)}…`),
+  );
+  if (!waited) throw new CommandError(`\`npm run dev\` was still preparing ${describeTarget(target)} after 120 s.`);
 }
 
 export type Row = Record<string, unknown>;
@@ -148,7 +200,8 @@ export type StatementResult = { results: Row[]; success: boolean; meta?: Record<
  * Build literals with `sql`/`sqlString` below: values are never passed unquoted.
  */
 export async function executeSql(target: D1Target, sqlText: string, binding = d1Binding): Promise<StatementResult[]> {
-  const result = await runWrangler(["d1", "execute", binding, ...targetArgs(target), "--command", sqlText, "--json"]);
+  const args = ["d1", "execute", binding, ...targetArgs(target), "--command", sqlText, "--json"];
+  const result = await runD1(args, target);
   if (result.code !== 0) {
     throw new CommandError(`SQL on ${describeTarget(target)} failed: ${failureText(result)}`);
   }

@@ -37,26 +37,38 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts `npm run dev -- --port <port> --persist-to <dir>`; `onOutput` sees everything it prints. */
-export function startDevServer(port: number, persistDir: string, onOutput?: (chunk: string) => void): DevServer {
+/**
+ * Starts `npm run dev -- --port <port> --persist-to <dir> [extraArgs]`; `onOutput` sees everything
+ * it prints.
+ */
+export function startDevServer(
+  port: number,
+  persistDir: string,
+  onOutput?: (chunk: string) => void,
+  extraArgs: readonly string[] = [],
+): DevServer {
   // npm from the same Node when we were started by npm.
   const npmCli = process.env.npm_execpath;
   const [command, prefix] =
     npmCli && path.basename(npmCli) === "npm-cli.js" ? [process.execPath, [npmCli]] : ["npm", []];
-  const child = spawn(command, [...prefix, "run", "dev", "--", "--port", String(port), "--persist-to", persistDir], {
-    cwd: root,
-    detached: true, // its own process group: one signal reaches npm, dev.ts, wrangler and workerd
-    stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...process.env,
-      NO_COLOR: "1",
-      FORCE_COLOR: "0",
-      WRANGLER_SEND_METRICS: "false",
-      WRANGLER_SEND_ERROR_REPORTS: "false",
-      WRANGLER_HIDE_BANNER: "true",
-      CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  const child = spawn(
+    command,
+    [...prefix, "run", "dev", "--", "--port", String(port), "--persist-to", persistDir, ...extraArgs],
+    {
+      cwd: root,
+      detached: true, // its own process group: one signal reaches npm, dev.ts, wrangler and workerd
+      stdio: ["ignore", "pipe", "pipe"],
+      env: {
+        ...process.env,
+        NO_COLOR: "1",
+        FORCE_COLOR: "0",
+        WRANGLER_SEND_METRICS: "false",
+        WRANGLER_SEND_ERROR_REPORTS: "false",
+        WRANGLER_HIDE_BANNER: "true",
+        CLOUDFLARE_CF_FETCH_ENABLED: "false",
+      },
     },
-  });
+  );
   if (child.pid === undefined) throw new Error("could not start npm run dev");
   const output = { text: "" };
   for (const stream of [child.stdout, child.stderr]) {
