@@ -14,7 +14,7 @@ import { webhookEventTypes } from "../../src/domain/webhook";
 import { api, createAccount, createService, json } from "../support/api";
 import { at, bookingBody, calendarStub, plus } from "../support/bookings";
 import { eventually } from "../support/eventually";
-import { createProvider } from "../support/fixtures";
+import { createProvider, newProvider } from "../support/fixtures";
 import {
   connect,
   deleteEvent,
@@ -77,7 +77,7 @@ describe("the webhooks section", () => {
     expect(calendar.syncStatus).toBe("failing");
     await runDurableObjectAlarm(personStub(businessId, person.id));
     // Another person's own calendar gains an event over their booking, then loses it: a conflict, resolved.
-    const stylist = await createProvider(apiKey);
+    const stylist = { id: await newProvider(apiKey, "Stylist") };
     const cut = await createService(apiKey, { name: "Cut", providerIds: [stylist.id] });
     const cutBooking = bookingBody(cut.id, at(3, "10:00"), { providerId: stylist.id });
     expect((await api("POST", "/bookings", { key: apiKey, body: cutBooking })).status).toBe(201);

@@ -1,7 +1,8 @@
 /**
- * Conflicts where a person's own calendar lands (docs/staff-calendars.md, "Conflicts"): after a
- * read that changed their busy times, one pass over their upcoming bookings and those busy times,
- * both by start, finds the bookings a busy time now covers; each new one is a row and one
+ * Conflicts where a change lands in a person's object (docs/staff-calendars.md, "Conflicts"): after
+ * a read that changed their busy times, one pass over their upcoming bookings and those busy times,
+ * both by start, finds the bookings a busy time now covers (conflict-hours.ts: after a change of
+ * their hours, one pass over their bookings); each new one is a row and one
  * `booking.conflict` event, each that no longer holds is cleared with one
  * `booking.conflict_resolved`, both in the read's own transaction (so a reset sends each once).
  * The rows reach D1 by the alarm, newest version winning.
@@ -28,7 +29,7 @@ export type ConflictContext = {
 export type BookedSpan = { bookingId: string; start: number; end: number };
 
 /** The person's bookings still to end (live claims without expiry), by start. */
-function upcoming(sql: SqlStorage, now: number): BookedSpan[] {
+export function upcoming(sql: SqlStorage, now: number): BookedSpan[] {
   return sql
     .exec<{ claim_id: string; start_ms: number; end_ms: number; booking_id: string | null }>(
       `SELECT c.claim_id, c.start_ms, c.end_ms, b.booking_id FROM claims c
@@ -59,24 +60,44 @@ export function busyOver(booked: readonly BookedSpan[], busy: readonly BusySpan[
   return hits;
 }
 
-const KIND: ConflictKind = "calendar_busy";
+/** What a pass found: per booking, the kind and the sentence of its conflict. */
+export type Found = Map<string, { kind: ConflictKind; detail: string }>;
+
+/**
+ * Brings the open conflicts of `kinds` in line with what a pass `found` over the `booked` ones:
+ * each new one opened with its event, each of a booking still to come no longer found cleared with
+ * its event (one that ended keeps what it had); in the caller's transaction.
+ */
+export function reconcileConflicts(
+  context: ConflictContext,
+  kinds: readonly ConflictKind[],
+  booked: readonly BookedSpan[],
+  found: Found,
+  now: number,
+): void {
+  const still = new Set(booked.map((b) => b.bookingId));
+  for (const kind of kinds) {
+    const open = context.conflicts.open(kind);
+    for (const [bookingId, hit] of found) {
+      if (hit.kind !== kind || open.has(bookingId)) continue;
+      raise(context, "booking.conflict", context.conflicts.found(bookingId, kind, hit.detail, now), now);
+    }
+    for (const [bookingId, row] of open) {
+      if (still.has(bookingId) && found.get(bookingId)?.kind !== kind) resolve(context, row, "cause_gone", now);
+    }
+  }
+}
 
 /** Finds the person's calendar conflicts as their busy times are now; in the caller's transaction. */
 export function detectCalendarBusy(context: ConflictContext, now: number): void {
   const booked = upcoming(context.sql, now);
   const until = booked.reduce((max, b) => Math.max(max, b.end), now);
-  const hits = busyOver(booked, booked.length ? context.busy.between(now, until) : []);
-  const open = context.conflicts.open(KIND);
-  for (const [bookingId, span] of hits) {
-    if (open.has(bookingId)) continue;
+  const found: Found = new Map();
+  for (const [bookingId, span] of busyOver(booked, booked.length ? context.busy.between(now, until) : [])) {
     const detail = `The provider's own calendar shows them busy from ${iso(span.start)} to ${iso(span.end)}.`;
-    raise(context, "booking.conflict", context.conflicts.found(bookingId, KIND, detail, now), now);
+    found.set(bookingId, { kind: "calendar_busy", detail });
   }
-  // Only a booking still to come is cleared here; one that ended keeps what it had.
-  const still = new Set(booked.map((b) => b.bookingId));
-  for (const [bookingId, row] of open) {
-    if (still.has(bookingId) && !hits.has(bookingId)) resolve(context, row, "cause_gone", now);
-  }
+  reconcileConflicts(context, ["calendar_busy"], booked, found, now);
 }
 
 /** A booking's claim here was released (moved or cancelled): its conflicts clear. */
@@ -101,7 +122,7 @@ function raise(
   context.events.raise(businessId, type, data, now);
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
+export const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Writes due conflict rows to D1 in one batch (an older version never overwrites a newer one). */
 export async function pushConflicts(

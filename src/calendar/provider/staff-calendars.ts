@@ -8,10 +8,11 @@
 import { unseal } from "../../lib/sealed";
 import { CALENDAR_SECRET_PURPOSE, type SealedCredentials } from "../caldav/credentials";
 import type { CaldavAccess, Fetcher } from "../caldav/http";
-import type { ClaimRefusal, ClaimSpan } from "../claim-types";
+import type { ClaimRefusal, ClaimSpan, ProviderSnapshot } from "../claim-types";
 import { BookingWrites } from "./booking-writes";
 import { BusyStore } from "./busy-store";
 import { CalendarEvents, publishEvent } from "./calendar-events";
+import { detectHours } from "./conflict-hours";
 import { ConflictStore } from "./conflict-store";
 import { type ConflictContext, clearBooking, detectCalendarBusy, pushConflicts } from "./conflicts";
 import { type CalendarRow, Connections, calendarViewOf, type NewCalendar, type StaffCalendar } from "./connections";
@@ -131,6 +132,11 @@ export class StaffCalendars {
     this.writes.refresh(bookingId, this.connections.writers(), Date.now());
     // Moved or cancelled: what conflicted with its old time no longer does.
     clearBooking(this.conflictContext(), bookingId, Date.now());
+  }
+
+  /** The person's settings changed: bookings their hours no longer cover are marked, those covered again cleared. */
+  hoursChanged(person: ProviderSnapshot): void {
+    detectHours(this.conflictContext(), person, Date.now());
   }
 
   /** The earliest due work: a read, a write or an event; null when none. */
