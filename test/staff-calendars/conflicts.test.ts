@@ -157,6 +157,36 @@ describe("conflicts from the person's own calendar", () => {
     expect(await told(w)).toMatchObject({ conflict: 1, resolved: 1 });
   });
 
+  it("a cached copy never hides a conflict: the ETag names them, If-Match still reads the version", async () => {
+    const w = await setUp("10:00");
+    const [booking] = w.bookings as [{ id: string }];
+    const path = `/bookings/${booking.id}`;
+    const get = (etag: string) => api("GET", path, { key: w.s.apiKey, headers: { "If-None-Match": etag } });
+    const before = (await api("GET", path, { key: w.s.apiKey })).headers.get("ETag") as string;
+    expect(before).toBe('"v1"');
+    const member = await putEvent(w.collection, "d", vcalendar(vevent("d", at(3, "10:00"), at(3, "11:00"))));
+    await syncAndSettle(w);
+    await showsConflicts(w, booking.id, 1);
+    const stale = await get(before);
+    expect(stale.status).toBe(200);
+    const marked = stale.headers.get("ETag") as string;
+    expect(marked).toMatch(/^"v1\.c[0-9a-z]+"$/);
+    expect((await json(stale)).conflicts).toHaveLength(1);
+    expect((await get(marked)).status).toBe(304);
+    const edited = await api("PATCH", path, {
+      key: w.s.apiKey,
+      body: { notes: "Call first." },
+      headers: { "If-Match": marked },
+    });
+    expect(edited.status).toBe(200);
+    await deleteEvent(member);
+    await syncAndSettle(w);
+    await showsConflicts(w, booking.id, 0);
+    const cleared = await get(marked);
+    expect(cleared.status).toBe(200);
+    expect((await json(cleared)).conflicts).toEqual([]);
+  });
+
   it("a reset of the object between finding a conflict and sending it sends it once", async () => {
     const w = await setUp("10:00");
     const [booking] = w.bookings as [{ id: string }];

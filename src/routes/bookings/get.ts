@@ -4,7 +4,7 @@ import { loadBooking } from "../../bookings/records";
 import { toBooking } from "../../domain/booking";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { etagOf, respondConditionally } from "../../lib/etag";
+import { bookingEtag, respondConditionally } from "../../lib/etag";
 import { withManageUrl } from "../../manage-links/present";
 import { BookingSchema } from "../../schemas/bookings";
 import { conditionalGet } from "../operations";
@@ -24,5 +24,5 @@ export const registerGetBooking = (app: OpenAPIHono<AppEnv>) =>
     const row = await loadBooking(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
     const [found] = await withConflicts(c.var.db, c.var.caller.businessId, [toBooking(row)]);
     const booking = await withManageUrl(c.env, c.var.caller, found as ConflictedBooking);
-    return respondConditionally(c, etagOf(row.version), () => booking);
+    return respondConditionally(c, bookingEtag(row.version, booking.conflicts), () => booking);
   });
