@@ -12,8 +12,18 @@ import { ApiError } from "../lib/errors";
 import { keptBookingDimension, keptTotal } from "../lists/counts";
 import { type CursorRequest, type ListPage, pageAt, positionOf } from "../lists/cursor";
 import { offsetOf } from "../lists/pagination";
+import { type ConflictedBooking, conflictedFilter, withConflicts } from "./conflicts";
 
-const filterNames = ["status", "serviceId", "customerId", "providerId", "resourceId", "from", "to"] as const;
+const filterNames = [
+  "status",
+  "serviceId",
+  "customerId",
+  "providerId",
+  "resourceId",
+  "from",
+  "to",
+  "conflicted",
+] as const;
 
 /** Bookings linked to the person or resource named by the placeholder `name`, through its assignment table. */
 function assignedTo(db: Database, name: "providerId" | "resourceId") {
@@ -38,7 +48,9 @@ const keyOf = (booking: Booking) => [booking.startTime, booking.id];
  */
 function listQueries(db: Database, filters: BookingFilters) {
   const present = filterNames.filter((name) => filters[name] !== undefined);
-  return preparedOnce(db, `bookings-list:${present.join(",")}`, () => {
+  // `conflicted` is true or false: each its own query (the value is in its text, not bound).
+  const key = present.map((name) => (name === "conflicted" ? `conflicted=${filters.conflicted}` : name));
+  return preparedOnce(db, `bookings-list:${key.join(",")}`, () => {
     const has = (name: (typeof filterNames)[number]) => present.includes(name);
     const where = and(
       eq(bookings.businessId, sql.placeholder("businessId")),
@@ -49,6 +61,7 @@ function listQueries(db: Database, filters: BookingFilters) {
       has("resourceId") ? assignedTo(db, "resourceId") : undefined,
       has("from") ? gte(bookings.startTime, sql.placeholder("from")) : undefined,
       has("to") ? lt(bookings.startTime, sql.placeholder("to")) : undefined,
+      has("conflicted") ? conflictedFilter(db, filters.conflicted === "true") : undefined,
     );
     return {
       ...pageQueries(db, bookings, where, [desc(bookings.startTime), desc(bookings.id)]),
@@ -82,7 +95,7 @@ function ownerRead(db: Database, businessId: string, ownerId: string, scope: Own
 /**
  * One page of the business's bookings matching the filters, newest booking first
  * (`startTime` desc, then `id` desc), by page number or by cursor, and how many match: one D1
- * round trip. The total is a kept count for no filter or one of status, serviceId, customerId,
+ * round trip (and one more for their conflicts). The total is a kept count for no filter or one of status, serviceId, customerId,
  * providerId; other combinations count their rows. With both `from` and `to`, `from` must be
  * before `to` (else 422 on `to`).
  */
@@ -92,8 +105,8 @@ export async function bookingPage(
   businessId: string,
   query: CursorRequest & BookingFilters,
   scope?: OwnerColumn,
-): Promise<ListPage<Booking>> {
-  const { page, limit, status, serviceId, customerId, providerId, resourceId, from, to } = query;
+): Promise<ListPage<ConflictedBooking>> {
+  const { page, limit, status, serviceId, customerId, providerId, resourceId, from, to, conflicted } = query;
   if (from && to && Date.parse(from) >= Date.parse(to)) {
     throw new ApiError("validation_failed", "The query string is invalid.", {
       errors: [{ path: "to", message: "Must be after from." }],
@@ -109,6 +122,7 @@ export async function bookingPage(
     resourceId,
     from: from && new Date(from).toISOString(),
     to: to && new Date(to).toISOString(),
+    conflicted,
   };
   const queries = listQueries(db, values);
   const rowsRead =
@@ -119,7 +133,10 @@ export async function bookingPage(
           offset: offsetOf({ page, limit }, "from and to (or status, serviceId, customerId) or a cursor (after)"),
         })
       : bind(queries[position.kind], { ...values, limit: limit + 1, c0: position.key[0], c1: position.key[1] });
-  const kept = keptBookingDimension({ status, serviceId, customerId, providerId, resourceId, from, to });
+  // No count is kept of conflicted bookings: that filter counts its rows.
+  const kept = conflicted
+    ? undefined
+    : keptBookingDimension({ status, serviceId, customerId, providerId, resourceId, from, to });
   const totalRead = kept ? keptTotal(db, businessId, kept.dimension, kept.value) : bind(queries.total, values);
   const [rows, [totals]] = scope
     ? await read([rowsRead, totalRead, ownerRead(db, businessId, query[scope] ?? "", scope)]).then(
@@ -131,5 +148,6 @@ export async function bookingPage(
     : await read([rowsRead, totalRead]);
   const total = totals?.total ?? 0;
   const { rows: inOrder, hasNext, hasPrev } = pageAt(rows, position, { page, limit }, total);
-  return { items: inOrder.map(toBooking), hasNext, hasPrev, position, total, keyOf };
+  const items = await withConflicts(db, businessId, inOrder.map(toBooking));
+  return { items, hasNext, hasPrev, position, total, keyOf };
 }

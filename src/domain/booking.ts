@@ -133,4 +133,6 @@ export type BookingFilters = {
   resourceId?: string;
   from?: string;
   to?: string;
+  /** `"true"`: only bookings with an open conflict; `"false"`: only those without. */
+  conflicted?: "true" | "false";
 };

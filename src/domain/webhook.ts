@@ -1,5 +1,5 @@
 /**
- * The events a business can subscribe a webhook endpoint to: a booking's, a waitlist offer, a
+ * The events a business can subscribe a webhook endpoint to: a booking's (its conflicts too), a waitlist offer, a
  * person's own calendar failing to sync (once per outage), and e-mails to customers failing (at
  * most once an hour).
  */
@@ -9,6 +9,8 @@ export const webhookEventTypes = [
   "booking.updated",
   "booking.rescheduled",
   "booking.reminder",
+  "booking.conflict",
+  "booking.conflict_resolved",
   "waitlist.offered",
   "calendar.sync_failed",
   "email.failed",

@@ -10,6 +10,17 @@ export function etagOf(marker: string | number): string {
   return `"${typeof marker === "number" ? `v${marker}` : Date.parse(marker).toString(36)}"`;
 }
 
+/**
+ * A booking's ETag: its version, and when it has open conflicts a digest of them (they change
+ * without the version moving, and a cached copy must not hide them); `If-Match` reads the version.
+ */
+export function bookingEtag(version: number, conflicts: readonly object[]): string {
+  if (conflicts.length === 0) return etagOf(version);
+  let hash = 0x811c9dc5;
+  for (const char of JSON.stringify(conflicts)) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
+  return `"v${version}.c${hash.toString(36)}"`;
+}
+
 function listed(header: string): string[] {
   return header.split(",").map((t) => t.trim().replace(/^W\//, ""));
 }
@@ -56,7 +67,8 @@ export function ifMatchVersions(c: Context): number[] | undefined {
   const tags = ifMatchTags(c);
   if (tags === undefined) return undefined;
   const versions = tags.flatMap((tag) => {
-    const version = /^"v(\d{1,9})"$/.exec(tag)?.[1];
+    // A booking's tag may name its open conflicts after the version (`"v3.c1x2y"`): the version decides.
+    const version = /^"v(\d{1,9})(?:\.c[0-9a-z]{1,13})?"$/.exec(tag)?.[1];
     return version === undefined ? [] : [Number(version)];
   });
   if (versions.length === 0) {

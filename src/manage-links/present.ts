@@ -5,13 +5,21 @@
  */
 
 import type { Booking } from "../domain/booking";
+import type { BookingConflict } from "../domain/conflict";
 import { isErasedEmail } from "../domain/erasure";
 import { linkKey, manageToken } from "./tokens";
 
-/** A booking with its customer's manage link. */
+/** A booking with its customer's manage link and its open conflicts. */
 export type LinkedBooking = {
-  [K in keyof Booking | "manageUrl"]: K extends keyof Booking ? Booking[K] : string | null;
+  [K in keyof Booking | "manageUrl" | "conflicts"]: K extends keyof Booking
+    ? Booking[K]
+    : K extends "conflicts"
+      ? BookingConflict[]
+      : string | null;
 };
+
+/** A booking, with its conflicts when they were read (else it has none: one just made, moved or cancelled). */
+type Presented = Booking & { conflicts?: BookingConflict[] };
 
 /** How long after its end a booking's link still opens (to view it; moving and cancelling end earlier). */
 export const LINK_DAYS_AFTER_END = 7;
@@ -37,21 +45,22 @@ export const linkOpens = (booking: Pick<Booking, "status" | "customerEmail" | "e
   now <= Date.parse(booking.endTime) + LINK_DAYS_AFTER_END * 86_400_000;
 
 /** The bookings with their manage links (null where a link would not open, or links are off). */
-export async function withManageUrls(env: Env, owner: LinkOwner, items: Booking[]): Promise<LinkedBooking[]> {
+export async function withManageUrls(env: Env, owner: LinkOwner, items: Presented[]): Promise<LinkedBooking[]> {
   const settings = linkSettings(env);
-  if (!settings) return items.map((booking) => ({ ...booking, manageUrl: null }));
+  if (!settings) return items.map((booking) => ({ ...booking, conflicts: booking.conflicts ?? [], manageUrl: null }));
   const key = await linkKey(settings.secret, owner.businessId, owner.linkKeyVersion);
   const now = Date.now();
   return Promise.all(
     items.map(async (booking) => ({
       ...booking,
+      conflicts: booking.conflicts ?? [],
       manageUrl: linkOpens(booking, now) ? settings.base + (await manageToken(key, booking.id)) : null,
     })),
   );
 }
 
 /** One booking with its manage link. */
-export const withManageUrl = async (env: Env, owner: LinkOwner, booking: Booking): Promise<LinkedBooking> =>
+export const withManageUrl = async (env: Env, owner: LinkOwner, booking: Presented): Promise<LinkedBooking> =>
   (await withManageUrls(env, owner, [booking]))[0] as LinkedBooking;
 
 /**
@@ -64,8 +73,8 @@ export async function payloadWithLink(
 ): Promise<string> {
   type Data = Booking & Record<string, unknown>;
   const body = JSON.parse(event.payload) as { type: string; data: Data & { booking?: Data } };
-  // Only a booking's events carry a booking (a waitlist offer carries its entry).
-  if (!body.type.startsWith("booking.")) return event.payload;
+  // Only a booking's events carry a booking (a waitlist offer carries its entry, a conflict its id).
+  if (!body.type.startsWith("booking.") || body.type.startsWith("booking.conflict")) return event.payload;
   if (body.data.booking)
     body.data.booking = { ...body.data.booking, ...(await withManageUrl(env, event, body.data.booking)) };
   else body.data = { ...body.data, ...(await withManageUrl(env, event, body.data)) };

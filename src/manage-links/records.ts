@@ -76,7 +76,7 @@ export async function openLink(env: Env, db: Database, token: string, now = Date
   const link: OpenLink = {
     businessId: row.booking.businessId,
     linkKeyVersion: row.linkKeyVersion,
-    booking: { ...toBooking(row.booking), manageUrl: settings.base + token },
+    booking: { ...toBooking(row.booking), conflicts: [], manageUrl: settings.base + token },
     service: {
       id: row.booking.serviceId,
       name: row.serviceName,

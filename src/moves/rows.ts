@@ -50,6 +50,7 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   moved(schema.bookings),
   moved(schema.bookingProviders),
   moved(schema.bookingResources),
+  moved(schema.bookingConflicts),
   moved(schema.holds),
   moved(schema.waitlistEntries),
   moved(schema.calendarFeeds),

@@ -3,6 +3,7 @@
  * and the filters of a bookings list (also a provider's).
  */
 import { bookingStatuses } from "../domain/booking";
+import { conflictKinds } from "../domain/conflict";
 import { utcDateTime, utcDateTimeRule, utcTimestamp } from "../lib/datetime";
 import { z } from "../lib/zod";
 import { cursorListOf, cursorQuery } from "../lists/cursor";
@@ -61,6 +62,18 @@ export const CreateBookingSchema = BookingRequestFields.refine(
   .refine((b) => b.holdId !== undefined || b.endTime !== undefined, { ...withoutHold, path: ["endTime"] })
   .openapi("CreateBooking");
 
+/** One reason a booking stopped fitting (docs/staff-calendars.md, "Conflicts"). */
+export const BookingConflictSchema = z
+  .object({
+    kind: z.enum(conflictKinds).openapi({
+      description:
+        "`calendar_busy`: the person's own calendar shows them busy; `outside_hours`: outside their (or a room's) weekly hours now; `time_off`: on a day they are off; `resource_closed`: the room is closed then.",
+    }),
+    detectedAt: utcTimestamp,
+    detail: z.string().openapi({ example: "The provider's own calendar shows them busy from 10:00 to 11:00 UTC." }),
+  })
+  .openapi("BookingConflict");
+
 export const BookingSchema = z
   .object({
     id: z.string().openapi({ example: "bkg_01jd3k5v7q8r9s0t1u2v3w4x5y" }),
@@ -99,6 +112,11 @@ export const BookingSchema = z
     updatedAt: utcTimestamp,
     cancelledAt: utcTimestamp.nullable(),
     cancellationReason: z.string().nullable(),
+    conflicts: z.array(BookingConflictSchema).openapi({
+      description:
+        "Why the booking no longer fits, if it stopped fitting after it was made: the person's own calendar shows them busy, or their hours, days off or a room's changed under it. `[]` when none, and always for a cancelled booking. Moving or cancelling it clears them; so does the cause going away.",
+      example: [],
+    }),
     manageUrl: z.string().nullable().openapi({
       description:
         "The customer's own link to view, move or cancel this booking without an API key (`GET /manage/{token}`): the same on every read, until 7 days after the end. Null once the booking is cancelled or its customer erased, and when the deployment has no link secret.",
@@ -127,5 +145,22 @@ export const bookingListQuery = {
     description: `Only appointments starting before this instant; after \`from\` when both are given. ${utcDateTimeRule}`,
     example: "2026-12-08T00:00:00Z",
   }),
+  conflicted: z.enum(["true", "false"]).optional().openapi({
+    description: "`true`: only bookings with a conflict (they stopped fitting); `false`: only those without.",
+  }),
   ...cursorQuery(["2026-12-01T09:00:00.000Z", "bkg_01jd3k5v7q8r9s0t1u2v3w4x5y"]),
 };
+
+/** `data` of the `booking.conflict` and `booking.conflict_resolved` webhook events. */
+export const BookingConflictEventSchema = z
+  .object({
+    bookingId: z.string().openapi({ example: "bkg_01jd3k5v7q8r9s0t1u2v3w4x5y" }),
+    providerId: z.string().openapi({ description: "The person whose calendar found it." }),
+    conflict: BookingConflictSchema,
+    resolvedAt: utcTimestamp.optional().openapi({ description: "`booking.conflict_resolved` only." }),
+    reason: z.enum(["cause_gone", "booking_changed"]).optional().openapi({
+      description:
+        "`booking.conflict_resolved` only: `cause_gone` (the busy event was deleted or moved, the hours restored) or `booking_changed` (the booking moved or was cancelled).",
+    }),
+  })
+  .openapi("BookingConflictEvent");

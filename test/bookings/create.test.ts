@@ -85,6 +85,7 @@ describe("happy", () => {
       updatedAt: booking.createdAt,
       cancelledAt: null,
       cancellationReason: null,
+      conflicts: [],
       manageUrl: `http://api.test/api/v1/manage/${booking.id}.${booking.manageUrl.split(".").at(-1)}`,
     });
     expect(booking.manageUrl).toMatch(/\.[A-Za-z0-9_-]{43}$/);

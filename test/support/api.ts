@@ -168,6 +168,7 @@ export const bookingFields = [
   "appointmentId",
   "cancellationReason",
   "cancelledAt",
+  "conflicts",
   "createdAt",
   "customerEmail",
   "customerId",

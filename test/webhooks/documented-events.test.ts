@@ -2,7 +2,8 @@
  * The document's `webhooks` section describes what receivers really get: each event type a
  * business can subscribe to is documented, and the bodies and headers of real deliveries (a
  * booking made, moved, edited, reminded of and cancelled; a person's own calendar that fails; an
- * e-mail to the booking's customer refused)
+ * e-mail to the booking's customer refused; an event put over a person's booking in their own
+ * calendar, then deleted)
  * validate against the documented request.
  */
 import { runDurableObjectAlarm } from "cloudflare:test";
@@ -13,8 +14,17 @@ import { webhookEventTypes } from "../../src/domain/webhook";
 import { api, createAccount, createService, json } from "../support/api";
 import { at, bookingBody, calendarStub, plus } from "../support/bookings";
 import { eventually } from "../support/eventually";
-import { createProvider } from "../support/fixtures";
-import { connect, personStub } from "../support/staff-calendars";
+import { createProvider, newProvider } from "../support/fixtures";
+import {
+  connect,
+  deleteEvent,
+  newCollection,
+  personStub,
+  putEvent,
+  syncNow,
+  vcalendar,
+  vevent,
+} from "../support/staff-calendars";
 import { mailbox } from "../support/worker";
 
 afterEach(() => vi.restoreAllMocks());
@@ -30,7 +40,8 @@ describe("the webhooks section", () => {
     const original = globalThis.fetch;
     vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
       const request = new Request(input, init);
-      if (!request.url.startsWith("https://hooks.example/")) return original(input, init);
+      // The request itself (its body unread): a calendar server's REPORT carries one.
+      if (!request.url.startsWith("https://hooks.example/")) return original(request);
       sent.push({ headers: Object.fromEntries(request.headers), body: await request.text() });
       return new Response(null, { status: 204 });
     });
@@ -65,7 +76,24 @@ describe("the webhooks section", () => {
     const calendar = await connect(apiKey, person.id, { url: "http://127.0.0.1:9/dav/calendar/" });
     expect(calendar.syncStatus).toBe("failing");
     await runDurableObjectAlarm(personStub(businessId, person.id));
-    await eventually(async () => (sent.length >= 8 ? true : undefined), "eight deliveries");
+    // Another person's own calendar gains an event over their booking, then loses it: a conflict, resolved.
+    const stylist = { id: await newProvider(apiKey, "Stylist") };
+    const cut = await createService(apiKey, { name: "Cut", providerIds: [stylist.id] });
+    const cutBooking = bookingBody(cut.id, at(3, "10:00"), { providerId: stylist.id });
+    expect((await api("POST", "/bookings", { key: apiKey, body: cutBooking })).status).toBe(201);
+    const collection = await newCollection();
+    const own = await connect(apiKey, stylist.id, { url: collection });
+    const member = await putEvent(collection, "dentist", vcalendar(vevent("dentist", at(3, "10:00"), at(3, "11:00"))));
+    await syncNow(apiKey, stylist.id, own.id);
+    await runDurableObjectAlarm(personStub(businessId, stylist.id));
+    await deleteEvent(member);
+    await syncNow(apiKey, stylist.id, own.id);
+    await runDurableObjectAlarm(personStub(businessId, stylist.id));
+    const delivered = (type: string) => sent.some((d) => d.body.includes(`"type":"${type}"`));
+    await eventually(
+      async () => (sent.length >= 10 && delivered("booking.conflict_resolved") ? true : undefined),
+      "ten deliveries, the conflict's resolution among them",
+    );
     mailbox.faults.refuse = undefined;
 
     const ajv = new Ajv2020({ allErrors: true, strict: false });

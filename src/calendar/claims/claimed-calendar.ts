@@ -173,11 +173,10 @@ export abstract class ClaimedCalendar<S extends ClaimedSettings> extends Durable
     });
   }
 
-  /** A claim was stored, or kept with a new expiry; in the same transaction. Kinds that follow their claims override it. */
+  // Hooks, in the same transaction: a claim stored or kept with a new expiry, one released, newer settings.
   protected claimStored(_claim: ClaimSpan): void {}
-
-  /** A live claim was released; in the same transaction. */
   protected claimReleased(_claimId: string): void {}
+  protected settingsChanged(_settings: S): void {}
 
   /** The earliest work of the kind's own that the alarm must run, or null. */
   protected ownWorkDue(): number | null {
@@ -227,7 +226,7 @@ export abstract class ClaimedCalendar<S extends ClaimedSettings> extends Durable
     return answer;
   }
 
-  /** The newer of the stored settings and `snapshot` (stored when newer). */
+  /** The newer of the stored settings and `snapshot` (stored when newer, and the kind told). */
   private adopt(snapshot: S): S {
     const stored = this.stored();
     if (stored && stored.version >= snapshot.version) return stored;
@@ -237,6 +236,7 @@ export abstract class ClaimedCalendar<S extends ClaimedSettings> extends Durable
       snapshot.version,
       JSON.stringify(snapshot),
     );
+    if (stored) this.settingsChanged(snapshot);
     return snapshot;
   }
 

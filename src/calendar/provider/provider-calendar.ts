@@ -121,6 +121,10 @@ export class ProviderCalendar extends ClaimedCalendar<ProviderSnapshot> {
     this.staff.claimStored(claim);
   }
 
+  protected override settingsChanged(person: ProviderSnapshot): void {
+    this.staff.hoursChanged(person);
+  }
+
   protected override claimReleased(claimId: string): void {
     this.staff.claimReleased(claimId);
   }

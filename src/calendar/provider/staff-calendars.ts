@@ -8,10 +8,13 @@
 import { unseal } from "../../lib/sealed";
 import { CALENDAR_SECRET_PURPOSE, type SealedCredentials } from "../caldav/credentials";
 import type { CaldavAccess, Fetcher } from "../caldav/http";
-import type { ClaimRefusal, ClaimSpan } from "../claim-types";
+import type { ClaimRefusal, ClaimSpan, ProviderSnapshot } from "../claim-types";
 import { BookingWrites } from "./booking-writes";
 import { BusyStore } from "./busy-store";
 import { CalendarEvents, publishEvent } from "./calendar-events";
+import { detectHours } from "./conflict-hours";
+import { ConflictStore } from "./conflict-store";
+import { type ConflictContext, clearBooking, detectCalendarBusy, pushConflicts } from "./conflicts";
 import { type CalendarRow, Connections, calendarViewOf, type NewCalendar, type StaffCalendar } from "./connections";
 import { type ReadContext, type ReadLimits, readCalendar } from "./sync-flow";
 import { staffCalendarMigrations } from "./tables";
@@ -47,6 +50,7 @@ export class StaffCalendars {
   readonly busy: BusyStore;
   readonly writes: BookingWrites;
   readonly events: CalendarEvents;
+  readonly conflicts: ConflictStore;
   /** Reads under way, by calendar: a second ask joins the first. */
   private readonly reading = new Map<string, Promise<void>>();
 
@@ -57,6 +61,7 @@ export class StaffCalendars {
     this.busy = new BusyStore(sql);
     this.writes = new BookingWrites(sql);
     this.events = new CalendarEvents(sql);
+    this.conflicts = new ConflictStore(sql);
   }
 
   /** Connects a calendar unless the person has 5; with `writeBookings`, every booking still to end is owed to it. */
@@ -76,6 +81,8 @@ export class StaffCalendars {
       const removed = this.connections.remove(id);
       this.busy.dropCalendar(id);
       this.host.storage.sql.exec("DELETE FROM booking_events WHERE calendar_id = ?", id);
+      // Its busy times went with it: conflicts they made clear.
+      detectCalendarBusy(this.conflictContext(), Date.now());
       this.host.arm();
       return removed;
     });
@@ -121,19 +128,28 @@ export class StaffCalendars {
 
   /** A claim was released: its booking's event moves back to an older claim or is deleted. */
   claimReleased(claimId: string): void {
-    this.writes.refresh(this.writes.bookingOf(claimId), this.connections.writers(), Date.now());
+    const bookingId = this.writes.bookingOf(claimId);
+    this.writes.refresh(bookingId, this.connections.writers(), Date.now());
+    // Moved or cancelled: what conflicted with its old time no longer does.
+    clearBooking(this.conflictContext(), bookingId, Date.now());
+  }
+
+  /** The person's settings changed: bookings their hours no longer cover are marked, those covered again cleared. */
+  hoursChanged(person: ProviderSnapshot): void {
+    detectHours(this.conflictContext(), person, Date.now());
   }
 
   /** The earliest due work: a read, a write or an event; null when none. */
   nextDue(): number | null {
-    const times = [this.connections.nextDue(), this.writes.nextDue(), this.events.nextDue()].filter(
-      (t): t is number => t !== null,
-    );
+    const due = [this.connections.nextDue(), this.writes.nextDue(), this.events.nextDue(), this.conflicts.nextDue()];
+    const times = due.filter((t): t is number => t !== null);
     return times.length ? Math.min(...times) : null;
   }
 
-  /** Everything due now: events to D1 and the queue, reads, then writes. */
+  /** Everything due now: conflicts to D1, then events to D1 and the queue (so a webhook's conflict is there), reads, then writes. */
   async runDue(now: number): Promise<void> {
+    const person = this.host.person();
+    if (person) await pushConflicts(this.host.env, this.host.storage, this.conflicts, person, now);
     for (const event of this.events.due(now)) {
       try {
         await publishEvent(this.host.env, event);
@@ -162,8 +178,19 @@ export class StaffCalendars {
     return this.host.person() ?? { businessId: "", providerId: "", timezone: "UTC" };
   }
 
+  private conflictContext(): ConflictContext {
+    return {
+      sql: this.host.storage.sql,
+      conflicts: this.conflicts,
+      busy: this.busy,
+      events: this.events,
+      owner: () => this.owner(),
+    };
+  }
+
   private readContext(): ReadContext {
     return {
+      detect: (now) => detectCalendarBusy(this.conflictContext(), now),
       storage: this.host.storage,
       connections: this.connections,
       busy: this.busy,

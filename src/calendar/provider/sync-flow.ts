@@ -7,7 +7,8 @@
  *    a day, and the read ends here — one small request;
  * 3. the members with events in the window and their ETags; only new or changed members (and
  *    series that go on past the window) are fetched, 100 a request, and expanded here;
- * 4. one transaction stores it all: spans replaced per member, members gone forgotten, the marker.
+ * 4. one transaction stores it all: spans replaced per member, members gone forgotten, the marker,
+ *    and the conflicts the busy times now make with the person's bookings (conflicts.ts).
  *
  * Nothing is stored before step 4, so a reset between fetching and storing loses nothing: the
  * marker is still the old one and the next read fetches again. A failure keeps the last busy
@@ -56,6 +57,8 @@ export type ReadContext = {
   owner(): { businessId: string; providerId: string; timezone: string };
   /** Re-arms the object's alarm, inside the caller's transaction. */
   arm(): void;
+  /** Finds the bookings the busy times now cover (and clears those they no longer do), inside the caller's transaction. */
+  detect(now: number): void;
 };
 
 type Outcome = { path: string; member: StoredMember; spans: BusySpan[] } | { path: string; gone: true };
@@ -94,6 +97,7 @@ export async function readCalendar(context: ReadContext, calendarId: string): Pr
     storage.transactionSync(() => {
       if (!same(context, row)) return;
       store(context, row, listed, outcomes, window.from);
+      context.detect(now);
       connections.succeeded(
         row.id,
         { marker, listed: { at: now, until: window.to }, skipped: context.busy.countMalformed(row.id) },

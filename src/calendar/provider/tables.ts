@@ -1,10 +1,12 @@
+import { conflictsMigration } from "./conflict-store";
+
 /**
  * The tables a person's calendar object keeps for their own calendars (CalDAV), after the
  * claimed calendar's: each connected calendar and its sync state (`calendars`), the members seen
  * in its window with their ETags (`members`), the busy spans they give (`busy`, indexed by start
  * like claims, bounded below by the longest span stored), the outbox of booking events to write
  * (`booking_events`), which booking a hold's claim became (`claim_bookings`), and the outbox of
- * `calendar.sync_failed` webhook events (`calendar_events`).
+ * `calendar.sync_failed` webhook events (`calendar_events`); then the bookings' conflicts (`conflicts`).
  */
 export const staffCalendarMigrations: string[] = [
   `CREATE TABLE calendars (
@@ -71,4 +73,6 @@ export const staffCalendarMigrations: string[] = [
      next_attempt_ms INTEGER NOT NULL,
      last_error TEXT
    );`,
+  // The conflicts their busy times make with their bookings (conflict-store.ts).
+  conflictsMigration,
 ];

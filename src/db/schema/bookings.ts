@@ -1,8 +1,9 @@
 /** Bookings as D1 stores them (the service calendars are the authority; D1 is the query store). */
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { bookingStatuses } from "../../domain/booking.ts";
+import { conflictKinds } from "../../domain/conflict.ts";
 import type { Answers } from "../../domain/questions.ts";
-import { ownedRowColumns, requiredRef, timestampColumns } from "./accounts.ts";
+import { businessIdColumn, ownedRowColumns, requiredRef, timestampColumns } from "./accounts.ts";
 import { providers, services } from "./catalog.ts";
 import { customers } from "./customers.ts";
 
@@ -67,3 +68,27 @@ export type BookingRow = Omit<
   appointmentId?: string | null;
   seriesId?: string | null;
 };
+
+/**
+ * A booking's conflicts as the calendar objects that found them push them (docs/staff-calendars.md,
+ * "Conflicts"): one row per booking, finder (`source_id`, a person's or room's id) and kind,
+ * cleared (`cleared_at`) rather than deleted so that an older push never brings one back: a push
+ * is applied only over a lower `version`. No foreign key: a conflict may reach D1 before its booking.
+ */
+export const bookingConflicts = sqliteTable(
+  "booking_conflicts",
+  {
+    bookingId: text("booking_id").notNull(),
+    sourceId: text("source_id").notNull(),
+    kind: text("kind", { enum: conflictKinds }).notNull(),
+    businessId: businessIdColumn(),
+    detectedAt: text("detected_at").notNull(),
+    detail: text("detail").notNull(),
+    clearedAt: text("cleared_at"),
+    version: integer("version").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.bookingId, t.sourceId, t.kind] }),
+    index("booking_conflicts_business_open_idx").on(t.businessId, t.clearedAt, t.bookingId),
+  ],
+);

@@ -1,9 +1,10 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { type ConflictedBooking, withConflicts } from "../../bookings/conflicts";
 import { loadBooking } from "../../bookings/records";
 import { toBooking } from "../../domain/booking";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { etagOf, respondConditionally } from "../../lib/etag";
+import { bookingEtag, respondConditionally } from "../../lib/etag";
 import { withManageUrl } from "../../manage-links/present";
 import { BookingSchema } from "../../schemas/bookings";
 import { conditionalGet } from "../operations";
@@ -21,6 +22,7 @@ const route = createRoute({
 export const registerGetBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const row = await loadBooking(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
-    const booking = await withManageUrl(c.env, c.var.caller, toBooking(row));
-    return respondConditionally(c, etagOf(row.version), () => booking);
+    const [found] = await withConflicts(c.var.db, c.var.caller.businessId, [toBooking(row)]);
+    const booking = await withManageUrl(c.env, c.var.caller, found as ConflictedBooking);
+    return respondConditionally(c, bookingEtag(row.version, booking.conflicts), () => booking);
   });

@@ -3,7 +3,7 @@ import { type WebhookEventType, webhookEventTypes } from "../../domain/webhook";
 import type { AppEnv } from "../../env";
 import { utcTimestamp } from "../../lib/datetime";
 import { z } from "../../lib/zod";
-import { BookingSchema } from "../../schemas/bookings";
+import { BookingConflictEventSchema, BookingSchema } from "../../schemas/bookings";
 import { CalendarSyncFailedSchema } from "../../schemas/calendars";
 import { EmailFailedSchema } from "../../schemas/messages";
 import { WaitlistEntrySchema } from "../../schemas/waitlist";
@@ -46,6 +46,16 @@ const events: Record<WebhookEventType, { summary: string; data: z.ZodType }> = {
     summary:
       "A booking starts in `offsetMinutes` (one of its service's `reminders`): sent at its start minus the offset, by the calendar's alarm, for bookings not cancelled; `data.booking` is the booking then.",
     data: ReminderSchema,
+  },
+  "booking.conflict": {
+    summary:
+      "A booking stopped fitting (docs/staff-calendars.md, Conflicts): the person's own calendar shows them busy over it. Sent once per new conflict, not per sync; the booking's `conflicts` lists it until it clears.",
+    data: BookingConflictEventSchema,
+  },
+  "booking.conflict_resolved": {
+    summary:
+      "A conflict cleared: its cause went away (the event was deleted), or the booking moved or was cancelled (`data.reason`). Sent once per cleared conflict.",
+    data: BookingConflictEventSchema,
   },
   "waitlist.offered": {
     summary:

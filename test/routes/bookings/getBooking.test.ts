@@ -52,6 +52,7 @@ describe("happy", () => {
       updatedAt: row.updatedAt,
       cancelledAt: null,
       cancellationReason: null,
+      conflicts: [],
       manageUrl: expect.stringMatching(new RegExp(`^http://api\\.test/api/v1/manage/${row.id}\\.[A-Za-z0-9_-]{43}$`)),
     });
   });

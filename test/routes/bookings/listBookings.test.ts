@@ -148,6 +148,7 @@ describe("error", () => {
     ["to as a date only", "?to=2026-12-01", "to"],
     ["an impossible date", "?from=2026-02-30T10:00:00Z", "from"],
     ["an empty serviceId", "?serviceId=", "serviceId"],
+    ["conflicted other than true or false", "?conflicted=yes", "conflicted"],
   ])("rejects %s with 422", async (_, query, path) => {
     const s = await businessWithCustomer();
     await validationError(await api("GET", `/bookings${query}`, { key: s.apiKey }), path);

@@ -1,0 +1,173 @@
+/**
+ * Conflicts where a change lands in a person's object (docs/staff-calendars.md, "Conflicts"): after
+ * a read that changed their busy times, one pass over their upcoming bookings and those busy times,
+ * both by start, finds the bookings a busy time now covers (conflict-hours.ts: after a change of
+ * their hours, one pass over their bookings); each new one is a row and one
+ * `booking.conflict` event, each that no longer holds is cleared with one
+ * `booking.conflict_resolved`, both in the read's own transaction (so a reset sends each once).
+ * The rows reach D1 by the alarm, newest version winning.
+ */
+import { and, sql as drizzleSql } from "drizzle-orm";
+import { createDb } from "../../db/client";
+import { bookingConflicts } from "../../db/schema";
+import type { ConflictKind } from "../../domain/conflict";
+import type { BusySpan } from "../caldav/expand";
+import type { BusyStore } from "./busy-store";
+import type { CalendarEvents } from "./calendar-events";
+import { type ConflictRow, type ConflictStore, conflictOf } from "./conflict-store";
+
+/** What finding conflicts needs of the object. */
+export type ConflictContext = {
+  sql: SqlStorage;
+  conflicts: ConflictStore;
+  busy: BusyStore;
+  events: CalendarEvents;
+  owner(): { businessId: string; providerId: string };
+};
+
+/** A booking's span in this calendar. */
+export type BookedSpan = { bookingId: string; start: number; end: number };
+
+/** The person's bookings still to end (live claims without expiry), by start. */
+export function upcoming(sql: SqlStorage, now: number): BookedSpan[] {
+  return sql
+    .exec<{ claim_id: string; start_ms: number; end_ms: number; booking_id: string | null }>(
+      `SELECT c.claim_id, c.start_ms, c.end_ms, b.booking_id FROM claims c
+       LEFT JOIN claim_bookings b ON b.claim_id = c.claim_id
+       WHERE c.expires_ms IS NULL AND c.end_ms > ? ORDER BY c.start_ms`,
+      now,
+    )
+    .toArray()
+    .map((r) => ({
+      bookingId: r.booking_id ?? r.claim_id.split(".")[0] ?? r.claim_id,
+      start: r.start_ms,
+      end: r.end_ms,
+    }));
+}
+
+/**
+ * The first busy span over each booking: `booked` and `busy` (merged, disjoint) both by start,
+ * walked once together — a span that ends before one booking starts ends before every later one.
+ */
+export function busyOver(booked: readonly BookedSpan[], busy: readonly BusySpan[]): Map<string, BusySpan> {
+  const hits = new Map<string, BusySpan>();
+  let j = 0;
+  for (const booking of booked) {
+    while (j < busy.length && (busy[j] as BusySpan).end <= booking.start) j++;
+    const span = busy[j];
+    if (span && span.start < booking.end && !hits.has(booking.bookingId)) hits.set(booking.bookingId, span);
+  }
+  return hits;
+}
+
+/** What a pass found: per booking, the kind and the sentence of its conflict. */
+export type Found = Map<string, { kind: ConflictKind; detail: string }>;
+
+/**
+ * Brings the open conflicts of `kinds` in line with what a pass `found` over the `booked` ones:
+ * each new one opened with its event, each of a booking still to come no longer found cleared with
+ * its event (one that ended keeps what it had); in the caller's transaction.
+ */
+export function reconcileConflicts(
+  context: ConflictContext,
+  kinds: readonly ConflictKind[],
+  booked: readonly BookedSpan[],
+  found: Found,
+  now: number,
+): void {
+  const still = new Set(booked.map((b) => b.bookingId));
+  for (const kind of kinds) {
+    const open = context.conflicts.open(kind);
+    for (const [bookingId, hit] of found) {
+      if (hit.kind !== kind || open.has(bookingId)) continue;
+      raise(context, "booking.conflict", context.conflicts.found(bookingId, kind, hit.detail, now), now);
+    }
+    for (const [bookingId, row] of open) {
+      if (still.has(bookingId) && found.get(bookingId)?.kind !== kind) resolve(context, row, "cause_gone", now);
+    }
+  }
+}
+
+/** Finds the person's calendar conflicts as their busy times are now; in the caller's transaction. */
+export function detectCalendarBusy(context: ConflictContext, now: number): void {
+  const booked = upcoming(context.sql, now);
+  const until = booked.reduce((max, b) => Math.max(max, b.end), now);
+  const found: Found = new Map();
+  for (const [bookingId, span] of busyOver(booked, booked.length ? context.busy.between(now, until) : [])) {
+    const detail = `The provider's own calendar shows them busy from ${iso(span.start)} to ${iso(span.end)}.`;
+    found.set(bookingId, { kind: "calendar_busy", detail });
+  }
+  reconcileConflicts(context, ["calendar_busy"], booked, found, now);
+}
+
+/** A booking's claim here was released (moved or cancelled): its conflicts clear. */
+export function clearBooking(context: ConflictContext, bookingId: string, now: number): void {
+  for (const row of context.conflicts.openOf(bookingId)) resolve(context, row, "booking_changed", now);
+}
+
+function resolve(context: ConflictContext, row: ConflictRow, reason: string, now: number): void {
+  context.conflicts.clear(row, now);
+  raise(context, "booking.conflict_resolved", row, now, { resolvedAt: iso(now), reason });
+}
+
+function raise(
+  context: ConflictContext,
+  type: "booking.conflict" | "booking.conflict_resolved",
+  row: ConflictRow,
+  now: number,
+  extra: object = {},
+): void {
+  const { businessId, providerId } = context.owner();
+  const data = { bookingId: row.booking_id, providerId, conflict: conflictOf(row), ...extra };
+  context.events.raise(businessId, type, data, now);
+}
+
+export const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Writes due conflict rows to D1 in one batch (an older version never overwrites a newer one). */
+export async function pushConflicts(
+  env: Env,
+  storage: DurableObjectStorage,
+  conflicts: ConflictStore,
+  owner: { businessId: string; providerId: string },
+  now: number,
+): Promise<void> {
+  const rows = conflicts.due(now, 50);
+  if (rows.length === 0) return;
+  const db = createDb(env.DB);
+  const t = bookingConflicts;
+  const statements = rows.map((row) =>
+    db
+      .insert(t)
+      .values({
+        bookingId: row.booking_id,
+        sourceId: owner.providerId,
+        kind: row.kind,
+        businessId: owner.businessId,
+        detectedAt: iso(row.detected_ms),
+        detail: row.detail,
+        clearedAt: row.cleared_ms === null ? null : iso(row.cleared_ms),
+        version: row.version,
+      })
+      .onConflictDoUpdate({
+        target: [t.bookingId, t.sourceId, t.kind],
+        set: {
+          detectedAt: drizzleSql`excluded.detected_at`,
+          detail: drizzleSql`excluded.detail`,
+          clearedAt: drizzleSql`excluded.cleared_at`,
+          version: drizzleSql`excluded.version`,
+        },
+        setWhere: and(drizzleSql`excluded.version > ${t.version}`),
+      }),
+  );
+  try {
+    await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
+    storage.transactionSync(() => {
+      for (const row of rows) conflicts.pushed(row);
+    });
+  } catch {
+    storage.transactionSync(() => {
+      for (const row of rows) conflicts.failed(row, Date.now());
+    });
+  }
+}
