@@ -164,6 +164,8 @@ export type VisitCommand = {
   customer: Pick<BookingRecord, "customerName" | "customerEmail" | "customerPhone" | "notes">;
   customerId: string | null;
   idempotency?: IdempotencyKey;
+  /** Who asks, for the audit of the segments booked in this calendar (absent: the system). */
+  actor?: Actor;
 };
 
 /**

@@ -13,6 +13,7 @@ import { at, bookingBody, calendarStub, d1Bookings, postBooking } from "../suppo
 import { eventually } from "../support/eventually";
 import { injectFaults, resetOnceOutboxHolds } from "../support/faults";
 import { bookWithLink, clinic, minutesFromNow, viaLink } from "../support/manage-links";
+import { bookSeries, seriesBody, clinic as seriesClinic } from "../support/series";
 
 type Entry = { action: string; actor: { type: string; id: string }; fields: string[] };
 
@@ -64,6 +65,25 @@ describe("bookings", () => {
       return found.length === 2 ? found : undefined;
     }, "two records");
     expect(records[0]).toMatchObject({ action: "booking.cancelled", actor: { type: "customer", id: booking.id } });
+  });
+});
+
+describe("series", () => {
+  it("booked and cancelled with a key: every occurrence's records name the key", async () => {
+    const c = await seriesClinic();
+    const keyId = (await json(await api("GET", "/api-keys", { key: c.apiKey }))).data[0].id as string;
+    const series = await bookSeries(c.apiKey, seriesBody(c.open, at(2, "10:00"), "FREQ=DAILY;COUNT=2"));
+    expect((await api("POST", `/series/${series.id}/cancel`, { key: c.apiKey })).status).toBe(200);
+    for (const occurrence of series.bookings as { id: string }[]) {
+      const records = await eventually(async () => {
+        const found = await recordsOf(c.apiKey, occurrence.id);
+        return found.length === 2 ? found : undefined;
+      }, "two records");
+      expect(records.map((r) => [r.action, r.actor])).toEqual([
+        ["booking.cancelled", { type: "apiKey", id: keyId }],
+        ["booking.created", { type: "apiKey", id: keyId }],
+      ]);
+    }
   });
 });
 
