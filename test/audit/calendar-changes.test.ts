@@ -14,6 +14,7 @@ import { eventually } from "../support/eventually";
 import { injectFaults, resetOnceOutboxHolds } from "../support/faults";
 import { bookWithLink, clinic, minutesFromNow, viaLink } from "../support/manage-links";
 import { bookSeries, seriesBody, clinic as seriesClinic } from "../support/series";
+import { fullSlot, join, joinBody } from "../support/waitlist";
 
 type Entry = { action: string; actor: { type: string; id: string }; fields: string[] };
 
@@ -84,6 +85,22 @@ describe("series", () => {
         ["booking.created", { type: "apiKey", id: keyId }],
       ]);
     }
+  });
+});
+
+describe("waitlist", () => {
+  it("a seat offered to the waitlist is the system's change; the cancel that freed it is the key's", async () => {
+    const s = await fullSlot(1);
+    const entry = await join(s.apiKey, joinBody(s));
+    const freed = s.bookings[0] as { id: string };
+    expect((await api("POST", `/bookings/${freed.id}/cancel`, { key: s.apiKey })).status).toBe(200);
+    const [offer] = await eventually(async () => {
+      const found = await recordsOf(s.apiKey, entry.id);
+      return found.length === 1 ? found : undefined;
+    }, "the offer's record");
+    expect(offer).toMatchObject({ action: "waitlist.offered", actor: { type: "system", id: "system" } });
+    const [cancelled] = await recordsOf(s.apiKey, freed.id);
+    expect(cancelled).toMatchObject({ action: "booking.cancelled", actor: { type: "apiKey" } });
   });
 });
 
