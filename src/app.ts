@@ -25,6 +25,7 @@ import { pagesApp } from "./pages";
 import { isForm } from "./pages/manage/negotiate";
 import { shardOfPage } from "./public/business";
 import { apiKeysApp } from "./routes/api-keys";
+import { auditEventsApp } from "./routes/audit-events";
 import { bookingsApp } from "./routes/bookings";
 import { businessApp } from "./routes/business";
 import { customersApp } from "./routes/customers";
@@ -63,6 +64,7 @@ const keyedApps = {
   "/holds": holdsApp,
   "/manage-links": manageLinksApp,
   "/api-keys": apiKeysApp,
+  "/audit-events": auditEventsApp,
 };
 
 /** The shard of a booking page's business, by the slug in its address. */

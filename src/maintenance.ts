@@ -1,4 +1,5 @@
 import { lt } from "drizzle-orm";
+import { pruneAudit } from "./audit/prune";
 import { everyService, reconcile, reconcileClaimed, serviceCalendarOf } from "./calendar";
 import { createDb } from "./db/client";
 import { idempotencyKeys } from "./db/schema";
@@ -12,8 +13,8 @@ export async function nightly(env: Env): Promise<void> {
 }
 
 /**
- * One shard's nightly pass: drop expired idempotency keys and webhook history past its retention, prune
- * each calendar of bookings that can overlap nothing and of waitlist entries 30 days past their
+ * One shard's nightly pass: drop expired idempotency keys, and webhook history and audit records
+ * past their retention (docs/api-behaviour.md), prune each calendar of bookings that can overlap nothing and of waitlist entries 30 days past their
  * slot, then reconcile (the calendars with D1, the lists' kept counts with their rows) and log
  * what differs.
  */
@@ -21,13 +22,16 @@ async function nightlyOf(env: Env, shard: number): Promise<void> {
   const db = createDb(env.DB);
   await db.delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, new Date().toISOString()));
   const deliveries = await pruneWebhookHistory(env.DB);
+  const auditEvents = await pruneAudit(env.DB);
   const pruned = { calendarBookings: 0, waitlistEntries: 0 };
   for await (const service of everyService(db)) {
     const { bookings, waitlist } = await serviceCalendarOf(env, service.businessId, service.id).prune();
     pruned.calendarBookings += bookings;
     pruned.waitlistEntries += waitlist;
   }
-  console.log(JSON.stringify({ level: "info", msg: "pruned", shard, ...pruned, webhookDeliveries: deliveries }));
+  console.log(
+    JSON.stringify({ level: "info", msg: "pruned", shard, ...pruned, webhookDeliveries: deliveries, auditEvents }),
+  );
   const report = await reconcile(env);
   const log = report.consistent ? console.log : console.error;
   log(JSON.stringify({ level: report.consistent ? "info" : "error", msg: "reconciliation", shard, ...report }));

@@ -7,6 +7,7 @@
  */
 import { and, count, eq, isNull, lt, sql } from "drizzle-orm";
 import { apiKeyRecord } from "../accounts/accounts";
+import { recordIfChanged } from "../audit/record";
 import { createDb, type Database } from "../db/client";
 import { apiKeys, businesses } from "../db/schema";
 import { grants, listed, type Scope, scopes } from "../domain/scopes";
@@ -18,6 +19,7 @@ import { loadOwned } from "../lib/rows";
 import { newestFirst } from "../lists/newest-first";
 import type { PageRequest } from "../lists/pagination";
 import { directoryOf } from "../shards/shards";
+import { actorOf } from "./actor";
 
 /**
  * The 403 of a key that lacks `scope`. A read whose key check is still owed makes it first, so a
@@ -96,7 +98,11 @@ export async function createKey(
   const record = await apiKeyRecord(newId("apiKey", now.getTime()), caller.businessId, plaintext, now);
   // Stored in the order of `scopes`, so a listing reads the same whatever order was sent.
   const row: KeyRow = { ...record, name: input.name, scopes: scopes.filter((s) => input.scopes.includes(s)) };
-  const written = await insertKeyQuery(db, row).run();
+  const audit = { businessId: caller.businessId, actor: actorOf(caller), resource: { type: "apiKey", id: row.id } };
+  const [written] = await db.batch([
+    insertKeyQuery(db, row),
+    recordIfChanged(db, { ...audit, action: "apiKey.created", fields: ["name", "scopes"] }),
+  ]);
   if (written.meta.changes === 0) {
     throw new ApiError(
       "api_key_limit",
@@ -108,11 +114,21 @@ export async function createKey(
 }
 
 /** Revokes the business's key now (its next request is a 401); revoking a revoked key again changes nothing. */
-export async function revokeKey(env: Env, db: Database, businessId: string, id: string): Promise<void> {
+export async function revokeKey(env: Env, db: Database, caller: Caller, id: string): Promise<void> {
+  const { businessId } = caller;
   const row = await loadOwned(db, apiKeys, "API key", businessId, id);
   if (row.revokedAt !== null) return;
   const now = new Date().toISOString();
   const live = and(eq(apiKeys.id, row.id), isNull(apiKeys.revokedAt));
-  await db.update(apiKeys).set({ revokedAt: now }).where(live);
+  await db.batch([
+    db.update(apiKeys).set({ revokedAt: now }).where(live),
+    recordIfChanged(db, {
+      businessId,
+      actor: actorOf(caller),
+      action: "apiKey.revoked",
+      resource: { type: "apiKey", id: row.id },
+      fields: ["revokedAt"],
+    }),
+  ]);
   await createDb(directoryOf(env)).update(apiKeys).set({ revokedAt: now }).where(live);
 }

@@ -4,6 +4,7 @@
  * windows (the calendar checks them in the step that makes the change).
  */
 
+import { customerActor } from "../audit/booking-events";
 import { serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
 import { holdsCapacity } from "../domain/booking";
@@ -62,6 +63,7 @@ export async function cancelByLink(env: Env, link: OpenLink, reason: string | un
     status: "CANCELLED",
     cancellationReason: reason ?? null,
     customerNoticeMinutes: link.service.cancellationNoticeMinutes,
+    actor: customerActor(link.booking.id),
   });
   return after(env, link, bookingOrThrow(result).booking);
 }
@@ -84,7 +86,11 @@ export async function rescheduleByLink(
     link.businessId,
     { id: link.booking.id, serviceId: link.service.id },
     time,
-    { customerNoticeMinutes: moveNoticeMinutes(link.service), reassignIfLeft: true },
+    {
+      customerNoticeMinutes: moveNoticeMinutes(link.service),
+      reassignIfLeft: true,
+      actor: customerActor(link.booking.id),
+    },
   );
   // Moved to someone else: the view names who performs it now.
   const samePeople = booking.providerIds.join() === link.booking.providerIds.join();

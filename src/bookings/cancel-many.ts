@@ -3,6 +3,7 @@
  * each in its own service's calendar: each cancel is final where it lands, so a failure midway
  * leaves the rest for a retry of the same request.
  */
+import type { Actor } from "../access/actor";
 import { serviceCalendarOf } from "../calendar";
 import type { Booking } from "../domain/booking";
 import { bookingOrThrow } from "../refusals/problems";
@@ -16,6 +17,7 @@ export async function cancelEach(
   businessId: string,
   bookings: Booking[],
   reason: string | null,
+  actor: Actor,
 ): Promise<Map<string, Booking>> {
   const cancelled = new Map<string, Booking>();
   for (const booking of bookings) {
@@ -23,6 +25,7 @@ export async function cancelEach(
       bookingId: booking.id,
       status: "CANCELLED",
       cancellationReason: reason,
+      actor,
     });
     if (!result.ok && result.refusal.code === "invalid_transition") continue;
     cancelled.set(booking.id, bookingOrThrow(result).booking);

@@ -1,4 +1,5 @@
 /** A new booking: of a slot, or of a hold's seat, decided in the service's calendar in one call. */
+import type { Actor } from "../access/actor";
 import { type CreateBookingCommand, serviceCalendarOf } from "../calendar";
 import { customerIdByEmail } from "../customers/records";
 import type { Database } from "../db/client";
@@ -25,7 +26,7 @@ export type BookingRequest = Target & Parameters<typeof customerDraftOf>[0];
 export async function createBooking(
   env: Env,
   db: Database,
-  businessId: string,
+  { businessId, actor }: { businessId: string; actor: Actor },
   request: BookingRequest,
   claim: IdempotencyClaim | undefined,
 ): Promise<{ booking: Booking; replayed: boolean }> {
@@ -49,7 +50,7 @@ export async function createBooking(
       { providerId, answers: request.answers ?? {} },
       customerIdByEmail(db, businessId, request.customerEmail),
     );
-    const common = { service, customerId: customer?.id ?? null, idempotency: claim, providers, resources };
+    const common = { service, customerId: customer?.id ?? null, idempotency: claim, providers, resources, actor };
     const { startTime, endTime } = request;
     const command: CreateBookingCommand = holdId
       ? {

@@ -1,3 +1,4 @@
+import type { Actor } from "../access/actor";
 import { serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
 import { ApiError } from "../lib/errors";
@@ -19,6 +20,8 @@ export type MoveOptions = {
   claim?: IdempotencyClaim;
   customerNoticeMinutes?: number;
   reassignIfLeft?: boolean;
+  /** Who asks, for the audit. */
+  actor?: Actor;
 };
 
 /**
@@ -44,7 +47,7 @@ export async function rescheduleInService(
   businessId: string,
   booking: { id: string; serviceId: string },
   move: Move,
-  { expectedVersions, claim, customerNoticeMinutes, reassignIfLeft }: MoveOptions = {},
+  { expectedVersions, claim, customerNoticeMinutes, reassignIfLeft, actor }: MoveOptions = {},
 ) {
   const { service, providers, resources } = await loadBookableService(db, businessId, booking.serviceId, {
     missing: () => new ApiError("not_found", `No booking ${booking.id}.`),
@@ -64,6 +67,7 @@ export async function rescheduleInService(
     idempotency: claim,
     customerNoticeMinutes,
     reassignIfLeft,
+    actor,
   });
   return bookingOrThrow(result);
 }

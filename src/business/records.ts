@@ -1,5 +1,7 @@
 /** The business's own row: its settings as the API shows them, read and changed by the business itself. */
 import { and, eq, type SQL, sql } from "drizzle-orm";
+import type { Actor } from "../access/actor";
+import { recordIfChanged } from "../audit/record";
 import type { Database } from "../db/client";
 import { businesses } from "../db/schema";
 import type { BookingPageSettings, EmailSettings, Locale } from "../domain/business";
@@ -51,11 +53,12 @@ export async function editBusiness(
   businessId: string,
   changes: BusinessChanges,
   ifMatch: string[] | undefined,
+  actor: Actor,
 ): Promise<BusinessRow> {
   if (changes.slug !== undefined) await claimSlug(env, businessId, changes.slug);
   let row: BusinessRow;
   try {
-    row = await updateBusiness(db, businessId, changes, ifMatch);
+    row = await updateBusiness(db, businessId, changes, ifMatch, actor);
   } catch (error) {
     // The shard kept its slug (412): the directory gets it back, so a page is found by one slug only.
     if (changes.slug !== undefined) await claimSlug(env, businessId, (await loadBusiness(db, businessId)).slug);
@@ -87,6 +90,7 @@ async function updateBusiness(
   businessId: string,
   changes: BusinessChanges,
   ifMatch: string[] | undefined,
+  actor: Actor,
 ): Promise<BusinessRow> {
   let unchangedSince: SQL | undefined;
   if (ifMatch !== undefined) {
@@ -95,11 +99,21 @@ async function updateBusiness(
   }
   let row: BusinessRow | undefined;
   try {
-    [row] = await db
-      .update(businesses)
-      .set({ ...changes, version: sql`${businesses.version} + 1`, updatedAt: new Date().toISOString() })
-      .where(and(eq(businesses.id, businessId), unchangedSince))
-      .returning();
+    // The record rides the update's batch, and is written only when the update was.
+    [[row]] = await db.batch([
+      db
+        .update(businesses)
+        .set({ ...changes, version: sql`${businesses.version} + 1`, updatedAt: new Date().toISOString() })
+        .where(and(eq(businesses.id, businessId), unchangedSince))
+        .returning(),
+      recordIfChanged(db, {
+        businessId,
+        actor,
+        action: "business.updated",
+        resource: { type: "business", id: businessId },
+        fields: Object.keys(changes),
+      }),
+    ]);
   } catch (error) {
     // The slug is the only unique column a business changes.
     if (!isUniqueViolation(error)) throw error;

@@ -1,5 +1,6 @@
 /** The typed contract between the Worker and the ServiceCalendar Durable Object. */
 
+import type { Actor } from "../access/actor";
 import type { Booking, BookingRecord, BookingStatus } from "../domain/booking";
 import type { Hold } from "../domain/hold";
 import type { ServiceLimitSettings } from "../domain/limits";
@@ -59,6 +60,8 @@ type BookingCommandBase = StaffingRequest & {
   idempotency?: IdempotencyKey;
   /** The operator import: the customer is not sent a confirmation. */
   imported?: boolean;
+  /** Who asks, for the audit (absent: the system); a customer's id is set to the booking's. */
+  actor?: Actor;
 };
 
 /** A new booking of a slot: its times, checked by every rule of the service. */
@@ -86,6 +89,8 @@ type Preconditions = {
    * in less than this many minutes (rules/policy.ts). Absent for calls with an API key.
    */
   customerNoticeMinutes?: number;
+  /** Who asks, for the audit (absent: the system); a customer's id is set to the booking's. */
+  actor?: Actor;
 };
 
 export type StatusChangeCommand = Preconditions & {
@@ -159,6 +164,8 @@ export type VisitCommand = {
   customer: Pick<BookingRecord, "customerName" | "customerEmail" | "customerPhone" | "notes">;
   customerId: string | null;
   idempotency?: IdempotencyKey;
+  /** Who asks, for the audit of the segments booked in this calendar (absent: the system). */
+  actor?: Actor;
 };
 
 /**

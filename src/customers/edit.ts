@@ -1,5 +1,8 @@
 /** Changes to a customer's details: in D1, in every calendar's copies, and on their bookings in D1. */
+
 import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Actor } from "../access/actor";
+import { fieldsOf, recordIfChanged } from "../audit/record";
 import type { Database } from "../db/client";
 import { bookings, customers } from "../db/schema";
 import { ApiError } from "../lib/errors";
@@ -20,6 +23,7 @@ export async function editCustomer(
   id: string,
   { name, email, phone }: { name?: string; email?: string; phone?: string | null },
   ifMatch: string[] | undefined,
+  actor: Actor,
 ) {
   const current = await loadCustomer(db, businessId, id);
   const where = and(
@@ -31,7 +35,7 @@ export async function editCustomer(
   );
   // updatedAt is the ETag's marker: it moves forward on every change, even within one millisecond.
   const updatedAt = new Date(Math.max(Date.now(), Date.parse(current.updatedAt) + 1)).toISOString();
-  const [row] = await db
+  const update = db
     .update(customers)
     .set({
       ...(name === undefined ? {} : { name, nameNormalized: name.toLowerCase() }),
@@ -40,7 +44,11 @@ export async function editCustomer(
       updatedAt,
     })
     .where(where)
-    .returning()
+    .returning();
+  // Field names only: the audit never holds a customer's name, e-mail or phone.
+  const audit = { businessId, actor, action: "customer.updated", resource: { type: "customer", id } };
+  const [[row]] = await db
+    .batch([update, recordIfChanged(db, { ...audit, fields: fieldsOf({ name, email, phone }) })])
     .catch((error: unknown) => {
       if (!isUniqueViolation(error)) throw error;
       throw new ApiError("customer_exists", `Another customer has the e-mail ${email} already.`, {

@@ -1,5 +1,8 @@
 /** A customer's erasure: placeholders everywhere the API keeps their details. */
+
 import { and, eq, sql } from "drizzle-orm";
+import type { Actor } from "../access/actor";
+import { recordIfChanged } from "../audit/record";
 import type { Database } from "../db/client";
 import { bookings, customers, idempotencyKeys, webhookEvents } from "../db/schema";
 import { type CustomerDetails, erasedDetails } from "../domain/erasure";
@@ -12,7 +15,13 @@ import { rewriteCustomerInCalendars } from "./calendars";
  * bookings, by placeholders: on the customer, in every calendar, on the bookings in D1, in stored
  * idempotent responses and in webhook payloads. Erasing an erased customer repeats the erasure.
  */
-export async function eraseCustomer(env: Env, db: Database, businessId: string, id: string): Promise<void> {
+export async function eraseCustomer(
+  env: Env,
+  db: Database,
+  businessId: string,
+  id: string,
+  actor: Actor,
+): Promise<void> {
   const whereCustomer = and(eq(customers.businessId, businessId), eq(customers.id, id));
   // An erased customer is found too: erasing again repeats the erasure.
   const current = await loadOwned(db, customers, "customer", businessId, id);
@@ -22,18 +31,28 @@ export async function eraseCustomer(env: Env, db: Database, businessId: string, 
   // The customer first: from here on its e-mail belongs to nobody, so a new booking with it
   // makes a new customer, and a booking write still in flight with the old e-mail cannot
   // join this row (its D1 write fails on the id and is retried with the erased copy).
-  await db
-    .update(customers)
-    .set({
-      name: details.customerName,
-      nameNormalized: details.customerName.toLowerCase(),
-      email: details.customerEmail,
-      emailNormalized: details.customerEmail,
-      phone: null,
-      updatedAt: startedAt,
-      erasedAt: current.erasedAt ?? startedAt,
-    })
-    .where(whereCustomer);
+  // Its audit record names the fields erased, as every record does: there is nothing of the person to erase there.
+  await db.batch([
+    db
+      .update(customers)
+      .set({
+        name: details.customerName,
+        nameNormalized: details.customerName.toLowerCase(),
+        email: details.customerEmail,
+        emailNormalized: details.customerEmail,
+        phone: null,
+        updatedAt: startedAt,
+        erasedAt: current.erasedAt ?? startedAt,
+      })
+      .where(whereCustomer),
+    recordIfChanged(db, {
+      businessId,
+      actor,
+      action: "customer.erased",
+      resource: { type: "customer", id },
+      fields: ["name", "email", "phone"],
+    }),
+  ]);
   // Then every calendar: each answers once its D1 writes (including any in flight) are done.
   await rewriteCustomerInCalendars(env, db, businessId, {
     customerId: id,

@@ -1,5 +1,8 @@
 /** Customers' rows: one by id, a new one, a page of them, and the public shape. */
+
 import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
+import type { Actor } from "../access/actor";
+import { fieldsOf, recordIfChanged } from "../audit/record";
 import type { Database } from "../db/client";
 import { bind, keysetQueries, pageQueries, preparedOnce, type ReadBatch } from "../db/prepared";
 import { type CustomerRow, customers } from "../db/schema";
@@ -39,12 +42,14 @@ export async function addCustomer(
   db: Database,
   businessId: string,
   { name, email, phone }: { name: string; email: string; phone?: string },
+  actor: Actor,
 ) {
   const now = new Date().toISOString();
-  const [row] = await db
+  const id = newId("customer");
+  const insert = db
     .insert(customers)
     .values({
-      id: newId("customer"),
+      id,
       businessId,
       name,
       email,
@@ -56,6 +61,10 @@ export async function addCustomer(
     })
     .onConflictDoNothing()
     .returning();
+  // Field names only: the audit never holds a customer's name, e-mail or phone.
+  const fields = fieldsOf({ name, email, phone });
+  const audit = { businessId, actor, action: "customer.created", resource: { type: "customer", id }, fields };
+  const [[row]] = await db.batch([insert, recordIfChanged(db, audit)]);
   if (!row) throw new ApiError("customer_exists", `A customer with the e-mail ${email} exists already.`);
   return toCustomer(row);
 }

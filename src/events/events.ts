@@ -18,6 +18,11 @@ export type BookingEvent = {
   createdAt: string;
   /** What it mails the customer: a `MailPlan` as JSON (src/domain/message.ts), or null. */
   mail: string | null;
+  /**
+   * The change's audit, `{actor, fields}` as JSON (src/audit/booking-events.ts), carried by the
+   * calendars' write-behind; null or absent: a change by the system.
+   */
+  audit?: string | null;
 };
 
 /** The queue message: the consumer delivers every open delivery of the event (or just one). */

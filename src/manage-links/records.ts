@@ -4,6 +4,8 @@
  * then trusted only if the token's signature is the business's.
  */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { Actor } from "../access/actor";
+import { recordIfChanged } from "../audit/record";
 import type { Database } from "../db/client";
 import { bookingProviders, bookings, businesses, customers, providers, services } from "../db/schema";
 import { toBooking } from "../domain/booking";
@@ -102,12 +104,21 @@ export async function providerNamesOf(db: Database, businessId: string, ids: str
 }
 
 /** Ends every manage link of the business sent so far: its link key moves to the next version. */
-export async function rotateLinkKey(db: Database, businessId: string) {
-  const [row] = await db
-    .update(businesses)
-    .set({ linkKeyVersion: sql`${businesses.linkKeyVersion} + 1`, updatedAt: new Date().toISOString() })
-    .where(eq(businesses.id, businessId))
-    .returning({ linkKeyVersion: businesses.linkKeyVersion });
+export async function rotateLinkKey(db: Database, businessId: string, actor: Actor) {
+  const [[row]] = await db.batch([
+    db
+      .update(businesses)
+      .set({ linkKeyVersion: sql`${businesses.linkKeyVersion} + 1`, updatedAt: new Date().toISOString() })
+      .where(eq(businesses.id, businessId))
+      .returning({ linkKeyVersion: businesses.linkKeyVersion }),
+    recordIfChanged(db, {
+      businessId,
+      actor,
+      action: "manageLinks.rotated",
+      resource: { type: "business", id: businessId },
+      fields: ["linkKeyVersion"],
+    }),
+  ]);
   return row?.linkKeyVersion ?? 1;
 }
 

@@ -63,6 +63,7 @@ export const MOVED_TABLES: readonly MovedTable[] = [
     schema.webhookAttempts,
     "EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = webhook_attempts.delivery_id AND d.business_id = ?)",
   ),
+  moved(schema.auditEvents),
   moved(schema.listCounts),
 ];
 

@@ -1,4 +1,6 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
+import type { Actor } from "../access/actor";
+import { fieldsOf, recordIfChanged } from "../audit/record";
 import type { Database } from "../db/client";
 import { providers } from "../db/schema";
 import { ifMatchCondition, nothingWritten } from "../lib/rows";
@@ -17,6 +19,7 @@ export async function editProvider(
   id: string,
   changes: Partial<ProviderFields>,
   ifMatch: string[] | undefined,
+  actor: Actor,
 ) {
   let unchangedSince: SQL | undefined;
   if (ifMatch !== undefined) {
@@ -24,11 +27,20 @@ export async function editProvider(
     const current = await loadProvider(db, businessId, id);
     unchangedSince = ifMatchCondition(ifMatch, providers.version, current.version);
   }
-  const [row] = await db
-    .update(providers)
-    .set({ ...changes, version: sql`${providers.version} + 1`, updatedAt: new Date().toISOString() })
-    .where(and(eq(providers.businessId, businessId), eq(providers.id, id), unchangedSince))
-    .returning();
+  const [[row]] = await db.batch([
+    db
+      .update(providers)
+      .set({ ...changes, version: sql`${providers.version} + 1`, updatedAt: new Date().toISOString() })
+      .where(and(eq(providers.businessId, businessId), eq(providers.id, id), unchangedSince))
+      .returning(),
+    recordIfChanged(db, {
+      businessId,
+      actor,
+      action: "provider.updated",
+      resource: { type: "provider", id },
+      fields: fieldsOf(changes),
+    }),
+  ]);
   if (!row) throw nothingWritten("provider", id, ifMatch);
   await configureProviderCalendar(env, row);
   return { provider: toProvider(row), version: row.version };

@@ -1,5 +1,7 @@
 /** Providers' rows: one by id, a new one, a page of them, and the public shape. */
 
+import type { Actor } from "../access/actor";
+import { fieldsOf, recordQuery } from "../audit/record";
 import type { Database } from "../db/client";
 import { type ProviderRow, providers } from "../db/schema";
 import { newId } from "../lib/ids";
@@ -41,11 +43,22 @@ export async function addProvider(
   db: Database,
   businessId: string,
   fields: Omit<ProviderFields, "email"> & { email?: string | null },
+  actor: Actor,
 ) {
-  const [row] = await db
-    .insert(providers)
-    .values({ ...fields, email: fields.email ?? null, businessId, ...firstVersion(newId("provider")) })
-    .returning();
+  const id = newId("provider");
+  const [[row]] = await db.batch([
+    db
+      .insert(providers)
+      .values({ ...fields, email: fields.email ?? null, businessId, ...firstVersion(id) })
+      .returning(),
+    recordQuery(db, {
+      businessId,
+      actor,
+      action: "provider.created",
+      resource: { type: "provider", id },
+      fields: fieldsOf(fields),
+    }),
+  ]);
   const stored = row as NonNullable<typeof row>;
   await configureProviderCalendar(env, stored);
   return { provider: toProvider(stored), version: stored.version };

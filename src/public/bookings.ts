@@ -3,7 +3,9 @@
  * as `POST /bookings` with `holdId` (src/bookings/create.ts), once its token matches. The answer is
  * the booking as its manage link shows it (src/bookings/by-link.ts), with that link.
  */
+
 import { and, asc, eq, inArray } from "drizzle-orm";
+import { customerActor } from "../audit/booking-events";
 import { managedView } from "../bookings/by-link";
 import { createBooking } from "../bookings/create";
 import type { Database } from "../db/client";
@@ -40,7 +42,13 @@ const wrongToken = () =>
 export async function bookPageHold(env: Env, db: Database, page: PageBusiness, request: PageBookingRequest) {
   if (!(await holdTokenMatches(env, page, request.holdId, request.holdToken))) throw wrongToken();
   const { holdToken: _token, ...booking } = request;
-  const { booking: made } = await createBooking(env, db, page.id, booking, undefined);
+  const { booking: made } = await createBooking(
+    env,
+    db,
+    { businessId: page.id, actor: customerActor() },
+    booking,
+    undefined,
+  );
   return viewOf(env, db, page, made);
 }
 

@@ -1,5 +1,8 @@
 /** Changes to a resource: a compare-and-set on its version, checked with its calendar when it leaves fewer units. */
+
 import { and, eq, type SQL, sql } from "drizzle-orm";
+import type { Actor } from "../access/actor";
+import { fieldsOf, recordIfChanged } from "../audit/record";
 import { resourceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
 import { type ResourceRow, resources } from "../db/schema";
@@ -26,6 +29,7 @@ export async function editResource(
   id: string,
   changes: Partial<ResourceFields>,
   ifMatch: string[] | undefined,
+  actor: Actor,
 ) {
   let unchangedSince: SQL | undefined;
   let proposed = false;
@@ -36,11 +40,20 @@ export async function editResource(
       ifMatchCondition(ifMatch, resources.version, current.version) ?? eq(resources.version, current.version);
     proposed = await proposeFewerUnits(env, current, changes);
   }
-  const [row] = await db
-    .update(resources)
-    .set({ ...changes, version: sql`${resources.version} + 1`, updatedAt: new Date().toISOString() })
-    .where(and(eq(resources.businessId, businessId), eq(resources.id, id), unchangedSince))
-    .returning();
+  const [[row]] = await db.batch([
+    db
+      .update(resources)
+      .set({ ...changes, version: sql`${resources.version} + 1`, updatedAt: new Date().toISOString() })
+      .where(and(eq(resources.businessId, businessId), eq(resources.id, id), unchangedSince))
+      .returning(),
+    recordIfChanged(db, {
+      businessId,
+      actor,
+      action: "resource.updated",
+      resource: { type: "resource", id },
+      fields: fieldsOf(changes),
+    }),
+  ]);
   if (!row) throw proposed && ifMatch === undefined ? changedMeanwhile() : nothingWritten("resource", id, ifMatch);
   await configureResourceCalendar(env, row);
   return { resource: toResource(row), version: row.version };

@@ -1,4 +1,6 @@
 /** Resources' rows: one by id, a new one, a page of them, and the public shape. */
+import type { Actor } from "../access/actor";
+import { fieldsOf, recordQuery } from "../audit/record";
 import type { Database } from "../db/client";
 import { type ResourceRow, resources } from "../db/schema";
 import { newId } from "../lib/ids";
@@ -38,16 +40,22 @@ export async function addResource(
   db: Database,
   businessId: string,
   fields: Omit<ResourceFields, "weeklySchedule"> & { weeklySchedule?: ResourceFields["weeklySchedule"] },
+  actor: Actor,
 ) {
-  const [row] = await db
-    .insert(resources)
-    .values({
-      ...fields,
-      weeklySchedule: fields.weeklySchedule ?? null,
+  const id = newId("resource");
+  const [[row]] = await db.batch([
+    db
+      .insert(resources)
+      .values({ ...fields, weeklySchedule: fields.weeklySchedule ?? null, businessId, ...firstVersion(id) })
+      .returning(),
+    recordQuery(db, {
       businessId,
-      ...firstVersion(newId("resource")),
-    })
-    .returning();
+      actor,
+      action: "resource.created",
+      resource: { type: "resource", id },
+      fields: fieldsOf(fields),
+    }),
+  ]);
   const stored = row as NonNullable<typeof row>;
   await configureResourceCalendar(env, stored);
   return { resource: toResource(stored), version: stored.version };

@@ -50,6 +50,7 @@ export const registerOpenApiDocument = (api: OpenAPIHono<AppEnv>) => {
               description: "A customer's own link to view, move or cancel a booking without an API key.",
             },
             { name: "Webhooks", description: "Signed booking events (Standard Webhooks) and their deliveries." },
+            { name: "Audit", description: "Who changed what, and when: field names, never their values." },
             { name: "Agents", description: "The API as a Model Context Protocol server, for AI agents." },
             { name: "Meta", description: "Health, contract, reference and problem types." },
           ],

@@ -1,5 +1,6 @@
 /** Cancelling a series from an instant on: every occurrence starting then or later still PENDING or CONFIRMED (bookings/cancel-many.ts); earlier ones stay. */
 
+import type { Actor } from "../access/actor";
 import { cancelEach } from "../bookings/cancel-many";
 import type { Database } from "../db/client";
 import { holdsCapacity } from "../domain/booking";
@@ -16,11 +17,12 @@ export async function cancelSeries(
   businessId: string,
   id: string,
   { from, reason }: { from: number; reason: string | null },
+  actor: Actor,
 ): Promise<Series> {
   const found = await loadSeries(db, businessId, id);
   const open = found.bookings.filter((b) => holdsCapacity(b.status) && Date.parse(b.startTime) >= from);
   if (open.length === 0) throw noneLeft(id);
-  const cancelled = await cancelEach(env, businessId, open, reason);
+  const cancelled = await cancelEach(env, businessId, open, reason, actor);
   if (cancelled.size === 0) throw noneLeft(id);
   // Occurrences another request changed meanwhile are read again, as they stand now.
   if (cancelled.size < open.length) return loadSeries(db, businessId, id);

@@ -5,7 +5,9 @@
  * refusal pays for reading the slots of the occurrences the calendars did not refuse themselves,
  * to list every conflict.
  */
+
 import { eq } from "drizzle-orm";
+import type { Actor } from "../access/actor";
 import { type ServiceSnapshot, serviceCalendarOf, type VisitResult, type VisitSegment } from "../calendar";
 import { checkTiming, occurrenceStarts, parseRecurrence } from "../calendar/rules";
 import { customerIdByEmail } from "../customers/records";
@@ -74,6 +76,7 @@ export async function createSeries(
   businessId: string,
   request: SeriesRequest,
   claim: IdempotencyClaim | undefined,
+  actor: Actor,
 ): Promise<{ series: Series; replayed: boolean }> {
   const loaded = await loadBookableService(
     db,
@@ -106,6 +109,7 @@ export async function createSeries(
       },
       customerId: loaded.also[0][0]?.id ?? null,
       idempotency: claim,
+      actor,
     });
   // Written first: a series whose booking dies midway is found, with the bookings it has.
   await db.insert(series).values({

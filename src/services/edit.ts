@@ -1,5 +1,8 @@
 /** Changes to a service: a compare-and-set on its version, with the calendar told before the answer. */
+
 import { and, count, eq, gt, inArray, sql } from "drizzle-orm";
+import type { Actor } from "../access/actor";
+import { fieldsOf, recordIfChanged } from "../audit/record";
 import { serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
 import { bookings, type ServiceRow, services } from "../db/schema";
@@ -27,6 +30,7 @@ export async function editService(
   id: string,
   { providerIds, resourceIds, ...changes }: Partial<ServiceFields> & Partial<ServiceAssignments>,
   ifMatch: string[] | undefined,
+  actor: Actor,
 ) {
   await Promise.all([
     providerIds && assertAssignable(db, "provider", businessId, providerIds),
@@ -51,6 +55,13 @@ export async function editService(
   // The assignments change in the same batch, and only if this update won.
   const [rows] = await db.batch([
     update,
+    recordIfChanged(db, {
+      businessId,
+      actor,
+      action: "service.updated",
+      resource: { type: "service", id },
+      fields: fieldsOf({ ...changes, providerIds, resourceIds }),
+    }),
     ...(providerIds ? replaceAssignments(db, "provider", id, providerIds, stamp) : []),
     ...(resourceIds ? replaceAssignments(db, "resource", id, resourceIds, stamp) : []),
   ]);

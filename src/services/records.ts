@@ -1,5 +1,8 @@
 /** The catalog's rows: a service by id, a new service, a page of the catalog, and the public shape. */
+
 import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Actor } from "../access/actor";
+import { fieldsOf, recordQuery } from "../audit/record";
 import type { Database } from "../db/client";
 import { bind, preparedOnce, type ReadBatch } from "../db/prepared";
 import { type ServiceRow, serviceProviders, serviceResources, services } from "../db/schema";
@@ -75,6 +78,7 @@ export async function addService(
     description?: string | null;
     slotIntervalMinutes?: number;
   } & ServiceAssignments,
+  actor: Actor,
 ) {
   await Promise.all([
     assertAssignable(db, "provider", businessId, providerIds),
@@ -99,7 +103,9 @@ export async function addService(
     insertAssignments(db, "provider", businessId, id, providerIds),
     insertAssignments(db, "resource", businessId, id, resourceIds),
   ].filter((statement) => statement !== undefined);
-  const [rows] = await db.batch([insert, ...links]);
+  const audit = { businessId, actor, action: "service.created", resource: { type: "service", id } };
+  const fieldNames = fieldsOf({ ...fields, providerIds, resourceIds });
+  const [rows] = await db.batch([insert, recordQuery(db, { ...audit, fields: fieldNames }), ...links]);
   return toService(rows[0] as NonNullable<(typeof rows)[0]>, { providerIds, resourceIds });
 }
 

@@ -1,5 +1,6 @@
 /** Cancelling a visit: every segment still PENDING or CONFIRMED (bookings/cancel-many.ts). */
 
+import type { Actor } from "../access/actor";
 import { cancelEach } from "../bookings/cancel-many";
 import type { Database } from "../db/client";
 import { holdsCapacity } from "../domain/booking";
@@ -16,11 +17,12 @@ export async function cancelVisit(
   businessId: string,
   id: string,
   reason: string | null,
+  actor: Actor,
 ): Promise<Visit> {
   const visit = await loadVisit(db, businessId, id);
   const open = visit.bookings.filter((b) => holdsCapacity(b.status));
   if (open.length === 0) throw noneLeft(id);
-  const cancelled = await cancelEach(env, businessId, open, reason);
+  const cancelled = await cancelEach(env, businessId, open, reason, actor);
   if (cancelled.size === 0) throw noneLeft(id);
   // Segments another request changed meanwhile are read again, as they stand now.
   if (cancelled.size < open.length) return loadVisit(db, businessId, id);

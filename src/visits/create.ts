@@ -4,6 +4,7 @@
  * the visit decided in its first segment's service calendar, all or none.
  */
 
+import type { Actor } from "../access/actor";
 import { serviceCalendarOf, type VisitSegment } from "../calendar";
 import { checkTiming, segmentTimes } from "../calendar/rules";
 import { customerIdByEmail } from "../customers/records";
@@ -91,6 +92,7 @@ export async function createVisit(
   businessId: string,
   request: VisitRequest,
   claim: IdempotencyClaim | undefined,
+  actor: Actor,
 ): Promise<{ visit: Visit; replayed: boolean }> {
   const visitId = newId("visit");
   // Decided on what D1 holds; once more if a service changed meanwhile (calendar/service/tables/service-version.ts).
@@ -111,6 +113,7 @@ export async function createVisit(
       },
       customerId,
       idempotency: claim,
+      actor,
     });
   };
   let result = await decide();

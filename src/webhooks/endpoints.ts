@@ -1,5 +1,7 @@
 /** Webhook endpoints a business registers: one by id, a new one under the limit, a page of them, a deletion. */
 import { and, count, eq, isNull, lt, sql } from "drizzle-orm";
+import type { Actor } from "../access/actor";
+import { recordIfChanged } from "../audit/record";
 import type { Database } from "../db/client";
 import { businesses, webhookEndpoints } from "../db/schema";
 import type { WebhookEventType } from "../domain/webhook";
@@ -53,8 +55,17 @@ function insertEndpointQuery(db: Database, row: NewEndpoint) {
 }
 
 /** Stores a new endpoint, or refuses with 409 `webhook_endpoint_limit` when the business has the maximum. */
-async function insertEndpoint(db: Database, row: NewEndpoint): Promise<void> {
-  const result = await insertEndpointQuery(db, row).run();
+async function insertEndpoint(db: Database, row: NewEndpoint, actor: Actor): Promise<void> {
+  const [result] = await db.batch([
+    insertEndpointQuery(db, row),
+    recordIfChanged(db, {
+      businessId: row.businessId,
+      actor,
+      action: "webhook.created",
+      resource: { type: "webhook", id: row.id },
+      fields: ["url", "events", ...(row.description === null ? [] : ["description"])],
+    }),
+  ]);
   if (result.meta.changes === 0) {
     throw new ApiError(
       "webhook_endpoint_limit",
@@ -91,7 +102,7 @@ export function toWebhook(row: EndpointRow) {
 export async function registerEndpoint(
   env: Env,
   db: Database,
-  businessId: string,
+  { businessId, actor }: { businessId: string; actor: Actor },
   { url, events, description }: { url: string; events: WebhookEventType[]; description?: string },
 ) {
   if (isLoopbackReceiver(new URL(url)) && !localReceiversAllowed(env)) {
@@ -120,7 +131,7 @@ export async function registerEndpoint(
     updatedAt: now,
     deletedAt: null,
   };
-  await insertEndpoint(db, row);
+  await insertEndpoint(db, row, actor);
   return { ...toWebhook(row), secret };
 }
 
@@ -132,8 +143,18 @@ export async function endpointPage(db: Database, businessId: string, page: PageR
 }
 
 /** Deletes the business's endpoint: deliveries to it stop at once. */
-export async function deleteEndpoint(db: Database, businessId: string, id: string): Promise<void> {
+export async function deleteEndpoint(db: Database, businessId: string, id: string, actor: Actor): Promise<void> {
   const row = await loadEndpoint(db, businessId, id);
   // Kept (soft-deleted) so its delivery history stays consistent; it is never delivered to again.
-  await db.update(webhookEndpoints).set({ deletedAt: new Date().toISOString() }).where(eq(webhookEndpoints.id, row.id));
+  const live = and(eq(webhookEndpoints.id, row.id), isNull(webhookEndpoints.deletedAt));
+  await db.batch([
+    db.update(webhookEndpoints).set({ deletedAt: new Date().toISOString() }).where(live),
+    recordIfChanged(db, {
+      businessId,
+      actor,
+      action: "webhook.deleted",
+      resource: { type: "webhook", id: row.id },
+      fields: ["deletedAt"],
+    }),
+  ]);
 }

@@ -55,6 +55,7 @@ describe("calendar migrations", () => {
       sql.exec("DROP TABLE holds");
       sql.exec("DROP TABLE claim_tasks");
       sql.exec("ALTER TABLE outbox DROP COLUMN queued_ms");
+      sql.exec("ALTER TABLE events DROP COLUMN audit");
       sql.exec("ALTER TABLE events DROP COLUMN mail");
       sql.exec("ALTER TABLE bookings ADD COLUMN start_ms INTEGER NOT NULL DEFAULT 0");
       sql.exec("UPDATE schema_version SET version = 2");
@@ -102,8 +103,10 @@ describe("calendar migrations", () => {
       const sql = state.storage.sql;
       const held = () => sql.exec<{ n: number }>("SELECT coalesce(sum(n), 0) AS n FROM seat_counts").one().n;
       const before = held();
+      // Back before limits, and before the events' audit column that followed them.
       undoLimits(sql);
-      sql.exec("UPDATE schema_version SET version = ?", serviceMigrations.length - 1);
+      sql.exec("ALTER TABLE events DROP COLUMN audit");
+      sql.exec("UPDATE schema_version SET version = ?", serviceMigrations.length - 2);
       state.storage.transactionSync(() => migrate(sql, serviceMigrations));
       return { before, after: held() };
     });

@@ -4,6 +4,8 @@
  * dropped once the queue has it. Whatever fails waits here for the next attempt.
  */
 
+import type { Actor } from "../../access/actor";
+import { auditOf, type ChangeOf } from "../../audit/booking-events";
 import type { BookingStatus } from "../../domain/booking";
 import { toBooking } from "../../domain/booking";
 import { type MailPlan, planFor } from "../../domain/message";
@@ -18,6 +20,9 @@ import type { StoredBooking } from "./persist";
 
 /** The booking an event row `e` is about: its data, or (a reminder) its data's booking. */
 const eventBookingId = "coalesce(json_extract(e.payload, '$.data.id'), json_extract(e.payload, '$.data.booking.id'))";
+
+const changed = (a: StoredBooking, b: StoredBooking, field: string) =>
+  (a as Record<string, unknown>)[field] !== (b as Record<string, unknown>)[field];
 
 /** Puts events that D1 has on the webhook queue; throws when the queue refuses them. */
 export type EventPublisher = (events: BookingEvent[]) => Promise<void>;
@@ -37,6 +42,7 @@ type EventRow = {
   created_at: string;
   attempts: number;
   mail: string | null;
+  audit: string | null;
 };
 
 const toEvent = (row: EventRow): BookingEvent => ({
@@ -46,6 +52,7 @@ const toEvent = (row: EventRow): BookingEvent => ({
   payload: row.payload,
   createdAt: row.created_at,
   mail: row.mail,
+  audit: row.audit,
 });
 
 /** A batch of events on its way to D1, as the write-behind carries it. */
@@ -66,18 +73,25 @@ export class EventRelay {
    * Records the webhook event of a change, inside the caller's transaction, with what it mails
    * the customer: `mail` when given (null: nothing, as for an import), else the default plan.
    */
-  raise(previous: BookingStatus | null, booking: StoredBooking, at: string, mail?: MailPlan | null): void {
+  raise(
+    previous: BookingStatus | null,
+    booking: StoredBooking,
+    at: string,
+    mail?: MailPlan | null,
+    change: ChangeOf = {},
+  ): void {
     this.record(
       booking.businessId,
       eventTypeFor(previous, booking.status),
       { ...toBooking(booking), version: booking.version },
       at,
       mail === undefined ? planFor(previous, booking) : mail,
+      auditOf(change, booking.id),
     );
   }
 
   /** Records `booking.rescheduled`: the moved booking with the time and provider it had before. */
-  raiseRescheduled(previous: StoredBooking, moved: StoredBooking, at: string): void {
+  raiseRescheduled(previous: StoredBooking, moved: StoredBooking, at: string, actor?: Actor): void {
     this.record(
       moved.businessId,
       "booking.rescheduled",
@@ -90,6 +104,10 @@ export class EventRelay {
       },
       at,
       { kind: "rescheduled" },
+      auditOf(
+        { actor, fields: ["startTime", "endTime", "providerId"].filter((f) => changed(previous, moved, f)) },
+        moved.id,
+      ),
     );
   }
 
@@ -109,15 +127,23 @@ export class EventRelay {
     this.record(businessId, "waitlist.offered", entry, at);
   }
 
-  private record(businessId: string, type: WebhookEventType, data: object, at: string, mail: MailPlan | null = null) {
+  private record(
+    businessId: string,
+    type: WebhookEventType,
+    data: object,
+    at: string,
+    mail: MailPlan | null = null,
+    audit: string | null = null,
+  ) {
     this.sql.exec(
-      "INSERT INTO events (id, business_id, type, payload, created_at, stage, attempts, next_attempt_ms, mail) VALUES (?, ?, ?, ?, ?, 'd1', 0, 0, ?)",
+      "INSERT INTO events (id, business_id, type, payload, created_at, stage, attempts, next_attempt_ms, mail, audit) VALUES (?, ?, ?, ?, ?, 'd1', 0, 0, ?, ?)",
       newId("event", Date.parse(at)),
       businessId,
       type,
       eventPayload(type, data, at),
       at,
       mail && JSON.stringify(mail),
+      audit,
     );
   }
 

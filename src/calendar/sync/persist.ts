@@ -4,6 +4,7 @@
  */
 import { and, eq, getTableColumns, isNull, sql } from "drizzle-orm";
 import type { SQLiteInsertValue } from "drizzle-orm/sqlite-core";
+import { auditWrite } from "../../audit/booking-events";
 import { createDb, type Database } from "../../db/client";
 import { bind, type PreparedRead, preparedOnce, readBatch } from "../../db/prepared";
 import { bookings, customers, holds } from "../../db/schema";
@@ -126,7 +127,7 @@ function valuesOf({ holdId: _holdId, ...record }: StoredBooking): Record<string,
 }
 
 /**
- * Persists bookings, their webhook events and their messages to customers in one D1 batch;
+ * Persists bookings, their webhook events, their audit records and their messages to customers in one D1 batch;
  * returns each booking's customer id as D1 resolved it, and the events that have at least one
  * delivery or message to send.
  */
@@ -143,9 +144,12 @@ export async function persistBookings(
     const values = valuesOf(record);
     return perRecord.map((query) => bind(query, values));
   });
-  // Each event's statements: the event, its deliveries and their count, its message, then what it sends (the last).
-  const perEvent: PreparedRead<unknown>[] = [...eventWrites(db), ...messageWrites(db)];
-  const eventParts = events.map((event) => perEvent.map((query) => bind(query, event)));
+  // Each event's statements: its audit record, the event, its deliveries and their count, its
+  // message, then what it sends (the last).
+  const perEvent: PreparedRead<unknown>[] = [auditWrite(db), ...eventWrites(db), ...messageWrites(db)];
+  const eventParts = events.map((event) =>
+    perEvent.map((query) => bind(query, { ...event, audit: event.audit ?? null })),
+  );
   const holdsEnded = records.flatMap((b) =>
     b.holdId ? [bind<unknown>(holdEnd(db), { holdId: b.holdId, endedAt: b.createdAt })] : [],
   );

@@ -1,4 +1,4 @@
-/** The businesses (tenants) and their API keys. */
+/** The businesses (tenants), their API keys, and the audit of every change to them. */
 
 import { type AnySQLiteColumn, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { BookingPageSettings, EmailSettings } from "../../domain/business.ts";
@@ -85,4 +85,33 @@ export const apiKeys = sqliteTable(
     revokedAt: text("revoked_at"),
   },
   (t) => [uniqueIndex("api_keys_hash_uq").on(t.keyHash), index("api_keys_business_idx").on(t.businessId)],
+);
+
+/**
+ * A change to a business's resources. Written in the same D1 batch as the change (or, for a
+ * calendar's change, the same write-behind batch as its booking row), so neither is ever kept
+ * without the other. `fields` lists names only: no customer's name, e-mail or phone is ever here.
+ */
+export const auditEvents = sqliteTable(
+  "audit_events",
+  {
+    /** `aud_…`: a ULID, so ids sort by when the change was made (newest first pages by it). */
+    id: text("id").primaryKey(),
+    businessId: businessIdColumn(),
+    at: text("at").notNull(),
+    actorType: text("actor_type", { enum: ["member", "apiKey", "customer", "system"] }).notNull(),
+    actorId: text("actor_id").notNull(),
+    /** `<resource>.<verb>`, e.g. `booking.cancelled`, `service.updated`, `apiKey.revoked`. */
+    action: text("action").notNull(),
+    resourceType: text("resource_type").notNull(),
+    resourceId: text("resource_id").notNull(),
+    /** JSON list of the names of the fields the change set. */
+    fields: text("fields", { mode: "json" }).notNull().$type<string[]>(),
+  },
+  (t) => [
+    index("audit_events_business_idx").on(t.businessId, t.id),
+    index("audit_events_resource_idx").on(t.businessId, t.resourceId, t.id),
+    index("audit_events_actor_idx").on(t.businessId, t.actorId, t.id),
+    index("audit_events_at_idx").on(t.at),
+  ],
 );

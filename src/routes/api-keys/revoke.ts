@@ -18,6 +18,6 @@ const route = createRoute({
 
 export const registerRevokeApiKey = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    await revokeKey(c.env, c.var.db, c.var.caller.businessId, c.req.valid("param").id);
+    await revokeKey(c.env, c.var.db, c.var.caller, c.req.valid("param").id);
     return c.body(null, 204);
   });

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { actorOf } from "../../access/actor";
 import { changeBookingStatus } from "../../bookings/change-status";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
@@ -37,6 +38,7 @@ export const registerCancelBooking = (app: OpenAPIHono<AppEnv>) =>
         status: "CANCELLED",
         cancellationReason: body.reason ?? null,
         idempotency: claim,
+        actor: actorOf(c.var.caller),
       });
       return { body: await withManageUrl(c.env, c.var.caller, booking), replayed };
     });

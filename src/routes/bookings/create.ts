@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { actorOf } from "../../access/actor";
 import { createBooking } from "../../bookings/create";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
@@ -31,7 +32,13 @@ export const registerCreateBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
     const outcome = await idempotent(c, body, 201, async (claim) => {
-      const { booking, replayed } = await createBooking(c.env, c.var.db, c.var.caller.businessId, body, claim);
+      const { booking, replayed } = await createBooking(
+        c.env,
+        c.var.db,
+        { businessId: c.var.caller.businessId, actor: actorOf(c.var.caller) },
+        body,
+        claim,
+      );
       return {
         body: await withManageUrl(c.env, c.var.caller, booking),
         location: `/api/v1/bookings/${booking.id}`,

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { actorOf } from "../../access/actor";
 import { rescheduleBooking } from "../../bookings/reschedule";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
@@ -57,7 +58,11 @@ export const registerRescheduleBooking = (app: OpenAPIHono<AppEnv>) =>
     const expectedVersions = ifMatchVersions(c);
     const { businessId } = c.var.caller;
     const outcome = await idempotent(c, body, 200, async (claim) => {
-      const moved = await rescheduleBooking(c.env, c.var.db, businessId, id, body, { expectedVersions, claim });
+      const moved = await rescheduleBooking(c.env, c.var.db, businessId, id, body, {
+        expectedVersions,
+        claim,
+        actor: actorOf(c.var.caller),
+      });
       return {
         body: await withManageUrl(c.env, c.var.caller, moved.booking),
         replayed: moved.replayed,

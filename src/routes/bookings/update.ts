@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { actorOf } from "../../access/actor";
 import { changeBookingStatus } from "../../bookings/change-status";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
@@ -62,6 +63,7 @@ export const registerUpdateBooking = (app: OpenAPIHono<AppEnv>) =>
       notes,
       cancellationReason,
       expectedVersions,
+      actor: actorOf(c.var.caller),
     });
     c.header("ETag", etagOf(version));
     return c.json(await withManageUrl(c.env, c.var.caller, booking), 200);

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { actorOf } from "../../access/actor";
 import { editBusiness, toBusiness } from "../../business/records";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
@@ -29,7 +30,14 @@ const route = createRoute({
 export const registerUpdateBusiness = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const changes = c.req.valid("json");
-    const row = await editBusiness(c.env, c.var.db, c.var.caller.businessId, changes, ifMatchTags(c));
+    const row = await editBusiness(
+      c.env,
+      c.var.db,
+      c.var.caller.businessId,
+      changes,
+      ifMatchTags(c),
+      actorOf(c.var.caller),
+    );
     // Callers carry the business's name: the next request of each of its keys reads it anew.
     if (changes.name !== undefined) forgetCallersOf(c.var.caller.businessId);
     c.header("ETag", etagOf(row.version));

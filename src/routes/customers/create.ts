@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { actorOf } from "../../access/actor";
 import { addCustomer } from "../../customers/records";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
@@ -23,7 +24,7 @@ const route = createRoute({
 
 export const registerCreateCustomer = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const customer = await addCustomer(c.var.db, c.var.caller.businessId, c.req.valid("json"));
+    const customer = await addCustomer(c.var.db, c.var.caller.businessId, c.req.valid("json"), actorOf(c.var.caller));
     c.header("Location", `/api/v1/customers/${customer.id}`);
     return c.json(customer, 201);
   });

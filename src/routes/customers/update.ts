@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { actorOf } from "../../access/actor";
 import { editCustomer } from "../../customers/edit";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
@@ -28,7 +29,15 @@ export const registerUpdateCustomer = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const { businessId } = c.var.caller;
-    const customer = await editCustomer(c.env, c.var.db, businessId, id, c.req.valid("json"), ifMatchTags(c));
+    const customer = await editCustomer(
+      c.env,
+      c.var.db,
+      businessId,
+      id,
+      c.req.valid("json"),
+      ifMatchTags(c),
+      actorOf(c.var.caller),
+    );
     c.header("ETag", etagOf(customer.updatedAt));
     return c.json(customer, 200);
   });

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { actorOf } from "../../access/actor";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
@@ -38,7 +39,7 @@ const route = createRoute({
 /** `POST /manage-links/rotate`. */
 export const registerRotateManageLinks = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const version = await rotateLinkKey(c.var.db, c.var.caller.businessId);
+    const version = await rotateLinkKey(c.var.db, c.var.caller.businessId, actorOf(c.var.caller));
     forgetCallersOf(c.var.caller.businessId);
     return c.json({ version }, 200);
   });

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { actorOf } from "../../access/actor";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { etagOf } from "../../lib/etag";
@@ -23,7 +24,13 @@ const route = createRoute({
 
 export const registerCreateProvider = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const { provider, version } = await addProvider(c.env, c.var.db, c.var.caller.businessId, c.req.valid("json"));
+    const { provider, version } = await addProvider(
+      c.env,
+      c.var.db,
+      c.var.caller.businessId,
+      c.req.valid("json"),
+      actorOf(c.var.caller),
+    );
     c.header("Location", `/api/v1/providers/${provider.id}`);
     c.header("ETag", etagOf(version));
     return c.json(provider, 201);

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { actorOf } from "../../access/actor";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { etagOf } from "../../lib/etag";
@@ -24,7 +25,13 @@ const route = createRoute({
 
 export const registerCreateResource = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const { resource, version } = await addResource(c.env, c.var.db, c.var.caller.businessId, c.req.valid("json"));
+    const { resource, version } = await addResource(
+      c.env,
+      c.var.db,
+      c.var.caller.businessId,
+      c.req.valid("json"),
+      actorOf(c.var.caller),
+    );
     c.header("Location", `/api/v1/resources/${resource.id}`);
     c.header("ETag", etagOf(version));
     return c.json(resource, 201);

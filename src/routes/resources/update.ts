@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { actorOf } from "../../access/actor";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { etagOf, ifMatchTags } from "../../lib/etag";
@@ -35,6 +36,7 @@ export const registerUpdateResource = (app: OpenAPIHono<AppEnv>) =>
       id,
       c.req.valid("json"),
       ifMatchTags(c),
+      actorOf(c.var.caller),
     );
     c.header("ETag", etagOf(version));
     return c.json(resource, 200);

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { actorOf } from "../../access/actor";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
@@ -30,10 +31,17 @@ export const registerCancelSeries = (app: OpenAPIHono<AppEnv>) =>
     const body = c.req.valid("json");
     const outcome = await idempotent(c, body, 200, async () => {
       const from = body.from ? Date.parse(body.from) : Date.now();
-      const found = await cancelSeries(c.env, c.var.db, c.var.caller.businessId, id, {
-        from,
-        reason: body.reason ?? null,
-      });
+      const found = await cancelSeries(
+        c.env,
+        c.var.db,
+        c.var.caller.businessId,
+        id,
+        {
+          from,
+          reason: body.reason ?? null,
+        },
+        actorOf(c.var.caller),
+      );
       return { body: await presentSeries(c.env, c.var.caller, found) };
     });
     outcomeHeaders(c, outcome);

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { actorOf } from "../../access/actor";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
@@ -23,7 +24,7 @@ const route = createRoute({
 
 export const registerCreateService = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const service = await addService(c.var.db, c.var.caller.businessId, c.req.valid("json"));
+    const service = await addService(c.var.db, c.var.caller.businessId, c.req.valid("json"), actorOf(c.var.caller));
     c.header("Location", `/api/v1/services/${service.id}`);
     return c.json(service, 201);
   });

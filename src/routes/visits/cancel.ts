@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { actorOf } from "../../access/actor";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
@@ -29,7 +30,14 @@ export const registerCancelAppointment = (app: OpenAPIHono<AppEnv>) =>
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
     const outcome = await idempotent(c, body, 200, async () => {
-      const visit = await cancelVisit(c.env, c.var.db, c.var.caller.businessId, id, body.reason ?? null);
+      const visit = await cancelVisit(
+        c.env,
+        c.var.db,
+        c.var.caller.businessId,
+        id,
+        body.reason ?? null,
+        actorOf(c.var.caller),
+      );
       return { body: await presentVisit(c.env, c.var.caller, visit) };
     });
     outcomeHeaders(c, outcome);

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { actorOf } from "../../access/actor";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { idempotent, outcomeHeaders } from "../../lib/idempotency";
@@ -30,7 +31,14 @@ export const registerCreateAppointment = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
     const outcome = await idempotent(c, body, 201, async (claim) => {
-      const { visit, replayed } = await createVisit(c.env, c.var.db, c.var.caller.businessId, body, claim);
+      const { visit, replayed } = await createVisit(
+        c.env,
+        c.var.db,
+        c.var.caller.businessId,
+        body,
+        claim,
+        actorOf(c.var.caller),
+      );
       return {
         body: await presentVisit(c.env, c.var.caller, visit),
         location: `/api/v1/appointments/${visit.id}`,

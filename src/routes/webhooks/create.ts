@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { actorOf } from "../../access/actor";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
@@ -22,7 +23,12 @@ const route = createRoute({
 
 export const registerCreateWebhook = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const webhook = await registerEndpoint(c.env, c.var.db, c.var.caller.businessId, c.req.valid("json"));
+    const webhook = await registerEndpoint(
+      c.env,
+      c.var.db,
+      { businessId: c.var.caller.businessId, actor: actorOf(c.var.caller) },
+      c.req.valid("json"),
+    );
     c.header("Location", `/api/v1/webhooks/${webhook.id}`);
     return c.json(webhook, 201);
   });

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { actorOf } from "../../access/actor";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { deleteEndpoint } from "../../webhooks/endpoints";
@@ -17,6 +18,6 @@ const route = createRoute({
 
 export const registerDeleteWebhook = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    await deleteEndpoint(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
+    await deleteEndpoint(c.var.db, c.var.caller.businessId, c.req.valid("param").id, actorOf(c.var.caller));
     return c.body(null, 204);
   });

@@ -160,13 +160,13 @@ function commitVisit(flow: VisitFlow, now: number): VisitResult {
   // One confirmation lists the whole visit (or series): it rides on the first segment's event.
   const mail = confirmationOf(command.appointmentId, records);
   for (const [i, record] of records.entries()) {
-    const { service } = command.segments[i] as VisitSegment;
+    const base = { service: (command.segments[i] as VisitSegment).service, actor: command.actor };
     if (isLocal(command, i)) {
-      commitBooking(tables, tables.reservations.load(record.id), { service, ...(i === 0 ? { mail } : {}) }, now);
+      commitBooking(tables, tables.reservations.load(record.id), { ...base, ...(i === 0 ? { mail } : {}) }, now);
       continue;
     }
     const ref: ClaimRef = { calendar: "service", id: record.serviceId, claimId: record.id };
-    tables.tasks.owe(record.businessId, ref, { claimId: record.id, reminders: service.reminders ?? [] }, now);
+    tables.tasks.owe(record.businessId, ref, { claimId: record.id, reminders: base.service.reminders ?? [] }, now);
   }
   const bookings = records.map(toBooking);
   tables.visits.remember(command.appointmentId, bookings, now);

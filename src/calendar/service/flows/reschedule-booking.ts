@@ -219,7 +219,7 @@ function commitMove(
     now,
   );
   tables.outbox.enqueue(moved.id, moved.version, now);
-  tables.events.raiseRescheduled(current, moved, moved.updatedAt);
+  tables.events.raiseRescheduled(current, moved, moved.updatedAt, command.actor);
   tables.reminders.plan(moved, command.service.reminders ?? [], now);
   tables.idempotency.remember(command.idempotency, moved.id, now);
   return { ok: true, booking: toBooking(moved), version: moved.version, replayed: false };

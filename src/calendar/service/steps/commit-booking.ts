@@ -4,6 +4,7 @@
  * and its idempotency record, in the caller's transaction. A feature that needs more calendars
  * adds a claim before the commit, not a copy of it.
  */
+import type { Actor } from "../../../access/actor";
 import { type BookingRecord, toBooking } from "../../../domain/booking";
 import type { MailPlan } from "../../../domain/message";
 import { newId } from "../../../lib/ids";
@@ -80,11 +81,18 @@ export function commitBooking(
     service,
     imported,
     mail,
-  }: { idempotency?: IdempotencyKey; imported?: boolean; service: { reminders?: number[] }; mail?: MailPlan },
+    actor,
+  }: {
+    idempotency?: IdempotencyKey;
+    imported?: boolean;
+    service: { reminders?: number[] };
+    mail?: MailPlan;
+    actor?: Actor;
+  },
   now: number,
 ): CalendarResult {
   tables.outbox.enqueue(record.id, record.version, now);
-  tables.events.raise(null, record, record.createdAt, imported ? null : mail);
+  tables.events.raise(null, record, record.createdAt, imported ? null : mail, { actor });
   tables.reminders.plan(record, service.reminders ?? [], now);
   tables.idempotency.remember(idempotency, record.id, now);
   return { ok: true, booking: toBooking(record), version: record.version, replayed: false };

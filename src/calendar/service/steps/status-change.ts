@@ -8,6 +8,13 @@ import type { CalendarResult, StatusChangeCommand } from "../../types";
 import { priorAnswer } from "../tables/idempotency-records";
 import type { CalendarTables } from "../tables/tables";
 
+/** The names of the fields a change sets, for the audit. */
+const fieldsSet = ({ status, notes }: StatusChangeCommand) => [
+  ...(status === undefined ? [] : ["status"]),
+  ...(status === "CANCELLED" ? ["cancelledAt", "cancellationReason"] : []),
+  ...(notes === undefined ? [] : ["notes"]),
+];
+
 /** Applies `command` to its booking, or says why not. */
 export function changeStatus(tables: CalendarTables, command: StatusChangeCommand, now: number): CalendarResult {
   const current = tables.reservations.find(command.bookingId);
@@ -67,6 +74,6 @@ export function changeStatus(tables: CalendarTables, command: StatusChangeComman
   }
   tables.idempotency.remember(command.idempotency, next.id, now);
   tables.outbox.enqueue(next.id, next.version, now);
-  tables.events.raise(current.status, next, at);
+  tables.events.raise(current.status, next, at, undefined, { actor: command.actor, fields: fieldsSet(command) });
   return { ok: true, booking: toBooking(next), version: next.version, replayed: false };
 }

@@ -133,4 +133,6 @@ export const serviceMigrations: string[] = [
   "ALTER TABLE events ADD COLUMN mail TEXT;",
   // Booking limits and balanced assignment (limit-counts.ts): see limitMigration.
   limitMigration,
+  // Who made an event's change and the fields it set (src/audit/booking-events.ts), JSON; null: the system.
+  "ALTER TABLE events ADD COLUMN audit TEXT;",
 ];

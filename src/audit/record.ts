@@ -1,0 +1,70 @@
+/**
+ * Audit records, written as statements of the change's own D1 batch: a change and its record
+ * commit together or not at all. A change that may find nothing to do (a bound reached, a row
+ * already gone) is followed by `recordIfChanged`, which writes only when the statement before it
+ * in the batch changed a row.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import type { Actor } from "../access/actor";
+import type { Database } from "../db/client";
+import { auditEvents, businesses } from "../db/schema";
+import { newId } from "../lib/ids";
+
+/** A change as the audit records it; `fields` are names, never values. */
+export type AuditEntry = {
+  businessId: string;
+  actor: Actor;
+  /** `<resource>.<verb>`: `service.updated`, `booking.cancelled`, … */
+  action: string;
+  resource: { type: string; id: string };
+  fields?: string[];
+};
+
+/** The stored row of an entry, made now. */
+export function auditRow(entry: AuditEntry, now = Date.now()): typeof auditEvents.$inferInsert {
+  return {
+    id: newId("audit", now),
+    businessId: entry.businessId,
+    at: new Date(now).toISOString(),
+    actorType: entry.actor.type,
+    actorId: entry.actor.id,
+    action: entry.action,
+    resourceType: entry.resource.type,
+    resourceId: entry.resource.id,
+    fields: [...new Set(entry.fields ?? [])].sort(),
+  };
+}
+
+/** The names of the fields a change sets: its keys with a value (null included: a field cleared). */
+export const fieldsOf = (changes: object): string[] =>
+  Object.entries(changes)
+    .filter(([, value]) => value !== undefined)
+    .map(([name]) => name);
+
+/** The insert of an entry's record, to run in the change's batch. */
+export const recordQuery = (db: Database, entry: AuditEntry) => db.insert(auditEvents).values(auditRow(entry));
+
+/**
+ * The insert of an entry's record that writes only when the batch's statement just before it
+ * changed a row (SQLite's `changes()`), so a refused or idle change leaves no record.
+ */
+export function recordIfChanged(db: Database, entry: AuditEntry) {
+  const row = auditRow(entry);
+  const value = <T>(v: T) => sql`${v}`;
+  return db.insert(auditEvents).select(
+    db
+      .select({
+        id: value(row.id).as("id"),
+        businessId: businesses.id,
+        at: value(row.at).as("at"),
+        actorType: value(row.actorType).as("actor_type"),
+        actorId: value(row.actorId).as("actor_id"),
+        action: value(row.action).as("action"),
+        resourceType: value(row.resourceType).as("resource_type"),
+        resourceId: value(row.resourceId).as("resource_id"),
+        fields: value(JSON.stringify(row.fields)).as("fields"),
+      })
+      .from(businesses)
+      .where(and(eq(businesses.id, row.businessId), sql`changes() > 0`)),
+  );
+}
