@@ -33,6 +33,7 @@ import { feedsApp } from "./routes/feeds";
 import { registerHealth } from "./routes/health";
 import { holdsApp } from "./routes/holds";
 import { manageApp, manageLinksApp } from "./routes/manage-links";
+import { membersApp } from "./routes/members";
 import { registerOpenApiDocument } from "./routes/openapi";
 import { registerProblems } from "./routes/problems";
 import { providersApp } from "./routes/providers";
@@ -63,6 +64,7 @@ const keyedApps = {
   "/holds": holdsApp,
   "/manage-links": manageLinksApp,
   "/api-keys": apiKeysApp,
+  "/members": membersApp,
 };
 
 /** The shard of a booking page's business, by the slug in its address. */

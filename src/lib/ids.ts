@@ -19,6 +19,7 @@ export const idPrefixes = {
   series: "ser",
   waitlist: "wtl",
   calendar: "cal",
+  member: "mbr",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;
