@@ -21,6 +21,7 @@ import { requestLog } from "./middleware/request-log";
 import { requireScope } from "./middleware/scope";
 import { corsFromEnv, securityHeaders } from "./middleware/security";
 import { onShardOf } from "./middleware/tenant";
+import { officeApp } from "./office";
 import { pagesApp } from "./pages";
 import { isForm } from "./pages/manage/negotiate";
 import { shardOfPage } from "./public/business";
@@ -143,6 +144,8 @@ export function createApp() {
   app.use("/book/:slug", onShardOf(pageShard));
   app.use("/book/:slug/*", onShardOf(pageShard));
   app.route("/book", pagesApp);
+  // The office (HTML): members sign in; members live in the directory, so no shard is entered here.
+  app.route("/office", officeApp);
   app.notFound((c) =>
     problemResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`)),
   );

@@ -6,6 +6,7 @@ export const problemTypes = {
   malformed_json: { status: 400, title: "Malformed JSON" },
   unauthorized: { status: 401, title: "Unauthorized" },
   insufficient_scope: { status: 403, title: "Insufficient scope" },
+  cross_site: { status: 403, title: "Cross-site request" },
   not_found: { status: 404, title: "Not found" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
   slot_unavailable: { status: 409, title: "Slot unavailable" },
