@@ -41,11 +41,12 @@ export const asMember = (
     }),
   );
 
-/** Asks for a sign-in link to `email` and answers the token of the `nth` e-mail that reaches it. */
-export async function linkFor(email: string, nth = 1): Promise<string> {
+/** Asks for a sign-in link to `email` and answers the token of the e-mail this request brings. */
+export async function linkFor(email: string): Promise<string> {
+  const before = sentTo(email).length;
   const res = await office("POST", "/office/sign-in", { form: { email } });
   expect(res.status).toBe(200);
-  const mail = await eventually(async () => sentTo(email)[nth - 1], `sign-in e-mail ${nth} to ${email}`);
+  const mail = await eventually(async () => sentTo(email)[before], `sign-in e-mail ${before + 1} to ${email}`);
   const token = /token=([^\s]+)/.exec(String(mail.message.text))?.[1];
   expect(token).toBeDefined();
   return token as string;

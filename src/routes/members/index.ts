@@ -5,6 +5,7 @@ import { registerCreateMember } from "./create";
 import { registerDeleteMember } from "./delete";
 import { registerGetMember } from "./get";
 import { registerListMembers } from "./list";
+import { registerRevokeMemberSessions } from "./revoke-sessions";
 import { registerUpdateMember } from "./update";
 
 /** `/members`: the people who sign in for the business (docs/members.md). */
@@ -14,3 +15,4 @@ registerCreateMember(membersApp);
 registerGetMember(membersApp);
 registerUpdateMember(membersApp);
 registerDeleteMember(membersApp);
+registerRevokeMemberSessions(membersApp);
