@@ -1,15 +1,15 @@
 /**
- * Sign-in links (docs/members.md, "Signing in"): `{id}.{signature}`, the signature an HMAC-SHA256
- * of the row's id under a key derived from the Worker secret `MANAGE_LINK_SECRET`. D1 holds the id
- * only, never the link: a copy of the database forges none. A link is good once, for 15 minutes.
+ * Sign-in links (docs/members.md, "Signing in"): a token of sign-in-token.ts names its row. D1
+ * holds the id only, never the link: a copy of the database forges none. A link is good once, for 15 minutes.
  * Every request for one is a row (an unknown address too, with no member), so the bounds per
  * address and per client count both alike, and each row is written by one statement that checks
  * both bounds.
  */
 import { and, count, eq, gt, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { members, signInLinks } from "../db/schema";
-import { base64url, sha256Hex } from "../lib/crypto";
+import { sha256Hex } from "../lib/crypto";
 import { membersDb } from "./members";
+import { newSignInLinkId, signInToken, signInTokenPattern } from "./sign-in-token";
 
 /** How long a link is good for. */
 export const LINK_TTL_MS = 15 * 60_000;
@@ -20,28 +20,12 @@ export const PER_CLIENT = 30;
 /** Memberships one address gets links for at once (one per business it is a member of). */
 const MAX_MEMBERSHIPS = 5;
 
-const encoder = new TextEncoder();
-const hmac = { name: "HMAC", hash: "SHA-256" } as const;
-const tokenPattern = /^(sil_[0-9a-f]{32})\.([A-Za-z0-9_-]{43})$/;
-
-async function linkKey(secret: string): Promise<CryptoKey> {
-  const root = await crypto.subtle.importKey("raw", encoder.encode(secret), hmac, false, ["sign"]);
-  const raw = await crypto.subtle.sign("HMAC", root, encoder.encode("sign-in-link-key"));
-  return crypto.subtle.importKey("raw", raw, hmac, false, ["sign", "verify"]);
-}
-
-/** The link's token for the row `id` (what the e-mail carries). */
-export async function signInToken(env: Env, id: string): Promise<string> {
-  const signature = await crypto.subtle.sign("HMAC", await linkKey(env.MANAGE_LINK_SECRET ?? ""), encoder.encode(id));
-  return `${id}.${base64url(new Uint8Array(signature))}`;
-}
-
 /** The row id a well-formed, well-signed token names; undefined for anything else. */
 async function verifiedId(env: Env, token: string): Promise<string | undefined> {
-  const match = tokenPattern.exec(token);
+  const match = signInTokenPattern.exec(token);
   if (!match || !env.MANAGE_LINK_SECRET) return undefined;
   const [, id, signature] = match as unknown as [string, string, string];
-  return (await signInToken(env, id)) === `${id}.${signature}` ? id : undefined;
+  return (await signInToken(env.MANAGE_LINK_SECRET, id)) === `${id}.${signature}` ? id : undefined;
 }
 
 /**
@@ -66,7 +50,7 @@ export async function requestSignIn(env: Env, email: string, client: string, now
       .from(signInLinks)
       .where(and(eq(column, hash), gt(signInLinks.createdAt, since)))})`;
   const rows = (found.length ? found.map((m) => m.id) : [null]).map((memberId) => ({
-    id: `sil_${[...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("")}`,
+    id: newSignInLinkId(),
     memberId,
   }));
   const value = <T>(v: T) => sql`${v}`;

@@ -8,7 +8,7 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import { businesses, members, signInLinks } from "../db/schema";
 import type { Mailer } from "../messages/mailer";
 import { membersDb } from "./members";
-import { signInToken } from "./sign-in-links";
+import { signInToken } from "./sign-in-token";
 
 /** Sends the link `id`; answers whether it is worth another try (the service failed). */
 export async function sendSignInMail(env: Env, mailer: Mailer, id: string, now = Date.now()): Promise<boolean> {
@@ -21,8 +21,8 @@ export async function sendSignInMail(env: Env, mailer: Mailer, id: string, now =
       and(eq(signInLinks.id, id), isNull(signInLinks.usedAt), gt(signInLinks.expiresAt, new Date(now).toISOString())),
     )
     .limit(1);
-  if (!row || !env.EMAIL_FROM || !env.PUBLIC_URL) return false;
-  const link = `${env.PUBLIC_URL}/office/sign-in/link?token=${await signInToken(env, id)}`;
+  if (!row || !env.EMAIL_FROM || !env.PUBLIC_URL || !env.MANAGE_LINK_SECRET) return false;
+  const link = `${env.PUBLIC_URL}/office/sign-in/link?token=${await signInToken(env.MANAGE_LINK_SECRET, id)}`;
   try {
     await mailer({
       from: { email: env.EMAIL_FROM, name: row.business },
