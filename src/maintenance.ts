@@ -1,4 +1,5 @@
 import { lt } from "drizzle-orm";
+import { pruneSignIns } from "./access/member-sessions";
 import { everyService, reconcile, reconcileClaimed, serviceCalendarOf } from "./calendar";
 import { createDb } from "./db/client";
 import { idempotencyKeys } from "./db/schema";
@@ -8,6 +9,9 @@ import { pruneWebhookHistory } from "./webhooks/prune";
 
 /** The nightly cron: the pass below over every shard, each with its tenants' calendars. */
 export async function nightly(env: Env): Promise<void> {
+  // The directory's own: members' sign-in links and sessions that no longer count.
+  const signIns = await pruneSignIns(env);
+  console.log(JSON.stringify({ level: "info", msg: "pruned sign-ins", ...signIns }));
   await onEveryShard(env, (tenant, shard) => nightlyOf(tenant, shard));
 }
 
