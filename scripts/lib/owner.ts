@@ -22,24 +22,36 @@ function secretOf(remote: boolean, persistTo: string | undefined): string | unde
   return /^MANAGE_LINK_SECRET=(.+)$/m.exec(file)?.[1]?.trim();
 }
 
-/** The owner's rows as SQL, and their sign-in link (or why there is none). */
+/**
+ * A sign-in link for the member: its row as SQL (for the directory) and its address, or no
+ * address when this machine does not know the secret or the origin. Local origins default to
+ * `http://localhost:8787`, where passkeys and the `session` cookie work.
+ */
+export async function signInLinkSql(
+  memberId: string,
+  email: string,
+  target: { remote: boolean; persistTo?: string | undefined },
+  origin = process.env.PUBLIC_URL || (target.remote ? "" : "http://localhost:8787"),
+) {
+  const now = Date.now();
+  const linkId = newSignInLinkId();
+  const row = sql`INSERT INTO sign_in_links (id, member_id, email_hash, client_hash, created_at, expires_at, used_at) VALUES (${linkId}, ${memberId}, ${await sha256Hex(email.toLowerCase())}, ${await sha256Hex("local-cli")}, ${new Date(now).toISOString()}, ${new Date(now + LINK_TTL_MS).toISOString()}, NULL);`;
+  const secret = secretOf(target.remote, target.persistTo);
+  const link =
+    secret && origin ? `${origin}/office/sign-in/link?token=${await signInToken(secret, linkId)}` : undefined;
+  return { row, link, signInPage: `${origin || "https://<your host>"}/office/sign-in` };
+}
+
+/** The first owner's rows as SQL (an invited owner and their link), and their sign-in link. */
 export async function ownerSql(
   businessId: string,
   email: string,
   target: { remote: boolean; persistTo?: string | undefined },
 ) {
-  const now = Date.now();
-  const at = new Date(now).toISOString();
-  const memberId = newId("member", now);
-  const linkId = newSignInLinkId();
+  const at = new Date().toISOString();
+  const memberId = newId("member");
   const address = email.toLowerCase();
-  const rows = [
-    sql`INSERT INTO members (id, business_id, email, name, role, provider_id, status, version, created_at, updated_at, last_sign_in_at) VALUES (${memberId}, ${businessId}, ${address}, ${address.split("@")[0] ?? address}, 'owner', NULL, 'invited', 1, ${at}, ${at}, NULL);`,
-    sql`INSERT INTO sign_in_links (id, member_id, email_hash, client_hash, created_at, expires_at, used_at) VALUES (${linkId}, ${memberId}, ${await sha256Hex(address)}, ${await sha256Hex("account:create")}, ${at}, ${new Date(now + LINK_TTL_MS).toISOString()}, NULL);`,
-  ].join("\n");
-  const secret = secretOf(target.remote, target.persistTo);
-  const origin = process.env.PUBLIC_URL || (target.remote ? "" : "http://localhost:8787");
-  const link =
-    secret && origin ? `${origin}/office/sign-in/link?token=${await signInToken(secret, linkId)}` : undefined;
-  return { memberId, rows, link, signInPage: `${origin || "https://<your host>"}/office/sign-in` };
+  const member = sql`INSERT INTO members (id, business_id, email, name, role, provider_id, status, version, created_at, updated_at, last_sign_in_at) VALUES (${memberId}, ${businessId}, ${address}, ${address.split("@")[0] ?? address}, 'owner', NULL, 'invited', 1, ${at}, ${at}, NULL);`;
+  const { row, link, signInPage } = await signInLinkSql(memberId, address, target);
+  return { memberId, rows: `${member}\n${row}`, link, signInPage };
 }
