@@ -1,7 +1,7 @@
 /** Signing in by e-mail link at /office/sign-in, sessions, and the attacks on them. */
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { members, signInLinks } from "../../src/db/schema";
+import { memberSessions, members, signInLinks } from "../../src/db/schema";
 import { memberOf } from "../support/access";
 import { api, createAccount, directoryDb, json } from "../support/api";
 import { asMember, cookieOf, linkFor, office, signIn } from "../support/members";
@@ -56,6 +56,48 @@ describe("signing in", () => {
     const cookie = await signIn(email);
     expect((await office("POST", "/office/sign-out", { cookie })).status).toBe(303);
     expect((await asMember("GET", "/members", cookie)).status).toBe(401);
+  });
+});
+
+describe("session lifetime", () => {
+  it("a session idle for 12 hours is over, and so is one past 30 days however recently used", async () => {
+    const { apiKey } = await createAccount();
+    const email = unique("aging");
+    const member = await memberOf(apiKey, { role: "owner", email });
+    const idle = await signIn(email);
+    const old = await signIn(email);
+    const [first, second] = await directoryDb()
+      .select()
+      .from(memberSessions)
+      .where(eq(memberSessions.memberId, member.id))
+      .orderBy(memberSessions.createdAt);
+    const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
+    await directoryDb()
+      .update(memberSessions)
+      .set({ lastSeenAt: hoursAgo(11.9) })
+      .where(eq(memberSessions.id, first?.id ?? ""));
+    expect((await asMember("GET", "/members", idle)).status).toBe(200);
+    await directoryDb()
+      .update(memberSessions)
+      .set({ lastSeenAt: hoursAgo(12.1) })
+      .where(eq(memberSessions.id, first?.id ?? ""));
+    expect((await asMember("GET", "/members", idle)).status).toBe(401);
+    await directoryDb()
+      .update(memberSessions)
+      .set({ expiresAt: hoursAgo(0.01) })
+      .where(eq(memberSessions.id, second?.id ?? ""));
+    expect((await asMember("GET", "/members", old)).status).toBe(401);
+  });
+
+  it("a new role applies from the member's next request", async () => {
+    const { apiKey } = await createAccount();
+    await memberOf(apiKey, { role: "owner" }, true);
+    const email = unique("promoted");
+    const member = await memberOf(apiKey, { role: "frontdesk", email });
+    const cookie = await signIn(email);
+    expect((await asMember("GET", "/members", cookie)).status).toBe(403);
+    await api("PATCH", `/members/${member.id}`, { key: apiKey, body: { role: "owner" } });
+    expect((await asMember("GET", "/members", cookie)).status).toBe(200);
   });
 });
 
