@@ -8,18 +8,20 @@ const role = z.enum(["owner", "frontdesk", "staff"]).openapi({
     "`owner`: everything. `frontdesk`: bookings and customers (not erasure), reading the catalog. `staff`: their own provider's bookings and those bookings' customers.",
 });
 const providerId = z.string().max(40).openapi({
-  description: "The provider a staff member is (one of the business's); only for `staff`.",
-  example: "prv_01jd3k5v7q8r9s0t1u2v3w4x5y",
+  description: "The provider a staff member is (one of the business's, such as `prv_01jd…`); only for `staff`.",
 });
 
 export const CreateMemberSchema = z
   .strictObject({
-    email: customerEmail.openapi({ description: "Where their sign-in links go; one member per address." }),
+    email: customerEmail.openapi({
+      description: "Where their sign-in links go; one member per address.",
+      example: "grace@example.com",
+    }),
     name: headerName(200).openapi({ example: "Grace Hopper" }),
-    role,
+    role: role.openapi({ example: "frontdesk" }),
     providerId: providerId.nullable().optional(),
   })
-  .openapi("CreateMember");
+  .openapi("CreateMember", { example: { email: "front.desk@example.com", name: "Front Desk", role: "frontdesk" } });
 
 export const UpdateMemberSchema = z
   .strictObject({
