@@ -1,7 +1,7 @@
 /**
  * Business accounts and API keys, against local D1 (default) or remote D1 (`--remote`).
  *
- *   npm run --silent account:create -- --name "Acme" [--mode live|test] [--json] [--persist-to DIR | --remote]
+ *   npm run --silent account:create -- --name "Acme" [--owner-email EMAIL] [--mode live|test] [--json] [--persist-to DIR | --remote]
  *   npm run --silent account:key -- issue  --business biz_… [--mode live|test] [--json] [--persist-to DIR | --remote]
  *   npm run --silent account:key -- revoke (--key bk_… | --key-id key_…) [--json] [--persist-to DIR | --remote]
  *   npm run --silent account:key -- list   --business biz_… [--json] [--persist-to DIR | --remote]
@@ -29,6 +29,7 @@ import {
   sha256Hex,
 } from "./lib/accounts.ts";
 import { asUsageError, CommandError, info, out, runMain, UsageError } from "./lib/cli.ts";
+import { ownerSql } from "./lib/owner.ts";
 import {
   applyMigrations,
   type D1Target,
@@ -40,7 +41,7 @@ import {
 } from "./lib/wrangler.ts";
 
 const usage = `Usage:
-  npm run --silent account:create -- --name NAME [--mode live|test] [--json] [--persist-to DIR | --remote]
+  npm run --silent account:create -- --name NAME [--owner-email EMAIL] [--mode live|test] [--json] [--persist-to DIR | --remote]
   npm run --silent account:key -- issue  --business biz_… [--scopes S,S…] [--name NAME] [--mode live|test] [--json] [--persist-to DIR | --remote]
   npm run --silent account:key -- revoke (--key bk_… | --key-id key_…) [--json] [--persist-to DIR | --remote]
   npm run --silent account:key -- list   --business biz_… [--json] [--persist-to DIR | --remote]
@@ -58,7 +59,7 @@ const commonOptions = {
 } as const;
 
 const commands = {
-  create: { ...commonOptions, name: { type: "string" }, mode: { type: "string" } },
+  create: { ...commonOptions, name: { type: "string" }, mode: { type: "string" }, "owner-email": { type: "string" } },
   issue: {
     ...commonOptions,
     business: { type: "string" },
@@ -125,6 +126,10 @@ async function create(args: string[]): Promise<void> {
   if (name.length > 200) throw new UsageError("--name must be at most 200 characters.");
   const mode = modeOf(values.mode);
   const target = targetOf(values);
+  const ownerEmail = values["owner-email"]?.trim();
+  if (ownerEmail !== undefined && !/^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/.test(ownerEmail)) {
+    throw new UsageError("--owner-email needs an e-mail address such as owner@example.com.");
+  }
 
   await prepare(target);
   const account = await newAccount(name, mode);
@@ -136,13 +141,19 @@ async function create(args: string[]): Promise<void> {
   const rows = `${insertBusinessSql(business)}\n${insertApiKeySql(account.apiKey)}`;
   await executeSql(target, rows, `DB_${shard}`);
   await executeSql(target, rows);
+  // Members live in the directory only (docs/members.md).
+  const owner = ownerEmail ? await ownerSql(account.business.id, ownerEmail, target) : undefined;
+  if (owner) await executeSql(target, owner.rows);
 
   if (values.json) {
-    out(JSON.stringify({ businessId: account.business.id, apiKey: account.plaintextKey, shard }));
+    const signIn = owner ? { ownerId: owner.memberId, signInLink: owner.link ?? null } : {};
+    out(JSON.stringify({ businessId: account.business.id, apiKey: account.plaintextKey, shard, ...signIn }));
     return;
   }
   out(`Created business "${name}" (${account.business.id}) on shard ${shard}.`);
   out(`API key (shown once, store it now): ${account.plaintextKey}`);
+  if (owner?.link) out(`Owner ${ownerEmail}: sign in within 15 minutes, once, at ${owner.link}`);
+  else if (owner) out(`Owner ${ownerEmail}: ask for a sign-in link at ${owner.signInPage}`);
 }
 
 /** `--scopes a,b`: the scopes listed, each known (a usage error names one that is not); none given is every scope. */

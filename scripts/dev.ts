@@ -46,6 +46,7 @@ import {
   demoServicesWithRoom,
   demoVisit,
 } from "./lib/demo.ts";
+import { demoSignInLinks } from "./lib/demo-members.ts";
 import {
   clearPreparing,
   devSecretsFile,
@@ -115,6 +116,8 @@ let firstAnswer = "";
 let demoFeedUrl = "";
 /** A demo customer's manage link (their booking, without a key). */
 let demoManageUrl = "";
+/** The demo members' sign-in links, made anew at every start (scripts/lib/demo-members.ts). */
+let demoSignIns: { name: string; link: string }[] = [];
 /** The demo's booking page, once the business has its slug and the page is on. */
 let demoPageUrl = "";
 /** The demo visit (`apt_…`) and series (`ser_…`), whether seeded now or found. */
@@ -350,6 +353,8 @@ async function seed(): Promise<void> {
   );
   demoFeedUrl = await issueDemoFeed();
   demoManageUrl = await demoLink();
+  // Browsers allow passkeys on `localhost`, not on an IP address: the links use that name.
+  demoSignIns = await demoSignInLinks(api, origin.replace("127.0.0.1", "localhost"), target);
 }
 
 /**
@@ -577,6 +582,13 @@ function banner(): void {
             "  A visit of two services back to back, and a weekly series (GET with the key):",
             ...(demoVisitId ? [`    ${baseUrl}/appointments/${demoVisitId}`] : []),
             ...(demoSeriesId ? [`    ${baseUrl}/series/${demoSeriesId}`] : []),
+          ]
+        : []),
+      ...(demoSignIns.length
+        ? [
+            "",
+            "  Sign in to the office (each link once, within 15 minutes):",
+            ...demoSignIns.map((m) => `    ${m.name}: ${m.link}`),
           ]
         : []),
       ...(demoManageUrl

@@ -21,6 +21,7 @@ import { requestLog } from "./middleware/request-log";
 import { requireScope } from "./middleware/scope";
 import { corsFromEnv, securityHeaders } from "./middleware/security";
 import { onShardOf } from "./middleware/tenant";
+import { officeApp } from "./office";
 import { pagesApp } from "./pages";
 import { isForm } from "./pages/manage/negotiate";
 import { shardOfPage } from "./public/business";
@@ -34,6 +35,7 @@ import { feedsApp } from "./routes/feeds";
 import { registerHealth } from "./routes/health";
 import { holdsApp } from "./routes/holds";
 import { manageApp, manageLinksApp } from "./routes/manage-links";
+import { membersApp } from "./routes/members";
 import { registerOpenApiDocument } from "./routes/openapi";
 import { registerProblems } from "./routes/problems";
 import { providersApp } from "./routes/providers";
@@ -65,6 +67,7 @@ const keyedApps = {
   "/manage-links": manageLinksApp,
   "/api-keys": apiKeysApp,
   "/audit-events": auditEventsApp,
+  "/members": membersApp,
 };
 
 /** The shard of a booking page's business, by the slug in its address. */
@@ -143,6 +146,8 @@ export function createApp() {
   app.use("/book/:slug", onShardOf(pageShard));
   app.use("/book/:slug/*", onShardOf(pageShard));
   app.route("/book", pagesApp);
+  // The office (HTML): members sign in; members live in the directory, so no shard is entered here.
+  app.route("/office", officeApp);
   app.notFound((c) =>
     problemResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`)),
   );

@@ -12,7 +12,12 @@ export type Caller = {
   shard: number;
   /** What the key may do (src/domain/scopes.ts); null for a key from before scopes: everything. */
   scopes: KeyScopes;
+  /** Set when a signed-in member makes the request (src/access/members.ts): who, in which role. */
+  member?: CallerMember;
 };
+
+/** The member behind a signed-in request; a staff member's reads are limited to `providerId`. */
+export type CallerMember = { id: string; role: "owner" | "frontdesk" | "staff"; providerId: string | null };
 
 /** A read request's key check, owed until one of the request's D1 round trips made it. */
 /** A read's key check still owed (`owed`), for the key with this hash, on the shard the request runs on. */

@@ -1,4 +1,5 @@
 import { lt } from "drizzle-orm";
+import { pruneSignIns } from "./access/member-sessions";
 import { pruneAudit } from "./audit/prune";
 import { everyService, reconcile, reconcileClaimed, serviceCalendarOf } from "./calendar";
 import { createDb } from "./db/client";
@@ -9,6 +10,9 @@ import { pruneWebhookHistory } from "./webhooks/prune";
 
 /** The nightly cron: the pass below over every shard, each with its tenants' calendars. */
 export async function nightly(env: Env): Promise<void> {
+  // The directory's own: members' sign-in links and sessions that no longer count.
+  const signIns = await pruneSignIns(env);
+  console.log(JSON.stringify({ level: "info", msg: "pruned sign-ins", ...signIns }));
   await onEveryShard(env, (tenant, shard) => nightlyOf(tenant, shard));
 }
 

@@ -4,6 +4,7 @@
  * the `EMAIL` binding in production (src/index.ts); the tests record what it sends.
  */
 
+import { sendSignInMails } from "./access/sign-in-mail";
 import type { WebhookMessage } from "./events/events";
 import { payloadWithLink } from "./manage-links/present";
 import type { Mailer } from "./messages/mailer";
@@ -11,7 +12,17 @@ import { deadLetterWebhooks, deliverWebhooks } from "./webhooks/deliver";
 
 export const queueConsumer =
   (mailerOf: (env: Env) => Mailer) =>
-  (batch: MessageBatch<WebhookMessage>, env: Env): Promise<void> =>
-    batch.queue.endsWith("-dlq")
+  async (batch: MessageBatch<WebhookMessage>, env: Env): Promise<void> => {
+    // Members' sign-in links share the queue (src/access/sign-in-mail.ts); they are not events.
+    const signIns = batch.messages.filter((m) => m.body.signInLinkId);
+    if (signIns.length > 0) {
+      if (batch.queue.endsWith("-dlq")) for (const m of signIns) m.ack();
+      else await sendSignInMails(env, mailerOf(env), signIns);
+      const rest = batch.messages.filter((m) => !m.body.signInLinkId);
+      if (rest.length === 0) return;
+      batch = { ...batch, queue: batch.queue, messages: rest };
+    }
+    return batch.queue.endsWith("-dlq")
       ? deadLetterWebhooks(batch, env)
       : deliverWebhooks(batch, env, payloadWithLink, mailerOf(env));
+  };

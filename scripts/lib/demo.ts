@@ -169,3 +169,9 @@ export const demoSeries: {
   start: string;
   recurrence: string;
 } = { service: "Group yoga class", customer: 2, day: 1, start: "18:00", recurrence: "FREQ=WEEKLY;COUNT=4" };
+
+/** The demo's members, each signed in from the banner's link: an owner, and a staff member who is the first demo provider. */
+export const demoMembers = [
+  { email: "owner@example.com", name: "Olivia Owner", role: "owner" },
+  { email: "sam@example.com", name: "Sam Rivera", role: "staff" },
+] as const;

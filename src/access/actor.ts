@@ -9,8 +9,9 @@ export type ActorType = "member" | "apiKey" | "customer" | "system";
 /** The actor of an audit record: its kind and its id (a member's, a key's, a booking's for a link). */
 export type Actor = { type: ActorType; id: string };
 
-/** The actor of a request made with an API key. */
-export const actorOf = (caller: Caller): Actor => ({ type: "apiKey", id: caller.keyId });
+/** The actor of a request: the signed-in member who made it, else its API key. */
+export const actorOf = (caller: Caller): Actor =>
+  caller.member ? { type: "member", id: caller.member.id } : { type: "apiKey", id: caller.keyId };
 
 /** The system's own changes (alarms, syncs, queue consumers). */
 export const systemActor: Actor = { type: "system", id: "system" };

@@ -31,6 +31,8 @@ export type WebhookMessage = {
   deliveryId?: string;
   /** The shard of the event's business (stamped by the tenant env that sent it; absent: shard 0). */
   shard?: number;
+  /** Not an event: a member's sign-in link to send (src/access/sign-in-mail.ts); `eventId` is empty. */
+  signInLinkId?: string;
 };
 
 /** The event a booking change raises. */

@@ -20,6 +20,7 @@ export const idPrefixes = {
   waitlist: "wtl",
   calendar: "cal",
   audit: "aud",
+  member: "mbr",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import { sessionCookie } from "../access/session-cookie";
 import type { AppEnv, KeyCheck } from "../env";
 import { apiKeyPattern, sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
@@ -17,6 +18,7 @@ import {
   unauthorized,
   vouchedCaller,
 } from "./key-check";
+import { withSession } from "./session";
 import { isKnownUnknown, recordUnknown } from "./unknown-keys";
 
 /** A client that sent too many keys matching nothing: a 429 until its budget period is over. */
@@ -48,7 +50,11 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
     return next();
   }
   const header = c.req.header("Authorization");
-  if (!header) throw unauthorized(false, "Send an API key as `Authorization: Bearer <API_KEY>`.");
+  if (!header) {
+    const session = sessionCookie(c);
+    if (session) return withSession(c, session, next);
+    throw unauthorized(false, "Send an API key as `Authorization: Bearer <API_KEY>`.");
+  }
   const match = /^Bearer +(\S+)$/i.exec(header.trim());
   const key = match?.[1];
   if (!key || !apiKeyPattern.test(key)) throw unauthorized(true);

@@ -146,6 +146,11 @@ async function fixtures(): Promise<Fixtures> {
         return (await json(res)).id as string;
       },
       webhooks: webhook,
+      // A front-desk member (removing one leaves the business as it was).
+      members: async () => {
+        const body = { email: `m${crypto.randomUUID().slice(0, 8)}@example.com`, name: "Example", role: "frontdesk" };
+        return (await json(await api("POST", "/members", { key, body }))).id as string;
+      },
       // Another key of the business (revoking it leaves the fixtures' key live).
       "api-keys": async () => {
         const body = { name: "Revoked by the example", scopes: ["bookings:read"] };

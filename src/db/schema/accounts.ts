@@ -1,4 +1,4 @@
-/** The businesses (tenants), their API keys, and the audit of every change to them. */
+/** The businesses (tenants), their API keys and members, and the audit of every change to them. */
 
 import { type AnySQLiteColumn, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { BookingPageSettings, EmailSettings } from "../../domain/business.ts";
@@ -113,5 +113,70 @@ export const auditEvents = sqliteTable(
     index("audit_events_resource_idx").on(t.businessId, t.resourceId, t.id),
     index("audit_events_actor_idx").on(t.businessId, t.actorId, t.id),
     index("audit_events_at_idx").on(t.at),
+  ],
+);
+
+/**
+ * The people who sign in for a business (docs/members.md). They live in the directory (`DB`), like
+ * the keys' rows there: a sign-in or a session names its member before any shard is known, and the
+ * "last active owner" rule is one statement on one database.
+ */
+export const members = sqliteTable(
+  "members",
+  {
+    ...ownedRowColumns(),
+    /** Lower-cased: one member per address and business. */
+    email: text("email").notNull(),
+    name: text("name").notNull(),
+    role: text("role", { enum: ["owner", "frontdesk", "staff"] }).notNull(),
+    /** The provider a staff member is (on the business's shard); null for the other roles. */
+    providerId: text("provider_id"),
+    status: text("status", { enum: ["invited", "active", "disabled"] }).notNull(),
+    version: integer("version").notNull().default(1),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    lastSignInAt: text("last_sign_in_at"),
+  },
+  (t) => [uniqueIndex("members_business_email_uq").on(t.businessId, t.email), index("members_email_idx").on(t.email)],
+);
+
+export type MemberRow = typeof members.$inferSelect;
+
+/**
+ * Signed-in members' sessions. The id is the SHA-256 of the cookie's value (the cookie itself is
+ * never stored). Ends at `expiresAt` (30 days from sign-in) or 12 h after `lastSeenAt`.
+ */
+export const memberSessions = sqliteTable(
+  "member_sessions",
+  {
+    id: text("id").primaryKey(),
+    memberId: text("member_id").notNull(),
+    createdAt: text("created_at").notNull(),
+    lastSeenAt: text("last_seen_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [index("member_sessions_member_idx").on(t.memberId)],
+);
+
+/**
+ * Every sign-in e-mail asked for, known address or not (so both cost the same and count alike
+ * against the bounds per address and per client). `id` is the SHA-256 of the link's token; a row
+ * of an unknown address has no member and its token was never sent.
+ */
+export const signInLinks = sqliteTable(
+  "sign_in_links",
+  {
+    id: text("id").primaryKey(),
+    memberId: text("member_id"),
+    /** SHA-256 of the lower-cased address, and of the client's address: what the bounds count. */
+    emailHash: text("email_hash").notNull(),
+    clientHash: text("client_hash").notNull(),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    usedAt: text("used_at"),
+  },
+  (t) => [
+    index("sign_in_links_email_idx").on(t.emailHash, t.createdAt),
+    index("sign_in_links_client_idx").on(t.clientHash, t.createdAt),
   ],
 );

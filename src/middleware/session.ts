@@ -1,0 +1,39 @@
+import type { Context, Next } from "hono";
+import { roleScopes } from "../access/roles";
+import { memberSessionOf } from "../access/sessions";
+import type { AppEnv } from "../env";
+import { ApiError } from "../lib/errors";
+import { sameOrigin } from "../pages/headers";
+import { enterShard } from "../shards/request";
+import { unauthorized } from "./key-check";
+
+const safe = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * A request of a signed-in member (the office's pages call the API with their session cookie,
+ * no key): the session's member becomes the caller, with their role's scopes, on their business's
+ * shard. A change from another site is a 403 before anything is read.
+ */
+export async function withSession(c: Context<AppEnv>, value: string, next: Next) {
+  if (!safe.has(c.req.method) && !sameOrigin(c.req.raw)) {
+    throw new ApiError("cross_site", "A signed-in change must come from this site's own pages.");
+  }
+  const session = await memberSessionOf(c.env, value);
+  if (!session) throw unauthorized(false, "The session is over: sign in again at /office/sign-in.");
+  enterShard(c, session.shard, true);
+  const business = await c.env.DB.prepare("SELECT name, link_key_version FROM businesses WHERE id = ?")
+    .bind(session.businessId)
+    .first<{ name: string; link_key_version: number }>();
+  if (!business) throw unauthorized(false, "The session is over: sign in again at /office/sign-in.");
+  c.set("caller", {
+    businessId: session.businessId,
+    businessName: business.name,
+    // Rate limits and what a request places (holds) count per member.
+    keyId: session.memberId,
+    linkKeyVersion: business.link_key_version,
+    shard: session.shard,
+    scopes: roleScopes[session.role],
+    member: { id: session.memberId, role: session.role, providerId: session.providerId },
+  });
+  await next();
+}

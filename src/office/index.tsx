@@ -1,0 +1,58 @@
+/**
+ * `/office`: the pages of the people who run the business (docs/members.md). So far: signing in
+ * and out, and a landing page that names the signed-in member. Every form post is checked to
+ * come from this site (`Origin` / `Sec-Fetch-Site`: 403 otherwise, nothing changed).
+ */
+import { Hono } from "hono";
+import { clearSessionCookie, sessionCookie } from "../access/session-cookie";
+import { endSession, memberSessionOf } from "../access/sessions";
+import type { AppEnv } from "../env";
+import { UnreadableForm } from "../pages/form";
+import { sameOrigin } from "../pages/headers";
+import { officePage } from "./page";
+import { linkPage, postLink, postSignIn, signInPage } from "./sign-in";
+
+export const officeApp = new Hono<AppEnv>();
+
+officeApp.use(async (c, next) => {
+  if (c.req.method === "POST" && !sameOrigin(c.req.raw)) {
+    return officePage(c, 403, "Refused", <p>This form can only be sent from this site's own pages.</p>);
+  }
+  await next();
+});
+
+officeApp.onError((error, c) => {
+  if (error instanceof UnreadableForm) return officePage(c, error.status, "Refused", <p>{error.message}</p>);
+  throw error;
+});
+
+officeApp.get("/sign-in", signInPage);
+officeApp.post("/sign-in", postSignIn);
+officeApp.get("/sign-in/link", linkPage);
+officeApp.post("/sign-in/link", postLink);
+
+officeApp.post("/sign-out", async (c) => {
+  const value = sessionCookie(c);
+  if (value) await endSession(c.env, value);
+  clearSessionCookie(c);
+  return c.redirect("/office/sign-in", 303);
+});
+
+officeApp.get("/", async (c) => {
+  const value = sessionCookie(c);
+  const member = value ? await memberSessionOf(c.env, value) : undefined;
+  if (!member) return c.redirect("/office/sign-in", 303);
+  return officePage(
+    c,
+    200,
+    "Office",
+    <>
+      <p>
+        Signed in as {member.name} ({member.email}), {member.role}.
+      </p>
+      <form method="post" action="/office/sign-out">
+        <button type="submit">Sign out</button>
+      </form>
+    </>,
+  );
+});

@@ -1,0 +1,27 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { removeMember } from "../../access/member-changes";
+import { needs } from "../../domain/scopes";
+import type { AppEnv } from "../../env";
+import { problemResponses } from "../../lib/openapi";
+import { deleteById } from "../operations";
+import { memberIdExample } from "./schemas";
+
+const byId = deleteById(memberIdExample, "Removed; their sessions ended.");
+
+const route = createRoute({
+  method: "delete",
+  path: "/{id}",
+  operationId: "deleteMember",
+  tags: ["Members"],
+  summary: "Remove a member",
+  description: "The member's sessions end at once. Removing the business's last active owner is a 409 `last_owner`.",
+  security: needs("members:write"),
+  request: byId.request,
+  responses: { ...byId.responses, ...problemResponses(409) },
+});
+
+export const registerDeleteMember = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(route, async (c) => {
+    await removeMember(c.env, c.var.caller.businessId, c.req.valid("param").id);
+    return c.body(null, 204);
+  });
