@@ -75,6 +75,16 @@ const expectedOperations = [
   "GET /webhooks/{id}/deliveries listWebhookDeliveries",
   "POST /webhooks/{id}/deliveries/{deliveryId}/retry retryWebhookDelivery",
   "POST /mcp mcp",
+  "GET /api-keys listApiKeys",
+  "POST /api-keys createApiKey",
+  "DELETE /api-keys/{id} revokeApiKey",
+  "GET /members listMembers",
+  "POST /members createMember",
+  "GET /members/{id} getMember",
+  "PATCH /members/{id} updateMember",
+  "DELETE /members/{id} deleteMember",
+  "POST /members/{id}/sessions/revoke revokeMemberSessions",
+  "GET /audit-events listAuditEvents",
 ];
 
 describe("the served OpenAPI document", () => {
