@@ -8,7 +8,8 @@
  * business moved between shards as its data grows (scripts/bench/moves.ts), `-- --baseline <rev>`
  * booking a hold and a plain create on this tree and on another revision, side by side
  * (scripts/bench/hold-booking.ts), `-- --probes [--baseline <rev>]` a feed poll and a manage-link
- * read on this tree and on another revision (default main), side by side (scripts/bench/probes.ts).
+ * read on this tree and on another revision (default main), side by side (scripts/bench/probes.ts),
+ * `-- --writes [--baseline <rev>]` a series of 52 and an import of 400 alike (scripts/bench/writes.ts).
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -52,6 +53,7 @@ const { values: args } = parseArgs({
     calendars: { type: "boolean", default: false },
     limits: { type: "boolean", default: false },
     probes: { type: "boolean", default: false },
+    writes: { type: "boolean", default: false },
     baseline: { type: "string" },
     rounds: { type: "string", default: "7" },
   },
@@ -127,6 +129,13 @@ if (args.probes) {
   // Feed polls and manage-link reads, this tree beside a baseline (scripts/bench/probes.ts).
   const { compareProbes } = await import("./bench/probes.ts");
   const result = await compareProbes(args.baseline ?? "main", Number(args.rounds), seconds);
+  console.log(JSON.stringify(result, null, 2));
+  process.exit(0);
+}
+if (args.writes) {
+  // A series of 52 and an import of 400, this tree beside a baseline (scripts/bench/writes.ts).
+  const { compareWrites } = await import("./bench/writes.ts");
+  const result = await compareWrites(args.baseline ?? "main", Number(args.rounds));
   console.log(JSON.stringify(result, null, 2));
   process.exit(0);
 }

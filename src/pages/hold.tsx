@@ -72,14 +72,14 @@ const slotNotices: Record<string, (m: View["m"]) => string> = {
   provider_unavailable: (m) => m.times.refused,
 };
 
+/** What the times say of a `slot_unavailable` with this `reason`: by default that it was just taken. */
+export const slotNotice = (reason: unknown, m: View["m"]) => (slotNotices[String(reason)] ?? ((m) => m.times.taken))(m);
+
 /** The notice of a refused hold or booking, or undefined for a refusal the times cannot answer. */
 export function timesNotice(error: unknown, view: View): { status: 409 | 422; notice: string } | undefined {
   if (!(error instanceof ApiError)) return undefined;
   const { m } = view;
-  if (error.code === "slot_unavailable") {
-    const notice = slotNotices[String(error.extensions?.reason)] ?? ((m: View["m"]) => m.times.taken);
-    return { status: 409, notice: notice(m) };
-  }
+  if (error.code === "slot_unavailable") return { status: 409, notice: slotNotice(error.extensions?.reason, m) };
   if (error.code === "hold_expired") return { status: 409, notice: m.times.expired };
   if (error.code === "hold_limit_reached") {
     // The page holds' share of the day (any visitors'), or this visitor's own bound of 3.

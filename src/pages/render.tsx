@@ -64,12 +64,18 @@ export function fallbackView(c: PageContext, tz?: string): View {
   });
 }
 
-/** A page for a request refused as a whole (never a stack trace, never JSON). */
-export function errorPage(c: PageContext, error: unknown, kind: PageKind = flowPage(true)) {
-  const view = fallbackView(c);
+/** A page's own look for its error pages: its view, and where "Start again" leads. */
+export type Look = { view: View; startHref?: string };
+
+/**
+ * A page for a request refused as a whole (never a stack trace, never JSON). `look`: the page's
+ * own (the manage link's), else the booking page's found by the request, else the default.
+ */
+export function errorPage(c: PageContext, error: unknown, kind: PageKind = flowPage(true), look?: Look) {
+  const view = look?.view ?? fallbackView(c);
   const { m } = view;
   const page = c.get("page");
-  const start = page ? `/book/${page.slug}` : undefined;
+  const start = look ? look.startHref : page ? `/book/${page.slug}` : undefined;
   if (error instanceof UnreadableForm) {
     const text = error.status === 415 ? m.error.notForm : m.error.unreadable;
     return respond(c, error.status, kind, <ErrorPage view={view} title={m.error.bad} text={text} startHref={start} />);

@@ -6,9 +6,10 @@
  */
 import type fc from "fast-check";
 import { expect } from "vitest";
-import { convertedEvenly, evenly, placedEvenly } from "./limits";
+import { convertedEvenly, evenly, placedEvenly, serviceLimitRefuses } from "./limits";
 import {
   blockedOf,
+  DAY,
   type Expected,
   expectCreate,
   iso,
@@ -18,6 +19,10 @@ import {
   type Model,
   type ProviderKey,
   type ServiceKey,
+  type Span,
+  seatRows,
+  within,
+  workingBlocks,
 } from "./model";
 import { checkInvariants, expectAnswer, type System, send } from "./system";
 
@@ -31,8 +36,52 @@ const viaPage = (sys: System, path: string, body: unknown) =>
 const livePageHolds = (m: Model, key: ServiceKey) =>
   m.holds.filter((h) => h.token !== undefined && h.service === key && liveHold(m, h)).length;
 
-/** What the page's hold of this time should get. */
-function expectPageHold(m: Model, key: ServiceKey, start: number, end: number, asked: ProviderKey | null): Expected {
+const overlapping = (spans: readonly Span[], span: Span) =>
+  spans.filter((s) => s.start < span.end && s.end > span.start).length;
+
+/**
+ * Whether page holds would keep more than half (rounded down) of the day's free times once this
+ * hold takes `blocked` (docs/public-api.md, "Bounds"). The day is the service's (UTC in the
+ * model); a free time is a seat of a slot of that day not yet past, that bookings and API holds
+ * leave; the service's capacity counts once per slot, whatever its people. The day's first page
+ * hold always passes.
+ */
+function overDayShare(m: Model, key: ServiceKey, start: number, blocked: Span): boolean {
+  const service = m.services[key];
+  const dayStart = start - (start % DAY);
+  const hours = workingBlocks(service.hours, "UTC");
+  const duration = service.duration * MINUTE;
+  const rows = seatRows(m, key).map((r) => r.blocked);
+  const pages = m.holds
+    .filter((h) => h.token !== undefined && h.service === key && liveHold(m, h))
+    .map((h) => h.blocked);
+  let free = 0;
+  let kept = 0;
+  let keptAfter = 0;
+  for (let at = dayStart; at < dayStart + DAY; at += 30 * MINUTE) {
+    if (at < m.now || !within(hours, at, at + duration)) continue;
+    const seat = blockedOf(service, at, at + duration);
+    const page = overlapping(pages, seat);
+    const seats = Math.max(0, service.capacity - (overlapping(rows, seat) - page));
+    free += seats;
+    kept += Math.min(seats, page);
+    keptAfter += Math.min(seats, page + overlapping([blocked], seat));
+  }
+  return kept > 0 && keptAfter > Math.floor(free / 2);
+}
+
+/**
+ * What the page's hold of this time should get, and (`or`) another answer as right: the day's
+ * share is decided once the service's calendar finds a seat, before people's and rooms' calendars
+ * are asked, so a time they would refuse may be refused for the share instead.
+ */
+function expectPageHold(
+  m: Model,
+  key: ServiceKey,
+  start: number,
+  end: number,
+  asked: ProviderKey | null,
+): Expected & { or?: Expected } {
   const service = m.services[key];
   // Not offered (inactive), or a person the page does not list (not the service's, or inactive).
   if (!service.active) return { status: 422, code: "service_not_found" };
@@ -41,7 +90,16 @@ function expectPageHold(m: Model, key: ServiceKey, start: number, end: number, a
   }
   // The bound is taken in D1 before the calendar is asked.
   if (livePageHolds(m, key) >= 3) return { status: 409, code: "hold_limit_reached" };
-  return expectCreate(m, key, start, end, asked);
+  const expected = expectCreate(m, key, start, end, asked);
+  if (expected.status === 422) return expected;
+  if (!overDayShare(m, key, start, blockedOf(service, start, end))) return expected;
+  const share: Expected = { status: 409, code: "hold_limit_reached", reason: "day_share" };
+  if (expected.status !== 409) return share;
+  // The service's hours, its limits and a full time come first; a refusal of a person's or a
+  // room's calendar comes after the share.
+  const first = expected.reason === "outside_working_hours" || expected.reason === "fully_booked";
+  if (first || (expected.reason === "limit_reached" && serviceLimitRefuses(m, key, start))) return expected;
+  return { ...share, or: expected };
 }
 
 /** A visitor of the booking page holds a time. */
@@ -63,7 +121,9 @@ export class PageHold implements Cmd {
       endTime: iso(end),
       ...(this.person ? { providerId: sys.ids[this.person] } : {}),
     });
-    const body = await expectAnswer(res, expected, this.toString());
+    const { or, ...first } = expected;
+    const shared = or ? ((await res.clone().json()) as { reason?: string }).reason === "day_share" : true;
+    const body = await expectAnswer(res, shared ? first : (or as Expected), this.toString());
     if (res.status === 201) {
       expect(Date.parse(body.expiresAt) - m.now).toBe(600_000);
       const held = await send(sys, "GET", `/holds/${body.id}`);

@@ -17,7 +17,8 @@ import {
   PatchService,
   Visit,
 } from "./commands";
-import { MINUTE, type Model, type ProviderKey, T0 } from "./model";
+import { DAY, MINUTE, type Model, type ProviderKey, T0 } from "./model";
+import { PageBook, PageHold } from "./public";
 import { setUp } from "./system";
 import { Join, JoinBooked } from "./waitlist";
 
@@ -92,6 +93,22 @@ const time = (hhmm: string) =>
   ].indexOf(hhmm);
 
 describe("regressions", () => {
+  it("page holds keep at most half of a day's free times; an API hold is not bound; an expired one gives its share back", async () => {
+    // 90 minutes and 30 after, 09:00–17:00: 14 free times. The 10:00 hold keeps 6 of them; one at
+    // 12:30 would keep 11 > 7 (409 day_share), where the API still holds it; at 09:00 it overlaps
+    // the first and passes; once they expire, 12:30 passes as the day's first page hold.
+    const day = (hhmm: string) => T0 + DAY + Number(hhmm.slice(0, 2)) * 60 * MINUTE + Number(hhmm.slice(3)) * MINUTE;
+    await replay(start({ s0: { duration: 90, bufferAfter: 30 } }), [
+      new PageHold("S0", day("10:00"), null, T0),
+      new PageHold("S0", day("12:30"), null, T0),
+      new Hold("S0", 1, time("12:30"), null, 600),
+      new PageHold("S0", day("16:30"), null, T0),
+      new PageBook(0, false),
+      new Advance(11),
+      new PageHold("S0", day("12:00"), null, T0),
+    ]);
+  });
+
   it("a change of length carries WAITING entries along: the first to join a start is offered first", async () => {
     // Found by seed 31200005: the entry queued for 00:00–01:00 waited for ever once the service
     // was 30 minutes long, and the one queued after it for 00:00–00:30 was offered the seat.

@@ -86,8 +86,11 @@ describe("error", () => {
     expect(await holdStatus(f.apiKey, held.hold)).toBe("HELD");
   });
 
-  it("cancelling or moving by the manage link with a body the page cannot read: a 400 or 415 page, the booking as it was", async () => {
+  it("cancelling or moving by the manage link with a body the page cannot read: a 400 or 415 page in the business's look, the booking as it was", async () => {
     const c = await clinic();
+    // No booking page: the link still wears the business's look.
+    const look = { bookingPage: { enabled: false, title: "Hopper Dental", accentColor: "#0a7c59" } };
+    expect((await api("PATCH", "/business", { key: c.apiKey, body: look })).status).toBe(200);
     const { booking, path } = await bookWithLink(c.apiKey, c.serviceId, minutesFromNow(3 * 1440));
     const link = `/api/v1${path}`;
     const target = new Date(minutesFromNow(4 * 1440)).toISOString();
@@ -98,6 +101,10 @@ describe("error", () => {
       for (const bad of unreadable(fields)) {
         const page = await html(await postRaw(`${link}/${action}`, bad.type, bad.body), bad.status);
         expect(textOf(page), `${action}: ${bad.what}`).toContain(bad.says);
+        // The business's title and colour, and "Start again" leads back to the link's page.
+        expect(textOf(page), `${action}: ${bad.what}`).toContain("Hopper Dental");
+        expect(page, `${action}: ${bad.what}`).toContain("--accent:#0a7c59");
+        expect(page).toMatch(new RegExp(`href="${link.replaceAll(".", "\\.")}\\?[^"]*"[^>]*>Start again`));
       }
     }
     const stored = await json(await api("GET", `/bookings/${booking.id}`, { key: c.apiKey }));

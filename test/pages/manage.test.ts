@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { api, json } from "../support/api";
-import { book, bookingBody } from "../support/bookings";
+import { at, book, bookingBody } from "../support/bookings";
 import { bookWithLink, clinic, minutesFromNow, viaLink } from "../support/manage-links";
 import { getPage, html, postForm, textOf } from "../support/public";
 
@@ -106,6 +106,26 @@ describe("error", () => {
     expect(await html(await postForm(`${l.page}/reschedule`, { start: "later", tz: "UTC" }), 422)).toContain(
       "Choose a time to move to.",
     );
+    expect(await stored(l.apiKey, l.booking.id)).toMatchObject({ status: "CONFIRMED", startTime: l.booking.startTime });
+  });
+
+  it("a move refused for the service's day limit or for changed hours says so, not that the time was taken", async () => {
+    const l = await linked(3 * 1440, { limits: { perDay: 1 } });
+    const full = at(5, "10:00");
+    await book(l.apiKey, bookingBody(l.serviceId, full));
+    const atLimit = await html(
+      await postForm(`${l.page}/reschedule`, { start: full.replace("10:00", "12:00"), tz: "UTC" }),
+      409,
+    );
+    expect(textOf(atLimit)).toContain("That day has all the bookings this service takes. Please choose another date.");
+    expect(textOf(atLimit)).not.toContain("just taken");
+    // The hours shrink after the page listed an evening time.
+    const hours = [{ start: "00:00", end: "23:00" }];
+    const week = Object.fromEntries(["mon", "tue", "wed", "thu", "fri", "sat", "sun"].map((d) => [d, hours]));
+    const patched = await api("PATCH", `/services/${l.serviceId}`, { key: l.apiKey, body: { weeklySchedule: week } });
+    expect(patched.status).toBe(200);
+    const closed = await html(await postForm(`${l.page}/reschedule`, { start: at(6, "23:30"), tz: "UTC" }), 409);
+    expect(textOf(closed)).toContain("That time cannot be booked any more. Here are the times that are free now.");
     expect(await stored(l.apiKey, l.booking.id)).toMatchObject({ status: "CONFIRMED", startTime: l.booking.startTime });
   });
 });

@@ -2,7 +2,7 @@
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import { newAccount } from "../../src/accounts/accounts";
-import { assignmentWrites } from "../../src/calendar/sync/booking-assignments";
+import { assignmentIds, assignmentWrites } from "../../src/calendar/sync/booking-assignments";
 import { createDb } from "../../src/db/client";
 import { bind, readBatch } from "../../src/db/prepared";
 import { apiKeys, type BookingRow, bookings, businesses } from "../../src/db/schema";
@@ -132,7 +132,7 @@ export async function insertBooking(businessId: string, fields: BookingFields): 
     .values({ ...row, providerIds });
   await readBatch(
     shard === 1 ? env.DB_1 : env.DB_0,
-    assignmentWrites(shardDb(shard)).map((query) => bind(query, { id: row.id })),
+    assignmentWrites(shardDb(shard)).map((query) => bind(query, assignmentIds([row.id]))),
   );
   return row;
 }

@@ -12,7 +12,7 @@ import type { BookingRecord } from "../../domain/booking";
 import { type BookingEvent, eventWrites } from "../../events/events";
 import { newId } from "../../lib/ids";
 import { messageWrites } from "../../messages/records";
-import { assignmentWrites } from "./booking-assignments";
+import { assignmentIds, assignmentWrites } from "./booking-assignments";
 import type { PersistOutcome } from "./outbox";
 
 /** How long a D1 write may take before the booking is left to the outbox alarm. */
@@ -40,9 +40,10 @@ const NEWER_VERSION_CHANGES = [
 ] as const;
 
 /**
- * A booking's customer upsert, row upsert and read-back, prepared once per handle and bound per
- * booking: the same SQL for every row, which Drizzle otherwise built anew for each (a third of a
- * 12-occurrence series' CPU; docs/performance.md, "Visits and series, profiled").
+ * A booking's customer upsert and row upsert, and the read-back of a business's bookings'
+ * customers, prepared once per handle and bound per booking (per business for the read-back): the
+ * same SQL for every row, which Drizzle otherwise built anew for each (a third of a 12-occurrence
+ * series' CPU; docs/performance.md, "Visits and series, profiled").
  */
 function bookingWrites(db: Database) {
   return preparedOnce(db, "persist.booking", () => {
@@ -91,7 +92,10 @@ function bookingWrites(db: Database) {
       db
         .select({ id: bookings.id, customerId: bookings.customerId })
         .from(bookings)
-        .where(and(eq(bookings.businessId, p("businessId")), eq(bookings.id, p("id"))))
+        // Found by id (`+` keeps SQLite off the business's index, which would read all its bookings).
+        .where(
+          sql`${bookings.id} IN (SELECT value FROM json_each(${p("ids")})) AND +${bookings.businessId} = ${p("businessId")}`,
+        )
         .prepare(),
     ] as const;
   });
@@ -109,6 +113,21 @@ const holdEnd = (db: Database) =>
 
 /** Every booking column, null: what a record without a field binds for it. */
 const absent = Object.fromEntries(Object.keys(getTableColumns(bookings)).map((key) => [key, null]));
+
+/** What a customer upsert is bound with but the fresh id (used only where the row is new): equal keys, equal upserts. */
+const customerKey = (v: Record<string, unknown>) =>
+  JSON.stringify(
+    [
+      "businessId",
+      "customerId",
+      "customerName",
+      "customerEmail",
+      "emailNormalized",
+      "nameNormalized",
+      "customerPhone",
+      "createdAt",
+    ].map((key) => v[key] ?? null),
+  );
 
 /** The values a booking's statements are bound with. */
 function valuesOf({ holdId: _holdId, ...record }: StoredBooking): Record<string, unknown> {
@@ -138,30 +157,47 @@ export async function persistBookings(
 ): Promise<{ customerIds: Map<string, string>; eventsWithDeliveries: Set<string> }> {
   if (records.length === 0 && events.length === 0) return { customerIds: new Map(), eventsWithDeliveries: new Set() };
   const db = createDb(d1);
-  // Each record's statements: customer, booking, its read-back (the third), then its assignments.
-  const perRecord: PreparedRead<unknown>[] = [...bookingWrites(db), ...assignmentWrites(db)];
+  const [customerUpsert, bookingUpsert, readBack] = bookingWrites(db);
+  // Each record's customer (unless the batch upserts the same already: the same statement again
+  // changes nothing), then its booking.
+  const upserted = new Set<string>();
   const statements = records.flatMap((record) => {
     const values = valuesOf(record);
-    return perRecord.map((query) => bind(query, values));
+    const customer = customerKey(values);
+    const again = upserted.has(customer);
+    upserted.add(customer);
+    return again
+      ? [bind<unknown>(bookingUpsert, values)]
+      : [bind<unknown>(customerUpsert, values), bind<unknown>(bookingUpsert, values)];
   });
-  // Each event's statements: its audit record, the event, its deliveries and their count, its
-  // message, then what it sends (the last).
-  const perEvent: PreparedRead<unknown>[] = [auditWrite(db), ...eventWrites(db), ...messageWrites(db)];
+  // Then, once for the whole batch: each business's bookings' customers as D1 resolved them, and
+  // every booking's people and resources rebuilt from its row.
+  const byBusiness = Map.groupBy(records, (r) => r.businessId);
+  const readBacks = [...byBusiness].map(([businessId, rows]) =>
+    bind<unknown>(readBack, { businessId, ids: JSON.stringify(rows.map((r) => r.id)) }),
+  );
+  const ids = assignmentIds(records.map((r) => r.id));
+  const assignments = records.length > 0 ? assignmentWrites(db).map((query) => bind<unknown>(query, ids)) : [];
+  // Each event's statements: its audit record, the event, its deliveries, its message, then what it
+  // sends (the last, which counts the deliveries too: the events' own count of them is not sent).
+  const perEvent: PreparedRead<unknown>[] = [auditWrite(db), ...eventWrites(db).slice(0, 2), ...messageWrites(db)];
   const eventParts = events.map((event) =>
     perEvent.map((query) => bind(query, { ...event, audit: event.audit ?? null })),
   );
   const holdsEnded = records.flatMap((b) =>
     b.holdId ? [bind<unknown>(holdEnd(db), { holdId: b.holdId, endedAt: b.createdAt })] : [],
   );
-  const results = (await readBatch(d1, [...statements, ...eventParts.flat(), ...holdsEnded])) as unknown[];
+  const written = [...statements, ...readBacks, ...assignments];
+  const results = (await readBatch(d1, [...written, ...eventParts.flat(), ...holdsEnded])) as unknown[];
   const customerIds = new Map<string, string>();
-  for (let i = 2; i < statements.length; i += perRecord.length) {
-    const [row] = results[i] as { id: string; customerId: string }[];
-    if (row) customerIds.set(row.id, row.customerId);
+  for (let i = statements.length; i < statements.length + readBacks.length; i++) {
+    for (const row of results[i] as { id: string; customerId: string | null }[]) {
+      if (row.customerId) customerIds.set(row.id, row.customerId);
+    }
   }
   // Each event's last statement counts its deliveries and messages: an event with neither needs no queue.
   const eventsWithDeliveries = new Set<string>();
-  let index = statements.length;
+  let index = written.length;
   for (const [i, part] of eventParts.entries()) {
     index += part.length;
     const [row] = results[index - 1] as { deliveries: number }[];

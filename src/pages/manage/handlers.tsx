@@ -11,11 +11,12 @@ import { isValidTimeZone } from "../../calendar/rules";
 import { ApiError } from "../../lib/errors";
 import { clientAddress } from "../../lib/public-throttle";
 import { linkFor, type OpenLink } from "../../manage-links/records";
-import { readForm } from "../form";
-import { type PageKind, sameOrigin } from "../headers";
+import { readForm, UnreadableForm } from "../form";
+import { sameOrigin } from "../headers";
+import { slotNotice } from "../hold";
 import { pickLocale } from "../i18n";
 import { addDays, type DayKey, dayKeyOf, startOfDay } from "../i18n/format";
-import { errorPage, foreignForm, nonceOf, type PageContext, respond } from "../render";
+import { errorPage, foreignForm, type Look, nonceOf, type PageContext, respond } from "../render";
 import { isDay } from "../state";
 import { addMonths, daysOf } from "../steps/month";
 import { ZoneChoice } from "../steps/zone";
@@ -144,8 +145,9 @@ export function manageForm(action: "cancel" | "reschedule") {
     if (!isForm(c.req.header("Content-Type"))) return next();
     const page = c as unknown as PageContext;
     if (!sameOrigin(c.req.raw)) return foreignForm(page, manageKind);
+    let link: OpenLink | undefined;
     try {
-      const link = await opened(page);
+      link = await opened(page);
       const fields = await readForm(c);
       const shown = { tz: fields.tz, lang: fields.lang };
       if (action === "cancel") return await cancelForm(page, link, shown, (fields.reason ?? "").trim());
@@ -169,15 +171,30 @@ export function manageForm(action: "cancel" | "reschedule") {
       );
       return c.redirect(`${new URL(c.req.url).pathname.replace(/\/reschedule$/, "")}?${query}`, 303);
     } catch (error) {
-      return errorPage(page, error, manageKind);
+      // The link was opened before the body was read: a body it cannot read is answered in the
+      // business's look, and "Start again" leads back to the link's page.
+      const look = link && error instanceof UnreadableForm ? await lookOf(page, link) : undefined;
+      return errorPage(page, error, manageKind, look);
     }
   };
 }
 
-/** What the page says of a change the calendar refused, or undefined for a refusal it cannot explain. */
+/** The link page's look (the business's title and colour, its language) for an error page. */
+async function lookOf(c: PageContext, link: OpenLink): Promise<Look> {
+  const { view, href } = await frameOf(c, link, { lang: c.req.query("lang") });
+  return { view, startHref: href({}) };
+}
+
+/**
+ * What the page says of a change the calendar refused, or undefined for a refusal it cannot
+ * explain: a refused time says why as the booking page's times do (a full day, changed hours, taken).
+ */
 function refusalOf(error: unknown): { status: 409 | 422; notice: Said } | undefined {
   if (!(error instanceof ApiError)) return undefined;
-  if (error.code === "slot_unavailable") return { status: 409, notice: { tone: "bad", text: (v) => v.m.times.taken } };
+  if (error.code === "slot_unavailable") {
+    const reason = error.extensions?.reason;
+    return { status: 409, notice: { tone: "bad", text: (v) => slotNotice(reason, v.m) } };
+  }
   if (error.code === "validation_failed")
     return { status: 422, notice: { tone: "bad", text: (v) => v.m.times.refused } };
   if (error.code === "policy_window") {
