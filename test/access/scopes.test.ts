@@ -16,9 +16,10 @@ type Operation = { method: string; path: string; operationId: string; scope: str
 async function keyedOperations(): Promise<Operation[]> {
   const document = await json(await api("GET", "/openapi.json"));
   const operations: Operation[] = [];
-  for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
+  type Entry = { operationId: string; security?: { bearerAuth?: string[] }[] };
+  for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, Entry>>)) {
     for (const [method, operation] of Object.entries(item)) {
-      const bearer = (operation.security as { bearerAuth?: string[] }[] | undefined)?.find((s) => s.bearerAuth);
+      const bearer = operation.security?.find((s) => s.bearerAuth);
       if (!bearer || operation.operationId === "mcp") continue;
       operations.push({
         method: method.toUpperCase(),
