@@ -19,7 +19,7 @@ const idFilter = (description: string, example: string) =>
 const AuditEventSchema = z
   .object({
     id: z.string().openapi({ example: "aud_01jd3k5v7q8r9s0t1u2v3w4x5y" }),
-    at: z.string().openapi({ description: "When the change was made (UTC).", example: "2026-03-01T09:00:00.000Z" }),
+    at: z.string().openapi({ description: "When the change was made (UTC), such as `2026-03-01T09:00:00.000Z`." }),
     actor: z.object({
       type: z.enum(["member", "apiKey", "customer", "system"]).openapi({
         description:
