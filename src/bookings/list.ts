@@ -12,7 +12,7 @@ import { ApiError } from "../lib/errors";
 import { keptBookingDimension, keptTotal } from "../lists/counts";
 import { type CursorRequest, type ListPage, pageAt, positionOf } from "../lists/cursor";
 import { offsetOf } from "../lists/pagination";
-import { type ConflictedBooking, conflictedFilter, withConflicts } from "./conflicts";
+import { anyOpenConflict, type ConflictedBooking, conflictedFilter, noConflicts, withConflicts } from "./conflicts";
 
 const filterNames = [
   "status",
@@ -95,7 +95,7 @@ function ownerRead(db: Database, businessId: string, ownerId: string, scope: Own
 /**
  * One page of the business's bookings matching the filters, newest booking first
  * (`startTime` desc, then `id` desc), by page number or by cursor, and how many match: one D1
- * round trip (and one more for their conflicts). The total is a kept count for no filter or one of status, serviceId, customerId,
+ * round trip (and one more for their conflicts when the business has any open one). The total is a kept count for no filter or one of status, serviceId, customerId,
  * providerId; other combinations count their rows. With both `from` and `to`, `from` must be
  * before `to` (else 422 on `to`).
  */
@@ -138,16 +138,19 @@ export async function bookingPage(
     ? undefined
     : keptBookingDimension({ status, serviceId, customerId, providerId, resourceId, from, to });
   const totalRead = kept ? keptTotal(db, businessId, kept.dimension, kept.value) : bind(queries.total, values);
-  const [rows, [totals]] = scope
-    ? await read([rowsRead, totalRead, ownerRead(db, businessId, query[scope] ?? "", scope)]).then(
-        ([page, total, found]) => {
+  const anyConflict = bind(anyOpenConflict(db), { businessId });
+  const [rows, [totals], open] = scope
+    ? await read([rowsRead, totalRead, anyConflict, ownerRead(db, businessId, query[scope] ?? "", scope)]).then(
+        ([page, total, conflicts, found]) => {
           if (found.length === 0) throw new ApiError("not_found", `No ${scopes[scope].noun} ${query[scope]}.`);
-          return [page, total] as const;
+          return [page, total, conflicts] as const;
         },
       )
-    : await read([rowsRead, totalRead]);
+    : await read([rowsRead, totalRead, anyConflict]);
   const total = totals?.total ?? 0;
   const { rows: inOrder, hasNext, hasPrev } = pageAt(rows, position, { page, limit }, total);
-  const items = await withConflicts(db, businessId, inOrder.map(toBooking));
+  const found = inOrder.map(toBooking);
+  // The page's conflicts cost a second round trip only for a business that has an open one.
+  const items = open.length > 0 ? await withConflicts(db, businessId, found) : found.map(noConflicts);
   return { items, hasNext, hasPrev, position, total, keyOf };
 }

@@ -1,7 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { type ConflictedBooking, withConflicts } from "../../bookings/conflicts";
-import { loadBooking } from "../../bookings/records";
-import { toBooking } from "../../domain/booking";
+import { loadWithConflicts } from "../../bookings/conflicts";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { bookingEtag, respondConditionally } from "../../lib/etag";
@@ -21,8 +19,7 @@ const route = createRoute({
 
 export const registerGetBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const row = await loadBooking(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
-    const [found] = await withConflicts(c.var.db, c.var.caller.businessId, [toBooking(row)]);
-    const booking = await withManageUrl(c.env, c.var.caller, found as ConflictedBooking);
+    const { row, booking: found } = await loadWithConflicts(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
+    const booking = await withManageUrl(c.env, c.var.caller, found);
     return respondConditionally(c, bookingEtag(row.version, booking.conflicts), () => booking);
   });
