@@ -3,9 +3,9 @@ import { roleScopes } from "../access/roles";
 import { memberSessionOf } from "../access/sessions";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
-import { sameOrigin } from "../pages/headers";
 import { enterShard } from "../shards/request";
 import { unauthorized } from "./key-check";
+import { sameOrigin } from "./security";
 
 const safe = new Set(["GET", "HEAD", "OPTIONS"]);
 

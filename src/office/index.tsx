@@ -7,8 +7,8 @@ import { Hono } from "hono";
 import { clearSessionCookie, sessionCookie } from "../access/session-cookie";
 import { endSession, memberSessionOf } from "../access/sessions";
 import type { AppEnv } from "../env";
+import { sameOrigin } from "../middleware/security";
 import { UnreadableForm } from "../pages/form";
-import { sameOrigin } from "../pages/headers";
 import { officePage } from "./page";
 import { linkPage, postLink, postSignIn, signInPage } from "./sign-in";
 

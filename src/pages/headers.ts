@@ -43,17 +43,3 @@ export function setPageHeaders(c: Context, nonce: string, kind: PageKind): void 
   if (kind.capability) c.header("X-Robots-Tag", "noindex, nofollow");
   if (!kind.framable) c.header("X-Frame-Options", "DENY");
 }
-
-/**
- * Whether a form post comes from this origin's own page. Browsers send `Sec-Fetch-Site` (it must
- * be `same-origin`) or at least `Origin` (it must be this one; a capability page's
- * `no-referrer` makes it `null`, so that page's posts rely on the first). A request with neither
- * is no browser's form: it cannot carry a visitor's anything, and is let through.
- */
-export function sameOrigin(request: Request): boolean {
-  const site = request.headers.get("Sec-Fetch-Site");
-  if (site !== null) return site === "same-origin";
-  const origin = request.headers.get("Origin");
-  if (origin === null) return true;
-  return origin === new URL(request.url).origin;
-}

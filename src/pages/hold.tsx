@@ -4,13 +4,13 @@
  */
 import { ApiError } from "../lib/errors";
 import { clientAddress } from "../lib/public-throttle";
+import { sameOrigin } from "../middleware/security";
 import { offeredService } from "../public/availability";
 import type { PageBusiness } from "../public/business";
 import { isLive, type PageHold, pageHoldOf, placePageHold } from "../public/holds";
 import type { PublicService } from "../public/services";
 import { flowView, openFor } from "./flow";
 import { type FormFields, readForm } from "./form";
-import { sameOrigin } from "./headers";
 import { dayKeyOf } from "./i18n/format";
 import { flowPage, foreignForm, type PageContext, respond } from "./render";
 import { type Flow, flowOf, hrefOf, paramsOf } from "./state";

@@ -6,6 +6,7 @@
  * the form comes back naming the limit at the e-mail field and naming the time, to hold it again.
  */
 import { ApiError } from "../lib/errors";
+import { sameOrigin } from "../middleware/security";
 import { offeredService } from "../public/availability";
 import { bookPageHold } from "../public/bookings";
 import type { PageBusiness } from "../public/business";
@@ -13,7 +14,6 @@ import { isLive, pageHoldOf, releasePageHold } from "../public/holds";
 import type { PublicService } from "../public/services";
 import { flowView, openFor } from "./flow";
 import { type Details, type FormFields, readDetails, readForm } from "./form";
-import { sameOrigin } from "./headers";
 import { backToTimes, flowOfForm, holdTime, isStart, notATime, showDetails, timesNotice } from "./hold";
 import { flowPage, foreignForm, type PageContext, respond } from "./render";
 import { type Flow, paramsOf } from "./state";
