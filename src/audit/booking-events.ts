@@ -6,10 +6,10 @@
  * both. The record's id is the event's (`evt_…` → `aud_…`), so a replayed batch writes it once.
  */
 import { and, eq, sql } from "drizzle-orm";
-import type { Actor } from "../access/actor";
 import type { Database } from "../db/client";
 import { preparedOnce } from "../db/prepared";
 import { auditEvents, businesses } from "../db/schema";
+import type { Actor } from "../domain/actor";
 
 /** A change as the calendar hears of it: who asks (absent: the system) and the fields it sets. */
 export type ChangeOf = { actor?: Actor; fields?: string[] };

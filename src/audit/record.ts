@@ -5,9 +5,9 @@
  * in the batch changed a row.
  */
 import { and, eq, sql } from "drizzle-orm";
-import type { Actor } from "../access/actor";
 import type { Database } from "../db/client";
 import { auditEvents, businesses } from "../db/schema";
+import type { Actor } from "../domain/actor";
 import { newId } from "../lib/ids";
 
 /** A change as the audit records it; `fields` are names, never values. */

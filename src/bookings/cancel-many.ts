@@ -3,8 +3,9 @@
  * each in its own service's calendar: each cancel is final where it lands, so a failure midway
  * leaves the rest for a retry of the same request.
  */
-import type { Actor } from "../access/actor";
+
 import { serviceCalendarOf } from "../calendar";
+import type { Actor } from "../domain/actor";
 import type { Booking } from "../domain/booking";
 import { bookingOrThrow } from "../refusals/problems";
 

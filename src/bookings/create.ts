@@ -1,8 +1,9 @@
 /** A new booking: of a slot, or of a hold's seat, decided in the service's calendar in one call. */
-import type { Actor } from "../access/actor";
+
 import { type CreateBookingCommand, serviceCalendarOf } from "../calendar";
 import { customerIdByEmail } from "../customers/records";
 import type { Database } from "../db/client";
+import type { Actor } from "../domain/actor";
 import type { Booking } from "../domain/booking";
 import { serviceOfHold } from "../holds/records";
 import type { IdempotencyClaim } from "../lib/idempotency";

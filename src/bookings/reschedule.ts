@@ -1,6 +1,6 @@
-import type { Actor } from "../access/actor";
 import { serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
+import type { Actor } from "../domain/actor";
 import { ApiError } from "../lib/errors";
 import type { IdempotencyClaim } from "../lib/idempotency";
 import { bookingOrThrow } from "../refusals/problems";

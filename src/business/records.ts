@@ -1,9 +1,9 @@
 /** The business's own row: its settings as the API shows them, read and changed by the business itself. */
 import { and, eq, type SQL, sql } from "drizzle-orm";
-import type { Actor } from "../access/actor";
 import { recordIfChanged } from "../audit/record";
 import type { Database } from "../db/client";
 import { businesses } from "../db/schema";
+import type { Actor } from "../domain/actor";
 import type { BookingPageSettings, EmailSettings, Locale } from "../domain/business";
 import { ApiError } from "../lib/errors";
 import { ifMatchCondition, isUniqueViolation, nothingWritten } from "../lib/rows";

@@ -1,6 +1,6 @@
 /** The typed contract between the Worker and the ServiceCalendar Durable Object. */
 
-import type { Actor } from "../access/actor";
+import type { Actor } from "../domain/actor";
 import type { Booking, BookingRecord, BookingStatus } from "../domain/booking";
 import type { Hold } from "../domain/hold";
 import type { ServiceLimitSettings } from "../domain/limits";

@@ -1,10 +1,10 @@
 /** Changes to a customer's details: in D1, in every calendar's copies, and on their bookings in D1. */
 
 import { and, eq, isNull, sql } from "drizzle-orm";
-import type { Actor } from "../access/actor";
 import { fieldsOf, recordIfChanged } from "../audit/record";
 import type { Database } from "../db/client";
 import { bookings, customers } from "../db/schema";
+import type { Actor } from "../domain/actor";
 import { ApiError } from "../lib/errors";
 import { ifMatchCondition, isUniqueViolation, nothingWritten } from "../lib/rows";
 import { rewriteCustomerInCalendars } from "./calendars";

@@ -1,10 +1,10 @@
 /** A customer's erasure: placeholders everywhere the API keeps their details. */
 
 import { and, eq, sql } from "drizzle-orm";
-import type { Actor } from "../access/actor";
 import { recordIfChanged } from "../audit/record";
 import type { Database } from "../db/client";
 import { bookings, customers, idempotencyKeys, webhookEvents } from "../db/schema";
+import type { Actor } from "../domain/actor";
 import { type CustomerDetails, erasedDetails } from "../domain/erasure";
 import { loadOwned } from "../lib/rows";
 import { eraseMessages } from "../messages/records";

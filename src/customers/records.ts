@@ -1,11 +1,11 @@
 /** Customers' rows: one by id, a new one, a page of them, and the public shape. */
 
 import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
-import type { Actor } from "../access/actor";
 import { fieldsOf, recordIfChanged } from "../audit/record";
 import type { Database } from "../db/client";
 import { bind, keysetQueries, pageQueries, preparedOnce, type ReadBatch } from "../db/prepared";
 import { type CustomerRow, customers } from "../db/schema";
+import type { Actor } from "../domain/actor";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { loadOwned } from "../lib/rows";

@@ -4,10 +4,10 @@
  * then trusted only if the token's signature is the business's.
  */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import type { Actor } from "../access/actor";
 import { recordIfChanged } from "../audit/record";
 import type { Database } from "../db/client";
 import { bookingProviders, bookings, businesses, customers, providers, services } from "../db/schema";
+import type { Actor } from "../domain/actor";
 import { toBooking } from "../domain/booking";
 import { ApiError } from "../lib/errors";
 import { chargePublicRequest } from "../lib/public-throttle";

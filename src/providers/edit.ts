@@ -1,8 +1,8 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
-import type { Actor } from "../access/actor";
 import { fieldsOf, recordIfChanged } from "../audit/record";
 import type { Database } from "../db/client";
 import { providers } from "../db/schema";
+import type { Actor } from "../domain/actor";
 import { ifMatchCondition, nothingWritten } from "../lib/rows";
 import { configureProviderCalendar } from "./configure";
 import { loadProvider, type ProviderFields, toProvider } from "./records";

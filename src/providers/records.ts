@@ -1,9 +1,9 @@
 /** Providers' rows: one by id, a new one, a page of them, and the public shape. */
 
-import type { Actor } from "../access/actor";
 import { fieldsOf, recordQuery } from "../audit/record";
 import type { Database } from "../db/client";
 import { type ProviderRow, providers } from "../db/schema";
+import type { Actor } from "../domain/actor";
 import { newId } from "../lib/ids";
 import { firstVersion, loadOwned } from "../lib/rows";
 import { activeNewestFirst } from "../lists/newest-first";

@@ -1,11 +1,11 @@
 /** Changes to a resource: a compare-and-set on its version, checked with its calendar when it leaves fewer units. */
 
 import { and, eq, type SQL, sql } from "drizzle-orm";
-import type { Actor } from "../access/actor";
 import { fieldsOf, recordIfChanged } from "../audit/record";
 import { resourceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
 import { type ResourceRow, resources } from "../db/schema";
+import type { Actor } from "../domain/actor";
 import { ApiError } from "../lib/errors";
 import { ifMatchCondition, nothingWritten } from "../lib/rows";
 import { configureResourceCalendar } from "./configure";

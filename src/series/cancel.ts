@@ -1,8 +1,8 @@
 /** Cancelling a series from an instant on: every occurrence starting then or later still PENDING or CONFIRMED (bookings/cancel-many.ts); earlier ones stay. */
 
-import type { Actor } from "../access/actor";
 import { cancelEach } from "../bookings/cancel-many";
 import type { Database } from "../db/client";
+import type { Actor } from "../domain/actor";
 import { holdsCapacity } from "../domain/booking";
 import { ApiError } from "../lib/errors";
 import { loadSeries, type Series } from "./records";

@@ -7,12 +7,12 @@
  */
 
 import { eq } from "drizzle-orm";
-import type { Actor } from "../access/actor";
 import { type ServiceSnapshot, serviceCalendarOf, type VisitResult, type VisitSegment } from "../calendar";
 import { checkTiming, occurrenceStarts, parseRecurrence } from "../calendar/rules";
 import { customerIdByEmail } from "../customers/records";
 import type { Database } from "../db/client";
 import { series } from "../db/schema";
+import type { Actor } from "../domain/actor";
 import type { Answers } from "../domain/questions";
 import { ApiError } from "../lib/errors";
 import type { IdempotencyClaim } from "../lib/idempotency";

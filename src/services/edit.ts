@@ -1,11 +1,11 @@
 /** Changes to a service: a compare-and-set on its version, with the calendar told before the answer. */
 
 import { and, count, eq, gt, inArray, sql } from "drizzle-orm";
-import type { Actor } from "../access/actor";
 import { fieldsOf, recordIfChanged } from "../audit/record";
 import { serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
 import { bookings, type ServiceRow, services } from "../db/schema";
+import type { Actor } from "../domain/actor";
 import { HOLDING_STATUSES } from "../domain/booking";
 import { ApiError } from "../lib/errors";
 import { assertIfMatch, etagOf } from "../lib/etag";

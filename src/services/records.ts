@@ -1,11 +1,11 @@
 /** The catalog's rows: a service by id, a new service, a page of the catalog, and the public shape. */
 
 import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
-import type { Actor } from "../access/actor";
 import { fieldsOf, recordQuery } from "../audit/record";
 import type { Database } from "../db/client";
 import { bind, preparedOnce, type ReadBatch } from "../db/prepared";
 import { type ServiceRow, serviceProviders, serviceResources, services } from "../db/schema";
+import type { Actor } from "../domain/actor";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { loadOwned } from "../lib/rows";

@@ -1,8 +1,8 @@
 /** Cancelling a visit: every segment still PENDING or CONFIRMED (bookings/cancel-many.ts). */
 
-import type { Actor } from "../access/actor";
 import { cancelEach } from "../bookings/cancel-many";
 import type { Database } from "../db/client";
+import type { Actor } from "../domain/actor";
 import { holdsCapacity } from "../domain/booking";
 import { ApiError } from "../lib/errors";
 import { loadVisit, type Visit, visitOf } from "./records";

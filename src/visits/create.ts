@@ -4,11 +4,11 @@
  * the visit decided in its first segment's service calendar, all or none.
  */
 
-import type { Actor } from "../access/actor";
 import { serviceCalendarOf, type VisitSegment } from "../calendar";
 import { checkTiming, segmentTimes } from "../calendar/rules";
 import { customerIdByEmail } from "../customers/records";
 import type { Database } from "../db/client";
+import type { Actor } from "../domain/actor";
 import type { Answers } from "../domain/questions";
 import { ApiError } from "../lib/errors";
 import type { IdempotencyClaim } from "../lib/idempotency";

@@ -1,9 +1,9 @@
 /** Webhook endpoints a business registers: one by id, a new one under the limit, a page of them, a deletion. */
 import { and, count, eq, isNull, lt, sql } from "drizzle-orm";
-import type { Actor } from "../access/actor";
 import { recordIfChanged } from "../audit/record";
 import type { Database } from "../db/client";
 import { businesses, webhookEndpoints } from "../db/schema";
+import type { Actor } from "../domain/actor";
 import type { WebhookEventType } from "../domain/webhook";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";

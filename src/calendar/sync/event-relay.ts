@@ -4,8 +4,8 @@
  * dropped once the queue has it. Whatever fails waits here for the next attempt.
  */
 
-import type { Actor } from "../../access/actor";
 import { auditOf, type ChangeOf } from "../../audit/booking-events";
+import type { Actor } from "../../domain/actor";
 import type { BookingStatus } from "../../domain/booking";
 import { toBooking } from "../../domain/booking";
 import { type MailPlan, planFor } from "../../domain/message";

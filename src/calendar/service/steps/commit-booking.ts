@@ -4,7 +4,7 @@
  * and its idempotency record, in the caller's transaction. A feature that needs more calendars
  * adds a claim before the commit, not a copy of it.
  */
-import type { Actor } from "../../../access/actor";
+import type { Actor } from "../../../domain/actor";
 import { type BookingRecord, toBooking } from "../../../domain/booking";
 import type { MailPlan } from "../../../domain/message";
 import { newId } from "../../../lib/ids";
