@@ -5,17 +5,18 @@
  * revoked one revoked there first, so the directory never lets in a key its shard does not hold.
  * Only the SHA-256 of a key is stored; the key itself is answered once, at creation.
  */
+
 import { and, count, eq, isNull, lt, sql } from "drizzle-orm";
 import { apiKeyRecord } from "../accounts/accounts";
 import { recordIfChanged } from "../audit/record";
 import { createDb, type Database } from "../db/client";
-import { apiKeys, businesses } from "../db/schema";
+import { apiKeys } from "../db/schema";
 import { grants, listed, type Scope, scopes } from "../domain/scopes";
 import type { Caller } from "../env";
 import { generateApiKey } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { loadOwned } from "../lib/rows";
+import { insertWhere, loadOwned } from "../lib/rows";
 import { newestFirst } from "../lists/newest-first";
 import type { PageRequest } from "../lists/pagination";
 import { directoryOf } from "../shards/shards";
@@ -62,22 +63,7 @@ function insertKeyQuery(db: Database, row: KeyRow) {
     .select({ n: count() })
     .from(apiKeys)
     .where(and(eq(apiKeys.businessId, row.businessId), isNull(apiKeys.revokedAt)));
-  const value = <T>(v: T) => sql`${v}`;
-  return db.insert(apiKeys).select(
-    db
-      .select({
-        id: value(row.id).as("id"),
-        businessId: businesses.id,
-        keyHash: value(row.keyHash).as("key_hash"),
-        keyPrefix: value(row.keyPrefix).as("key_prefix"),
-        name: value(row.name).as("name"),
-        scopes: value(JSON.stringify(row.scopes)).as("scopes"),
-        createdAt: value(row.createdAt).as("created_at"),
-        revokedAt: value(row.revokedAt).as("revoked_at"),
-      })
-      .from(businesses)
-      .where(and(eq(businesses.id, row.businessId), lt(sql`(${live})`, MAX_API_KEYS))),
-  );
+  return insertWhere(db, apiKeys, row, lt(sql`(${live})`, MAX_API_KEYS));
 }
 
 /**

@@ -3,12 +3,13 @@
  * bound. Members live in the directory (`DB`), so every function here takes the environment and
  * reads `directoryOf(env)`; a staff member's provider is checked on the business's shard (`db`).
  */
-import { and, count, eq, lt, sql } from "drizzle-orm";
+
+import { count, eq, lt, sql } from "drizzle-orm";
 import { createDb, type Database } from "../db/client";
-import { businesses, type MemberRow, members } from "../db/schema";
+import { type MemberRow, members } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { isUniqueViolation, loadOwned } from "../lib/rows";
+import { insertWhere, isUniqueViolation, loadOwned } from "../lib/rows";
 import { newestFirst } from "../lists/newest-first";
 import type { PageRequest } from "../lists/pagination";
 import { loadProvider } from "../providers/records";
@@ -94,25 +95,8 @@ export async function createMember(
   };
   const dir = membersDb(env);
   const held = dir.select({ n: count() }).from(members).where(eq(members.businessId, businessId));
-  const value = <T>(v: T) => sql`${v}`;
-  const insert = dir.insert(members).select(
-    dir
-      .select({
-        id: value(row.id).as("id"),
-        businessId: businesses.id,
-        email: value(row.email).as("email"),
-        name: value(row.name).as("name"),
-        role: value(row.role).as("role"),
-        providerId: value(row.providerId).as("provider_id"),
-        status: value(row.status).as("status"),
-        version: value(row.version).as("version"),
-        createdAt: value(row.createdAt).as("created_at"),
-        updatedAt: value(row.updatedAt).as("updated_at"),
-        lastSignInAt: value(row.lastSignInAt).as("last_sign_in_at"),
-      })
-      .from(businesses)
-      .where(and(eq(businesses.id, businessId), lt(sql`(${held})`, MAX_MEMBERS))),
-  );
+  const insert = insertWhere(dir, members, row, lt(sql`(${held})`, MAX_MEMBERS));
+
   try {
     const written = await insert.run();
     if (written.meta.changes === 0) {

@@ -4,11 +4,13 @@
  * already gone) is followed by `recordIfChanged`, which writes only when the statement before it
  * in the batch changed a row.
  */
-import { and, eq, sql } from "drizzle-orm";
+
+import { sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { auditEvents, businesses } from "../db/schema";
+import { auditEvents } from "../db/schema";
 import type { Actor } from "../domain/actor";
 import { newId } from "../lib/ids";
+import { insertWhere } from "../lib/rows";
 
 /** A change as the audit records it; `fields` are names, never values. */
 export type AuditEntry = {
@@ -48,23 +50,5 @@ export const recordQuery = (db: Database, entry: AuditEntry) => db.insert(auditE
  * The insert of an entry's record that writes only when the batch's statement just before it
  * changed a row (SQLite's `changes()`), so a refused or idle change leaves no record.
  */
-export function recordIfChanged(db: Database, entry: AuditEntry) {
-  const row = auditRow(entry);
-  const value = <T>(v: T) => sql`${v}`;
-  return db.insert(auditEvents).select(
-    db
-      .select({
-        id: value(row.id).as("id"),
-        businessId: businesses.id,
-        at: value(row.at).as("at"),
-        actorType: value(row.actorType).as("actor_type"),
-        actorId: value(row.actorId).as("actor_id"),
-        action: value(row.action).as("action"),
-        resourceType: value(row.resourceType).as("resource_type"),
-        resourceId: value(row.resourceId).as("resource_id"),
-        fields: value(JSON.stringify(row.fields)).as("fields"),
-      })
-      .from(businesses)
-      .where(and(eq(businesses.id, row.businessId), sql`changes() > 0`)),
-  );
-}
+export const recordIfChanged = (db: Database, entry: AuditEntry) =>
+  insertWhere(db, auditEvents, auditRow(entry), sql`changes() > 0`);

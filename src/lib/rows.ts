@@ -3,9 +3,10 @@
  * tenant's id as for a missing one), the If-Match compare-and-set of an edit, and a UNIQUE
  * violation told apart. A page of rows is src/lists/newest-first.ts's.
  */
-import { and, eq, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/client";
+import { businesses } from "../db/schema";
 import { ApiError } from "./errors";
 import { assertIfMatch, etagOf } from "./etag";
 
@@ -70,4 +71,33 @@ export function isUniqueViolation(error: unknown): boolean {
     if (e.message.includes("UNIQUE constraint failed")) return true;
   }
   return false;
+}
+
+/**
+ * `INSERT INTO table SELECT <row's values> FROM businesses WHERE <the row's business> AND
+ * <condition>`: the row is written only while `condition` holds, checked by the insert's own
+ * statement — a bound a concurrent burst cannot pass (`(SELECT count(*) …) < MAX`), or a record
+ * that follows only a change (`changes() > 0`). `row` names every column of the table, in any
+ * order; JSON columns are written as their text. `meta.changes` is 0 when the condition failed.
+ */
+export function insertWhere<T extends OwnedTable>(
+  db: Database,
+  table: T,
+  row: Record<string, unknown> & { businessId: string },
+  condition: SQL,
+) {
+  const selection = Object.fromEntries(
+    Object.entries(getTableColumns(table)).map(([key, column]) => {
+      const value = row[key];
+      if (key === "businessId") return [key, businesses.id];
+      const text = value !== null && typeof value === "object" ? JSON.stringify(value) : (value ?? null);
+      return [key, sql`${text}`.as(column.name)];
+    }),
+  );
+  return db.insert(table).select(
+    db
+      .select(selection)
+      .from(businesses)
+      .where(and(eq(businesses.id, row.businessId), condition)) as never,
+  );
 }

@@ -1,13 +1,14 @@
 /** Webhook endpoints a business registers: one by id, a new one under the limit, a page of them, a deletion. */
+
 import { and, count, eq, isNull, lt, sql } from "drizzle-orm";
 import { recordIfChanged } from "../audit/record";
 import type { Database } from "../db/client";
-import { businesses, webhookEndpoints } from "../db/schema";
+import { webhookEndpoints } from "../db/schema";
 import type { Actor } from "../domain/actor";
 import type { WebhookEventType } from "../domain/webhook";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { loadOwned } from "../lib/rows";
+import { insertWhere, loadOwned } from "../lib/rows";
 import { newestFirst } from "../lists/newest-first";
 import type { PageRequest } from "../lists/pagination";
 import { isLoopbackReceiver, localReceiversAllowed } from "./receiver-url";
@@ -32,26 +33,7 @@ function insertEndpointQuery(db: Database, row: NewEndpoint) {
     .select({ n: count() })
     .from(webhookEndpoints)
     .where(and(eq(webhookEndpoints.businessId, row.businessId), isNull(webhookEndpoints.deletedAt)));
-  const value = <T>(v: T) => sql`${v}`;
-  return db.insert(webhookEndpoints).select(
-    db
-      .select({
-        id: value(row.id).as("id"),
-        businessId: businesses.id,
-        url: value(row.url).as("url"),
-        description: value(row.description).as("description"),
-        events: value(JSON.stringify(row.events)).as("events"),
-        secret: value(row.secret).as("secret"),
-        status: value(row.status).as("status"),
-        disabledReason: value(row.disabledReason).as("disabled_reason"),
-        consecutiveFailures: value(row.consecutiveFailures).as("consecutive_failures"),
-        createdAt: value(row.createdAt).as("created_at"),
-        updatedAt: value(row.updatedAt).as("updated_at"),
-        deletedAt: value(row.deletedAt).as("deleted_at"),
-      })
-      .from(businesses)
-      .where(and(eq(businesses.id, row.businessId), lt(sql`(${live})`, MAX_WEBHOOK_ENDPOINTS))),
-  );
+  return insertWhere(db, webhookEndpoints, row, lt(sql`(${live})`, MAX_WEBHOOK_ENDPOINTS));
 }
 
 /** Stores a new endpoint, or refuses with 409 `webhook_endpoint_limit` when the business has the maximum. */
