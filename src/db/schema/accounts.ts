@@ -1,7 +1,7 @@
 /** The businesses (tenants), their API keys and members, and the audit of every change to them. */
 
 import { type AnySQLiteColumn, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import type { BookingPageSettings, EmailSettings } from "../../domain/business.ts";
+import type { BookingPageSettings, ConflictSettings, EmailSettings } from "../../domain/business.ts";
 import type { Scope } from "../../domain/scopes.ts";
 
 export const businesses = sqliteTable(
@@ -33,6 +33,11 @@ export const businesses = sqliteTable(
       .$type<BookingPageSettings>(),
     /** JSON: `{ enabled, fromName?, replyTo? }`. */
     emails: text("emails", { mode: "json" }).notNull().default({ enabled: false }).$type<EmailSettings>(),
+    /** JSON: `{ notifyCustomer }`: what a booking that stops fitting tells its customer. */
+    conflicts: text("conflicts", { mode: "json" })
+      .notNull()
+      .default({ notifyCustomer: false })
+      .$type<ConflictSettings>(),
     /** Moves forward on every change of the settings: the ETag. */
     version: integer("version").notNull().default(1),
     /**
