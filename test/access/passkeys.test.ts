@@ -205,6 +205,9 @@ describe("passkeys", () => {
     const refused = await officeJson("/office/sign-in/passkey", await assertion(soft));
     await validationError(refused, "credential");
     expect(refused.headers.get("Set-Cookie")).toBeNull();
+    // Removed: their passkeys go with them.
+    expect((await api("DELETE", `/members/${a.member.id}`, { key: a.apiKey })).status).toBe(204);
+    expect(await rowsOf(a.member.id)).toEqual([]);
   });
 
   it("wrong input is a clear problem and changes nothing", async () => {
