@@ -4,11 +4,11 @@
  * a credential the browser sends back.
  */
 import type { Context } from "hono";
-import * as z from "zod";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
 import { problemResponse } from "../lib/problem";
 import { assertWellFormed, fieldErrors } from "../lib/validation";
+import { z } from "../lib/zod";
 
 /** A passkey endpoint's body: a credential and its few fields fit well inside this. */
 const MAX_BODY_BYTES = 16 * 1024;
@@ -38,7 +38,7 @@ const credentialBase = {
   id: base64url(1400),
   rawId: base64url(1400),
   type: z.literal("public-key"),
-  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+  clientExtensionResults: z.looseObject({}).default({}),
   authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
 };
 
@@ -72,7 +72,7 @@ export const authenticationBody = z.object({
  * The request's JSON body parsed by `schema`: 415 for another media type, 413 past 16 KiB, 400
  * for text that is not JSON, 422 naming the fields for the wrong shape. Nothing is read before.
  */
-export async function readJson<T extends z.ZodType>(c: Context, schema: T): Promise<z.output<T>> {
+export async function readJson<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
   const type = (c.req.header("Content-Type") ?? "").split(";")[0]?.trim().toLowerCase();
   if (type !== "application/json") throw new ApiError("unsupported_media_type", "Send the body as application/json.");
   const text = await c.req.text();
