@@ -71,6 +71,11 @@ export async function passkeys(browser: Browser, origin: string, link: string): 
   check("the list shows it, never used", (await row.textContent())?.includes("never") ?? false);
   await audit(page, "the passkeys page, one passkey");
   await screenshot(page, "added");
+  await page.setViewportSize({ width: 375, height: 740 });
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  check(`on a 375-px phone the passkeys page needs no horizontal scrolling (${wide} px)`, wide <= 375);
+  await screenshot(page, "phone");
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   await page.goto(`${origin}/office`);
   await page.getByRole("button", { name: "Sign out" }).click();
