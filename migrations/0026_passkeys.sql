@@ -9,6 +9,7 @@ CREATE TABLE `passkey_challenges` (
 );
 --> statement-breakpoint
 CREATE INDEX `passkey_challenges_client_idx` ON `passkey_challenges` (`client_hash`,`created_at`);--> statement-breakpoint
+CREATE INDEX `passkey_challenges_session_idx` ON `passkey_challenges` (`session_id`,`created_at`);--> statement-breakpoint
 CREATE TABLE `passkeys` (
 	`id` text PRIMARY KEY NOT NULL,
 	`business_id` text NOT NULL,

@@ -2,7 +2,8 @@
  * The challenges of passkey ceremonies (docs/members.md, "Passkeys"): made by the server, kept in
  * the directory for 5 minutes, spent by one UPDATE so a replay — or two answers at once — finds
  * nothing. One to add a passkey belongs to the session that asked for it; one to sign in is
- * counted per client, at most PER_CLIENT in 15 minutes, a bound checked by its own insert.
+ * counted per client, at most PER_CLIENT in 15 minutes (adding ones per session), a bound checked
+ * by its own insert.
  */
 import { and, count, eq, gt, isNull, sql } from "drizzle-orm";
 import { passkeyChallenges } from "../db/schema";
@@ -17,8 +18,9 @@ type Purpose = "register" | "sign-in";
 
 /**
  * A new challenge for `purpose`, bound to `sessionId` (the session's hash) when adding a passkey.
- * A sign-in's is written only while the client has asked for fewer than PER_CLIENT in the last 15
- * minutes (the e-mail sign-in's window and bound); undefined when that bound held.
+ * It is written only while fewer than PER_CLIENT of the last 15 minutes (the e-mail sign-in's
+ * window and bound per client) were made for the same client (a sign-in's) or the same session
+ * (an adding one's); undefined when that bound held.
  */
 export async function issueChallenge(
   env: Env,
@@ -36,8 +38,8 @@ export async function issueChallenge(
     .from(passkeyChallenges)
     .where(
       and(
-        eq(passkeyChallenges.clientHash, clientHash),
-        eq(passkeyChallenges.purpose, "sign-in"),
+        sessionId === null ? eq(passkeyChallenges.clientHash, clientHash) : eq(passkeyChallenges.sessionId, sessionId),
+        eq(passkeyChallenges.purpose, purpose),
         gt(passkeyChallenges.createdAt, new Date(now - LINK_TTL_MS).toISOString()),
       ),
     );
@@ -55,7 +57,7 @@ export async function issueChallenge(
           usedAt: value(null).as("used_at"),
         })
         .from(sql`(SELECT 1)`)
-        .where(purpose === "sign-in" ? sql`(${recent}) < ${PER_CLIENT}` : undefined),
+        .where(sql`(${recent}) < ${PER_CLIENT}`),
     )
     .returning({ id: passkeyChallenges.id });
   return written[0]?.id;

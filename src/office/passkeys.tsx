@@ -94,7 +94,11 @@ export async function passkeysPage(c: Context<AppEnv>) {
 export async function registrationOptions(c: Context<AppEnv>) {
   const member = await requireMember(c);
   const challenge = await issueChallenge(c.env, "register", clientOf(c), member.sessionId);
-  if (!challenge) throw new ApiError("unavailable", "No challenge could be made; try again.");
+  if (!challenge) {
+    throw new ApiError("rate_limited", "Too many passkey attempts in this session. Try again in 15 minutes.", {
+      headers: { "Retry-After": "900" },
+    });
+  }
   const { rpID } = relyingParty(c);
   const options = await generateRegistrationOptions({
     rpName: RP_NAME,

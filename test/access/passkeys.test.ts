@@ -241,4 +241,16 @@ describe("passkeys", () => {
     const elsewhere = { "CF-Connecting-IP": "198.51.100.77" };
     expect((await officeJson("/office/sign-in/passkey/options", {}, { headers: elsewhere })).status).toBe(200);
   });
+
+  it("challenges to add a passkey are bounded per session: 30 in 15 minutes, then a 429", async () => {
+    const { cookie, email } = await ownerSignedIn();
+    for (let i = 0; i < 30; i++) {
+      expect((await officeJson("/office/passkeys/options", {}, { cookie })).status).toBe(200);
+    }
+    const res = await officeJson("/office/passkeys/options", {}, { cookie });
+    await problem(res, 429, "rate_limited");
+    expect(res.headers.get("Retry-After")).toBe("900");
+    const another = await signIn(email);
+    expect((await officeJson("/office/passkeys/options", {}, { cookie: another })).status).toBe(200);
+  });
 });

@@ -212,8 +212,8 @@ export const passkeys = sqliteTable(
 
 /**
  * The challenges of passkey ceremonies: good once, for 5 minutes. One to add a passkey is bound to
- * the session that asked (`sessionId`, the session's hash); one to sign in to nobody, and counted
- * per client (`clientHash`) against the sign-in bound.
+ * the session that asked (`sessionId`, the session's hash) and counted per session; one to sign in
+ * to nobody, and counted per client (`clientHash`).
  */
 export const passkeyChallenges = sqliteTable(
   "passkey_challenges",
@@ -227,5 +227,8 @@ export const passkeyChallenges = sqliteTable(
     expiresAt: text("expires_at").notNull(),
     usedAt: text("used_at"),
   },
-  (t) => [index("passkey_challenges_client_idx").on(t.clientHash, t.createdAt)],
+  (t) => [
+    index("passkey_challenges_client_idx").on(t.clientHash, t.createdAt),
+    index("passkey_challenges_session_idx").on(t.sessionId, t.createdAt),
+  ],
 );
