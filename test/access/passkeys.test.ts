@@ -59,7 +59,15 @@ describe("passkeys", () => {
     expect(added.id).toMatch(/^psk_/);
     const page = await (await office("GET", "/office/passkeys", { cookie })).text();
     expect(page).toContain("Work laptop");
-    expect(page).toMatch(/<script src="\/book\/_assets\/passkeys\.[a-z0-9]+\.js"/);
+    const script = /<script src="(\/book\/_assets\/passkeys\.[a-z0-9]+\.js)"/.exec(page)?.[1] as string;
+    const served = await office("GET", script);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("Content-Type")).toMatch(/^text\/javascript/);
+    expect(await served.text()).toContain("parseCreationOptionsFromJSON");
+    // The sign-in page offers a passkey (hidden until the script finds WebAuthn) and may call its JSON.
+    const signInPage = await office("GET", "/office/sign-in");
+    expect(await signInPage.text()).toMatch(/<form data-passkey="sign-in"[^>]* hidden/);
+    expect(signInPage.headers.get("Content-Security-Policy")).toContain("connect-src 'self'");
 
     const signInOptions = await json(await officeJson("/office/sign-in/passkey/options", {}));
     expect(signInOptions.rpId).toBe("api.test");
