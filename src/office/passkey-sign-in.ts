@@ -14,6 +14,15 @@ import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
 import { authenticationBody, clientOf, fromBase64url, notVerified, readJson, relyingParty } from "./webauthn";
 
+/** The member id a user handle carries; undefined for one that is not base64url of text. */
+function userOf(handle: string): string | undefined {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(fromBase64url(handle));
+  } catch {
+    return undefined;
+  }
+}
+
 /** POST /office/sign-in/passkey/options: a challenge for anyone, at most 30 per client in 15 minutes. */
 export async function signInOptions(c: Context<AppEnv>) {
   const challenge = await issueChallenge(c.env, "sign-in", clientOf(c), null);
@@ -40,8 +49,9 @@ export async function passkeySignIn(c: Context<AppEnv>) {
   const { credential } = await readJson(c, authenticationBody);
   const passkey = await passkeyForSignIn(c.env, credential.id);
   if (!passkey) throw notVerified();
+  // The user handle, when the authenticator gives one, is the id the passkey was made for.
   const handle = credential.response.userHandle;
-  if (handle !== undefined && new TextDecoder().decode(fromBase64url(handle)) !== passkey.memberId) throw notVerified();
+  if (handle !== undefined && userOf(handle) !== passkey.memberId) throw notVerified();
   const { rpID, origin } = relyingParty(c);
   const verification = await verifyAuthenticationResponse({
     response: credential as never,

@@ -205,6 +205,8 @@ describe("passkeys", () => {
     // An answer naming the other business's member as its user is refused.
     const handle = btoa(twin.id).replaceAll("=", "");
     await validationError(await officeJson("/office/sign-in/passkey", await assertion(soft, handle)), "credential");
+    // A handle that is not base64url of anything is refused the same way.
+    await validationError(await officeJson("/office/sign-in/passkey", await assertion(soft, "a")), "credential");
     // Disabled (by another owner): the passkey signs nobody in.
     await memberOf(a.apiKey, { role: "owner" }, true);
     expect(
