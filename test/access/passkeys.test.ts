@@ -151,6 +151,15 @@ describe("passkeys", () => {
     expect(row?.counter).toBe(1);
   });
 
+  it("a member keeps at most 10 passkeys: the 11th is a 422 and is not kept", async () => {
+    const { member, cookie } = await ownerSignedIn();
+    for (let i = 0; i < 10; i++) await addPasskey(cookie);
+    const { body } = await registration(cookie);
+    const entry = await validationError(await officeJson("/office/passkeys", body, { cookie }), "credential");
+    expect(entry.message).toBe("Too many passkeys.");
+    expect(await rowsOf(member.id)).toHaveLength(10);
+  });
+
   it("only its own member removes a passkey: another member's removal is a 404 and changes nothing", async () => {
     const a = await ownerSignedIn();
     const { added } = await addPasskey(a.cookie);
