@@ -31,7 +31,25 @@ const staffOperations: Record<string, Owned> = {
   "POST /bookings/:id/reschedule": "booking",
   "GET /customers/:id": "customer",
   "GET /providers/:id/bookings": "self",
+  // Their own person: read it, set their hours and days off, connect their own calendars.
+  "GET /providers/:id": "self",
+  "PATCH /providers/:id": "self",
+  "GET /providers/:id/calendars": "self",
+  "POST /providers/:id/calendars": "self",
+  "GET /providers/:id/calendars/:calendarId": "self",
+  "DELETE /providers/:id/calendars/:calendarId": "self",
+  "POST /providers/:id/calendars/:calendarId/sync": "self",
 };
+
+/** What a staff member may change of their own person: their hours and days off, nothing else. */
+export const staffProviderFields: ReadonlySet<string> = new Set(["weeklySchedule", "dateOverrides"]);
+
+/**
+ * Whether the member's role grants `operation` on its own, past the scopes: a staff member's
+ * operations on their own person (whose id `checkRole` then holds to theirs).
+ */
+export const roleGrants = (member: CallerMember | undefined, operation: string) =>
+  member?.role === "staff" && staffOperations[operation] === "self";
 
 const refused = (detail: string) => new ApiError("insufficient_scope", detail);
 const notFound = (noun: string, id: string) => new ApiError("not_found", `No ${noun} ${id}.`);
@@ -60,7 +78,8 @@ const customerOf = (businessId: string, providerId: string, id: string) =>
 
 /**
  * Refuses what the member's role may not do beyond its scopes: a front-desk member's erasure (403),
- * a staff member's operation outside their list (403) or an id that is not theirs (404).
+ * a staff member's operation outside their list (403), an id that is not theirs (404), or a change
+ * of their own person beyond their hours and days off (403). `body` reads the request's JSON body.
  */
 export async function checkRole(
   db: Database,
@@ -68,6 +87,7 @@ export async function checkRole(
   member: CallerMember,
   operation: string,
   id: string | undefined,
+  body: () => Promise<unknown>,
 ): Promise<void> {
   if (member.role === "frontdesk" && operation === "DELETE /customers/:id") {
     throw refused("A front-desk member may not erase customers; an owner may.");
@@ -79,6 +99,11 @@ export async function checkRole(
   const target = id ?? "";
   if (owned === "self") {
     if (target !== providerId) throw notFound("provider", target);
+    if (operation === "PATCH /providers/:id") {
+      const sent = await body();
+      const other = Object.keys(sent && typeof sent === "object" ? sent : {}).find((k) => !staffProviderFields.has(k));
+      if (other) throw refused(`A staff member may change only their weeklySchedule and dateOverrides, not ${other}.`);
+    }
     return;
   }
   const where =

@@ -57,6 +57,43 @@ describe("staff", () => {
     expect((await json(await api("GET", `/bookings/${id}`, { key: b.apiKey }))).status).toBe("CONFIRMED");
   });
 
+  it("sets their own hours and days off, reads their person and calendars; the change is theirs in the audit", async () => {
+    const b = await business("staff");
+    const hours = { mon: [{ start: "10:00", end: "14:00" }] };
+    const day = new Date(Date.now() + 9 * 86_400_000).toISOString().slice(0, 10);
+    const res = await asMember("PATCH", `/providers/${b.mine}`, b.cookie, {
+      weeklySchedule: hours,
+      dateOverrides: [{ date: day, intervals: [] }],
+    });
+    expect(res.status).toBe(200);
+    const person = await json(await api("GET", `/providers/${b.mine}`, { key: b.apiKey }));
+    expect(person.weeklySchedule.mon).toEqual(hours.mon);
+    expect(person.dateOverrides).toEqual([{ date: day, intervals: [] }]);
+    expect((await asMember("GET", `/providers/${b.mine}`, b.cookie)).status).toBe(200);
+    expect((await asMember("GET", `/providers/${b.mine}/calendars`, b.cookie)).status).toBe(200);
+    const audit = await json(await api("GET", `/audit-events?resourceId=${b.mine}`, { key: b.apiKey }));
+    expect(audit.data[0]).toMatchObject({ action: "provider.updated", actor: { type: "member" } });
+    expect(audit.data[0].fields.sort()).toEqual(["dateOverrides", "weeklySchedule"]);
+  });
+
+  it("their own name, services or active flag, and another person's hours or calendars, are refused and nothing changes", async () => {
+    const b = await business("staff");
+    for (const body of [{ name: "Renamed" }, { active: false }, { weeklySchedule: {}, name: "Renamed" }]) {
+      const res = await asMember("PATCH", `/providers/${b.mine}`, b.cookie, body);
+      expect(res.status, JSON.stringify(body)).toBe(403);
+      expect((await json(res)).code).toBe("insufficient_scope");
+    }
+    const theirs = await asMember("PATCH", `/providers/${b.theirs}`, b.cookie, { weeklySchedule: {} });
+    expect(theirs.status).toBe(404);
+    expect((await asMember("GET", `/providers/${b.theirs}/calendars`, b.cookie)).status).toBe(404);
+    const calendar = { url: "https://calendar.example.com/theirs.ics" };
+    expect((await asMember("POST", `/providers/${b.theirs}/calendars`, b.cookie, calendar)).status).toBe(404);
+    const mine = await json(await api("GET", `/providers/${b.mine}`, { key: b.apiKey }));
+    const other = await json(await api("GET", `/providers/${b.theirs}`, { key: b.apiKey }));
+    expect([mine.name, mine.active, other.weeklySchedule.mon]).toEqual(["Mine", true, other.weeklySchedule.mon]);
+    expect(Object.keys(other.weeklySchedule).length).toBeGreaterThan(0);
+  });
+
   it("operations outside their own bookings are refused (403): the list of all bookings, customers, the catalog", async () => {
     const b = await business("staff");
     for (const path of ["/bookings", "/customers", "/services", "/members"]) {
