@@ -123,6 +123,8 @@ export class ProviderCalendar extends ClaimedCalendar<ProviderSnapshot> {
 
   protected override settingsChanged(person: ProviderSnapshot): void {
     this.staff.hoursChanged(person);
+    // The conflicts it found are owed to D1 and the webhook now, not at some later alarm.
+    this.scheduleAlarm();
   }
 
   protected override claimReleased(claimId: string): void {
