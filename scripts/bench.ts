@@ -9,7 +9,9 @@
  * booking a hold and a plain create on this tree and on another revision, side by side
  * (scripts/bench/hold-booking.ts), `-- --probes [--baseline <rev>]` a feed poll and a manage-link
  * read on this tree and on another revision (default main), side by side (scripts/bench/probes.ts),
- * `-- --writes [--baseline <rev>]` a series of 52 and an import of 400 alike (scripts/bench/writes.ts).
+ * `-- --writes [--baseline <rev>]` a series of 52 and an import of 400 alike (scripts/bench/writes.ts),
+ * `-- --access [--baseline <rev>]` a keyed read and a member's on this tree beside a revision before
+ * members and scopes (scripts/bench/access.ts).
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -54,6 +56,7 @@ const { values: args } = parseArgs({
     limits: { type: "boolean", default: false },
     probes: { type: "boolean", default: false },
     writes: { type: "boolean", default: false },
+    access: { type: "boolean", default: false },
     baseline: { type: "string" },
     rounds: { type: "string", default: "7" },
   },
@@ -132,6 +135,16 @@ if (args.probes) {
   const { compareProbes } = await import("./bench/probes.ts");
   const result = await compareProbes(args.baseline ?? "main", Number(args.rounds), seconds);
   console.log(JSON.stringify(result, null, 2));
+  process.exit(0);
+}
+if (args.access) {
+  // A keyed read and a member's, this tree beside a revision before members and scopes (scripts/bench/access.ts).
+  const { compareAccess } = await import("./bench/access.ts");
+  const result = await compareAccess(args.baseline ?? "c322d72", Number(args.rounds), seconds);
+  console.log(JSON.stringify(result, null, 2));
+  console.log(
+    `targets: keyWithin110pct ${result.keyOverBefore <= 1.1 ? "yes" : "NO"}, sessionWithin110pct ${result.sessionOverBefore <= 1.1 ? "yes" : "NO"}`,
+  );
   process.exit(0);
 }
 if (args.writes) {

@@ -33,6 +33,8 @@ export type BenchServer = {
   businessOf(key: string): string;
   /** Runs one SQL statement on the local D1 (seeding rows straight into it). */
   execute(sql: string, ...params: unknown[]): Promise<void>;
+  /** Runs one SQL statement on the directory's D1 (members and their sessions live there). */
+  executeOnDirectory(sql: string, ...params: unknown[]): Promise<void>;
   /** The number `n` one SQL query on the local D1 answers (`SELECT count(*) AS n …`). */
   count(sql: string, ...params: unknown[]): Promise<number>;
   /** Rows D1 read per request, from the request log lines since the last reset. */
@@ -230,6 +232,12 @@ export async function startBenchServer(options: ServeOptions = {}): Promise<Benc
     businessOf: (key) => businesses.get(key) ?? "",
     async execute(sql, ...params) {
       await db
+        .prepare(sql)
+        .bind(...params)
+        .run();
+    },
+    async executeOnDirectory(sql, ...params) {
+      await directory
         .prepare(sql)
         .bind(...params)
         .run();
