@@ -1,0 +1,129 @@
+/**
+ * The office's day: who sees which columns, a booking made elsewhere on the page and in its
+ * fingerprint, a person's week, dates that are not dates, conflicts in words, German.
+ */
+import { runDurableObjectAlarm } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { api } from "../support/api";
+import { at, book, bookingBody, dayOf } from "../support/bookings";
+import { eventually } from "../support/eventually";
+import { office } from "../support/members";
+import { deskMember, deskSalon, page } from "../support/office";
+import { personStub } from "../support/staff-calendars";
+
+const day = () => dayOf(2);
+
+describe("the day page", () => {
+  it("without a session sends the browser to sign in", async () => {
+    for (const path of ["/office", `/office/day/${day()}`, "/office/bookings/bkg_x"]) {
+      const res = await office("GET", path);
+      expect(res.status, path).toBe(303);
+      expect(res.headers.get("Location")).toBe("/office/sign-in");
+    }
+  });
+
+  it("the owner and the front desk see every person's column with its bookings; the frame names them", async () => {
+    const s = await deskSalon();
+    for (const role of ["owner", "frontdesk"] as const) {
+      const { cookie } = await deskMember(s, role);
+      const { status, html, res } = await page(`/office/day/${day()}`, cookie);
+      expect(status).toBe(200);
+      expect(res.headers.get("Content-Security-Policy")).toContain("script-src 'self'");
+      expect(html).toContain(role === "owner" ? "Olivia Owner · Owner" : "Frank Desk · Front desk");
+      expect(html).toContain("Stylist 0");
+      expect(html).toContain("Stylist 1");
+      expect(html).toContain("10:00 AM–10:30 AM");
+      expect(html).toContain("Cut · Mine Customer");
+      expect(html).toContain("Colour · Their Customer");
+      expect(html).toContain(`href="/office/bookings/${s.mine.id}"`);
+      expect(html).toContain("Working hours: 9:00 AM–5:00 PM");
+      expect(html).toContain(`href="/office/day/${dayOf(1)}"`);
+      expect(html).toContain(`href="/office/day/${dayOf(3)}"`);
+      expect(html).toContain('action="/office/sign-out"');
+    }
+  });
+
+  it("staff see only their own column; another person's week is a 404 page, their own week shows their booking", async () => {
+    const s = await deskSalon();
+    const { cookie } = await deskMember(s, "staff");
+    const { html } = await page(`/office/day/${day()}`, cookie);
+    expect(html).toContain("Stylist 0");
+    expect(html).toContain("Mine Customer");
+    expect(html).not.toContain("Stylist 1");
+    expect(html).not.toContain("Their Customer");
+    const theirs = await page(`/office/week/${day()}/${s.providerIds[1]}`, cookie);
+    expect(theirs.status).toBe(404);
+    expect(theirs.html).toContain("Not found");
+    expect(theirs.html).not.toContain("Their Customer");
+    const own = await page(`/office/week/${day()}/${s.providerIds[0]}`, cookie);
+    expect(own.status).toBe(200);
+    expect(own.html).toContain("Stylist 0: week");
+    expect(own.html).toContain("Mine Customer");
+    expect((await page(`/office/day/${day()}/version`, cookie)).status).toBe(200);
+  });
+
+  it("a booking made through the API changes the day's fingerprint and shows in its columns", async () => {
+    const s = await deskSalon();
+    const { cookie } = await deskMember(s, "owner");
+    const first = await page(`/office/day/${day()}/version`, cookie);
+    const etag = first.res.headers.get("ETag") as string;
+    expect(etag).toMatch(/^W\/"[0-9a-f]{32}"$/);
+    const same = await office("GET", `/office/day/${day()}/version`, { cookie, headers: { "If-None-Match": etag } });
+    expect(same.status).toBe(304);
+    await book(
+      s.apiKey,
+      bookingBody(s.cut, at(2, "14:00"), { providerId: s.providerIds[1], customerName: "Phoned In" }),
+    );
+    const after = await office("GET", `/office/day/${day()}/version`, { cookie, headers: { "If-None-Match": etag } });
+    expect(after.status).toBe(200);
+    expect(after.headers.get("ETag")).not.toBe(etag);
+    const columns = await page(`/office/day/${day()}/columns`, cookie);
+    expect(columns.html).toContain("Phoned In");
+    expect(columns.res.headers.get("ETag")).toBe(after.headers.get("ETag"));
+    // Another day's fingerprint is not this one's.
+    expect((await page(`/office/day/${dayOf(5)}/version`, cookie)).res.headers.get("ETag")).not.toBe(
+      after.headers.get("ETag"),
+    );
+  });
+
+  it("a booking that stopped fitting is marked in words", async () => {
+    const s = await deskSalon();
+    const { cookie } = await deskMember(s, "owner");
+    const person = s.providerIds[0] as string;
+    const mornings = { mon: [], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] };
+    const res = await api("PATCH", `/providers/${person}`, { key: s.apiKey, body: { weeklySchedule: mornings } });
+    expect(res.status).toBe(200);
+    await runDurableObjectAlarm(personStub(s.businessId, person));
+    const html = await eventually(async () => {
+      const { html } = await page(`/office/day/${day()}`, cookie);
+      return html.includes("⚠ Conflict") ? html : undefined;
+    }, "the conflict on the day");
+    expect(html).toContain("Not working");
+    expect(html.split("⚠ Conflict").length - 1).toBe(1);
+  });
+
+  it("a date that is not one is a page saying so; the date picker goes to the day", async () => {
+    const s = await deskSalon();
+    const { cookie } = await deskMember(s, "frontdesk");
+    for (const bad of ["2026-02-30", "tomorrow", "2026-1-01"]) {
+      const res = await page(`/office/day/${bad}`, cookie);
+      expect(res.status, bad).toBe(404);
+      expect(res.res.headers.get("Content-Type")).toContain("text/html");
+      expect(res.html).toContain("Dates look like 2026-12-24.");
+    }
+    expect((await page("/office/day?date=nope", cookie)).status).toBe(400);
+    const picked = await office("GET", `/office/day?date=${day()}`, { cookie });
+    expect(picked.status).toBe(303);
+    expect(picked.headers.get("Location")).toBe(`/office/day/${day()}`);
+  });
+
+  it("speaks German to a browser that asks for it", async () => {
+    const s = await deskSalon();
+    const { cookie } = await deskMember(s, "owner");
+    const { html } = await page(`/office/day/${day()}`, cookie, { "Accept-Language": "de-DE,de;q=0.9,en;q=0.5" });
+    expect(html).toContain('<html lang="de">');
+    expect(html).toContain("Abmelden");
+    expect(html).toContain("Nächster Tag");
+    expect(html).toContain("Olivia Owner · Inhaber:in");
+  });
+});
