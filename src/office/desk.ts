@@ -5,6 +5,7 @@
  */
 import { Hono } from "hono";
 import { serveOfficeAsset } from "./assets";
+import { bookingRoutes } from "./booking/routes";
 import { dayRoutes } from "./day/routes";
 import { type DeskEnv, signedIn } from "./frame/desk";
 import { deskError } from "./frame/errors";
@@ -15,3 +16,4 @@ deskApp.get("/_assets/:file", serveOfficeAsset);
 for (const path of ["/", "/day", "/day/*", "/week/*", "/bookings/*"]) deskApp.use(path, signedIn);
 deskApp.onError(deskError);
 deskApp.route("/", dayRoutes);
+deskApp.route("/", bookingRoutes);
