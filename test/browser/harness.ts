@@ -69,10 +69,13 @@ async function waitForSeeded(server: DevServer, baseUrl: string): Promise<void> 
 }
 
 /**
- * Starts `npm run dev` and Chromium, runs `body` with them, and stops both whatever happens;
+ * Starts `npm run dev` and Chromium, runs `body` with them (and what the server printed), and
+ * stops both whatever happens;
  * prints the summary line and sets the exit status.
  */
-export async function withDevServerAndBrowser(body: (origin: string, browser: Browser) => Promise<void>) {
+export async function withDevServerAndBrowser(
+  body: (origin: string, browser: Browser, output: DevServer["output"]) => Promise<void>,
+) {
   const port = await freePort();
   const persistDir = await mkdtemp(path.join(os.tmpdir(), "booking-browser-"));
   const origin = `http://127.0.0.1:${port}`;
@@ -106,7 +109,7 @@ export async function withDevServerAndBrowser(body: (origin: string, browser: Br
         "--disable-sync",
       ],
     });
-    await body(origin, browser);
+    await body(origin, browser, server.output);
   } catch (error) {
     check(
       "the browser test ran to the end",

@@ -37,6 +37,10 @@ describe("the day page", () => {
       expect(html).toContain("Colour · Their Customer");
       expect(html).toContain(`href="/office/bookings/${s.mine.id}"`);
       expect(html).toContain("Working hours: 9:00 AM–5:00 PM");
+      // Blocks and hours are placed by the page's nonce'd style (no style attributes under the CSP).
+      const nonce = /'nonce-([^']+)'/.exec(res.headers.get("Content-Security-Policy") ?? "")?.[1];
+      expect(html).toContain(`<style nonce="${nonce}">#k-0{top:0px;height:960px;}`);
+      expect(html).toMatch(new RegExp(`#b-0-${s.mine.id}\\{top:192px;height:48px;\\}`));
       expect(html).toContain(`href="/office/day/${dayOf(1)}"`);
       expect(html).toContain(`href="/office/day/${dayOf(3)}"`);
       expect(html).toContain('action="/office/sign-out"');

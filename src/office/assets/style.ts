@@ -16,8 +16,8 @@ export const officeStylesheet = `
 .dayhead{display:flex;flex-wrap:wrap;gap:10px 16px;align-items:center;justify-content:space-between;margin-bottom:14px}
 .dayhead h1{margin:0}
 .steps{display:flex;flex-wrap:wrap;gap:6px;align-items:center}
-.steps a,.btn,.pick button{display:inline-flex;align-items:center;min-height:40px;padding:6px 12px;border:1px solid var(--line);border-radius:10px;background:var(--card);color:var(--ink);text-decoration:none;font:inherit;cursor:pointer}
-.steps a:hover,.btn:hover,.pick button:hover{border-color:var(--accent)}
+.steps a,.pick button{display:inline-flex;align-items:center;min-height:40px;padding:6px 12px;border:1px solid var(--line);border-radius:10px;background:var(--card);color:var(--ink);text-decoration:none;font:inherit;cursor:pointer}
+.steps a:hover,.pick button:hover{border-color:var(--accent)}
 .pick{display:flex;gap:6px;align-items:center}
 .pick input{min-height:40px;padding:6px 8px;border:1px solid var(--line);border-radius:10px;font:inherit}
 .columns{display:grid;grid-template-columns:repeat(auto-fit,minmax(220px,1fr));gap:12px}
@@ -29,10 +29,9 @@ export const officeStylesheet = `
 .track{position:relative;background:repeating-linear-gradient(to bottom,var(--line) 0 1px,transparent 1px 96px)}
 .band{position:absolute;left:0;right:0;background:var(--hours)}
 .tick{position:absolute;left:4px;font-size:.6875rem;color:var(--muted);line-height:1}
-.lanes{position:absolute;top:0;bottom:0;left:44px;right:4px;list-style:none;margin:0;padding:0}
+.lanes{position:absolute;top:0;bottom:0;left:64px;right:4px;list-style:none;margin:0;padding:0}
 .block{position:absolute;left:0;width:100%;padding:0 1px}
 .block a{display:block;height:100%;overflow:hidden;padding:4px 8px;border-radius:8px;border:1px solid var(--accent);border-left-width:4px;background:var(--busy);color:var(--ink);text-decoration:none;font-size:.8125rem;line-height:1.3}
-.block a:hover,.block a:focus-visible{z-index:2;position:relative;height:auto;min-height:100%}
 .block .t{font-weight:650}
 .block.off a{border-color:var(--line);background:#f8f9fb;color:var(--muted);text-decoration:line-through}
 .block.clash a{border-color:var(--warn);background:#fff4ed}
@@ -44,11 +43,12 @@ export const officeStylesheet = `
 dl.facts2{display:grid;grid-template-columns:max-content 1fr;gap:6px 14px;margin:0}
 dl.facts2 dt{color:var(--muted)}
 dl.facts2 dd{margin:0;overflow-wrap:anywhere}
-.actions form{display:grid;gap:8px;margin:0 0 16px}
-.actions textarea,.actions input[type=text]{width:100%;padding:8px;border:1px solid var(--line);border-radius:10px;font:inherit}
+.deskactions form{display:grid;gap:8px;margin:0 0 16px;justify-items:start}
+.deskactions label{font-weight:600}
+.deskactions textarea,.deskactions input[type=text]{width:100%;padding:8px;border:1px solid var(--line);border-radius:10px;font:inherit}
 .row{display:flex;flex-wrap:wrap;gap:8px}
 table.log{width:100%;border-collapse:collapse;font-size:.875rem}
 .log th,.log td{text-align:left;padding:6px 8px;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:anywhere}
-.stack>section+section{margin-top:22px}
+.stack>section{margin-top:26px}
 @media (max-width:560px){.sheet{padding:14px}.desk{padding:16px 10px 40px}}
 `;

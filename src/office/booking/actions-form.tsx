@@ -8,14 +8,14 @@ export function Actions({ m, booking }: { m: DeskWords; booking: ConflictedBooki
   const open = booking.status === "PENDING" || booking.status === "CONFIRMED";
   const started = Date.parse(booking.startTime) <= Date.now();
   return (
-    <section class="actions" aria-labelledby="actions">
+    <section class="deskactions" aria-labelledby="actions">
       <h2 id="actions">{b.actions}</h2>
       {open && (
         <form method="post" action={`${base}/cancel`}>
           <label for="reason">{b.cancelReason}</label>
           <input id="reason" name="reason" type="text" maxlength={500} autocomplete="off" />
           <div class="row">
-            <button class="btn" type="submit">
+            <button class="btn danger" type="submit">
               {b.cancel}
             </button>
           </div>
@@ -25,10 +25,10 @@ export function Actions({ m, booking }: { m: DeskWords; booking: ConflictedBooki
         (started ? (
           <form method="post" action={`${base}/status`}>
             <div class="row">
-              <button class="btn" type="submit" name="status" value="COMPLETED">
+              <button class="btn ghost" type="submit" name="status" value="COMPLETED">
                 {b.completed}
               </button>
-              <button class="btn" type="submit" name="status" value="NO_SHOW">
+              <button class="btn ghost" type="submit" name="status" value="NO_SHOW">
                 {b.noShow}
               </button>
             </div>
@@ -42,7 +42,7 @@ export function Actions({ m, booking }: { m: DeskWords; booking: ConflictedBooki
           {booking.notes ?? ""}
         </textarea>
         <div class="row">
-          <button class="btn" type="submit">
+          <button class="btn ghost" type="submit">
             {b.saveNotes}
           </button>
         </div>

@@ -53,7 +53,7 @@ export function bookingDeskPage(c: DeskContext, view: BookingView, notice: DeskN
               </dd>
               <dt>{b.time}</dt>
               <dd>
-                {f.dateTime(booking.startTime)}–{f.time(booking.endTime)} <span class="muted">({f.zone()})</span>
+                {f.dateTime(booking.startTime)}–{f.time(booking.endTime)} <span class="muted">· {f.zone()}</span>
               </dd>
               <dt>{b.service}</dt>
               <dd>{service?.name ?? booking.serviceId}</dd>

@@ -40,6 +40,7 @@ function Block({ booking, at, id, parts }: { booking: ConflictedBooking; at: Pla
   );
 }
 
+/** A column's track (called, not rendered as a component: hono/jsx renders those lazily, after the rules are joined). */
 function Track({
   column,
   index,
@@ -111,7 +112,7 @@ export function renderColumns(parts: Parts, heading: (column: Column) => JSX.Ele
           <section class="column" aria-labelledby={idOf("c", index)}>
             <h2 id={idOf("c", index)}>{heading(column)}</h2>
             {hoursText(column, parts) && <p class="hoursnote">{hoursText(column, parts)}</p>}
-            <Track column={column} index={index} range={range} parts={parts} rules={rules} />
+            {Track({ column, index, range, parts, rules })}
           </section>
         ))}
       </div>
