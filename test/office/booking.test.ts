@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { api, json } from "../support/api";
-import { appointmentStarted } from "../support/bookings";
+import { appointmentStarted, at, dayOf } from "../support/bookings";
 import { office } from "../support/members";
 import { bookingOf, deskMember, deskSalon, page } from "../support/office";
 
@@ -156,5 +156,40 @@ describe("a booking's page", () => {
     expect(html).toContain("Buchung stornieren");
     expect(html).toContain("Der Grund darf höchstens 500 Zeichen lang sein.");
     expect((await bookingOf(s.apiKey, s.mine.id)).status).toBe("CONFIRMED");
+  });
+
+  it("moved to a free time from the list the API gives; the audit names the member; a time not free is refused", async () => {
+    const s = await deskSalon();
+    const { cookie, id: memberId } = await deskMember(s, "frontdesk");
+    const listed = await page(`/office/bookings/${s.mine.id}?moveDay=${dayOf(2)}`, cookie);
+    const free = `${new Date(at(2, "14:00")).toISOString()}/${new Date(at(2, "14:30")).toISOString()}`;
+    expect(listed.html).toContain(`value="${free}"`);
+    const busy = `${new Date(at(2, "10:00")).toISOString()}/`;
+    expect(listed.html).not.toContain(`value="${busy}`);
+    const res = await office("POST", `/office/bookings/${s.mine.id}/move`, { cookie, form: { time: free } });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("Location")).toBe(`/office/bookings/${s.mine.id}?done=moved`);
+    expect(Date.parse((await bookingOf(s.apiKey, s.mine.id)).startTime)).toBe(Date.parse(at(2, "14:00")));
+    const [latest] = await auditOf(s.apiKey, s.mine.id);
+    expect(latest?.action).toBe("booking.rescheduled");
+    expect(latest?.actor).toEqual({ type: "member", id: memberId });
+    // Outside the person's hours: refused on the page, the booking stays where it is.
+    const night = await office("POST", `/office/bookings/${s.mine.id}/move`, {
+      cookie,
+      form: { time: `${at(2, "22:00")}/${at(2, "22:30")}` },
+    });
+    expect(night.status).toBe(409);
+    expect(await night.text()).toContain("Not done");
+    expect(Date.parse((await bookingOf(s.apiKey, s.mine.id)).startTime)).toBe(Date.parse(at(2, "14:00")));
+    const garbled = await office("POST", `/office/bookings/${s.mine.id}/move`, { cookie, form: { time: "soon" } });
+    expect(garbled.status).toBe(422);
+  });
+
+  it("staff are not offered a move: the API gives them no free times to choose from", async () => {
+    const s = await deskSalon();
+    const { cookie } = await deskMember(s, "staff");
+    const { html } = await page(`/office/bookings/${s.mine.id}?moveDay=${dayOf(2)}`, cookie);
+    expect(html).toContain("Mine Customer");
+    expect(html).not.toContain("Move to another time");
   });
 });

@@ -2,7 +2,8 @@
  * The office's only script (served under a content hash). Every page works without it; it adds
  * the day's live update: every 3 seconds it asks the day's fingerprint (a 304 while nothing
  * changed) and only on a change fetches the columns again and puts them in place, positioning the
- * blocks through the CSSOM (the policy allows no style attributes). Plain ES2017, no framework.
+ * blocks through the CSSOM (the policy allows no style attributes). It waits while focus is in the
+ * columns, so a keyboard user's place is never swapped away. Plain ES2017, no framework.
  */
 export const officeScript = `(function () {
   "use strict";
@@ -21,7 +22,8 @@ export const officeScript = `(function () {
   var say = document.querySelector("[data-announce]");
   var busy = false;
   var poll = function () {
-    if (busy || document.hidden) return;
+    // Not while the tab is hidden, nor under a keyboard user's focus (a swap would drop it).
+    if (busy || document.hidden || live.contains(document.activeElement)) return;
     busy = true;
     var headers = etag ? { "If-None-Match": etag } : {};
     fetch(live.getAttribute("data-live"), { headers: headers, credentials: "same-origin", cache: "no-store" })

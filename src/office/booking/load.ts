@@ -1,7 +1,8 @@
 /**
  * What a booking's page shows, each part read by the function the API's operation uses, after
  * the same role check: the booking with its conflicts (`GET /bookings/{id}`), its messages (`GET
- * /bookings/{id}/messages`) and its history (`GET /audit-events?resourceId=`). A part the member's
+ * /bookings/{id}/messages`), its history (`GET /audit-events?resourceId=`) and free times to move
+ * it to (`GET /services/{id}/availability`). A part the member's
  * role may not read through the API is left off the page, not shown another way.
  */
 import { and, eq, inArray } from "drizzle-orm";
@@ -14,6 +15,7 @@ import { ApiError } from "../../lib/errors";
 import { messagePage } from "../../messages/records";
 import { authorise } from "../frame/authorise";
 import type { DeskContext } from "../frame/desk";
+import { freeTimes } from "./move";
 
 /** How many messages and history entries the page lists (the newest history first). */
 const SHOWN = 50;
@@ -60,7 +62,7 @@ async function actorNames(c: DeskContext, ids: string[]) {
 }
 
 /** The booking's page: a 404 (thrown) when it is not the business's, or not the staff member's own. */
-export async function loadBookingView(c: DeskContext, id: string) {
+export async function loadBookingView(c: DeskContext, id: string, moveDay?: string) {
   const { businessId } = c.var.caller;
   if (id.length > 64) throw new ApiError("not_found", `No booking ${id.slice(0, 64)}.`);
   await authorise(c, "bookings:read", "GET /bookings/:id", id);
@@ -80,7 +82,14 @@ export async function loadBookingView(c: DeskContext, id: string) {
     ? (await auditPage(c.var.db, businessId, { page: 1, limit: SHOWN, resourceId: id })).items
     : undefined;
   const actors = await actorNames(c, [...new Set((history ?? []).map((event) => event.actor.id))]);
-  return { booking, version: row.version, service, people, rooms, messages, history, actors };
+  // Moving needs the free times, which the API lets the member read only with `catalog:read`.
+  const open = booking.status === "PENDING" || booking.status === "CONFIRMED";
+  const canMove =
+    open &&
+    (await may(c, "catalog:read", "GET /services/:id/availability", booking.serviceId)) &&
+    (await may(c, "bookings:write", "POST /bookings/:id/reschedule", id));
+  const times = canMove ? await freeTimes(c, booking, moveDay) : undefined;
+  return { booking, version: row.version, service, people, rooms, messages, history, actors, canMove, times };
 }
 
 export type BookingView = Awaited<ReturnType<typeof loadBookingView>>;

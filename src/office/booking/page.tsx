@@ -4,15 +4,16 @@
  * messages sent about it and its history. A flash says what the last action did; a refusal says
  * why, on the same page.
  */
-import { formatsOf } from "../../pages/i18n/format";
+import { dayKeyOf, formatsOf } from "../../pages/i18n/format";
 import type { DeskContext } from "../frame/desk";
 import { type DeskStatus, deskPage } from "../frame/layout";
 import { Actions } from "./actions-form";
 import type { BookingView } from "./load";
+import { MoveForm } from "./move";
 import { History, MessagesSent } from "./records";
 
 /** What the page says above the facts: the last action's flash, or a refusal's reason. */
-export type DeskNotice = { flash?: string; refused?: string };
+export type DeskNotice = { flash?: string; refused?: string; moveDay?: string };
 
 export function bookingDeskPage(c: DeskContext, view: BookingView, notice: DeskNotice = {}, status: DeskStatus = 200) {
   const { m, locale, timezone } = c.var.desk;
@@ -21,7 +22,7 @@ export function bookingDeskPage(c: DeskContext, view: BookingView, notice: DeskN
   const b = m.booking;
   const answers = Object.entries(booking.answers);
   const labelOf = (key: string) => service?.questions.find((q) => q.key === key)?.label ?? key;
-  const day = booking.startTime.slice(0, 10);
+  const day = dayKeyOf(booking.startTime, timezone);
   const title = `${service?.name ?? booking.serviceId} · ${booking.customerName}`;
   return deskPage(c, status, {
     title,
@@ -108,6 +109,15 @@ export function bookingDeskPage(c: DeskContext, view: BookingView, notice: DeskN
           </section>
           <Actions m={m} booking={booking} />
         </div>
+        {view.canMove && (
+          <MoveForm
+            m={m}
+            f={f}
+            booking={booking}
+            day={notice.moveDay ?? dayKeyOf(booking.startTime, timezone)}
+            times={view.times}
+          />
+        )}
         {view.messages && <MessagesSent m={m} f={f} messages={view.messages} />}
         {view.history && <History m={m} f={f} history={view.history} actors={view.actors} />}
       </div>

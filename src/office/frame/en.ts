@@ -75,12 +75,18 @@ export const deskEn = {
     reasonTooLong: "The reason is at most 500 characters.",
     notesTooLong: "Notes are at most 2,000 characters.",
     chooseStatus: "Choose completed or no-show.",
+    move: "Move to another time",
+    moveDay: "Day",
+    showTimes: "Show free times",
+    noTimes: "No free times that day.",
+    badTime: "Choose one of the free times.",
     refused: "Not done",
   },
   flash: {
     cancelled: "The booking was cancelled.",
     completed: "Marked completed.",
     noShow: "Marked no-show.",
+    moved: "The booking was moved.",
     notes: "Notes saved.",
   } as Record<string, string>,
   actors: { member: "Member", apiKey: "API key", customer: "Customer (their link)", system: "System" } as Record<
