@@ -63,6 +63,11 @@ await withDevServerAndBrowser(async (_origin, browser, output) => {
     await audit(page, "the owner's day at 375 px");
     await shot(page, "day-375");
     await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${origin}/office/week/${first.day}/${sam.id}`);
+    check("Sam Rivera's week shows the day's bookings", await page.getByText("Phone In Two").first().isVisible());
+    check("no sideways scrolling on a week", !(await scrollsSideways(page)));
+    await audit(page, "a person's week");
+    await shot(page, "week");
   });
 
   await part("a booking's page, cancelled with JavaScript", async () => {
@@ -79,6 +84,11 @@ await withDevServerAndBrowser(async (_origin, browser, output) => {
     );
     await audit(page, "a booking's page");
     await shot(page, "booking");
+    await page.getByRole("button", { name: "Show free times" }).click();
+    await page.waitForURL(/moveDay=/);
+    check("the booking's page lists free times to move it to", (await page.locator("button.slot").count()) > 0);
+    await audit(page, "a booking's free times");
+    await shot(page, "booking-move");
     await page.getByLabel("Reason for cancelling (optional)").fill("Customer called");
     await page.getByRole("button", { name: "Cancel booking" }).click();
     await page.getByText("The booking was cancelled.").waitFor();

@@ -4,7 +4,7 @@
  */
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api } from "../support/api";
+import { api, createService } from "../support/api";
 import { at, book, bookingBody, dayOf } from "../support/bookings";
 import { eventually } from "../support/eventually";
 import { office } from "../support/members";
@@ -32,7 +32,7 @@ describe("the day page", () => {
       expect(html).toContain(role === "owner" ? "Olivia Owner · Owner" : "Frank Desk · Front desk");
       expect(html).toContain("Stylist 0");
       expect(html).toContain("Stylist 1");
-      expect(html).toContain("10:00 AM–10:30 AM");
+      expect(html).toContain('<span class="t">10:00 AM</span><span class="sr-only">–10:30 AM</span>');
       expect(html).toContain("Cut · Mine Customer");
       expect(html).toContain("Colour · Their Customer");
       expect(html).toContain(`href="/office/bookings/${s.mine.id}"`);
@@ -104,6 +104,16 @@ describe("the day page", () => {
     }, "the conflict on the day");
     expect(html).toContain("Not working");
     expect(html.split("⚠ Conflict").length - 1).toBe(1);
+  });
+
+  it("bookings of a service without people or rooms get a column of their own", async () => {
+    const s = await deskSalon();
+    const plain = await createService(s.apiKey, { name: "Consultation" });
+    await book(s.apiKey, bookingBody(plain.id, at(2, "15:00"), { customerName: "Nobody In Particular" }));
+    const { cookie } = await deskMember(s, "frontdesk");
+    const { html } = await page(`/office/day/${day()}`, cookie);
+    expect(html).toContain("Without a person or room");
+    expect(html).toContain("Consultation · Nobody In Particular");
   });
 
   it("a date that is not one is a page saying so; the date picker goes to the day", async () => {

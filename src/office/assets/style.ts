@@ -21,6 +21,7 @@ export const officeStylesheet = `
 .pick{display:flex;gap:6px;align-items:center}
 .pick input{min-height:40px;padding:6px 8px;border:1px solid var(--line);border-radius:10px;font:inherit}
 .columns{display:grid;grid-template-columns:repeat(auto-fit,minmax(220px,1fr));gap:12px}
+.columns.week{grid-template-columns:repeat(auto-fit,minmax(150px,1fr));gap:8px}
 .column{border:1px solid var(--line);border-radius:12px;overflow:hidden;min-width:0;background:var(--card)}
 .column h2{font-size:1rem;margin:0;padding:10px 12px;border-bottom:1px solid var(--line);display:flex;justify-content:space-between;gap:8px;flex-wrap:wrap}
 .column h2 a{font-size:.875rem;font-weight:500}
@@ -33,7 +34,7 @@ export const officeStylesheet = `
 .block{position:absolute;left:0;width:100%;padding:0 1px}
 .block a{display:block;height:100%;overflow:hidden;padding:4px 8px;border-radius:8px;border:1px solid var(--accent);border-left-width:4px;background:var(--busy);color:var(--ink);text-decoration:none;font-size:.8125rem;line-height:1.3}
 .block .t{font-weight:650}
-.block.off a{border-color:var(--line);background:#f8f9fb;color:var(--muted);text-decoration:line-through}
+.block.off a{border-color:var(--line);background:#f8f9fb;color:var(--muted)}
 .block.clash a{border-color:var(--warn);background:#fff4ed}
 .flag{display:inline-block;font-weight:700;color:var(--warn);text-decoration:none}
 .empty{padding:10px 12px;margin:0;color:var(--muted);font-size:.875rem}

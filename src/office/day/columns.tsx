@@ -29,12 +29,10 @@ function Block({ booking, at, id, parts }: { booking: ConflictedBooking; at: Pla
     <li id={id} class={cls.filter(Boolean).join(" ")} {...dataOf(at)}>
       <a href={`/office/bookings/${booking.id}`}>
         {clash && <span class="flag">⚠ {m.conflict} · </span>}
-        <span class="t">
-          {f.time(booking.startTime)}–{f.time(booking.endTime)}
-        </span>
-        {status}
-        <br />
-        {board.serviceNames.get(booking.serviceId) ?? booking.serviceId} · {booking.customerName}
+        <span class="t">{f.time(booking.startTime)}</span>
+        {/* The end is on the booking's page and in the block's height; said, not shown, here. */}
+        <span class="sr-only">–{f.time(booking.endTime)}</span>
+        {status} {board.serviceNames.get(booking.serviceId) ?? booking.serviceId} · {booking.customerName}
       </a>
     </li>
   );
@@ -93,7 +91,7 @@ function Track({
 
 /** How a column's working hours read in words (for those who do not see the shading). */
 function hoursText(column: Column, parts: Parts) {
-  if (column.kind === "resource" && column.bands.length === 0) return undefined;
+  if (column.kind !== "provider" && column.kind !== "day" && column.bands.length === 0) return undefined;
   if (column.bands.length === 0) return parts.m.day.closed;
   const spans = column.bands.map((b) => `${parts.f.time(b.start)}–${parts.f.time(b.end)}`).join(", ");
   return `${parts.m.day.hours}: ${spans}`;
@@ -107,7 +105,7 @@ export function renderColumns(parts: Parts, heading: (column: Column) => JSX.Ele
     parts.board.columns.length === 0 ? (
       <p class="empty">{parts.m.day.noColumns}</p>
     ) : (
-      <div class="columns">
+      <div class={parts.board.columns[0]?.kind === "day" ? "columns week" : "columns"}>
         {parts.board.columns.map((column, index) => (
           <section class="column" aria-labelledby={idOf("c", index)}>
             <h2 id={idOf("c", index)}>{heading(column)}</h2>

@@ -24,7 +24,7 @@ export const MAX_SHOWN = 100;
 export type Column = {
   key: string;
   name: string;
-  kind: "provider" | "resource" | "day";
+  kind: "provider" | "resource" | "day" | "other";
   /** The person's week (a day's person column), or the day (a week's day column). */
   href?: string;
   from: number;
@@ -103,6 +103,11 @@ export async function loadDay(c: DeskContext, day: string): Promise<Board> {
       bookings: shown.filter((b) => b.resourceIds.includes(r.id)),
     })),
   ];
+  // Bookings of services without people or rooms belong to no column above: one of their own.
+  const loose = shown.filter((b) => b.providerIds.length === 0 && b.resourceIds.length === 0);
+  if (loose.length > 0) {
+    columns.push({ key: "other", name: c.var.desk.m.day.other, kind: "other", from, to, bands: [], bookings: loose });
+  }
   return { columns, all: list.items, capped: list.hasNext, serviceNames };
 }
 

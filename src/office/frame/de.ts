@@ -21,6 +21,7 @@ export const deskDe: DeskWords = {
     weekOf: (name) => `${name}: Woche`,
     room: "Raum",
     person: "Person",
+    other: "Ohne Person oder Raum",
     none: "Keine Buchungen.",
     noColumns: "Noch keine Personen oder Räume.",
     hours: "Arbeitszeit",

@@ -19,6 +19,7 @@ export const deskEn = {
     weekOf: (name: string) => `${name}: week`,
     room: "Room",
     person: "Person",
+    other: "Without a person or room",
     none: "No bookings.",
     noColumns: "No people or rooms yet.",
     hours: "Working hours",
