@@ -19,7 +19,7 @@ export const officeStylesheet = `
 .steps a,.pick button{display:inline-flex;align-items:center;min-height:40px;padding:6px 12px;border:1px solid var(--line);border-radius:10px;background:var(--card);color:var(--ink);text-decoration:none;font:inherit;cursor:pointer}
 .steps a:hover,.pick button:hover{border-color:var(--accent)}
 .pick{display:flex;gap:6px;align-items:center}
-.pick input{min-height:40px;padding:6px 8px;border:1px solid var(--line);border-radius:10px;font:inherit}
+.pick input{width:auto;min-height:40px;padding:6px 8px;border:1px solid var(--line);border-radius:10px;font:inherit}
 .columns{display:grid;grid-template-columns:repeat(auto-fit,minmax(220px,1fr));gap:12px}
 .columns.week{grid-template-columns:repeat(auto-fit,minmax(150px,1fr));gap:8px}
 .column{border:1px solid var(--line);border-radius:12px;overflow:hidden;min-width:0;background:var(--card)}
