@@ -97,6 +97,10 @@ describe("a booking's page", () => {
     expect(latest?.fields).toEqual(["notes"]);
     const shown = await page(`/office/bookings/${s.theirs.id}?done=notes`, cookie);
     expect(shown.html).toContain("Notes saved.");
+    // Only the flashes there are: any other word in the address says nothing.
+    const odd = await page(`/office/bookings/${s.theirs.id}?done=constructor`, cookie);
+    expect(odd.status).toBe(200);
+    expect(odd.html).not.toContain('class="flash"');
     expect(shown.html).toContain("Prefers the window seat");
   });
 

@@ -64,6 +64,15 @@ describe("the day page", () => {
     expect(own.html).toContain("Stylist 0: week");
     expect(own.html).toContain("Mine Customer");
     expect((await page(`/office/day/${day()}/version`, cookie)).status).toBe(200);
+    expect((await page(`/office/week/${day()}/${s.providerIds[1]}/version`, cookie)).status).toBe(404);
+  });
+
+  it("a person who is not the business's has no week (404 page), whoever asks", async () => {
+    const s = await deskSalon();
+    const other = await deskSalon();
+    const { cookie } = await deskMember(s, "owner");
+    expect((await page(`/office/week/${day()}/${other.providerIds[0]}`, cookie)).status).toBe(404);
+    expect((await page(`/office/week/${day()}/prv_nobody`, cookie)).status).toBe(404);
   });
 
   it("a booking made through the API changes the day's fingerprint and shows in its columns", async () => {

@@ -30,7 +30,10 @@ bookingRoutes.get("/bookings/:id", async (c) => {
   const moveDay = asked !== undefined && isDay(asked) ? asked : undefined;
   const view = await loadBookingView(c, id, moveDay);
   const done = c.req.query("done");
-  return bookingDeskPage(c, view, { flash: done ? c.var.desk.m.flash[done] : undefined, moveDay });
+  return bookingDeskPage(c, view, {
+    flash: done && Object.hasOwn(c.var.desk.m.flash, done) ? c.var.desk.m.flash[done] : undefined,
+    moveDay,
+  });
 });
 
 /** The page again, saying why the change was not made (nothing changed). */

@@ -52,8 +52,9 @@ async function bookingsWithin(c: DeskContext, from: number, to: number, provider
   return bookingPage(c.var.db, batchReader(asApp(c)), businessId, { ...window, providerId: person }, "providerId");
 }
 
-/** The names of the services the bookings are of (one read of at most 100 ids). */
-async function serviceNamesOf(c: DeskContext, list: ConflictedBooking[]) {
+/** The names of the services the bookings are of (one read of at most 100 ids); none for a fingerprint. */
+async function serviceNamesOf(c: DeskContext, list: ConflictedBooking[], named: boolean) {
+  if (!named) return new Map<string, string>();
   const ids = [...new Set(list.map((b) => b.serviceId))];
   if (ids.length === 0) return new Map<string, string>();
   const rows = await c.var.db
@@ -66,8 +67,11 @@ async function serviceNamesOf(c: DeskContext, list: ConflictedBooking[]) {
 const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(b.name);
 const live = (b: ConflictedBooking) => b.status !== "CANCELLED";
 
-/** The business day `day` (YYYY-MM-DD in the business's zone): a column per person and room; staff see their own. */
-export async function loadDay(c: DeskContext, day: string): Promise<Board> {
+/**
+ * The business day `day` (YYYY-MM-DD in the business's zone): a column per person and room; staff
+ * see their own. Without `named` (a fingerprint), the services' names are not read.
+ */
+export async function loadDay(c: DeskContext, day: string, named = true): Promise<Board> {
   const { timezone } = c.var.desk;
   const { businessId, member } = c.var.caller;
   const from = startOfDay(day, timezone);
@@ -79,7 +83,7 @@ export async function loadDay(c: DeskContext, day: string): Promise<Board> {
       ? loadProvider(c.var.db, businessId, staffOf).then((row) => [toProvider(row)])
       : providerPage(c.var.db, businessId, { page: 1, limit: 100, active: true }).then((p) => p.items),
     staffOf ? [] : resourcePage(c.var.db, businessId, { page: 1, limit: 100, active: true }).then((p) => p.items),
-    serviceNamesOf(c, list.items),
+    serviceNamesOf(c, list.items, named),
   ]);
   const shown = list.items.filter(live);
   const columns: Column[] = [
@@ -118,7 +122,12 @@ export function mondayOf(day: string): string {
 }
 
 /** One person's week from the Monday of `day`: a column per day, their hours and bookings. */
-export async function loadWeek(c: DeskContext, day: string, providerId: string): Promise<Board & { name: string }> {
+export async function loadWeek(
+  c: DeskContext,
+  day: string,
+  providerId: string,
+  named = true,
+): Promise<Board & { name: string }> {
   const { timezone } = c.var.desk;
   const monday = mondayOf(day);
   const from = startOfDay(monday, timezone);
@@ -127,7 +136,7 @@ export async function loadWeek(c: DeskContext, day: string, providerId: string):
   const list = await bookingsWithin(c, from, to, providerId);
   const [person, serviceNames] = await Promise.all([
     loadProvider(c.var.db, c.var.caller.businessId, providerId).then(toProvider),
-    serviceNamesOf(c, list.items),
+    serviceNamesOf(c, list.items, named),
   ]);
   const shown = list.items.filter(live);
   const columns: Column[] = Array.from({ length: 7 }, (_, i) => {

@@ -63,7 +63,7 @@ dayRoutes.get("/day/:date", async (c) => {
 
 dayRoutes.get("/day/:date/version", async (c) => {
   const day = c.req.param("date");
-  return isDay(day) ? version(c, await loadDay(c, day)) : badDate(c, 404);
+  return isDay(day) ? version(c, await loadDay(c, day, false)) : badDate(c, 404);
 });
 
 dayRoutes.get("/day/:date/columns", async (c) => {
@@ -80,7 +80,7 @@ dayRoutes.get("/week/:date/:providerId", async (c) => {
 
 dayRoutes.get("/week/:date/:providerId/version", async (c) => {
   const { date, providerId } = c.req.param();
-  return isDay(date) ? version(c, await loadWeek(c, date, providerId)) : badDate(c, 404);
+  return isDay(date) ? version(c, await loadWeek(c, date, providerId, false)) : badDate(c, 404);
 });
 
 dayRoutes.get("/week/:date/:providerId/columns", async (c) => {
