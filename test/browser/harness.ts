@@ -69,12 +69,11 @@ async function waitForSeeded(server: DevServer, baseUrl: string): Promise<void> 
 }
 
 /**
- * Starts `npm run dev` and Chromium, runs `body` with them (and what the server printed), and
- * stops both whatever happens;
- * prints the summary line and sets the exit status.
+ * Starts `npm run dev` and Chromium, runs `body` with them (and what the server printed: its
+ * banner), and stops both whatever happens; prints the summary line and sets the exit status.
  */
 export async function withDevServerAndBrowser(
-  body: (origin: string, browser: Browser, output: DevServer["output"]) => Promise<void>,
+  body: (origin: string, browser: Browser, printed: { text: string }) => Promise<void>,
 ) {
   const port = await freePort();
   const persistDir = await mkdtemp(path.join(os.tmpdir(), "booking-browser-"));

@@ -1,7 +1,7 @@
 /**
  * `npm run test:browser`: the browser scripts one after the other (the API reference, the
- * booking pages, then the office), each with its own dev server and its own `N passed, N failed` line; exits 1 if
- * either failed. .ci/run adds up every such line of the output.
+ * booking pages, then the office), each with its own dev server and its own `N passed, N failed`
+ * line; exits 1 if any failed. .ci/run adds up every such line of the output.
  */
 import { spawnSync } from "node:child_process";
 import path from "node:path";
