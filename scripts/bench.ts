@@ -107,9 +107,11 @@ if (args.calendars) {
   const server = await startBenchServer();
   try {
     const result = await calendarBench(server.url, await server.createAccount("Bench Calendars"), seconds);
-    console.log(JSON.stringify(result, null, 2));
+    const { conflictBench } = await import("./bench/conflicts.ts");
+    const conflicts = await conflictBench(server.url, await server.createAccount("Bench Conflicts"));
+    console.log(JSON.stringify({ ...result, conflicts }, null, 2));
     console.log(
-      `targets: busyAvailabilityWithin120pct ${result.busyOverNone.median >= 1 / 1.2 ? "yes" : "NO"}, unchangedReadOneRequest ${result.unchangedRead.requestsPerRead === 1 ? "yes" : "NO"}`,
+      `targets: busyAvailabilityWithin120pct ${result.busyOverNone.median >= 1 / 1.2 ? "yes" : "NO"}, unchangedReadOneRequest ${result.unchangedRead.requestsPerRead === 1 ? "yes" : "NO"}, conflictReadWithin2x ${conflicts.ratio <= 2 ? "yes" : "NO"}`,
     );
   } finally {
     await server.dispose();

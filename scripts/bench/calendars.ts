@@ -18,11 +18,11 @@ import { call, DAY, provider, service, slotOfDay, slotTime } from "./seed.ts";
 
 const PAIR_ROUNDS = 3;
 const stamp = (ms: number) => `${new Date(ms).toISOString().slice(0, 19).replace(/[-:]/g, "")}Z`;
-const event = (uid: string, start: number, minutes: number) =>
+export const event = (uid: string, start: number, minutes: number) =>
   `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//bench//EN\r\nBEGIN:VEVENT\r\nUID:${uid}\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:${stamp(start)}\r\nDTEND:${stamp(start + minutes * 60_000)}\r\nSUMMARY:Busy\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n`;
 
 /** Xandikos on a free loopback port with a fresh directory, and a proxy in front that counts requests. */
-async function startCaldav() {
+export async function startCaldav() {
   const dir = mkdtempSync(path.join(tmpdir(), "bench-xandikos-"));
   const port = await freePort();
   const child: ChildProcess = spawn("xandikos", ["--defaults", "-d", dir, "-l", "127.0.0.1", "-p", String(port)], {
@@ -76,7 +76,7 @@ async function startCaldav() {
 }
 
 /** A new calendar collection on the server; its path. */
-async function collection(base: string, name: string): Promise<string> {
+export async function collection(base: string, name: string): Promise<string> {
   const res = await fetch(`${base}/user/calendars/${name}/`, {
     method: "MKCOL",
     headers: { "Content-Type": "application/xml" },
@@ -87,7 +87,7 @@ async function collection(base: string, name: string): Promise<string> {
 }
 
 /** PUTs `count` events, 10 at a time (each is a git commit in Xandikos). */
-async function fill(base: string, at: string, count: number, startOf: (i: number) => number, minutes: number) {
+export async function fill(base: string, at: string, count: number, startOf: (i: number) => number, minutes: number) {
   for (let i = 0; i < count; i += 10) {
     await Promise.all(
       Array.from({ length: Math.min(10, count - i) }, async (_, j) => {

@@ -6,7 +6,7 @@
  */
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { type MemberRow, members } from "../db/schema";
+import { type MemberRow, members, passkeys } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { assertIfMatch, etagOf } from "../lib/etag";
 import { endSessionsOf } from "./member-sessions";
@@ -79,7 +79,7 @@ export async function updateMember(
   return { member: toMember(updated), version: updated.version };
 }
 
-/** Removes the member and ends their sessions; never the last active owner. */
+/** Removes the member, ends their sessions and drops their passkeys; never the last active owner. */
 export async function removeMember(env: Env, businessId: string, id: string): Promise<void> {
   const row = await loadMember(env, businessId, id);
   const removed = await membersDb(env)
@@ -88,6 +88,7 @@ export async function removeMember(env: Env, businessId: string, id: string): Pr
     .returning({ id: members.id });
   if (removed.length === 0) throw await whyNothingChanged(env, businessId, id, undefined, row);
   await endSessionsOf(env, row.id);
+  await membersDb(env).delete(passkeys).where(eq(passkeys.memberId, row.id));
 }
 
 /** A write that changed nothing: the member is gone (404), changed under If-Match (412), or the last owner (409). */

@@ -4,7 +4,7 @@
  * longer counts.
  */
 import { eq, lt, or } from "drizzle-orm";
-import { memberSessions, signInLinks } from "../db/schema";
+import { memberSessions, passkeyChallenges, signInLinks } from "../db/schema";
 import { membersDb } from "./members";
 import { IDLE_MS } from "./sessions";
 
@@ -13,20 +13,25 @@ export async function endSessionsOf(env: Env, memberId: string): Promise<void> {
   await membersDb(env).delete(memberSessions).where(eq(memberSessions.memberId, memberId));
 }
 
-/** Sign-in links are kept a day: long past their 15 minutes and the bounds' window. */
+/** Sign-in links and passkey challenges are kept a day: long past their minutes and the bounds' window. */
 const LINKS_KEPT_MS = 86_400_000;
 
-/** Deletes sign-in links older than a day and sessions that are over; answers how many of each. */
-export async function pruneSignIns(env: Env, now = Date.now()): Promise<{ links: number; sessions: number }> {
+/**
+ * Deletes sign-in links and passkey challenges older than a day and sessions that are over;
+ * answers how many of each.
+ */
+export async function pruneSignIns(env: Env, now = Date.now()) {
   const dir = membersDb(env);
   const at = new Date(now).toISOString();
-  const [links, sessions] = await dir.batch([
-    dir.delete(signInLinks).where(lt(signInLinks.createdAt, new Date(now - LINKS_KEPT_MS).toISOString())),
+  const old = new Date(now - LINKS_KEPT_MS).toISOString();
+  const [links, sessions, challenges] = await dir.batch([
+    dir.delete(signInLinks).where(lt(signInLinks.createdAt, old)),
     dir
       .delete(memberSessions)
       .where(
         or(lt(memberSessions.expiresAt, at), lt(memberSessions.lastSeenAt, new Date(now - IDLE_MS).toISOString())),
       ),
+    dir.delete(passkeyChallenges).where(lt(passkeyChallenges.createdAt, old)),
   ]);
-  return { links: links.meta.changes, sessions: sessions.meta.changes };
+  return { links: links.meta.changes, sessions: sessions.meta.changes, challenges: challenges.meta.changes };
 }

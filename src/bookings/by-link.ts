@@ -23,10 +23,11 @@ const changeableUntil = (link: OpenLink, minutes: number) =>
 /**
  * The notice a move by link is bound by: its own, and the cancellation notice too, since a move
  * frees the booking's time as a cancel does (a link must not move a booking it may not cancel,
- * then cancel it from its new time).
+ * then cancel it from its new time). A booking that stopped fitting, whose business asks its
+ * customers to move such bookings, may move until it starts.
  */
-const moveNoticeMinutes = (service: OpenLink["service"]) =>
-  Math.max(service.rescheduleNoticeMinutes, service.cancellationNoticeMinutes);
+const moveNoticeMinutes = ({ service, conflicted }: OpenLink) =>
+  conflicted ? 0 : Math.max(service.rescheduleNoticeMinutes, service.cancellationNoticeMinutes);
 
 /** The booking as its customer sees it: theirs alone, with names instead of the business's ids. */
 export function managedView(link: OpenLink) {
@@ -45,7 +46,7 @@ export function managedView(link: OpenLink) {
     cancelledAt: booking.cancelledAt,
     cancellationReason: booking.cancellationReason,
     cancellableUntil: changeableUntil(link, service.cancellationNoticeMinutes),
-    reschedulableUntil: changeableUntil(link, moveNoticeMinutes(service)),
+    reschedulableUntil: changeableUntil(link, moveNoticeMinutes(link)),
     manageUrl: booking.manageUrl,
   };
 }
@@ -87,7 +88,7 @@ export async function rescheduleByLink(
     { id: link.booking.id, serviceId: link.service.id },
     time,
     {
-      customerNoticeMinutes: moveNoticeMinutes(link.service),
+      customerNoticeMinutes: moveNoticeMinutes(link),
       reassignIfLeft: true,
       actor: customerActor(link.booking.id),
     },

@@ -4,7 +4,7 @@ import { recordIfChanged } from "../audit/record";
 import type { Database } from "../db/client";
 import { businesses } from "../db/schema";
 import type { Actor } from "../domain/actor";
-import type { BookingPageSettings, EmailSettings, Locale } from "../domain/business";
+import type { BookingPageSettings, ConflictSettings, EmailSettings, Locale } from "../domain/business";
 import { ApiError } from "../lib/errors";
 import { ifMatchCondition, isUniqueViolation, nothingWritten } from "../lib/rows";
 import { forgetSlug } from "../shards/directory";
@@ -21,6 +21,7 @@ export type BusinessChanges = Partial<{
   contactEmail: string | null;
   bookingPage: BookingPageSettings;
   emails: EmailSettings;
+  conflicts: ConflictSettings;
 }>;
 
 /** The public shape of the business's row (its manage-link key version and its move's state stay inside). */
@@ -43,7 +44,7 @@ export async function businessBySlug(db: Database, slug: string): Promise<Busine
 
 /**
  * Replaces the given settings of the business (with If-Match tags, only if it still has one of
- * them: else 412). Nested settings (`bookingPage`, `emails`) are replaced whole, as sent. A slug
+ * them: else 412). Nested settings (`bookingPage`, `emails`, `conflicts`) are replaced whole, as sent. A slug
  * another business has is a 409 `slug_taken`, decided by the directory's unique index in the same
  * statement: slugs are unique across every shard, and the directory finds a page's shard by them.
  */

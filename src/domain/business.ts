@@ -21,3 +21,9 @@ export type EmailSettings = {
   /** Where customers' replies go; the business's `contactEmail` when absent. */
   replyTo?: string;
 };
+
+/** What happens when a booking stops fitting (docs/staff-calendars.md, "Conflicts"). */
+export type ConflictSettings = {
+  /** The customer gets one e-mail asking them to pick another time, and may move inside the notice window. */
+  notifyCustomer: boolean;
+};

@@ -5,7 +5,18 @@
  */
 import type { BookingStatus } from "./booking";
 
-export const messageKinds = ["confirmation", "rescheduled", "cancelled", "reminder"] as const;
+/**
+ * `conflict`: a customer asked to pick another time for a booking that stopped fitting;
+ * `conflict_alert`: the business told of it (to its `contactEmail`).
+ */
+export const messageKinds = [
+  "confirmation",
+  "rescheduled",
+  "cancelled",
+  "reminder",
+  "conflict",
+  "conflict_alert",
+] as const;
 export type MessageKind = (typeof messageKinds)[number];
 
 export const messageStatuses = ["queued", "sent", "failed"] as const;

@@ -21,6 +21,7 @@ export const idPrefixes = {
   calendar: "cal",
   audit: "aud",
   member: "mbr",
+  passkey: "psk",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -6,7 +6,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { recordIfChanged } from "../audit/record";
 import type { Database } from "../db/client";
-import { bookingProviders, bookings, businesses, customers, providers, services } from "../db/schema";
+import { bookingConflicts, bookingProviders, bookings, businesses, customers, providers, services } from "../db/schema";
 import type { Actor } from "../domain/actor";
 import { toBooking } from "../domain/booking";
 import { ApiError } from "../lib/errors";
@@ -29,6 +29,11 @@ export type OpenLink = {
     rescheduleNoticeMinutes: number;
   };
   providerNames: string[];
+  /**
+   * The booking has an open conflict and the business asks its customers to move such bookings
+   * (`conflicts.notifyCustomer`): the link may move it inside the notice window.
+   */
+  conflicted: boolean;
 };
 
 /** The shard of the booking a manage token names (its signature is checked there), or undefined. */
@@ -57,6 +62,9 @@ export async function openLink(env: Env, db: Database, token: string, now = Date
         rescheduleNoticeMinutes: services.rescheduleNoticeMinutes,
         linkKeyVersion: businesses.linkKeyVersion,
         erasedAt: customers.erasedAt,
+        conflicted: sql<number>`json_extract(${businesses.conflicts}, '$.notifyCustomer') = 1 AND EXISTS (
+          SELECT 1 FROM ${bookingConflicts} WHERE ${bookingConflicts.bookingId} = ${bookings.id}
+            AND ${bookingConflicts.clearedAt} IS NULL)`,
       })
       .from(bookings)
       .innerJoin(services, eq(services.id, bookings.serviceId))
@@ -88,6 +96,7 @@ export async function openLink(env: Env, db: Database, token: string, now = Date
       rescheduleNoticeMinutes: row.rescheduleNoticeMinutes,
     },
     providerNames: people.map((p) => p.name),
+    conflicted: Boolean(row.conflicted),
   };
   return link;
 }

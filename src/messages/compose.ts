@@ -5,17 +5,14 @@
  * what the first attempt sent (the links and names as they are then).
  */
 import type { EmailSettings, Locale } from "../domain/business";
-import { linkOpens, linkSettings } from "../manage-links/present";
-import { linkKey, manageToken } from "../manage-links/tokens";
-import type { Claimed, SendOutcome } from "./claim";
+import type { Claimed } from "./claim";
+import { type Composed, failed, MESSAGE_HEADER, manageUrlOf } from "./composed";
+import { composeConflict } from "./conflict-mail";
 import { renderHtml } from "./render/html";
 import { renderInvite } from "./render/invite";
 import type { Letter, LetterItem } from "./render/letter";
 import { oneLine, subjectOf } from "./render/letter";
 import { renderText } from "./render/text";
-
-/** The header that names a message for good: a retry of it carries the same value. */
-export const MESSAGE_HEADER = "X-Booking-Message-Id";
 
 /** A booking as an event's payload carries it (the fields a message reads). */
 type EventBooking = {
@@ -42,16 +39,6 @@ type Business = {
   link_key_version: number;
 };
 type Service = { id: string; name: string; timezone: string };
-
-/** Ready to send, or why not. */
-export type Composed =
-  | { ok: true; subject: string; message: EmailMessageBuilder }
-  | { ok: false; outcome: Extract<SendOutcome, { kind: "failed" }> };
-
-const failed = (reason: "erased" | "disabled" | "no_sender" | "gave_up", detail?: string): Composed => ({
-  ok: false,
-  outcome: { kind: "failed", reason, ...(detail ? { detail } : {}) },
-});
 
 /** What the message needs of D1, in one batch. */
 async function load(d1: D1Database, row: Claimed) {
@@ -86,22 +73,11 @@ async function load(d1: D1Database, row: Claimed) {
   };
 }
 
-/** The customer's manage link of a booking, or null (links off, or the link would not open). */
-async function manageUrlOf(
-  env: Env,
-  owner: { businessId: string; linkKeyVersion: number },
-  booking: Pick<EventBooking, "id" | "status" | "customerEmail" | "endTime">,
-) {
-  const settings = linkSettings(env);
-  if (!settings || !linkOpens(booking, Date.now())) return null;
-  const key = await linkKey(settings.secret, owner.businessId, owner.linkKeyVersion);
-  return settings.base + (await manageToken(key, booking.id));
-}
-
 /** Builds the message `row` names; a message that must not go out answers why. */
 export async function compose(env: Env, row: Claimed): Promise<Composed> {
   const sender: string = env.EMAIL_FROM;
   if (!sender) return failed("no_sender", "EMAIL_FROM is not set.");
+  if (row.kind === "conflict" || row.kind === "conflict_alert") return composeConflict(env, row, sender);
   const { booking, business, services, thread } = await load(env.DB, row);
   if (!booking || !business) return failed("gave_up", "Its event is no longer kept.");
   const settings = JSON.parse(business.emails) as EmailSettings;

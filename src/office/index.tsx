@@ -11,7 +11,10 @@ import { sameOrigin } from "../middleware/security";
 import { UnreadableForm } from "../pages/form";
 import { deskApp } from "./desk";
 import { officePage } from "./page";
+import { passkeySignIn, signInOptions } from "./passkey-sign-in";
+import { addPasskeyEndpoint, passkeysPage, registrationOptions, removePasskeyForm } from "./passkeys";
 import { linkPage, postLink, postSignIn, signInPage } from "./sign-in";
+import { jsonEndpoint } from "./webauthn";
 
 export const officeApp = new Hono<AppEnv>();
 
@@ -31,6 +34,12 @@ officeApp.get("/sign-in", signInPage);
 officeApp.post("/sign-in", postSignIn);
 officeApp.get("/sign-in/link", linkPage);
 officeApp.post("/sign-in/link", postLink);
+officeApp.post("/sign-in/passkey/options", jsonEndpoint(signInOptions));
+officeApp.post("/sign-in/passkey", jsonEndpoint(passkeySignIn));
+officeApp.get("/passkeys", passkeysPage);
+officeApp.post("/passkeys/options", jsonEndpoint(registrationOptions));
+officeApp.post("/passkeys", jsonEndpoint(addPasskeyEndpoint));
+officeApp.post("/passkeys/remove", removePasskeyForm);
 
 officeApp.post("/sign-out", async (c) => {
   const value = sessionCookie(c);

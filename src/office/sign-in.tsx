@@ -8,6 +8,7 @@ import { sessionCookie, setSessionCookie } from "../access/session-cookie";
 import { endSession, startSession } from "../access/sessions";
 import { redeemSignIn, requestSignIn } from "../access/sign-in-links";
 import type { AppEnv } from "../env";
+import { assetPaths } from "../pages/assets";
 import { readForm } from "../pages/form";
 import { officePage } from "./page";
 
@@ -20,8 +21,33 @@ const addressForm = (error?: string) => (
   </form>
 );
 
+/** Signing in with a passkey: shown by the passkey script only where the browser can do it. */
+const passkeyForm = () => (
+  <>
+    <form
+      data-passkey="sign-in"
+      data-options="/office/sign-in/passkey/options"
+      data-finish="/office/sign-in/passkey"
+      hidden
+    >
+      <button type="submit">Sign in with a passkey</button>
+    </form>
+    <p role="status" data-passkey-status />
+  </>
+);
+
 /** GET /office/sign-in */
-export const signInPage = (c: Context<AppEnv>) => officePage(c, 200, "Sign in", addressForm());
+export const signInPage = (c: Context<AppEnv>) =>
+  officePage(
+    c,
+    200,
+    "Sign in",
+    <>
+      {addressForm()}
+      {passkeyForm()}
+    </>,
+    assetPaths.passkeys,
+  );
 
 /** POST /office/sign-in: records the request under its bounds and queues the e-mails. */
 export async function postSignIn(c: Context<AppEnv>) {

@@ -81,5 +81,7 @@ async function viewOf(env: Env, db: Database, page: PageBusiness, booking: Booki
     booking: linked,
     service,
     providerNames: people.map((p) => p.name),
+    // Just booked: nothing has stopped fitting yet.
+    conflicted: false,
   });
 }

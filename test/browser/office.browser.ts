@@ -1,21 +1,35 @@
 /**
  * `npm run test:browser` (with docs.browser.ts and booking.browser.ts): the office in a real
  * browser against `npm run dev` (fresh state, a free port), driven by playwright-core in headless
- * Chromium, signed in through the demo members' links the banner prints (office/day.ts: the day,
- * live updates, a booking's page and its actions, German, the staff member's own column).
+ * Chromium, signed in through the demo members' links the banner prints (each good once):
  *
- * Screenshots go to .ci/artifacts/office-*.png. Prints one line per check, then `N passed, N
- * failed`; exits 1 if any failed. The dev server's process group is always stopped.
+ *  - office/day.ts: the day, live updates, a person's week, a booking's page and its actions,
+ *    German, the staff member's own column;
+ *  - office/passkeys.ts: the demo owner (with a new link, the banner's being spent) adds a passkey
+ *    on Chromium's virtual authenticator at `localhost` (WebAuthn refuses an IP address's
+ *    origin), signs out, signs in with it, and removes it.
+ *
+ * axe-core audits each page against WCAG 2.2 AA. Screenshots go to .ci/artifacts/office-*.png.
+ * Prints one line per check, then `N passed, N failed`; exits 1 if any failed. The dev server's
+ * process group is always stopped.
  */
 import { printedSignInLinks } from "../support/dev-server.ts";
-import { check, withDevServerAndBrowser } from "./harness.ts";
+import { check, part, withDevServerAndBrowser } from "./harness.ts";
 import { officeDay } from "./office/day.ts";
+import { passkeys, withoutJavaScript } from "./office/passkeys.ts";
+import { freshSignInLink } from "./office/tools.ts";
 
-await withDevServerAndBrowser(async (_origin, browser, printed) => {
+await withDevServerAndBrowser(async (origin, browser, printed) => {
   const links = printedSignInLinks(printed);
   const ownerLink = links.get("Olivia Owner");
   const staffLink = links.get("Sam Rivera");
-  check("the banner prints the demo owner's and staff member's sign-in links", Boolean(ownerLink && staffLink));
-  if (!ownerLink || !staffLink) return;
-  await officeDay(browser, ownerLink, staffLink);
+  const local = origin.replace("127.0.0.1", "localhost");
+  const printedBoth = ownerLink?.startsWith(`${local}/`) && staffLink?.startsWith(`${local}/`);
+  if (!check("the banner prints the demo owner's and staff member's sign-in links at localhost", Boolean(printedBoth)))
+    return;
+  await officeDay(browser, ownerLink as string, staffLink as string);
+  await part("passkeys: add, sign out, sign in with it, remove", async () =>
+    passkeys(browser, local, await freshSignInLink(local, "owner@example.com")),
+  );
+  await part("passkeys: the sign-in page without JavaScript", () => withoutJavaScript(browser, local));
 });

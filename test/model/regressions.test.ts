@@ -241,6 +241,22 @@ describe("regressions", () => {
     ]);
   });
 
+  it("a booking stops fitting: hours narrowed, a day off and a busy time mark it, each cleared when its cause goes", async () => {
+    const busyAt = T0 + 2 * DAY + 10 * 60 * MINUTE;
+    await replay(start({ s0: { providers: ["P0", "P1"], mode: "all" } }), [
+      new Create("S0", 0, time("10:00"), "P0"),
+      new Create("S0", 1, time("10:00"), null),
+      new Create("S0", 2, time("10:00"), "P0"),
+      new PatchProvider("P0", { hours: "evening" }),
+      new PatchProvider("P1", { dayOff: 1 }),
+      new BusyAppears("P0", busyAt, 60),
+      new PatchProvider("P0", { hours: "day" }),
+      new PatchProvider("P1", { active: false }),
+      new BusyGone(0),
+      new PatchProvider("P1", { active: true, dayOff: null }),
+    ]);
+  });
+
   it("a team's slot asked for by one of its people is bookable only when the whole team is free", async () => {
     await replay(start({ s1: { providers: ["P0", "P1"], mode: "all", hours: "evening" }, p0: { hours: "evening" } }), [
       new Create("S1", 0, time("00:00"), "P0"),

@@ -11,6 +11,7 @@ import { reconcileClaimed } from "../../src/calendar/sync/reconcile-claimed";
 import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { api, createAccount } from "../support/api";
 import { calendarStub } from "../support/bookings";
+import { checkConflicts } from "./conflicts";
 import {
   type Expected,
   HOUR,
@@ -215,4 +216,5 @@ export async function checkInvariants(model: Model, sys: System, freed: readonly
   expect(calendars.differences, "calendars vs D1").toEqual([]);
   expect(calendars.consistent).toBe(true);
   expect(people.differences, "people's and resources' calendars vs D1").toEqual([]);
+  await checkConflicts(model, sys, () => send(sys, "GET", "/bookings?conflicted=true&limit=100"));
 }

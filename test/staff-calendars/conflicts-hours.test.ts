@@ -74,4 +74,19 @@ describe("conflicts from a change of the person's hours", () => {
       "booking.conflict_resolved",
     ]);
   });
+
+  it("found within 10 s of the change on the object's own alarm, with nobody running it", async () => {
+    const s = await salon(1);
+    const [person] = s.providerIds as [string];
+    const booking = await book(s.apiKey, bookingBody(s.cut, at(2, "15:00"), { providerId: person }));
+    const changed = Date.now();
+    const res = await api("PATCH", `/providers/${person}`, { key: s.apiKey, body: { weeklySchedule: MORNINGS } });
+    expect(res.status).toBe(200);
+    const marked = await eventually(async () => {
+      const body = await json(await api("GET", `/bookings/${booking.id}`, { key: s.apiKey }));
+      return body.conflicts.length ? body : undefined;
+    }, "the conflict on the booking, within 10 s");
+    expect(marked.conflicts).toMatchObject([{ kind: "outside_hours" }]);
+    expect(Date.now() - changed).toBeLessThan(10_000);
+  });
 });

@@ -25,6 +25,7 @@ import type {
   ResourceSnapshot,
   SeatCommand,
 } from "../../src/calendar/claim-types";
+import { detectCalendarBusy } from "../../src/calendar/provider/conflicts";
 import { ProviderCalendar as ProductionProviderCalendar } from "../../src/calendar/provider/provider-calendar";
 import type { ReadLimits } from "../../src/calendar/provider/sync-flow";
 import { ResourceCalendar as ProductionResourceCalendar } from "../../src/calendar/resource/resource-calendar";
@@ -245,6 +246,9 @@ export class ProviderCalendar extends ProductionProviderCalendar {
     this.ctx.storage.transactionSync(() => {
       if (spans) this.staff.busy.replace("model", member, { etag: null, kind: "busy", continues: false }, spans);
       else this.staff.busy.forget("model", member);
+      // As a read that changed the busy times does: its conflicts found in the same transaction.
+      detectCalendarBusy(this.staff["conflictContext"](), Date.now());
+      this.scheduleAlarm();
     });
   }
 

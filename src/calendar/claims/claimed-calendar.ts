@@ -74,9 +74,16 @@ export abstract class ClaimedCalendar<S extends ClaimedSettings> extends Durable
   /** The refusal reasons of this kind of calendar: no owner (or inactive), and time taken. */
   protected abstract readonly reasons: { unavailable: ClaimRefusal["reason"]; busy: ClaimRefusal["reason"] };
 
-  /** Stores the owner's settings unless a newer version is already held; answers the version held. */
+  /**
+   * Stores the owner's settings unless a newer version is already held; answers the version held.
+   * The alarm is set again: a change of settings may owe work (a person's conflicts to D1).
+   */
   configure(snapshot: S): { version: number } {
-    return this.ctx.storage.transactionSync(() => ({ version: this.adopt(snapshot).version }));
+    return this.ctx.storage.transactionSync(() => {
+      const held = { version: this.adopt(snapshot).version };
+      this.scheduleAlarm();
+      return held;
+    });
   }
 
   /** Claims `[start, end)` of the owner's time for a booking or a hold (see ClaimSpan). */

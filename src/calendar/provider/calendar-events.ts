@@ -11,6 +11,7 @@ import type { WebhookEventType } from "../../domain/webhook";
 import { type BookingEvent, eventPayload, eventWrites, type WebhookMessage } from "../../events/events";
 import { errorText } from "../../lib/errors";
 import { newId } from "../../lib/ids";
+import { recordConflictMessages } from "../../messages/conflict-records";
 import { retryDelayMs } from "../alarm-clock";
 
 type EventRow = BookingEvent & { attempts: number };
@@ -62,7 +63,10 @@ export class CalendarEvents {
   }
 }
 
-/** Writes one event and its deliveries to D1, then queues it when it has any. */
+/**
+ * Writes one event and its deliveries to D1 (a new conflict's e-mails too), then queues it when
+ * it has any delivery or queued e-mail. Each write is keyed by the event, so a replay adds nothing.
+ */
 export async function publishEvent(env: Env, event: BookingEvent): Promise<void> {
   const db = createDb(env.DB);
   const results = await readBatch(
@@ -70,5 +74,8 @@ export async function publishEvent(env: Env, event: BookingEvent): Promise<void>
     eventWrites(db).map((query) => bind<unknown>(query, event)),
   );
   const [counted] = results[results.length - 1] as { deliveries: number }[];
-  if ((counted?.deliveries ?? 0) > 0) await env.WEBHOOK_QUEUE.send({ eventId: event.id } satisfies WebhookMessage);
+  const mails = event.type === "booking.conflict" ? await recordConflictMessages(env.DB, event) : 0;
+  if ((counted?.deliveries ?? 0) + mails > 0) {
+    await env.WEBHOOK_QUEUE.send({ eventId: event.id } satisfies WebhookMessage);
+  }
 }

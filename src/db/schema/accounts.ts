@@ -1,7 +1,7 @@
 /** The businesses (tenants), their API keys and members, and the audit of every change to them. */
 
 import { type AnySQLiteColumn, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import type { BookingPageSettings, EmailSettings } from "../../domain/business.ts";
+import type { BookingPageSettings, ConflictSettings, EmailSettings } from "../../domain/business.ts";
 import type { Scope } from "../../domain/scopes.ts";
 
 export const businesses = sqliteTable(
@@ -33,6 +33,11 @@ export const businesses = sqliteTable(
       .$type<BookingPageSettings>(),
     /** JSON: `{ enabled, fromName?, replyTo? }`. */
     emails: text("emails", { mode: "json" }).notNull().default({ enabled: false }).$type<EmailSettings>(),
+    /** JSON: `{ notifyCustomer }`: what a booking that stops fitting tells its customer. */
+    conflicts: text("conflicts", { mode: "json" })
+      .notNull()
+      .default({ notifyCustomer: false })
+      .$type<ConflictSettings>(),
     /** Moves forward on every change of the settings: the ETag. */
     version: integer("version").notNull().default(1),
     /**
@@ -178,5 +183,52 @@ export const signInLinks = sqliteTable(
   (t) => [
     index("sign_in_links_email_idx").on(t.emailHash, t.createdAt),
     index("sign_in_links_client_idx").on(t.clientHash, t.createdAt),
+  ],
+);
+
+/**
+ * Members' passkeys (WebAuthn credentials; docs/members.md, "Passkeys"). The public key verifies
+ * a sign-in; nothing here signs anyone in by itself. `id` (`psk_…`) names the row in the office and
+ * the audit; `credentialId` is the authenticator's (base64url), what a sign-in names.
+ */
+export const passkeys = sqliteTable(
+  "passkeys",
+  {
+    ...ownedRowColumns(),
+    credentialId: text("credential_id").notNull(),
+    memberId: text("member_id").notNull(),
+    name: text("name").notNull(),
+    /** The COSE public key, base64url. */
+    publicKey: text("public_key").notNull(),
+    /** The authenticator's signature counter (0 for those that keep none). */
+    counter: integer("counter").notNull(),
+    /** JSON list of the transports the browser reported (`internal`, `hybrid`, `usb`, …). */
+    transports: text("transports", { mode: "json" }).notNull().$type<string[]>(),
+    createdAt: text("created_at").notNull(),
+    lastUsedAt: text("last_used_at"),
+  },
+  (t) => [uniqueIndex("passkeys_credential_uq").on(t.credentialId), index("passkeys_member_idx").on(t.memberId)],
+);
+
+/**
+ * The challenges of passkey ceremonies: good once, for 5 minutes. One to add a passkey is bound to
+ * the session that asked (`sessionId`, the session's hash) and counted per session; one to sign in
+ * to nobody, and counted per client (`clientHash`).
+ */
+export const passkeyChallenges = sqliteTable(
+  "passkey_challenges",
+  {
+    /** The challenge itself (base64url, 32 random bytes). */
+    id: text("id").primaryKey(),
+    purpose: text("purpose", { enum: ["register", "sign-in"] }).notNull(),
+    sessionId: text("session_id"),
+    clientHash: text("client_hash").notNull(),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    usedAt: text("used_at"),
+  },
+  (t) => [
+    index("passkey_challenges_client_idx").on(t.clientHash, t.createdAt),
+    index("passkey_challenges_session_idx").on(t.sessionId, t.createdAt),
   ],
 );

@@ -12,7 +12,7 @@ export type Invite = { filename: string; type: string; content: string };
 
 /** The invite of a letter, or null (a reminder carries none). */
 export function renderInvite(letter: Letter): Invite | null {
-  if (letter.kind === "reminder") return null;
+  if (letter.kind === "reminder" || letter.kind.startsWith("conflict")) return null;
   const method: CalendarMethod = letter.kind === "cancelled" ? "CANCEL" : "REQUEST";
   const attendee = { name: letter.customerName ?? "", email: letter.customerEmail };
   const events: CalendarEvent[] = letter.items.map((item) => ({

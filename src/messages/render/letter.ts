@@ -40,7 +40,7 @@ export type Letter = {
   items: LetterItem[];
   /** A series: its bookings are one service at several times. */
   series: boolean;
-  /** A cancellation's reason, as given. */
+  /** A cancellation's reason, as given; what no longer holds, in the business's notice of a conflict. */
   reason?: string | null;
 };
 
@@ -99,6 +99,10 @@ function subjectLine(letter: Letter): string {
       return words.cancelled(topic, when);
     case "reminder":
       return words.reminder(topic, when);
+    case "conflict":
+      return words.conflict(topic, when);
+    case "conflict_alert":
+      return words.conflictAlert(topic, when);
   }
 }
 
@@ -115,25 +119,31 @@ export function leadOf(letter: Letter): string {
       return lead.cancelled(letter.business);
     case "reminder":
       return lead.reminder(letter.business);
+    case "conflict":
+      return lead.conflict(letter.business);
+    case "conflict_alert":
+      return lead.conflictAlert(letter.customerName ?? letter.customerEmail);
   }
 }
 
 /** The greeting: the customer's first name, or none. */
 export function greetingOf(letter: Letter): string {
   const words = wordsFor(letter);
-  const first = letter.customerName?.trim().split(/\s+/)[0];
+  // The business's notice of a conflict greets the business, not the customer it names.
+  const first = letter.kind === "conflict_alert" ? undefined : letter.customerName?.trim().split(/\s+/)[0];
   return first ? words.hello(first) : words.helloAnyone;
 }
 
-/** The closing line: how to reach the business. */
+/** The closing line: how to reach the business (in the business's notice of a conflict: the customer). */
 export function contactLineOf(letter: Letter): string {
   const words = wordsFor(letter);
+  if (letter.kind === "conflict_alert") return words.customer(letter.customerName ?? "", letter.customerEmail);
   return letter.contact ? words.contact(letter.contact) : words.reply;
 }
 
 /** The line about the attached calendar file, if the message has one. */
 export function inviteLineOf(letter: Letter): string | null {
-  if (letter.kind === "reminder") return null;
+  if (letter.kind === "reminder" || letter.kind.startsWith("conflict")) return null;
   const words = wordsFor(letter);
   return letter.kind === "cancelled" ? words.cancelInvite : words.invite;
 }

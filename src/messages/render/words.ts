@@ -10,6 +10,8 @@ export type Words = {
     rescheduled: (what: string, when: string) => string;
     cancelled: (what: string, when: string) => string;
     reminder: (what: string, when: string) => string;
+    conflict: (what: string, when: string) => string;
+    conflictAlert: (what: string, when: string) => string;
   };
   lead: {
     confirmed: (business: string) => string;
@@ -18,6 +20,8 @@ export type Words = {
     rescheduled: (business: string) => string;
     cancelled: (business: string) => string;
     reminder: (business: string) => string;
+    conflict: (business: string) => string;
+    conflictAlert: (customer: string) => string;
   };
   previously: string;
   reason: string;
@@ -27,6 +31,8 @@ export type Words = {
   cancelInvite: string;
   contact: (address: string) => string;
   reply: string;
+  /** The business's notice of a conflict names whom to reach. */
+  customer: (name: string, email: string) => string;
   series: (count: number) => string;
 };
 
@@ -39,6 +45,8 @@ const en: Words = {
     rescheduled: (what, when) => `Booking moved: ${what}, now ${when}`,
     cancelled: (what, when) => `Booking cancelled: ${what}, ${when}`,
     reminder: (what, when) => `Reminder: ${what}, ${when}`,
+    conflict: (what, when) => `Please choose a new time: ${what}, ${when}`,
+    conflictAlert: (what, when) => `A booking no longer fits: ${what}, ${when}`,
   },
   lead: {
     confirmed: (b) => `your booking with ${b} is confirmed.`,
@@ -47,6 +55,9 @@ const en: Words = {
     rescheduled: (b) => `your booking with ${b} has moved to a new time.`,
     cancelled: (b) => `your booking with ${b} is cancelled.`,
     reminder: (b) => `a reminder of your booking with ${b}.`,
+    conflict: (b) =>
+      `${b} can no longer keep your booking at this time. Please choose another time with the link below; we are sorry for the trouble.`,
+    conflictAlert: (c) => `the booking of ${c} below no longer fits the provider's time.`,
   },
   previously: "Previously",
   reason: "Reason",
@@ -56,6 +67,7 @@ const en: Words = {
   cancelInvite: "The attached file (cancel.ics) removes it from your calendar.",
   contact: (address) => `Questions? Reply to this e-mail or write to ${address}.`,
   reply: "Questions? Reply to this e-mail.",
+  customer: (name, email) => `The customer: ${name}, ${email}.`,
   series: (n) => `${n} appointments`,
 };
 
@@ -68,6 +80,8 @@ const de: Words = {
     rescheduled: (what, when) => `Termin verschoben: ${what}, jetzt ${when}`,
     cancelled: (what, when) => `Termin abgesagt: ${what}, ${when}`,
     reminder: (what, when) => `Erinnerung: ${what}, ${when}`,
+    conflict: (what, when) => `Bitte wählen Sie einen neuen Termin: ${what}, ${when}`,
+    conflictAlert: (what, when) => `Ein Termin passt nicht mehr: ${what}, ${when}`,
   },
   lead: {
     confirmed: (b) => `Ihre Buchung bei ${b} ist bestätigt.`,
@@ -76,6 +90,9 @@ const de: Words = {
     rescheduled: (b) => `Ihr Termin bei ${b} wurde verschoben.`,
     cancelled: (b) => `Ihr Termin bei ${b} ist abgesagt.`,
     reminder: (b) => `eine Erinnerung an Ihren Termin bei ${b}.`,
+    conflict: (b) =>
+      `${b} kann Ihren Termin zu dieser Zeit leider nicht mehr einhalten. Bitte wählen Sie über den Link unten eine andere Zeit; entschuldigen Sie die Umstände.`,
+    conflictAlert: (c) => `der Termin von ${c} unten passt nicht mehr in die Zeit der Person, die ihn übernimmt.`,
   },
   previously: "Bisher",
   reason: "Grund",
@@ -85,6 +102,7 @@ const de: Words = {
   cancelInvite: "Die angehängte Datei (cancel.ics) entfernt ihn aus Ihrem Kalender.",
   contact: (address) => `Fragen? Antworten Sie auf diese E-Mail oder schreiben Sie an ${address}.`,
   reply: "Fragen? Antworten Sie auf diese E-Mail.",
+  customer: (name, email) => `Kunde: ${name}, ${email}.`,
   series: (n) => `${n} Termine`,
 };
 

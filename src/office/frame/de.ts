@@ -5,7 +5,7 @@ export const deskDe: DeskWords = {
   lang: "de",
   skip: "Zum Inhalt springen",
   office: "Büro",
-  nav: { label: "Büro", day: "Tag", signOut: "Abmelden" },
+  nav: { label: "Büro", day: "Tag", passkeys: "Passkeys", signOut: "Abmelden" },
   roles: { owner: "Inhaber:in", frontdesk: "Empfang", staff: "Mitarbeiter:in" },
   signedInAs: (name, role) => `${name} · ${role}`,
   day: {

@@ -3,7 +3,7 @@ export const deskEn = {
   lang: "en",
   skip: "Skip to content",
   office: "Office",
-  nav: { label: "Office", day: "Day", signOut: "Sign out" },
+  nav: { label: "Office", day: "Day", passkeys: "Passkeys", signOut: "Sign out" },
   roles: { owner: "Owner", frontdesk: "Front desk", staff: "Staff" } as Record<string, string>,
   signedInAs: (name: string, role: string) => `${name} · ${role}`,
   day: {

@@ -62,6 +62,9 @@ export function deskPage(c: DeskContext, status: DeskStatus, page: DeskPage) {
                     </a>
                   </li>
                   <li>
+                    <a href="/office/passkeys">{m.nav.passkeys}</a>
+                  </li>
+                  <li>
                     <form method="post" action="/office/sign-out">
                       <button type="submit">{m.nav.signOut}</button>
                     </form>

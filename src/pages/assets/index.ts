@@ -2,6 +2,7 @@
  * The pages' stylesheet and script, served by the Worker under names that carry a hash of their
  * text, so each can be cached for a year and a deploy that changes one changes its address.
  */
+import { passkeyScript } from "./passkeys";
 import { embedScript, script } from "./script";
 import { stylesheet } from "./style";
 
@@ -21,12 +22,17 @@ export const ASSETS_PATH = "/book/_assets";
 const files = {
   [`booking.${hashOf(stylesheet)}.css`]: { body: stylesheet, type: "text/css; charset=utf-8" },
   [`booking.${hashOf(script)}.js`]: { body: script, type: "text/javascript; charset=utf-8" },
+  [`passkeys.${hashOf(passkeyScript)}.js`]: { body: passkeyScript, type: "text/javascript; charset=utf-8" },
 };
 
-const [cssName, jsName] = Object.keys(files) as [string, string];
+const [cssName, jsName, passkeysName] = Object.keys(files) as [string, string, string];
 
-/** The stylesheet's and the script's addresses. */
-export const assetPaths = { css: `${ASSETS_PATH}/${cssName}`, js: `${ASSETS_PATH}/${jsName}` };
+/** The stylesheet's and the scripts' addresses (the office's passkey ceremonies have their own). */
+export const assetPaths = {
+  css: `${ASSETS_PATH}/${cssName}`,
+  js: `${ASSETS_PATH}/${jsName}`,
+  passkeys: `${ASSETS_PATH}/${passkeysName}`,
+};
 
 /** An asset by its file name, or undefined. */
 export const assetNamed = (name: string) => files[name];

@@ -49,6 +49,16 @@ const EmailSettingsSchema = z
   })
   .openapi("EmailSettings", { description: "E-mails to customers." });
 
+const ConflictSettingsSchema = z
+  .strictObject({
+    notifyCustomer: z.boolean().openapi({
+      description:
+        "When a booking stops fitting (a conflict), its customer gets one e-mail asking them to pick another time (with e-mails on), and its manage link may move it even inside the notice window. The business's `contactEmail` is told either way.",
+      example: false,
+    }),
+  })
+  .openapi("ConflictSettings", { description: "What a booking that stops fitting tells its customer." });
+
 /** What a business may change of itself; nested settings are replaced whole. */
 export const UpdateBusinessSchema = z
   .strictObject({
@@ -63,6 +73,7 @@ export const UpdateBusinessSchema = z
     contactEmail: customerEmail.nullable().openapi({ example: "hello@example.com" }),
     bookingPage: BookingPageSettingsSchema,
     emails: EmailSettingsSchema,
+    conflicts: ConflictSettingsSchema,
   })
   .partial()
   .refine((body) => Object.keys(body).length > 0, "Send at least one field to change.")
@@ -78,6 +89,7 @@ export const BusinessSchema = z
     contactEmail: z.string().nullable(),
     bookingPage: BookingPageSettingsSchema,
     emails: EmailSettingsSchema,
+    conflicts: ConflictSettingsSchema,
     version: z.number().int().openapi({ description: "Moves forward on every change (the ETag's marker)." }),
     createdAt: utcTimestamp,
     updatedAt: utcTimestamp,

@@ -15,7 +15,7 @@ const route = createRoute({
   tags: ["Business"],
   summary: "Change the business",
   description:
-    "Given fields replace the stored ones; `bookingPage` and `emails` are replaced whole, as sent. A slug another business has is a 409 `slug_taken`.",
+    "Given fields replace the stored ones; `bookingPage`, `emails` and `conflicts` are replaced whole, as sent. A slug another business has is a 409 `slug_taken`.",
   security: needs("business:write"),
   request: {
     headers: ifMatchHeader,

@@ -108,3 +108,35 @@ export function watchOffice(context: BrowserContext) {
   context.on("page", attach);
   return problems;
 }
+
+type Captured = { to: string[]; messageId: string; text?: string };
+
+/**
+ * A new sign-in link for `email`, asked for at the sign-in page and read from the e-mail the dev
+ * server captured (docs/emails.md, "Locally"): for a second sign-in of a demo member, whose
+ * printed link is good once.
+ */
+export async function freshSignInLink(origin: string, email: string): Promise<string> {
+  const explorer = `${origin}/cdn-cgi/local/explorer/api/local/email/sending`;
+  const listed = async () =>
+    ((await (await fetch(`${explorer}?per_page=100`)).json()) as { result: Captured[] }).result;
+  const before = new Set((await listed()).map((m) => m.messageId));
+  const asked = await fetch(`${origin}/office/sign-in`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: origin },
+    body: new URLSearchParams({ email }),
+  });
+  if (asked.status !== 200) throw new Error(`asking for a sign-in link answered ${asked.status}`);
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+    const mail = (await listed()).find((m) => m.to.includes(email) && !before.has(m.messageId));
+    if (mail) {
+      const detail = (await (await fetch(`${explorer}?email_id=${encodeURIComponent(mail.messageId)}`)).json()) as {
+        result: Captured;
+      };
+      const token = /token=([^\s"<]+)/.exec(detail.result.text ?? "")?.[1];
+      if (token) return `${origin}/office/sign-in/link?token=${token}`;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  throw new Error(`no sign-in e-mail to ${email} within 30 s`);
+}

@@ -1,0 +1,1 @@
+ALTER TABLE `businesses` ADD `conflicts` text DEFAULT '{"notifyCustomer":false}' NOT NULL;
