@@ -135,6 +135,12 @@ describe("the day page", () => {
       expect(res.html).toContain("Dates look like 2026-12-24.");
     }
     expect((await page("/office/day?date=nope", cookie)).status).toBe(400);
+    // A day is named as itself in any zone (UTC+14 here), never as the day an instant of it falls on elsewhere.
+    const zoned = await api("PATCH", "/business", { key: s.apiKey, body: { timezone: "Pacific/Kiritimati" } });
+    expect(zoned.status).toBe(200);
+    const christmas = await page("/office/day/2026-12-24", cookie);
+    expect(christmas.html).toContain("<h1>Thursday, December 24, 2026</h1>");
+    expect(christmas.html).toContain("Times in Pacific/Kiritimati (GMT+14)");
     const picked = await office("GET", `/office/day?date=${day()}`, { cookie });
     expect(picked.status).toBe(303);
     expect(picked.headers.get("Location")).toBe(`/office/day/${day()}`);

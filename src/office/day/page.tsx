@@ -36,8 +36,9 @@ function Live({ base, etag, children }: { base: string; etag: string; children: 
 /** GET /office, /office/day/{date}: the business's day. */
 export function dayPage(c: DeskContext, day: string, board: Board, etag: string) {
   const { m, timezone, locale } = c.var.desk;
-  const { f, html, css } = columnsOf(c, board);
-  const title = f.date(`${day}T12:00:00Z`);
+  const { html, css } = columnsOf(c, board);
+  // The date itself, not an instant of it: written in UTC, where noon is always that date.
+  const title = formatsOf(locale, "UTC").date(`${day}T12:00:00Z`);
   return deskPage(c, 200, {
     title,
     section: "day",
