@@ -10,6 +10,7 @@ import { dayRoutes } from "./day/routes";
 import { type DeskEnv, signedIn } from "./frame/desk";
 import { deskError } from "./frame/errors";
 
+/** Everything past sign-in, mounted at `/office` by index.tsx. */
 export const deskApp = new Hono<DeskEnv>();
 
 deskApp.get("/_assets/:file", serveOfficeAsset);

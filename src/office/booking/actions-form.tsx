@@ -2,6 +2,7 @@
 import type { ConflictedBooking } from "../../bookings/conflicts";
 import type { DeskWords } from "../frame/en";
 
+/** The actions section: only what the booking can still become is offered (the server checks again). */
 export function Actions({ m, booking }: { m: DeskWords; booking: ConflictedBooking }) {
   const b = m.booking;
   const base = `/office/bookings/${booking.id}`;

@@ -15,6 +15,7 @@ import { History, MessagesSent } from "./records";
 /** What the page says above the facts: the last action's flash, or a refusal's reason. */
 export type DeskNotice = { flash?: string; refused?: string; moveDay?: string };
 
+/** The booking's page, with the last action's flash or a refusal (then with that status). */
 export function bookingDeskPage(c: DeskContext, view: BookingView, notice: DeskNotice = {}, status: DeskStatus = 200) {
   const { m, locale, timezone } = c.var.desk;
   const f = formatsOf(locale, timezone);

@@ -6,6 +6,7 @@ import type { DeskWords } from "../frame/en";
 
 type Parts = { m: DeskWords; f: Formats };
 
+/** The e-mails sent about the booking, oldest first. */
 export function MessagesSent({ m, f, messages }: Parts & { messages: ReturnType<typeof toMessage>[] }) {
   return (
     <section aria-labelledby="messages">
@@ -43,6 +44,7 @@ export function MessagesSent({ m, f, messages }: Parts & { messages: ReturnType<
   );
 }
 
+/** The audit's records of the booking, newest first: when, who, what and which fields. */
 export function History({
   m,
   f,

@@ -22,6 +22,7 @@ import { loadBookingView } from "./load";
 import { postedTime } from "./move";
 import { bookingDeskPage } from "./page";
 
+/** The booking's page and its actions, mounted by desk.ts. */
 export const bookingRoutes = new Hono<DeskEnv>();
 
 bookingRoutes.get("/bookings/:id", async (c) => {

@@ -9,7 +9,16 @@ import type { ConflictedBooking } from "../../bookings/conflicts";
 import type { Formats } from "../../pages/i18n/format";
 import type { DeskWords } from "../frame/en";
 import type { Board, Column } from "./load";
-import { dataOf, type Placed, placeBookings, placeSpan, rangeOf, ruleOf, type TrackRange } from "./place";
+import {
+  dataOf,
+  type Placed,
+  PX_PER_MINUTE,
+  placeBookings,
+  placeSpan,
+  rangeOf,
+  ruleOf,
+  type TrackRange,
+} from "./place";
 
 type Parts = { m: DeskWords; f: Formats; board: Board };
 
@@ -53,7 +62,7 @@ function Track({
   rules: string[];
 }) {
   const { m, f } = parts;
-  const height = (range.last - range.first) * 1.6;
+  const height = (range.last - range.first) * PX_PER_MINUTE;
   const places = placeBookings(column, range);
   const hours = Array.from({ length: (range.last - range.first) / 60 }, (_, i) => range.first + i * 60);
   const trackId = idOf("k", index);
@@ -68,7 +77,7 @@ function Track({
       })}
       {hours.map((minute, i) => {
         const id = idOf("t", index, i);
-        const at = { y: (minute - range.first) * 1.6 + 2, h: 12 };
+        const at = { y: (minute - range.first) * PX_PER_MINUTE + 2, h: 12 };
         rules.push(ruleOf(id, at));
         return (
           <span class="tick" id={id} aria-hidden="true" {...dataOf(at)}>

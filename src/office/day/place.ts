@@ -5,6 +5,7 @@
  */
 import type { Column } from "./load";
 
+/** The track's scale: 96 px an hour. */
 export const PX_PER_MINUTE = 1.6;
 const MINUTE = 60_000;
 /** The shortest a block is drawn, so its time and names stay readable. */

@@ -12,6 +12,7 @@ import { fingerprintOf, unchanged } from "./fingerprint";
 import { type Board, loadDay, loadWeek } from "./load";
 import { columnsOf, dayPage, weekPage } from "./page";
 
+/** The day's and week's pages and live hooks, mounted by desk.ts. */
 export const dayRoutes = new Hono<DeskEnv>();
 
 /** Whether `text` is a real calendar date `YYYY-MM-DD` (years 1970–9998). */
