@@ -1,14 +1,15 @@
 /**
- * `/office`: the pages of the people who run the business (docs/members.md). So far: signing in
- * and out, and a landing page that names the signed-in member. Every form post is checked to
+ * `/office`: the pages of the people who run the business (docs/members.md, docs/office.md):
+ * signing in and out here, the day and the bookings in desk.ts. Every form post is checked to
  * come from this site (`Origin` / `Sec-Fetch-Site`: 403 otherwise, nothing changed).
  */
 import { Hono } from "hono";
 import { clearSessionCookie, sessionCookie } from "../access/session-cookie";
-import { endSession, memberSessionOf } from "../access/sessions";
+import { endSession } from "../access/sessions";
 import type { AppEnv } from "../env";
 import { sameOrigin } from "../middleware/security";
 import { UnreadableForm } from "../pages/form";
+import { deskApp } from "./desk";
 import { officePage } from "./page";
 import { passkeySignIn, signInOptions } from "./passkey-sign-in";
 import { addPasskeyEndpoint, passkeysPage, registrationOptions, removePasskeyForm } from "./passkeys";
@@ -47,21 +48,5 @@ officeApp.post("/sign-out", async (c) => {
   return c.redirect("/office/sign-in", 303);
 });
 
-officeApp.get("/", async (c) => {
-  const value = sessionCookie(c);
-  const member = value ? await memberSessionOf(c.env, value) : undefined;
-  if (!member) return c.redirect("/office/sign-in", 303);
-  return officePage(
-    c,
-    200,
-    "Office",
-    <>
-      <p>
-        Signed in as {member.name} ({member.email}), {member.role}.
-      </p>
-      <form method="post" action="/office/sign-out">
-        <button type="submit">Sign out</button>
-      </form>
-    </>,
-  );
-});
+// Past sign-in: the day, bookings (src/office/desk.ts).
+officeApp.route("/", deskApp);

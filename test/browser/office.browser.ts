@@ -1,20 +1,35 @@
 /**
  * `npm run test:browser` (with docs.browser.ts and booking.browser.ts): the office in a real
  * browser against `npm run dev` (fresh state, a free port), driven by playwright-core in headless
- * Chromium. Passkeys: the demo owner signs in with the banner's link at `localhost` (WebAuthn
- * refuses an IP address's origin), adds a passkey on Chromium's virtual authenticator, signs
- * out, signs in with it, and removes it; axe-core audits each page against WCAG 2.2 AA.
+ * Chromium, signed in through the demo members' links the banner prints (each good once):
  *
- * Screenshots go to .ci/artifacts/office-passkeys-*.png. Prints one line per check, then
- * `N passed, N failed`; exits 1 if any failed. The dev server's process group is always stopped.
+ *  - office/day.ts: the day, live updates, a person's week, a booking's page and its actions,
+ *    German, the staff member's own column;
+ *  - office/passkeys.ts: the demo owner (with a new link, the banner's being spent) adds a passkey
+ *    on Chromium's virtual authenticator at `localhost` (WebAuthn refuses an IP address's
+ *    origin), signs out, signs in with it, and removes it.
+ *
+ * axe-core audits each page against WCAG 2.2 AA. Screenshots go to .ci/artifacts/office-*.png.
+ * Prints one line per check, then `N passed, N failed`; exits 1 if any failed. The dev server's
+ * process group is always stopped.
  */
+import { printedSignInLinks } from "../support/dev-server.ts";
 import { check, part, withDevServerAndBrowser } from "./harness.ts";
+import { officeDay } from "./office/day.ts";
 import { passkeys, withoutJavaScript } from "./office/passkeys.ts";
+import { freshSignInLink } from "./office/tools.ts";
 
 await withDevServerAndBrowser(async (origin, browser, printed) => {
-  const link = /Olivia Owner: (http:\/\/localhost:\d+\/office\/sign-in\/link\?token=\S+)/.exec(printed.text)?.[1];
-  if (!check("the banner prints the demo owner's sign-in link at localhost", link !== undefined)) return;
+  const links = printedSignInLinks(printed);
+  const ownerLink = links.get("Olivia Owner");
+  const staffLink = links.get("Sam Rivera");
   const local = origin.replace("127.0.0.1", "localhost");
-  await part("passkeys: add, sign out, sign in with it, remove", () => passkeys(browser, local, link as string));
+  const printedBoth = ownerLink?.startsWith(`${local}/`) && staffLink?.startsWith(`${local}/`);
+  if (!check("the banner prints the demo owner's and staff member's sign-in links at localhost", Boolean(printedBoth)))
+    return;
+  await officeDay(browser, ownerLink as string, staffLink as string);
+  await part("passkeys: add, sign out, sign in with it, remove", async () =>
+    passkeys(browser, local, await freshSignInLink(local, "owner@example.com")),
+  );
   await part("passkeys: the sign-in page without JavaScript", () => withoutJavaScript(browser, local));
 });

@@ -116,6 +116,17 @@ export function printedDemoKey(output: { text: string }): string | undefined {
   return /Demo key\s+(bk_\w+)/.exec(output.text)?.[1];
 }
 
+/** The demo members' sign-in links the banner printed ("    Olivia Owner: http://localhost:…/office/sign-in/link?token=…"). */
+export function printedSignInLinks(output: { text: string }): Map<string, string> {
+  const links = new Map<string, string>();
+  for (const [, name, link] of output.text.matchAll(
+    /^ +([^:\n]+): (https?:\/\/\S+\/office\/sign-in\/link\?token=\S+)$/gm,
+  )) {
+    if (name && link) links.set(name.trim(), link);
+  }
+  return links;
+}
+
 /**
  * Resolves once the dev server printed its "seeded"/"already present" line and bookings exist
  * (GET /bookings with `apiKey` counts some); throws if it exits or is not ready in `timeoutMs`.

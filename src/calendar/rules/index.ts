@@ -5,4 +5,5 @@
  */
 export { MAX_OCCURRENCES, MAX_SERIES_DAYS, occurrenceStarts, parseRecurrence } from "./recurrence";
 export { findOverlap, isValidTimeZone, minutesOfDay, timeOfDayPattern } from "./schedule";
-export { checkTiming, segmentTimes, slotBeyond } from "./service-rules";
+export { checkTiming, type Span, segmentTimes, slotBeyond, workingSpans } from "./service-rules";
+export { localDateOf } from "./zoned";

@@ -1,0 +1,55 @@
+/**
+ * The office's own stylesheet, on top of the booking pages' (same look): its colours, the frame
+ * (bar and nav), the day's columns and the booking page. Positions of blocks in a column come from
+ * the page's nonce'd `<style>` (and, after a live update, from the script), never style attributes.
+ */
+export const officeStylesheet = `
+:root{--accent:#1f6feb;--accent-ink:#fff;--accent-text:#0b57c9;--busy:#eef4ff;--hours:#f0f7ee;--warn:#9a3412}
+.desk{max-width:1400px}
+.bar{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center;justify-content:space-between;margin-bottom:18px}
+.bar nav ul{display:flex;flex-wrap:wrap;gap:4px;list-style:none;margin:0;padding:0}
+.bar nav a,.bar nav button{display:inline-block;padding:8px 12px;border-radius:8px;min-height:40px;font:inherit;color:var(--ink);text-decoration:none;border:1px solid transparent;background:none;cursor:pointer}
+.bar nav a[aria-current]{background:var(--card);border-color:var(--line);font-weight:650}
+.bar nav a:hover,.bar nav button:hover{border-color:var(--accent)}
+.who{margin:0;color:var(--muted);font-size:.9375rem}
+.sheet{background:var(--card);border:1px solid var(--line);border-radius:var(--radius);padding:20px}
+.dayhead{display:flex;flex-wrap:wrap;gap:10px 16px;align-items:center;justify-content:space-between;margin-bottom:14px}
+.dayhead h1{margin:0}
+.steps{display:flex;flex-wrap:wrap;gap:6px;align-items:center}
+.steps a,.pick button{display:inline-flex;align-items:center;min-height:40px;padding:6px 12px;border:1px solid var(--line);border-radius:10px;background:var(--card);color:var(--ink);text-decoration:none;font:inherit;cursor:pointer}
+.steps a:hover,.pick button:hover{border-color:var(--accent)}
+.pick{display:flex;gap:6px;align-items:center}
+.pick input{width:auto;min-height:40px;padding:6px 8px;border:1px solid var(--line);border-radius:10px;font:inherit}
+.columns{display:grid;grid-template-columns:repeat(auto-fit,minmax(220px,1fr));gap:12px}
+.columns.week{grid-template-columns:repeat(auto-fit,minmax(150px,1fr));gap:8px}
+.column{border:1px solid var(--line);border-radius:12px;overflow:hidden;min-width:0;background:var(--card)}
+.column h2{font-size:1rem;margin:0;padding:10px 12px;border-bottom:1px solid var(--line);display:flex;justify-content:space-between;gap:8px;flex-wrap:wrap}
+.column h2 a{font-size:.875rem;font-weight:500}
+.column .kind{font-weight:500;color:var(--muted);font-size:.8125rem}
+.hoursnote{margin:0;padding:6px 12px;font-size:.8125rem;color:var(--muted);border-bottom:1px solid var(--line)}
+.track{position:relative;background:repeating-linear-gradient(to bottom,var(--line) 0 1px,transparent 1px 96px)}
+.band{position:absolute;left:0;right:0;background:var(--hours)}
+.tick{position:absolute;left:4px;font-size:.6875rem;color:var(--muted);line-height:1}
+.lanes{position:absolute;top:0;bottom:0;left:64px;right:4px;list-style:none;margin:0;padding:0}
+.block{position:absolute;left:0;width:100%;padding:0 1px}
+.block a{display:block;height:100%;overflow:hidden;padding:4px 8px;border-radius:8px;border:1px solid var(--accent);border-left-width:4px;background:var(--busy);color:var(--ink);text-decoration:none;font-size:.8125rem;line-height:1.3}
+.block .t{font-weight:650}
+.block.off a{border-color:var(--line);background:#f8f9fb;color:var(--muted)}
+.block.clash a{border-color:var(--warn);background:#fff4ed}
+.flag{display:inline-block;font-weight:700;color:var(--warn);text-decoration:none}
+.empty{padding:10px 12px;margin:0;color:var(--muted);font-size:.875rem}
+.flash{padding:10px 14px;border-radius:10px;background:var(--hours);border:1px solid #b7dfb0;margin:0 0 14px}
+.refused{padding:10px 14px;border-radius:10px;background:#fef3f2;border:1px solid #fecdca;margin:0 0 14px}
+.grid2{display:grid;grid-template-columns:repeat(auto-fit,minmax(280px,1fr));gap:18px}
+dl.facts2{display:grid;grid-template-columns:max-content 1fr;gap:6px 14px;margin:0}
+dl.facts2 dt{color:var(--muted)}
+dl.facts2 dd{margin:0;overflow-wrap:anywhere}
+.deskactions form{display:grid;gap:8px;margin:0 0 16px;justify-items:start}
+.deskactions label{font-weight:600}
+.deskactions textarea,.deskactions input[type=text]{width:100%;padding:8px;border:1px solid var(--line);border-radius:10px;font:inherit}
+.row{display:flex;flex-wrap:wrap;gap:8px}
+table.log{width:100%;border-collapse:collapse;font-size:.875rem}
+.log th,.log td{text-align:left;padding:6px 8px;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:anywhere}
+.stack>section{margin-top:26px}
+@media (max-width:560px){.sheet{padding:14px}.desk{padding:16px 10px 40px}}
+`;

@@ -1,0 +1,158 @@
+/**
+ * What a day (or one person's week) shows: its columns — each person and each room, or each day
+ * of the person's week — with their hours and bookings. The bookings are read the way the API's
+ * lists read them (src/bookings/list.ts, `GET /bookings` or, for staff, `GET
+ * /providers/{their id}/bookings`), one page of at most 100, after the same role check.
+ */
+import { and, eq, inArray } from "drizzle-orm";
+import type { ConflictedBooking } from "../../bookings/conflicts";
+import { bookingPage } from "../../bookings/list";
+import type { Span } from "../../calendar/rules";
+import { services } from "../../db/schema";
+import { batchReader } from "../../middleware/key-check";
+import { addDays, startOfDay } from "../../pages/i18n/format";
+import { loadProvider, providerPage, toProvider } from "../../providers/records";
+import { resourcePage } from "../../resources/records";
+import { authorise } from "../frame/authorise";
+import { asApp, type DeskContext } from "../frame/desk";
+import { hoursWithin } from "./hours";
+
+/** The most bookings one day or week shows: one page of the API's list. */
+export const MAX_SHOWN = 100;
+
+/** One column: whose it is, the stretch it covers, its working hours and its bookings. */
+export type Column = {
+  key: string;
+  name: string;
+  kind: "provider" | "resource" | "day" | "other";
+  /** The person's week (a day's person column), or the day (a week's day column). */
+  href?: string;
+  from: number;
+  to: number;
+  bands: Span[];
+  bookings: ConflictedBooking[];
+};
+
+/** A day's or week's columns, every booking read (cancelled ones too, for the fingerprint). */
+export type Board = { columns: Column[]; all: ConflictedBooking[]; capped: boolean; serviceNames: Map<string, string> };
+
+type Person = ReturnType<typeof toProvider>;
+
+/** The bookings starting within [from, to): the business's list, or for staff their own provider's. */
+async function bookingsWithin(c: DeskContext, from: number, to: number, providerId?: string) {
+  const { businessId, member } = c.var.caller;
+  const own = member?.role === "staff" ? (member.providerId ?? "") : undefined;
+  const person = providerId ?? own;
+  const window = { page: 1, limit: MAX_SHOWN, from: new Date(from).toISOString(), to: new Date(to).toISOString() };
+  if (person === undefined) {
+    await authorise(c, "bookings:read", "GET /bookings");
+    return bookingPage(c.var.db, batchReader(asApp(c)), businessId, window);
+  }
+  await authorise(c, "bookings:read", "GET /providers/:id/bookings", person);
+  return bookingPage(c.var.db, batchReader(asApp(c)), businessId, { ...window, providerId: person }, "providerId");
+}
+
+/** The names of the services the bookings are of (one read of at most 100 ids); none for a fingerprint. */
+async function serviceNamesOf(c: DeskContext, list: ConflictedBooking[], named: boolean) {
+  if (!named) return new Map<string, string>();
+  const ids = [...new Set(list.map((b) => b.serviceId))];
+  if (ids.length === 0) return new Map<string, string>();
+  const rows = await c.var.db
+    .select({ id: services.id, name: services.name })
+    .from(services)
+    .where(and(eq(services.businessId, c.var.caller.businessId), inArray(services.id, ids)));
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
+const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(b.name);
+const live = (b: ConflictedBooking) => b.status !== "CANCELLED";
+
+/**
+ * The business day `day` (YYYY-MM-DD in the business's zone): a column per person and room; staff
+ * see their own. Without `named` (a fingerprint), the services' names are not read.
+ */
+export async function loadDay(c: DeskContext, day: string, named = true): Promise<Board> {
+  const { timezone } = c.var.desk;
+  const { businessId, member } = c.var.caller;
+  const from = startOfDay(day, timezone);
+  const to = startOfDay(addDays(day, 1), timezone);
+  const list = await bookingsWithin(c, from, to);
+  const staffOf = member?.role === "staff" ? member.providerId : undefined;
+  const [people, rooms, serviceNames] = await Promise.all([
+    staffOf
+      ? loadProvider(c.var.db, businessId, staffOf).then((row) => [toProvider(row)])
+      : providerPage(c.var.db, businessId, { page: 1, limit: 100, active: true }).then((p) => p.items),
+    staffOf ? [] : resourcePage(c.var.db, businessId, { page: 1, limit: 100, active: true }).then((p) => p.items),
+    serviceNamesOf(c, list.items, named),
+  ]);
+  const shown = list.items.filter(live);
+  const columns: Column[] = [
+    ...people.sort(byName).map((p: Person) => ({
+      key: p.id,
+      name: p.name,
+      kind: "provider" as const,
+      href: `/office/week/${day}/${p.id}`,
+      from,
+      to,
+      bands: hoursWithin(p, from, to),
+      bookings: shown.filter((b) => b.providerIds.includes(p.id)),
+    })),
+    ...rooms.sort(byName).map((r) => ({
+      key: r.id,
+      name: r.name,
+      kind: "resource" as const,
+      from,
+      to,
+      bands: r.weeklySchedule ? hoursWithin({ ...r, weeklySchedule: r.weeklySchedule }, from, to) : [],
+      bookings: shown.filter((b) => b.resourceIds.includes(r.id)),
+    })),
+  ];
+  // Bookings of services without people or rooms belong to no column above: one of their own.
+  const loose = shown.filter((b) => b.providerIds.length === 0 && b.resourceIds.length === 0);
+  if (loose.length > 0) {
+    columns.push({ key: "other", name: c.var.desk.m.day.other, kind: "other", from, to, bands: [], bookings: loose });
+  }
+  return { columns, all: list.items, capped: list.hasNext, serviceNames };
+}
+
+/** The Monday of the ISO week `day` falls in. */
+export function mondayOf(day: string): string {
+  const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
+  return addDays(day, -((weekday + 6) % 7));
+}
+
+/** One person's week from the Monday of `day`: a column per day, their hours and bookings. */
+export async function loadWeek(
+  c: DeskContext,
+  day: string,
+  providerId: string,
+  named = true,
+): Promise<Board & { name: string }> {
+  const { timezone } = c.var.desk;
+  const monday = mondayOf(day);
+  const from = startOfDay(monday, timezone);
+  const to = startOfDay(addDays(monday, 7), timezone);
+  // The list's own check first: another person's week is a 404 to staff, an unknown person to anyone.
+  const list = await bookingsWithin(c, from, to, providerId);
+  const [person, serviceNames] = await Promise.all([
+    loadProvider(c.var.db, c.var.caller.businessId, providerId).then(toProvider),
+    serviceNamesOf(c, list.items, named),
+  ]);
+  const shown = list.items.filter(live);
+  const columns: Column[] = Array.from({ length: 7 }, (_, i) => {
+    const date = addDays(monday, i);
+    const start = startOfDay(date, timezone);
+    const end = startOfDay(addDays(date, 1), timezone);
+    return {
+      key: date,
+      name: date,
+      kind: "day" as const,
+      href: `/office/day/${date}`,
+      from: start,
+      to: end,
+      bands: hoursWithin(person, start, end),
+      bookings: shown.filter((b) => Date.parse(b.startTime) >= start && Date.parse(b.startTime) < end),
+    };
+  });
+  return { columns, all: list.items, capped: list.hasNext, serviceNames, name: person.name };
+}

@@ -1,0 +1,125 @@
+/** The day page and a person's week page: the columns in the office frame, with their navigation and the live hooks. */
+import type { JSX } from "hono/jsx/jsx-runtime";
+import { addDays, formatsOf } from "../../pages/i18n/format";
+import type { DeskContext } from "../frame/desk";
+import { deskPage } from "../frame/layout";
+import { renderColumns } from "./columns";
+import { type Board, type Column, MAX_SHOWN, mondayOf } from "./load";
+
+/** The parts both pages and the live fragment share. */
+export function columnsOf(c: DeskContext, board: Board) {
+  const { m, timezone, locale } = c.var.desk;
+  const f = formatsOf(locale, timezone);
+  const heading = (column: Column) =>
+    column.kind === "day" ? (
+      <a href={column.href}>{f.shortDate(column.from)}</a>
+    ) : (
+      <>
+        <span>
+          {column.name} <span class="kind">{column.kind === "resource" ? m.day.room : ""}</span>
+        </span>
+        {column.href && <a href={column.href}>{m.day.week}</a>}
+      </>
+    );
+  return { f, ...renderColumns({ m, f, board }, heading) };
+}
+
+/** The live region: the columns, with where the script asks for a change and fetches them again. */
+function Live({ base, etag, children }: { base: string; etag: string; children: JSX.Element }) {
+  return (
+    <div data-live={`${base}/version`} data-columns={`${base}/columns`} data-version={etag}>
+      {children}
+    </div>
+  );
+}
+
+/** GET /office, /office/day/{date}: the business's day. */
+export function dayPage(c: DeskContext, day: string, board: Board, etag: string) {
+  const { m, timezone, locale } = c.var.desk;
+  const { html, css } = columnsOf(c, board);
+  // The date itself, not an instant of it: written in UTC, where noon is always that date.
+  const title = formatsOf(locale, "UTC").date(`${day}T12:00:00Z`);
+  return deskPage(c, 200, {
+    title,
+    section: "day",
+    positions: css,
+    body: (
+      <>
+        <div class="dayhead">
+          <h1>{title}</h1>
+          <div class="steps">
+            <a href={`/office/day/${addDays(day, -1)}`} rel="prev">
+              ← {m.day.previous}
+            </a>
+            <a href="/office">{m.day.today}</a>
+            <a href={`/office/day/${addDays(day, 1)}`} rel="next">
+              {m.day.next} →
+            </a>
+            <form class="pick" method="get" action="/office/day">
+              <label class="sr-only" for="date">
+                {m.day.pick}
+              </label>
+              <input id="date" name="date" type="date" value={day} required />
+              <button type="submit">{m.day.show}</button>
+            </form>
+          </div>
+        </div>
+        <p class="muted small">
+          {m.day.zone(formatsOf(locale, timezone).zone())} ·{" "}
+          <span role="status" data-announce data-changed={m.day.changed}>
+            {m.day.live}
+          </span>
+        </p>
+        {board.capped && <p class="refused">{m.day.capped(MAX_SHOWN)}</p>}
+        <Live base={`/office/day/${day}`} etag={etag}>
+          {html}
+        </Live>
+      </>
+    ),
+  });
+}
+
+/** GET /office/week/{date}/{providerId}: one person's week, Monday to Sunday. */
+export function weekPage(
+  c: DeskContext,
+  day: string,
+  providerId: string,
+  board: Board & { name: string },
+  etag: string,
+) {
+  const { m } = c.var.desk;
+  const { html, css } = columnsOf(c, board);
+  const monday = mondayOf(day);
+  const title = m.day.weekOf(board.name);
+  const base = `/office/week/${monday}/${providerId}`;
+  return deskPage(c, 200, {
+    title,
+    section: "day",
+    positions: css,
+    body: (
+      <>
+        <div class="dayhead">
+          <h1>{title}</h1>
+          <div class="steps">
+            <a href={`/office/week/${addDays(monday, -7)}/${providerId}`} rel="prev">
+              ← {m.day.previousWeek}
+            </a>
+            <a href={`/office/day/${monday}`}>{m.day.title}</a>
+            <a href={`/office/week/${addDays(monday, 7)}/${providerId}`} rel="next">
+              {m.day.nextWeek} →
+            </a>
+          </div>
+        </div>
+        <p class="muted small">
+          <span role="status" data-announce data-changed={m.day.changed}>
+            {m.day.live}
+          </span>
+        </p>
+        {board.capped && <p class="refused">{m.day.capped(MAX_SHOWN)}</p>}
+        <Live base={base} etag={etag}>
+          {html}
+        </Live>
+      </>
+    ),
+  });
+}

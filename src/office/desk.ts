@@ -1,0 +1,20 @@
+/**
+ * The signed-in office (everything past sign-in): every address needs a member's session (else
+ * 303 to `/office/sign-in`), and what goes wrong is an office page. Cross-site form posts are
+ * refused before this, by the office's own check (index.tsx).
+ */
+import { Hono } from "hono";
+import { serveOfficeAsset } from "./assets";
+import { bookingRoutes } from "./booking/routes";
+import { dayRoutes } from "./day/routes";
+import { type DeskEnv, signedIn } from "./frame/desk";
+import { deskError } from "./frame/errors";
+
+/** Everything past sign-in, mounted at `/office` by index.tsx. */
+export const deskApp = new Hono<DeskEnv>();
+
+deskApp.get("/_assets/:file", serveOfficeAsset);
+for (const path of ["/", "/day", "/day/*", "/week/*", "/bookings/*"]) deskApp.use(path, signedIn);
+deskApp.onError(deskError);
+deskApp.route("/", dayRoutes);
+deskApp.route("/", bookingRoutes);

@@ -1,0 +1,19 @@
+/**
+ * The office asks the same question the API's scope check asks (src/middleware/scope.ts), once
+ * per page or action: does the member's role hold the operation's scope, and — for staff — is the
+ * id theirs (src/access/roles.ts, a 404 as for an id that does not exist when it is not).
+ */
+import { insufficientScope } from "../../access/keys";
+import { checkRole } from "../../access/roles";
+import { grants, type Scope } from "../../domain/scopes";
+import type { DeskContext } from "./desk";
+
+/**
+ * Refuses what the API would refuse the member for `operation` (its method and route path, e.g.
+ * `POST /bookings/:id/cancel`) on `id`: throws the API's error (403 or 404).
+ */
+export async function authorise(c: DeskContext, scope: Scope, operation: string, id?: string): Promise<void> {
+  const { caller } = c.var;
+  if (!grants(caller.scopes, scope)) throw insufficientScope(scope);
+  if (caller.member) await checkRole(c.var.db, caller.businessId, caller.member, operation, id);
+}

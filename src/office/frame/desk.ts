@@ -1,0 +1,68 @@
+/**
+ * The signed-in office: who is at the desk (the session's member), in which language, on which
+ * business's shard. Every page past sign-in goes through `signedIn`; the member becomes the
+ * request's caller exactly as a signed-in API request does (src/middleware/session.ts), so the
+ * domain functions and the role check see the same caller either way.
+ */
+import type { Context, Next } from "hono";
+import { roleScopes } from "../../access/roles";
+import { sessionCookie } from "../../access/session-cookie";
+import { memberSessionOf, type SessionMember } from "../../access/sessions";
+import type { Locale } from "../../domain/business";
+import type { AppEnv } from "../../env";
+import { fromAcceptLanguage } from "../../pages/i18n";
+import { enterShard } from "../../shards/request";
+import { deskDe } from "./de";
+import { type DeskWords, deskEn } from "./en";
+
+/** The signed-in member's desk: the member, their business's zone and name, their language. */
+export type Desk = {
+  member: SessionMember;
+  businessName: string;
+  /** The business's IANA zone: the office shows every time in it. */
+  timezone: string;
+  locale: Locale;
+  m: DeskWords;
+};
+
+export type DeskEnv = AppEnv & { Variables: AppEnv["Variables"] & { desk: Desk } };
+export type DeskContext = Context<DeskEnv>;
+
+/** The request as the API's modules take it (the desk is one more variable they do not read). */
+export const asApp = (c: DeskContext) => c as unknown as Context<AppEnv>;
+
+/** The office's words in a language. */
+export const deskWordsOf = (locale: Locale): DeskWords => (locale === "de" ? deskDe : deskEn);
+
+/** The language of an office page: the browser's `Accept-Language` (en or de), else the business's. */
+export const localeOf = (c: Context, fallback: Locale): Locale =>
+  fromAcceptLanguage(c.req.header("Accept-Language")) ?? fallback;
+
+/**
+ * Lets a signed-in member through (else 303 to the sign-in page): enters their business's shard
+ * and sets the caller (their role's scopes, the member as actor) and the desk.
+ */
+export async function signedIn(c: DeskContext, next: Next) {
+  const value = sessionCookie(c);
+  const member = value ? await memberSessionOf(c.env, value) : undefined;
+  if (!member) return c.redirect("/office/sign-in", 303);
+  enterShard(asApp(c), member.shard);
+  const business = await c.env.DB.prepare(
+    "SELECT name, timezone, locale, link_key_version FROM businesses WHERE id = ?",
+  )
+    .bind(member.businessId)
+    .first<{ name: string; timezone: string; locale: Locale; link_key_version: number }>();
+  if (!business) return c.redirect("/office/sign-in", 303);
+  c.set("caller", {
+    businessId: member.businessId,
+    businessName: business.name,
+    keyId: member.memberId,
+    linkKeyVersion: business.link_key_version,
+    shard: member.shard,
+    scopes: roleScopes[member.role],
+    member: { id: member.memberId, role: member.role, providerId: member.providerId },
+  });
+  const locale = localeOf(c, business.locale);
+  c.set("desk", { member, businessName: business.name, timezone: business.timezone, locale, m: deskWordsOf(locale) });
+  await next();
+}

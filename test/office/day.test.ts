@@ -1,0 +1,158 @@
+/**
+ * The office's day: who sees which columns, a booking made elsewhere on the page and in its
+ * fingerprint, a person's week, dates that are not dates, conflicts in words, German.
+ */
+import { runDurableObjectAlarm } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { api, createService } from "../support/api";
+import { at, book, bookingBody, dayOf } from "../support/bookings";
+import { eventually } from "../support/eventually";
+import { office } from "../support/members";
+import { deskMember, deskSalon, page } from "../support/office";
+import { personStub } from "../support/staff-calendars";
+
+const day = () => dayOf(2);
+
+describe("the day page", () => {
+  it("without a session sends the browser to sign in", async () => {
+    for (const path of ["/office", `/office/day/${day()}`, "/office/bookings/bkg_x"]) {
+      const res = await office("GET", path);
+      expect(res.status, path).toBe(303);
+      expect(res.headers.get("Location")).toBe("/office/sign-in");
+    }
+  });
+
+  it("the owner and the front desk see every person's column with its bookings; the frame names them", async () => {
+    const s = await deskSalon();
+    for (const role of ["owner", "frontdesk"] as const) {
+      const { cookie } = await deskMember(s, role);
+      const { status, html, res } = await page(`/office/day/${day()}`, cookie);
+      expect(status).toBe(200);
+      expect(res.headers.get("Content-Security-Policy")).toContain("script-src 'self'");
+      expect(html).toContain(role === "owner" ? "Olivia Owner · Owner" : "Frank Desk · Front desk");
+      expect(html).toContain("Stylist 0");
+      expect(html).toContain("Stylist 1");
+      expect(html).toContain('<span class="t">10:00 AM</span><span class="sr-only">–10:30 AM</span>');
+      expect(html).toContain("Cut · Mine Customer");
+      expect(html).toContain("Colour · Their Customer");
+      expect(html).toContain(`href="/office/bookings/${s.mine.id}"`);
+      expect(html).toContain("Working hours: 9:00 AM–5:00 PM");
+      // Blocks and hours are placed by the page's nonce'd style (no style attributes under the CSP).
+      const nonce = /'nonce-([^']+)'/.exec(res.headers.get("Content-Security-Policy") ?? "")?.[1];
+      expect(html).toContain(`<style nonce="${nonce}">#k-0{top:0px;height:960px;}`);
+      expect(html).toMatch(new RegExp(`#b-0-${s.mine.id}\\{top:192px;height:48px;\\}`));
+      expect(html).toContain(`href="/office/day/${dayOf(1)}"`);
+      expect(html).toContain(`href="/office/day/${dayOf(3)}"`);
+      expect(html).toContain('action="/office/sign-out"');
+    }
+  });
+
+  it("staff see only their own column; another person's week is a 404 page, their own week shows their booking", async () => {
+    const s = await deskSalon();
+    const { cookie } = await deskMember(s, "staff");
+    const { html } = await page(`/office/day/${day()}`, cookie);
+    expect(html).toContain("Stylist 0");
+    expect(html).toContain("Mine Customer");
+    expect(html).not.toContain("Stylist 1");
+    expect(html).not.toContain("Their Customer");
+    const theirs = await page(`/office/week/${day()}/${s.providerIds[1]}`, cookie);
+    expect(theirs.status).toBe(404);
+    expect(theirs.html).toContain("Not found");
+    expect(theirs.html).not.toContain("Their Customer");
+    const own = await page(`/office/week/${day()}/${s.providerIds[0]}`, cookie);
+    expect(own.status).toBe(200);
+    expect(own.html).toContain("Stylist 0: week");
+    expect(own.html).toContain("Mine Customer");
+    expect((await page(`/office/day/${day()}/version`, cookie)).status).toBe(200);
+    expect((await page(`/office/week/${day()}/${s.providerIds[1]}/version`, cookie)).status).toBe(404);
+  });
+
+  it("a person who is not the business's has no week (404 page), whoever asks", async () => {
+    const s = await deskSalon();
+    const other = await deskSalon();
+    const { cookie } = await deskMember(s, "owner");
+    expect((await page(`/office/week/${day()}/${other.providerIds[0]}`, cookie)).status).toBe(404);
+    expect((await page(`/office/week/${day()}/prv_nobody`, cookie)).status).toBe(404);
+  });
+
+  it("a booking made through the API changes the day's fingerprint and shows in its columns", async () => {
+    const s = await deskSalon();
+    const { cookie } = await deskMember(s, "owner");
+    const first = await page(`/office/day/${day()}/version`, cookie);
+    const etag = first.res.headers.get("ETag") as string;
+    expect(etag).toMatch(/^W\/"[0-9a-f]{32}"$/);
+    const same = await office("GET", `/office/day/${day()}/version`, { cookie, headers: { "If-None-Match": etag } });
+    expect(same.status).toBe(304);
+    await book(
+      s.apiKey,
+      bookingBody(s.cut, at(2, "14:00"), { providerId: s.providerIds[1], customerName: "Phoned In" }),
+    );
+    const after = await office("GET", `/office/day/${day()}/version`, { cookie, headers: { "If-None-Match": etag } });
+    expect(after.status).toBe(200);
+    expect(after.headers.get("ETag")).not.toBe(etag);
+    const columns = await page(`/office/day/${day()}/columns`, cookie);
+    expect(columns.html).toContain("Phoned In");
+    expect(columns.res.headers.get("ETag")).toBe(after.headers.get("ETag"));
+    // Another day's fingerprint is not this one's.
+    expect((await page(`/office/day/${dayOf(5)}/version`, cookie)).res.headers.get("ETag")).not.toBe(
+      after.headers.get("ETag"),
+    );
+  });
+
+  it("a booking that stopped fitting is marked in words", async () => {
+    const s = await deskSalon();
+    const { cookie } = await deskMember(s, "owner");
+    const person = s.providerIds[0] as string;
+    const mornings = { mon: [], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] };
+    const res = await api("PATCH", `/providers/${person}`, { key: s.apiKey, body: { weeklySchedule: mornings } });
+    expect(res.status).toBe(200);
+    await runDurableObjectAlarm(personStub(s.businessId, person));
+    const html = await eventually(async () => {
+      const { html } = await page(`/office/day/${day()}`, cookie);
+      return html.includes("⚠ Conflict") ? html : undefined;
+    }, "the conflict on the day");
+    expect(html).toContain("Not working");
+    expect(html.split("⚠ Conflict").length - 1).toBe(1);
+  });
+
+  it("bookings of a service without people or rooms get a column of their own", async () => {
+    const s = await deskSalon();
+    const plain = await createService(s.apiKey, { name: "Consultation" });
+    await book(s.apiKey, bookingBody(plain.id, at(2, "15:00"), { customerName: "Nobody In Particular" }));
+    const { cookie } = await deskMember(s, "frontdesk");
+    const { html } = await page(`/office/day/${day()}`, cookie);
+    expect(html).toContain("Without a person or room");
+    expect(html).toContain("Consultation · Nobody In Particular");
+  });
+
+  it("a date that is not one is a page saying so; the date picker goes to the day", async () => {
+    const s = await deskSalon();
+    const { cookie } = await deskMember(s, "frontdesk");
+    for (const bad of ["2026-02-30", "tomorrow", "2026-1-01"]) {
+      const res = await page(`/office/day/${bad}`, cookie);
+      expect(res.status, bad).toBe(404);
+      expect(res.res.headers.get("Content-Type")).toContain("text/html");
+      expect(res.html).toContain("Dates look like 2026-12-24.");
+    }
+    expect((await page("/office/day?date=nope", cookie)).status).toBe(400);
+    // A day is named as itself in any zone (UTC+14 here), never as the day an instant of it falls on elsewhere.
+    const zoned = await api("PATCH", "/business", { key: s.apiKey, body: { timezone: "Pacific/Kiritimati" } });
+    expect(zoned.status).toBe(200);
+    const christmas = await page("/office/day/2026-12-24", cookie);
+    expect(christmas.html).toContain("<h1>Thursday, December 24, 2026</h1>");
+    expect(christmas.html).toContain("Times in Pacific/Kiritimati (GMT+14)");
+    const picked = await office("GET", `/office/day?date=${day()}`, { cookie });
+    expect(picked.status).toBe(303);
+    expect(picked.headers.get("Location")).toBe(`/office/day/${day()}`);
+  });
+
+  it("speaks German to a browser that asks for it", async () => {
+    const s = await deskSalon();
+    const { cookie } = await deskMember(s, "owner");
+    const { html } = await page(`/office/day/${day()}`, cookie, { "Accept-Language": "de-DE,de;q=0.9,en;q=0.5" });
+    expect(html).toContain('<html lang="de">');
+    expect(html).toContain("Abmelden");
+    expect(html).toContain("Nächster Tag");
+    expect(html).toContain("Olivia Owner · Inhaber:in");
+  });
+});
