@@ -8,7 +8,7 @@
 import { and, eq, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { bookings } from "../db/schema";
-import { type KeyScopes, scopes } from "../domain/scopes";
+import { grants, type KeyScopes, type Scope, scopes } from "../domain/scopes";
 import type { CallerMember } from "../env";
 import { ApiError } from "../lib/errors";
 
@@ -50,6 +50,10 @@ export const staffProviderFields: ReadonlySet<string> = new Set(["weeklySchedule
  */
 export const roleGrants = (member: CallerMember | undefined, operation: string) =>
   member?.role === "staff" && staffOperations[operation] === "self";
+
+/** Whether the caller lacks `scope` for `operation`: neither its scopes nor its role grant it. */
+export const lacksScope = (caller: { scopes: KeyScopes; member?: CallerMember }, scope: Scope, operation: string) =>
+  !grants(caller.scopes, scope) && !roleGrants(caller.member, operation);
 
 const refused = (detail: string) => new ApiError("insufficient_scope", detail);
 const notFound = (noun: string, id: string) => new ApiError("not_found", `No ${noun} ${id}.`);

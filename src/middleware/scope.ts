@@ -2,8 +2,8 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { TrieRouter } from "hono/router/trie-router";
 import { insufficientScope } from "../access/keys";
-import { checkRole, roleGrants } from "../access/roles";
-import { grants, type Scope, scopes } from "../domain/scopes";
+import { checkRole, lacksScope } from "../access/roles";
+import { type Scope, scopes } from "../domain/scopes";
 import type { AppEnv } from "../env";
 import { keyLookup, settle } from "./key-check";
 
@@ -46,7 +46,7 @@ export function requireScope(api: OpenAPIHono<AppEnv>, base: string): Middleware
     const [operation, params] = router.match(method, path)[0][0] ?? [];
     const scope = operation?.[0];
     const { member, businessId } = c.var.caller;
-    if (scope && !grants(c.var.caller.scopes, scope) && !roleGrants(member, operation?.[1] ?? "")) {
+    if (scope && lacksScope(c.var.caller, scope, operation?.[1] ?? "")) {
       const check = c.var.keyCheck;
       if (check?.owed) settle(check, (await keyLookup(c.var.db).execute({ keyHash: check.keyHash }))[0]);
       throw insufficientScope(scope);

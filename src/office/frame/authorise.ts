@@ -4,16 +4,22 @@
  * id theirs (src/access/roles.ts, a 404 as for an id that does not exist when it is not).
  */
 import { insufficientScope } from "../../access/keys";
-import { checkRole } from "../../access/roles";
-import { grants, type Scope } from "../../domain/scopes";
+import { checkRole, lacksScope } from "../../access/roles";
+import type { Scope } from "../../domain/scopes";
 import type { DeskContext } from "./desk";
 
 /**
  * Refuses what the API would refuse the member for `operation` (its method and route path, e.g.
  * `POST /bookings/:id/cancel`) on `id`: throws the API's error (403 or 404).
  */
-export async function authorise(c: DeskContext, scope: Scope, operation: string, id?: string): Promise<void> {
+export async function authorise(
+  c: DeskContext,
+  scope: Scope,
+  operation: string,
+  id?: string,
+  body: () => Promise<unknown> = async () => ({}),
+): Promise<void> {
   const { caller } = c.var;
-  if (!grants(caller.scopes, scope)) throw insufficientScope(scope);
-  if (caller.member) await checkRole(c.var.db, caller.businessId, caller.member, operation, id);
+  if (lacksScope(caller, scope, operation)) throw insufficientScope(scope);
+  if (caller.member) await checkRole(c.var.db, caller.businessId, caller.member, operation, id, body);
 }
