@@ -155,12 +155,19 @@ export const bookingListQuery = {
 export const BookingConflictEventSchema = z
   .object({
     bookingId: z.string().openapi({ example: "bkg_01jd3k5v7q8r9s0t1u2v3w4x5y" }),
-    providerId: z.string().openapi({ description: "The person whose calendar found it." }),
+    providerId: z
+      .string()
+      .optional()
+      .openapi({ description: "The person whose calendar found it (absent for a room's `resource_closed`)." }),
+    resourceId: z
+      .string()
+      .optional()
+      .openapi({ description: "`resource_closed` only: the room whose hours no longer cover the booking." }),
     conflict: BookingConflictSchema,
     resolvedAt: utcTimestamp.optional().openapi({ description: "`booking.conflict_resolved` only." }),
     reason: z.enum(["cause_gone", "booking_changed"]).optional().openapi({
       description:
-        "`booking.conflict_resolved` only: `cause_gone` (the busy event was deleted or moved, the hours restored) or `booking_changed` (the booking moved or was cancelled).",
+        "`booking.conflict_resolved` only: `cause_gone` (the busy event was deleted or moved, the person's or room's hours restored) or `booking_changed` (the booking moved or was cancelled).",
     }),
   })
   .openapi("BookingConflictEvent");

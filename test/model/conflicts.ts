@@ -3,12 +3,13 @@
  * are exactly those still to end whose constraints no longer hold — for each active person of a
  * CONFIRMED booking, their hours and day off no longer covering its time (`outside_hours`, or
  * `time_off` when only the day off does not) and a busy span of their own calendar over it
- * (`calendar_busy`). The people's alarms run first: they carry the marks to D1.
+ * (`calendar_busy`); for its room, the room's hours no longer covering it (`resource_closed`). The
+ * people's and the room's alarms run first: they carry the marks to D1.
  */
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { providerCalendarOf } from "../../src/calendar/stubs";
+import { providerCalendarOf, resourceCalendarOf } from "../../src/calendar/stubs";
 import { type BookingModel, type Model, type ProviderKey, within, workingBlocks } from "./model";
 import type { System } from "./system";
 
@@ -22,6 +23,12 @@ function expectedKinds(m: Readonly<Model>, b: BookingModel): string[] {
     }
     if ((m.busy ?? []).some((s) => s.person === key && s.start < b.end && b.start < s.end)) kinds.add("calendar_busy");
   }
+  for (const key of b.resources) {
+    const room = m.resources[key];
+    if (room.active && room.hours !== null && !within(workingBlocks(room.hours, "UTC"), b.start, b.end)) {
+      kinds.add("resource_closed");
+    }
+  }
   return [...kinds].sort();
 }
 
@@ -34,6 +41,7 @@ export async function checkConflicts(
   for (const key of ["P0", "P1"] as ProviderKey[]) {
     await runDurableObjectAlarm(providerCalendarOf(env, sys.businessId, sys.ids[key]));
   }
+  await runDurableObjectAlarm(resourceCalendarOf(env, sys.businessId, sys.ids.R0));
   const res = await listConflicted();
   const listed = ((await res.json()) as { data: { id: string; conflicts: { kind: string }[] }[] }).data;
   const upcoming = new Map(m.bookings.filter((b) => b.status === "CONFIRMED" && b.end > m.now).map((b) => [b.id, b]));

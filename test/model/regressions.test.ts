@@ -14,6 +14,7 @@ import {
   LinkMove,
   Move,
   PatchProvider,
+  PatchResource,
   PatchService,
   Visit,
 } from "./commands";
@@ -254,6 +255,16 @@ describe("regressions", () => {
       new PatchProvider("P1", { active: false }),
       new BusyGone(0),
       new PatchProvider("P1", { active: true, dayOff: null }),
+    ]);
+  });
+
+  it("a room's hours narrowed under its bookings mark them resource_closed; widened again, cleared", async () => {
+    await replay(start({ s0: { providers: ["P0"], resources: ["R0"] } }), [
+      new Create("S0", 0, time("10:00"), "P0"),
+      new Create("S0", 1, time("16:30"), "P0"),
+      new PatchResource({ hours: "evening" }),
+      new PatchResource({ active: false }),
+      new PatchResource({ active: true, hours: null }),
     ]);
   });
 

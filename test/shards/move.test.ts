@@ -128,9 +128,9 @@ describe("happy", () => {
       `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'
        AND name NOT LIKE 'd1_%' AND name NOT LIKE 'customers_search%'`,
     ).all<{ name: string }>();
-    // Members, their sessions and sign-in links live in the directory only (docs/members.md):
+    // Members, their sessions, sign-in links and passkeys live in the directory only (docs/members.md):
     // a shard has the tables (every database gets every migration) and never a row in them.
-    const directoryOnly = ["member_sessions", "members", "sign_in_links"];
+    const directoryOnly = ["member_sessions", "members", "passkey_challenges", "passkeys", "sign_in_links"];
     const onShard = results.map((row) => row.name).filter((name) => !directoryOnly.includes(name));
     expect(MOVED_TABLES.map((table) => table.name).sort()).toEqual(onShard.sort());
     for (const table of directoryOnly) {

@@ -247,7 +247,7 @@ export class ProviderCalendar extends ProductionProviderCalendar {
       if (spans) this.staff.busy.replace("model", member, { etag: null, kind: "busy", continues: false }, spans);
       else this.staff.busy.forget("model", member);
       // As a read that changed the busy times does: its conflicts found in the same transaction.
-      detectCalendarBusy(this.staff["conflictContext"](), Date.now());
+      detectCalendarBusy(this.staff["conflictContext"](), this.staff.busy, Date.now());
       this.scheduleAlarm();
     });
   }

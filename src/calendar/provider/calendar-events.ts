@@ -79,3 +79,20 @@ export async function publishEvent(env: Env, event: BookingEvent): Promise<void>
     await env.WEBHOOK_QUEUE.send({ eventId: event.id } satisfies WebhookMessage);
   }
 }
+
+/** Publishes every event due now, oldest first; one that fails waits for the alarm's next try. */
+export async function publishDueEvents(
+  env: Env,
+  storage: DurableObjectStorage,
+  events: CalendarEvents,
+  now: number,
+): Promise<void> {
+  for (const event of events.due(now)) {
+    try {
+      await publishEvent(env, event);
+      storage.transactionSync(() => events.delivered(event.id));
+    } catch (error) {
+      storage.transactionSync(() => events.failed(event, error, Date.now()));
+    }
+  }
+}

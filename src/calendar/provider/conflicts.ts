@@ -16,13 +16,19 @@ import type { BusyStore } from "./busy-store";
 import type { CalendarEvents } from "./calendar-events";
 import { type ConflictRow, type ConflictStore, conflictOf } from "./conflict-store";
 
-/** What finding conflicts needs of the object. */
+/** Whose calendar found a conflict: its id (`source_id` in D1) and what its events name (a person or a room). */
+export type ConflictOwner = {
+  businessId: string;
+  sourceId: string;
+  about: { providerId: string } | { resourceId: string };
+};
+
+/** What finding conflicts needs of the object: a person's or a room's. */
 export type ConflictContext = {
   sql: SqlStorage;
   conflicts: ConflictStore;
-  busy: BusyStore;
   events: CalendarEvents;
-  owner(): { businessId: string; providerId: string };
+  owner(): ConflictOwner;
 };
 
 /** A booking's span in this calendar. */
@@ -88,12 +94,12 @@ export function reconcileConflicts(
   }
 }
 
-/** Finds the person's calendar conflicts as their busy times are now; in the caller's transaction. */
-export function detectCalendarBusy(context: ConflictContext, now: number): void {
+/** Finds the person's calendar conflicts as their `busy` times are now; in the caller's transaction. */
+export function detectCalendarBusy(context: ConflictContext, busy: BusyStore, now: number): void {
   const booked = upcoming(context.sql, now);
   const until = booked.reduce((max, b) => Math.max(max, b.end), now);
   const found: Found = new Map();
-  for (const [bookingId, span] of busyOver(booked, booked.length ? context.busy.between(now, until) : [])) {
+  for (const [bookingId, span] of busyOver(booked, booked.length ? busy.between(now, until) : [])) {
     const detail = `The provider's own calendar shows them busy from ${iso(span.start)} to ${iso(span.end)}.`;
     found.set(bookingId, { kind: "calendar_busy", detail });
   }
@@ -117,8 +123,8 @@ function raise(
   now: number,
   extra: object = {},
 ): void {
-  const { businessId, providerId } = context.owner();
-  const data = { bookingId: row.booking_id, providerId, conflict: conflictOf(row), ...extra };
+  const { businessId, about } = context.owner();
+  const data = { bookingId: row.booking_id, ...about, conflict: conflictOf(row), ...extra };
   context.events.raise(businessId, type, data, now);
 }
 
@@ -129,7 +135,7 @@ export async function pushConflicts(
   env: Env,
   storage: DurableObjectStorage,
   conflicts: ConflictStore,
-  owner: { businessId: string; providerId: string },
+  owner: Pick<ConflictOwner, "businessId" | "sourceId">,
   now: number,
 ): Promise<void> {
   const rows = conflicts.due(now, 50);
@@ -141,7 +147,7 @@ export async function pushConflicts(
       .insert(t)
       .values({
         bookingId: row.booking_id,
-        sourceId: owner.providerId,
+        sourceId: owner.sourceId,
         kind: row.kind,
         businessId: owner.businessId,
         detectedAt: iso(row.detected_ms),

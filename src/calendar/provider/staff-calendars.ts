@@ -11,7 +11,7 @@ import type { CaldavAccess, Fetcher } from "../caldav/http";
 import type { ClaimRefusal, ClaimSpan, ProviderSnapshot } from "../claim-types";
 import { BookingWrites } from "./booking-writes";
 import { BusyStore } from "./busy-store";
-import { CalendarEvents, publishEvent } from "./calendar-events";
+import { CalendarEvents, publishDueEvents } from "./calendar-events";
 import { detectHours } from "./conflict-hours";
 import { ConflictStore } from "./conflict-store";
 import { type ConflictContext, clearBooking, detectCalendarBusy, pushConflicts } from "./conflicts";
@@ -82,7 +82,7 @@ export class StaffCalendars {
       this.busy.dropCalendar(id);
       this.host.storage.sql.exec("DELETE FROM booking_events WHERE calendar_id = ?", id);
       // Its busy times went with it: conflicts they made clear.
-      detectCalendarBusy(this.conflictContext(), Date.now());
+      detectCalendarBusy(this.conflictContext(), this.busy, Date.now());
       this.host.arm();
       return removed;
     });
@@ -149,15 +149,11 @@ export class StaffCalendars {
   /** Everything due now: conflicts to D1, then events to D1 and the queue (so a webhook's conflict is there), reads, then writes. */
   async runDue(now: number): Promise<void> {
     const person = this.host.person();
-    if (person) await pushConflicts(this.host.env, this.host.storage, this.conflicts, person, now);
-    for (const event of this.events.due(now)) {
-      try {
-        await publishEvent(this.host.env, event);
-        this.host.storage.transactionSync(() => this.events.delivered(event.id));
-      } catch (error) {
-        this.host.storage.transactionSync(() => this.events.failed(event, error, Date.now()));
-      }
+    if (person) {
+      const owner = { businessId: person.businessId, sourceId: person.providerId };
+      await pushConflicts(this.host.env, this.host.storage, this.conflicts, owner, now);
     }
+    await publishDueEvents(this.host.env, this.host.storage, this.events, now);
     await Promise.all(this.connections.due(now).map((row) => this.sync(row.id)));
     await runWrites(this.writeContext(), now);
     this.host.storage.transactionSync(() => this.writes.prune(now));
@@ -182,15 +178,17 @@ export class StaffCalendars {
     return {
       sql: this.host.storage.sql,
       conflicts: this.conflicts,
-      busy: this.busy,
       events: this.events,
-      owner: () => this.owner(),
+      owner: () => {
+        const { businessId, providerId } = this.owner();
+        return { businessId, sourceId: providerId, about: { providerId } };
+      },
     };
   }
 
   private readContext(): ReadContext {
     return {
-      detect: (now) => detectCalendarBusy(this.conflictContext(), now),
+      detect: (now) => detectCalendarBusy(this.conflictContext(), this.busy, now),
       storage: this.host.storage,
       connections: this.connections,
       busy: this.busy,

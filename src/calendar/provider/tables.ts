@@ -8,6 +8,22 @@ import { conflictsMigration } from "./conflict-store";
  * (`booking_events`), which booking a hold's claim became (`claim_bookings`), and the outbox of
  * `calendar.sync_failed` webhook events (`calendar_events`); then the bookings' conflicts (`conflicts`).
  */
+/** Which booking a hold's claim became (a room's object keeps it too, for its conflicts). */
+export const claimBookingsTable = `CREATE TABLE claim_bookings (claim_id TEXT PRIMARY KEY, booking_id TEXT NOT NULL);
+   CREATE INDEX claim_bookings_booking ON claim_bookings (booking_id);`;
+
+/** The outbox of webhook events a person's or a room's object raises (calendar-events.ts). */
+export const calendarEventsTable = `CREATE TABLE calendar_events (
+     id TEXT PRIMARY KEY,
+     business_id TEXT NOT NULL,
+     type TEXT NOT NULL,
+     payload TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_ms INTEGER NOT NULL,
+     last_error TEXT
+   );`;
+
 export const staffCalendarMigrations: string[] = [
   `CREATE TABLE calendars (
      id TEXT PRIMARY KEY,
@@ -61,18 +77,8 @@ export const staffCalendarMigrations: string[] = [
    );
    CREATE INDEX booking_events_due ON booking_events (next_attempt_ms) WHERE next_attempt_ms IS NOT NULL;
    CREATE INDEX booking_events_end ON booking_events (end_ms);
-   CREATE TABLE claim_bookings (claim_id TEXT PRIMARY KEY, booking_id TEXT NOT NULL);
-   CREATE INDEX claim_bookings_booking ON claim_bookings (booking_id);
-   CREATE TABLE calendar_events (
-     id TEXT PRIMARY KEY,
-     business_id TEXT NOT NULL,
-     type TEXT NOT NULL,
-     payload TEXT NOT NULL,
-     created_at TEXT NOT NULL,
-     attempts INTEGER NOT NULL DEFAULT 0,
-     next_attempt_ms INTEGER NOT NULL,
-     last_error TEXT
-   );`,
+   ${claimBookingsTable}
+   ${calendarEventsTable}`,
   // The conflicts their busy times make with their bookings (conflict-store.ts).
   conflictsMigration,
 ];

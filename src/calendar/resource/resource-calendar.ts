@@ -2,6 +2,7 @@ import type { ClaimRefusal, ClaimSpan, OverlappingClaim, ResourceSnapshot } from
 import { ClaimedCalendar } from "../claims/claimed-calendar";
 import { checkResourceFree } from "../rules/resource-rules";
 import { unitConflicts } from "../rules/seat-conflicts";
+import { RoomConflicts, roomConflictMigrations } from "./room-conflicts";
 
 /** How long a proposed change of settings narrows claims while its PATCH writes D1. */
 const PROPOSAL_LEASE_MS = 15_000;
@@ -16,15 +17,48 @@ export type ResourceProposal =
  * The calendar of one business's resource (a room, a chair, a machine): the single authority on
  * its units across every service that needs it. Each booking takes one unit for its blocked
  * span; the seats of one group session share it. A change to fewer units is proposed first
- * (refused while upcoming claims would not fit) and narrows claims until the PATCH confirms it.
+ * (refused while upcoming claims would not fit) and narrows claims until the PATCH confirms it;
+ * a change of hours goes through and marks the bookings it leaves outside (room-conflicts.ts).
  */
 export class ResourceCalendar extends ClaimedCalendar<ResourceSnapshot> {
   protected readonly reasons = { unavailable: "resource_unavailable", busy: "resource_unavailable" } as const;
 
+  /** The bookings its hours no longer cover (room-conflicts.ts). */
+  private readonly roomConflicts: RoomConflicts;
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env, "resource", [
       "CREATE TABLE proposal (id INTEGER PRIMARY KEY CHECK (id = 1), until_ms INTEGER NOT NULL, settings TEXT NOT NULL);",
+      ...roomConflictMigrations,
     ]);
+    this.roomConflicts = new RoomConflicts(this.sql, () => this.stored());
+  }
+
+  override async alarm(): Promise<void> {
+    await super.alarm();
+    try {
+      await this.roomConflicts.runDue(this.env, this.ctx.storage, Date.now());
+    } finally {
+      this.ctx.storage.transactionSync(() => this.scheduleAlarm());
+    }
+  }
+
+  protected override ownWorkDue(): number | null {
+    return this.roomConflicts.nextDue();
+  }
+
+  protected override settingsChanged(room: ResourceSnapshot): void {
+    this.roomConflicts.hoursChanged(room, Date.now());
+    // The conflicts it found are owed to D1 and the webhook now.
+    this.scheduleAlarm();
+  }
+
+  protected override claimStored(claim: ClaimSpan): void {
+    this.roomConflicts.claimStored(claim);
+  }
+
+  protected override claimReleased(claimId: string): void {
+    this.roomConflicts.claimReleased(claimId, Date.now());
   }
 
   protected refuse(resource: ResourceSnapshot, claim: ClaimSpan, overlapping: OverlappingClaim[]): ClaimRefusal | null {

@@ -41,6 +41,12 @@ function hoursOf(resource: ResourceSnapshot): WorkingHours | null {
   return hours;
 }
 
+/** Whether the resource's own hours (or date overrides) keep it open over `[start, end)`; active or not. */
+export function openOver(resource: ResourceSnapshot, start: number, end: number): boolean {
+  const hours = hoursOf(resource);
+  return !hours || withinWorkingTime(hours, start, end);
+}
+
 /**
  * Why the resource cannot take this claim beside the `overlapping` live ones, or null; the
  * refusal says which people could still be granted it (`onlyWith`, see ClaimResult).

@@ -49,12 +49,12 @@ const events: Record<WebhookEventType, { summary: string; data: z.ZodType }> = {
   },
   "booking.conflict": {
     summary:
-      "A booking stopped fitting (docs/staff-calendars.md, Conflicts): the person's own calendar shows them busy over it. Sent once per new conflict, not per sync; the booking's `conflicts` lists it until it clears.",
+      "A booking stopped fitting (docs/staff-calendars.md, Conflicts): the person's own calendar shows them busy over it, or their hours, days off or the room's hours no longer cover it. Sent once per new conflict, not per sync; the booking's `conflicts` lists it until it clears.",
     data: BookingConflictEventSchema,
   },
   "booking.conflict_resolved": {
     summary:
-      "A conflict cleared: its cause went away (the event was deleted), or the booking moved or was cancelled (`data.reason`). Sent once per cleared conflict.",
+      "A conflict cleared: its cause went away (the event was deleted, the hours restored), or the booking moved or was cancelled (`data.reason`). Sent once per cleared conflict.",
     data: BookingConflictEventSchema,
   },
   "waitlist.offered": {
