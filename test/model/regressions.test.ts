@@ -258,6 +258,19 @@ describe("regressions", () => {
     ]);
   });
 
+  it("a hold placed before its person's hours changed becomes a booking they no longer cover: marked as it is booked", async () => {
+    // Found by the model (seed 7700000): the hold keeps its time, so the booking lands outside the new hours.
+    const first = start({
+      s1: { providers: ["P0"], bufferAfter: 15 },
+      p0: { zone: "Asia/Kolkata", hours: "evening" },
+    });
+    await replay(first, [
+      new PageHold("S1", T0 + 12 * 60 * MINUTE + 30 * MINUTE, null, T0),
+      new PatchProvider("P0", { hours: "day", zone: "Asia/Kolkata" }),
+      new PageBook(0, false),
+    ]);
+  });
+
   it("a room's hours narrowed under its bookings mark them resource_closed; widened again, cleared", async () => {
     await replay(start({ s0: { providers: ["P0"], resources: ["R0"] } }), [
       new Create("S0", 0, time("10:00"), "P0"),

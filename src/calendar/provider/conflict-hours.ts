@@ -8,25 +8,29 @@
 
 import type { ProviderSnapshot } from "../claim-types";
 import { withinWorkingTime } from "../rules/service-rules";
-import { type ConflictContext, type Found, iso, reconcileConflicts, upcoming } from "./conflicts";
+import { type BookedSpan, type ConflictContext, type Found, iso, reconcileConflicts, upcoming } from "./conflicts";
+
+/** What the person's hours say of `booked`: each booking they no longer cover, and why. */
+export function hoursFound(person: ProviderSnapshot, booked: readonly BookedSpan[]): Found {
+  const found: Found = new Map();
+  // An inactive person's bookings are the business's to move: not a change of hours.
+  if (!person.active) return found;
+  const weekly = { ...person, dateOverrides: [] };
+  for (const b of booked) {
+    if (found.has(b.bookingId) || withinWorkingTime(person, b.start, b.end)) continue;
+    const when = `${iso(b.start)} to ${iso(b.end)}`;
+    found.set(
+      b.bookingId,
+      withinWorkingTime(weekly, b.start, b.end)
+        ? { kind: "time_off", detail: `The provider is off on that date (a date override), ${when}.` }
+        : { kind: "outside_hours", detail: `The provider's hours no longer cover ${when}.` },
+    );
+  }
+  return found;
+}
 
 /** Finds the person's hours conflicts under `person`'s settings; in the caller's transaction. */
 export function detectHours(context: ConflictContext, person: ProviderSnapshot, now: number): void {
   const booked = upcoming(context.sql, now);
-  const found: Found = new Map();
-  // An inactive person's bookings are the business's to move: not a change of hours.
-  if (person.active) {
-    const weekly = { ...person, dateOverrides: [] };
-    for (const b of booked) {
-      if (found.has(b.bookingId) || withinWorkingTime(person, b.start, b.end)) continue;
-      const when = `${iso(b.start)} to ${iso(b.end)}`;
-      found.set(
-        b.bookingId,
-        withinWorkingTime(weekly, b.start, b.end)
-          ? { kind: "time_off", detail: `The provider is off on that date (a date override), ${when}.` }
-          : { kind: "outside_hours", detail: `The provider's hours no longer cover ${when}.` },
-      );
-    }
-  }
-  reconcileConflicts(context, ["outside_hours", "time_off"], booked, found, now);
+  reconcileConflicts(context, ["outside_hours", "time_off"], booked, hoursFound(person, booked), now);
 }

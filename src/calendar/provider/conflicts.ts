@@ -97,13 +97,28 @@ export function reconcileConflicts(
 /** Finds the person's calendar conflicts as their `busy` times are now; in the caller's transaction. */
 export function detectCalendarBusy(context: ConflictContext, busy: BusyStore, now: number): void {
   const booked = upcoming(context.sql, now);
+  reconcileConflicts(context, ["calendar_busy"], booked, busyFound(booked, busy, now), now);
+}
+
+/** What the person's busy times say of `booked` (by start): each booking one covers. */
+export function busyFound(booked: readonly BookedSpan[], busy: BusyStore, now: number): Found {
   const until = booked.reduce((max, b) => Math.max(max, b.end), now);
   const found: Found = new Map();
   for (const [bookingId, span] of busyOver(booked, booked.length ? busy.between(now, until) : [])) {
     const detail = `The provider's own calendar shows them busy from ${iso(span.start)} to ${iso(span.end)}.`;
     found.set(bookingId, { kind: "calendar_busy", detail });
   }
-  reconcileConflicts(context, ["calendar_busy"], booked, found, now);
+  return found;
+}
+
+/**
+ * A booking that took its time from a hold placed before a change (a hold keeps its time):
+ * what `found` for it opens now, beside what it has, and nothing is cleared.
+ */
+export function openFound(context: ConflictContext, bookingId: string, found: Found, now: number): void {
+  const hit = found.get(bookingId);
+  if (!hit || context.conflicts.openOf(bookingId).some((row) => row.kind === hit.kind)) return;
+  raise(context, "booking.conflict", context.conflicts.found(bookingId, hit.kind, hit.detail, now), now);
 }
 
 /** A booking's claim here was released (moved or cancelled): its conflicts clear. */

@@ -118,7 +118,7 @@ export class ProviderCalendar extends ClaimedCalendar<ProviderSnapshot> {
   }
 
   protected override claimStored(claim: ClaimSpan): void {
-    this.staff.claimStored(claim);
+    this.staff.claimStored(claim, this.stored());
   }
 
   protected override settingsChanged(person: ProviderSnapshot): void {

@@ -12,9 +12,16 @@ import type { ClaimRefusal, ClaimSpan, ProviderSnapshot } from "../claim-types";
 import { BookingWrites } from "./booking-writes";
 import { BusyStore } from "./busy-store";
 import { CalendarEvents, publishDueEvents } from "./calendar-events";
-import { detectHours } from "./conflict-hours";
+import { detectHours, hoursFound } from "./conflict-hours";
 import { ConflictStore } from "./conflict-store";
-import { type ConflictContext, clearBooking, detectCalendarBusy, pushConflicts } from "./conflicts";
+import {
+  busyFound,
+  type ConflictContext,
+  clearBooking,
+  detectCalendarBusy,
+  openFound,
+  pushConflicts,
+} from "./conflicts";
 import { type CalendarRow, Connections, calendarViewOf, type NewCalendar, type StaffCalendar } from "./connections";
 import { type ReadContext, type ReadLimits, readCalendar } from "./sync-flow";
 import { staffCalendarMigrations } from "./tables";
@@ -115,15 +122,22 @@ export class StaffCalendars {
     return { ok: false, reason: "provider_busy", detail: "The provider's own calendar shows them busy at that time." };
   }
 
-  /** A claim was stored or kept (a hold's became a booking's): its booking's events follow it. */
-  claimStored(claim: ClaimSpan): void {
+  /**
+   * A claim was stored or kept (a hold's became a booking's): its booking's events follow it, and
+   * a hold placed before a change of `person`'s hours or busy times (a hold keeps its time) is
+   * marked as it becomes a booking the change no longer allows.
+   */
+  claimStored(claim: ClaimSpan, person: ProviderSnapshot | null): void {
     if (claim.expiresAt) return;
     if (claim.bookingId) this.writes.remember(claim.claimId, claim.bookingId);
-    this.writes.refresh(
-      claim.bookingId ?? this.writes.bookingOf(claim.claimId),
-      this.connections.writers(),
-      Date.now(),
-    );
+    const bookingId = claim.bookingId ?? this.writes.bookingOf(claim.claimId);
+    const now = Date.now();
+    this.writes.refresh(bookingId, this.connections.writers(), now);
+    if (!person || claim.end <= now) return;
+    const booked = [{ bookingId, start: claim.start, end: claim.end }];
+    const context = this.conflictContext();
+    openFound(context, bookingId, hoursFound(person, booked), now);
+    openFound(context, bookingId, busyFound(booked, this.busy, now), now);
   }
 
   /** A claim was released: its booking's event moves back to an older claim or is deleted. */

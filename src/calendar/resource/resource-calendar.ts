@@ -54,7 +54,7 @@ export class ResourceCalendar extends ClaimedCalendar<ResourceSnapshot> {
   }
 
   protected override claimStored(claim: ClaimSpan): void {
-    this.roomConflicts.claimStored(claim);
+    this.roomConflicts.claimStored(claim, this.stored(), Date.now());
   }
 
   protected override claimReleased(claimId: string): void {

@@ -9,10 +9,12 @@ import type { ClaimSpan, ResourceSnapshot } from "../claim-types";
 import { CalendarEvents, publishDueEvents } from "../provider/calendar-events";
 import { ConflictStore, conflictsMigration } from "../provider/conflict-store";
 import {
+  type BookedSpan,
   type ConflictContext,
   clearBooking,
   type Found,
   iso,
+  openFound,
   pushConflicts,
   reconcileConflicts,
   upcoming,
@@ -38,26 +40,44 @@ export class RoomConflicts {
   /** The room's settings changed: bookings its hours no longer cover are marked, those covered again cleared. */
   hoursChanged(room: ResourceSnapshot, now: number): void {
     const booked = upcoming(this.sql, now);
-    const found: Found = new Map();
-    // An inactive room's bookings are the business's to move, as an inactive person's.
-    if (room.active) {
-      for (const b of booked) {
-        if (found.has(b.bookingId) || openOver(room, b.start, b.end)) continue;
-        const detail = `The room's hours no longer cover ${iso(b.start)} to ${iso(b.end)}.`;
-        found.set(b.bookingId, { kind: "resource_closed", detail });
-      }
-    }
-    reconcileConflicts(this.context(), ["resource_closed"], booked, found, now);
+    reconcileConflicts(this.context(), ["resource_closed"], booked, this.closedOver(room, booked), now);
   }
 
-  /** A hold's claim became a booking's: its conflicts are the booking's. */
-  claimStored(claim: ClaimSpan): void {
-    if (claim.expiresAt || !claim.bookingId || claim.bookingId === claim.claimId) return;
-    this.sql.exec(
-      "INSERT INTO claim_bookings (claim_id, booking_id) VALUES (?, ?) ON CONFLICT (claim_id) DO NOTHING",
-      claim.claimId,
-      claim.bookingId,
+  /**
+   * A claim was stored or kept: a hold's that became a booking's names that booking from now on,
+   * and one placed before the room's hours changed (a hold keeps its time) is marked as it
+   * becomes a booking they no longer cover.
+   */
+  claimStored(claim: ClaimSpan, room: ResourceSnapshot | null, now: number): void {
+    if (claim.expiresAt) return;
+    if (claim.bookingId && claim.bookingId !== claim.claimId) {
+      this.sql.exec(
+        "INSERT INTO claim_bookings (claim_id, booking_id) VALUES (?, ?) ON CONFLICT (claim_id) DO NOTHING",
+        claim.claimId,
+        claim.bookingId,
+      );
+    }
+    if (!room || claim.end <= now) return;
+    const bookingId = claim.bookingId ?? claim.claimId.split(".")[0] ?? claim.claimId;
+    openFound(
+      this.context(),
+      bookingId,
+      this.closedOver(room, [{ bookingId, start: claim.start, end: claim.end }]),
+      now,
     );
+  }
+
+  /** What the room's hours say of `booked`: each booking they no longer cover. */
+  private closedOver(room: ResourceSnapshot, booked: readonly BookedSpan[]): Found {
+    const found: Found = new Map();
+    // An inactive room's bookings are the business's to move, as an inactive person's.
+    if (!room.active) return found;
+    for (const b of booked) {
+      if (found.has(b.bookingId) || openOver(room, b.start, b.end)) continue;
+      const detail = `The room's hours no longer cover ${iso(b.start)} to ${iso(b.end)}.`;
+      found.set(b.bookingId, { kind: "resource_closed", detail });
+    }
+    return found;
   }
 
   /** A claim was released (the booking moved or was cancelled): its conflicts clear. */
