@@ -5,10 +5,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { api, json } from "../support/api";
-import { salon } from "../support/fixtures";
+import { type Salon, salon } from "../support/fixtures";
 import { office } from "../support/members";
 import { deskMember, page } from "../support/office";
 
+/** The salon's `i`th person's id. */
+const person = (s: Salon, i: number) => s.providerIds[i] as string;
 const providerOf = async (key: string, id: string) => json(await api("GET", `/providers/${id}`, { key }));
 const membersOf = async (key: string) => (await json(await api("GET", "/members?limit=100", { key }))).data;
 
@@ -18,7 +20,7 @@ describe("a staff member's own hours", () => {
     const staff = await deskMember(s, "staff");
     const start = await office("GET", "/office/setup", { cookie: staff.cookie });
     expect(start.status).toBe(303);
-    const mine = `/office/setup/people/${s.providerIds[0]}`;
+    const mine = `/office/setup/people/${person(s, 0)}`;
     expect(start.headers.get("Location")).toBe(mine);
     const shown = await page(mine, staff.cookie);
     expect(shown.status).toBe(200);
@@ -34,7 +36,7 @@ describe("a staff member's own hours", () => {
     expect(saved.status).toBe(303);
     expect(saved.headers.get("Location")).toBe(`${mine}?done=hours`);
     expect((await page(`${mine}?done=hours`, staff.cookie)).html).toContain("Hours saved.");
-    let provider = await providerOf(s.apiKey, s.providerIds[0]);
+    let provider = await providerOf(s.apiKey, person(s, 0));
     expect(provider.weeklySchedule.mon).toEqual([{ start: "10:00", end: "14:00" }]);
     expect(provider.weeklySchedule.tue).toEqual([
       { start: "09:00", end: "12:00" },
@@ -52,7 +54,7 @@ describe("a staff member's own hours", () => {
       form: { date: "2027-01-05", hours: "09:00–12:00, 14:00–16:00" },
     });
     expect(special.status).toBe(303);
-    provider = await providerOf(s.apiKey, s.providerIds[0]);
+    provider = await providerOf(s.apiKey, person(s, 0));
     expect(provider.dateOverrides).toEqual([
       { date: "2027-01-04", intervals: [] },
       {
@@ -63,8 +65,7 @@ describe("a staff member's own hours", () => {
         ],
       },
     ]);
-    const audit = (await json(await api("GET", `/audit-events?resourceId=${s.providerIds[0]}`, { key: s.apiKey })))
-      .data;
+    const audit = (await json(await api("GET", `/audit-events?resourceId=${person(s, 0)}`, { key: s.apiKey }))).data;
     expect(audit[0]).toMatchObject({
       actor: { type: "member", id: staff.id },
       action: "provider.updated",
@@ -80,7 +81,7 @@ describe("a staff member's own hours", () => {
       form: { date: "2027-01-04" },
     });
     expect(removed.status).toBe(303);
-    expect((await providerOf(s.apiKey, s.providerIds[0])).dateOverrides.map((o: { date: string }) => o.date)).toEqual([
+    expect((await providerOf(s.apiKey, person(s, 0))).dateOverrides.map((o: { date: string }) => o.date)).toEqual([
       "2027-01-05",
     ]);
   });
@@ -88,8 +89,8 @@ describe("a staff member's own hours", () => {
   it("a bad interval is a 422 page naming the field, and nothing changes", async () => {
     const s = await salon(1);
     const staff = await deskMember(s, "staff");
-    const mine = `/office/setup/people/${s.providerIds[0]}`;
-    const before = await providerOf(s.apiKey, s.providerIds[0]);
+    const mine = `/office/setup/people/${person(s, 0)}`;
+    const before = await providerOf(s.apiKey, person(s, 0));
     for (const [form, field, words] of [
       [{ "mon.0": "9 to 5" }, "s-mon-0", "Use HH:MM–HH:MM"],
       [{ "wed.0": "17:00–09:00" }, "s-wed-0", "The end must be after the start"],
@@ -108,29 +109,29 @@ describe("a staff member's own hours", () => {
     });
     expect(badDate.status).toBe(422);
     expect(await badDate.text()).toContain('id="s-date-err"');
-    expect(await providerOf(s.apiKey, s.providerIds[0])).toEqual(before);
+    expect(await providerOf(s.apiKey, person(s, 0))).toEqual(before);
   });
 
   it("another person's page is a 404 page and their hours stay; members and the front desk's setup are 403 pages", async () => {
     const s = await salon(2);
     const staff = await deskMember(s, "staff");
-    const theirs = `/office/setup/people/${s.providerIds[1]}`;
+    const theirs = `/office/setup/people/${person(s, 1)}`;
     const other = await page(theirs, staff.cookie);
     expect(other.status).toBe(404);
     expect(other.html).toContain("Not found");
-    const before = await providerOf(s.apiKey, s.providerIds[1]);
+    const before = await providerOf(s.apiKey, person(s, 1));
     const post = await office("POST", `${theirs}/hours`, { cookie: staff.cookie, form: { "mon.0": "10:00–11:00" } });
     expect(post.status).toBe(404);
     expect(
       (await office("POST", `${theirs}/days-off`, { cookie: staff.cookie, form: { date: "2027-01-04" } })).status,
     ).toBe(404);
-    expect(await providerOf(s.apiKey, s.providerIds[1])).toEqual(before);
+    expect(await providerOf(s.apiKey, person(s, 1))).toEqual(before);
     const members = await page("/office/setup/members", staff.cookie);
     expect(members.status).toBe(403);
     expect(members.html).toContain("Not yours to set up");
 
     const desk = await deskMember(s, "frontdesk");
-    for (const path of ["/office/setup", `/office/setup/people/${s.providerIds[0]}`, "/office/setup/members"]) {
+    for (const path of ["/office/setup", `/office/setup/people/${person(s, 0)}`, "/office/setup/members"]) {
       const res = await page(path, desk.cookie);
       expect(res.status, path).toBe(403);
       expect(res.html).toContain("Not yours to set up");
@@ -141,15 +142,15 @@ describe("a staff member's own hours", () => {
   it("a cross-site post is a 403 page and changes nothing; German words when asked", async () => {
     const s = await salon(1);
     const staff = await deskMember(s, "staff");
-    const mine = `/office/setup/people/${s.providerIds[0]}`;
-    const before = await providerOf(s.apiKey, s.providerIds[0]);
+    const mine = `/office/setup/people/${person(s, 0)}`;
+    const before = await providerOf(s.apiKey, person(s, 0));
     const res = await office("POST", `${mine}/hours`, {
       cookie: staff.cookie,
       form: { "mon.0": "10:00–11:00" },
       headers: { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" },
     });
     expect(res.status).toBe(403);
-    expect(await providerOf(s.apiKey, s.providerIds[0])).toEqual(before);
+    expect(await providerOf(s.apiKey, person(s, 0))).toEqual(before);
     const german = await page(mine, staff.cookie, { "Accept-Language": "de" });
     expect(german.status).toBe(200);
     for (const text of ['lang="de"', "Wöchentliche Arbeitszeiten", "Meine Zeiten", "Montag", "Freie Tage"]) {
@@ -167,7 +168,7 @@ describe("an owner's setup", () => {
     for (const text of ["Stylist 0", "Stylist 1", 'href="/office/setup/members"', "Webhooks", ">Setup<"]) {
       expect(start.html, text).toContain(text);
     }
-    expect((await page(`/office/setup/people/${s.providerIds[1]}`, owner.cookie)).status).toBe(200);
+    expect((await page(`/office/setup/people/${person(s, 1)}`, owner.cookie)).status).toBe(200);
 
     const missing = await office("POST", "/office/setup/members", {
       cookie: owner.cookie,
@@ -177,11 +178,11 @@ describe("an owner's setup", () => {
     expect(await missing.text()).toContain("A staff member needs");
     const invited = await office("POST", "/office/setup/members", {
       cookie: owner.cookie,
-      form: { name: "Nora New", email: "Nora@Example.com", role: "staff", providerId: s.providerIds[1] },
+      form: { name: "Nora New", email: "Nora@Example.com", role: "staff", providerId: person(s, 1) },
     });
     expect(invited.status).toBe(303);
     const nora = (await membersOf(s.apiKey)).find((m: { email: string }) => m.email === "nora@example.com");
-    expect(nora).toMatchObject({ name: "Nora New", role: "staff", status: "invited", providerId: s.providerIds[1] });
+    expect(nora).toMatchObject({ name: "Nora New", role: "staff", status: "invited", providerId: person(s, 1) });
     const listed = await page("/office/setup/members?done=invited", owner.cookie);
     expect(listed.html).toContain("Member invited.");
     expect(listed.html).toContain("nora@example.com");
@@ -201,7 +202,7 @@ describe("an owner's setup", () => {
     });
     const role = await office("POST", `/office/setup/members/${nora.id}/role`, {
       cookie: owner.cookie,
-      form: { role: "frontdesk", providerId: s.providerIds[1] },
+      form: { role: "frontdesk", providerId: person(s, 1) },
     });
     expect(role.status).toBe(303);
     expect(await json(await api("GET", `/members/${nora.id}`, { key: s.apiKey }))).toMatchObject({
