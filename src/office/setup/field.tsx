@@ -13,11 +13,15 @@ export function TextField(props: {
   type?: string;
   autocomplete?: string;
   hint?: Child;
+  /** Heard by screen readers, not shown: where a legend names the group (a weekday's fields). */
+  hiddenLabel?: boolean;
 }) {
   const id = inputId(props.name);
   return (
     <div class="field">
-      <label for={id}>{props.label}</label>
+      <label for={id} class={props.hiddenLabel ? "sr-only" : undefined}>
+        {props.label}
+      </label>
       <input
         id={id}
         name={props.name}

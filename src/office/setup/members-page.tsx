@@ -75,7 +75,7 @@ export function membersPage(c: DeskContext, view: MembersView, state: MembersSta
         </p>
         <h1>{w.members}</h1>
         <SetupNotice flash={state.flash} refused={state.refused} label={w.refused} />
-        <ul class="links">
+        <ul class="members">
           {view.members.map((member) => (
             <li>
               <p>

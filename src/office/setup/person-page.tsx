@@ -76,6 +76,7 @@ export function personPage(c: DeskContext, view: PersonView, state: PersonState 
                           label={p.interval(name, slot + 1)}
                           value={sent ? sent[field] : shown && intervalText(shown)}
                           problem={problems[field]}
+                          hiddenLabel
                         />
                       );
                     })}

@@ -5,7 +5,8 @@
 export const setupStyle = [
   ".dayhours{border:0;padding:0;margin:0 0 12px}",
   ".dayhours legend{font-weight:650;padding:0;margin-bottom:6px}",
-  ".slots{display:grid;grid-template-columns:repeat(auto-fill,minmax(150px,1fr));gap:8px}",
+  ".slots{display:grid;grid-template-columns:repeat(auto-fill,minmax(130px,1fr));gap:8px;align-items:start}",
+  ".slots input{padding:8px 10px}",
   ".slots .field{margin:0}",
   ".setupform{display:grid;gap:4px;max-width:640px}",
   ".setupform .btn,.inline .btn{justify-self:start}",
@@ -14,4 +15,7 @@ export const setupStyle = [
   ".inline .btn{min-height:40px;padding:6px 12px}",
   ".scroll{overflow-x:auto}",
   ".links{padding-left:20px}",
+  ".members{list-style:none;padding:0;margin:0}",
+  ".members li{padding:12px 0;border-bottom:1px solid var(--line)}",
+  ".members p{margin:0 0 8px}",
 ].join("\n");
