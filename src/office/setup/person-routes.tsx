@@ -17,7 +17,7 @@ import { editProvider } from "../../providers/edit";
 import { loadProvider, toProvider } from "../../providers/records";
 import type { DeskContext, DeskEnv } from "../frame/desk";
 import { setupRefusal, setupWords } from "./guard";
-import { fieldOfProblem, readDayHours, readWeek, type Slots } from "./hours";
+import { fieldOfProblem, readDayHours, readWeek } from "./hours";
 import { type PersonState, type PersonView, personPage } from "./person-page";
 import { HoursChange } from "./schemas";
 
@@ -107,7 +107,7 @@ personRoutes.post("/setup/people/:id/hours", async (c) => {
     const denied = await setupRefusal(c, "catalog:write", "PATCH /providers/:id", id, async () => body);
     return denied ?? again(c, id, { week, problems: read.problems });
   }
-  const outcome = await patch(c, id, body, (path) => fieldOfProblem(path, read.slots as Slots));
+  const outcome = await patch(c, id, body, (path) => fieldOfProblem(path, read.slots));
   return answer(c, id, outcome, { week }, "hours");
 });
 
@@ -142,6 +142,8 @@ personRoutes.post("/setup/people/:id/days-off/remove", async (c) => {
   const stored = await storedOverrides(c, id);
   if (stored.denied) return stored.denied;
   const list = stored.overrides.filter((o) => o.date !== date);
+  // Not listed (removed already, say from another tab): nothing to write, nothing to record.
+  if (list.length === stored.overrides.length) return c.redirect(`/office/setup/people/${id}`, 303);
   const outcome = await patch(c, id, { dateOverrides: list }, () => undefined, stored.ifMatch);
   return answer(c, id, outcome, {}, "removed");
 });
