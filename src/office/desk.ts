@@ -9,12 +9,14 @@ import { bookingRoutes } from "./booking/routes";
 import { dayRoutes } from "./day/routes";
 import { type DeskEnv, signedIn } from "./frame/desk";
 import { deskError } from "./frame/errors";
+import { setupRoutes } from "./setup/routes";
 
 /** Everything past sign-in, mounted at `/office` by index.tsx. */
 export const deskApp = new Hono<DeskEnv>();
 
 deskApp.get("/_assets/:file", serveOfficeAsset);
-for (const path of ["/", "/day", "/day/*", "/week/*", "/bookings/*"]) deskApp.use(path, signedIn);
+for (const path of ["/", "/day", "/day/*", "/week/*", "/bookings/*", "/setup", "/setup/*"]) deskApp.use(path, signedIn);
 deskApp.onError(deskError);
 deskApp.route("/", dayRoutes);
 deskApp.route("/", bookingRoutes);
+deskApp.route("/", setupRoutes);

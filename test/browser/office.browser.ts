@@ -7,7 +7,9 @@
  *    German, the staff member's own column;
  *  - office/passkeys.ts: the demo owner (with a new link, the banner's being spent) adds a passkey
  *    on Chromium's virtual authenticator at `localhost` (WebAuthn refuses an IP address's
- *    origin), signs out, signs in with it, and removes it.
+ *    origin), signs out, signs in with it, and removes it;
+ *  - office/setup.ts: the staff member's own hours and a day off without JavaScript, the owner's
+ *    setup and an invitation.
  *
  * axe-core audits each page against WCAG 2.2 AA. Screenshots go to .ci/artifacts/office-*.png.
  * Prints one line per check, then `N passed, N failed`; exits 1 if any failed. The dev server's
@@ -17,6 +19,7 @@ import { printedSignInLinks } from "../support/dev-server.ts";
 import { check, part, withDevServerAndBrowser } from "./harness.ts";
 import { officeDay } from "./office/day.ts";
 import { passkeys, withoutJavaScript } from "./office/passkeys.ts";
+import { officeSetup } from "./office/setup.ts";
 import { freshSignInLink } from "./office/tools.ts";
 
 await withDevServerAndBrowser(async (origin, browser, printed) => {
@@ -32,4 +35,5 @@ await withDevServerAndBrowser(async (origin, browser, printed) => {
     passkeys(browser, local, await freshSignInLink(local, "owner@example.com")),
   );
   await part("passkeys: the sign-in page without JavaScript", () => withoutJavaScript(browser, local));
+  await officeSetup(browser, local);
 });

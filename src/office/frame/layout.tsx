@@ -8,6 +8,7 @@ import type { Child } from "hono/jsx";
 import { assetPaths } from "../../pages/assets";
 import { contentSecurityPolicy, newNonce, setPageHeaders } from "../../pages/headers";
 import { officeAssets } from "../assets";
+import { setupWordsOf } from "../setup/words";
 import type { DeskContext } from "./desk";
 
 export type DeskStatus = 200 | 400 | 403 | 404 | 409 | 422;
@@ -16,7 +17,7 @@ export type DeskStatus = 200 | 400 | 403 | 404 | 409 | 422;
 export type DeskPage = {
   title: string;
   /** Which nav entry the page belongs to. */
-  section?: "day";
+  section?: "day" | "setup";
   /** CSS rules placing the page's blocks, put in the nonce'd `<style>`. */
   positions?: string;
   body: Child;
@@ -61,6 +62,13 @@ export function deskPage(c: DeskContext, status: DeskStatus, page: DeskPage) {
                       {m.nav.day}
                     </a>
                   </li>
+                  {member.role !== "frontdesk" && (
+                    <li>
+                      <a href="/office/setup" aria-current={current("setup")}>
+                        {setupWordsOf(locale).nav[member.role === "owner" ? "setup" : "myHours"]}
+                      </a>
+                    </li>
+                  )}
                   <li>
                     <a href="/office/passkeys">{m.nav.passkeys}</a>
                   </li>

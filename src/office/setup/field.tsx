@@ -1,0 +1,60 @@
+/** A labelled form field of the setup pages, with its problem beside it (named by `aria-describedby`). */
+import type { Child } from "hono/jsx";
+
+/** The `id` of a field's input in the page. */
+export const inputId = (name: string) => `s-${name.replace(/\./g, "-")}`;
+
+/** A text input with its label and, when there is one, its problem. */
+export function TextField(props: {
+  name: string;
+  label: string;
+  value?: string;
+  problem?: string;
+  type?: string;
+  autocomplete?: string;
+  hint?: Child;
+  /** Heard by screen readers, not shown: where a legend names the group (a weekday's fields). */
+  hiddenLabel?: boolean;
+}) {
+  const id = inputId(props.name);
+  return (
+    <div class="field">
+      <label for={id} class={props.hiddenLabel ? "sr-only" : undefined}>
+        {props.label}
+      </label>
+      <input
+        id={id}
+        name={props.name}
+        type={props.type ?? "text"}
+        value={props.value ?? ""}
+        autocomplete={props.autocomplete ?? "off"}
+        aria-invalid={props.problem ? "true" : undefined}
+        aria-describedby={props.problem ? `${id}-err` : undefined}
+      />
+      {props.problem && (
+        <p class="err" id={`${id}-err`}>
+          {props.problem}
+        </p>
+      )}
+      {props.hint}
+    </div>
+  );
+}
+
+/** The page's notice: a flash of what was done (status) or why nothing was (alert). */
+export function SetupNotice({ flash, refused, label }: { flash?: string; refused?: string; label: string }) {
+  return (
+    <>
+      {flash && (
+        <p class="flash" role="status">
+          {flash}
+        </p>
+      )}
+      {refused && (
+        <p class="refused" role="alert">
+          <strong>{label}:</strong> {refused}
+        </p>
+      )}
+    </>
+  );
+}

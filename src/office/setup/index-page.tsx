@@ -1,0 +1,55 @@
+/** `/office/setup` for an owner: the people (each a link to their hours), members, and what is set up in the API. */
+import type { DeskContext } from "../frame/desk";
+import { deskPage } from "../frame/layout";
+import { setupWords } from "./guard";
+import type { PersonChoice } from "./people";
+import { setupStyle } from "./style";
+
+/** What has no setup page yet: set up through the API, whose reference is at /docs. */
+const apiSections = ["business", "services", "rooms", "keys", "webhooks"] as const;
+
+/** The setup's first page. */
+export function setupIndexPage(c: DeskContext, people: PersonChoice[]) {
+  const w = setupWords(c);
+  return deskPage(c, 200, {
+    title: w.title,
+    section: "setup",
+    positions: setupStyle,
+    body: (
+      <div class="stack">
+        <h1>{w.title}</h1>
+        <section aria-labelledby="people">
+          <h2 id="people">{w.people}</h2>
+          {people.length === 0 ? (
+            <p class="muted">{w.noPeople}</p>
+          ) : (
+            <ul class="links">
+              {people.map((p) => (
+                <li>
+                  <a href={`/office/setup/people/${p.id}`}>{p.name}</a>
+                  {!p.active && <span class="muted"> · {w.inactive}</span>}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        <section aria-labelledby="members">
+          <h2 id="members">
+            <a href="/office/setup/members">{w.members}</a>
+          </h2>
+        </section>
+        <section aria-labelledby="inapi">
+          <h2 id="inapi">{w.inApi}</h2>
+          <p class="muted small">{w.inApiText}</p>
+          <ul class="links">
+            {apiSections.map((key) => (
+              <li>
+                <a href="/docs">{w.apiPages[key]}</a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      </div>
+    ),
+  });
+}

@@ -1,0 +1,27 @@
+/**
+ * `/office/setup`: an owner's list of what to set up; a staff member is sent to their own person's
+ * page (their hours, days off and calendars); the front desk gets the 403 page. The people and
+ * members pages are in person-routes.tsx and members-routes.tsx.
+ */
+import { Hono } from "hono";
+import type { DeskEnv } from "../frame/desk";
+import { setupRefusal } from "./guard";
+import { setupIndexPage } from "./index-page";
+import { memberRoutes } from "./members-routes";
+import { peopleOf } from "./people";
+import { personRoutes } from "./person-routes";
+
+/** The setup pages, mounted by desk.ts. */
+export const setupRoutes = new Hono<DeskEnv>();
+
+setupRoutes.get("/setup", async (c) => {
+  const { member } = c.var.caller;
+  if (member?.role === "staff" && member.providerId)
+    return c.redirect(`/office/setup/people/${member.providerId}`, 303);
+  // Setting up the business's people is the catalog's write: the owner's.
+  const denied = await setupRefusal(c, "catalog:write", "POST /providers");
+  return denied ?? setupIndexPage(c, await peopleOf(c));
+});
+
+setupRoutes.route("/", personRoutes);
+setupRoutes.route("/", memberRoutes);

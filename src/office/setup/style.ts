@@ -1,0 +1,21 @@
+/**
+ * The setup pages' few rules on top of the office's stylesheet, sent in the page's nonce'd
+ * `<style>` (the frame's `positions`): the week's day fields side by side where there is room.
+ */
+export const setupStyle = [
+  ".dayhours{border:0;padding:0;margin:0 0 12px}",
+  ".dayhours legend{font-weight:650;padding:0;margin-bottom:6px}",
+  ".slots{display:grid;grid-template-columns:repeat(auto-fill,minmax(130px,1fr));gap:8px;align-items:start}",
+  ".slots input{padding:8px 10px}",
+  ".slots .field{margin:0}",
+  ".setupform{display:grid;gap:4px;max-width:640px}",
+  ".setupform .btn,.inline .btn{justify-self:start}",
+  ".inline{display:inline-flex;flex-wrap:wrap;gap:6px;align-items:center;margin:0}",
+  ".inline select{width:auto;min-height:40px;padding:6px 8px}",
+  ".inline .btn{min-height:40px;padding:6px 12px}",
+  ".scroll{overflow-x:auto}",
+  ".links{padding-left:20px}",
+  ".members{list-style:none;padding:0;margin:0}",
+  ".members li{padding:12px 0;border-bottom:1px solid var(--line)}",
+  ".members p{margin:0 0 8px}",
+].join("\n");
