@@ -6,6 +6,7 @@
 import { Hono } from "hono";
 import { serveOfficeAsset } from "./assets";
 import { bookingRoutes } from "./booking/routes";
+import { customerRoutes } from "./customers/routes";
 import { dayRoutes } from "./day/routes";
 import { type DeskEnv, signedIn } from "./frame/desk";
 import { deskError } from "./frame/errors";
@@ -14,7 +15,9 @@ import { deskError } from "./frame/errors";
 export const deskApp = new Hono<DeskEnv>();
 
 deskApp.get("/_assets/:file", serveOfficeAsset);
-for (const path of ["/", "/day", "/day/*", "/week/*", "/bookings/*"]) deskApp.use(path, signedIn);
+for (const path of ["/", "/day", "/day/*", "/week/*", "/bookings/*", "/customers", "/customers/*"])
+  deskApp.use(path, signedIn);
 deskApp.onError(deskError);
 deskApp.route("/", dayRoutes);
 deskApp.route("/", bookingRoutes);
+deskApp.route("/", customerRoutes);
