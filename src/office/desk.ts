@@ -10,6 +10,7 @@ import { customerRoutes } from "./customers/routes";
 import { dayRoutes } from "./day/routes";
 import { type DeskEnv, signedIn } from "./frame/desk";
 import { deskError } from "./frame/errors";
+import { newBookingRoutes } from "./new-booking/routes";
 
 /** Everything past sign-in, mounted at `/office` by index.tsx. */
 export const deskApp = new Hono<DeskEnv>();
@@ -19,5 +20,7 @@ for (const path of ["/", "/day", "/day/*", "/week/*", "/bookings/*", "/customers
   deskApp.use(path, signedIn);
 deskApp.onError(deskError);
 deskApp.route("/", dayRoutes);
+// The phone-in first: its `/bookings/new` is not a booking id.
+deskApp.route("/", newBookingRoutes);
 deskApp.route("/", bookingRoutes);
 deskApp.route("/", customerRoutes);
