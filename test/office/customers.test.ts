@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { api, createAccount, createCustomer, json } from "../support/api";
+import { at, book, bookingBody } from "../support/bookings";
 import { office } from "../support/members";
 import { bookingOf, deskMember, deskSalon, page } from "../support/office";
 
@@ -114,9 +115,25 @@ describe("the customers' pages", () => {
   it("staff see their own bookings' customers read only; another customer is a 404, the search a 403", async () => {
     const s = await salonWithCustomers();
     const { cookie } = await deskMember(s, "staff");
+    // The same customer also booked with the other person: staff see only their own booking of them.
+    const elsewhere = await book(
+      s.apiKey,
+      bookingBody(s.colour, at(3, "12:00"), {
+        providerId: s.providerIds[1],
+        customerName: "Mine Customer",
+        customerEmail: s.mineEmail,
+      }),
+    );
+    expect((await page(`/office/bookings/${s.mine.id}`, cookie)).html).toContain(
+      `href="/office/customers/${s.mineCustomer}"`,
+    );
     const own = await page(`/office/customers/${s.mineCustomer}`, cookie);
     expect(own.status).toBe(200);
     expect(own.html).toContain("Mine Customer");
+    expect(own.html).toContain(`href="/office/bookings/${s.mine.id}"`);
+    expect(own.html).not.toContain(elsewhere.id);
+    const desk = await deskMember(s, "frontdesk");
+    expect((await page(`/office/customers/${s.mineCustomer}`, desk.cookie)).html).toContain(elsewhere.id);
     expect(own.html).not.toContain('action="/office/customers/');
     expect((await page(`/office/customers/${s.theirCustomer}`, cookie)).status).toBe(404);
     expect((await page("/office/customers?q=mine", cookie)).status).toBe(403);

@@ -56,5 +56,8 @@ a.slot{display:flex;align-items:center;justify-content:center;text-decoration:no
 .people li{overflow-wrap:anywhere}
 .deskactions input{width:100%;min-height:40px;padding:8px;border:1px solid var(--line);border-radius:10px;font:inherit}
 .deskactions .err{margin:0}
+.deskactions form{max-width:640px}
+.deskactions form.pick{display:flex;flex-wrap:wrap;align-items:center}
+.deskactions .pick input{flex:1 1 200px;width:auto}
 @media (max-width:560px){.sheet{padding:14px}.desk{padding:16px 10px 40px}}
 `;
