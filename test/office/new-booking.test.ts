@@ -142,6 +142,36 @@ describe("the phone-in", () => {
     expect(await bookingCount(s.apiKey)).toBe(before);
   });
 
+  it("asks the service's questions on the last step: a required one left out is refused, answered it books", async () => {
+    const s = await deskSalon();
+    const { cookie } = await deskMember(s, "frontdesk");
+    const patched = await api("PATCH", `/services/${s.cut}`, {
+      key: s.apiKey,
+      body: { questions: [{ key: "allergies", label: "Any allergies?", type: "text", required: true }] },
+    });
+    expect(patched.status).toBe(200);
+    const form = {
+      service: s.cut,
+      person: "any",
+      day: dayOf(2),
+      time: `${at(2, "16:00")}/${plus(at(2, "16:00"), 30)}`,
+      name: "Asked Caller",
+      email: "asked@example.com",
+    };
+    expect((await page(step(form), cookie)).html).toContain("Any allergies?");
+    const before = await bookingCount(s.apiKey);
+    const missing = await office("POST", "/office/bookings/new", { cookie, form: { ...form, notes: "kept" } });
+    expect(missing.status).toBe(422);
+    const html = await missing.text();
+    expect(html).toContain("Answer this question.");
+    expect(html).toContain(">kept</textarea>");
+    expect(await bookingCount(s.apiKey)).toBe(before);
+    const res = await office("POST", "/office/bookings/new", { cookie, form: { ...form, "q.allergies": "None" } });
+    expect(res.status).toBe(303);
+    const id = /(bkg_\w+)/.exec(res.headers.get("Location") ?? "")?.[1] as string;
+    expect((await bookingOf(s.apiKey, id)).answers).toEqual({ allergies: "None" });
+  });
+
   it("speaks German", async () => {
     const s = await deskSalon();
     const { cookie } = await deskMember(s, "frontdesk");

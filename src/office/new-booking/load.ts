@@ -6,6 +6,7 @@
  * /customers?search=`, `GET /customers/{id}`). The whole flow needs `POST /bookings` first.
  */
 
+import type { Question } from "../../domain/questions";
 import { batchReader } from "../../middleware/key-check";
 import { addDays, dayKeyOf, startOfDay } from "../../pages/i18n/format";
 import { customerEmail, customerName, customerPhone } from "../../schemas/fields";
@@ -35,8 +36,10 @@ export type PhoneInStep =
 export type PhoneIn = {
   choice: Choice;
   step: PhoneInStep;
-  service?: Named & { durationMinutes: number };
+  service?: Named & { durationMinutes: number; questions?: Question[] };
   person?: string;
+  /** A refused last step's fields and problems, shown on it again. */
+  entered?: { values: Record<string, string>; problems: Record<string, string> };
   customer?: { name: string; email: string; phone?: string };
 };
 
@@ -82,7 +85,12 @@ export async function loadPhoneIn(c: DeskContext, choice: Choice): Promise<Phone
   await authorise(c, "catalog:read", "GET /services/:id", choice.service);
   const { service: found } = await findService(c.var.db, businessId, choice.service);
   if (!found.active) return pickService();
-  const service = { id: found.id, name: found.name, durationMinutes: found.durationMinutes };
+  const service = {
+    id: found.id,
+    name: found.name,
+    durationMinutes: found.durationMinutes,
+    questions: found.questions,
+  };
 
   // A team (everyone performs it) or a service without people has no one to choose.
   let person: string | undefined;

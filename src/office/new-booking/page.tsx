@@ -74,7 +74,7 @@ export function phoneInPage(c: DeskContext, flow: PhoneIn, refused?: string, sta
         {step.kind === "person" && <PersonStep {...props} step={step} />}
         {step.kind === "time" && <TimeStep {...props} step={step} />}
         {step.kind === "customer" && <CustomerStep {...props} step={step} />}
-        {step.kind === "notes" && <NotesStep {...props} step={step} />}
+        {step.kind === "notes" && <NotesStep {...props} step={step} flow={flow} />}
       </div>
     ),
   });

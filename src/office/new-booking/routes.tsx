@@ -16,6 +16,7 @@ import { authorise } from "../frame/authorise";
 import type { DeskContext, DeskEnv } from "../frame/desk";
 import { loadPhoneIn } from "./load";
 import { phoneInPage } from "./page";
+import { answersOf } from "./questions";
 import { type Choice, choiceOf } from "./state";
 
 /** The phone-in's pages and its post, mounted by desk.ts before the booking's own `/bookings/:id`. */
@@ -40,21 +41,21 @@ newBookingRoutes.post("/bookings/new", async (c) => {
   const { service, customer } = flow;
   // Something is missing or no longer valid: that step again.
   if (flow.step.kind !== "notes" || !service || !customer || !choice.time) return phoneInPage(c, flow, undefined, 422);
-  const notes = (fields.notes ?? "").trim();
+  // The service's questions and the notes, read as the booking page reads them.
+  const { details, problems } = answersOf(fields, customer, service.questions ?? [], c.var.desk.locale);
+  if (!details) return phoneInPage(c, { ...flow, entered: { values: fields, problems } }, undefined, 422);
   const parsed = CreateBookingSchema.safeParse({
     serviceId: service.id,
     ...choice.time,
     customerName: customer.name,
     customerEmail: customer.email,
     ...(customer.phone ? { customerPhone: customer.phone } : {}),
-    ...(notes ? { notes } : {}),
+    ...(details.notes ? { notes: details.notes } : {}),
+    ...(Object.keys(details.answers).length > 0 ? { answers: details.answers } : {}),
     ...(choice.person && choice.person !== "any" ? { providerId: choice.person } : {}),
   });
-  if (!parsed.success) {
-    const problem = parsed.error.issues[0];
-    const reason = problem?.path[0] === "notes" ? c.var.desk.m.booking.notesTooLong : (problem?.message ?? "");
-    return phoneInPage(c, flow, reason, 422);
-  }
+  // Every field was checked above by the same rules; what is left is the request's own shape.
+  if (!parsed.success) return phoneInPage(c, flow, parsed.error.issues[0]?.message ?? "", 422);
   const { businessId } = c.var.caller;
   try {
     const { booking } = await createBooking(

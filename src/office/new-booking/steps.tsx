@@ -5,7 +5,8 @@
 import { type Formats, startOfDay } from "../../pages/i18n/format";
 import { CustomerList } from "../customers/search";
 import type { DeskWords } from "../frame/en";
-import type { PhoneInStep } from "./load";
+import type { PhoneIn, PhoneInStep } from "./load";
+import { Questions } from "./questions";
 import { type Choice, type ChoiceName, choiceParams, stepHref } from "./state";
 
 type Props<K extends PhoneInStep["kind"]> = {
@@ -177,16 +178,37 @@ export function CustomerStep({ m, choice, step }: Props<"customer">) {
   );
 }
 
-/** Step 5: the notes, and the post that books. */
-export function NotesStep({ m, choice }: Props<"notes">) {
+/** Step 5: the service's questions, the notes, and the post that books. */
+export function NotesStep({ m, choice, flow }: Props<"notes"> & { flow: PhoneIn }) {
   const w = m.newBooking;
+  const problem = flow.entered?.problems.notes;
   return (
     <section aria-labelledby="step" class="deskactions">
       <h2 id="step">{m.booking.notes}</h2>
       <form method="post" action="/office/bookings/new">
         <Hidden choice={{ ...choice, q: undefined }} />
+        <Questions
+          questions={flow.service?.questions ?? []}
+          locale={m.lang === "de" ? "de" : "en"}
+          values={flow.entered?.values}
+          problems={flow.entered?.problems}
+        />
         <label for="notes">{w.notes}</label>
-        <textarea id="notes" name="notes" rows={4} maxlength={2000} />
+        <textarea
+          id="notes"
+          name="notes"
+          rows={4}
+          maxlength={2000}
+          aria-invalid={problem ? "true" : undefined}
+          aria-describedby={problem ? "notes-err" : undefined}
+        >
+          {flow.entered?.values.notes ?? ""}
+        </textarea>
+        {problem && (
+          <p class="err" id="notes-err">
+            {problem}
+          </p>
+        )}
         <div class="row">
           <button class="btn" type="submit">
             {w.book}
