@@ -33,6 +33,9 @@ describe("the customers' pages", () => {
     expect(byEmail.html).toContain("Mine Customer");
     expect(byEmail.html).not.toContain("Their Customer");
     expect((await page("/office/customers?q=nobody-like-this", cookie)).html).toContain("No customers found.");
+    const long = await page(`/office/customers?q=${"a".repeat(201)}`, cookie);
+    expect(long.status).toBe(400);
+    expect(long.html).toContain("at most 200 characters");
   });
 
   it("a customer's page lists their bookings; the edit changes them as the API shows them", async () => {
