@@ -52,7 +52,8 @@ newBookingRoutes.post("/bookings/new", async (c) => {
     ...(customer.phone ? { customerPhone: customer.phone } : {}),
     ...(details.notes ? { notes: details.notes } : {}),
     ...(Object.keys(details.answers).length > 0 ? { answers: details.answers } : {}),
-    ...(choice.person && choice.person !== "any" ? { providerId: choice.person } : {}),
+    // The person as the flow kept it: none for a service without people to choose.
+    ...(flow.choice.person && flow.choice.person !== "any" ? { providerId: flow.choice.person } : {}),
   });
   // Every field was checked above by the same rules; what is left is the request's own shape.
   if (!parsed.success) return phoneInPage(c, flow, parsed.error.issues[0]?.message ?? "", 422);
