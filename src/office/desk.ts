@@ -6,17 +6,33 @@
 import { Hono } from "hono";
 import { serveOfficeAsset } from "./assets";
 import { bookingRoutes } from "./booking/routes";
+import { customerRoutes } from "./customers/routes";
 import { dayRoutes } from "./day/routes";
 import { type DeskEnv, signedIn } from "./frame/desk";
 import { deskError } from "./frame/errors";
+import { newBookingRoutes } from "./new-booking/routes";
 import { setupRoutes } from "./setup/routes";
 
 /** Everything past sign-in, mounted at `/office` by index.tsx. */
 export const deskApp = new Hono<DeskEnv>();
 
 deskApp.get("/_assets/:file", serveOfficeAsset);
-for (const path of ["/", "/day", "/day/*", "/week/*", "/bookings/*", "/setup", "/setup/*"]) deskApp.use(path, signedIn);
+for (const path of [
+  "/",
+  "/day",
+  "/day/*",
+  "/week/*",
+  "/bookings/*",
+  "/customers",
+  "/customers/*",
+  "/setup",
+  "/setup/*",
+])
+  deskApp.use(path, signedIn);
 deskApp.onError(deskError);
 deskApp.route("/", dayRoutes);
+// The phone-in first: its `/bookings/new` is not a booking id.
+deskApp.route("/", newBookingRoutes);
 deskApp.route("/", bookingRoutes);
+deskApp.route("/", customerRoutes);
 deskApp.route("/", setupRoutes);

@@ -5,6 +5,8 @@
  *
  *  - office/day.ts: the day, live updates, a person's week, a booking's page and its actions,
  *    German, the staff member's own column;
+ *  - office/phone-in.ts: the owner (a new link) books a phone-in with JavaScript off, then finds
+ *    the customer by the search and opens their page;
  *  - office/passkeys.ts: the demo owner (with a new link, the banner's being spent) adds a passkey
  *    on Chromium's virtual authenticator at `localhost` (WebAuthn refuses an IP address's
  *    origin), signs out, signs in with it, and removes it;
@@ -19,6 +21,7 @@ import { printedSignInLinks } from "../support/dev-server.ts";
 import { check, part, withDevServerAndBrowser } from "./harness.ts";
 import { officeDay } from "./office/day.ts";
 import { passkeys, withoutJavaScript } from "./office/passkeys.ts";
+import { phoneIn } from "./office/phone-in.ts";
 import { officeSetup } from "./office/setup.ts";
 import { freshSignInLink } from "./office/tools.ts";
 
@@ -31,6 +34,7 @@ await withDevServerAndBrowser(async (origin, browser, printed) => {
   if (!check("the banner prints the demo owner's and staff member's sign-in links at localhost", Boolean(printedBoth)))
     return;
   await officeDay(browser, ownerLink as string, staffLink as string);
+  await phoneIn(browser, await freshSignInLink(local, "owner@example.com"));
   await part("passkeys: add, sign out, sign in with it, remove", async () =>
     passkeys(browser, local, await freshSignInLink(local, "owner@example.com")),
   );

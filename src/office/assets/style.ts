@@ -51,5 +51,13 @@ dl.facts2 dd{margin:0;overflow-wrap:anywhere}
 table.log{width:100%;border-collapse:collapse;font-size:.875rem}
 .log th,.log td{text-align:left;padding:6px 8px;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:anywhere}
 .stack>section{margin-top:26px}
+.people{list-style:none;margin:0;padding:0;display:grid;gap:8px}
+a.slot{display:flex;align-items:center;justify-content:center;text-decoration:none}
+.people li{overflow-wrap:anywhere}
+.deskactions input{width:100%;min-height:40px;padding:8px;border:1px solid var(--line);border-radius:10px;font:inherit}
+.deskactions .err{margin:0}
+.deskactions form{max-width:640px}
+.deskactions form.pick{display:flex;flex-wrap:wrap;align-items:center}
+.deskactions .pick input{flex:1 1 200px;width:auto}
 @media (max-width:560px){.sheet{padding:14px}.desk{padding:16px 10px 40px}}
 `;

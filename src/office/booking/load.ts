@@ -10,26 +10,14 @@ import { membersDb } from "../../access/members";
 import { auditPage } from "../../audit/list";
 import { loadWithConflicts } from "../../bookings/conflicts";
 import { apiKeys, members, providers, resources, services } from "../../db/schema";
-import type { Scope } from "../../domain/scopes";
 import { ApiError } from "../../lib/errors";
 import { messagePage } from "../../messages/records";
-import { authorise } from "../frame/authorise";
+import { authorise, may } from "../frame/authorise";
 import type { DeskContext } from "../frame/desk";
 import { freeTimes } from "./move";
 
 /** How many messages and history entries the page lists (the newest history first). */
 const SHOWN = 50;
-
-/** Whether the member may call the operation (a 403 of the role check is a no; a 404 is thrown on). */
-async function may(c: DeskContext, scope: Scope, operation: string, id?: string) {
-  try {
-    await authorise(c, scope, operation, id);
-    return true;
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 403) return false;
-    throw error;
-  }
-}
 
 /** Names by id from one table of the business (at most a booking's few ids). */
 async function namesOf(c: DeskContext, table: typeof providers | typeof resources, ids: string[]) {

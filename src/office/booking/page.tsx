@@ -72,7 +72,13 @@ export function bookingDeskPage(c: DeskContext, view: BookingView, notice: DeskN
                 </>
               )}
               <dt>{b.customer}</dt>
-              <dd>{booking.customerName}</dd>
+              <dd>
+                {booking.customerId ? (
+                  <a href={`/office/customers/${booking.customerId}`}>{booking.customerName}</a>
+                ) : (
+                  booking.customerName
+                )}
+              </dd>
               <dt>{b.email}</dt>
               <dd>
                 {booking.customerEmail ? (

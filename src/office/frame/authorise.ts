@@ -6,6 +6,7 @@
 import { insufficientScope } from "../../access/keys";
 import { checkRole, lacksScope } from "../../access/roles";
 import type { Scope } from "../../domain/scopes";
+import { ApiError } from "../../lib/errors";
 import type { DeskContext } from "./desk";
 
 /**
@@ -22,4 +23,15 @@ export async function authorise(
   const { caller } = c.var;
   if (lacksScope(caller, scope, operation)) throw insufficientScope(scope);
   if (caller.member) await checkRole(c.var.db, caller.businessId, caller.member, operation, id, body);
+}
+
+/** Whether the member may call the operation (a 403 of the role check is a no; a 404 is thrown on). */
+export async function may(c: DeskContext, scope: Scope, operation: string, id?: string) {
+  try {
+    await authorise(c, scope, operation, id);
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 403) return false;
+    throw error;
+  }
 }

@@ -17,7 +17,7 @@ export type DeskStatus = 200 | 400 | 403 | 404 | 409 | 422;
 export type DeskPage = {
   title: string;
   /** Which nav entry the page belongs to. */
-  section?: "day" | "setup";
+  section?: "day" | "new" | "customers" | "setup";
   /** CSS rules placing the page's blocks, put in the nonce'd `<style>`. */
   positions?: string;
   body: Child;
@@ -62,6 +62,21 @@ export function deskPage(c: DeskContext, status: DeskStatus, page: DeskPage) {
                       {m.nav.day}
                     </a>
                   </li>
+                  {/* Staff may do neither (the server refuses them too): the links are left off. */}
+                  {member.role !== "staff" && (
+                    <>
+                      <li>
+                        <a href="/office/bookings/new" aria-current={current("new")}>
+                          {m.nav.newBooking}
+                        </a>
+                      </li>
+                      <li>
+                        <a href="/office/customers" aria-current={current("customers")}>
+                          {m.nav.customers}
+                        </a>
+                      </li>
+                    </>
+                  )}
                   {member.role !== "frontdesk" && (
                     <li>
                       <a href="/office/setup" aria-current={current("setup")}>

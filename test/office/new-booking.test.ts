@@ -1,0 +1,182 @@
+/**
+ * The office's phone-in: each step a GET with the choices so far, the last a post that books
+ * through the API's own create path (seen by the API, the member as the audit's actor); a time
+ * taken meanwhile, who may book, cross-site posts, other businesses' customers, German.
+ */
+import { describe, expect, it } from "vitest";
+import { api, createAccount, createCustomer, json } from "../support/api";
+import { at, dayOf, plus } from "../support/bookings";
+import { office } from "../support/members";
+import { bookingOf, deskMember, deskSalon, page } from "../support/office";
+
+const amp = (html: string) => html.replaceAll("&amp;", "&");
+
+/** The phone-in's address with these choices. */
+const step = (choices: Record<string, string>) => `/office/bookings/new?${new URLSearchParams(choices)}`;
+
+/** How many bookings the business has, as the API counts them. */
+const bookingCount = async (key: string) =>
+  (await json(await api("GET", "/bookings?limit=1", { key }))).pagination.total;
+
+describe("the phone-in", () => {
+  it("walks service → person → time → new customer → notes and books what was chosen", async () => {
+    const s = await deskSalon();
+    const { cookie, id: memberId } = await deskMember(s, "frontdesk");
+    const services = await page("/office/bookings/new", cookie);
+    expect(services.status).toBe(200);
+    expect(services.html).toContain(`href="/office/bookings/new?service=${s.cut}"`);
+    expect(services.html).toContain("Colour");
+    const people = await page(step({ service: s.cut }), cookie);
+    expect(people.html).toContain("Anyone free");
+    expect(amp(people.html)).toContain(`href="${step({ service: s.cut, person: s.providerIds[1] as string })}"`);
+    const chosen = { service: s.cut, person: s.providerIds[1] as string, day: dayOf(2) };
+    const times = await page(step(chosen), cookie);
+    expect(times.html).toContain("2:00 PM");
+    const offered = (hhmm: string) => `time=${encodeURIComponent(at(2, hhmm).replace("Z", ""))}`;
+    expect(amp(times.html)).toContain(offered("14:00"));
+    // Stylist 1 is booked at 11:00 (Their Customer): that time is not offered.
+    expect(amp(times.html)).not.toContain(offered("11:00"));
+    const time = `${at(2, "14:00")}/${plus(at(2, "14:00"), 30)}`;
+    const customer = await page(step({ ...chosen, time }), cookie);
+    expect(customer.html).toContain("Or a new customer");
+    const bad = await page(step({ ...chosen, time, name: "Phone Caller", email: "nope" }), cookie);
+    expect(bad.status).toBe(422);
+    expect(bad.html).toContain("Enter an e-mail address.");
+    const details = { ...chosen, time, name: "Phone Caller", email: "caller@example.com", phone: "+49 30 1234" };
+    const notes = await page(step(details), cookie);
+    expect(notes.status).toBe(200);
+    expect(notes.html).toContain("Phone Caller · caller@example.com");
+    expect(notes.html).toContain('action="/office/bookings/new"');
+    const res = await office("POST", "/office/bookings/new", { cookie, form: { ...details, notes: "Called at 9" } });
+    expect(res.status).toBe(303);
+    const id = /\/office\/bookings\/(bkg_\w+)\?done=created$/.exec(res.headers.get("Location") ?? "")?.[1] as string;
+    expect(id).toBeTruthy();
+    const booking = await bookingOf(s.apiKey, id);
+    expect(booking).toMatchObject({
+      providerId: s.providerIds[1],
+      customerName: "Phone Caller",
+      customerEmail: "caller@example.com",
+      notes: "Called at 9",
+      status: "CONFIRMED",
+    });
+    expect(Date.parse(booking.startTime)).toBe(Date.parse(at(2, "14:00")));
+    const audit = await json(await api("GET", `/audit-events?resourceId=${id}`, { key: s.apiKey }));
+    expect(audit.data.at(-1)).toMatchObject({ action: "booking.created", actor: { type: "member", id: memberId } });
+    expect((await page(res.headers.get("Location") as string, cookie)).html).toContain("The booking was made.");
+  });
+
+  it("books an existing customer found by the search, with anyone free", async () => {
+    const s = await deskSalon();
+    const { cookie } = await deskMember(s, "owner");
+    const mine = await bookingOf(s.apiKey, s.mine.id);
+    const chosen = {
+      service: s.colour,
+      person: "any",
+      day: dayOf(2),
+      time: `${at(2, "15:00")}/${plus(at(2, "15:00"), 30)}`,
+    };
+    const found = await page(step({ ...chosen, q: "mine cust" }), cookie);
+    expect(found.html).toContain("Mine Customer");
+    expect(amp(found.html)).toContain(`customer=${mine.customerId}`);
+    const res = await office("POST", "/office/bookings/new", {
+      cookie,
+      form: { ...chosen, customer: mine.customerId },
+    });
+    expect(res.status).toBe(303);
+    const id = /(bkg_\w+)/.exec(res.headers.get("Location") ?? "")?.[1] as string;
+    const booking = await bookingOf(s.apiKey, id);
+    expect(booking.customerId).toBe(mine.customerId);
+    expect(s.providerIds).toContain(booking.providerId);
+  });
+
+  it("a time taken meanwhile is refused: the day's times again with the reason, nothing booked", async () => {
+    const s = await deskSalon();
+    const { cookie } = await deskMember(s, "frontdesk");
+    const before = await bookingCount(s.apiKey);
+    // Stylist 0 has Mine Customer at 10:00.
+    const res = await office("POST", "/office/bookings/new", {
+      cookie,
+      form: {
+        service: s.cut,
+        person: s.providerIds[0] as string,
+        day: dayOf(2),
+        time: `${at(2, "10:00")}/${plus(at(2, "10:00"), 30)}`,
+        name: "Late Caller",
+        email: "late@example.com",
+      },
+    });
+    expect(res.status).toBe(409);
+    const html = await res.text();
+    expect(html).toContain("That time could not be booked");
+    expect(html).toContain("Show free times");
+    expect(html).toContain("9:00 AM");
+    expect(await bookingCount(s.apiKey)).toBe(before);
+  });
+
+  it("staff may not book here (403 page); a cross-site post is refused; another business's customer is a 404", async () => {
+    const s = await deskSalon();
+    const staff = await deskMember(s, "staff");
+    expect((await page("/office/bookings/new", staff.cookie)).status).toBe(403);
+    const form = {
+      service: s.cut,
+      person: "any",
+      day: dayOf(2),
+      time: `${at(2, "13:00")}/${plus(at(2, "13:00"), 30)}`,
+      name: "Someone",
+      email: "someone@example.com",
+    };
+    const before = await bookingCount(s.apiKey);
+    expect((await office("POST", "/office/bookings/new", { cookie: staff.cookie, form })).status).toBe(403);
+    const { cookie } = await deskMember(s, "owner");
+    const cross = await office("POST", "/office/bookings/new", {
+      cookie,
+      form,
+      headers: { Origin: "https://evil.example" },
+    });
+    expect(cross.status).toBe(403);
+    const other = await createAccount("Elsewhere");
+    const stranger = await createCustomer(other.apiKey, { name: "Stranger" });
+    const { name: _n, email: _e, ...rest } = form;
+    const foreign = await office("POST", "/office/bookings/new", { cookie, form: { ...rest, customer: stranger.id } });
+    expect(foreign.status).toBe(404);
+    expect(await bookingCount(s.apiKey)).toBe(before);
+  });
+
+  it("asks the service's questions on the last step: a required one left out is refused, answered it books", async () => {
+    const s = await deskSalon();
+    const { cookie } = await deskMember(s, "frontdesk");
+    const patched = await api("PATCH", `/services/${s.cut}`, {
+      key: s.apiKey,
+      body: { questions: [{ key: "allergies", label: "Any allergies?", type: "text", required: true }] },
+    });
+    expect(patched.status).toBe(200);
+    const form = {
+      service: s.cut,
+      person: "any",
+      day: dayOf(2),
+      time: `${at(2, "16:00")}/${plus(at(2, "16:00"), 30)}`,
+      name: "Asked Caller",
+      email: "asked@example.com",
+    };
+    expect((await page(step(form), cookie)).html).toContain("Any allergies?");
+    const before = await bookingCount(s.apiKey);
+    const missing = await office("POST", "/office/bookings/new", { cookie, form: { ...form, notes: "kept" } });
+    expect(missing.status).toBe(422);
+    const html = await missing.text();
+    expect(html).toContain("Answer this question.");
+    expect(html).toContain(">kept</textarea>");
+    expect(await bookingCount(s.apiKey)).toBe(before);
+    const res = await office("POST", "/office/bookings/new", { cookie, form: { ...form, "q.allergies": "None" } });
+    expect(res.status).toBe(303);
+    const id = /(bkg_\w+)/.exec(res.headers.get("Location") ?? "")?.[1] as string;
+    expect((await bookingOf(s.apiKey, id)).answers).toEqual({ allergies: "None" });
+  });
+
+  it("speaks German", async () => {
+    const s = await deskSalon();
+    const { cookie } = await deskMember(s, "frontdesk");
+    const { html } = await page(step({ service: s.cut }), cookie, { "Accept-Language": "de" });
+    expect(html).toContain("Neue Buchung");
+    expect(html).toContain("Wer frei ist");
+  });
+});
