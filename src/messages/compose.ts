@@ -6,13 +6,11 @@
  */
 import type { EmailSettings, Locale } from "../domain/business";
 import type { Claimed } from "./claim";
-import { type Composed, failed, MESSAGE_HEADER, manageUrlOf } from "./composed";
+import { type Composed, failed, manageUrlOf, written } from "./composed";
 import { composeConflict } from "./conflict-mail";
-import { renderHtml } from "./render/html";
 import { renderInvite } from "./render/invite";
 import type { Letter, LetterItem } from "./render/letter";
-import { oneLine, subjectOf } from "./render/letter";
-import { renderText } from "./render/text";
+import { oneLine } from "./render/letter";
 
 /** A booking as an event's payload carries it (the fields a message reads). */
 type EventBooking = {
@@ -124,25 +122,13 @@ export async function compose(env: Env, row: Claimed): Promise<Composed> {
     series: row.groupId?.startsWith("ser_") ?? false,
     reason: row.kind === "cancelled" ? booking.cancellationReason : null,
   };
-  const subject = subjectOf(letter);
   const invite = renderInvite(letter);
-  return {
-    ok: true,
-    subject,
-    message: {
-      from: { email: sender, name: senderName },
-      to,
-      ...(contact ? { replyTo: contact } : {}),
-      subject,
-      text: renderText(letter),
-      html: renderHtml(letter),
-      headers: {
-        [MESSAGE_HEADER]: row.id,
-        // RFC 3834: written by a program; auto-responders do not answer it.
-        "Auto-Submitted": "auto-generated",
-        ...(thread ? { "In-Reply-To": thread, References: thread } : {}),
-      },
+  return written(
+    letter,
+    { from: { email: sender, name: senderName }, to, replyTo: contact, messageId: row.id },
+    {
+      ...(thread ? { headers: { "In-Reply-To": thread, References: thread } } : {}),
       ...(invite ? { attachments: [{ disposition: "attachment" as const, ...invite }] } : {}),
     },
-  };
+  );
 }

@@ -4,6 +4,9 @@ import type { BookingStatus } from "../domain/booking";
 import { linkOpens, linkSettings } from "../manage-links/present";
 import { linkKey, manageToken } from "../manage-links/tokens";
 import type { SendOutcome } from "./claim";
+import { renderHtml } from "./render/html";
+import { type Letter, subjectOf } from "./render/letter";
+import { renderText } from "./render/text";
 
 /** The header that names a message for good: a retry of it carries the same value. */
 export const MESSAGE_HEADER = "X-Booking-Message-Id";
@@ -28,4 +31,31 @@ export async function manageUrlOf(
   if (!settings || !linkOpens(booking, Date.now())) return null;
   const key = await linkKey(settings.secret, owner.businessId, owner.linkKeyVersion);
   return settings.base + (await manageToken(key, booking.id));
+}
+
+/**
+ * A letter written out as the message to send: its subject, text and HTML, from `from` to `to`,
+ * named by `messageId` (a retry carries the same), marked as written by a program (RFC 3834:
+ * auto-responders do not answer it), with `extra` headers and parts.
+ */
+export function written(
+  letter: Letter,
+  envelope: { from: { email: string; name: string }; to: string; replyTo: string | null; messageId: string },
+  extra: { headers?: Record<string, string>; attachments?: EmailMessageBuilder["attachments"] } = {},
+): Composed {
+  const subject = subjectOf(letter);
+  return {
+    ok: true,
+    subject,
+    message: {
+      from: envelope.from,
+      to: envelope.to,
+      ...(envelope.replyTo ? { replyTo: envelope.replyTo } : {}),
+      subject,
+      text: renderText(letter),
+      html: renderHtml(letter),
+      headers: { [MESSAGE_HEADER]: envelope.messageId, "Auto-Submitted": "auto-generated", ...extra.headers },
+      ...(extra.attachments ? { attachments: extra.attachments } : {}),
+    },
+  };
 }

@@ -8,11 +8,9 @@
 import type { BookingStatus } from "../domain/booking";
 import type { EmailSettings, Locale } from "../domain/business";
 import type { Claimed } from "./claim";
-import { type Composed, failed, MESSAGE_HEADER, manageUrlOf } from "./composed";
-import { renderHtml } from "./render/html";
+import { type Composed, failed, manageUrlOf, written } from "./composed";
 import type { Letter } from "./render/letter";
-import { oneLine, subjectOf } from "./render/letter";
-import { renderText } from "./render/text";
+import { oneLine } from "./render/letter";
 
 type Row = {
   name: string;
@@ -95,18 +93,10 @@ export async function composeConflict(env: Env, row: Claimed, sender: string): P
     // What no longer holds is the business's to know; the customer is only asked to move.
     reason: toCustomer ? null : (detail ?? null),
   };
-  const subject = subjectOf(letter);
-  return {
-    ok: true,
-    subject,
-    message: {
-      from: { email: sender, name: senderName },
-      to,
-      ...(toCustomer && contact ? { replyTo: contact } : {}),
-      subject,
-      text: renderText(letter),
-      html: renderHtml(letter),
-      headers: { [MESSAGE_HEADER]: row.id, "Auto-Submitted": "auto-generated" },
-    },
-  };
+  return written(letter, {
+    from: { email: sender, name: senderName },
+    to,
+    replyTo: toCustomer ? contact : null,
+    messageId: row.id,
+  });
 }

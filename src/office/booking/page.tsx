@@ -7,6 +7,7 @@
 import { dayKeyOf, formatsOf } from "../../pages/i18n/format";
 import type { DeskContext } from "../frame/desk";
 import { type DeskStatus, deskPage } from "../frame/layout";
+import { Notices } from "../frame/notices";
 import { Actions } from "./actions-form";
 import type { BookingView } from "./load";
 import { MoveForm } from "./move";
@@ -34,16 +35,7 @@ export function bookingDeskPage(c: DeskContext, view: BookingView, notice: DeskN
           <a href={`/office/day/${day}`}>← {b.backToDay}</a>
         </p>
         <h1>{title}</h1>
-        {notice.flash && (
-          <p class="flash" role="status">
-            {notice.flash}
-          </p>
-        )}
-        {notice.refused && (
-          <p class="refused" role="alert">
-            <strong>{b.refused}:</strong> {notice.refused}
-          </p>
-        )}
+        <Notices notice={notice} refusedLabel={b.refused} />
         <div class="grid2">
           <section aria-labelledby="facts">
             <h2 id="facts">{b.title}</h2>

@@ -5,6 +5,7 @@
 import { formatsOf } from "../../pages/i18n/format";
 import type { DeskContext } from "../frame/desk";
 import { type DeskStatus, deskPage } from "../frame/layout";
+import { Notices } from "../frame/notices";
 import type { CustomerView } from "./load";
 
 /** What the page says above the facts, and the form's values and problems after a refused edit. */
@@ -58,16 +59,7 @@ export function customerDeskPage(
           <a href="/office/customers">← {w.title}</a>
         </p>
         <h1>{customer.name}</h1>
-        {notice.flash && (
-          <p class="flash" role="status">
-            {notice.flash}
-          </p>
-        )}
-        {notice.refused && (
-          <p class="refused" role="alert">
-            <strong>{b.refused}:</strong> {notice.refused}
-          </p>
-        )}
+        <Notices notice={notice} refusedLabel={b.refused} />
         <div class="grid2">
           <section aria-labelledby="facts">
             <h2 id="facts">{b.customer}</h2>
