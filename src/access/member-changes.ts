@@ -5,8 +5,11 @@
  * both succeed: the directory runs one write at a time, and the second sees the first's result.
  */
 import { and, eq, type SQL, sql } from "drizzle-orm";
+import { forwardAudit } from "../audit/forward";
+import { fieldsOf, recordIfChanged } from "../audit/record";
 import type { Database } from "../db/client";
 import { type MemberRow, members, passkeys } from "../db/schema";
+import type { Actor } from "../domain/actor";
 import { ApiError } from "../lib/errors";
 import { assertIfMatch, etagOf } from "../lib/etag";
 import { endSessionsOf } from "./member-sessions";
@@ -39,6 +42,7 @@ export async function updateMember(
   id: string,
   patch: MemberPatch,
   ifMatch: string[] | undefined,
+  actor: Actor,
 ) {
   const row = await loadMember(env, businessId, id);
   if (ifMatch !== undefined) assertIfMatch(ifMatch, etagOf(row.version));
@@ -55,38 +59,61 @@ export async function updateMember(
         ? sql`'disabled'`
         : sql`CASE WHEN ${members.lastSignInAt} IS NULL THEN 'invited' ELSE 'active' END`;
   const staysOwner = sql`${role} = 'owner' AND (${status}) = 'active'`;
-  const [updated] = await membersDb(env)
-    .update(members)
-    .set({
-      name: patch.name ?? row.name,
-      role,
-      providerId,
-      status: sql`${status}`,
-      version: sql`${members.version} + 1`,
-      updatedAt: new Date().toISOString(),
-    })
-    .where(
-      and(
-        eq(members.businessId, businessId),
-        eq(members.id, id),
-        ifMatch === undefined ? undefined : eq(members.version, row.version),
-        keepsAnOwner(businessId, staysOwner),
-      ),
-    )
-    .returning();
+  const dir = membersDb(env);
+  const [[updated]] = await dir.batch([
+    dir
+      .update(members)
+      .set({
+        name: patch.name ?? row.name,
+        role,
+        providerId,
+        status: sql`${status}`,
+        version: sql`${members.version} + 1`,
+        updatedAt: new Date().toISOString(),
+      })
+      .where(
+        and(
+          eq(members.businessId, businessId),
+          eq(members.id, id),
+          ifMatch === undefined ? undefined : eq(members.version, row.version),
+          keepsAnOwner(businessId, staysOwner),
+        ),
+      )
+      .returning(),
+    // Written only when the member was: in the directory's batch, then moved to the shard (audit/forward.ts).
+    recordIfChanged(dir, {
+      businessId,
+      actor,
+      action: patch.role !== undefined && patch.role !== row.role ? "member.role_changed" : "member.updated",
+      resource: { type: "member", id },
+      fields: fieldsOf(patch),
+    }),
+  ]);
   if (!updated) throw await whyNothingChanged(env, businessId, id, ifMatch, row);
+  await forwardAudit(dir, db, { businessId });
   if (updated.status === "disabled") await endSessionsOf(env, updated.id);
   return { member: toMember(updated), version: updated.version };
 }
 
 /** Removes the member, ends their sessions and drops their passkeys; never the last active owner. */
-export async function removeMember(env: Env, businessId: string, id: string): Promise<void> {
+export async function removeMember(
+  env: Env,
+  db: Database,
+  businessId: string,
+  id: string,
+  actor: Actor,
+): Promise<void> {
   const row = await loadMember(env, businessId, id);
-  const removed = await membersDb(env)
-    .delete(members)
-    .where(and(eq(members.businessId, businessId), eq(members.id, id), keepsAnOwner(businessId, sql`0`)))
-    .returning({ id: members.id });
+  const dir = membersDb(env);
+  const [removed] = await dir.batch([
+    dir
+      .delete(members)
+      .where(and(eq(members.businessId, businessId), eq(members.id, id), keepsAnOwner(businessId, sql`0`)))
+      .returning({ id: members.id }),
+    recordIfChanged(dir, { businessId, actor, action: "member.removed", resource: { type: "member", id } }),
+  ]);
   if (removed.length === 0) throw await whyNothingChanged(env, businessId, id, undefined, row);
+  await forwardAudit(dir, db, { businessId });
   await endSessionsOf(env, row.id);
   await membersDb(env).delete(passkeys).where(eq(passkeys.memberId, row.id));
 }

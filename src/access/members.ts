@@ -5,8 +5,11 @@
  */
 
 import { count, eq, lt, sql } from "drizzle-orm";
+import { forwardAudit } from "../audit/forward";
+import { fieldsOf, recordIfChanged } from "../audit/record";
 import { createDb, type Database } from "../db/client";
 import { type MemberRow, members } from "../db/schema";
+import type { Actor } from "../domain/actor";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { insertWhere, isUniqueViolation, loadOwned } from "../lib/rows";
@@ -77,6 +80,7 @@ export async function createMember(
   db: Database,
   businessId: string,
   input: { email: string; name: string; role: Role; providerId?: string | null },
+  actor: Actor,
 ) {
   const providerId = await providerFor(db, businessId, input.role, input.providerId);
   const now = new Date().toISOString();
@@ -97,8 +101,16 @@ export async function createMember(
   const held = dir.select({ n: count() }).from(members).where(eq(members.businessId, businessId));
   const insert = insertWhere(dir, members, row, lt(sql`(${held})`, MAX_MEMBERS));
 
+  const record = recordIfChanged(dir, {
+    businessId,
+    actor,
+    action: "member.created",
+    resource: { type: "member", id: row.id },
+    fields: fieldsOf({ email: row.email, name: row.name, role: row.role, providerId: row.providerId ?? undefined }),
+  });
   try {
-    const written = await insert.run();
+    // The record only when the member was written: in the directory's batch, then moved (audit/forward.ts).
+    const [written] = await dir.batch([insert, record]);
     if (written.meta.changes === 0) {
       throw new ApiError("member_limit", `A business can have at most ${MAX_MEMBERS} members. Remove one first.`);
     }
@@ -108,5 +120,6 @@ export async function createMember(
       errors: [{ path: "email", message: "Taken by another member." }],
     });
   }
+  await forwardAudit(dir, db, { businessId });
   return row;
 }

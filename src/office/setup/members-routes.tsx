@@ -4,7 +4,9 @@
  * no e-mail: the invited member asks for their sign-in link at `/office/sign-in` — and role and
  * status are `PATCH /members/{id}`'s updateMember, with its last-owner rule (409 on the page).
  */
+
 import { Hono } from "hono";
+import { actorOf } from "../../access/actor";
 import { updateMember } from "../../access/member-changes";
 import { createMember, MAX_MEMBERS, memberPage } from "../../access/members";
 import { ApiError } from "../../lib/errors";
@@ -58,7 +60,7 @@ memberRoutes.post("/setup/members", async (c) => {
     if (!parsed.success) {
       throw new ApiError("validation_failed", setupWords(c).fixBelow, { errors: fieldErrors(parsed.error) });
     }
-    await createMember(c.env, c.var.db, c.var.caller.businessId, parsed.data);
+    await createMember(c.env, c.var.db, c.var.caller.businessId, parsed.data, actorOf(c.var.caller));
   } catch (error) {
     return refused(c, error, { invite });
   }
@@ -75,7 +77,7 @@ async function change(c: DeskContext, patch: Record<string, unknown>, done: stri
     if (!parsed.success) {
       throw new ApiError("validation_failed", setupWords(c).fixBelow, { errors: fieldErrors(parsed.error) });
     }
-    await updateMember(c.env, c.var.db, c.var.caller.businessId, id, parsed.data, undefined);
+    await updateMember(c.env, c.var.db, c.var.caller.businessId, id, parsed.data, undefined, actorOf(c.var.caller));
   } catch (error) {
     return refused(c, error, {});
   }

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { actorOf } from "../../access/actor";
 import { createMember, MAX_MEMBERS, toMember } from "../../access/members";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
@@ -23,7 +24,13 @@ const route = createRoute({
 
 export const registerCreateMember = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const row = await createMember(c.env, c.var.db, c.var.caller.businessId, c.req.valid("json"));
+    const row = await createMember(
+      c.env,
+      c.var.db,
+      c.var.caller.businessId,
+      c.req.valid("json"),
+      actorOf(c.var.caller),
+    );
     c.header("Location", `/api/v1/members/${row.id}`);
     c.header("ETag", etagOf(row.version));
     return c.json(toMember(row), 201);

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { actorOf } from "../../access/actor";
 import { removeMember } from "../../access/member-changes";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
@@ -22,6 +23,6 @@ const route = createRoute({
 
 export const registerDeleteMember = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    await removeMember(c.env, c.var.caller.businessId, c.req.valid("param").id);
+    await removeMember(c.env, c.var.db, c.var.caller.businessId, c.req.valid("param").id, actorOf(c.var.caller));
     return c.body(null, 204);
   });

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { actorOf } from "../../access/actor";
 import { updateMember } from "../../access/member-changes";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
@@ -29,6 +30,7 @@ export const registerUpdateMember = (app: OpenAPIHono<AppEnv>) =>
       id,
       c.req.valid("json"),
       ifMatchTags(c),
+      actorOf(c.var.caller),
     );
     c.header("ETag", etagOf(version));
     return c.json(member, 200);
