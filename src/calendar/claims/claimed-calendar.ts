@@ -173,8 +173,8 @@ export abstract class ClaimedCalendar<S extends ClaimedSettings> extends Durable
     });
   }
 
-  // Hooks, in the same transaction: a claim stored or kept with a new expiry, one released, newer settings.
-  protected claimStored(_claim: ClaimSpan): void {}
+  // Hooks, in one transaction: a claim stored (`decided`: just by `refuse`) or kept with a new expiry, one released, newer settings.
+  protected claimStored(_claim: ClaimSpan, _decided: boolean): void {}
   protected claimReleased(_claimId: string): void {}
   protected settingsChanged(_settings: S): void {}
 
@@ -209,14 +209,14 @@ export abstract class ClaimedCalendar<S extends ClaimedSettings> extends Durable
       const expires = command.expiresAt ?? null;
       if (expires !== live.expires_ms) {
         this.claims.setExpiry(command.claimId, expires);
-        this.claimStored(command);
+        this.claimStored(command, false);
       }
       return { ok: true, replayed: true };
     }
     const refusal = this.refuse(settings, command, this.claims.overlapping(command, now));
     if (refusal) return refusal;
     this.claims.put(command, now);
-    this.claimStored(command);
+    this.claimStored(command, true);
     return { ok: true, replayed: false };
   }
 

@@ -117,8 +117,9 @@ export class ProviderCalendar extends ClaimedCalendar<ProviderSnapshot> {
     return this.staff.nextDue();
   }
 
-  protected override claimStored(claim: ClaimSpan): void {
-    this.staff.claimStored(claim, this.stored());
+  protected override claimStored(claim: ClaimSpan, decided: boolean): void {
+    // A claim `refuse` just decided fits the hours and busy times; a hold's kept claim is checked anew.
+    this.staff.claimStored(claim, decided ? null : this.stored());
   }
 
   protected override settingsChanged(person: ProviderSnapshot): void {

@@ -53,8 +53,9 @@ export class ResourceCalendar extends ClaimedCalendar<ResourceSnapshot> {
     this.scheduleAlarm();
   }
 
-  protected override claimStored(claim: ClaimSpan): void {
-    this.roomConflicts.claimStored(claim, this.stored(), Date.now());
+  protected override claimStored(claim: ClaimSpan, decided: boolean): void {
+    // As a person's: only a hold's kept claim, not one `refuse` just decided, is checked anew.
+    this.roomConflicts.claimStored(claim, decided ? null : this.stored(), Date.now());
   }
 
   protected override claimReleased(claimId: string): void {
