@@ -1,4 +1,5 @@
 /** The day page and a person's week page: the columns in the office frame, with their navigation and the live hooks. */
+import type { Child } from "hono/jsx";
 import type { JSX } from "hono/jsx/jsx-runtime";
 import { addDays, formatsOf } from "../../pages/i18n/format";
 import type { DeskContext } from "../frame/desk";
@@ -33,50 +34,66 @@ function Live({ base, etag, children }: { base: string; etag: string; children: 
   );
 }
 
-/** GET /office, /office/day/{date}: the business's day. */
-export function dayPage(c: DeskContext, day: string, board: Board, etag: string) {
-  const { m, timezone, locale } = c.var.desk;
-  const { html, css } = columnsOf(c, board);
-  // The date itself, not an instant of it: written in UTC, where noon is always that date.
-  const title = formatsOf(locale, "UTC").date(`${day}T12:00:00Z`);
+/**
+ * A board page (a day, a week): its heading and steps, the line saying it updates itself (after
+ * `zone` when given), the cap's notice, and the live columns.
+ */
+function boardPage(
+  c: DeskContext,
+  view: { title: string; steps: Child; zone?: string; live: string; board: Board; etag: string },
+) {
+  const { m } = c.var.desk;
+  const { html, css } = columnsOf(c, view.board);
   return deskPage(c, 200, {
-    title,
+    title: view.title,
     section: "day",
     positions: css,
     body: (
       <>
         <div class="dayhead">
-          <h1>{title}</h1>
-          <div class="steps">
-            <a href={`/office/day/${addDays(day, -1)}`} rel="prev">
-              ← {m.day.previous}
-            </a>
-            <a href="/office">{m.day.today}</a>
-            <a href={`/office/day/${addDays(day, 1)}`} rel="next">
-              {m.day.next} →
-            </a>
-            <form class="pick" method="get" action="/office/day">
-              <label class="sr-only" for="date">
-                {m.day.pick}
-              </label>
-              <input id="date" name="date" type="date" value={day} required />
-              <button type="submit">{m.day.show}</button>
-            </form>
-          </div>
+          <h1>{view.title}</h1>
+          <div class="steps">{view.steps}</div>
         </div>
         <p class="muted small">
-          {m.day.zone(formatsOf(locale, timezone).zone())} ·{" "}
+          {view.zone && <>{view.zone} · </>}
           <span role="status" data-announce data-changed={m.day.changed}>
             {m.day.live}
           </span>
         </p>
-        {board.capped && <p class="refused">{m.day.capped(MAX_SHOWN)}</p>}
-        <Live base={`/office/day/${day}`} etag={etag}>
+        {view.board.capped && <p class="refused">{m.day.capped(MAX_SHOWN)}</p>}
+        <Live base={view.live} etag={view.etag}>
           {html}
         </Live>
       </>
     ),
   });
+}
+
+/** GET /office, /office/day/{date}: the business's day. */
+export function dayPage(c: DeskContext, day: string, board: Board, etag: string) {
+  const { m, timezone, locale } = c.var.desk;
+  // The date itself, not an instant of it: written in UTC, where noon is always that date.
+  const title = formatsOf(locale, "UTC").date(`${day}T12:00:00Z`);
+  const steps = (
+    <>
+      <a href={`/office/day/${addDays(day, -1)}`} rel="prev">
+        ← {m.day.previous}
+      </a>
+      <a href="/office">{m.day.today}</a>
+      <a href={`/office/day/${addDays(day, 1)}`} rel="next">
+        {m.day.next} →
+      </a>
+      <form class="pick" method="get" action="/office/day">
+        <label class="sr-only" for="date">
+          {m.day.pick}
+        </label>
+        <input id="date" name="date" type="date" value={day} required />
+        <button type="submit">{m.day.show}</button>
+      </form>
+    </>
+  );
+  const zone = m.day.zone(formatsOf(locale, timezone).zone());
+  return boardPage(c, { title, steps, zone, live: `/office/day/${day}`, board, etag });
 }
 
 /** GET /office/week/{date}/{providerId}: one person's week, Monday to Sunday. */
@@ -88,38 +105,18 @@ export function weekPage(
   etag: string,
 ) {
   const { m } = c.var.desk;
-  const { html, css } = columnsOf(c, board);
   const monday = mondayOf(day);
-  const title = m.day.weekOf(board.name);
-  const base = `/office/week/${monday}/${providerId}`;
-  return deskPage(c, 200, {
-    title,
-    section: "day",
-    positions: css,
-    body: (
-      <>
-        <div class="dayhead">
-          <h1>{title}</h1>
-          <div class="steps">
-            <a href={`/office/week/${addDays(monday, -7)}/${providerId}`} rel="prev">
-              ← {m.day.previousWeek}
-            </a>
-            <a href={`/office/day/${monday}`}>{m.day.title}</a>
-            <a href={`/office/week/${addDays(monday, 7)}/${providerId}`} rel="next">
-              {m.day.nextWeek} →
-            </a>
-          </div>
-        </div>
-        <p class="muted small">
-          <span role="status" data-announce data-changed={m.day.changed}>
-            {m.day.live}
-          </span>
-        </p>
-        {board.capped && <p class="refused">{m.day.capped(MAX_SHOWN)}</p>}
-        <Live base={base} etag={etag}>
-          {html}
-        </Live>
-      </>
-    ),
-  });
+  const steps = (
+    <>
+      <a href={`/office/week/${addDays(monday, -7)}/${providerId}`} rel="prev">
+        ← {m.day.previousWeek}
+      </a>
+      <a href={`/office/day/${monday}`}>{m.day.title}</a>
+      <a href={`/office/week/${addDays(monday, 7)}/${providerId}`} rel="next">
+        {m.day.nextWeek} →
+      </a>
+    </>
+  );
+  const live = `/office/week/${monday}/${providerId}`;
+  return boardPage(c, { title: m.day.weekOf(board.name), steps, live, board, etag });
 }
