@@ -85,6 +85,9 @@ describe("error", () => {
     ["an accent colour by name", { bookingPage: { enabled: true, accentColor: "green" } }, "bookingPage.accentColor"],
     ["an unknown field", { id: "biz_other" }, "id"],
     ["an unknown nested field", { bookingPage: { enabled: true, logo: "x" } }, "bookingPage.logo"],
+    ["conflicts without notifyCustomer", { conflicts: {} }, "conflicts.notifyCustomer"],
+    ["notifyCustomer as a word", { conflicts: { notifyCustomer: "yes" } }, "conflicts.notifyCustomer"],
+    ["an unknown field of conflicts", { conflicts: { notifyCustomer: true, sms: true } }, "conflicts.sms"],
   ] as [string, Record<string, unknown>, string][])(
     "rejects %s with 422 and changes nothing",
     async (_, body, path) => {
