@@ -1,6 +1,7 @@
 /**
- * `/office/bookings/new`: the phone-in. Each step is a GET carrying the choices so far; the last
- * posts them with the notes, and the booking is made by the API's own create path
+ * `/office/bookings/new`: the phone-in. Each step is a GET carrying the choices so far, except a
+ * new customer's details, which are posted (kept out of addresses) and then travel in the notes
+ * step's form; the last posts them with the notes, and the booking is made by the API's own create path
  * (`createBooking`, as `POST /bookings` runs it: the same body schema, the same calendar and
  * rules) after the same role check, with the member as the actor the audit records. Done, 303 to
  * the booking's page with a flash; a time taken meanwhile (or refused by any rule), the day's free
@@ -14,7 +15,7 @@ import { readForm } from "../../pages/form";
 import { CreateBookingSchema } from "../../schemas/bookings";
 import { authorise } from "../frame/authorise";
 import type { DeskContext, DeskEnv } from "../frame/desk";
-import { loadPhoneIn } from "./load";
+import { loadPhoneIn, type PhoneIn } from "./load";
 import { phoneInPage } from "./page";
 import { answersOf } from "./questions";
 import { type Choice, choiceOf } from "./state";
@@ -22,10 +23,13 @@ import { type Choice, choiceOf } from "./state";
 /** The phone-in's pages and its post, mounted by desk.ts before the booking's own `/bookings/:id`. */
 export const newBookingRoutes = new Hono<DeskEnv>();
 
+/** A step's answer: 422 when the customer entered has problems, else 200. */
+const stepStatus = (flow: PhoneIn) =>
+  flow.step.kind === "customer" && Object.keys(flow.step.problems).length > 0 ? 422 : 200;
+
 newBookingRoutes.get("/bookings/new", async (c) => {
   const flow = await loadPhoneIn(c, choiceOf(c.req.query()));
-  const status = flow.step.kind === "customer" && Object.keys(flow.step.problems).length > 0 ? 422 : 200;
-  return phoneInPage(c, flow, undefined, status);
+  return phoneInPage(c, flow, undefined, stepStatus(flow));
 });
 
 /** The day's free times again, saying why the booking was not made (nothing changed). */
@@ -38,6 +42,8 @@ newBookingRoutes.post("/bookings/new", async (c) => {
   const fields = await readForm(c);
   const choice = choiceOf(fields);
   const flow = await loadPhoneIn(c, choice);
+  // A new customer's details come by post, to show the next step (the notes), not to book yet.
+  if (fields.step === "customer") return phoneInPage(c, flow, undefined, stepStatus(flow));
   const { service, customer } = flow;
   // Something is missing or no longer valid: that step again.
   if (flow.step.kind !== "notes" || !service || !customer || !choice.time) return phoneInPage(c, flow, undefined, 422);

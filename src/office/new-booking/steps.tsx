@@ -163,7 +163,9 @@ export function CustomerStep({ m, choice, step }: Props<"customer">) {
         </>
       )}
       <h3>{w.newCustomer}</h3>
-      <form method="get" action="/office/bookings/new">
+      {/* Posted: a new customer's details never sit in an address (history, logs, a referrer). */}
+      <form method="post" action="/office/bookings/new">
+        <input type="hidden" name="step" value="customer" />
         <Hidden choice={choice} except={kept} />
         <Field name="name" label={m.customers.name} type="text" value={choice.name} problem={step.problems.name} />
         <Field name="email" label={b.email} type="email" value={choice.email} problem={step.problems.email} />
