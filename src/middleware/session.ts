@@ -1,6 +1,6 @@
 import type { Context, Next } from "hono";
 import { roleScopes } from "../access/roles";
-import { memberSessionOf } from "../access/sessions";
+import { memberSessionOf, type SessionMember } from "../access/sessions";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
 import { enterShard } from "../shards/request";
@@ -25,15 +25,21 @@ export async function withSession(c: Context<AppEnv>, value: string, next: Next)
     .bind(session.businessId)
     .first<{ name: string; link_key_version: number }>();
   if (!business) throw unauthorized(false, "The session is over: sign in again at /office/sign-in.");
-  c.set("caller", {
-    businessId: session.businessId,
-    businessName: business.name,
-    // Rate limits and what a request places (holds) count per member.
-    keyId: session.memberId,
-    linkKeyVersion: business.link_key_version,
-    shard: session.shard,
-    scopes: roleScopes[session.role],
-    member: { id: session.memberId, role: session.role, providerId: session.providerId },
-  });
+  c.set("caller", memberCaller(session, business));
   await next();
 }
+
+/** The caller a signed-in member is, on the API and in the office alike: their role's scopes, themselves as actor. */
+export const memberCaller = (
+  session: SessionMember,
+  business: { name: string; link_key_version: number },
+): AppEnv["Variables"]["caller"] => ({
+  businessId: session.businessId,
+  businessName: business.name,
+  // Rate limits and what a request places (holds) count per member.
+  keyId: session.memberId,
+  linkKeyVersion: business.link_key_version,
+  shard: session.shard,
+  scopes: roleScopes[session.role],
+  member: { id: session.memberId, role: session.role, providerId: session.providerId },
+});

@@ -5,11 +5,11 @@
  * domain functions and the role check see the same caller either way.
  */
 import type { Context, Next } from "hono";
-import { roleScopes } from "../../access/roles";
 import { sessionCookie } from "../../access/session-cookie";
 import { memberSessionOf, type SessionMember } from "../../access/sessions";
 import type { Locale } from "../../domain/business";
 import type { AppEnv } from "../../env";
+import { memberCaller } from "../../middleware/session";
 import { fromAcceptLanguage } from "../../pages/i18n";
 import { enterShard } from "../../shards/request";
 import { deskDe } from "./de";
@@ -53,15 +53,7 @@ export async function signedIn(c: DeskContext, next: Next) {
     .bind(member.businessId)
     .first<{ name: string; timezone: string; locale: Locale; link_key_version: number }>();
   if (!business) return c.redirect("/office/sign-in", 303);
-  c.set("caller", {
-    businessId: member.businessId,
-    businessName: business.name,
-    keyId: member.memberId,
-    linkKeyVersion: business.link_key_version,
-    shard: member.shard,
-    scopes: roleScopes[member.role],
-    member: { id: member.memberId, role: member.role, providerId: member.providerId },
-  });
+  c.set("caller", memberCaller(member, business));
   const locale = localeOf(c, business.locale);
   c.set("desk", { member, businessName: business.name, timezone: business.timezone, locale, m: deskWordsOf(locale) });
   await next();
