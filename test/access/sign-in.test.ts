@@ -54,8 +54,12 @@ describe("signing in", () => {
     const email = unique("out");
     await memberOf(apiKey, { role: "owner", email });
     const cookie = await signIn(email);
+    // Read once first: a session this isolate knows is checked alongside the read, and still ends at once.
+    expect((await asMember("GET", "/members", cookie)).status).toBe(200);
     expect((await office("POST", "/office/sign-out", { cookie })).status).toBe(303);
-    expect((await asMember("GET", "/members", cookie)).status).toBe(401);
+    const after = await asMember("GET", "/members", cookie);
+    expect(after.status).toBe(401);
+    expect(JSON.stringify(await json(after))).not.toContain(email);
   });
 });
 
@@ -98,6 +102,20 @@ describe("session lifetime", () => {
     expect((await asMember("GET", "/members", cookie)).status).toBe(403);
     await api("PATCH", `/members/${member.id}`, { key: apiKey, body: { role: "owner" } });
     expect((await asMember("GET", "/members", cookie)).status).toBe(200);
+  });
+
+  it("a demoted member's next read answers as their new role, not with what the old one could see", async () => {
+    const { apiKey } = await createAccount();
+    await memberOf(apiKey, { role: "owner" }, true);
+    const email = unique("demoted");
+    const member = await memberOf(apiKey, { role: "owner", email });
+    const cookie = await signIn(email);
+    expect((await asMember("GET", "/members", cookie)).status).toBe(200);
+    await api("PATCH", `/members/${member.id}`, { key: apiKey, body: { role: "frontdesk" } });
+    const res = await asMember("GET", "/members", cookie);
+    expect(res.status).toBe(403);
+    expect((await json(res)).code).toBe("insufficient_scope");
+    expect((await asMember("GET", "/members", cookie)).status).toBe(403);
   });
 });
 

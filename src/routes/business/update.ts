@@ -6,6 +6,7 @@ import type { AppEnv } from "../../env";
 import { etagOf, ifMatchTags } from "../../lib/etag";
 import { bodyProblems, ifMatchHeader, jsonResponse, problemResponses } from "../../lib/openapi";
 import { forgetCallersOf } from "../../middleware/key-check";
+import { forgetSessionsOf } from "../../middleware/session";
 import { BusinessSchema, UpdateBusinessSchema } from "./schemas";
 
 const route = createRoute({
@@ -40,6 +41,7 @@ export const registerUpdateBusiness = (app: OpenAPIHono<AppEnv>) =>
     );
     // Callers carry the business's name: the next request of each of its keys reads it anew.
     if (changes.name !== undefined) forgetCallersOf(c.var.caller.businessId);
+    forgetSessionsOf(c.var.caller.businessId);
     c.header("ETag", etagOf(row.version));
     return c.json(toBusiness(row), 200);
   });

@@ -7,6 +7,7 @@ import { z } from "../../lib/zod";
 import { rotateLinkKey } from "../../manage-links/records";
 import { emptyBodyAsObject } from "../../middleware/empty-body";
 import { forgetCallersOf } from "../../middleware/key-check";
+import { forgetSessionsOf } from "../../middleware/session";
 
 const LinkKeySchema = z
   .object({
@@ -41,5 +42,6 @@ export const registerRotateManageLinks = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const version = await rotateLinkKey(c.var.db, c.var.caller.businessId, actorOf(c.var.caller));
     forgetCallersOf(c.var.caller.businessId);
+    forgetSessionsOf(c.var.caller.businessId);
     return c.json({ version }, 200);
   });
