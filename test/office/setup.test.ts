@@ -74,7 +74,8 @@ describe("a staff member's own hours", () => {
     expect(audit[2]).toMatchObject({ actor: { type: "member", id: staff.id }, fields: ["weeklySchedule"] });
 
     const listed = await page(mine, staff.cookie);
-    expect(listed.html).toContain("2027-01-04");
+    // Dates read as dates in the member's language, machine-readable beside.
+    expect(listed.html).toContain('<time datetime="2027-01-04">Monday, January 4, 2027</time>');
     expect(listed.html).toContain("09:00–12:00, 14:00–16:00");
     const removed = await office("POST", `${mine}/days-off/remove`, {
       cookie: staff.cookie,

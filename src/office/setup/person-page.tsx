@@ -101,6 +101,8 @@ function DaysOff(props: { c: DeskContext; base: string; overrides: DateOverride[
   const p = setupWords(props.c).person;
   const problems = props.state.problems ?? {};
   const sent = props.state.add;
+  // A day off is a calendar date, not an instant: read at UTC midnight, it is that date in any zone.
+  const dayOf = (date: string) => formatsOf(props.c.var.desk.locale, "UTC").date(`${date}T00:00:00Z`);
   return (
     <section aria-labelledby="daysoff">
       <h2 id="daysoff">{p.daysOff}</h2>
@@ -121,12 +123,14 @@ function DaysOff(props: { c: DeskContext; base: string; overrides: DateOverride[
             <tbody>
               {props.overrides.map((o) => (
                 <tr>
-                  <td>{o.date}</td>
+                  <td>
+                    <time datetime={o.date}>{dayOf(o.date)}</time>
+                  </td>
                   <td>{o.intervals.length === 0 ? p.closed : intervalsText(o.intervals)}</td>
                   <td>
                     <form method="post" action={`${props.base}/days-off/remove`} class="inline">
                       <input type="hidden" name="date" value={o.date} />
-                      <button class="btn ghost" type="submit" aria-label={p.removeDay(o.date)}>
+                      <button class="btn ghost" type="submit" aria-label={p.removeDay(dayOf(o.date))}>
                         {p.remove}
                       </button>
                     </form>
@@ -137,7 +141,9 @@ function DaysOff(props: { c: DeskContext; base: string; overrides: DateOverride[
           </table>
         </div>
       )}
-      <h3 id="adddate">{p.add}</h3>
+      <h3 id="adddate" class="addtitle">
+        {p.add}
+      </h3>
       <form method="post" action={`${props.base}/days-off`} class="setupform" aria-labelledby="adddate">
         <TextField name="date" type="date" label={p.date} value={sent?.date} problem={problems.date} />
         <TextField name="hours" label={p.dayHours} value={sent?.hours} problem={problems.hours} />

@@ -18,4 +18,6 @@ export const setupStyle = [
   ".members{list-style:none;padding:0;margin:0}",
   ".members li{padding:12px 0;border-bottom:1px solid var(--line)}",
   ".members p{margin:0 0 8px}",
+  // The add form under the days-off table is a step of its own, not the table's last row.
+  ".addtitle{margin-top:24px}",
 ].join("\n");
