@@ -30,7 +30,7 @@ function idempotencyKeyOf(c: Context<AppEnv>): string | undefined {
 }
 
 /** Fingerprint of a request: method, path and the canonical JSON of its validated body. */
-async function requestFingerprint(c: Context<AppEnv>, body: unknown): Promise<string> {
+async function requestFingerprint(c: Pick<Context<AppEnv>, "req">, body: unknown): Promise<string> {
   return sha256Hex(`${c.req.method} ${new URL(c.req.url).pathname}\n${canonicalJson(body)}`);
 }
 
@@ -56,13 +56,24 @@ export type Outcome<T> = { body: T; location?: string; replayed?: boolean; heade
  * (`replayed`). Without a key it simply runs. Only successes are stored; after an error the
  * key is released so the client can retry with it.
  */
-export async function idempotent<T>(
+export const idempotent = <T>(
   c: Context<AppEnv>,
   body: unknown,
   status: 200 | 201,
   handler: (claim: IdempotencyClaim | undefined) => Promise<Outcome<T>>,
+): Promise<Outcome<T>> => idempotentUnder(c, idempotencyKeyOf(c), body, status, handler);
+
+/**
+ * `idempotent` under a key the caller brings another way than the header: the office's phone-in
+ * sends one in its form, so a second click on "Book" gets the first click's booking.
+ */
+export async function idempotentUnder<T>(
+  c: Pick<Context<AppEnv>, "req" | "var">,
+  key: string | undefined,
+  body: unknown,
+  status: 200 | 201,
+  handler: (claim: IdempotencyClaim | undefined) => Promise<Outcome<T>>,
 ): Promise<Outcome<T>> {
-  const key = idempotencyKeyOf(c);
   if (key === undefined) return { replayed: false, ...(await handler(undefined)) };
 
   const businessId = c.var.caller.businessId;

@@ -98,6 +98,34 @@ describe("the phone-in", () => {
     expect(s.providerIds).toContain(booking.providerId);
   });
 
+  it("a double click on Book books once: both posts land on the same booking, even sent together", async () => {
+    const s = await deskSalon();
+    const { cookie } = await deskMember(s, "frontdesk");
+    const mine = await bookingOf(s.apiKey, s.mine.id);
+    // Anyone free at 16:00: either stylist could take a second booking of the same post.
+    const chosen = {
+      service: s.colour,
+      person: "any",
+      day: dayOf(2),
+      time: `${at(2, "16:00")}/${plus(at(2, "16:00"), 30)}`,
+      customer: mine.customerId,
+    };
+    const notes = await page(step(chosen), cookie);
+    const attempt = /name="attempt" value="([^"]+)"/.exec(notes.html)?.[1] as string;
+    expect(attempt).toMatch(/^[0-9a-f-]{36}$/);
+    const before = await bookingCount(s.apiKey);
+    const post = () => office("POST", "/office/bookings/new", { cookie, form: { ...chosen, attempt, notes: "Twice" } });
+    const [first, second] = await Promise.all([post(), post()]);
+    const third = await post();
+    for (const res of [first, second, third]) expect(res.status).toBe(303);
+    const where = new Set([first, second, third].map((res) => res.headers.get("Location")));
+    expect(where.size).toBe(1);
+    expect(await bookingCount(s.apiKey)).toBe(before + 1);
+    // A fresh notes step is a new attempt: the same choices book again.
+    const again = /name="attempt" value="([^"]+)"/.exec((await page(step(chosen), cookie)).html)?.[1];
+    expect(again).not.toBe(attempt);
+  });
+
   it("a time taken meanwhile is refused: the day's times again with the reason, nothing booked", async () => {
     const s = await deskSalon();
     const { cookie } = await deskMember(s, "frontdesk");

@@ -5,12 +5,14 @@
  * (`createBooking`, as `POST /bookings` runs it: the same body schema, the same calendar and
  * rules) after the same role check, with the member as the actor the audit records. Done, 303 to
  * the booking's page with a flash; a time taken meanwhile (or refused by any rule), the day's free
- * times again with the reason. Owner and front desk only: staff get the API's 403.
+ * times again with the reason. Owner and front desk only: staff get the API's 403. The notes step's
+ * form carries an attempt id, the post's Idempotency-Key: a double click books once.
  */
 import { Hono } from "hono";
 import { actorOf } from "../../access/actor";
 import { createBooking } from "../../bookings/create";
 import { ApiError } from "../../lib/errors";
+import { idempotentUnder } from "../../lib/idempotency";
 import { readForm } from "../../pages/form";
 import { CreateBookingSchema } from "../../schemas/bookings";
 import { authorise } from "../frame/authorise";
@@ -31,6 +33,22 @@ newBookingRoutes.get("/bookings/new", async (c) => {
   const flow = await loadPhoneIn(c, choiceOf(c.req.query()));
   return phoneInPage(c, flow, undefined, stepStatus(flow));
 });
+
+/** What a notes step's attempt looks like (a UUID); anything else books without one. */
+const attemptPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** `book`'s outcome; a click while the first one still books waits for it (up to 5 s) rather than refusing. */
+async function firstClick<T>(book: () => Promise<T>): Promise<T> {
+  for (let wait = 0; ; wait++) {
+    try {
+      return await book();
+    } catch (error) {
+      const inFlight = error instanceof ApiError && error.code === "idempotency_key_in_flight";
+      if (!inFlight || wait === 20) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
 
 /** The day's free times again, saying why the booking was not made (nothing changed). */
 async function timesAgain(c: DeskContext, choice: Choice, reason: string, status: 409 | 422) {
@@ -63,16 +81,23 @@ newBookingRoutes.post("/bookings/new", async (c) => {
   });
   // Every field was checked above by the same rules; what is left is the request's own shape.
   if (!parsed.success) return phoneInPage(c, flow, parsed.error.issues[0]?.message ?? "", 422);
-  const { businessId } = c.var.caller;
+  const request = parsed.data;
+  // The notes step's form carries one attempt: a second click, or the same post sent again, books nothing more.
+  const key = attemptPattern.test(fields.attempt ?? "") ? `office-phone-in:${fields.attempt}` : undefined;
+  const book = () =>
+    idempotentUnder(c, key, request, 201, async (claim) => {
+      const { booking, replayed } = await createBooking(
+        c.env,
+        c.var.db,
+        { businessId: c.var.caller.businessId, actor: actorOf(c.var.caller) },
+        request,
+        claim,
+      );
+      return { body: { id: booking.id }, replayed };
+    });
   try {
-    const { booking } = await createBooking(
-      c.env,
-      c.var.db,
-      { businessId, actor: actorOf(c.var.caller) },
-      parsed.data,
-      undefined,
-    );
-    return c.redirect(`/office/bookings/${booking.id}?done=created`, 303);
+    const { body } = await firstClick(book);
+    return c.redirect(`/office/bookings/${body.id}?done=created`, 303);
   } catch (error) {
     if (!(error instanceof ApiError) || error.status === 404 || error.status >= 500) throw error;
     return timesAgain(c, choice, error.message, error.status === 409 ? 409 : 422);

@@ -189,6 +189,7 @@ export function NotesStep({ m, choice, flow }: Props<"notes"> & { flow: PhoneIn 
       <h2 id="step">{m.booking.notes}</h2>
       <form method="post" action="/office/bookings/new">
         <Hidden choice={{ ...choice, q: undefined }} />
+        <input type="hidden" name="attempt" value={flow.entered?.values.attempt ?? crypto.randomUUID()} />
         <Questions
           questions={flow.service?.questions ?? []}
           locale={m.lang === "de" ? "de" : "en"}
