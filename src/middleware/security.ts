@@ -70,7 +70,8 @@ export const corsFromEnv = () =>
  * Whether a form post comes from this origin's own page. Browsers send `Sec-Fetch-Site` (it must
  * be `same-origin`) or at least `Origin` (it must be this one; a capability page's
  * `no-referrer` makes it `null`, so that page's posts rely on the first). A request with neither
- * is no browser's form: it cannot carry a visitor's anything, and is let through.
+ * is no browser's form: it cannot carry a visitor's anything, and is let through. (`hono/csrf`
+ * would refuse that one, and checks only form and text bodies: docs/businesses.md.)
  */
 export function sameOrigin(request: Request): boolean {
   const site = request.headers.get("Sec-Fetch-Site");

@@ -213,6 +213,13 @@ describe("body limit (64 KiB)", () => {
     await expectRefusedAndNothingStored(res, apiKey, email);
   });
 
+  it("refuses 70 KiB behind a Content-Length that is not a number: 413 and nothing stored", async () => {
+    const { apiKey } = await createAccount();
+    const { text, email } = paddedCustomer(70 * KiB);
+    const res = await post(apiKey, text, { "Content-Length": "abc" });
+    await expectRefusedAndNothingStored(res, apiKey, email);
+  });
+
   it("refuses a 70 KiB booking before the calendar reserves anything", async () => {
     const { apiKey } = await createAccount();
     const service = await createService(apiKey);
