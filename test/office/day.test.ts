@@ -4,7 +4,7 @@
  */
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api, createService } from "../support/api";
+import { api, createService, json } from "../support/api";
 import { at, book, bookingBody, dayOf } from "../support/bookings";
 import { eventually } from "../support/eventually";
 import { office } from "../support/members";
@@ -123,6 +123,24 @@ describe("the day page", () => {
     const { html } = await page(`/office/day/${day()}`, cookie);
     expect(html).toContain("Without a person or room");
     expect(html).toContain("Consultation · Nobody In Particular");
+  });
+
+  it("a busy day shows every booking, past the API's page of 100 (ten people with thirty each fit)", async () => {
+    const s = await deskSalon();
+    const { cookie } = await deskMember(s, "owner");
+    const group = await createService(s.apiKey, { name: "Group", capacity: 150, durationMinutes: 30 });
+    const made = await Promise.all(
+      Array.from({ length: 150 }, (_, i) => book(s.apiKey, bookingBody(group.id, at(2, i % 2 ? "12:00" : "13:00")))),
+    );
+    // The list reads D1, which the calendar's write-behind fills: wait until the API lists them all.
+    await eventually(async () => {
+      const listed = await json(await api("GET", `/bookings?serviceId=${group.id}&limit=1`, { key: s.apiKey }));
+      return listed.pagination.total === 150 ? true : undefined;
+    }, "the 150 bookings in D1");
+    const { html } = await page(`/office/day/${day()}`, cookie);
+    const shown = new Set([...html.matchAll(/href="\/office\/bookings\/(bkg_\w+)"/g)].map((m) => m[1]));
+    expect(made.filter((b) => !shown.has(b.id)).length).toBe(0);
+    expect(html).not.toContain("are shown");
   });
 
   it("a date that is not one is a page saying so; the date picker goes to the day", async () => {

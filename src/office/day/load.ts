@@ -17,8 +17,11 @@ import { authorise } from "../frame/authorise";
 import { asApp, type DeskContext } from "../frame/desk";
 import { hoursWithin } from "./hours";
 
-/** The most bookings one day or week shows: one page of the API's list. */
-export const MAX_SHOWN = 100;
+/**
+ * The most bookings one day or week shows: the API's list read as one page of this size (the
+ * API's own pages stop at 100; a salon of ten people with thirty bookings each needs 300).
+ */
+export const MAX_SHOWN = 400;
 
 /** One column: whose it is, the stretch it covers, its working hours and its bookings. */
 export type Column = {
