@@ -11,7 +11,8 @@
  * read on this tree and on another revision (default main), side by side (scripts/bench/probes.ts),
  * `-- --writes [--baseline <rev>]` a series of 52 and an import of 400 alike (scripts/bench/writes.ts),
  * `-- --access [--baseline <rev>]` a keyed read and a member's on this tree beside a revision before
- * members and scopes (scripts/bench/access.ts).
+ * members and scopes (scripts/bench/access.ts), `-- --office` the office's day page beside the keyed list, its sizes
+ * and a booking's arrival on an open day page (scripts/bench/office.ts).
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -57,6 +58,7 @@ const { values: args } = parseArgs({
     probes: { type: "boolean", default: false },
     writes: { type: "boolean", default: false },
     access: { type: "boolean", default: false },
+    office: { type: "boolean", default: false },
     baseline: { type: "string" },
     rounds: { type: "string", default: "7" },
   },
@@ -135,6 +137,17 @@ if (args.probes) {
   const { compareProbes } = await import("./bench/probes.ts");
   const result = await compareProbes(args.baseline ?? "main", Number(args.rounds), seconds);
   console.log(JSON.stringify(result, null, 2));
+  process.exit(0);
+}
+if (args.office) {
+  // The day page of 10 people × 30 bookings beside GET /bookings?limit=100, sizes, live arrival (scripts/bench/office.ts).
+  const { officeBench } = await import("./bench/office.ts");
+  const result = await officeBench(Number(args.rounds) > 5 ? 3 : Number(args.rounds), seconds);
+  console.log(JSON.stringify(result, null, 2));
+  const yes = (ok: boolean) => (ok ? "yes" : "NO");
+  console.log(
+    `targets: dayAtHalfTheList ${yes(result.dayOverList >= 0.5)}, pageWithin60KB ${yes(result.pageBytes <= 60_000)}, scriptWithin15KBGzip ${yes(result.scriptGzipBytes <= 15_000)}, liveP99Within5s ${yes(result.live.p99Ms <= 5_000)}`,
+  );
   process.exit(0);
 }
 if (args.access) {

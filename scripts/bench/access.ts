@@ -23,7 +23,7 @@ async function booked(server: BenchServer, name: string) {
 }
 
 /** A signed-in owner of the key's business, made straight in the directory: the cookie's value. */
-async function sessionOf(server: BenchServer, key: string): Promise<string> {
+export async function sessionOf(server: BenchServer, key: string): Promise<string> {
   const value = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
   const hash = Buffer.from(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value))).toString("hex");
   const now = new Date().toISOString();
