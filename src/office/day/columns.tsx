@@ -22,10 +22,27 @@ import {
 
 type Parts = { m: DeskWords; f: Formats; board: Board };
 
+/**
+ * Where an element's place goes: into a CSS rule for a page (its nonce'd `<style>`; no JavaScript
+ * needed), or into data attributes for the live fragment, which the script places. Never both: a
+ * day of 300 bookings would carry every place twice.
+ */
+type Placing = (id: string, at: Placed) => Record<string, string>;
+
 /** A CSS id from a column key and an item (ids are [A-Za-z0-9_-]). */
 const idOf = (...parts: (string | number)[]) => parts.join("-").replaceAll(/[^A-Za-z0-9_-]/g, "_");
 
-function Block({ booking, at, id, parts }: { booking: ConflictedBooking; at: Placed; id: string; parts: Parts }) {
+function Block({
+  booking,
+  placed,
+  id,
+  parts,
+}: {
+  booking: ConflictedBooking;
+  placed: Record<string, string>;
+  id: string;
+  parts: Parts;
+}) {
   const { m, f, board } = parts;
   const clash = booking.conflicts.length > 0;
   const status = booking.status === "CONFIRMED" ? "" : ` · ${m.status[booking.status] ?? booking.status}`;
@@ -35,7 +52,7 @@ function Block({ booking, at, id, parts }: { booking: ConflictedBooking; at: Pla
     booking.status === "CONFIRMED" || booking.status === "PENDING" ? "" : "off",
   ];
   return (
-    <li id={id} class={cls.filter(Boolean).join(" ")} {...dataOf(at)}>
+    <li id={id} class={cls.filter(Boolean).join(" ")} {...placed}>
       <a href={`/office/bookings/${booking.id}`}>
         {clash && <span class="flag">⚠ {m.conflict} · </span>}
         <span class="t">{f.time(booking.startTime)}</span>
@@ -53,44 +70,39 @@ function Track({
   index,
   range,
   parts,
-  rules,
+  place,
 }: {
   column: Column;
   index: number;
   range: TrackRange;
   parts: Parts;
-  rules: string[];
+  place: Placing;
 }) {
   const { m, f } = parts;
   const height = (range.last - range.first) * PX_PER_MINUTE;
   const places = placeBookings(column, range);
   const hours = Array.from({ length: (range.last - range.first) / 60 }, (_, i) => range.first + i * 60);
   const trackId = idOf("k", index);
-  rules.push(ruleOf(trackId, { y: 0, h: height }));
   return (
-    <div class="track" id={trackId} {...dataOf({ y: 0, h: height })}>
+    <div class="track" id={trackId} {...place(trackId, { y: 0, h: height })}>
       {column.bands.map((band, i) => {
         const id = idOf("h", index, i);
-        const at = placeSpan(column, range, band.start, band.end);
-        rules.push(ruleOf(id, at));
-        return <div class="band" id={id} {...dataOf(at)} />;
+        return <div class="band" id={id} {...place(id, placeSpan(column, range, band.start, band.end))} />;
       })}
       {hours.map((minute, i) => {
         const id = idOf("t", index, i);
         const at = { y: (minute - range.first) * PX_PER_MINUTE + 2, h: 12 };
-        rules.push(ruleOf(id, at));
         return (
-          <span class="tick" id={id} aria-hidden="true" {...dataOf(at)}>
+          <span class="tick" id={id} aria-hidden="true" {...place(id, at)}>
             {f.time(column.from + minute * 60_000)}
           </span>
         );
       })}
       <ul class="lanes" aria-label={column.name}>
-        {column.bookings.map((booking) => {
-          const id = idOf("b", index, booking.id);
-          const at = places.get(booking.id) as Placed;
-          rules.push(ruleOf(id, at));
-          return <Block booking={booking} at={at} id={id} parts={parts} />;
+        {column.bookings.map((booking, i) => {
+          // A short id (column, position): the booking's own id is in the link already.
+          const id = idOf("b", index, i);
+          return <Block booking={booking} placed={place(id, places.get(booking.id) as Placed)} id={id} parts={parts} />;
         })}
       </ul>
       {column.bookings.length === 0 && <p class="sr-only">{m.day.none}</p>}
@@ -106,9 +118,18 @@ function hoursText(column: Column, parts: Parts) {
   return `${parts.m.day.hours}: ${spans}`;
 }
 
-/** The columns and the CSS rules that place their contents. */
-export function renderColumns(parts: Parts, heading: (column: Column) => JSX.Element) {
+/**
+ * The columns and the CSS rules that place their contents; `live`, the fragment the script
+ * fetches, places them by data attributes instead (and has no rules).
+ */
+export function renderColumns(parts: Parts, heading: (column: Column) => JSX.Element, live = false) {
   const rules: string[] = [];
+  const place: Placing = live
+    ? (_, at) => dataOf(at)
+    : (id, at) => {
+        rules.push(ruleOf(id, at));
+        return {};
+      };
   const range = rangeOf(parts.board.columns);
   const html =
     parts.board.columns.length === 0 ? (
@@ -119,7 +140,7 @@ export function renderColumns(parts: Parts, heading: (column: Column) => JSX.Ele
           <section class="column" aria-labelledby={idOf("c", index)}>
             <h2 id={idOf("c", index)}>{heading(column)}</h2>
             {hoursText(column, parts) && <p class="hoursnote">{hoursText(column, parts)}</p>}
-            {Track({ column, index, range, parts, rules })}
+            {Track({ column, index, range, parts, place })}
           </section>
         ))}
       </div>

@@ -8,7 +8,7 @@ import { renderColumns } from "./columns";
 import { type Board, type Column, MAX_SHOWN, mondayOf } from "./load";
 
 /** The parts both pages and the live fragment share. */
-export function columnsOf(c: DeskContext, board: Board) {
+export function columnsOf(c: DeskContext, board: Board, live = false) {
   const { m, timezone, locale } = c.var.desk;
   const f = formatsOf(locale, timezone);
   const heading = (column: Column) =>
@@ -22,7 +22,7 @@ export function columnsOf(c: DeskContext, board: Board) {
         {column.href && <a href={column.href}>{m.day.week}</a>}
       </>
     );
-  return { f, ...renderColumns({ m, f, board }, heading) };
+  return { f, ...renderColumns({ m, f, board }, heading, live) };
 }
 
 /** The live region: the columns, with where the script asks for a change and fetches them again. */

@@ -41,7 +41,7 @@ async function columns(c: DeskContext, board: Board) {
   c.header("ETag", await fingerprintOf(board));
   c.header("Cache-Control", "no-store");
   c.header("X-Content-Type-Options", "nosniff");
-  return c.html(columnsOf(c, board).html, 200);
+  return c.html(columnsOf(c, board, true).html, 200);
 }
 
 dayRoutes.get("/", async (c) => {
