@@ -11,7 +11,8 @@
  *    (`src/…`, `test/…`, `scripts/…`, `docs/…`, `migrations/…`, `public/…`) that does not exist
  *    (paths with `*` or `{…}` are patterns, and generated folders are skipped);
  *  - a page under docs/ is not linked from the README;
- *  - README.md is longer than 250 lines.
+ *  - README.md is longer than 300 lines: it is the front door, what a newcomer reads first, and
+ *    what goes deeper has a page under docs/.
  *
  * Runs in Node (workerd cannot read the repository), with no dependencies.
  */
@@ -19,7 +20,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
-const README_MAX_LINES = 250;
+const README_MAX_LINES = 300;
 /** Where code comments may cite the docs. */
 const CODE_ROOTS = ["src", "test", "scripts", ".ci"];
 const CODE_FILE = /\.(tsx?|js|mjs|cjs|sh)$|^[^.]+$/;

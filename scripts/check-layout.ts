@@ -1,9 +1,12 @@
 /**
  * `npm run lint` (after Biome): keeps the code's layout as docs/operations.md ("Layout") draws it.
- * Fails (exit 1) with one line per problem when
+ * A folder is a room for one job and a file holds one concept, so the checks follow what the code
+ * means rather than how much of it there is. Fails (exit 1) with one line per problem when
  *
- *  - a file under src/ is longer than 250 lines (one sitting's reading);
- *  - a folder of src/ holds more than 15 files (a room a reader can take in at a glance);
+ *  - a file under src/ is longer than 400 lines (more than one concept reads at a sitting: split
+ *    it where its meaning splits);
+ *  - a file under src/ is a fragment: under 20 lines that only hand on other modules' names or
+ *    declare one type (it belongs beside what it serves); a folder's index.ts, its face, is not one;
  *  - a name is exported by two modules of src/ (one name, one thing: a module that hands a name
  *    on with `export … from` does not define it);
  *  - a module of the service calendar's steps/ or tables/ awaits: they run inside their caller's
@@ -17,6 +20,11 @@
  *  - a folder of src/ is missing from the "Layout" tree of docs/operations.md, or the tree names a
  *    folder or file of src/ that does not exist.
  *
+ * It notes (without failing) where a room's shape is in doubt: a folder that holds one file (a
+ * room with one thing in it is a file), and a module that reaches into another room's inner room
+ * (src/office/ importing src/pages/i18n/format.ts rather than what src/pages or
+ * src/pages/i18n/index.ts offers): a room's inner rooms are its own business.
+ *
  * Runs in Node with no dependencies; imports and exports are read as text.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -24,8 +32,10 @@ import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
 const src = path.join(root, "src");
-const MAX_LINES = 250;
-const MAX_FILES_PER_FOLDER = 15;
+/** About what one concept takes; past it a file holds more than one. */
+const MAX_LINES = 400;
+/** Below this many lines, a file that only re-exports or declares one type is a fragment. */
+const FRAGMENT_LINES = 20;
 /** Where the Layout tree's descriptions start: a line indented this far continues the one above. */
 const DESCRIPTION_COLUMN = 24;
 /** The calendar's faces: the only modules of src/calendar that routes may import. */
@@ -93,21 +103,66 @@ function exportedNames(text: string): Set<string> {
   return names;
 }
 
+/**
+ * Whether a module is a fragment: short, and all it does is hand on other modules' names
+ * (`export … from`) or declare a single type. A folder's face (index.ts), a declaration file
+ * (`.d.ts`) and a module that makes a namespace (`export * as z from`, a new name) are not.
+ */
+function isFragment(name: string, text: string, lines: number): boolean {
+  if (lines >= FRAGMENT_LINES || /^index\.tsx?$/.test(name) || name.endsWith(".d.ts")) return false;
+  const code = text
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/^\s*\/\/.*$/gm, "")
+    .replace(/^import\s[^;]*;/gm, "")
+    .trim();
+  const withoutReexports = code.replace(/^export\s+(?:type\s+)?(?:\*|\{[^}]*\})\s+from\s+"[^"]+";/gm, "").trim();
+  if (code !== "" && withoutReexports === "") return true;
+  const exports = code.match(/^export\s/gm) ?? [];
+  const typeExports = code.match(/^export\s+(?:type|interface)\s+\w+/gm) ?? [];
+  const localDeclarations = code.match(/^(?:const|let|var|function|class|async|type|interface|enum)\s/gm) ?? [];
+  return exports.length === 1 && typeExports.length === 1 && localDeclarations.length === 0;
+}
+
+/**
+ * Where `target` (a module of src/) lies in an inner room of another room than `file`'s: below
+ * the folder the two share, it goes through two folders or more (`b/c/y`) to a module that is not
+ * the inner room's face (index). A face may hand on what its own room holds.
+ */
+function reachesInnerRoom(file: string, target: string): boolean {
+  if (/\/index\.tsx?$/.test(file) || !target.startsWith("src/")) return false;
+  const resolved = statSync(path.join(root, target), { throwIfNoEntry: false })?.isDirectory()
+    ? `${target}/index`
+    : target;
+  const from = path.dirname(file).split("/");
+  const to = resolved.split("/");
+  let shared = 0;
+  while (shared < from.length && shared < to.length - 1 && from[shared] === to[shared]) shared++;
+  const below = to.slice(shared);
+  return below.length >= 3 && below.at(-1) !== "index";
+}
+
 const problems: string[] = [];
+const notes: string[] = [];
 const folders = foldersUnder(src);
 const definedIn = new Map<string, string[]>();
 
 for (const folder of folders) {
-  const count = filesIn(folder).length;
-  if (count > MAX_FILES_PER_FOLDER) {
-    problems.push(`${folder}/: ${count} files (at most ${MAX_FILES_PER_FOLDER}; give its files rooms by job)`);
+  if (filesIn(folder).length === 1) {
+    notes.push(`${folder}/: one file; a room with one thing in it is a file (move it beside what it serves)`);
   }
   for (const name of filesIn(folder).filter((n) => /\.tsx?$/.test(n))) {
     const file = path.join(root, folder, name);
     const shown = path.relative(root, file);
     const text = readFileSync(file, "utf8");
     const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
-    if (lines > MAX_LINES) problems.push(`${shown}: ${lines} lines (at most ${MAX_LINES})`);
+    if (lines > MAX_LINES) {
+      problems.push(
+        `${shown}: ${lines} lines (at most ${MAX_LINES}); it holds more than one concept: split by meaning`,
+      );
+    }
+    if (isFragment(name, text, lines)) {
+      problems.push(`${shown}: a fragment (only re-exports or one type); keep it beside what it serves`);
+    }
     if (SYNCHRONOUS.includes(folder) && /\b(await|async)\b/.test(text)) {
       problems.push(`${shown}: awaits; ${folder}/ runs inside its caller's transaction (a flow awaits)`);
     }
@@ -122,6 +177,9 @@ for (const folder of folders) {
     const inPages = shown.startsWith("src/pages/");
     const resource = inRoutes ? shown.split("/")[2] : undefined;
     for (const target of importsOf(file, text)) {
+      if (reachesInnerRoom(shown, target)) {
+        notes.push(`${shown}: imports ${target}, inside another room's inner room; import what its room offers`);
+      }
       if (inRoutes || inPages) {
         if (target.startsWith("src/calendar/") && !CALENDAR_FACES.has(target))
           problems.push(`${shown}: imports ${target}; use src/calendar (its gateways) or src/calendar/rules`);
@@ -194,6 +252,7 @@ for (const file of layout.files) {
   }
 }
 
+for (const note of notes) console.warn(`note: ${note}`);
 if (problems.length > 0) {
   for (const problem of problems) console.error(problem);
   console.error(`layout: ${problems.length} problem(s)`);

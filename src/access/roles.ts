@@ -58,27 +58,20 @@ export const lacksScope = (caller: { scopes: KeyScopes; member?: CallerMember },
 const refused = (detail: string) => new ApiError("insufficient_scope", detail);
 const notFound = (noun: string, id: string) => new ApiError("not_found", `No ${noun} ${id}.`);
 
-/** Whether the business's booking `id` is the provider's (theirs alone or one of a team's). */
-const bookingOf = (businessId: string, providerId: string, id: string) =>
-  and(
-    eq(bookings.businessId, businessId),
-    eq(bookings.id, id),
-    or(
-      eq(bookings.providerId, providerId),
-      sql`EXISTS (SELECT 1 FROM json_each(${bookings.providerIds}) WHERE value = ${providerId})`,
-    ),
+/** Whether a booking is the provider's: theirs alone, or one of a team's they are on. */
+const withProvider = (providerId: string) =>
+  or(
+    eq(bookings.providerId, providerId),
+    sql`EXISTS (SELECT 1 FROM json_each(${bookings.providerIds}) WHERE value = ${providerId})`,
   );
+
+/** Whether the business's booking `id` is the provider's. */
+const bookingOf = (businessId: string, providerId: string, id: string) =>
+  and(eq(bookings.businessId, businessId), eq(bookings.id, id), withProvider(providerId));
 
 /** Whether the customer has a booking with the provider. */
 const customerOf = (businessId: string, providerId: string, id: string) =>
-  and(
-    eq(bookings.businessId, businessId),
-    eq(bookings.customerId, id),
-    or(
-      eq(bookings.providerId, providerId),
-      sql`EXISTS (SELECT 1 FROM json_each(${bookings.providerIds}) WHERE value = ${providerId})`,
-    ),
-  );
+  and(eq(bookings.businessId, businessId), eq(bookings.customerId, id), withProvider(providerId));
 
 /**
  * Refuses what the member's role may not do beyond its scopes: a front-desk member's erasure (403),

@@ -56,7 +56,7 @@ export type Outcome<T> = { body: T; location?: string; replayed?: boolean; heade
  * (`replayed`). Without a key it simply runs. Only successes are stored; after an error the
  * key is released so the client can retry with it.
  */
-export const idempotent = <T>(
+const idempotent = <T>(
   c: Context<AppEnv>,
   body: unknown,
   status: 200 | 201,
@@ -160,8 +160,23 @@ export async function idempotentUnder<T>(
 }
 
 /** Sets `Location`, the outcome's other headers and `Idempotent-Replayed`: a replay carries what the first answer did. */
-export function outcomeHeaders(c: Context<AppEnv>, outcome: Outcome<unknown>): void {
+function outcomeHeaders(c: Context<AppEnv>, outcome: Outcome<unknown>): void {
   if (outcome.location) c.header("Location", outcome.location);
   for (const [name, value] of Object.entries(outcome.headers ?? {})) c.header(name, value);
   if (outcome.replayed) c.header("Idempotent-Replayed", "true");
+}
+
+/**
+ * Answers an unsafe request at most once per key (`idempotent`): the outcome's body at `status`,
+ * with its headers (`Location`, `Idempotent-Replayed`, …), whether it ran now or is a replay.
+ */
+export async function answerOnce<T, S extends 200 | 201>(
+  c: Context<AppEnv>,
+  body: unknown,
+  status: S,
+  handler: (claim: IdempotencyClaim | undefined) => Promise<Outcome<T>>,
+) {
+  const outcome = await idempotent(c, body, status, handler);
+  outcomeHeaders(c, outcome);
+  return c.json(outcome.body, status);
 }

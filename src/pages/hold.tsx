@@ -16,7 +16,7 @@ import { flowPage, foreignForm, type PageContext, respond } from "./render";
 import { type Flow, flowOf, hrefOf, paramsOf } from "./state";
 import { DetailsPage } from "./steps/details";
 import { ErrorPage } from "./steps/error";
-import { personOf, showTimes } from "./times-data";
+import { personOf, showTimes, stepOf } from "./times-data";
 import type { View } from "./view";
 
 const isoPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z$/;
@@ -166,17 +166,12 @@ export async function showDetails(
   const view = flowView(c, page, flow, service.timezone);
   if (!isLive(hold))
     return backToTimes(c, page, flow, service, view, hold.startTime, { status: 409, notice: view.m.times.expired });
-  const { withPerson, personName } = personOf(service, { ...flow, person: hold.providerId ?? flow.person }, view);
   return respond(
     c,
     form ? 422 : 200,
     flowPage(true),
     <DetailsPage
-      view={view}
-      flow={flow}
-      service={service}
-      personName={personName}
-      withPerson={withPerson}
+      {...stepOf(service, flow, view, hold.providerId ?? flow.person)}
       hold={{ id: hold.id, token, startTime: hold.startTime, expiresAt: hold.expiresAt }}
       values={form?.values}
       problems={form?.problems}

@@ -18,7 +18,7 @@ import { backToTimes, flowOfForm, holdTime, isStart, notATime, showDetails, time
 import { flowPage, foreignForm, type PageContext, respond } from "./render";
 import { type Flow, paramsOf } from "./state";
 import { DetailsPage } from "./steps/details";
-import { personOf } from "./times-data";
+import { stepOf } from "./times-data";
 import type { View } from "./view";
 
 /** The API's problems at answers, as the form's fields name them (`q.<key>`). */
@@ -109,20 +109,10 @@ function showReleased(
   problems: Record<string, string>,
   status: 409 | 422,
 ) {
-  const { withPerson, personName } = personOf(service, flow, view);
   return respond(
     c,
     status,
     flowPage(true),
-    <DetailsPage
-      view={view}
-      flow={flow}
-      service={service}
-      personName={personName}
-      withPerson={withPerson}
-      hold={{ startTime }}
-      values={values}
-      problems={problems}
-    />,
+    <DetailsPage {...stepOf(service, flow, view)} hold={{ startTime }} values={values} problems={problems} />,
   );
 }

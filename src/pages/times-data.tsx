@@ -27,6 +27,15 @@ export function personOf(service: PublicService, flow: Flow, view: View) {
   };
 }
 
+/**
+ * What every step after the service shows in its summary: the view, the flow, the service, and
+ * who it books (`person`, the flow's unless a hold names its own) as the page names them.
+ */
+export function stepOf<F extends Flow>(service: PublicService, flow: F, view: View, person = flow.person) {
+  const { withPerson, personName } = personOf(service, { ...flow, person }, view);
+  return { view, flow, service, withPerson, personName };
+}
+
 /** The slots in [from, to), or undefined when the range holds more than one answer may list. */
 async function slotsIn(
   c: PageContext,
@@ -83,7 +92,7 @@ export async function showDays(
   view: View,
   read?: ServiceRead,
 ) {
-  const { withPerson, providerId, personName } = personOf(service, flow, view);
+  const { providerId } = personOf(service, flow, view);
   const today = dayKeyOf(Date.now(), view.tz);
   const lastMonth = dayKeyOf(Date.now() + service.maxAdvanceDays * DAY, view.tz).slice(0, 7);
   let month = flow.month ?? today.slice(0, 7);
@@ -96,17 +105,7 @@ export async function showDays(
     c,
     200,
     flowPage(),
-    <DaysPage
-      view={view}
-      flow={flow}
-      service={service}
-      personName={personName}
-      withPerson={withPerson}
-      month={month}
-      open={open}
-      today={today}
-      lastMonth={lastMonth}
-    />,
+    <DaysPage {...stepOf(service, flow, view)} month={month} open={open} today={today} lastMonth={lastMonth} />,
   );
 }
 
@@ -120,7 +119,7 @@ export async function showTimes(
   refusal?: { status: 409 | 422; notice: string },
   read?: ServiceRead,
 ) {
-  const { withPerson, providerId, personName } = personOf(service, flow, view);
+  const { providerId } = personOf(service, flow, view);
   const from = startOfDay(flow.day, view.tz);
   const to = startOfDay(addDays(flow.day, 1), view.tz);
   const slots = (await slotsIn(c, page, service, { from, to, providerId }, read)) ?? [];
@@ -129,11 +128,7 @@ export async function showTimes(
     refusal?.status ?? 200,
     flowPage(),
     <TimesPage
-      view={view}
-      flow={flow}
-      service={service}
-      personName={personName}
-      withPerson={withPerson}
+      {...stepOf(service, flow, view)}
       slots={slots}
       today={dayKeyOf(Date.now(), view.tz)}
       notice={refusal?.notice}

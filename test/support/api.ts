@@ -153,6 +153,18 @@ export async function problem(res: Response, status: number, code: string) {
   return body;
 }
 
+/**
+ * Posts `body` to `path` as two bodies the API cannot read: cut short as `application/json`
+ * (400 `malformed_json`) and whole as `text/plain` (415 `unsupported_media_type`).
+ */
+export async function expectUnreadableBodiesRefused(key: string, path: string, body: unknown) {
+  const text = JSON.stringify(body);
+  const cut = { key, rawBody: text.slice(0, -1), headers: { "Content-Type": "application/json" } };
+  await problem(await api("POST", path, cut), 400, "malformed_json");
+  const plain = { key, rawBody: text, headers: { "Content-Type": "text/plain" } };
+  await problem(await api("POST", path, plain), 415, "unsupported_media_type");
+}
+
 /** Asserts a 422 `validation_failed` whose `errors[]` names `path`, and returns that entry. */
 export async function validationError(res: Response, path: string) {
   const body = await problem(res, 422, "validation_failed");

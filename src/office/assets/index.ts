@@ -3,22 +3,13 @@
  * carry a hash of their text, cached for a year (a new version is a new address).
  */
 import type { Context } from "hono";
+import { assetHashOf } from "../../pages/assets";
 import { officeScript } from "./script";
 import { officeStylesheet } from "./style";
 
-/** FNV-1a, 32 bits, in base 36: enough to tell two versions of a file apart. */
-function hashOf(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0).toString(36);
-}
-
 const ASSETS = "/office/_assets";
-const cssName = `office.${hashOf(officeStylesheet)}.css`;
-const jsName = `office.${hashOf(officeScript)}.js`;
+const cssName = `office.${assetHashOf(officeStylesheet)}.css`;
+const jsName = `office.${assetHashOf(officeScript)}.js`;
 const files: Record<string, { body: string; type: string }> = {
   [cssName]: { body: officeStylesheet, type: "text/css; charset=utf-8" },
   [jsName]: { body: officeScript, type: "text/javascript; charset=utf-8" },

@@ -6,8 +6,11 @@ import { passkeyScript } from "./passkeys";
 import { embedScript, script } from "./script";
 import { stylesheet } from "./style";
 
-/** FNV-1a, 32 bits, in base 36: enough to tell two versions of a file apart. */
-function hashOf(text: string): string {
+/**
+ * The hash an asset's name carries (the office's assets too): FNV-1a, 32 bits, in base 36,
+ * enough to tell two versions of a file apart.
+ */
+export function assetHashOf(text: string): string {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);
@@ -20,9 +23,9 @@ function hashOf(text: string): string {
 export const ASSETS_PATH = "/book/_assets";
 
 const files = {
-  [`booking.${hashOf(stylesheet)}.css`]: { body: stylesheet, type: "text/css; charset=utf-8" },
-  [`booking.${hashOf(script)}.js`]: { body: script, type: "text/javascript; charset=utf-8" },
-  [`passkeys.${hashOf(passkeyScript)}.js`]: { body: passkeyScript, type: "text/javascript; charset=utf-8" },
+  [`booking.${assetHashOf(stylesheet)}.css`]: { body: stylesheet, type: "text/css; charset=utf-8" },
+  [`booking.${assetHashOf(script)}.js`]: { body: script, type: "text/javascript; charset=utf-8" },
+  [`passkeys.${assetHashOf(passkeyScript)}.js`]: { body: passkeyScript, type: "text/javascript; charset=utf-8" },
 };
 
 const [cssName, jsName, passkeysName] = Object.keys(files) as [string, string, string];

@@ -3,7 +3,7 @@ import { actorOf } from "../../access/actor";
 import { changeBookingStatus } from "../../bookings/change-status";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { idempotent, outcomeHeaders } from "../../lib/idempotency";
+import { answerOnce } from "../../lib/idempotency";
 import { z } from "../../lib/zod";
 import { withManageUrl } from "../../manage-links/present";
 import { BookingSchema, cancellationReason } from "../../schemas/bookings";
@@ -32,7 +32,7 @@ export const registerCancelBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
-    const outcome = await idempotent(c, body, 200, async (claim) => {
+    return answerOnce(c, body, 200, async (claim) => {
       const { booking, replayed } = await changeBookingStatus(c.env, c.var.db, c.var.caller.businessId, {
         bookingId: id,
         status: "CANCELLED",
@@ -42,6 +42,4 @@ export const registerCancelBooking = (app: OpenAPIHono<AppEnv>) =>
       });
       return { body: await withManageUrl(c.env, c.var.caller, booking), replayed };
     });
-    outcomeHeaders(c, outcome);
-    return c.json(outcome.body, 200);
   });

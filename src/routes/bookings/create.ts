@@ -3,7 +3,7 @@ import { actorOf } from "../../access/actor";
 import { createBooking } from "../../bookings/create";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { idempotent, outcomeHeaders } from "../../lib/idempotency";
+import { answerOnce } from "../../lib/idempotency";
 import { withManageUrl } from "../../manage-links/present";
 import { BookingSchema, CreateBookingSchema } from "../../schemas/bookings";
 import { idempotentCreate } from "../operations";
@@ -31,7 +31,7 @@ const route = createRoute({
 export const registerCreateBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
-    const outcome = await idempotent(c, body, 201, async (claim) => {
+    return answerOnce(c, body, 201, async (claim) => {
       const { booking, replayed } = await createBooking(
         c.env,
         c.var.db,
@@ -45,6 +45,4 @@ export const registerCreateBooking = (app: OpenAPIHono<AppEnv>) =>
         replayed,
       };
     });
-    outcomeHeaders(c, outcome);
-    return c.json(outcome.body, 201);
   });

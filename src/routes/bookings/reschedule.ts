@@ -5,7 +5,7 @@ import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { utcDateTime } from "../../lib/datetime";
 import { etagOf, ifMatchVersions } from "../../lib/etag";
-import { idempotent, outcomeHeaders } from "../../lib/idempotency";
+import { answerOnce } from "../../lib/idempotency";
 import {
   bodyProblems,
   idempotencyKeyHeader,
@@ -57,7 +57,7 @@ export const registerRescheduleBooking = (app: OpenAPIHono<AppEnv>) =>
     const body = c.req.valid("json");
     const expectedVersions = ifMatchVersions(c);
     const { businessId } = c.var.caller;
-    const outcome = await idempotent(c, body, 200, async (claim) => {
+    return answerOnce(c, body, 200, async (claim) => {
       const moved = await rescheduleBooking(c.env, c.var.db, businessId, id, body, {
         expectedVersions,
         claim,
@@ -69,6 +69,4 @@ export const registerRescheduleBooking = (app: OpenAPIHono<AppEnv>) =>
         headers: { ETag: etagOf(moved.version) },
       };
     });
-    outcomeHeaders(c, outcome);
-    return c.json(outcome.body, 200);
   });

@@ -1,10 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { actorOf } from "../../access/actor";
 import { editCustomer } from "../../customers/edit";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { etagOf, ifMatchTags } from "../../lib/etag";
 import { CustomerSchema, UpdateCustomerSchema } from "../../schemas/customers";
+import { answerEdited, editOf } from "../edit-by-id";
 import { conditionalPatch } from "../operations";
 
 const route = createRoute({
@@ -27,17 +26,6 @@ const route = createRoute({
 
 export const registerUpdateCustomer = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const { id } = c.req.valid("param");
-    const { businessId } = c.var.caller;
-    const customer = await editCustomer(
-      c.env,
-      c.var.db,
-      businessId,
-      id,
-      c.req.valid("json"),
-      ifMatchTags(c),
-      actorOf(c.var.caller),
-    );
-    c.header("ETag", etagOf(customer.updatedAt));
-    return c.json(customer, 200);
+    const customer = await editCustomer(...editOf(c));
+    return answerEdited(c, customer, customer.updatedAt);
   });

@@ -1,9 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { actorOf } from "../../access/actor";
 import { updateMember } from "../../access/member-changes";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { etagOf, ifMatchTags } from "../../lib/etag";
+import { answerEdited, editOf } from "../edit-by-id";
 import { conditionalPatch } from "../operations";
 import { MemberSchema, memberIdExample, UpdateMemberSchema } from "./schemas";
 
@@ -21,17 +20,6 @@ const route = createRoute({
 
 export const registerUpdateMember = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const { id } = c.req.valid("param");
-    const { businessId } = c.var.caller;
-    const { member, version } = await updateMember(
-      c.env,
-      c.var.db,
-      businessId,
-      id,
-      c.req.valid("json"),
-      ifMatchTags(c),
-      actorOf(c.var.caller),
-    );
-    c.header("ETag", etagOf(version));
-    return c.json(member, 200);
+    const { member, version } = await updateMember(...editOf(c));
+    return answerEdited(c, member, version);
   });

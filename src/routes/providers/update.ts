@@ -1,9 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { actorOf } from "../../access/actor";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { etagOf, ifMatchTags } from "../../lib/etag";
 import { editProvider } from "../../providers/edit";
+import { answerEdited, editOf } from "../edit-by-id";
 import { conditionalPatch } from "../operations";
 import { ProviderSchema, UpdateProviderSchema } from "./schemas";
 
@@ -27,17 +26,6 @@ const route = createRoute({
 
 export const registerUpdateProvider = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const { id } = c.req.valid("param");
-    const { businessId } = c.var.caller;
-    const { provider, version } = await editProvider(
-      c.env,
-      c.var.db,
-      businessId,
-      id,
-      c.req.valid("json"),
-      ifMatchTags(c),
-      actorOf(c.var.caller),
-    );
-    c.header("ETag", etagOf(version));
-    return c.json(provider, 200);
+    const { provider, version } = await editProvider(...editOf(c));
+    return answerEdited(c, provider, version);
   });

@@ -1,10 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { actorOf } from "../../access/actor";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { etagOf, ifMatchTags } from "../../lib/etag";
 import { editResource } from "../../resources/edit";
 import { ResourceSchema, UpdateResourceSchema } from "../../schemas/resources";
+import { answerEdited, editOf } from "../edit-by-id";
 import { conditionalPatch } from "../operations";
 
 const route = createRoute({
@@ -28,16 +27,6 @@ const route = createRoute({
 
 export const registerUpdateResource = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const { id } = c.req.valid("param");
-    const { resource, version } = await editResource(
-      c.env,
-      c.var.db,
-      c.var.caller.businessId,
-      id,
-      c.req.valid("json"),
-      ifMatchTags(c),
-      actorOf(c.var.caller),
-    );
-    c.header("ETag", etagOf(version));
-    return c.json(resource, 200);
+    const { resource, version } = await editResource(...editOf(c));
+    return answerEdited(c, resource, version);
   });

@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { actorOf } from "../../access/actor";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { idempotent, outcomeHeaders } from "../../lib/idempotency";
+import { answerOnce } from "../../lib/idempotency";
 import { CancelSeriesSchema, SeriesSchema } from "../../schemas/series";
 import { cancelSeries } from "../../series/cancel";
 import { cancelOperation } from "../operations";
@@ -29,7 +29,7 @@ export const registerCancelSeries = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
-    const outcome = await idempotent(c, body, 200, async () => {
+    return answerOnce(c, body, 200, async () => {
       const from = body.from ? Date.parse(body.from) : Date.now();
       const found = await cancelSeries(
         c.env,
@@ -44,6 +44,4 @@ export const registerCancelSeries = (app: OpenAPIHono<AppEnv>) =>
       );
       return { body: await presentSeries(c.env, c.var.caller, found) };
     });
-    outcomeHeaders(c, outcome);
-    return c.json(outcome.body, 200);
   });

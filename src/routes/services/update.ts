@@ -1,10 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { actorOf } from "../../access/actor";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { etagOf, ifMatchTags } from "../../lib/etag";
 import { ServiceSchema, UpdateServiceSchema } from "../../schemas/services";
 import { editService } from "../../services/edit";
+import { answerEdited, editOf } from "../edit-by-id";
 import { conditionalPatch } from "../operations";
 
 const route = createRoute({
@@ -27,16 +26,6 @@ const route = createRoute({
 
 export const registerUpdateService = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    const { id } = c.req.valid("param");
-    const { service, version } = await editService(
-      c.env,
-      c.var.db,
-      c.var.caller.businessId,
-      id,
-      c.req.valid("json"),
-      ifMatchTags(c),
-      actorOf(c.var.caller),
-    );
-    c.header("ETag", etagOf(version));
-    return c.json(service, 200);
+    const { service, version } = await editService(...editOf(c));
+    return answerEdited(c, service, version);
   });

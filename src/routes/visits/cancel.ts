@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { actorOf } from "../../access/actor";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { idempotent, outcomeHeaders } from "../../lib/idempotency";
+import { answerOnce } from "../../lib/idempotency";
 import { CancelVisitSchema, VisitSchema } from "../../schemas/visits";
 import { cancelVisit } from "../../visits/cancel";
 import { cancelOperation } from "../operations";
@@ -29,7 +29,7 @@ export const registerCancelAppointment = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
-    const outcome = await idempotent(c, body, 200, async () => {
+    return answerOnce(c, body, 200, async () => {
       const visit = await cancelVisit(
         c.env,
         c.var.db,
@@ -40,6 +40,4 @@ export const registerCancelAppointment = (app: OpenAPIHono<AppEnv>) =>
       );
       return { body: await presentVisit(c.env, c.var.caller, visit) };
     });
-    outcomeHeaders(c, outcome);
-    return c.json(outcome.body, 200);
   });

@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { actorOf } from "../../access/actor";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { idempotent, outcomeHeaders } from "../../lib/idempotency";
+import { answerOnce } from "../../lib/idempotency";
 import { CreateVisitSchema, MAX_SEGMENTS, VisitSchema } from "../../schemas/visits";
 import { createVisit } from "../../visits/create";
 import { idempotentCreate } from "../operations";
@@ -30,7 +30,7 @@ const route = createRoute({
 export const registerCreateAppointment = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
-    const outcome = await idempotent(c, body, 201, async (claim) => {
+    return answerOnce(c, body, 201, async (claim) => {
       const { visit, replayed } = await createVisit(
         c.env,
         c.var.db,
@@ -45,6 +45,4 @@ export const registerCreateAppointment = (app: OpenAPIHono<AppEnv>) =>
         replayed,
       };
     });
-    outcomeHeaders(c, outcome);
-    return c.json(outcome.body, 201);
   });

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
-import { idempotent, outcomeHeaders } from "../../lib/idempotency";
+import { answerOnce } from "../../lib/idempotency";
 import { JoinWaitlistSchema, WaitlistEntrySchema } from "../../schemas/waitlist";
 import { joinWaitlist } from "../../waitlist/join";
 import { idempotentCreate } from "../operations";
@@ -24,10 +24,8 @@ const route = createRoute({
 export const registerJoinWaitlist = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
-    const outcome = await idempotent(c, body, 201, async () => {
+    return answerOnce(c, body, 201, async () => {
       const entry = await joinWaitlist(c.env, c.var.db, c.var.caller, body);
       return { body: entry, location: `/api/v1/waitlist/${entry.id}` };
     });
-    outcomeHeaders(c, outcome);
-    return c.json(outcome.body, 201);
   });

@@ -4,7 +4,16 @@
  * operation is shown once from the outside.
  */
 import { describe, expect, it } from "vitest";
-import { api, bookingFields, createAccount, createService, json, problem, validationError } from "../../support/api";
+import {
+  api,
+  bookingFields,
+  createAccount,
+  createService,
+  expectUnreadableBodiesRefused,
+  json,
+  problem,
+  validationError,
+} from "../../support/api";
 import { at, book, bookingBody, d1Counts, freshEmail, plus, postBooking, slotAt } from "../../support/bookings";
 import { takeCalls } from "../../support/faults";
 import { hold, salon } from "../../support/fixtures";
@@ -190,21 +199,7 @@ describe("error", () => {
   it("malformed JSON is 400, a body that is not JSON 415; nothing is booked", async () => {
     const { apiKey, businessId } = await createAccount();
     const service = await createService(apiKey);
-    const body = JSON.stringify(bookingBody(service.id, at(2, "10:00")));
-    await problem(
-      await api("POST", "/bookings", {
-        key: apiKey,
-        rawBody: body.slice(0, -1),
-        headers: { "Content-Type": "application/json" },
-      }),
-      400,
-      "malformed_json",
-    );
-    await problem(
-      await api("POST", "/bookings", { key: apiKey, rawBody: body, headers: { "Content-Type": "text/plain" } }),
-      415,
-      "unsupported_media_type",
-    );
+    await expectUnreadableBodiesRefused(apiKey, "/bookings", bookingBody(service.id, at(2, "10:00")));
     expect(await d1Counts(businessId)).toEqual({ bookings: 0, customers: 0 });
     expect(await slotAt(apiKey, service.id, at(2, "10:00"))).toMatchObject({ booked: 0 });
   });

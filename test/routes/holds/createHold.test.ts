@@ -3,7 +3,15 @@
  * proven in test/holds/holds.test.ts.)
  */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, createService, json, problem, validationError } from "../../support/api";
+import {
+  api,
+  createAccount,
+  createService,
+  expectUnreadableBodiesRefused,
+  json,
+  problem,
+  validationError,
+} from "../../support/api";
 import { at, book, bookingBody, freshEmail, plus, postBooking, slotAt } from "../../support/bookings";
 import { hold, placeHold, salon } from "../../support/fixtures";
 import { expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
@@ -128,21 +136,11 @@ describe("error", () => {
   it("malformed JSON is 400, a body that is not JSON 415; no seat is held", async () => {
     const { apiKey } = await createAccount();
     const service = await createService(apiKey);
-    const body = JSON.stringify({ serviceId: service.id, startTime: at(3, "10:00"), endTime: at(3, "10:30") });
-    await problem(
-      await api("POST", "/holds", {
-        key: apiKey,
-        rawBody: body.slice(0, -1),
-        headers: { "Content-Type": "application/json" },
-      }),
-      400,
-      "malformed_json",
-    );
-    await problem(
-      await api("POST", "/holds", { key: apiKey, rawBody: body, headers: { "Content-Type": "text/plain" } }),
-      415,
-      "unsupported_media_type",
-    );
+    await expectUnreadableBodiesRefused(apiKey, "/holds", {
+      serviceId: service.id,
+      startTime: at(3, "10:00"),
+      endTime: at(3, "10:30"),
+    });
     expect(await slotAt(apiKey, service.id, at(3, "10:00"))).toMatchObject({ held: 0 });
   });
 });

@@ -7,7 +7,16 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
-import { api, createAccount, json, origin, problem, totalOf, validationError } from "../../support/api";
+import {
+  api,
+  createAccount,
+  expectUnreadableBodiesRefused,
+  json,
+  origin,
+  problem,
+  totalOf,
+  validationError,
+} from "../../support/api";
 import { createWebhook, unreachableReceiver } from "../../support/fixtures";
 import { expectUnauthorized, revokedKey } from "../../support/security";
 
@@ -111,21 +120,10 @@ describe("error", () => {
 
   it("malformed JSON is 400, a body that is not JSON 415; nothing is registered", async () => {
     const { apiKey } = await createAccount();
-    const body = JSON.stringify({ url: unreachableReceiver(), events: ["booking.created"] });
-    await problem(
-      await api("POST", "/webhooks", {
-        key: apiKey,
-        rawBody: body.slice(0, -1),
-        headers: { "Content-Type": "application/json" },
-      }),
-      400,
-      "malformed_json",
-    );
-    await problem(
-      await api("POST", "/webhooks", { key: apiKey, rawBody: body, headers: { "Content-Type": "text/plain" } }),
-      415,
-      "unsupported_media_type",
-    );
+    await expectUnreadableBodiesRefused(apiKey, "/webhooks", {
+      url: unreachableReceiver(),
+      events: ["booking.created"],
+    });
     expect(await totalOf(apiKey, "/webhooks")).toBe(0);
   });
 });
