@@ -129,7 +129,7 @@ export function clearPreparing(state: string): void {
 function preparingPid(state: string): number | undefined {
   try {
     const { pid } = JSON.parse(readFileSync(preparingFile(state), "utf8")) as { pid?: unknown };
-    // Its own mark does not count (dev.ts migrates an existing state while it holds it).
+    // Its own mark does not count (scripts/dev/prepare.ts migrates an existing state while it holds it).
     if (typeof pid !== "number" || pid === process.pid) return undefined;
     process.kill(pid, 0);
     return pid;
