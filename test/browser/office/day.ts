@@ -8,7 +8,7 @@
 import type { Browser } from "playwright-core";
 import { audit, demoApi } from "../booking/tools.ts";
 import { check, part } from "../harness.ts";
-import { bookHaircut, sameSession, scrollsSideways, shot, signedIn, watchOffice, weightOf } from "./tools.ts";
+import { bookHaircut, sameSession, scrollsSideways, shot, shown, signedIn, watchOffice, weightOf } from "./tools.ts";
 
 /** The office's budget: a page ≤ 60 KB (HTML, CSS, JS), its script ≤ 15 KB gzip. */
 const PAGE_BYTES = 60 * 1024;
@@ -34,7 +34,7 @@ export async function officeDay(browser: Browser, ownerLink: string, staffLink: 
       `the day page weighs ${(weight.total / 1024).toFixed(1)} KB (≤ 60), its script ${(weight.jsGz / 1024).toFixed(1)} KB gzip (≤ 15)`,
       weight.total <= PAGE_BYTES && weight.jsGz <= SCRIPT_GZIP_BYTES && weight.js > 0,
     );
-    check("the day shows the booking made before it opened", await page.getByText("Walk In One").first().isVisible());
+    check("the day shows the booking made before it opened", await shown(page.getByText("Walk In One").first()));
     check("no sideways scrolling at 1280 px", !(await scrollsSideways(page)));
     await audit(page, "the owner's day at 1280 px");
     await shot(page, "day-1280");
@@ -59,7 +59,7 @@ export async function officeDay(browser: Browser, ownerLink: string, staffLink: 
     await shot(page, "day-375");
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${origin}/office/week/${first.day}/${sam.id}`);
-    check("Sam Rivera's week shows the day's bookings", await page.getByText("Phone In Two").first().isVisible());
+    check("Sam Rivera's week shows the day's bookings", await shown(page.getByText("Phone In Two").first()));
     check("no sideways scrolling on a week", !(await scrollsSideways(page)));
     await audit(page, "a person's week");
     await shot(page, "week");
@@ -75,7 +75,7 @@ export async function officeDay(browser: Browser, ownerLink: string, staffLink: 
     await page.waitForURL(new RegExp(`/office/bookings/${booking.id}$`));
     check(
       "the booking's page names its customer",
-      await page.getByRole("heading", { name: /Cancel With Script/ }).isVisible(),
+      await shown(page.getByRole("heading", { name: /Cancel With Script/ })),
     );
     await audit(page, "a booking's page");
     await shot(page, "booking");
@@ -123,7 +123,7 @@ export async function officeDay(browser: Browser, ownerLink: string, staffLink: 
     check(
       "German when the browser asks for it",
       (await german.getAttribute("html", "lang")) === "de" &&
-        (await german.getByRole("button", { name: "Abmelden" }).isVisible()),
+        (await shown(german.getByRole("button", { name: "Abmelden" }))),
     );
     await audit(german, "the day in German");
     await shot(german, "day-de");

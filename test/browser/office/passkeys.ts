@@ -7,6 +7,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { audit } from "../booking/tools.ts";
 import { artifactsDir, check } from "../harness.ts";
+import { shown } from "./tools.ts";
 
 /** A full-page screenshot as .ci/artifacts/office-passkeys-<name>.png. */
 async function screenshot(page: Page, name: string): Promise<void> {
@@ -47,11 +48,8 @@ export async function passkeys(browser: Browser, origin: string, link: string): 
   check("a sign-in link signs the demo owner in", (await page.textContent("body"))?.includes("Olivia Owner") ?? false);
 
   await page.goto(`${origin}/office/passkeys`);
-  check("the passkeys page says there are none yet", await page.getByText("You have no passkeys yet.").isVisible());
-  check(
-    "with JavaScript, the form to add one shows",
-    await page.getByRole("button", { name: "Add a passkey" }).isVisible(),
-  );
+  check("the passkeys page says there are none yet", await shown(page.getByText("You have no passkeys yet.")));
+  check("with JavaScript, the form to add one shows", await shown(page.getByRole("button", { name: "Add a passkey" })));
   await audit(page, "the passkeys page, none yet");
   await screenshot(page, "empty");
 
@@ -78,7 +76,7 @@ export async function passkeys(browser: Browser, origin: string, link: string): 
   await page.getByRole("button", { name: "Sign out" }).click();
   await page.waitForURL(`${origin}/office/sign-in`);
   const passkeyButton = page.getByRole("button", { name: "Sign in with a passkey" });
-  check("the sign-in page offers a passkey beside the e-mail form", await passkeyButton.isVisible());
+  check("the sign-in page offers a passkey beside the e-mail form", await shown(passkeyButton));
   await audit(page, "the sign-in page with its passkey button");
   await screenshot(page, "sign-in");
 
@@ -111,7 +109,7 @@ export async function withoutJavaScript(browser: Browser, origin: string): Promi
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto(`${origin}/office/sign-in`);
-  check("without JavaScript: the e-mail form shows", await page.getByLabel("E-mail address").isVisible());
+  check("without JavaScript: the e-mail form shows", await shown(page.getByLabel("E-mail address")));
   check(
     "without JavaScript: no passkey button shows",
     !(await page.getByRole("button", { name: "Sign in with a passkey" }).isVisible()),

@@ -8,7 +8,7 @@
 import type { Browser } from "playwright-core";
 import { audit, demoApi } from "../booking/tools.ts";
 import { check, part } from "../harness.ts";
-import { sameSession, scrollsSideways, shot, signedIn } from "./tools.ts";
+import { sameSession, scrollsSideways, shot, shown, signedIn } from "./tools.ts";
 
 /** The phone-in without JavaScript and the customer search, the owner signed in through `link`. */
 export async function phoneIn(browser: Browser, link: string) {
@@ -94,13 +94,13 @@ export async function phoneIn(browser: Browser, link: string) {
     await page.getByLabel("Name or e-mail").fill(customerName);
     await page.getByRole("button", { name: "Search" }).click();
     const result = page.getByRole("link", { name: customerName });
-    check("the search finds the phone-in's customer", await result.isVisible());
+    check("the search finds the phone-in's customer", await shown(result));
     await audit(page, "the customer search");
     await shot(page, "customers");
     await result.click();
     check(
       "the customer's page lists the booking",
-      (await page.getByRole("heading", { name: customerName }).isVisible()) &&
+      (await shown(page.getByRole("heading", { name: customerName }))) &&
         (await page.locator('a[href^="/office/bookings/bkg_"]').count()) === 1,
     );
     await audit(page, "a customer's page");

@@ -7,7 +7,7 @@
 import type { Browser } from "playwright-core";
 import { audit, demoApi } from "../booking/tools.ts";
 import { check, part } from "../harness.ts";
-import { freshSignInLink, sameSession, scrollsSideways, shot, signedIn } from "./tools.ts";
+import { freshSignInLink, sameSession, scrollsSideways, shot, shown, signedIn } from "./tools.ts";
 
 /** Both parts, each member signed in by a fresh link (the banner's are spent by then). */
 export async function officeSetup(browser: Browser, origin: string) {
@@ -15,7 +15,7 @@ export async function officeSetup(browser: Browser, origin: string) {
     const link = await freshSignInLink(origin, "sam@example.com");
     const staff = await signedIn(browser, link, { javaScriptEnabled: false, viewport: { width: 375, height: 800 } });
     const { page } = staff;
-    check("staff see My hours in the nav", await page.getByRole("link", { name: "My hours" }).isVisible());
+    check("staff see My hours in the nav", await shown(page.getByRole("link", { name: "My hours" })));
     await page.getByRole("link", { name: "My hours" }).click();
     await page.waitForURL(/\/office\/setup\/people\/prv_/);
     const providerId = new URL(page.url()).pathname.split("/").pop() as string;
@@ -41,7 +41,7 @@ export async function officeSetup(browser: Browser, origin: string) {
     await shot(page, "setup-staff-375");
     await page.getByLabel("Monday, interval 1").fill("25:00–26:00");
     await page.getByRole("button", { name: "Save hours" }).click();
-    check("a bad interval is shown at its field", await page.locator("#s-mon-0-err").isVisible());
+    check("a bad interval is shown at its field", await shown(page.locator("#s-mon-0-err")));
     await shot(page, "setup-staff-refused");
     // axe-core runs as a script: the same pages audited with JavaScript on, in the same session.
     const scripted = await sameSession(browser, staff.context, { viewport: { width: 375, height: 800 } });
@@ -62,7 +62,7 @@ export async function officeSetup(browser: Browser, origin: string) {
     const { page } = owner;
     await page.getByRole("link", { name: "Setup" }).click();
     await page.waitForURL(/\/office\/setup$/);
-    check("the setup lists Sam Rivera", await page.getByRole("link", { name: "Sam Rivera" }).isVisible());
+    check("the setup lists Sam Rivera", await shown(page.getByRole("link", { name: "Sam Rivera" })));
     await audit(page, "the owner's setup");
     await shot(page, "setup");
     await page.getByRole("link", { name: "Members" }).click();

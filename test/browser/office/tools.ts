@@ -4,7 +4,7 @@
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { demoApi, demoService } from "../booking/tools.ts";
 import { artifactsDir } from "../harness.ts";
 
@@ -140,3 +140,13 @@ export async function freshSignInLink(origin: string, email: string): Promise<st
   }
   throw new Error(`no sign-in e-mail to ${email} within 30 s`);
 }
+
+/**
+ * Whether `locator` is visible within 10 s: what a check after a click or a navigation waits for
+ * (Playwright's `isVisible` answers at once, before a page that is still loading has it).
+ */
+export const shown = (locator: Locator, timeout = 10_000): Promise<boolean> =>
+  locator.waitFor({ state: "visible", timeout }).then(
+    () => true,
+    () => false,
+  );
