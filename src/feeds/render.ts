@@ -4,7 +4,7 @@ import type { BookingStatus } from "../domain/booking";
 import { isErasedEmail } from "../domain/erasure";
 import { sha256Hex } from "../lib/crypto";
 import { respondConditionallyText } from "../lib/etag";
-import { type CalendarEvent, firstName, renderCalendar } from "../lib/ical";
+import { type IcalEvent, writeIcal } from "../lib/ical";
 
 /** What an event is made of: the booking's times and status, its service's name and its customer's name. */
 export type EventSource = {
@@ -18,19 +18,23 @@ export type EventSource = {
   updatedAt: string;
 };
 
+/** The first word of a name: what a feed shows of the customer. */
+export const firstName = (name: string) => name.trim().split(/\s+/)[0] ?? "";
+
 /**
  * A booking as an event. SUMMARY is the service and the customer's first name only (nothing of
  * an erased customer); PENDING reads TENTATIVE, CANCELLED (only ever in a single booking's file)
  * CANCELLED, the rest CONFIRMED.
  */
-export function toEvent(source: EventSource): CalendarEvent {
+export function toEvent(source: EventSource): IcalEvent {
   const who = isErasedEmail(source.customerEmail) ? "" : firstName(source.customerName);
   return {
     uid: source.id,
     summary: who ? `${source.serviceName} — ${who}` : source.serviceName,
     start: source.startTime,
     end: source.endTime,
-    updatedAt: source.updatedAt,
+    stamp: source.updatedAt,
+    modified: source.updatedAt,
     status: source.status === "PENDING" ? "TENTATIVE" : source.status === "CANCELLED" ? "CANCELLED" : "CONFIRMED",
   };
 }
@@ -43,7 +47,7 @@ export const CALENDAR_TYPE = "text/calendar; charset=utf-8";
  * 304 without a body), and a 304 when `If-None-Match` names it.
  */
 export async function respondCalendar(c: Context, name: string, sources: EventSource[]) {
-  const body = renderCalendar(name, sources.map(toEvent));
+  const body = writeIcal({ product: "calendar feed", method: "PUBLISH", name, events: sources.map(toEvent) });
   const etag = `"${(await sha256Hex(body)).slice(0, 32)}"`;
   // Never kept by a shared cache (a feed is opened by its address alone); an app revalidates with the ETag.
   c.header("Cache-Control", "private, no-cache");

@@ -1,35 +1,32 @@
 /**
- * The iCalendar text of src/lib/ical.ts as a real parser (ical.js) reads it: escapes, folding
- * at 75 octets without splitting a character, UTC times, and any summary text surviving the trip.
+ * The one iCalendar writer (src/lib/ical.ts) as a real parser (ical.js) reads it: every property
+ * the feeds, the booking page, the invites and the staff calendars write, in UTC, CRLF-ended;
+ * the CalDAV event without a METHOD and marked as ours.
  */
-import fc from "fast-check";
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
-import { type CalendarEvent, fold, renderCalendar } from "../../src/lib/ical";
-import { parseCalendar } from "../support/feeds";
-
-const event = (overrides: Partial<CalendarEvent> = {}): CalendarEvent => ({
-  uid: "bkg_01jd3k5v7q8r9s0t1u2v3w4x5y",
-  summary: "Haircut — Ada",
-  start: "2026-12-01T10:00:00.000Z",
-  end: "2026-12-01T10:30:00.000Z",
-  updatedAt: "2026-11-24T09:00:00.000Z",
-  status: "CONFIRMED",
-  ...overrides,
-});
+import { bookingEventData } from "../../src/calendar/caldav/booking-event";
+import { expandMember } from "../../src/calendar/caldav/expand";
+import { writeIcal } from "../../src/lib/ical";
+import { icalEvent as event, feedOf, parseCalendar } from "../support/feeds";
 
 /** Every event's start is in UTC (a `Z` time, which ical.js reads as the UTC zone). */
 const allUtc = (calendar: ICAL.Component) =>
   calendar.getAllSubcomponents("vevent").every((c) => new ICAL.Event(c).startDate.zone?.tzid === "UTC");
 
+const iso = (time: unknown) => (time as ICAL.Time).toJSDate().toISOString();
+
 describe("iCalendar text", () => {
   it("is a VCALENDAR of one VEVENT per event, in UTC, every line ended by CRLF", () => {
-    const text = renderCalendar("Stylist 0", [event(), event({ uid: "bkg_2", status: "TENTATIVE" })]);
-    expect(text.endsWith("\r\n")).toBe(true);
+    const text = feedOf([event(), event({ uid: "bkg_2", status: "TENTATIVE" })]);
+    expect(text.endsWith("END:VCALENDAR\r\n")).toBe(true);
     expect(text.replaceAll("\r\n", "")).not.toMatch(/[\r\n]/);
     const { calendar, events } = parseCalendar(text);
     expect(allUtc(calendar)).toBe(true);
     expect(calendar.getFirstPropertyValue("version")).toBe("2.0");
+    expect(calendar.getFirstPropertyValue("prodid")).toBe("-//booking-api//calendar feed//EN");
+    expect(calendar.getFirstPropertyValue("calscale")).toBe("GREGORIAN");
+    expect(calendar.getFirstPropertyValue("method")).toBe("PUBLISH");
     expect(calendar.getFirstPropertyValue("x-wr-calname")).toBe("Stylist 0");
     expect(events).toEqual([
       {
@@ -41,44 +38,88 @@ describe("iCalendar text", () => {
       },
       expect.objectContaining({ uid: "bkg_2", status: "TENTATIVE" }),
     ]);
+    const first = calendar.getFirstSubcomponent("vevent") as ICAL.Component;
+    expect(iso(first.getFirstPropertyValue("dtstamp"))).toBe("2026-11-24T09:00:00.000Z");
+    expect(iso(first.getFirstPropertyValue("last-modified"))).toBe("2026-11-24T09:00:00.000Z");
+    expect(first.hasProperty("sequence")).toBe(false);
+    expect(first.hasProperty("organizer")).toBe(false);
   });
 
-  it("escapes commas, semicolons, backslashes and line breaks, and drops control characters", () => {
-    const summary = "Cut, colour; wash \\ dry\nand style\u0007";
-    const { events } = parseCalendar(renderCalendar("x", [event({ summary })]));
-    expect(events[0]?.summary).toBe("Cut, colour; wash \\ dry\nand style");
+  it("writes an invite's revision, parties, description and link, and a cancel", () => {
+    const invite = event({
+      sequence: 3,
+      description: "https://book.example/m/abc",
+      url: "https://book.example/m/abc?a=1,2;b",
+      organizer: { name: "Salon Zoë", email: "desk@salon.example" },
+      attendee: { name: "Ada Lovelace", email: "ada@example.com" },
+    });
+    const text = writeIcal({ product: "calendar feed", method: "REQUEST", name: "Salon", events: [invite] });
+    const calendar = new ICAL.Component(ICAL.parse(text));
+    expect(calendar.getFirstPropertyValue("method")).toBe("REQUEST");
+    const vevent = calendar.getFirstSubcomponent("vevent") as ICAL.Component;
+    const read = new ICAL.Event(vevent);
+    expect(read.sequence).toBe(3);
+    expect(read.description).toBe("https://book.example/m/abc");
+    expect(vevent.getFirstPropertyValue("url")).toBe("https://book.example/m/abc?a=1,2;b");
+    const organizer = vevent.getFirstProperty("organizer") as ICAL.Property;
+    expect([organizer.getFirstValue(), organizer.getParameter("cn")]).toEqual([
+      "mailto:desk@salon.example",
+      "Salon Zoë",
+    ]);
+    const attendee = vevent.getFirstProperty("attendee") as ICAL.Property;
+    expect(attendee.getFirstValue()).toBe("mailto:ada@example.com");
+    expect(attendee.toJSON()[1]).toEqual({
+      cn: "Ada Lovelace",
+      role: "REQ-PARTICIPANT",
+      partstat: "ACCEPTED",
+      rsvp: "FALSE",
+    });
+
+    const cancel = writeIcal({
+      product: "calendar feed",
+      method: "CANCEL",
+      events: [{ ...invite, status: "CANCELLED" }],
+    });
+    const cancelled = new ICAL.Component(ICAL.parse(cancel));
+    expect(cancelled.getFirstPropertyValue("method")).toBe("CANCEL");
+    expect(cancelled.hasProperty("x-wr-calname")).toBe(false);
+    expect(cancelled.getFirstSubcomponent("vevent")?.getFirstPropertyValue("status")).toBe("CANCELLED");
   });
 
-  it("folds long lines at 75 octets, never inside a UTF-8 character", () => {
-    const line = `SUMMARY:${"é😀a".repeat(40)}`;
-    const folded = fold(line);
-    const encoder = new TextEncoder();
-    for (const part of folded.split("\r\n")) expect(encoder.encode(part).length).toBeLessThanOrEqual(75);
-    expect(folded.replaceAll("\r\n ", "")).toBe(line);
+  it("leaves out the name of a party that has none, rather than an empty CN", () => {
+    const text = feedOf([event({ attendee: { name: "", email: "ada@example.com" } })]);
+    const attendee = new ICAL.Component(ICAL.parse(text)).getFirstSubcomponent("vevent")?.getFirstProperty("attendee");
+    expect(attendee?.getParameter("cn")).toBeUndefined();
+    expect(attendee?.getFirstValue()).toBe("mailto:ada@example.com");
   });
 
-  it("any line folds into parts of at most 75 octets that join back to it (ASCII fast path included)", () => {
-    const encoder = new TextEncoder();
-    fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: "grapheme", maxLength: 120 })), (text) => {
-        const line = `SUMMARY:${text.replace(/[\r\n]/g, "")}`;
-        const folded = fold(line);
-        for (const part of folded.split("\r\n")) expect(encoder.encode(part).length).toBeLessThanOrEqual(75);
-        expect(folded.replaceAll("\r\n ", "")).toBe(line);
-      }),
-      { numRuns: 2000 },
-    );
+  it("a staff calendar's event: no METHOD, busy, SEQUENCE, and marked as ours so it is never read back as busy", () => {
+    const text = bookingEventData({
+      bookingId: "bkg_7",
+      summary: "Cut",
+      start: Date.parse("2026-12-01T10:00:00Z"),
+      end: Date.parse("2026-12-01T10:30:00Z"),
+      sequence: 4,
+      stamp: Date.parse("2026-11-30T08:00:00Z"),
+    });
+    const calendar = new ICAL.Component(ICAL.parse(text));
+    expect(calendar.hasProperty("method")).toBe(false);
+    expect(calendar.getFirstPropertyValue("prodid")).toBe("-//booking-api//staff calendars//EN");
+    const vevent = calendar.getFirstSubcomponent("vevent") as ICAL.Component;
+    expect(new ICAL.Event(vevent).sequence).toBe(4);
+    expect(vevent.getFirstPropertyValue("transp")).toBe("OPAQUE");
+    expect(vevent.getFirstPropertyValue("x-booking-api-booking")).toBe("bkg_7");
+    expect(iso(vevent.getFirstPropertyValue("dtstamp"))).toBe("2026-11-30T08:00:00.000Z");
+    const window = { from: Date.parse("2026-12-01T00:00:00Z"), to: Date.parse("2026-12-02T00:00:00Z") };
+    expect(expandMember(text, window, "Europe/Paris", 10)).toEqual({ kind: "own" });
+    // The same event without the mark is busy: the mark is what keeps it out.
+    const unmarked = text.replace(/X-BOOKING-API-BOOKING:.*\r\n/, "");
+    expect(expandMember(unmarked, window, "Europe/Paris", 10)).toMatchObject({ kind: "busy", spans: [{}] });
   });
 
-  it("any summary text reads back as written, control characters aside", () => {
-    fc.assert(
-      fc.property(fc.string({ unit: "grapheme", maxLength: 200 }), (text) => {
-        const { events } = parseCalendar(renderCalendar("x", [event({ summary: text })]));
-        // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters a TEXT value cannot hold
-        const expected = text.replace(/\r\n|\r/g, "\n").replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "");
-        expect(events[0]?.summary ?? "").toBe(expected);
-      }),
-      { numRuns: 200 },
-    );
+  it("takes instants as epoch milliseconds or ISO strings with an offset, and writes them in UTC", () => {
+    const text = feedOf([event({ start: "2026-12-01T11:00:00+01:00", end: Date.parse("2026-12-01T10:30:00Z") })]);
+    expect(text).toContain("\r\nDTSTART:20261201T100000Z\r\n");
+    expect(text).toContain("\r\nDTEND:20261201T103000Z\r\n");
   });
 });

@@ -1,6 +1,7 @@
 /** Calendar feeds in tests: issuing one, reading it, and its events as ical.js parses them. */
 import ICAL from "ical.js";
 import { expect, it } from "vitest";
+import { type IcalEvent, writeIcal } from "../../src/lib/ical";
 import { api, createAccount, json, origin } from "./api";
 import { createProvider } from "./fixtures";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "./security";
@@ -18,6 +19,22 @@ export async function issueFeed(key: string, providerId: string) {
 /** A GET of a public feed path, without a key, from `address`. */
 export const readFeed = (path: string, address = "198.51.100.7", headers: Record<string, string> = {}) =>
   api("GET", path, { key: null, headers: { "CF-Connecting-IP": address, ...headers } });
+
+/** An event for the iCalendar writer: a booking's, as a feed shows it, with `overrides`. */
+export const icalEvent = (overrides: Partial<IcalEvent> = {}): IcalEvent => ({
+  uid: "bkg_01jd3k5v7q8r9s0t1u2v3w4x5y",
+  summary: "Haircut — Ada",
+  start: "2026-12-01T10:00:00.000Z",
+  end: "2026-12-01T10:30:00.000Z",
+  stamp: "2026-11-24T09:00:00.000Z",
+  modified: "2026-11-24T09:00:00.000Z",
+  status: "CONFIRMED",
+  ...overrides,
+});
+
+/** A feed of `events` named `name`, as the feeds write it. */
+export const feedOf = (events: IcalEvent[], name = "Stylist 0") =>
+  writeIcal({ product: "calendar feed", method: "PUBLISH", name, events });
 
 /** An iCalendar text as ical.js reads it: the calendar, its name, and each VEVENT's uid, summary, UTC start and end, status. */
 export function parseCalendar(text: string) {

@@ -5,8 +5,7 @@
  * service's name only: nothing of the customer, whose details stay in the API (an erasure has
  * nothing to chase in staff calendars).
  */
-import { escapeText, fold, utcStamp } from "../../lib/ical";
-import { OWN_EVENT_PROPERTY } from "./expand";
+import { writeIcal } from "../../lib/ical";
 
 /** What the event of a booking is made of. */
 export type BookingEventFields = {
@@ -24,26 +23,22 @@ export function bookingMemberUrl(calendarUrl: string, bookingId: string): string
   return new URL(`${encodeURIComponent(bookingId)}.ics`, collection).href;
 }
 
-/** The iCalendar object of one booking's event. */
+/** The iCalendar object of one booking's event (no METHOD: a CalDAV resource carries none). */
 export function bookingEventData(event: BookingEventFields): string {
-  const iso = (ms: number) => new Date(ms).toISOString();
-  const lines = [
-    "BEGIN:VCALENDAR",
-    "VERSION:2.0",
-    "PRODID:-//booking-api//staff calendars//EN",
-    "CALSCALE:GREGORIAN",
-    "BEGIN:VEVENT",
-    `UID:${escapeText(event.bookingId)}`,
-    `DTSTAMP:${utcStamp(iso(event.stamp))}`,
-    `DTSTART:${utcStamp(iso(event.start))}`,
-    `DTEND:${utcStamp(iso(event.end))}`,
-    `SEQUENCE:${event.sequence}`,
-    `SUMMARY:${escapeText(event.summary)}`,
-    "STATUS:CONFIRMED",
-    "TRANSP:OPAQUE",
-    `${OWN_EVENT_PROPERTY.toUpperCase()}:${escapeText(event.bookingId)}`,
-    "END:VEVENT",
-    "END:VCALENDAR",
-  ];
-  return `${lines.map(fold).join("\r\n")}\r\n`;
+  return writeIcal({
+    product: "staff calendars",
+    events: [
+      {
+        uid: event.bookingId,
+        stamp: event.stamp,
+        start: event.start,
+        end: event.end,
+        sequence: event.sequence,
+        summary: event.summary,
+        status: "CONFIRMED",
+        transp: "OPAQUE",
+        ownMark: event.bookingId,
+      },
+    ],
+  });
 }

@@ -7,10 +7,8 @@
  * events this API wrote itself. Pure and synchronous.
  */
 import ICAL from "ical.js";
+import { OWN_EVENT_PROPERTY } from "../../lib/ical";
 import { instantMs, ZoneNames } from "./ical-time";
-
-/** The property marking a VEVENT this API wrote for a booking: never read back as busy. */
-export const OWN_EVENT_PROPERTY = "x-booking-api-booking";
 
 /** A busy span in epoch milliseconds, `[start, end)`. */
 export type BusySpan = { start: number; end: number };

@@ -1,10 +1,10 @@
 /**
- * The calendar file a message carries (RFC 5546 over RFC 5545, written by src/lib/ical.ts):
+ * The invite a message carries (RFC 5546 over RFC 5545, written by src/lib/ical.ts):
  * a confirmation or a move requests the event (`METHOD:REQUEST`), a cancellation cancels it
  * (`METHOD:CANCEL`). The UID is the booking id and SEQUENCE its version, which every change
  * raises, so a calendar app updates the one event it already has.
  */
-import { type CalendarEvent, type CalendarMethod, renderCalendar } from "../../lib/ical";
+import { type IcalEvent, type IcalMethod, writeIcal } from "../../lib/ical";
 import type { Letter } from "./letter";
 
 /** An attachment as the e-mail binding takes it. */
@@ -13,14 +13,15 @@ export type Invite = { filename: string; type: string; content: string };
 /** The invite of a letter, or null (a reminder carries none). */
 export function renderInvite(letter: Letter): Invite | null {
   if (letter.kind === "reminder" || letter.kind.startsWith("conflict")) return null;
-  const method: CalendarMethod = letter.kind === "cancelled" ? "CANCEL" : "REQUEST";
+  const method: IcalMethod = letter.kind === "cancelled" ? "CANCEL" : "REQUEST";
   const attendee = { name: letter.customerName ?? "", email: letter.customerEmail };
-  const events: CalendarEvent[] = letter.items.map((item) => ({
+  const events: IcalEvent[] = letter.items.map((item) => ({
     uid: item.id,
     summary: `${item.serviceName} — ${letter.business}`,
     start: item.startTime,
     end: item.endTime,
-    updatedAt: item.updatedAt,
+    stamp: item.updatedAt,
+    modified: item.updatedAt,
     status: method === "CANCEL" ? "CANCELLED" : item.pending ? "TENTATIVE" : "CONFIRMED",
     sequence: item.version,
     organizer: letter.organizer,
@@ -30,6 +31,6 @@ export function renderInvite(letter: Letter): Invite | null {
   return {
     filename: method === "CANCEL" ? "cancel.ics" : "invite.ics",
     type: `text/calendar; charset=utf-8; method=${method}`,
-    content: renderCalendar(letter.business, events, method),
+    content: writeIcal({ product: "calendar feed", method, name: letter.business, events }),
   };
 }
