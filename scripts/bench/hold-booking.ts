@@ -51,7 +51,7 @@ async function placeHolds(build: Build): Promise<string[]> {
   return ids;
 }
 
-/** Customers created so far on any build: each e-mail new. */
+/** Customers created so far on any build: each e-mail new (the creates above use `customer<n>@`). */
 let customersMade = 0;
 
 /** One round on one build: its holds booked, then as many plain creates and customer creates, each on one connection. */
@@ -97,7 +97,7 @@ async function round(build: Build): Promise<BuildRound> {
       return {
         method: "POST",
         path: "/api/v1/customers",
-        body: JSON.stringify({ name: `Customer ${n}`, email: `customer${n}@example.com` }),
+        body: JSON.stringify({ name: `Walk-in ${n}`, email: `walk-in${n}@example.com` }),
       };
     },
   });
