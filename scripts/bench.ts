@@ -6,7 +6,7 @@
  * heap per request (scripts/bench/memory.ts), `-- --scale [sizes]` the lists as one business's
  * bookings grow (scripts/bench/scale.ts; sizes default to 10000,100000), `-- --moves [sizes]` a
  * business moved between shards as its data grows (scripts/bench/moves.ts), `-- --baseline <rev>`
- * booking a hold and a plain create on this tree and on another revision, side by side
+ * booking a hold, a plain create and a customer create on this tree and on another revision, side by side
  * (scripts/bench/hold-booking.ts), `-- --probes [--baseline <rev>]` a feed poll and a manage-link
  * read on this tree and on another revision (default main), side by side (scripts/bench/probes.ts),
  * `-- --writes [--baseline <rev>]` a series of 52 and an import of 400 alike (scripts/bench/writes.ts),

@@ -1,5 +1,6 @@
 import type { Database } from "./db/client";
 import type { KeyScopes } from "./domain/scopes";
+import type { CalendarBookmarks } from "./shards/bookmarks";
 
 /** The caller, resolved from its API key by the auth middleware. */
 export type Caller = {
@@ -31,6 +32,8 @@ export type AppEnv = {
     db: Database;
     /** A keyed request's D1 session on its shard (src/shards/session.ts): its reads, its bookmark. */
     session?: D1DatabaseSession;
+    /** A keyed write's bookmarks handed back by the calendars it called (src/shards/bookmarks.ts). */
+    calendarBookmarks?: CalendarBookmarks;
     caller: Caller;
     /** Set on a read from a key this isolate has seen: the key check the request still owes. */
     keyCheck?: KeyCheck;

@@ -3,7 +3,8 @@
  * API side by side: this tree and a baseline revision (`npm run bench -- --baseline <rev>`). Each
  * round books fresh holds on each build in turn, one connection each, so the p50s compared were
  * measured seconds apart on the same machine; the plain creates beside them show how far the
- * machine itself moved.
+ * machine itself moved. Each round also creates as many customers (`POST /customers`), a write
+ * the Worker makes on its own (no calendar).
  */
 import { checkoutAt } from "./baseline.ts";
 import { runScenario } from "./load.ts";
@@ -26,8 +27,10 @@ export async function prepareBuild(name: string, url: string, key: string): Prom
 export type BuildRound = {
   holdBooking: number;
   plainCreate: number;
+  customerCreate: number;
   holdBookingMean: number;
   plainCreateMean: number;
+  customerCreateMean: number;
   non201: number;
 };
 
@@ -48,7 +51,10 @@ async function placeHolds(build: Build): Promise<string[]> {
   return ids;
 }
 
-/** One round on one build: its holds booked, then as many plain creates, each on one connection. */
+/** Customers created so far on any build: each e-mail new (the creates above use `customer<n>@`). */
+let customersMade = 0;
+
+/** One round on one build: its holds booked, then as many plain creates and customer creates, each on one connection. */
 async function round(build: Build): Promise<BuildRound> {
   const holds = await placeHolds(build);
   // The load tool builds one request before the first it sends (scripts/bench/load.ts): that
@@ -79,12 +85,31 @@ async function round(build: Build): Promise<BuildRound> {
     expectStatus: 201,
     request: () => ({ method: "POST", path: "/api/v1/bookings", body: bookingBody(build.serviceId, build.next++) }),
   });
+  const customers = await runScenario(`${build.name}: customer create`, {
+    url: build.url,
+    apiKey: build.key,
+    seconds: 0,
+    connections: 1,
+    amount: HOLDS_PER_ROUND,
+    expectStatus: 201,
+    request: () => {
+      const n = customersMade++;
+      return {
+        method: "POST",
+        path: "/api/v1/customers",
+        body: JSON.stringify({ name: `Walk-in ${n}`, email: `walk-in${n}@example.com` }),
+      };
+    },
+  });
+  const unexpected = [booked, plain, customers].reduce((sum, r) => sum + (r.unexpected ?? 0) + r.errors, 0);
   return {
     holdBooking: booked.p50,
     plainCreate: plain.p50,
+    customerCreate: customers.p50,
     holdBookingMean: booked.mean,
     plainCreateMean: plain.mean,
-    non201: (booked.unexpected ?? 0) + booked.errors + (plain.unexpected ?? 0) + plain.errors,
+    customerCreateMean: customers.mean,
+    non201: unexpected,
   };
 }
 
@@ -101,8 +126,10 @@ export type HoldBookingComparison = {
     rounds: BuildRound[];
     holdBookingP50: number;
     plainCreateP50: number;
+    customerCreateP50: number;
     holdBookingMean: number;
     plainCreateMean: number;
+    customerCreateMean: number;
   }[];
 };
 
@@ -120,8 +147,10 @@ export async function measureHoldBookings(builds: Build[], rounds: number): Prom
         rounds: list,
         holdBookingP50: median(list.map((x) => x.holdBooking)),
         plainCreateP50: median(list.map((x) => x.plainCreate)),
+        customerCreateP50: median(list.map((x) => x.customerCreate)),
         holdBookingMean: median(list.map((x) => x.holdBookingMean)),
         plainCreateMean: median(list.map((x) => x.plainCreateMean)),
+        customerCreateMean: median(list.map((x) => x.customerCreateMean)),
       };
     }),
   };
@@ -143,10 +172,10 @@ export async function compareHoldBookings(rev: string, rounds: number): Promise<
     ];
     const result = await measureHoldBookings(builds, rounds);
     for (const build of result.builds) {
-      const each = build.rounds.map((r) => `${r.holdBooking}/${r.plainCreate}`).join(", ");
+      const each = build.rounds.map((r) => `${r.holdBooking}/${r.plainCreate}/${r.customerCreate}`).join(", ");
       const non201 = build.rounds.reduce((sum, r) => sum + r.non201, 0);
       process.stderr.write(
-        `${build.name}: booking a hold p50 ${build.holdBookingP50} ms (mean ${build.holdBookingMean}), plain create p50 ${build.plainCreateP50} ms (mean ${build.plainCreateMean}); rounds' p50s, hold/plain: ${each}; ${non201} non-201\n`,
+        `${build.name}: booking a hold p50 ${build.holdBookingP50} ms (mean ${build.holdBookingMean}), plain create p50 ${build.plainCreateP50} ms (mean ${build.plainCreateMean}), customer create p50 ${build.customerCreateP50} ms (mean ${build.customerCreateMean}); rounds' p50s, hold/plain/customer: ${each}; ${non201} non-201\n`,
       );
     }
     return result;

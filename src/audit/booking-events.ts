@@ -38,7 +38,7 @@ export function auditWrite(db: Database) {
   const p = sql.placeholder;
   const audit = p("audit");
   const type = p("type");
-  return preparedOnce(db, "persist.audit", () =>
+  return preparedOnce(db, "persist.audit", (db) =>
     db
       .insert(auditEvents)
       .select(

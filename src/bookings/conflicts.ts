@@ -69,7 +69,7 @@ export async function withConflicts(db: Database, businessId: string, items: Boo
  * common case) a page needs no second round trip for its bookings' conflicts.
  */
 export const anyOpenConflict = (db: Database) =>
-  preparedOnce(db, "bookings-any-conflict", () =>
+  preparedOnce(db, "bookings-any-conflict", (db) =>
     db
       .select({ one: sql<number>`1` })
       .from(bookingConflicts)

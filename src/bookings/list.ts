@@ -50,7 +50,7 @@ function listQueries(db: Database, filters: BookingFilters) {
   const present = filterNames.filter((name) => filters[name] !== undefined);
   // `conflicted` is true or false: each its own query (the value is in its text, not bound).
   const key = present.map((name) => (name === "conflicted" ? `conflicted=${filters.conflicted}` : name));
-  return preparedOnce(db, `bookings-list:${key.join(",")}`, () => {
+  return preparedOnce(db, `bookings-list:${key.join(",")}`, (db) => {
     const has = (name: (typeof filterNames)[number]) => present.includes(name);
     const where = and(
       eq(bookings.businessId, sql.placeholder("businessId")),
@@ -80,7 +80,7 @@ const scopes = {
 
 /** Whether the list's person or resource is the business's, read in the list's own batch (one round trip). */
 function ownerRead(db: Database, businessId: string, ownerId: string, scope: OwnerColumn) {
-  const owner = preparedOnce(db, `bookings-owner:${scope}`, () => {
+  const owner = preparedOnce(db, `bookings-owner:${scope}`, (db) => {
     const { table } = scopes[scope];
     return db
       .select({ ownerId: table.id })

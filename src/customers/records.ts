@@ -90,7 +90,7 @@ const phraseOf = (term: string) => `"${term.replaceAll('"', '""')}"`;
 
 /** A page of customers, its seeks and its total, per kind of search: prepared once per isolate. */
 const listQueries = (db: Database, search: SearchKind) =>
-  preparedOnce(db, `customers-list:${search}`, () => {
+  preparedOnce(db, `customers-list:${search}`, (db) => {
     const term = sql.placeholder("term");
     // With a term the index finds the few matching rows first; the unary `+` keeps SQLite from
     // walking the business's (business_id, id) index instead, which reads every customer.

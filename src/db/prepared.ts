@@ -1,6 +1,6 @@
 import { and, asc, count, desc, fillPlaceholders, type Query, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { Database } from "./client";
+import { type Database, rootDb } from "./client";
 
 /**
  * What a batch needs of a Drizzle prepared query (its public API): the SQL with placeholders,
@@ -60,17 +60,20 @@ const preparedByDb = new WeakMap<Database, Map<string, unknown>>();
 /**
  * The prepared query named `name` over this Drizzle handle, built on first use and kept for the
  * isolate's life. Names come from code (a query and, for optional filters, which are present),
- * so the map stays small.
+ * so the map stays small. A request's handle over a D1 session shares its binding's queries:
+ * `build` gets the binding's handle (`rootDb`), so a query kept for the isolate never holds a
+ * statement of one request's session.
  */
-export function preparedOnce<P>(db: Database, name: string, build: () => P): P {
-  let byName = preparedByDb.get(db);
+export function preparedOnce<P>(db: Database, name: string, build: (db: Database) => P): P {
+  const root = rootDb(db);
+  let byName = preparedByDb.get(root);
   if (!byName) {
     byName = new Map();
-    preparedByDb.set(db, byName);
+    preparedByDb.set(root, byName);
   }
   let prepared = byName.get(name) as P | undefined;
   if (prepared === undefined) {
-    prepared = build();
+    prepared = build(root);
     byName.set(name, prepared);
   }
   return prepared;

@@ -55,7 +55,7 @@ export function eventPayload(type: WebhookEventType, booking: Booking | object, 
 export function eventWrites(db: Database) {
   const p = sql.placeholder;
   const endpoint = webhookEndpoints;
-  return preparedOnce(db, "persist.event", () => [
+  return preparedOnce(db, "persist.event", (db) => [
     db
       .insert(webhookEvents)
       .values({

@@ -21,7 +21,7 @@ export type CountedDimension =
 
 /** The kept count of one dimension and value ('' for a whole list), as a read for a batch. */
 export function keptTotal(db: Database, businessId: string, dimension: CountedDimension, value = "") {
-  const query = preparedOnce(db, "list-counts:one", () =>
+  const query = preparedOnce(db, "list-counts:one", (db) =>
     db
       .select({ total: listCounts.n })
       .from(listCounts)

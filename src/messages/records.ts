@@ -29,7 +29,7 @@ const erased = (payload: unknown) => sql`lower(${recipientOf(payload)}) LIKE '%@
  */
 export function messageWrites(db: Database) {
   const p = sql.placeholder;
-  return preparedOnce(db, "persist.message", () => [
+  return preparedOnce(db, "persist.message", (db) => [
     db
       .insert(messages)
       .select(

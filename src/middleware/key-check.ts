@@ -60,7 +60,7 @@ export const forget = (keyHash: string): void => void remembered.delete(keyHash)
  * revocation and settings change), so a read folds it into the batch of its own queries.
  */
 export const keyLookup = (db: Database) =>
-  preparedOnce(db, "api-key", () =>
+  preparedOnce(db, "api-key", (db) =>
     db
       .select({
         keyId: apiKeys.id,

@@ -11,7 +11,7 @@ import { providers, resources, serviceProviders, serviceResources, services } fr
 import { ApiError } from "../lib/errors";
 
 const reads = (db: Database) =>
-  preparedOnce(db, "service-availability", () => {
+  preparedOnce(db, "service-availability", (db) => {
     const businessId = sql.placeholder("businessId");
     const serviceId = sql.placeholder("serviceId");
     return {

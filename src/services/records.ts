@@ -111,7 +111,7 @@ export async function addService(
 
 /** A page of services, its total and the page's assignments: one prepared batch per isolate. */
 const listQueries = (db: Database) =>
-  preparedOnce(db, "services-list", () => {
+  preparedOnce(db, "services-list", (db) => {
     const where = and(
       eq(services.businessId, sql.placeholder("businessId")),
       eq(services.active, sql.placeholder("active")),

@@ -30,8 +30,24 @@ export class MoveGate {
     while (this.running.size > 0) await Promise.allSettled([...this.running]);
   }
 
-  /** `db` with every statement and batch run through the gate. */
+  /**
+   * `db` with every statement and batch run through the gate; so are those of its sessions (the
+   * write-behind writes through one on the primary, for its bookmark: src/calendar/sync/persist.ts).
+   */
   database(db: D1Database): D1Database {
+    return {
+      ...this.gated(db),
+      exec: (query: string) => this.run(() => db.exec(query)),
+      withSession: (constraint: string) => {
+        const session = db.withSession(constraint);
+        return { ...this.gated(session), getBookmark: () => session.getBookmark() };
+      },
+      dump: () => this.run(() => db.dump()),
+    } as D1Database;
+  }
+
+  /** `prepare` and `batch` of `db` (a binding or a session), each statement run through the gate. */
+  private gated(db: Pick<D1Database, "prepare" | "batch">) {
     const real = new WeakMap<object, D1PreparedStatement>();
     const gated = (statement: D1PreparedStatement): D1PreparedStatement => {
       const proxy = new Proxy(statement, {
@@ -52,11 +68,6 @@ export class MoveGate {
       prepare: (query: string) => gated(db.prepare(query)),
       batch: (statements: D1PreparedStatement[]) =>
         this.run(() => db.batch(statements.map((statement) => real.get(statement) ?? statement))),
-      exec: (query: string) => this.run(() => db.exec(query)),
-      withSession: () => {
-        throw new Error("A calendar object writes to its shard's primary only.");
-      },
-      dump: () => this.run(() => db.dump()),
-    } as D1Database;
+    };
   }
 }

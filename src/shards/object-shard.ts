@@ -11,6 +11,7 @@
  * yet seen the move) is refused, so it cannot point the object back.
  */
 import { movingError } from "../lib/transient";
+import type { WithBookmark } from "./bookmarks";
 import { MoveGate } from "./held";
 import { tenantEnv } from "./shards";
 
@@ -108,4 +109,21 @@ export function commandOf(object: object, method: unknown): (...args: unknown[])
     throw new TypeError(`No calendar method ${String(method)}.`);
   }
   return (run as (...args: unknown[]) => unknown).bind(object);
+}
+
+/**
+ * Runs a call carried by `onShard`; when the caller asks (`withBookmark`, a request that answers
+ * a D1 bookmark), answers the call's value with the bookmark of the object's latest D1 write
+ * once the call is done (`bookmark`, read then), which covers whatever the call waited to have
+ * written.
+ */
+export async function answerOnShard(
+  run: (...args: unknown[]) => unknown,
+  args: unknown[],
+  withBookmark: unknown,
+  bookmark: string | null | (() => string | null),
+): Promise<unknown> {
+  const value = await run(...args);
+  if (withBookmark !== true) return value;
+  return { value, bookmark: typeof bookmark === "function" ? bookmark() : bookmark } satisfies WithBookmark;
 }

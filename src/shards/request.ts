@@ -1,24 +1,38 @@
 import type { Context } from "hono";
-import { createDb } from "../db/client";
+import { createDb, sessionDb } from "../db/client";
 import type { AppEnv } from "../env";
-import { BOOKMARK_HEADER, openSession } from "./session";
-import { shardDatabase, tenantEnv } from "./shards";
+import { CalendarBookmarks } from "./bookmarks";
+import { BOOKMARK_HEADER, isWrite, openSession } from "./session";
+import { bookmarkingEnv, shardDatabase, tenantEnv } from "./shards";
 
 /**
  * Puts the rest of a request on a tenant's shard: `c.env` becomes the tenant env (its `DB` is the
  * shard, its calendar stubs carry the shard) and `c.var.db` the shard's Drizzle handle, so every
  * query the handler makes goes there. With `session` (a keyed request), `c.env.DB` is the
- * request's D1 session instead (src/shards/session.ts): the batched reads go through it, while
- * the Drizzle handle, kept once per isolate, stays on the primary.
+ * request's D1 session instead (src/shards/session.ts): the batched reads go through it. A read
+ * keeps the Drizzle handle built once per isolate, on the primary; a write's handle goes through
+ * the session too, and its calendar calls hand back the bookmarks of the calendars' D1 writes,
+ * so the answer's bookmark covers everything the request wrote with no read after it.
  */
 export function enterShard(c: Context<AppEnv>, shard: number, session = false): void {
   const tenant = tenantEnv(c.env, shard);
   const binding = shardDatabase(tenant, shard);
-  if (session) {
-    const opened = openSession(binding, c.req.method, c.req.header(BOOKMARK_HEADER));
-    c.set("session", opened);
-    // drizzle-orm's D1 driver and `readBatch` use only `prepare` and `batch`, which a session has.
-    c.env = { ...tenant, DB: opened as unknown as D1Database };
-  } else c.env = tenant;
-  c.set("db", createDb(binding));
+  if (!session) {
+    c.env = tenant;
+    c.set("db", createDb(binding));
+    return;
+  }
+  const opened = openSession(binding, c.req.method, c.req.header(BOOKMARK_HEADER));
+  c.set("session", opened);
+  // drizzle-orm's D1 driver and `readBatch` use only `prepare` and `batch`, which a session has.
+  const DB = opened as unknown as D1Database;
+  if (isWrite(c.req.method)) {
+    const calendars = new CalendarBookmarks();
+    c.set("calendarBookmarks", calendars);
+    c.env = { ...bookmarkingEnv(tenant, shard, calendars), DB };
+    c.set("db", sessionDb(opened, binding));
+  } else {
+    c.env = { ...tenant, DB };
+    c.set("db", createDb(binding));
+  }
 }

@@ -8,6 +8,8 @@
  * (`directoryOf`) and the passes over every shard (`everyShard`) name shards at all.
  */
 
+import type { CalendarBookmarks, WithBookmark } from "./bookmarks";
+
 /** At most this many shard bindings are looked for (`DB_0` … `DB_63`). */
 const MAX_SHARDS = 64;
 
@@ -76,6 +78,20 @@ export function tenantEnv(env: Env, shard: number): Env {
   return tenant;
 }
 
+/**
+ * A write request's tenant env: as `tenant` (on `shard`), but its calendar calls also answer the
+ * bookmark of the calendar's D1 writes, which `bookmarks` keeps for the request's answer.
+ */
+export function bookmarkingEnv(tenant: Env, shard: number, bookmarks: CalendarBookmarks): Env {
+  const root = rootOf(tenant);
+  return {
+    ...tenant,
+    SERVICE_CALENDAR: carrying(root.SERVICE_CALENDAR, shard, bookmarks),
+    PROVIDER_CALENDAR: carrying(root.PROVIDER_CALENDAR, shard, bookmarks),
+    RESOURCE_CALENDAR: carrying(root.RESOURCE_CALENDAR, shard, bookmarks),
+  };
+}
+
 /** The RPC method of every calendar object that runs a call for a tenant on its shard. */
 export const ON_SHARD = "onShard";
 
@@ -85,10 +101,12 @@ const stubOwn = new Set(["id", "name", "fetch", "connect", "dup"]);
 /**
  * A namespace whose stubs pass the shard with every call: `stub.m(...args)` becomes
  * `stub.onShard(shard, "m", args)`, one RPC as before (src/shards/object-shard.ts answers it).
+ * With `bookmarks`, each call asks for the calendar's bookmark too and keeps it there.
  */
 function carrying<T extends Rpc.DurableObjectBranded | undefined>(
   namespace: DurableObjectNamespace<T>,
   shard: number,
+  bookmarks?: CalendarBookmarks,
 ): DurableObjectNamespace<T> {
   const wrap = (stub: DurableObjectStub<T>) =>
     new Proxy(stub, {
@@ -100,7 +118,12 @@ function carrying<T extends Rpc.DurableObjectBranded | undefined>(
           return typeof value === "function" ? value.bind(target) : value;
         }
         const call = Reflect.get(target, ON_SHARD, target) as (...args: unknown[]) => Promise<unknown>;
-        return (...args: unknown[]) => call(shard, property, args);
+        if (!bookmarks) return (...args: unknown[]) => call(shard, property, args);
+        return async (...args: unknown[]) => {
+          const { value, bookmark } = (await call(shard, property, args, true)) as WithBookmark;
+          bookmarks.saw(bookmark);
+          return value;
+        };
       },
     });
   // What src/calendar/stubs.ts uses of a namespace.

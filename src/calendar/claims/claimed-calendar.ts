@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { commandOf, ObjectTenancy } from "../../shards/object-shard";
+import { answerOnShard, commandOf, ObjectTenancy } from "../../shards/object-shard";
 import type {
   ClaimCommand,
   ClaimedSettings,
@@ -50,10 +50,10 @@ export abstract class ClaimedCalendar<S extends ClaimedSettings> extends Durable
     this.claims = new ClaimStore(this.sql);
   }
 
-  /** Runs a tenant's call on the tenant's shard, which the object keeps for its alarms. */
-  async onShard(shard: number, method: string, args: unknown[]): Promise<unknown> {
+  /** Runs a tenant's call on its shard (kept for alarms); asked for a bookmark, it has none: claims stay here. */
+  async onShard(shard: number, method: string, args: unknown[], withBookmark?: boolean): Promise<unknown> {
     this.env = this.tenancy.admit(shard, method);
-    return commandOf(this, method)(...args);
+    return answerOnShard(commandOf(this, method), args, withBookmark, null);
   }
 
   /** A move of the tenant holds the object's writes (see ServiceCalendar's); answers once none is running. */

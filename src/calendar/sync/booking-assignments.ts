@@ -19,6 +19,7 @@ export function assignmentWrites(db: Database) {
   // One row per element of each booking's JSON id array, in the assignment tables' column order
   // (booking, person or resource, business, start), as an insert from a select needs.
   const relink = (
+    db: Database,
     table: typeof bookingProviders | typeof bookingResources,
     column: typeof bookings.providerIds | typeof bookings.resourceIds,
   ) => [
@@ -30,9 +31,9 @@ export function assignmentWrites(db: Database) {
       )
       .prepare(),
   ];
-  return preparedOnce(db, "persist.assignments", () => [
-    ...relink(bookingProviders, bookings.providerIds),
-    ...relink(bookingResources, bookings.resourceIds),
+  return preparedOnce(db, "persist.assignments", (db) => [
+    ...relink(db, bookingProviders, bookings.providerIds),
+    ...relink(db, bookingResources, bookings.resourceIds),
   ]);
 }
 

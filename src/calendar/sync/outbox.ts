@@ -18,7 +18,7 @@ export const OUTBOX_STUCK_AFTER_MS = 60_000;
 
 /** Outcome of one D1 write attempt for a batch of outbox entries. */
 export type PersistOutcome =
-  | { ok: true; customerIds: Map<string, string>; eventsWithDeliveries: Set<string> }
+  | { ok: true; customerIds: Map<string, string>; eventsWithDeliveries: Set<string>; bookmark?: string | null }
   | { ok: false; error: string };
 
 /** One booking waiting for D1. */

@@ -46,7 +46,7 @@ const NEWER_VERSION_CHANGES = [
  * series' CPU; docs/performance.md, "Visits and series, profiled").
  */
 function bookingWrites(db: Database) {
-  return preparedOnce(db, "persist.booking", () => {
+  return preparedOnce(db, "persist.booking", (db) => {
     const customerOf = sql`(SELECT id FROM customers WHERE business_id = ${p("businessId")} AND email_normalized = ${p("emailNormalized")})`;
     // Every column from its placeholder of the same name, but the customer: D1's, by e-mail.
     const row = Object.fromEntries(
@@ -103,7 +103,7 @@ function bookingWrites(db: Database) {
 
 /** A hold's D1 row ended by the booking made from it. */
 const holdEnd = (db: Database) =>
-  preparedOnce(db, "persist.holdEnd", () =>
+  preparedOnce(db, "persist.holdEnd", (db) =>
     db
       .update(holds)
       .set({ endedAt: sql`${p("endedAt")}` })
@@ -148,12 +148,14 @@ function valuesOf({ holdId: _holdId, ...record }: StoredBooking): Record<string,
 /**
  * Persists bookings, their webhook events, their audit records and their messages to customers in one D1 batch;
  * returns each booking's customer id as D1 resolved it, and the events that have at least one
- * delivery or message to send.
+ * delivery or message to send. The batch runs `through` a session of `d1` where one is given;
+ * its queries are prepared once on `d1`'s handle.
  */
 export async function persistBookings(
   d1: D1Database,
   records: StoredBooking[],
   events: BookingEvent[] = [],
+  through: Pick<D1Database, "prepare" | "batch"> = d1,
 ): Promise<{ customerIds: Map<string, string>; eventsWithDeliveries: Set<string> }> {
   if (records.length === 0 && events.length === 0) return { customerIds: new Map(), eventsWithDeliveries: new Set() };
   const db = createDb(d1);
@@ -188,7 +190,11 @@ export async function persistBookings(
     b.holdId ? [bind<unknown>(holdEnd(db), { holdId: b.holdId, endedAt: b.createdAt })] : [],
   );
   const written = [...statements, ...readBacks, ...assignments];
-  const results = (await readBatch(d1, [...written, ...eventParts.flat(), ...holdsEnded])) as unknown[];
+  const results = (await readBatch(through as D1Database, [
+    ...written,
+    ...eventParts.flat(),
+    ...holdsEnded,
+  ])) as unknown[];
   const customerIds = new Map<string, string>();
   for (let i = statements.length; i < statements.length + readBacks.length; i++) {
     for (const row of results[i] as { id: string; customerId: string | null }[]) {
@@ -209,16 +215,22 @@ export async function persistBookings(
 /** Writes bookings and their events to D1; never throws (a failure is an outcome). */
 export type D1Writer = (records: StoredBooking[], events: BookingEvent[]) => Promise<PersistOutcome>;
 
-/** The production writer: `persistBookings` on `database`, bounded in time. */
+/**
+ * The production writer: `persistBookings` on `database`, bounded in time. Each write goes through
+ * its own session on the primary, whose bookmark it answers: the calendar hands it back to the
+ * request that waited for the write (src/shards/object-shard.ts), so the request's answer
+ * carries a bookmark that covers it without reading D1 once more (src/shards/session.ts).
+ */
 export function d1Writer(database: D1Database): D1Writer {
   return async (records, events) => {
+    const session = database.withSession("first-primary");
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error("D1 write timed out")), D1_WRITE_TIMEOUT_MS);
     });
     try {
-      const written = await Promise.race([persistBookings(database, records, events), timeout]);
-      return { ok: true, ...written };
+      const written = await Promise.race([persistBookings(database, records, events, session), timeout]);
+      return { ok: true, ...written, bookmark: session.getBookmark() };
     } catch (error) {
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
     } finally {

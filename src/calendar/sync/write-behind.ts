@@ -7,6 +7,7 @@
 
 import type { BookingRecord } from "../../domain/booking";
 import { errorText } from "../../lib/errors";
+import { laterBookmark } from "../../shards/bookmarks";
 import type { AlarmClock } from "../alarm-clock";
 import type { EventPublisher, EventRelay } from "./event-relay";
 import { OUTBOX_ALARM_GRACE_MS, type Outbox, type OutboxEntry, type PersistOutcome } from "./outbox";
@@ -40,6 +41,11 @@ export class WriteBehind {
   private publishing: Promise<void> = Promise.resolve();
   /** Set while a delayed publish is waiting to start: later writes join it. */
   private publishWaiting = false;
+  /**
+   * The D1 bookmark after the latest write that succeeded (null before one): once `afterCommit`
+   * resolved, it covers the caller's change, which the calendar hands back with its answer.
+   */
+  bookmark: string | null = null;
 
   constructor(
     private readonly storage: DurableObjectStorage,
@@ -138,6 +144,7 @@ export class WriteBehind {
           due.map((d) => reservations.load(d.booking_id)),
           pending.events,
         ).catch((error: unknown): PersistOutcome => ({ ok: false, error: errorText(error) }));
+        if (outcome.ok) this.bookmark = laterBookmark(this.bookmark, outcome.bookmark);
         this.storage.transactionSync(() => {
           this.settle(due, outcome, now);
           events.settleD1(pending, outcome, now);

@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { commandOf, ObjectTenancy } from "../../../shards/object-shard";
+import { answerOnShard, commandOf, ObjectTenancy } from "../../../shards/object-shard";
 import { queuePublisher } from "../../sync/event-relay";
 import { d1Writer } from "../../sync/persist";
 import { WriteBehind, type WriteBehindSinks } from "../../sync/write-behind";
@@ -47,10 +47,13 @@ export abstract class CalendarObject extends DurableObject<Env> {
     });
   }
 
-  /** Runs a tenant's call on the tenant's shard, which the object keeps for its alarms. */
-  async onShard(shard: number, method: string, args: unknown[]): Promise<unknown> {
+  /**
+   * Runs a tenant's call on the tenant's shard, which the object keeps for its alarms; with
+   * `withBookmark`, answers the D1 bookmark of its latest write beside (src/shards/bookmarks.ts).
+   */
+  async onShard(shard: number, method: string, args: unknown[], withBookmark?: boolean): Promise<unknown> {
     this.env = this.tenancy.admit(shard, method);
-    return commandOf(this, method)(...args);
+    return answerOnShard(commandOf(this, method), args, withBookmark, () => this.writeBehind.bookmark);
   }
 
   /**
