@@ -14,6 +14,9 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { problem } from "../support/api";
+import { PROTOCOL_VERSION, request } from "../support/mcp";
+import { asMember } from "../support/members";
 import {
   type Action,
   actions,
@@ -36,6 +39,13 @@ const { MODEL_RUNS, MODEL_SEED } = env as unknown as { MODEL_RUNS: string; MODEL
  */
 const runs = Math.min(300, Math.max(10, Math.round(Number(MODEL_RUNS) / 5)));
 const seed = MODEL_SEED ? Number(MODEL_SEED) : (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;
+
+/** One business for the file: its members sign in once (sign-ins are bounded per client address). */
+let shared: Promise<World> | undefined;
+const world = () => {
+  shared ??= rolesWorld();
+  return shared;
+};
 
 /** One path's decision, and the record as the owner's key read it before and after. */
 async function onePath(
@@ -64,18 +74,32 @@ async function onePath(
 describe("a member's session on MCP", () => {
   // A tool's REST call is sent for the member who called the tool: a write (a body) as well as a read.
   it("an owner books, moves and cancels through the tools as through the API", async () => {
-    const w = await rolesWorld();
+    const w = await world();
     const providerId = w.providerIds[0] as string;
     for (const name of ["book by phone", "move", "cancel"]) {
       const action = actions.find((a) => a.name === name) as Action;
       expect((await onePath(w, action, "mcp", w.members.owner, providerId, 1, 2)).decision, name).toBe("done");
     }
   });
+
+  it("a tool call with the session from another site is a 403 cross_site, and the booking stays", async () => {
+    const w = await world();
+    const cancel = actions.find((a) => a.name === "cancel") as Action;
+    const target = await cancel.prepare(w, w.providerIds[0] as string, 1, 0);
+    const call = request("tools/call", { name: "cancel_booking", arguments: { bookingId: target.id } });
+    const headers = {
+      Origin: "https://elsewhere.example",
+      Accept: "application/json, text/event-stream",
+      "MCP-Protocol-Version": PROTOCOL_VERSION,
+    };
+    await problem(await asMember("POST", "/mcp", w.members.owner, call, headers), 403, "cross_site");
+    expect((await cancel.read(w, target)) as { status: string }).toMatchObject({ status: "CONFIRMED" });
+  });
 });
 
 describe("model-based: a member's role decides alike through the API, the office and MCP", () => {
   it(`${runs} random members, actions and records`, { timeout: runs * 6_000 + 60_000 }, async () => {
-    const w = await rolesWorld();
+    const w = await world();
     console.log(`model (roles): seed ${seed}, ${runs} runs`);
     let day = 2;
     const tally: Record<string, number> = {};

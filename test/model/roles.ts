@@ -68,7 +68,12 @@ const ownerRead = async (w: World, path: string) => {
   return json(res);
 };
 const readBooking = (w: World, t: Target) => ownerRead(w, `/bookings/${t.id}`);
-const readCustomer = (w: World, t: Target) => ownerRead(w, `/customers/${t.id}`);
+/** An erased customer disappears from reads (404): that is what the erasure changed. */
+const readCustomer = async (w: World, t: Target) => {
+  const res = await api("GET", `/customers/${t.id}`, { key: w.apiKey });
+  expect([200, 404], `/customers/${t.id}`).toContain(res.status);
+  return res.status === 404 ? "erased" : json(res);
+};
 const readPerson = async (w: World, t: Target) => {
   const { weeklySchedule, dateOverrides, version } = await ownerRead(w, `/providers/${t.providerId}`);
   return { weeklySchedule, dateOverrides, version };
