@@ -25,6 +25,7 @@ import {
   expected,
   mcpDecision,
   officeDecision,
+  onKeyOf,
   type Path,
   type Role,
   rolesWorld,
@@ -115,9 +116,10 @@ describe("model-based: a member's role decides alike through the API, the office
           const paths: Path[] = action.mcp ? ["api", "office", "mcp"] : ["api", "office"];
           const want = expected(action, role, theirs === target);
           const today = day++;
+          const on = onKeyOf(w, today);
           const label = `${role}${role === "staff" ? ` of person ${theirs}` : ""}: ${action.name} of person ${target}'s`;
           for (const [slot, path] of paths.entries()) {
-            const { decision, changed, after } = await onePath(w, action, path, cookie, providerId, today, slot);
+            const { decision, changed, after } = await onePath(on, action, path, cookie, providerId, today, slot);
             expect({ path, decision }, label).toEqual({ path, decision: want });
             expect({ path, changed }, `${label}: ${JSON.stringify(after)}`).toEqual({ path, changed: want === "done" });
           }
