@@ -138,3 +138,14 @@ export const vouchFor = (request: Request, caller: Caller): void => void vouched
 
 /** The caller an in-process request was sent for, if it is one. */
 export const vouchedCaller = (request: Request): Caller | undefined => vouched.get(request);
+
+/**
+ * `rebuilt`, a copy a middleware made of `request` (the body limit's counted body), vouched for
+ * the same caller: else a tool's write would lose its caller before the key check and a member's
+ * session, which a tool's REST call does not carry, would be a 401.
+ */
+export function stillVouched(request: Request, rebuilt: Request): Request {
+  const caller = vouched.get(request);
+  if (caller) vouched.set(rebuilt, caller);
+  return rebuilt;
+}
