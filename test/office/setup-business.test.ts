@@ -9,25 +9,12 @@ import { api, json } from "../support/api";
 import { salon } from "../support/fixtures";
 import { office } from "../support/members";
 import { deskMember, page } from "../support/office";
+import { formOf as formAt } from "./setup-forms";
 
 const businessOf = async (key: string) => json(await api("GET", "/business", { key }));
 
-/** The page's form as the browser would send it: the stored settings with `changes` over them. */
-async function formOf(cookie: string, changes: Record<string, string | undefined>) {
-  const html = (await page("/office/setup/business", cookie)).html;
-  const form: Record<string, string> = {};
-  for (const [input, name, value] of html.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"[^>]*>/g)) {
-    if (!input.includes('type="checkbox"')) form[name as string] = (value as string).replace(/&amp;/g, "&");
-  }
-  for (const [, name] of html.matchAll(/<input[^>]*name="([^"]+)"[^>]*checked/g)) form[name as string] = "on";
-  const locale = /<option value="(\w+)" selected/.exec(html);
-  form.locale = locale?.[1] ?? "en";
-  for (const [name, value] of Object.entries(changes)) {
-    if (value === undefined) delete form[name];
-    else form[name] = value;
-  }
-  return form;
-}
+const formOf = (cookie: string, changes: Record<string, string | undefined>) =>
+  formAt("/office/setup/business", cookie, changes);
 
 describe("the business settings page", () => {
   it("saves the changed fields through the API's update, the member the audit's actor", async () => {

@@ -12,6 +12,7 @@ import { setupIndexPage } from "./index-page";
 import { memberRoutes } from "./members-routes";
 import { peopleOf } from "./people";
 import { personRoutes } from "./person-routes";
+import { serviceRoutes } from "./services/routes";
 
 /** The setup pages, mounted by desk.ts. */
 export const setupRoutes = new Hono<DeskEnv>();
@@ -28,3 +29,4 @@ setupRoutes.get("/setup", async (c) => {
 setupRoutes.route("/", personRoutes);
 setupRoutes.route("/", memberRoutes);
 setupRoutes.route("/", businessRoutes);
+setupRoutes.route("/", serviceRoutes);
