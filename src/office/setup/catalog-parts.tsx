@@ -1,7 +1,7 @@
 /**
  * What the services and rooms pages share: their list (active first, then inactive, each a link
  * to its edit page), the weekly hours fields (as the person's page has them, named `mon.0` …),
- * and the form that deactivates or activates one.
+ * the form that deactivates or activates one, and the stored hours as those fields.
  */
 import type { Child } from "hono/jsx";
 import type { WeeklySchedule } from "../../domain/schedule";
@@ -42,6 +42,15 @@ export function CatalogList(props: { items: CatalogItem[]; none: string; inactiv
 /** A weekday's name in the page's language (2024-01-01 was a Monday). */
 const dayName = (locale: string, index: number) =>
   new Intl.DateTimeFormat(locale, { weekday: "long", timeZone: "UTC" }).format(Date.UTC(2024, 0, 1 + index));
+
+/** The weekly hours as the form's fields. */
+export function weekFields(week: WeeklySchedule): FormFields {
+  const fields: FormFields = {};
+  for (const day of weekOrder) {
+    for (const [i, iv] of (week[day] ?? []).entries()) fields[slotName(day, i)] = intervalText(iv);
+  }
+  return fields;
+}
 
 /** The weekly hours' fields: as sent when the form comes back, else the stored `week`. */
 export function WeekFields(props: {

@@ -12,6 +12,7 @@ import { setupIndexPage } from "./index-page";
 import { memberRoutes } from "./members-routes";
 import { peopleOf } from "./people";
 import { personRoutes } from "./person-routes";
+import { roomRoutes } from "./rooms/routes";
 import { serviceRoutes } from "./services/routes";
 
 /** The setup pages, mounted by desk.ts. */
@@ -30,3 +31,4 @@ setupRoutes.route("/", personRoutes);
 setupRoutes.route("/", memberRoutes);
 setupRoutes.route("/", businessRoutes);
 setupRoutes.route("/", serviceRoutes);
+setupRoutes.route("/", roomRoutes);

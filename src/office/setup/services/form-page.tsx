@@ -9,7 +9,7 @@ import type { FormFields } from "../../../pages/form";
 import type { toService } from "../../../services/records";
 import type { DeskContext } from "../../frame/desk";
 import { type DeskStatus, deskPage } from "../../frame/layout";
-import { ActiveForm, WeekFields } from "../catalog-parts";
+import { ActiveForm, WeekFields, weekFields } from "../catalog-parts";
 import { CheckField, SelectField, SetupNotice, TextField } from "../field";
 import { setupWords } from "../guard";
 import { intervalText, slotName, weekOrder } from "../hours";
@@ -23,15 +23,6 @@ export type ServiceChoices = { people: PersonChoice[]; rooms: PersonChoice[] };
 export type ServiceState = { flash?: string; refused?: string; problems?: Record<string, string> };
 
 const text = (n: number | null | undefined) => (n === null || n === undefined ? "" : String(n));
-
-/** The weekly hours as the form's fields. */
-export function weekFields(week: WeeklySchedule): FormFields {
-  const fields: FormFields = {};
-  for (const day of weekOrder) {
-    for (const [i, iv] of (week[day] ?? []).entries()) fields[slotName(day, i)] = intervalText(iv);
-  }
-  return fields;
-}
 
 /** A stored service as the form's fields (named by the API's paths; ticked boxes present). */
 export function serviceFields(s: Service): FormFields {

@@ -15,13 +15,13 @@ import { editService } from "../../../services/edit";
 import { addService, findService } from "../../../services/records";
 import type { DeskContext, DeskEnv } from "../../frame/desk";
 import { deskPage } from "../../frame/layout";
-import { CatalogList } from "../catalog-parts";
+import { CatalogList, weekFields } from "../catalog-parts";
 import { setupRefusal, setupWords } from "../guard";
 import { fieldOfProblem } from "../hours";
 import { peopleOf, roomsOf, servicesOf } from "../people";
 import { changedOnly, saveWith } from "../save";
 import { setupStyle } from "../style";
-import { type ServiceState, serviceFields, serviceFormPage, weekFields } from "./form-page";
+import { type ServiceState, serviceFields, serviceFormPage } from "./form-page";
 import { readService, serviceField } from "./read";
 import { serviceWordsOf } from "./words";
 
