@@ -17,7 +17,7 @@ import { type FormFields, readForm } from "../../../pages/form";
 import type { DeskContext, DeskEnv } from "../../frame/desk";
 import { setupRefusal, setupWords } from "../guard";
 import { changedOnly, orNull, saveWith, textOf, ticked } from "../save";
-import { businessFields, businessPage } from "./page";
+import { businessPage } from "./page";
 import { businessWordsOf } from "./words";
 
 /** The business page, mounted by setup/routes.tsx. */

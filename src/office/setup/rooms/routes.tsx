@@ -14,7 +14,6 @@ import { editResource } from "../../../resources/edit";
 import { addResource, loadResource, toResource } from "../../../resources/records";
 import { CreateResourceSchema, UpdateResourceSchema } from "../../../schemas/resources";
 import type { DeskContext, DeskEnv } from "../../frame/desk";
-import { weekFields } from "../catalog-parts";
 import { setupRefusal, setupWords } from "../guard";
 import { fieldOfProblem, readWeek } from "../hours";
 import { roomsOf } from "../people";

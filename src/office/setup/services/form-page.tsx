@@ -4,7 +4,6 @@
  * reference), and on the edit page the form that deactivates or activates it. Sent without
  * JavaScript; a refused form comes back as typed, the problems at their fields.
  */
-import type { WeeklySchedule } from "../../../domain/schedule";
 import type { FormFields } from "../../../pages/form";
 import type { toService } from "../../../services/records";
 import type { DeskContext } from "../../frame/desk";
@@ -12,7 +11,6 @@ import { type DeskStatus, deskPage } from "../../frame/layout";
 import { ActiveForm, WeekFields, weekFields } from "../catalog-parts";
 import { CheckField, SelectField, SetupNotice, TextField } from "../field";
 import { setupWords } from "../guard";
-import { intervalText, slotName, weekOrder } from "../hours";
 import type { PersonChoice } from "../people";
 import { setupStyle } from "../style";
 import { serviceWordsOf } from "./words";
