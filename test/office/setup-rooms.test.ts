@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { api, json } from "../support/api";
+import { at, book, bookingBody } from "../support/bookings";
 import { salon } from "../support/fixtures";
 import { office } from "../support/members";
 import { deskMember, page } from "../support/office";
@@ -54,6 +55,23 @@ describe("the rooms pages", () => {
     expect((await roomOf(s.apiKey, id as string)).active).toBe(false);
     const listed = (await page("/office/setup/rooms", owner.cookie)).html;
     expect(listed.slice(listed.indexOf("Inactive rooms"))).toContain("Treatment room");
+  });
+
+  it("deactivating a room an upcoming booking holds is refused with the reason, and it stays active", async () => {
+    const s = await salon(1);
+    const owner = await deskMember(s, "owner");
+    const room = await json(
+      await api("POST", "/resources", { key: s.apiKey, body: { name: "Chair", timezone: "UTC" } }),
+    );
+    await api("PATCH", `/services/${s.cut}`, { key: s.apiKey, body: { resourceIds: [room.id] } });
+    await book(s.apiKey, bookingBody(s.cut, at(2, "10:00"), { providerId: s.providerIds[0] }));
+    const res = await office("POST", `/office/setup/rooms/${room.id}/active`, {
+      cookie: owner.cookie,
+      form: { active: "false" },
+    });
+    expect(res.status).toBe(409);
+    expect(await res.text()).toContain('role="alert"');
+    expect((await roomOf(s.apiKey, room.id)).active).toBe(true);
   });
 
   it("a bad field is a 422 page naming it, and nothing is added or changed", async () => {

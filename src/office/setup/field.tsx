@@ -58,7 +58,7 @@ export function TextField(props: {
 export function CheckField(props: { name: string; label: string; checked: boolean; value?: string; hint?: Child }) {
   const id = inputId(props.value ? `${props.name}-${props.value}` : props.name);
   return (
-    <div class="check">
+    <div class="tickbox">
       <input id={id} name={props.name} type="checkbox" value={props.value ?? "on"} checked={props.checked} />
       <label for={id}>{props.label}</label>
       {props.hint}

@@ -14,6 +14,7 @@ import { editResource } from "../../../resources/edit";
 import { addResource, loadResource, toResource } from "../../../resources/records";
 import { CreateResourceSchema, UpdateResourceSchema } from "../../../schemas/resources";
 import type { DeskContext, DeskEnv } from "../../frame/desk";
+import type { DeskStatus } from "../../frame/layout";
 import { setupRefusal, setupWords } from "../guard";
 import { fieldOfProblem, readWeek } from "../hours";
 import { roomsOf } from "../people";
@@ -88,11 +89,11 @@ roomRoutes.post("/setup/rooms", async (c) => {
 });
 
 /** The room's edit page, after the role check for changing it. */
-async function editPage(c: DeskContext, state: RoomState = {}) {
+async function editPage(c: DeskContext, state: RoomState = {}, status: DeskStatus = 200) {
   const denied = await mayChange(c);
   if (denied) return denied;
   const room = toResource(await loadResource(c.var.db, c.var.caller.businessId, c.req.param("id") ?? ""));
-  return roomFormPage(c, roomFields(room), room, state);
+  return roomFormPage(c, roomFields(room), room, state, status);
 }
 
 roomRoutes.get("/setup/rooms/:id", (c) => editPage(c, { flash: flashOf(c) }));
@@ -134,6 +135,6 @@ roomRoutes.post("/setup/rooms/:id/active", async (c) => {
   const id = c.req.param("id");
   const active = (await readForm(c)).active === "true";
   const outcome = await patch(c, { active });
-  if (outcome.saved && !outcome.saved.ok) return editPage(c, { refused: outcome.saved.refused });
+  if (outcome.saved && !outcome.saved.ok) return editPage(c, { refused: outcome.saved.refused }, outcome.saved.status);
   return c.redirect(`/office/setup/rooms/${id}?done=${active ? "activated" : "deactivated"}`, 303);
 });

@@ -14,6 +14,7 @@ import { CreateServiceSchema, UpdateServiceSchema } from "../../../schemas/servi
 import { editService } from "../../../services/edit";
 import { addService, findService } from "../../../services/records";
 import type { DeskContext, DeskEnv } from "../../frame/desk";
+import type { DeskStatus } from "../../frame/layout";
 import { deskPage } from "../../frame/layout";
 import { CatalogList, weekFields } from "../catalog-parts";
 import { setupRefusal, setupWords } from "../guard";
@@ -108,12 +109,12 @@ const placed = (problems: Record<string, string>, slots: Parameters<typeof field
 };
 
 /** The service's edit page, after the role check for changing it. */
-async function editPage(c: DeskContext, state: ServiceState = {}) {
+async function editPage(c: DeskContext, state: ServiceState = {}, status: DeskStatus = 200) {
   const id = c.req.param("id") ?? "";
   const denied = await setupRefusal(c, "catalog:write", "PATCH /services/:id", id);
   if (denied) return denied;
   const { service } = await findService(c.var.db, c.var.caller.businessId, id);
-  return serviceFormPage(c, serviceFields(service), await choicesOf(c), service, state);
+  return serviceFormPage(c, serviceFields(service), await choicesOf(c), service, state, status);
 }
 
 serviceRoutes.get("/setup/services/:id", (c) => editPage(c, { flash: flashOf(c) }));
@@ -156,6 +157,6 @@ serviceRoutes.post("/setup/services/:id/active", async (c) => {
   if (denied) return denied;
   const active = (await readForm(c)).active === "true";
   const outcome = await patch(c, { active });
-  if (outcome.saved && !outcome.saved.ok) return editPage(c, { refused: outcome.saved.refused });
+  if (outcome.saved && !outcome.saved.ok) return editPage(c, { refused: outcome.saved.refused }, outcome.saved.status);
   return c.redirect(`/office/setup/services/${id}?done=${active ? "activated" : "deactivated"}`, 303);
 });
