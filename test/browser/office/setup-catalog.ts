@@ -28,10 +28,10 @@ export async function setupCatalog(browser: Browser, origin: string) {
     const serviceId = services[0]?.id ?? "";
     await page.goto(`${origin}/office/setup/services/${serviceId}`);
     await page.getByRole("button", { name: "Save service" }).click();
-    check(
-      "a service's form sent as shown saves",
-      await page.getByText(/Nothing to change\.|Service saved\./).isVisible(),
-    );
+    const saved = page.getByText(/Nothing to change\.|Service saved\./);
+    // Waited for, not asked at once: after the click the next page may still be loading.
+    await saved.waitFor({ timeout: 10_000 }).catch(() => undefined);
+    check("a service's form sent as shown saves", await saved.isVisible());
     const pages = [
       ["business", "/office/setup/business"],
       ["services", "/office/setup/services"],
