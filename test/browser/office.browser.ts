@@ -11,7 +11,9 @@
  *    on Chromium's virtual authenticator at `localhost` (WebAuthn refuses an IP address's
  *    origin), signs out, signs in with it, and removes it;
  *  - office/setup.ts: the staff member's own hours and a day off without JavaScript, the owner's
- *    setup and an invitation.
+ *    setup and an invitation;
+ *  - office/setup-catalog.ts: the owner's business settings, services and rooms pages (a room
+ *    added, a service saved) at 1280 and 375 px.
  *
  * axe-core audits each page against WCAG 2.2 AA. Screenshots go to .ci/artifacts/office-*.png.
  * Prints one line per check, then `N passed, N failed`; exits 1 if any failed. The dev server's
@@ -23,6 +25,7 @@ import { officeDay } from "./office/day.ts";
 import { passkeys, withoutJavaScript } from "./office/passkeys.ts";
 import { phoneIn } from "./office/phone-in.ts";
 import { officeSetup } from "./office/setup.ts";
+import { setupCatalog } from "./office/setup-catalog.ts";
 import { freshSignInLink } from "./office/tools.ts";
 
 await withDevServerAndBrowser(async (origin, browser, printed) => {
@@ -40,4 +43,5 @@ await withDevServerAndBrowser(async (origin, browser, printed) => {
   );
   await part("passkeys: the sign-in page without JavaScript", () => withoutJavaScript(browser, local));
   await officeSetup(browser, local);
+  await setupCatalog(browser, local);
 });

@@ -13,6 +13,8 @@ export function TextField(props: {
   type?: string;
   autocomplete?: string;
   hint?: Child;
+  /** A textarea instead of a one-line input. */
+  multiline?: boolean;
   /** Heard by screen readers, not shown: where a legend names the group (a weekday's fields). */
   hiddenLabel?: boolean;
 }) {
@@ -22,21 +24,77 @@ export function TextField(props: {
       <label for={id} class={props.hiddenLabel ? "sr-only" : undefined}>
         {props.label}
       </label>
-      <input
-        id={id}
-        name={props.name}
-        type={props.type ?? "text"}
-        value={props.value ?? ""}
-        autocomplete={props.autocomplete ?? "off"}
-        aria-invalid={props.problem ? "true" : undefined}
-        aria-describedby={props.problem ? `${id}-err` : undefined}
-      />
+      {props.multiline ? (
+        <textarea
+          id={id}
+          name={props.name}
+          aria-invalid={props.problem ? "true" : undefined}
+          aria-describedby={props.problem ? `${id}-err` : undefined}
+        >
+          {props.value ?? ""}
+        </textarea>
+      ) : (
+        <input
+          id={id}
+          name={props.name}
+          type={props.type ?? "text"}
+          value={props.value ?? ""}
+          autocomplete={props.autocomplete ?? "off"}
+          aria-invalid={props.problem ? "true" : undefined}
+          aria-describedby={props.problem ? `${id}-err` : undefined}
+        />
+      )}
       {props.problem && (
         <p class="err" id={`${id}-err`}>
           {props.problem}
         </p>
       )}
       {props.hint}
+    </div>
+  );
+}
+
+/** A checkbox with its label after it (sent as "on" when ticked, not sent when not). */
+export function CheckField(props: { name: string; label: string; checked: boolean; value?: string; hint?: Child }) {
+  const id = inputId(props.value ? `${props.name}-${props.value}` : props.name);
+  return (
+    <div class="tickbox">
+      <input id={id} name={props.name} type="checkbox" value={props.value ?? "on"} checked={props.checked} />
+      <label for={id}>{props.label}</label>
+      {props.hint}
+    </div>
+  );
+}
+
+/** A select with its label and, when there is one, its problem. */
+export function SelectField(props: {
+  name: string;
+  label: string;
+  value?: string;
+  options: readonly { value: string; label: string }[];
+  problem?: string;
+}) {
+  const id = inputId(props.name);
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <select
+        id={id}
+        name={props.name}
+        aria-invalid={props.problem ? "true" : undefined}
+        aria-describedby={props.problem ? `${id}-err` : undefined}
+      >
+        {props.options.map((o) => (
+          <option value={o.value} selected={o.value === props.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      {props.problem && (
+        <p class="err" id={`${id}-err`}>
+          {props.problem}
+        </p>
+      )}
     </div>
   );
 }

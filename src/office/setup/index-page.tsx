@@ -5,8 +5,16 @@ import { setupWords } from "./guard";
 import type { PersonChoice } from "./people";
 import { setupStyle } from "./style";
 
+/** The setup's own pages besides the people. */
+const pages = [
+  ["business", "/office/setup/business"],
+  ["services", "/office/setup/services"],
+  ["rooms", "/office/setup/rooms"],
+  ["members", "/office/setup/members"],
+] as const;
+
 /** What has no setup page yet: set up through the API, whose reference is at /docs. */
-const apiSections = ["business", "services", "rooms", "keys", "webhooks"] as const;
+const apiSections = ["keys", "webhooks"] as const;
 
 /** The setup's first page. */
 export function setupIndexPage(c: DeskContext, people: PersonChoice[]) {
@@ -33,10 +41,15 @@ export function setupIndexPage(c: DeskContext, people: PersonChoice[]) {
             </ul>
           )}
         </section>
-        <section aria-labelledby="members">
-          <h2 id="members">
-            <a href="/office/setup/members">{w.members}</a>
-          </h2>
+        <section aria-labelledby="pages">
+          <h2 id="pages">{w.business}</h2>
+          <ul class="links">
+            {pages.map(([key, href]) => (
+              <li>
+                <a href={href}>{w.pages[key]}</a>
+              </li>
+            ))}
+          </ul>
         </section>
         <section aria-labelledby="inapi">
           <h2 id="inapi">{w.inApi}</h2>

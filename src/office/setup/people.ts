@@ -1,6 +1,6 @@
-/** The business's people (providers) by name, for the setup's list and the staff member's person choice. */
+/** The business's people (providers), rooms and services by name, for the setup's lists and choices. */
 import { asc, eq } from "drizzle-orm";
-import { providers } from "../../db/schema";
+import { providers, resources, services } from "../../db/schema";
 import type { DeskContext } from "../frame/desk";
 
 export type PersonChoice = { id: string; name: string; active: boolean };
@@ -12,3 +12,19 @@ export const peopleOf = (c: DeskContext): Promise<PersonChoice[]> =>
     .from(providers)
     .where(eq(providers.businessId, c.var.caller.businessId))
     .orderBy(asc(providers.name));
+
+/** Every room (resource) of the member's business, by name, with its units. */
+export const roomsOf = (c: DeskContext) =>
+  c.var.db
+    .select({ id: resources.id, name: resources.name, active: resources.active, quantity: resources.quantity })
+    .from(resources)
+    .where(eq(resources.businessId, c.var.caller.businessId))
+    .orderBy(asc(resources.name));
+
+/** Every service of the member's business, by name, with its duration. */
+export const servicesOf = (c: DeskContext) =>
+  c.var.db
+    .select({ id: services.id, name: services.name, active: services.active, minutes: services.durationMinutes })
+    .from(services)
+    .where(eq(services.businessId, c.var.caller.businessId))
+    .orderBy(asc(services.name));

@@ -1,15 +1,19 @@
 /**
  * `/office/setup`: an owner's list of what to set up; a staff member is sent to their own person's
  * page (their hours, days off and calendars); the front desk gets the 403 page. The people and
- * members pages are in person-routes.tsx and members-routes.tsx.
+ * members pages are in person-routes.tsx and members-routes.tsx; the business settings, services
+ * and rooms in their folders.
  */
 import { Hono } from "hono";
 import type { DeskEnv } from "../frame/desk";
+import { businessRoutes } from "./business/routes";
 import { setupRefusal } from "./guard";
 import { setupIndexPage } from "./index-page";
 import { memberRoutes } from "./members-routes";
 import { peopleOf } from "./people";
 import { personRoutes } from "./person-routes";
+import { roomRoutes } from "./rooms/routes";
+import { serviceRoutes } from "./services/routes";
 
 /** The setup pages, mounted by desk.ts. */
 export const setupRoutes = new Hono<DeskEnv>();
@@ -25,3 +29,6 @@ setupRoutes.get("/setup", async (c) => {
 
 setupRoutes.route("/", personRoutes);
 setupRoutes.route("/", memberRoutes);
+setupRoutes.route("/", businessRoutes);
+setupRoutes.route("/", serviceRoutes);
+setupRoutes.route("/", roomRoutes);

@@ -20,4 +20,10 @@ export const setupStyle = [
   ".members p{margin:0 0 8px}",
   // The add form under the days-off table is a step of its own, not the table's last row.
   ".addtitle{margin-top:24px}",
+  ".tickbox{display:flex;gap:10px;align-items:flex-start;margin-bottom:12px}",
+  ".tickbox input{flex:none;width:20px;min-height:20px;height:20px;margin:2px 0 0}",
+  ".tickbox label{font-weight:400}",
+  ".setupform fieldset{border:1px solid var(--line);border-radius:10px;padding:12px;margin:0 0 12px}",
+  ".setupform legend{font-weight:650;padding:0 4px}",
+  ".setupform .dayhours{border:0;padding:0;margin:0 0 12px}",
 ].join("\n");

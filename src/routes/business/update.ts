@@ -1,13 +1,13 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { actorOf } from "../../access/actor";
 import { editBusiness, toBusiness } from "../../business/records";
+import { BusinessSchema, UpdateBusinessSchema } from "../../business/schemas";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { etagOf, ifMatchTags } from "../../lib/etag";
 import { bodyProblems, ifMatchHeader, jsonResponse, problemResponses } from "../../lib/openapi";
 import { forgetCallersOf } from "../../middleware/key-check";
 import { forgetSessionsOf } from "../../middleware/session";
-import { BusinessSchema, UpdateBusinessSchema } from "./schemas";
 
 const route = createRoute({
   method: "patch",

@@ -1,0 +1,108 @@
+/**
+ * `/office/setup/business`: the business's settings as `PATCH /business` takes them — name, booking
+ * page address (slug), time zone, language, contact e-mail, the booking page (on, heading, accent
+ * colour), e-mails to customers (on, sender name, reply-to) and what a conflict tells the customer.
+ * One form, sent without JavaScript; a refused one comes back as typed with the problems at their fields.
+ */
+
+import type { BusinessRow } from "../../../business/records";
+import { locales } from "../../../domain/business";
+import type { FormFields } from "../../../pages/form";
+import type { DeskContext } from "../../frame/desk";
+import { type DeskStatus, deskPage } from "../../frame/layout";
+import { CheckField, SelectField, SetupNotice, TextField } from "../field";
+import { setupWords } from "../guard";
+import { setupStyle } from "../style";
+import { businessWordsOf } from "./words";
+
+/** What the page says besides the settings: a flash, or a refusal with the form as sent and its problems. */
+export type BusinessState = { flash?: string; refused?: string; sent?: FormFields; problems?: Record<string, string> };
+
+/** The settings as the form's fields (named by the API's paths). */
+export function businessFields(row: BusinessRow): FormFields {
+  const fields: FormFields = {
+    name: row.name,
+    slug: row.slug ?? "",
+    timezone: row.timezone,
+    locale: row.locale,
+    contactEmail: row.contactEmail ?? "",
+    "bookingPage.title": row.bookingPage.title ?? "",
+    "bookingPage.accentColor": row.bookingPage.accentColor ?? "",
+    "emails.fromName": row.emails.fromName ?? "",
+    "emails.replyTo": row.emails.replyTo ?? "",
+  };
+  // A checkbox is sent only when ticked.
+  if (row.bookingPage.enabled) fields["bookingPage.enabled"] = "on";
+  if (row.emails.enabled) fields["emails.enabled"] = "on";
+  if (row.conflicts.notifyCustomer) fields["conflicts.notifyCustomer"] = "on";
+  return fields;
+}
+
+/** The business settings page. */
+export function businessPage(c: DeskContext, row: BusinessRow, state: BusinessState = {}, status: DeskStatus = 200) {
+  const w = setupWords(c);
+  const b = businessWordsOf(c.var.desk.locale);
+  const f = state.sent ?? businessFields(row);
+  const problems = state.problems ?? {};
+  const text = (name: string, label: string, more: { type?: string; hint?: string } = {}) => (
+    <TextField
+      name={name}
+      label={label}
+      value={f[name]}
+      problem={problems[name]}
+      type={more.type}
+      hint={more.hint && <p class="muted small">{more.hint}</p>}
+    />
+  );
+  return deskPage(c, status, {
+    title: b.title,
+    section: "setup",
+    positions: setupStyle,
+    body: (
+      <div class="stack">
+        <p class="small">
+          <a href="/office/setup">← {w.back}</a>
+        </p>
+        <h1>{b.title}</h1>
+        <SetupNotice flash={state.flash} refused={state.refused} label={w.refused} />
+        <form method="post" action="/office/setup/business" class="setupform">
+          <input type="hidden" name="version" value={String(row.version)} />
+          {text("name", b.name)}
+          {text("slug", b.slug, { hint: b.slugHint(new URL(c.req.url).origin) })}
+          {text("timezone", b.timezone, { hint: b.timezoneHint })}
+          <SelectField
+            name="locale"
+            label={b.locale}
+            value={f.locale}
+            problem={problems.locale}
+            options={locales.map((l) => ({ value: l, label: b.localeNames[l] ?? l }))}
+          />
+          {text("contactEmail", b.contactEmail, { type: "email" })}
+          <fieldset>
+            <legend>{b.bookingPage}</legend>
+            <CheckField name="bookingPage.enabled" label={b.bookingPageEnabled} checked={"bookingPage.enabled" in f} />
+            {text("bookingPage.title", b.bookingPageTitle)}
+            {text("bookingPage.accentColor", b.accentColor)}
+          </fieldset>
+          <fieldset>
+            <legend>{b.emails}</legend>
+            <CheckField name="emails.enabled" label={b.emailsEnabled} checked={"emails.enabled" in f} />
+            {text("emails.fromName", b.fromName)}
+            {text("emails.replyTo", b.replyTo, { type: "email" })}
+          </fieldset>
+          <fieldset>
+            <legend>{b.conflicts}</legend>
+            <CheckField
+              name="conflicts.notifyCustomer"
+              label={b.notifyCustomer}
+              checked={"conflicts.notifyCustomer" in f}
+            />
+          </fieldset>
+          <button class="btn" type="submit">
+            {b.save}
+          </button>
+        </form>
+      </div>
+    ),
+  });
+}

@@ -1,0 +1,96 @@
+/**
+ * The business, service and room pages' one way to save a form: the body is checked by the API's
+ * own schema for the operation, then given to the API's own function for it; its problems come
+ * back by field (the form's fields are named by the API's paths, as `bookingPage.title`), its
+ * refusals (409 conflicts, 412 changed meanwhile) with their reason. 404s and failures are thrown
+ * on to the office's error page. Also the few readers of form text into the API's types.
+ */
+import { ApiError } from "../../lib/errors";
+import { fieldErrors } from "../../lib/validation";
+import type { z } from "../../lib/zod";
+import type { FormFields } from "../../pages/form";
+
+/** What a save came to: the function's answer, or the problems by field and why nothing was saved. */
+export type Saved<T> =
+  | { ok: true; value: T }
+  | { ok: false; problems: Record<string, string>; refused: string; status: 409 | 422 };
+
+/** A refusal as problems by field (the first one at each), or thrown on when it is not the caller's to fix. */
+export function refusalOf(error: unknown, fixBelow: string): Saved<never> {
+  if (!(error instanceof ApiError) || error.status === 404 || error.status >= 500) throw error;
+  const problems: Record<string, string> = {};
+  for (const e of error.errors ?? []) problems[e.path] ??= e.message;
+  const conflict = error.status === 409 || error.status === 412;
+  return { ok: false, problems, refused: conflict ? error.message : fixBelow, status: conflict ? 409 : 422 };
+}
+
+/**
+ * Checks `body` with `schema` (problems at their paths), then runs `run` with what it parsed.
+ * `problems` already found in the form (a number that is not one) refuse it before the schema.
+ */
+export async function saveWith<S extends z.ZodType, T>(
+  schema: S,
+  body: unknown,
+  run: (data: z.infer<S>) => Promise<T>,
+  fixBelow: string,
+  problems: Record<string, string> = {},
+): Promise<Saved<T>> {
+  const parsed = schema.safeParse(body);
+  const found = { ...problems };
+  if (!parsed.success) for (const e of fieldErrors(parsed.error)) found[e.path] ??= e.message;
+  if (Object.keys(found).length > 0 || !parsed.success) {
+    return { ok: false, problems: found, refused: fixBelow, status: 422 };
+  }
+  try {
+    return { ok: true, value: await run(parsed.data) };
+  } catch (error) {
+    return refusalOf(error, fixBelow);
+  }
+}
+
+/** A field's text, trimmed ("" when not sent). */
+export const textOf = (fields: FormFields, name: string) => (fields[name] ?? "").trim();
+
+/** A text field that the API takes as null when empty. */
+export const orNull = (fields: FormFields, name: string) => textOf(fields, name) || null;
+
+/** A ticked checkbox. */
+export const ticked = (fields: FormFields, name: string) => fields[name] !== undefined;
+
+/**
+ * A whole-number field: its number, null when empty, or (not a whole number) undefined with the
+ * problem noted at the field. The API's schema then checks its bounds.
+ */
+export function wholeNumber(
+  fields: FormFields,
+  name: string,
+  problems: Record<string, string>,
+  notANumber: string,
+): number | null | undefined {
+  const text = textOf(fields, name);
+  if (text === "") return null;
+  if (!/^-?\d{1,9}$/.test(text)) {
+    problems[name] = notANumber;
+    return undefined;
+  }
+  return Number(text);
+}
+
+/** A value as JSON with every object's keys sorted, so key order does not tell two values apart. */
+const stable = (value: unknown): string =>
+  JSON.stringify(value, (_key, v) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
+  );
+
+/** Only the keys of `next` whose values differ from `stored`'s: a save records what it changed, nothing more. */
+export function changedOnly<T extends Record<string, unknown>>(next: T, stored: Record<string, unknown>): Partial<T> {
+  const changed: Partial<T> = {};
+  for (const [key, value] of Object.entries(next)) {
+    if (value !== undefined && stable(value) !== stable(stored[key])) {
+      (changed as Record<string, unknown>)[key] = value;
+    }
+  }
+  return changed;
+}

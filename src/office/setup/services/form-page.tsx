@@ -1,0 +1,181 @@
+/**
+ * A service's page: new (`/office/setup/services/new`) or its edit (`/office/setup/services/{id}`),
+ * every field `POST /services` takes but the questions and date overrides (those link to the API's
+ * reference), and on the edit page the form that deactivates or activates it. Sent without
+ * JavaScript; a refused form comes back as typed, the problems at their fields.
+ */
+import type { FormFields } from "../../../pages/form";
+import type { toService } from "../../../services/records";
+import type { DeskContext } from "../../frame/desk";
+import { type DeskStatus, deskPage } from "../../frame/layout";
+import { ActiveForm, WeekFields, weekFields } from "../catalog-parts";
+import { CheckField, SelectField, SetupNotice, TextField } from "../field";
+import { setupWords } from "../guard";
+import type { PersonChoice } from "../people";
+import { setupStyle } from "../style";
+import { serviceWordsOf } from "./words";
+
+export type Service = ReturnType<typeof toService>;
+/** The choices the form offers: the business's people and rooms. */
+export type ServiceChoices = { people: PersonChoice[]; rooms: PersonChoice[] };
+export type ServiceState = { flash?: string; refused?: string; problems?: Record<string, string> };
+
+const text = (n: number | null | undefined) => (n === null || n === undefined ? "" : String(n));
+
+/** A stored service as the form's fields (named by the API's paths; ticked boxes present). */
+export function serviceFields(s: Service): FormFields {
+  const fields: FormFields = {
+    name: s.name,
+    description: s.description ?? "",
+    timezone: s.timezone,
+    providerMode: s.providerMode,
+    assignment: s.assignment,
+    "limits.perDay": text(s.limits.perDay),
+    "limits.perWeek": text(s.limits.perWeek),
+    maxActivePerCustomer: text(s.maxActivePerCustomer),
+    reminders: s.reminders.map((r) => r.offsetMinutes).join(", "),
+    ...weekFields(s.weeklySchedule),
+  };
+  for (const key of ["durationMinutes", "capacity", "slotIntervalMinutes", "bufferBeforeMinutes"] as const)
+    fields[key] = text(s[key]);
+  for (const key of ["bufferAfterMinutes", "minNoticeMinutes", "maxAdvanceDays"] as const) fields[key] = text(s[key]);
+  for (const key of ["cancellationNoticeMinutes", "rescheduleNoticeMinutes"] as const) fields[key] = text(s[key]);
+  for (const id of s.providerIds) fields[`providerIds.${id}`] = "on";
+  for (const id of s.resourceIds) fields[`resourceIds.${id}`] = "on";
+  if (s.requiresConfirmation) fields.requiresConfirmation = "on";
+  if (s.bookableOnline) fields.bookableOnline = "on";
+  return fields;
+}
+
+/** The service form's page; `service` absent for a new one. */
+export function serviceFormPage(
+  c: DeskContext,
+  f: FormFields,
+  choices: ServiceChoices,
+  service?: Service,
+  state: ServiceState = {},
+  status: DeskStatus = 200,
+) {
+  const w = setupWords(c);
+  const sw = serviceWordsOf(c.var.desk.locale);
+  const problems = state.problems ?? {};
+  const title = service ? service.name : sw.add;
+  const field = (name: keyof typeof sw & string, type = "text") => (
+    <TextField name={name} label={sw[name] as string} value={f[name]} problem={problems[name]} type={type} />
+  );
+  const number = (name: keyof typeof sw & string) => field(name, "number");
+  const problem = (name: string) => problems[name] && <p class="err">{problems[name]}</p>;
+  return deskPage(c, status, {
+    title,
+    section: "setup",
+    positions: setupStyle,
+    body: (
+      <div class="stack">
+        <p class="small">
+          <a href="/office/setup/services">← {sw.title}</a>
+        </p>
+        <h1>{title}</h1>
+        <SetupNotice flash={state.flash} refused={state.refused} label={w.refused} />
+        <form
+          method="post"
+          action={service ? `/office/setup/services/${service.id}` : "/office/setup/services"}
+          class="setupform"
+        >
+          {field("name")}
+          <TextField
+            name="description"
+            label={sw.description}
+            value={f.description}
+            problem={problems.description}
+            multiline
+          />
+          {number("durationMinutes")}
+          {number("capacity")}
+          {number("slotIntervalMinutes")}
+          {number("bufferBeforeMinutes")}
+          {number("bufferAfterMinutes")}
+          {field("timezone")}
+          <fieldset>
+            <legend>{sw.hours}</legend>
+            <p class="muted small">{sw.hoursHint}</p>
+            <WeekFields locale={c.var.desk.locale} week={{}} sent={f} problems={problems} interval={sw.interval} />
+          </fieldset>
+          <fieldset>
+            <legend>{sw.who}</legend>
+            <p class="muted small">{sw.providerIds}</p>
+            {choices.people.length === 0 && <p class="muted small">{sw.noPeople}</p>}
+            {choices.people.map((p) => (
+              <CheckField name={`providerIds.${p.id}`} label={p.name} checked={`providerIds.${p.id}` in f} />
+            ))}
+            {problem("providerIds")}
+            <SelectField
+              name="providerMode"
+              label={sw.providerMode}
+              value={f.providerMode}
+              problem={problems.providerMode}
+              options={(["one", "all"] as const).map((v) => ({ value: v, label: sw.providerModes[v] ?? v }))}
+            />
+            <SelectField
+              name="assignment"
+              label={sw.assignment}
+              value={f.assignment}
+              problem={problems.assignment}
+              options={(["first", "balanced"] as const).map((v) => ({ value: v, label: sw.assignments[v] ?? v }))}
+            />
+          </fieldset>
+          <fieldset>
+            <legend>{sw.resourceIds}</legend>
+            {choices.rooms.length === 0 && <p class="muted small">{sw.noRooms}</p>}
+            {choices.rooms.map((r) => (
+              <CheckField name={`resourceIds.${r.id}`} label={r.name} checked={`resourceIds.${r.id}` in f} />
+            ))}
+            {problem("resourceIds")}
+          </fieldset>
+          <fieldset>
+            <legend>{sw.rules}</legend>
+            <CheckField
+              name="requiresConfirmation"
+              label={sw.requiresConfirmation}
+              checked={"requiresConfirmation" in f}
+            />
+            <CheckField name="bookableOnline" label={sw.bookableOnline} checked={"bookableOnline" in f} />
+            {number("minNoticeMinutes")}
+            {number("maxAdvanceDays")}
+            {number("cancellationNoticeMinutes")}
+            {number("rescheduleNoticeMinutes")}
+            <TextField
+              name="limits.perDay"
+              label={sw.perDay}
+              value={f["limits.perDay"]}
+              problem={problems["limits.perDay"]}
+              type="number"
+            />
+            <TextField
+              name="limits.perWeek"
+              label={sw.perWeek}
+              value={f["limits.perWeek"]}
+              problem={problems["limits.perWeek"]}
+              type="number"
+            />
+            {number("maxActivePerCustomer")}
+            {field("reminders")}
+          </fieldset>
+          <p class="muted small">
+            {sw.inApi} <a href="/docs">{sw.apiLink}</a>
+          </p>
+          <button class="btn" type="submit">
+            {service ? sw.save : sw.create}
+          </button>
+        </form>
+        {service && (
+          <ActiveForm
+            action={`/office/setup/services/${service.id}/active`}
+            active={service.active}
+            label={service.active ? sw.deactivate : sw.activate}
+            hint={sw.activeHint}
+          />
+        )}
+      </div>
+    ),
+  });
+}
