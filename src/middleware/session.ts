@@ -4,7 +4,7 @@ import { memberSessionOf, type SessionMember } from "../access/sessions";
 import type { AppEnv, Caller } from "../env";
 import { ApiError } from "../lib/errors";
 import { enterShard } from "../shards/request";
-import { unauthorized } from "./key-check";
+import { forgetCallersOf, unauthorized } from "./key-check";
 import { sameOrigin } from "./security";
 
 const safe = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -25,8 +25,12 @@ export function answerAgainThrough(app: Dispatch): void {
   dispatch = app;
 }
 
-/** Forgets every remembered session of a business whose name or manage-link key changed. */
-export function forgetSessionsOf(businessId: string): void {
+/**
+ * Forgets every caller this isolate remembers of a business whose name or manage-link key changed:
+ * its keys' (key-check.ts) and its members' sessions'. The next request reads them afresh.
+ */
+export function forgetEveryCallerOf(businessId: string): void {
+  forgetCallersOf(businessId);
   for (const [value, caller] of remembered) if (caller.businessId === businessId) remembered.delete(value);
 }
 

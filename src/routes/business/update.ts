@@ -6,8 +6,7 @@ import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { etagOf, ifMatchTags } from "../../lib/etag";
 import { bodyProblems, ifMatchHeader, jsonResponse, problemResponses } from "../../lib/openapi";
-import { forgetCallersOf } from "../../middleware/key-check";
-import { forgetSessionsOf } from "../../middleware/session";
+import { forgetEveryCallerOf } from "../../middleware/session";
 
 const route = createRoute({
   method: "patch",
@@ -40,8 +39,7 @@ export const registerUpdateBusiness = (app: OpenAPIHono<AppEnv>) =>
       actorOf(c.var.caller),
     );
     // Callers carry the business's name: the next request of each of its keys reads it anew.
-    if (changes.name !== undefined) forgetCallersOf(c.var.caller.businessId);
-    forgetSessionsOf(c.var.caller.businessId);
+    forgetEveryCallerOf(c.var.caller.businessId);
     c.header("ETag", etagOf(row.version));
     return c.json(toBusiness(row), 200);
   });

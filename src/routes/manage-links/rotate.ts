@@ -6,8 +6,7 @@ import { bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi"
 import { z } from "../../lib/zod";
 import { rotateLinkKey } from "../../manage-links/records";
 import { emptyBodyAsObject } from "../../middleware/empty-body";
-import { forgetCallersOf } from "../../middleware/key-check";
-import { forgetSessionsOf } from "../../middleware/session";
+import { forgetEveryCallerOf } from "../../middleware/session";
 
 const LinkKeySchema = z
   .object({
@@ -41,7 +40,6 @@ const route = createRoute({
 export const registerRotateManageLinks = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const version = await rotateLinkKey(c.var.db, c.var.caller.businessId, actorOf(c.var.caller));
-    forgetCallersOf(c.var.caller.businessId);
-    forgetSessionsOf(c.var.caller.businessId);
+    forgetEveryCallerOf(c.var.caller.businessId);
     return c.json({ version }, 200);
   });

@@ -11,8 +11,7 @@ import { actorOf } from "../../../access/actor";
 import { editBusiness, loadBusiness } from "../../../business/records";
 import { UpdateBusinessSchema } from "../../../business/schemas";
 import { etagOf } from "../../../lib/etag";
-import { forgetCallersOf } from "../../../middleware/key-check";
-import { forgetSessionsOf } from "../../../middleware/session";
+import { forgetEveryCallerOf } from "../../../middleware/session";
 import { type FormFields, readForm } from "../../../pages/form";
 import type { DeskContext, DeskEnv } from "../../frame/desk";
 import { setupRefusal, setupWords } from "../guard";
@@ -80,7 +79,6 @@ businessRoutes.post("/setup/business", async (c) => {
     return businessPage(c, stored, { sent, problems, refused }, status);
   }
   // As the API's route does: keys and sessions read the business's name and settings anew.
-  forgetCallersOf(businessId);
-  forgetSessionsOf(businessId);
+  forgetEveryCallerOf(businessId);
   return c.redirect("/office/setup/business?done=saved", 303);
 });
