@@ -94,11 +94,12 @@ describe("waitlist", () => {
     const entry = await join(s.apiKey, joinBody(s));
     const freed = s.bookings[0] as { id: string };
     expect((await api("POST", `/bookings/${freed.id}/cancel`, { key: s.apiKey })).status).toBe(200);
-    const [offer] = await eventually(async () => {
+    const [offer, joined] = await eventually(async () => {
       const found = await recordsOf(s.apiKey, entry.id);
-      return found.length === 1 ? found : undefined;
-    }, "the offer's record");
+      return found.length === 2 ? found : undefined;
+    }, "the offer's record after the join's");
     expect(offer).toMatchObject({ action: "waitlist.offered", actor: { type: "system", id: "system" } });
+    expect(joined).toMatchObject({ action: "waitlist.joined", actor: { type: "apiKey" } });
     const [cancelled] = await recordsOf(s.apiKey, freed.id);
     expect(cancelled).toMatchObject({ action: "booking.cancelled", actor: { type: "apiKey" } });
   });
