@@ -6,6 +6,7 @@
  */
 
 import { sql } from "drizzle-orm";
+import { encodeTime } from "ulid";
 import type { Database } from "../db/client";
 import { auditEvents } from "../db/schema";
 import type { Actor } from "../domain/actor";
@@ -14,6 +15,8 @@ import { insertWhere } from "../lib/rows";
 
 /** A change as the audit records it; `fields` are names, never values. */
 export type AuditEntry = {
+  /** The record's id when it is derived from the change (so a change written twice is recorded once); else a new one. */
+  id?: string;
   businessId: string;
   actor: Actor;
   /** `<resource>.<verb>`: `service.updated`, `booking.cancelled`, … */
@@ -25,7 +28,7 @@ export type AuditEntry = {
 /** The stored row of an entry, made now. */
 export function auditRow(entry: AuditEntry, now = Date.now()): typeof auditEvents.$inferInsert {
   return {
-    id: newId("audit", now),
+    id: entry.id ?? newId("audit", now),
     businessId: entry.businessId,
     at: new Date(now).toISOString(),
     actorType: entry.actor.type,
@@ -36,6 +39,19 @@ export function auditRow(entry: AuditEntry, now = Date.now()): typeof auditEvent
     fields: [...new Set(entry.fields ?? [])].sort(),
   };
 }
+
+/**
+ * The id of the record of a resource's creation: the resource's own (`hld_…` → `aud_…`), so it
+ * sorts by when the resource was made and the record can be found (and taken back) by it.
+ */
+export const creationAuditId = (resourceId: string): string => `aud_${resourceId.slice(4)}`;
+
+/**
+ * The id of the record of a change to a resource made at `at` (ms): the time part says when,
+ * the rest is the resource's, so the same change recorded again gets the same id.
+ */
+export const changeAuditId = (resourceId: string, at: number): string =>
+  `aud_${encodeTime(at, 10).toLowerCase()}${resourceId.slice(-16)}`;
 
 /** The names of the fields a change sets: its keys with a value (null included: a field cleared). */
 export const fieldsOf = (changes: object): string[] =>

@@ -1,10 +1,14 @@
-import { eq } from "drizzle-orm";
+import { and, count, eq, gt, isNull, lt, sql } from "drizzle-orm";
+import { actorOf } from "../access/actor";
+import { customerActor } from "../audit/booking-events";
+import { creationAuditId, fieldsOf, recordIfChanged } from "../audit/record";
 import { type HoldResult, serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
-import { holds } from "../db/schema";
+import { auditEvents, holds } from "../db/schema";
 import type { Caller } from "../env";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
+import { insertWhere } from "../lib/rows";
 import { loadBookableService } from "../services/bookable";
 
 /** Live holds one API key may have at once, so nobody can freeze a calendar. */
@@ -32,19 +36,31 @@ const keyBound = (keyId: string): HoldBound => ({
   refusal: `This API key has ${MAX_LIVE_HOLDS_PER_KEY} live holds; book or release one first.`,
 });
 
+/** The live holds of one placer at `at`: counted in the statement that adds one. */
+const livePlacedBy = (db: Database, placedBy: string, at: string) =>
+  db
+    .select({ n: count() })
+    .from(holds)
+    .where(and(eq(holds.apiKeyId, placedBy), gt(holds.expiresAt, at), isNull(holds.endedAt)));
+
 /**
  * Keeps a seat of the business's active service (and, with providers, the person's time) for
  * `ttlSeconds`, under the rules of a booking, for the caller's API key: at most
  * MAX_LIVE_HOLDS_PER_KEY live holds per key (409 `hold_limit_reached` beyond), or as `bound`
  * says. Answers the calendar's result: the hold, or its refusal, which leaves nothing held.
+ *
+ * The audit record (`hold.created`) is written in the batch that adds the hold's D1 row and taken
+ * back with it on a refusal, so the row and its record exist together or not at all. Its actor is
+ * the caller (a member or the key), or for a booking page the customer, named by the hold's id.
  */
 export async function createHold(
   env: Env,
   db: Database,
-  { businessId, keyId }: Pick<Caller, "businessId" | "keyId">,
+  caller: Pick<Caller, "businessId" | "keyId" | "member">,
   request: HoldRequest,
-  bound: HoldBound = keyBound(keyId),
+  bound: HoldBound = keyBound(caller.keyId),
 ): Promise<HoldResult> {
+  const { businessId } = caller;
   const now = Date.now();
   const { service, providers, resources } = await loadBookableService(db, businessId, request.serviceId, {
     providerId: request.providerId,
@@ -53,15 +69,27 @@ export async function createHold(
   // The placer's place is taken before the calendar is asked, counted and inserted in one
   // statement, so a burst cannot pass the limit; it is given back if the calendar refuses.
   const expiresAt = new Date(now + request.ttlSeconds * 1000).toISOString();
-  const { meta } = await env.DB.prepare(
-    `INSERT INTO holds (id, business_id, service_id, api_key_id, expires_at, created_at)
-     SELECT ?1, ?2, ?3, ?4, ?5, ?6
-     WHERE (SELECT count(*) FROM holds WHERE api_key_id = ?4 AND expires_at > ?6 AND ended_at IS NULL) < ?7`,
-  )
-    .bind(id, businessId, service.id, bound.placedBy, expiresAt, new Date(now).toISOString(), bound.max)
-    .run();
-  if (meta.changes === 0) throw new ApiError("hold_limit_reached", bound.refusal);
-  const giveBack = () => db.delete(holds).where(eq(holds.id, id));
+  const at = new Date(now).toISOString();
+  const auditId = creationAuditId(id);
+  const [added] = await db.batch([
+    insertWhere(
+      db,
+      holds,
+      { id, businessId, serviceId: service.id, apiKeyId: bound.placedBy, expiresAt, endedAt: null, createdAt: at },
+      lt(sql`(${livePlacedBy(db, bound.placedBy, at)})`, bound.max),
+    ),
+    recordIfChanged(db, {
+      id: auditId,
+      businessId,
+      actor: bound.page ? customerActor(id) : actorOf(caller),
+      action: "hold.created",
+      resource: { type: "hold", id },
+      fields: fieldsOf(request),
+    }),
+  ]);
+  if (added.meta.changes === 0) throw new ApiError("hold_limit_reached", bound.refusal);
+  const giveBack = () =>
+    db.batch([db.delete(holds).where(eq(holds.id, id)), db.delete(auditEvents).where(eq(auditEvents.id, auditId))]);
   const result = await serviceCalendarOf(env, businessId, service.id)
     .createHold({
       holdId: id,

@@ -1,8 +1,10 @@
 /** Holds as the Worker finds them: D1 says which service's calendar keeps one, the calendar what it is now. */
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
+import { recordIfChanged } from "../audit/record";
 import { serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
 import { holds } from "../db/schema";
+import type { Actor } from "../domain/actor";
 import type { Hold } from "../domain/hold";
 import { ApiError } from "../lib/errors";
 
@@ -35,12 +37,27 @@ export async function loadHold(env: Env, db: Database, businessId: string, id: s
   return found;
 }
 
-/** Frees the business's hold's seat (and provider's time) at once; a hold that already ended stays as it is. */
-export async function releaseHold(env: Env, db: Database, businessId: string, id: string): Promise<void> {
+/**
+ * Frees the business's hold's seat (and provider's time) at once; a hold that already ended stays
+ * as it is. D1 learns the hold ended, and when this released it (not an expiry or a booking), the
+ * `hold.released` record by `actor` is written in that same statement's batch, only if it changed
+ * the row: a DELETE sent again writes nothing, and one sent again after a reset between the
+ * calendar and D1 writes both.
+ */
+export async function releaseHold(env: Env, db: Database, businessId: string, id: string, actor: Actor): Promise<void> {
   const { serviceId } = await loadHold(env, db, businessId, id);
-  await serviceCalendarOf(env, businessId, serviceId).releaseHold(id);
-  await db
+  const ended = await serviceCalendarOf(env, businessId, serviceId).releaseHold(id);
+  const end = db
     .update(holds)
     .set({ endedAt: new Date().toISOString() })
-    .where(and(eq(holds.businessId, businessId), eq(holds.id, id)));
+    .where(and(eq(holds.businessId, businessId), eq(holds.id, id), isNull(holds.endedAt)));
+  if (ended?.status !== "RELEASED") {
+    await end;
+    return;
+  }
+  const resource = { type: "hold", id };
+  await db.batch([
+    end,
+    recordIfChanged(db, { businessId, actor, action: "hold.released", resource, fields: ["status"] }),
+  ]);
 }

@@ -4,6 +4,7 @@
  * and answered with the token that alone books it.
  */
 
+import { customerActor } from "../audit/booking-events";
 import type { Database } from "../db/client";
 import { createHold } from "../holds/create";
 import { holdOf, releaseHold } from "../holds/records";
@@ -102,4 +103,4 @@ export const isLive = (hold: { status: string; expiresAt: string }, now = Date.n
 
 /** Frees the seat of the page's hold at once (a hold that already ended stays as it is). */
 export const releasePageHold = (env: Env, db: Database, page: PageBusiness, holdId: string) =>
-  releaseHold(env, db, page.id, holdId);
+  releaseHold(env, db, page.id, holdId, customerActor(holdId));

@@ -4,10 +4,13 @@
  * its daily bound; the entry is then queued in the service's calendar, which decides its place.
  */
 import { eq } from "drizzle-orm";
+import { actorOf } from "../access/actor";
+import { creationAuditId, fieldsOf } from "../audit/record";
 import { serviceCalendarOf, slotCalendar } from "../calendar";
 import type { Database } from "../db/client";
-import { waitlistEntries } from "../db/schema";
+import { auditEvents, waitlistEntries } from "../db/schema";
 import type { WaitlistEntry } from "../domain/waitlist";
+import type { Caller } from "../env";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { throwRefusal } from "../refusals/problems";
@@ -23,11 +26,15 @@ export type JoinRequest = {
   customerEmail: string;
 };
 
-/** Queues the request; answers the entry (WAITING with its position, or OFFERED when a seat was free after all). */
+/**
+ * Queues the request; answers the entry (WAITING with its position, or OFFERED when a seat was
+ * free after all). Its `waitlist.joined` record is written with its D1 row (field names only) and
+ * taken back with it if the calendar refuses.
+ */
 export async function joinWaitlist(
   env: Env,
   db: Database,
-  caller: { businessId: string; keyId: string },
+  caller: Pick<Caller, "businessId" | "keyId" | "member">,
   request: JoinRequest,
 ): Promise<WaitlistEntry> {
   const { service, providers, resources } = await loadBookableService(db, caller.businessId, request.serviceId, {
@@ -69,7 +76,15 @@ export async function joinWaitlist(
     apiKeyId: caller.keyId,
     createdAt: now,
   };
-  if (!(await storeWithinKeyBound(db, row))) {
+  const record = {
+    id: creationAuditId(entry.id),
+    businessId: caller.businessId,
+    actor: actorOf(caller),
+    action: "waitlist.joined",
+    resource: { type: "waitlist", id: entry.id },
+    fields: fieldsOf(request),
+  };
+  if (!(await storeWithinKeyBound(db, row, record))) {
     throw new ApiError("waitlist_full", `This API key queued ${MAX_PER_KEY_PER_DAY} entries in the last 24 hours.`);
   }
   const result = await serviceCalendarOf(env, caller.businessId, service.id).joinWaitlist({
@@ -81,6 +96,9 @@ export async function joinWaitlist(
     apiKeyId: caller.keyId,
   });
   if (result.ok) return result.entry;
-  await db.delete(waitlistEntries).where(eq(waitlistEntries.id, entry.id));
+  await db.batch([
+    db.delete(waitlistEntries).where(eq(waitlistEntries.id, entry.id)),
+    db.delete(auditEvents).where(eq(auditEvents.id, record.id)),
+  ]);
   throwRefusal(result.refusal);
 }

@@ -1,11 +1,13 @@
 /** Waitlist entries: where each is kept (D1 knows the service), and the entry as its calendar has it. */
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, count, eq, gt, isNull, lt, sql } from "drizzle-orm";
+import { type AuditEntry, auditRow, changeAuditId, recordIfChanged } from "../audit/record";
 import { serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
-import { holds, services, waitlistEntries } from "../db/schema";
+import { auditEvents, holds, services, waitlistEntries } from "../db/schema";
+import type { Actor } from "../domain/actor";
 import type { WaitlistEntry, WaitlistFrom, WaitlistStatus } from "../domain/waitlist";
 import { ApiError } from "../lib/errors";
-import { loadOwned } from "../lib/rows";
+import { insertWhere, loadOwned } from "../lib/rows";
 import { type CursorRequest, type ListPage, pageAt, positionOf } from "../lists/cursor";
 import { offsetOf } from "../lists/pagination";
 
@@ -31,17 +33,19 @@ export type EntryRow = { id: string; businessId: string; serviceId: string; apiK
 /**
  * Stores the entry's row if its API key queued fewer than MAX_PER_KEY_PER_DAY entries in the 24
  * hours before it, counted and inserted in one statement, so that concurrent joins cannot pass
- * the bound together (a count, then an insert, let 40 at once through at 180). Answers whether
- * the row was stored.
+ * the bound together (a count, then an insert, let 40 at once through at 180). The join's audit
+ * `record` is written in the same batch, only if the row was. Answers whether the row was stored.
  */
-export async function storeWithinKeyBound(db: Database, row: EntryRow): Promise<boolean> {
+export async function storeWithinKeyBound(db: Database, row: EntryRow, record: AuditEntry): Promise<boolean> {
   const since = new Date(Date.parse(row.createdAt) - 86_400_000).toISOString();
-  const { apiKeyId, createdAt } = waitlistEntries;
-  const result = await db.run(
-    sql`INSERT INTO ${waitlistEntries} (id, business_id, service_id, api_key_id, created_at)
-        SELECT ${row.id}, ${row.businessId}, ${row.serviceId}, ${row.apiKeyId}, ${row.createdAt}
-        WHERE (SELECT count(*) FROM ${waitlistEntries} WHERE ${apiKeyId} = ${row.apiKeyId} AND ${createdAt} > ${since}) < ${MAX_PER_KEY_PER_DAY}`,
-  );
+  const queued = db
+    .select({ n: count() })
+    .from(waitlistEntries)
+    .where(and(eq(waitlistEntries.apiKeyId, row.apiKeyId), gt(waitlistEntries.createdAt, since)));
+  const [result] = await db.batch([
+    insertWhere(db, waitlistEntries, row, lt(sql`(${queued})`, MAX_PER_KEY_PER_DAY)),
+    recordIfChanged(db, record),
+  ]);
   return result.meta.changes > 0;
 }
 
@@ -82,18 +86,34 @@ export async function listWaitlist(
 /**
  * Takes the business's entry off its waitlist; an offered hold is released by the calendar, and
  * D1 learns the hold ended (as it does for `DELETE /holds/{id}`), so nothing counts it as live.
+ * The `waitlist.left` record by `actor` goes in that batch. Only a DELETE makes an entry
+ * CANCELLED, and the record's id is made of the entry's and the time it was cancelled, so a
+ * DELETE sent again (after a reset between the calendar and D1, say) writes the record once.
  */
-export async function leaveWaitlist(env: Env, db: Database, businessId: string, id: string): Promise<void> {
+export async function leaveWaitlist(env: Env, db: Database, businessId: string, id: string, actor: Actor) {
   const { serviceId } = await loadOwned(db, waitlistEntries, "waitlist entry", businessId, id);
   const calendar = serviceCalendarOf(env, businessId, serviceId);
   const entry = await calendar.getWaitlistEntry(id);
   // Pruned 30 days after its slot ended: it is off the waitlist either way.
   if (!entry) return;
-  await calendar.leaveWaitlist(id);
-  if (entry.status === "OFFERED" && entry.holdId) {
-    await db
+  const left = await calendar.leaveWaitlist(id);
+  if (left?.status !== "CANCELLED") return;
+  const leftAt = Date.parse(left.updatedAt);
+  const entryOf = { id: changeAuditId(id, leftAt), businessId, actor, action: "waitlist.left", fields: ["status"] };
+  const record = db
+    .insert(auditEvents)
+    .values(auditRow({ ...entryOf, resource: { type: "waitlist", id } }, leftAt))
+    .onConflictDoNothing();
+  const holdId = entry.status === "OFFERED" ? entry.holdId : null;
+  if (!holdId) {
+    await record;
+    return;
+  }
+  await db.batch([
+    db
       .update(holds)
       .set({ endedAt: new Date().toISOString() })
-      .where(and(eq(holds.businessId, businessId), eq(holds.id, entry.holdId), isNull(holds.endedAt)));
-  }
+      .where(and(eq(holds.businessId, businessId), eq(holds.id, holdId), isNull(holds.endedAt))),
+    record,
+  ]);
 }

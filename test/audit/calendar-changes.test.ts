@@ -14,6 +14,7 @@ import { eventually } from "../support/eventually";
 import { injectFaults, resetOnceOutboxHolds } from "../support/faults";
 import { bookWithLink, clinic, minutesFromNow, viaLink } from "../support/manage-links";
 import { bookSeries, seriesBody, clinic as seriesClinic } from "../support/series";
+import { bookVisit, spa, visitBody } from "../support/visits";
 import { fullSlot, join, joinBody } from "../support/waitlist";
 
 type Entry = { action: string; actor: { type: string; id: string }; fields: string[] };
@@ -88,17 +89,38 @@ describe("series", () => {
   });
 });
 
+describe("appointments", () => {
+  it("booked with a key: every segment's record names the key, the one booked in another service's calendar too", async () => {
+    const s = await spa();
+    const keyId = (await json(await api("GET", "/api-keys", { key: s.apiKey }))).data[0].id as string;
+    const visit = await bookVisit(
+      s.apiKey,
+      visitBody(at(3, "10:00"), [{ serviceId: s.cut }, { serviceId: s.massage }]),
+    );
+    const segments = visit.bookings as { id: string; serviceId: string }[];
+    expect(segments.map((b) => b.serviceId)).toEqual([s.cut, s.massage]);
+    for (const segment of segments) {
+      const [created] = await eventually(async () => {
+        const found = await recordsOf(s.apiKey, segment.id);
+        return found.length === 1 ? found : undefined;
+      }, `the record of ${segment.serviceId}'s segment`);
+      expect(created).toMatchObject({ action: "booking.created", actor: { type: "apiKey", id: keyId } });
+    }
+  });
+});
+
 describe("waitlist", () => {
   it("a seat offered to the waitlist is the system's change; the cancel that freed it is the key's", async () => {
     const s = await fullSlot(1);
     const entry = await join(s.apiKey, joinBody(s));
     const freed = s.bookings[0] as { id: string };
     expect((await api("POST", `/bookings/${freed.id}/cancel`, { key: s.apiKey })).status).toBe(200);
-    const [offer] = await eventually(async () => {
+    const [offer, joined] = await eventually(async () => {
       const found = await recordsOf(s.apiKey, entry.id);
-      return found.length === 1 ? found : undefined;
-    }, "the offer's record");
+      return found.length === 2 ? found : undefined;
+    }, "the offer's record after the join's");
     expect(offer).toMatchObject({ action: "waitlist.offered", actor: { type: "system", id: "system" } });
+    expect(joined).toMatchObject({ action: "waitlist.joined", actor: { type: "apiKey" } });
     const [cancelled] = await recordsOf(s.apiKey, freed.id);
     expect(cancelled).toMatchObject({ action: "booking.cancelled", actor: { type: "apiKey" } });
   });

@@ -23,7 +23,7 @@ const AuditEventSchema = z
     actor: z.object({
       type: z.enum(["member", "apiKey", "customer", "system"]).openapi({
         description:
-          "Who made the change: a member, an API key, a customer through their manage link (`id` is the booking's), or the system (waitlist offers, expiry, sync).",
+          "Who made the change: a member, an API key, a customer through their manage link or a booking page (`id` is the booking's, or for a page's hold the hold's), or the system (waitlist offers, expiry, sync).",
       }),
       id: z.string().openapi({ example: "key_01jd3k5v7q8r9s0t1u2v3w4x5y" }),
     }),

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { actorOf } from "../../access/actor";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { releaseHold } from "../../holds/records";
@@ -18,6 +19,6 @@ const route = createRoute({
 
 export const registerReleaseHold = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    await releaseHold(c.env, c.var.db, c.var.caller.businessId, c.req.valid("param").id);
+    await releaseHold(c.env, c.var.db, c.var.caller.businessId, c.req.valid("param").id, actorOf(c.var.caller));
     return c.body(null, 204);
   });

@@ -1,12 +1,11 @@
 /**
- * A visit — several services back to back — or a series — one service at several times — on the
- * one claim protocol (claims/run-claims.ts). The first segment's calendar is the entry: its tentative
- * rows hold the seats of the segments of its own service, and the first of them lists every claim
- * of the visit — each segment's people and resources, and the seat of each segment of another
- * service in that service's calendar (steps/seat-claims.ts). Every claim granted → one transaction
- * books the entry's segments and owes each other calendar the confirmation of its seat; a refusal
- * releases what was granted and tries the refusing segment's next person, else names that
- * segment; no answer or a reset → everything is released (by the deadline alarm if nobody else).
+ * A visit — several services back to back — or a series — one service at several times — on the one claim protocol
+ * (claims/run-claims.ts). The first segment's calendar is the entry: its tentative rows hold the seats of the segments
+ * of its own service, and the first of them lists every claim of the visit — each segment's people and resources, and
+ * the seat of each segment of another service in that service's calendar (steps/seat-claims.ts). Every claim granted →
+ * one transaction books the entry's segments and owes each other calendar the confirmation of its seat (with who
+ * booked, for the audit); a refusal releases what was granted and tries the refusing segment's next person, else names
+ * that segment; no answer or a reset → everything is released (by the deadline alarm if nobody else).
  */
 import { type BookingRecord, toBooking } from "../../../domain/booking";
 import { confirmationOf } from "../../../domain/message";
@@ -165,8 +164,9 @@ function commitVisit(flow: VisitFlow, now: number): VisitResult {
       commitBooking(tables, tables.reservations.load(record.id), { ...base, ...(i === 0 ? { mail } : {}) }, now);
       continue;
     }
+    const { reminders = [] } = base.service;
     const ref: ClaimRef = { calendar: "service", id: record.serviceId, claimId: record.id };
-    tables.tasks.owe(record.businessId, ref, { claimId: record.id, reminders: base.service.reminders ?? [] }, now);
+    tables.tasks.owe(record.businessId, ref, { claimId: record.id, reminders, actor: base.actor }, now);
   }
   const bookings = records.map(toBooking);
   tables.visits.remember(command.appointmentId, bookings, now);

@@ -5,6 +5,7 @@
  * entry either confirms it (the row becomes the booking: D1, event, reminders) or releases it
  * (the row goes, and a tombstone refuses a late duplicate). Each is one synchronous transaction.
  */
+import type { Actor } from "../../../domain/actor";
 import type { ClaimResult, SeatCommand } from "../../claim-types";
 import { blockedSpan, checkTiming, checkWorkingHours, withinWorkingTime } from "../../rules/service-rules";
 import type { CalendarTables } from "../tables/tables";
@@ -13,8 +14,11 @@ import { expireHolds } from "./expiry";
 import { newBookingRefusal } from "./limits";
 import { firstWithSeat } from "./staffing";
 
-/** What a segment's confirmation carries: the claim, and the service's reminders to plan. */
-export type SeatConfirmation = { claimId: string; reminders: number[] };
+/**
+ * What a segment's confirmation carries: the claim, the service's reminders to plan, and who
+ * booked the visit (the audit names them on this segment too; absent, from before: the system).
+ */
+export type SeatConfirmation = { claimId: string; reminders: number[]; actor?: Actor };
 
 /** Decides a seat claim; the row holds the seat from this transaction on. */
 export function claimSeat(tables: CalendarTables, command: SeatCommand, now: number): ClaimResult {
@@ -57,10 +61,10 @@ export function claimSeat(tables: CalendarTables, command: SeatCommand, now: num
 }
 
 /** The entry confirmed: the segment row is a booking from now on. Answers whether there was one. */
-export function confirmSeat(tables: CalendarTables, { claimId, reminders }: SeatConfirmation, now: number) {
+export function confirmSeat(tables: CalendarTables, { claimId, reminders, actor }: SeatConfirmation, now: number) {
   if (!tables.reservations.promoteSegment(claimId)) return { ok: tables.reservations.find(claimId) !== undefined };
   const record = tables.reservations.load(claimId);
-  commitBooking(tables, record, { service: { reminders } }, now);
+  commitBooking(tables, record, { service: { reminders }, actor }, now);
   return { ok: true };
 }
 

@@ -1,0 +1,104 @@
+/**
+ * Waitlist entries in the audit: a join is recorded in the batch that adds the entry's D1 row (and
+ * taken back with it when the calendar refuses), a leave once, whoever sends it again; field
+ * names only, never the customer's name or e-mail.
+ */
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { auditEvents } from "../../src/db/schema";
+import { api, db, json } from "../support/api";
+import { at, calendarStub, plus } from "../support/bookings";
+import { fullSlot, join, joinBody } from "../support/waitlist";
+
+type Entry = { action: string; actor: { type: string; id: string }; resource: { type: string; id: string } };
+
+const keyIdOf = async (key: string) => (await json(await api("GET", "/api-keys", { key }))).data[0].id as string;
+
+const recordsOf = async (key: string, resourceId: string): Promise<(Entry & { at: string; fields: string[] })[]> =>
+  (await json(await api("GET", `/audit-events?resourceId=${resourceId}&limit=100`, { key }))).data;
+
+/** The actions of every waitlist record of the business but the system's offers. */
+const waitlistActions = async (key: string) =>
+  ((await json(await api("GET", "/audit-events?limit=100", { key }))).data as Entry[])
+    .map((r) => r.action)
+    .filter((action) => action === "waitlist.joined" || action === "waitlist.left");
+
+describe("entries joined and left", () => {
+  it("with a key: joined and left name the key and the entry, field names only; a second DELETE adds nothing", async () => {
+    const s = await fullSlot(1);
+    const keyId = await keyIdOf(s.apiKey);
+    const body = joinBody(s, { customerName: "Rosa Audit-Parks" });
+    const entry = await join(s.apiKey, body);
+    expect((await api("DELETE", `/waitlist/${entry.id}`, { key: s.apiKey })).status).toBe(204);
+    expect((await api("DELETE", `/waitlist/${entry.id}`, { key: s.apiKey })).status).toBe(204);
+    const records = await recordsOf(s.apiKey, entry.id);
+    expect(records).toEqual([
+      expect.objectContaining({
+        action: "waitlist.left",
+        actor: { type: "apiKey", id: keyId },
+        resource: { type: "waitlist", id: entry.id },
+        fields: ["status"],
+      }),
+      expect.objectContaining({
+        action: "waitlist.joined",
+        actor: { type: "apiKey", id: keyId },
+        resource: { type: "waitlist", id: entry.id },
+        fields: ["customerEmail", "customerName", "endTime", "serviceId", "startTime"],
+      }),
+    ]);
+    const stored = JSON.stringify(
+      await db().select().from(auditEvents).where(eq(auditEvents.resourceId, entry.id)),
+    ).toLowerCase();
+    expect(stored).not.toContain(body.customerEmail.toLowerCase());
+    expect(stored).not.toContain("rosa");
+  });
+
+  it("a join sent twice with one Idempotency-Key: one entry, one record", async () => {
+    const s = await fullSlot(1);
+    const body = joinBody(s);
+    const headers = { "Idempotency-Key": crypto.randomUUID() };
+    const first = await api("POST", "/waitlist", { key: s.apiKey, body, headers });
+    const second = await api("POST", "/waitlist", { key: s.apiKey, body, headers });
+    expect([first.status, second.status]).toEqual([201, 201]);
+    const [a, b] = [await json(first), await json(second)];
+    expect(b.id).toBe(a.id);
+    expect(await waitlistActions(s.apiKey)).toEqual(["waitlist.joined"]);
+  });
+});
+
+describe("nothing recorded for a join refused", () => {
+  it("a free slot, a bad body, and a time the calendar refuses after the D1 row was added leave no record", async () => {
+    const s = await fullSlot(1);
+    const free = await api("POST", "/waitlist", {
+      key: s.apiKey,
+      body: joinBody(s, { startTime: at(2, "11:00"), endTime: at(2, "11:30") }),
+    });
+    expect(free.status).toBe(409);
+    const bad = await api("POST", "/waitlist", { key: s.apiKey, body: { serviceId: s.serviceId } });
+    expect(bad.status).toBe(422);
+    const night = at(2, "03:00");
+    const closed = await api("POST", "/waitlist", {
+      key: s.apiKey,
+      body: joinBody(s, { startTime: night, endTime: plus(night, 30) }),
+    });
+    expect(closed.status).toBe(409);
+    expect((await json(closed)).reason).toBe("outside_working_hours");
+    expect(await waitlistActions(s.apiKey)).toEqual([]);
+  });
+});
+
+describe("a leave recorded once, whoever sends it again", () => {
+  it("a reset between the calendar taking the entry off and the record: the DELETE sent again writes it, at the time it left", async () => {
+    const s = await fullSlot(1);
+    const entry = await join(s.apiKey, joinBody(s));
+    // The calendar took it off; the request died before the record was written.
+    const left = await calendarStub(s.businessId, s.serviceId).leaveWaitlist(entry.id);
+    expect(left?.status).toBe("CANCELLED");
+    expect(await waitlistActions(s.apiKey)).toEqual(["waitlist.joined"]);
+    expect((await api("DELETE", `/waitlist/${entry.id}`, { key: s.apiKey })).status).toBe(204);
+    expect((await api("DELETE", `/waitlist/${entry.id}`, { key: s.apiKey })).status).toBe(204);
+    const [record] = await recordsOf(s.apiKey, entry.id);
+    expect(record).toMatchObject({ action: "waitlist.left", at: left?.updatedAt });
+    expect(await waitlistActions(s.apiKey)).toEqual(["waitlist.left", "waitlist.joined"]);
+  });
+});
