@@ -40,6 +40,13 @@ export const officeStylesheet = `
 .empty{padding:10px 12px;margin:0;color:var(--muted);font-size:.875rem}
 .flash{padding:10px 14px;border-radius:10px;background:var(--hours);border:1px solid #b7dfb0;margin:0 0 14px}
 .refused{padding:10px 14px;border-radius:10px;background:#fef3f2;border:1px solid #fecdca;margin:0 0 14px}
+.firstrun{padding:14px 18px;border-radius:12px;background:var(--card);border:1px solid var(--accent);margin:0 0 18px}
+.firstrun h2{font-size:1.0625rem;margin:0 0 4px}
+.firstrun ol{list-style:none;padding:0;margin:10px 0}
+.firstrun li{padding:4px 0}
+.firstrun .mark{display:inline-block;width:1.5em;font-weight:700;color:var(--muted)}
+.firstrun .done .mark{color:#1a7f37}
+.firstrun .state{color:var(--muted);font-size:.875rem}
 .grid2{display:grid;grid-template-columns:repeat(auto-fit,minmax(280px,1fr));gap:18px}
 dl.facts2{display:grid;grid-template-columns:max-content 1fr;gap:6px 14px;margin:0}
 dl.facts2 dt{color:var(--muted)}

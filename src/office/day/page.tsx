@@ -5,6 +5,7 @@ import { addDays, formatsOf } from "../../pages/i18n/format";
 import type { DeskContext } from "../frame/desk";
 import { deskPage } from "../frame/layout";
 import { renderColumns } from "./columns";
+import { type FirstRun, FirstRunPanel } from "./first-run";
 import { type Board, type Column, MAX_SHOWN, mondayOf } from "./load";
 
 /** The parts both pages and the live fragment share. */
@@ -40,7 +41,7 @@ function Live({ base, etag, children }: { base: string; etag: string; children: 
  */
 function boardPage(
   c: DeskContext,
-  view: { title: string; steps: Child; zone?: string; live: string; board: Board; etag: string },
+  view: { title: string; steps: Child; zone?: string; live: string; board: Board; etag: string; first?: Child },
 ) {
   const { m } = c.var.desk;
   const { html, css } = columnsOf(c, view.board);
@@ -50,6 +51,7 @@ function boardPage(
     positions: css,
     body: (
       <>
+        {view.first}
         <div class="dayhead">
           <h1>{view.title}</h1>
           <div class="steps">{view.steps}</div>
@@ -69,8 +71,8 @@ function boardPage(
   });
 }
 
-/** GET /office, /office/day/{date}: the business's day. */
-export function dayPage(c: DeskContext, day: string, board: Board, etag: string) {
+/** GET /office, /office/day/{date}: the business's day (on /office, a new business's checklist above it). */
+export function dayPage(c: DeskContext, day: string, board: Board, etag: string, run?: FirstRun) {
   const { m, timezone, locale } = c.var.desk;
   // The date itself, not an instant of it: written in UTC, where noon is always that date.
   const title = formatsOf(locale, "UTC").date(`${day}T12:00:00Z`);
@@ -93,7 +95,8 @@ export function dayPage(c: DeskContext, day: string, board: Board, etag: string)
     </>
   );
   const zone = m.day.zone(formatsOf(locale, timezone).zone());
-  return boardPage(c, { title, steps, zone, live: `/office/day/${day}`, board, etag });
+  const first = run && <FirstRunPanel c={c} run={run} />;
+  return boardPage(c, { title, steps, zone, live: `/office/day/${day}`, board, etag, first });
 }
 
 /** GET /office/week/{date}/{providerId}: one person's week, Monday to Sunday. */

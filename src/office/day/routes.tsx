@@ -9,6 +9,7 @@ import { dayKeyOf } from "../../pages/i18n/format";
 import type { DeskContext, DeskEnv } from "../frame/desk";
 import { deskProblem } from "../frame/layout";
 import { fingerprintOf, unchanged } from "./fingerprint";
+import { firstRunOf } from "./first-run";
 import { type Board, loadDay, loadWeek } from "./load";
 import { columnsOf, dayPage, weekPage } from "./page";
 
@@ -46,8 +47,9 @@ async function columns(c: DeskContext, board: Board) {
 
 dayRoutes.get("/", async (c) => {
   const today = dayKeyOf(Date.now(), c.var.desk.timezone);
-  const board = await loadDay(c, today);
-  return dayPage(c, today, board, await fingerprintOf(board));
+  // The checklist's one read runs beside the day's (an owner's only; an established business's is one look-up).
+  const [board, run] = await Promise.all([loadDay(c, today), firstRunOf(c)]);
+  return dayPage(c, today, board, await fingerprintOf(board), run);
 });
 
 dayRoutes.get("/day", (c) => {
