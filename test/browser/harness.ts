@@ -73,7 +73,7 @@ async function waitForSeeded(server: DevServer, baseUrl: string): Promise<void> 
  * banner), and stops both whatever happens; prints the summary line and sets the exit status.
  */
 export async function withDevServerAndBrowser(
-  body: (origin: string, browser: Browser, printed: { text: string }) => Promise<void>,
+  body: (origin: string, browser: Browser, printed: { text: string }, persistDir: string) => Promise<void>,
 ) {
   const port = await freePort();
   const persistDir = await mkdtemp(path.join(os.tmpdir(), "booking-browser-"));
@@ -108,7 +108,7 @@ export async function withDevServerAndBrowser(
         "--disable-sync",
       ],
     });
-    await body(origin, browser, server.output);
+    await body(origin, browser, server.output, persistDir);
   } catch (error) {
     check(
       "the browser test ran to the end",

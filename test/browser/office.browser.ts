@@ -13,7 +13,9 @@
  *  - office/setup.ts: the staff member's own hours and a day off without JavaScript, the owner's
  *    setup and an invitation;
  *  - office/setup-catalog.ts: the owner's business settings, services and rooms pages (a room
- *    added, a service saved) at 1280 and 375 px.
+ *    added, a service saved) at 1280 and 375 px;
+ *  - office/first-run.ts: a business made with `account:create` (on the server's state folder),
+ *    its owner's first day with the checklist, at 1280 and 375 px.
  *
  * axe-core audits each page against WCAG 2.2 AA. Screenshots go to .ci/artifacts/office-*.png.
  * Prints one line per check, then `N passed, N failed`; exits 1 if any failed. The dev server's
@@ -22,13 +24,14 @@
 import { printedSignInLinks } from "../support/dev-server.ts";
 import { check, part, withDevServerAndBrowser } from "./harness.ts";
 import { officeDay } from "./office/day.ts";
+import { firstRun } from "./office/first-run.ts";
 import { passkeys, withoutJavaScript } from "./office/passkeys.ts";
 import { phoneIn } from "./office/phone-in.ts";
 import { officeSetup } from "./office/setup.ts";
 import { setupCatalog } from "./office/setup-catalog.ts";
 import { freshSignInLink } from "./office/tools.ts";
 
-await withDevServerAndBrowser(async (origin, browser, printed) => {
+await withDevServerAndBrowser(async (origin, browser, printed, persistDir) => {
   const links = printedSignInLinks(printed);
   const ownerLink = links.get("Olivia Owner");
   const staffLink = links.get("Sam Rivera");
@@ -44,4 +47,5 @@ await withDevServerAndBrowser(async (origin, browser, printed) => {
   await part("passkeys: the sign-in page without JavaScript", () => withoutJavaScript(browser, local));
   await officeSetup(browser, local);
   await setupCatalog(browser, local);
+  await firstRun(browser, local, persistDir);
 });
