@@ -2,12 +2,13 @@
  * The first-run checklist: an owner of a new business sees three steps above the day (a service
  * offered online, hours, the booking page on), each ticked once done through the office's own
  * forms, ending at the live booking page; it is gone after the first booking, and the front desk
- * never sees it. German words when asked.
+ * and staff never see it. German words when asked.
  */
 import { describe, expect, it } from "vitest";
 import { memberOf } from "../support/access";
-import { createAccount } from "../support/api";
+import { createAccount, createService } from "../support/api";
 import { at, book, bookingBody } from "../support/bookings";
+import { newProvider } from "../support/fixtures";
 import { office, signIn } from "../support/members";
 import { deskMember, deskSalon, page } from "../support/office";
 import { freshSlug, getPage } from "../support/public";
@@ -80,10 +81,14 @@ describe("the first-run checklist", () => {
     expect(after.html).not.toContain("Get your booking page live");
   });
 
-  it("a service not offered online does not tick the first step", async () => {
+  it("a service not offered online does not tick the first step; one made through the API does", async () => {
     const b = await newBusiness();
     await send("/office/setup/services/new", "/office/setup/services", b.cookie, { name: "Private", ...week("") });
     expect((await checklist(b.cookie)).states).toEqual(["todo", "todo", "todo"]);
+    await createService(b.apiKey, { name: "Online", bookableOnline: true, weeklySchedule: {} });
+    // A person's hours only narrow a service's: alone they give the page no times.
+    await newProvider(b.apiKey, "Kim Lee");
+    expect((await checklist(b.cookie)).states).toEqual(["done", "todo", "todo"]);
   });
 
   it("is in German when the browser asks for it", async () => {
@@ -93,13 +98,16 @@ describe("the first-run checklist", () => {
     expect(de.panel).toContain("noch offen");
   });
 
-  it("the front desk of a new business never sees it", async () => {
+  it("the front desk and staff of a new business never see it", async () => {
     const b = await newBusiness();
-    const email = `desk.${crypto.randomUUID().slice(0, 8)}@example.com`;
-    await memberOf(b.apiKey, { role: "frontdesk", email, name: "Frank Desk" });
-    const desk = await checklist(await signIn(email));
-    expect(desk.panel).toBeUndefined();
-    expect(desk.html).not.toContain("/office/setup/services/new");
+    const providerId = await newProvider(b.apiKey, "Sam Staff");
+    for (const role of ["frontdesk", "staff"]) {
+      const email = `${role}.${crypto.randomUUID().slice(0, 8)}@example.com`;
+      await memberOf(b.apiKey, { role, email, name: "Frank Desk", ...(role === "staff" ? { providerId } : {}) });
+      const day = await checklist(await signIn(email));
+      expect(day.panel, role).toBeUndefined();
+      expect(day.html, role).not.toContain("Get your booking page live");
+    }
     expect((await checklist(b.cookie)).panel).toBeDefined();
   });
 

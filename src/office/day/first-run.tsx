@@ -7,7 +7,7 @@
 import type { DeskContext } from "../frame/desk";
 import { firstRunWordsOf } from "./first-run-words";
 
-/** Where a new business stands: its three steps, the service to edit for hours, its page's slug. */
+/** Where a new business stands: its three steps, the service to edit for its hours, its page's slug. */
 export type FirstRun = {
   service: boolean;
   hours: boolean;
@@ -24,16 +24,17 @@ const hasHours = (alias: string) =>
   `EXISTS (SELECT 1 FROM json_each(${alias}.weekly_schedule) AS d WHERE json_array_length(d.value) > 0)`;
 
 /*
- * One statement. A business with any booking gives no row, so for an established business the
- * read is one indexed look-up (bookings by business) and none of the catalog is scanned.
+ * One statement. Hours are a service's own: its times are laid out on them (a person's hours
+ * only narrow them), so a page whose services have none has nothing to book. A business with any
+ * booking gives no row, so for an established business the read is one indexed look-up
+ * (bookings by business) and none of the catalog is scanned.
  */
 const READ = `SELECT b.slug AS slug,
   COALESCE(json_extract(b.booking_page, '$.enabled'), 0) AS page_on,
   (SELECT s.id FROM services AS s WHERE s.business_id = b.id AND s.active = 1 AND s.bookable_online = 1
     ORDER BY s.created_at, s.id LIMIT 1) AS service_id,
-  (EXISTS (SELECT 1 FROM services AS s WHERE s.business_id = b.id AND s.active = 1 AND s.bookable_online = 1
-      AND ${hasHours("s")})
-    OR EXISTS (SELECT 1 FROM providers AS p WHERE p.business_id = b.id AND p.active = 1 AND ${hasHours("p")})) AS has_hours
+  EXISTS (SELECT 1 FROM services AS s WHERE s.business_id = b.id AND s.active = 1 AND s.bookable_online = 1
+    AND ${hasHours("s")}) AS has_hours
 FROM businesses AS b
 WHERE b.id = ? AND NOT EXISTS (SELECT 1 FROM bookings AS k WHERE k.business_id = b.id)`;
 
