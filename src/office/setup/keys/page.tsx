@@ -10,7 +10,7 @@ import type { DeskContext } from "../../frame/desk";
 import { type DeskStatus, deskPage } from "../../frame/layout";
 import { SelectField, SetupNotice, TextField } from "../field";
 import { setupWords } from "../guard";
-import { dayOf, ShownOnce, secretStyle, TickList } from "./parts";
+import { createdOn, ShownOnce, secretStyle, TickList } from "./parts";
 import { type KeyWords, keyWordsOf } from "./words";
 
 export type ApiKey = ReturnType<typeof toApiKey>;
@@ -40,7 +40,7 @@ function KeyItem(props: { c: DeskContext; apiKey: ApiKey; kw: KeyWords }) {
         </span>
         <br />
         <span class="muted small">
-          {kw.created}: {dayOf(props.c, k.createdAt)}
+          {kw.created}: {createdOn(props.c, k.createdAt)}
         </span>
       </p>
       {!k.revokedAt && (

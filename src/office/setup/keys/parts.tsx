@@ -11,7 +11,7 @@ import { setupStyle } from "../style";
 export const secretStyle = `${setupStyle}\n.secret{display:block;word-break:break-all;padding:12px;border:1px solid var(--line);border-radius:10px}`;
 
 /** A stored instant as a date in the business's time zone and the member's language. */
-export const dayOf = (c: DeskContext, instant: string) =>
+export const createdOn = (c: DeskContext, instant: string) =>
   new Intl.DateTimeFormat(c.var.desk.locale, { dateStyle: "medium", timeZone: c.var.desk.timezone }).format(
     new Date(instant),
   );

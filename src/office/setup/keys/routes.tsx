@@ -6,9 +6,9 @@
  * answering the post, never cached, and never put in an address or a cookie.
  */
 import { Hono } from "hono";
+import { CreateApiKeySchema } from "../../../access/key-schemas";
 import { createKey, keyPage, revokeKey } from "../../../access/keys";
 import { readForm } from "../../../pages/form";
-import { CreateApiKeySchema } from "../../../routes/api-keys/schemas";
 import type { DeskContext, DeskEnv } from "../../frame/desk";
 import type { DeskStatus } from "../../frame/layout";
 import { setupRefusal, setupWords } from "../guard";

@@ -10,7 +10,7 @@ import type { DeskContext } from "../../frame/desk";
 import { type DeskStatus, deskPage } from "../../frame/layout";
 import { SetupNotice, TextField } from "../field";
 import { setupWords } from "../guard";
-import { dayOf, ShownOnce, secretStyle, TickList } from "../keys/parts";
+import { createdOn, ShownOnce, secretStyle, TickList } from "../keys/parts";
 import { type WebhookWords, webhookWordsOf } from "./words";
 
 export type Webhook = ReturnType<typeof toWebhook>;
@@ -44,7 +44,7 @@ function EndpointItem(props: { c: DeskContext; hook: Webhook; ww: WebhookWords }
         </span>
         <br />
         <span class="muted small">
-          {ww.created}: {dayOf(props.c, hook.createdAt)}
+          {ww.created}: {createdOn(props.c, hook.createdAt)}
         </span>
       </p>
       <form method="post" action={`/office/setup/webhooks/${hook.id}/delete`} class="inline">

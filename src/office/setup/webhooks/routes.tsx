@@ -9,8 +9,8 @@
 import { Hono } from "hono";
 import { actorOf } from "../../../access/actor";
 import { readForm } from "../../../pages/form";
-import { CreateWebhookSchema } from "../../../routes/webhooks/schemas";
 import { deleteEndpoint, endpointPage, MAX_WEBHOOK_ENDPOINTS, registerEndpoint } from "../../../webhooks/endpoints";
+import { CreateWebhookSchema } from "../../../webhooks/schemas";
 import type { DeskContext, DeskEnv } from "../../frame/desk";
 import type { DeskStatus } from "../../frame/layout";
 import { setupRefusal, setupWords } from "../guard";
