@@ -1,4 +1,4 @@
-/** `/office/setup` for an owner: the people (each a link to their hours), members, and what is set up in the API. */
+/** `/office/setup` for an owner: the people (each a link to their hours) and the setup's other pages. */
 import type { DeskContext } from "../frame/desk";
 import { deskPage } from "../frame/layout";
 import { setupWords } from "./guard";
@@ -11,10 +11,9 @@ const pages = [
   ["services", "/office/setup/services"],
   ["rooms", "/office/setup/rooms"],
   ["members", "/office/setup/members"],
+  ["keys", "/office/setup/api-keys"],
+  ["webhooks", "/office/setup/webhooks"],
 ] as const;
-
-/** What has no setup page yet: set up through the API, whose reference is at /docs. */
-const apiSections = ["keys", "webhooks"] as const;
 
 /** The setup's first page. */
 export function setupIndexPage(c: DeskContext, people: PersonChoice[]) {
@@ -47,17 +46,6 @@ export function setupIndexPage(c: DeskContext, people: PersonChoice[]) {
             {pages.map(([key, href]) => (
               <li>
                 <a href={href}>{w.pages[key]}</a>
-              </li>
-            ))}
-          </ul>
-        </section>
-        <section aria-labelledby="inapi">
-          <h2 id="inapi">{w.inApi}</h2>
-          <p class="muted small">{w.inApiText}</p>
-          <ul class="links">
-            {apiSections.map((key) => (
-              <li>
-                <a href="/docs">{w.apiPages[key]}</a>
               </li>
             ))}
           </ul>

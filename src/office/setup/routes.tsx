@@ -1,19 +1,21 @@
 /**
  * `/office/setup`: an owner's list of what to set up; a staff member is sent to their own person's
  * page (their hours, days off and calendars); the front desk gets the 403 page. The people and
- * members pages are in person-routes.tsx and members-routes.tsx; the business settings, services
- * and rooms in their folders.
+ * members pages are in person-routes.tsx and members-routes.tsx; the business settings, services,
+ * rooms, API keys and webhooks in their folders.
  */
 import { Hono } from "hono";
 import type { DeskEnv } from "../frame/desk";
 import { businessRoutes } from "./business/routes";
 import { setupRefusal } from "./guard";
 import { setupIndexPage } from "./index-page";
+import { keyRoutes } from "./keys/routes";
 import { memberRoutes } from "./members-routes";
 import { peopleOf } from "./people";
 import { personRoutes } from "./person-routes";
 import { roomRoutes } from "./rooms/routes";
 import { serviceRoutes } from "./services/routes";
+import { webhookRoutes } from "./webhooks/routes";
 
 /** The setup pages, mounted by desk.ts. */
 export const setupRoutes = new Hono<DeskEnv>();
@@ -32,3 +34,5 @@ setupRoutes.route("/", memberRoutes);
 setupRoutes.route("/", businessRoutes);
 setupRoutes.route("/", serviceRoutes);
 setupRoutes.route("/", roomRoutes);
+setupRoutes.route("/", keyRoutes);
+setupRoutes.route("/", webhookRoutes);

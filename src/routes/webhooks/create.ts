@@ -4,7 +4,7 @@ import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
 import { MAX_WEBHOOK_ENDPOINTS, registerEndpoint } from "../../webhooks/endpoints";
-import { CreatedWebhookSchema, CreateWebhookSchema } from "./schemas";
+import { CreatedWebhookSchema, CreateWebhookSchema } from "../../webhooks/schemas";
 
 const route = createRoute({
   method: "post",

@@ -5,7 +5,7 @@ import { idParam, pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { listRules, paginate, paginationQuery } from "../../lists/pagination";
 import { deliveryPage } from "../../webhooks/delivery-log";
-import { DeliveryListSchema } from "./schemas";
+import { DeliveryListSchema } from "../../webhooks/schemas";
 
 const route = createRoute({
   method: "get",

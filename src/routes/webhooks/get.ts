@@ -2,8 +2,8 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { loadEndpoint, toWebhook } from "../../webhooks/endpoints";
+import { WebhookSchema } from "../../webhooks/schemas";
 import { readById } from "../operations";
-import { WebhookSchema } from "./schemas";
 
 const route = createRoute({
   method: "get",

@@ -5,7 +5,7 @@ import { pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { listRules, paginate, paginationQuery } from "../../lists/pagination";
 import { endpointPage } from "../../webhooks/endpoints";
-import { WebhookListSchema } from "./schemas";
+import { WebhookListSchema } from "../../webhooks/schemas";
 
 const route = createRoute({
   method: "get",

@@ -4,7 +4,7 @@ import type { AppEnv } from "../../env";
 import { idParam, jsonResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { retryDelivery } from "../../webhooks/delivery-log";
-import { DeliverySchema } from "./schemas";
+import { DeliverySchema } from "../../webhooks/schemas";
 
 const route = createRoute({
   method: "post",

@@ -1,17 +1,42 @@
 /**
- * The owner's business settings, services and rooms pages in the browser (office.browser.ts runs
- * it): each page audited by axe-core at 1280 and 375 px, no sideways scrolling at 375 px; a room
- * added from its form, then a service saved, and the API shows them. Screenshots
+ * The owner's business settings, services, rooms, API keys and webhooks pages in the browser
+ * (office.browser.ts runs it): each page audited by axe-core at 1280 and 375 px, no sideways
+ * scrolling at 375 px; a room added from its form, then a service saved, and the API shows them;
+ * a key made from its form, the page showing it once audited at both widths too. Screenshots
  * .ci/artifacts/office-setup-<page>.png and -375.png.
  */
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { audit, demoApi } from "../booking/tools.ts";
 import { check, part } from "../harness.ts";
 import { freshSignInLink, scrollsSideways, shot, signedIn } from "./tools.ts";
 
+/** The page as it is now audited at 1280 and then 375 px, with its screenshots. */
+async function auditBoth(page: Page, name: string) {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await audit(page, `the ${name} page at 1280 px`);
+  await shot(page, `setup-${name}`);
+  await page.setViewportSize({ width: 375, height: 800 });
+  await audit(page, `the ${name} page at 375 px`);
+  check(`no sideways scrolling on the ${name} page at 375 px`, !(await scrollsSideways(page)));
+  await shot(page, `setup-${name}-375`);
+}
+
+/** A key made on the API keys page: the answer shows it once, and is audited as it stands. */
+async function keyShownOnce(page: Page, origin: string) {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${origin}/office/setup/api-keys`);
+  await page.getByLabel("Name", { exact: true }).fill("Browser till");
+  await page.getByLabel("bookings:read", { exact: true }).check();
+  await page.getByRole("button", { name: "Create key" }).click();
+  await page.getByText("Your new key").waitFor({ timeout: 10_000 });
+  const key = (await page.locator("#secret").textContent()) ?? "";
+  check("the new key is shown once on the page answering the form", key.startsWith("bk_"));
+  await auditBoth(page, "api-key-new");
+}
+
 /** The pages, each visited at both widths. */
 export async function setupCatalog(browser: Browser, origin: string) {
-  await part("setup: the owner's business settings, services and rooms pages", async () => {
+  await part("setup: the owner's business settings, services, rooms, API keys and webhooks pages", async () => {
     const link = await freshSignInLink(origin, "owner@example.com");
     const owner = await signedIn(browser, link, { viewport: { width: 1280, height: 900 } });
     const { page } = owner;
@@ -39,16 +64,14 @@ export async function setupCatalog(browser: Browser, origin: string) {
       ["service-new", "/office/setup/services/new"],
       ["rooms", "/office/setup/rooms"],
       ["room-new", "/office/setup/rooms/new"],
+      ["api-keys", "/office/setup/api-keys"],
+      ["webhooks", "/office/setup/webhooks"],
     ] as const;
+    await keyShownOnce(page, origin);
     for (const [name, path] of pages) {
       await page.setViewportSize({ width: 1280, height: 900 });
       await page.goto(`${origin}${path}`);
-      await audit(page, `the ${name} page at 1280 px`);
-      await shot(page, `setup-${name}`);
-      await page.setViewportSize({ width: 375, height: 800 });
-      await audit(page, `the ${name} page at 375 px`);
-      check(`no sideways scrolling on the ${name} page at 375 px`, !(await scrollsSideways(page)));
-      await shot(page, `setup-${name}-375`);
+      await auditBoth(page, name);
     }
     await owner.context.close();
   });

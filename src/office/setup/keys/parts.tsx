@@ -1,0 +1,70 @@
+/**
+ * What the API keys and webhooks pages share: a secret shown this once (a new key, a signing
+ * secret), a fieldset of checkboxes named `<list>.<value>` with the list's problem, and a stored
+ * instant as a date.
+ */
+import type { DeskContext } from "../../frame/desk";
+import { CheckField, inputId } from "../field";
+import { setupStyle } from "../style";
+
+/** The setup's rules, and a secret that wraps anywhere rather than widen a narrow screen. */
+export const secretStyle = `${setupStyle}\n.secret{display:block;word-break:break-all;padding:12px;border:1px solid var(--line);border-radius:10px}`;
+
+/** A stored instant as a date in the business's time zone and the member's language. */
+export const createdOn = (c: DeskContext, instant: string) =>
+  new Intl.DateTimeFormat(c.var.desk.locale, { dateStyle: "medium", timeZone: c.var.desk.timezone }).format(
+    new Date(instant),
+  );
+
+/** A secret on the page answering its creation: the only time it is shown. */
+export function ShownOnce(props: { title: string; text: string; label: string; secret: string }) {
+  return (
+    <section aria-labelledby="once" class="flash">
+      <h2 id="once">{props.title}</h2>
+      <p>{props.text}</p>
+      <p class="small">{props.label}</p>
+      <code class="secret" id="secret">
+        {props.secret}
+      </code>
+    </section>
+  );
+}
+
+/** The values of the ticked checkboxes named `<list>.<value>`. */
+export const tickedOf = (fields: Record<string, string>, list: string) =>
+  Object.keys(fields)
+    .filter((name) => name.startsWith(`${list}.`))
+    .map((name) => name.slice(list.length + 1));
+
+/** Problems by field, one at a list's item (`scopes.2`) given to its list (`scopes`). */
+export function byList(problems: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [path, message] of Object.entries(problems)) out[path.split(".")[0] ?? path] ??= message;
+  return out;
+}
+
+/** A fieldset of a checkbox per value, named `<list>.<value>`, ticked as `sent` has them. */
+export function TickList(props: {
+  list: string;
+  legend: string;
+  hint: string;
+  values: readonly string[];
+  sent: Record<string, string>;
+  problem?: string;
+}) {
+  const err = `${inputId(props.list)}-err`;
+  return (
+    <fieldset aria-describedby={props.problem ? err : undefined}>
+      <legend>{props.legend}</legend>
+      <p class="muted small">{props.hint}</p>
+      {props.values.map((value) => (
+        <CheckField name={`${props.list}.${value}`} label={value} checked={`${props.list}.${value}` in props.sent} />
+      ))}
+      {props.problem && (
+        <p class="err" id={err}>
+          {props.problem}
+        </p>
+      )}
+    </fieldset>
+  );
+}

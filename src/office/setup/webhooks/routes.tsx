@@ -1,0 +1,70 @@
+/**
+ * `/office/setup/webhooks` and its form posts: the API's own functions — registerEndpoint as
+ * `POST /webhooks` runs it (the body checked by the same schema, so the same public-HTTPS rules
+ * refuse a private or local address), deleteEndpoint as `DELETE /webhooks/{id}` does (no more
+ * deliveries) — after the same scope check (`business:write`: owners), the member the audit's
+ * actor. The signing secret is shown on the page answering the post, never cached, never in an
+ * address or a cookie.
+ */
+import { Hono } from "hono";
+import { actorOf } from "../../../access/actor";
+import { readForm } from "../../../pages/form";
+import { deleteEndpoint, endpointPage, MAX_WEBHOOK_ENDPOINTS, registerEndpoint } from "../../../webhooks/endpoints";
+import { CreateWebhookSchema } from "../../../webhooks/schemas";
+import type { DeskContext, DeskEnv } from "../../frame/desk";
+import type { DeskStatus } from "../../frame/layout";
+import { setupRefusal, setupWords } from "../guard";
+import { byList, tickedOf } from "../keys/parts";
+import { orNull, saveWith, textOf } from "../save";
+import { type WebhooksState, webhooksPage } from "./page";
+import { webhookWordsOf } from "./words";
+
+/** The webhooks page and its actions, mounted by setup/routes.tsx. */
+export const webhookRoutes = new Hono<DeskEnv>();
+
+/** The page with the business's endpoints (every one: a business has at most 20), newest first. */
+async function show(c: DeskContext, state: WebhooksState = {}, status: DeskStatus = 200) {
+  const page = { page: 1, limit: MAX_WEBHOOK_ENDPOINTS };
+  const { items } = await endpointPage(c.var.db, c.var.caller.businessId, page);
+  return webhooksPage(c, items, state, status);
+}
+
+webhookRoutes.get("/setup/webhooks", async (c) => {
+  const denied = await setupRefusal(c, "business:write", "GET /webhooks");
+  if (denied) return denied;
+  const done = c.req.query("done") ?? "";
+  const saved = webhookWordsOf(c.var.desk.locale).saved;
+  return show(c, { flash: Object.hasOwn(saved, done) ? saved[done] : undefined });
+});
+
+webhookRoutes.post("/setup/webhooks", async (c) => {
+  const denied = await setupRefusal(c, "business:write", "POST /webhooks");
+  if (denied) return denied;
+  const sent = await readForm(c);
+  const body = {
+    url: textOf(sent, "url"),
+    events: tickedOf(sent, "events"),
+    description: orNull(sent, "description") ?? undefined,
+  };
+  const { businessId } = c.var.caller;
+  const saved = await saveWith(
+    CreateWebhookSchema,
+    body,
+    (data) => registerEndpoint(c.env, c.var.db, { businessId, actor: actorOf(c.var.caller) }, data),
+    setupWords(c).fixBelow,
+  );
+  if (!saved.ok) {
+    return show(c, { sent, problems: byList(saved.problems), refused: saved.refused }, saved.status);
+  }
+  // Shown on this answer only: the list never shows a secret.
+  c.header("Cache-Control", "no-store");
+  return show(c, { created: { url: saved.value.url, secret: saved.value.secret } });
+});
+
+webhookRoutes.post("/setup/webhooks/:id/delete", async (c) => {
+  const id = c.req.param("id");
+  const denied = await setupRefusal(c, "business:write", "DELETE /webhooks/:id", id);
+  if (denied) return denied;
+  await deleteEndpoint(c.var.db, c.var.caller.businessId, id, actorOf(c.var.caller));
+  return c.redirect("/office/setup/webhooks?done=deleted", 303);
+});
