@@ -5,7 +5,7 @@
  * `-- --profile` records CPU profiles instead (scripts/bench/profile.ts), `-- --memory` the
  * heap per request (scripts/bench/memory.ts), `-- --scale [sizes]` the lists as one business's
  * bookings grow (scripts/bench/scale.ts; sizes default to 10000,100000), `-- --moves [sizes]` a
- * business moved between shards as its data grows (scripts/bench/moves.ts), `-- --baseline <rev>`
+ * business moved between shards as its data grows (scripts/bench/relocations.ts), `-- --baseline <rev>`
  * booking a hold, a plain create and a customer create on this tree and on another revision, side by side
  * (scripts/bench/hold-booking.ts), `-- --probes [--baseline <rev>]` a feed poll and a manage-link
  * read on this tree and on another revision (default main), side by side (scripts/bench/probes.ts),
@@ -93,8 +93,8 @@ if (args.scale !== undefined) {
   process.exit(0);
 }
 if (args.moves !== undefined) {
-  // `-- --moves [sizes]`: a business moved between shards as its data grows (scripts/bench/moves.ts).
-  const { moves } = await import("./bench/moves.ts");
+  // `-- --moves [sizes]`: a business moved between shards as its data grows (scripts/bench/relocations.ts).
+  const { moves } = await import("./bench/relocations.ts");
   const sizes = (args.moves || "1000,10000").split(",").map(Number);
   console.log("| bookings | beside another's | rows moved | writes held ms | move ms | rows/s |");
   console.log("|---:|---:|---:|---:|---:|---:|");
@@ -107,7 +107,7 @@ if (args.moves !== undefined) {
   process.exit(0);
 }
 if (args.calendars) {
-  // Only the staff calendar scenarios (they need the Debian package xandikos).
+  // Only the connected calendar scenarios (they need the Debian package xandikos).
   const { calendarBench } = await import("./bench/calendars.ts");
   const server = await startBenchServer();
   try {
@@ -330,7 +330,7 @@ try {
 
   // Availability with many people: a week of a service with 20 providers against one with 1,
   // each person with 50 bookings in that week (every calendar's claims are read for the answer).
-  const peopleWeek = async (people: number) => {
+  const providersWeek = async (people: number) => {
     const ids: string[] = [];
     for (let i = 0; i < people; i++) ids.push((await call(key, "POST", "/providers", provider(`Week ${i}`))).body.id);
     const id = (await call(key, "POST", "/services", service(`Week of ${people}`, 1, ids))).body.id;
@@ -345,15 +345,15 @@ try {
       request: { path: `/api/v1/services/${id}/availability?${week}` },
     });
   };
-  const weekOfOne = await peopleWeek(1);
-  const weekOfTwenty = await peopleWeek(20);
+  const weekOfOne = await providersWeek(1);
+  const weekOfTwenty = await providersWeek(20);
 
   // A person's calendar feed with 1,000 bookings, as a calendar app polls it (no If-None-Match).
-  const feedPerson = (await call(key, "POST", "/providers", provider("Feed person"))).body.id;
-  const feedService = (await call(key, "POST", "/services", service("Feed service", 1, [feedPerson]))).body.id;
+  const feedProvider = (await call(key, "POST", "/providers", provider("Feed person"))).body.id;
+  const feedService = (await call(key, "POST", "/services", service("Feed service", 1, [feedProvider]))).body.id;
   await seedBookings(feedService, slotOfDay(1), 1000);
   const feedUrl = new URL(
-    ((await call(key, "POST", `/providers/${feedPerson}/feed`)).body as unknown as { url: string }).url,
+    ((await call(key, "POST", `/providers/${feedProvider}/feed`)).body as unknown as { url: string }).url,
   );
   const feedBytes = (await (await fetch(`${server.url}${feedUrl.pathname}`)).arrayBuffer()).byteLength;
   const feed = await run("GET a person's feed, 1,000 bookings", {
@@ -392,12 +392,12 @@ try {
   const stylist = (await call(key, "POST", "/providers", provider("Hot stylist"))).body.id;
   const cuts = (await call(key, "POST", "/services", service("Cut", 1, [stylist]))).body.id;
   const colours = (await call(key, "POST", "/services", service("Colour", 1, [stylist]))).body.id;
-  let personSlot = 0;
+  let providerSlot = 0;
   const providerCreate = await run("POST /bookings one provider, 2 services", {
     apiKey: key,
     connections: 10,
     request: () => {
-      const n = personSlot++;
+      const n = providerSlot++;
       return {
         method: "POST",
         path: "/api/v1/bookings",
@@ -411,7 +411,7 @@ try {
   const massage = (await call(key, "POST", "/services", { ...service("Massage", 1, [therapist]), resourceIds: [room] }))
     .body.id;
   let roomSlot = 0;
-  const personAndRoom = await run("POST /bookings person + room", {
+  const providerAndRoom = await run("POST /bookings person + room", {
     apiKey: key,
     connections: 10,
     request: () => ({ method: "POST", path: "/api/v1/bookings", body: bookingBody(massage, roomSlot++) }),
@@ -543,7 +543,7 @@ try {
     sevenDayAvailabilityP50Within2xOneDay: byName("GET availability 7 days").p50 <= 2 * Math.max(availability1.p50, 1),
     createDistinctAtLeast0075xFloor: ratioToFloor(byName("POST /bookings distinct slots, 20 conns")) >= 0.075,
     providerCreateAtLeast060xPlain: providerCreate.rps >= 0.6 * plainCreate.rps,
-    personAndRoomCreateAtLeast050xPlain: personAndRoom.rps >= 0.5 * plainCreate.rps,
+    personAndRoomCreateAtLeast050xPlain: providerAndRoom.rps >= 0.5 * plainCreate.rps,
     visitAtLeast030xPlainCreate: allCreated(visit) && allCreated(plainCreate) && visit.rps >= 0.3 * plainCreate.rps,
     seriesP50Within4xPlainCreate:
       allCreated(series) && allCreated(plainCreate) && series.p50 <= 4 * Math.max(plainCreate.p50, 1),
@@ -596,7 +596,7 @@ try {
     feedOf1000: { bytes: feedBytes, p50: feed.p50, rps: feed.rps, overHealth: ratio(feed) },
     /** Requests/s of creates that claim other calendars over a plain create, in the same run. */
     claimsOverPlain: {
-      personAndRoom: Math.round((personAndRoom.rps / Math.max(plainCreate.rps, 1)) * 100) / 100,
+      providerAndRoom: Math.round((providerAndRoom.rps / Math.max(plainCreate.rps, 1)) * 100) / 100,
       teamOfTwo: Math.round((teamOfTwo.rps / Math.max(plainCreate.rps, 1)) * 100) / 100,
     },
     /**
@@ -670,7 +670,7 @@ try {
       `a week's availability, 20 providers over 1: p50 ×${report.twentyProvidersOverOne.p50}, req/s ×${report.twentyProvidersOverOne.rps}`,
     );
     console.log(
-      `over a plain create, req/s: person + room ×${report.claimsOverPlain.personAndRoom}, team of 2 ×${report.claimsOverPlain.teamOfTwo}`,
+      `over a plain create, req/s: person + room ×${report.claimsOverPlain.providerAndRoom}, team of 2 ×${report.claimsOverPlain.teamOfTwo}`,
     );
     console.log(
       `over a plain create (${plainCreate.rps} req/s, p50 ${plainCreate.p50} ms, ${plainCreate.unexpected} non-201): ${VISIT_MINUTES.length}-segment visit req/s ×${report.visitAndSeriesOverPlain.visitRps} (target ≥ 0.3×, ${visit.unexpected} non-201), weekly series of ${SERIES_COUNT} p50 ×${report.visitAndSeriesOverPlain.seriesP50} (target ≤ 4×, ${series.unexpected} non-201)`,
@@ -688,7 +688,7 @@ try {
       `a person's feed of 1,000 bookings: ${Math.round(feedBytes / 1024)} KB, p50 ${feed.p50} ms, ${feed.rps} req/s (×${ratio(feed)} /health)`,
     );
     console.log(
-      `staff calendars: 1-day availability with 500 busy times over none, req/s median ×${calendars.busyOverNone.median} (×${calendars.busyOverNone.ratios.join(", ×")}; target ≥ 0.83×, i.e. ≤ 1.2× the time); an unchanged 1,000-event calendar read: ${calendars.unchangedRead.requestsPerRead} request(s), p50 ${calendars.unchangedRead.p50Ms} ms`,
+      `connected calendars: 1-day availability with 500 busy times over none, req/s median ×${calendars.busyOverNone.median} (×${calendars.busyOverNone.ratios.join(", ×")}; target ≥ 0.83×, i.e. ≤ 1.2× the time); an unchanged 1,000-event calendar read: ${calendars.unchangedRead.requestsPerRead} request(s), p50 ${calendars.unchangedRead.p50Ms} ms`,
     );
     console.log(`storm: ${stormWins} of 200 succeeded (capacity 2), ${report.storm.conflicts} × 409, ${stormMs} ms`);
     console.log(emailsLine(emails));

@@ -47,7 +47,7 @@ const CALENDAR_FACES = new Set([
 ]);
 
 /** Folders whose modules run inside a synchronous SQLite transaction and so never await. */
-const SYNCHRONOUS = ["src/calendar/service/steps", "src/calendar/service/tables"];
+const SYNCHRONOUS = ["src/calendar/service/steps", "src/calendar/service/tables", "src/calendar/limits"];
 
 /** Every folder under `dir` (itself included), repository-relative. */
 function foldersUnder(dir: string): string[] {

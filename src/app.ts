@@ -3,12 +3,13 @@ import type { Context } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import { adminApp } from "./admin/admin";
+import { shardOfPage } from "./booking-page/business";
 import { createDb } from "./db/client";
 import type { AppEnv } from "./env";
 import { shardOfFeed } from "./feeds/records";
+import { ApiError } from "./lib/api-error";
 import { deprecatedOperations } from "./lib/deprecations";
-import { ApiError } from "./lib/errors";
-import { onError, problemResponse } from "./lib/problem";
+import { onError, problemResponse } from "./lib/problem-response";
 import { validationHook } from "./lib/validation";
 import { shardOfLink } from "./manage-links/records";
 import { registerMcp } from "./mcp";
@@ -21,13 +22,13 @@ import { requestLog } from "./middleware/request-log";
 import { requireScope } from "./middleware/scope";
 import { corsFromEnv, securityHeaders } from "./middleware/security";
 import { answerAgainThrough } from "./middleware/session";
-import { onShardOf } from "./middleware/tenant";
+import { onShardOf } from "./middleware/shard";
 import { officeApp } from "./office";
 import { pagesApp } from "./pages";
 import { isForm } from "./pages/manage/negotiate";
-import { shardOfPage } from "./public/business";
 import { apiKeysApp } from "./routes/api-keys";
 import { auditEventsApp } from "./routes/audit-events";
+import { publicApp } from "./routes/booking-page";
 import { bookingsApp } from "./routes/bookings";
 import { businessApp } from "./routes/business";
 import { customersApp } from "./routes/customers";
@@ -40,7 +41,6 @@ import { membersApp } from "./routes/members";
 import { registerOpenApiDocument } from "./routes/openapi";
 import { registerProblems } from "./routes/problems";
 import { providersApp } from "./routes/providers";
-import { publicApp } from "./routes/public";
 import { resourcesApp } from "./routes/resources";
 import { seriesApp } from "./routes/series";
 import { servicesApp } from "./routes/services";
@@ -100,7 +100,7 @@ function createApi() {
   // A form is the manage page's own post (src/pages/manage); every other body is the API's JSON.
   api.use("/manage/*", (c, next) => (isForm(c.req.header("Content-Type")) ? next() : jsonBody(c, next)));
   api.route("/manage", manageApp);
-  // Public: what booking pages use (src/public); CORS open to any origin.
+  // Public: what booking pages use (src/booking-page); CORS open to any origin.
   api.use("/public/*", jsonBody);
   api.use("/public/:slug/*", onShardOf(pageShard));
   api.route("/public", publicApp);

@@ -1,6 +1,6 @@
 import type { Database } from "./db/client";
-import type { KeyScopes } from "./domain/scopes";
 import type { CalendarBookmarks } from "./shards/bookmarks";
+import type { KeyScopes } from "./types/scopes";
 
 /** The caller, resolved from its API key by the auth middleware. */
 export type Caller = {
@@ -11,7 +11,7 @@ export type Caller = {
   linkKeyVersion: number;
   /** The tenant shard the business's records live on (src/shards). */
   shard: number;
-  /** What the key may do (src/domain/scopes.ts); null for a key from before scopes: everything. */
+  /** What the key may do (src/types/scopes.ts); null for a key from before scopes: everything. */
   scopes: KeyScopes;
   /** Set when a signed-in member makes the request (src/access/members.ts): who, in which role. */
   member?: CallerMember;

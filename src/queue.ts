@@ -5,14 +5,14 @@
  */
 
 import { sendSignInMails } from "./access/sign-in-mail";
-import type { WebhookMessage } from "./events/events";
+import type { DeliveryMessage } from "./audit/events";
 import { payloadWithLink } from "./manage-links/present";
 import type { Mailer } from "./messages/mailer";
 import { deadLetterWebhooks, deliverWebhooks } from "./webhooks/deliver";
 
 export const queueConsumer =
   (mailerOf: (env: Env) => Mailer) =>
-  async (batch: MessageBatch<WebhookMessage>, env: Env): Promise<void> => {
+  async (batch: MessageBatch<DeliveryMessage>, env: Env): Promise<void> => {
     // Members' sign-in links share the queue (src/access/sign-in-mail.ts); they are not events.
     const signIns = batch.messages.filter((m) => m.body.signInLinkId);
     if (signIns.length > 0) {

@@ -1,5 +1,5 @@
 /**
- * The staff calendar scenarios of `npm run bench` (docs/performance.md, "Staff calendars"): a real
+ * The connected calendar scenarios of `npm run bench` (docs/performance.md, "Connected calendars"): a real
  * CalDAV server (Xandikos, the Debian package) on loopback behind a counting proxy, so the bench
  * sees how many requests a read costs.
  *
@@ -111,23 +111,23 @@ export type CalendarBench = {
   unchangedRead: { events: number; requestsPerRead: number; p50Ms: number; meanMs: number };
 };
 
-/** Runs the staff calendar scenarios against the bench server (`url`, one business `key`). */
+/** Runs the connected calendar scenarios against the bench server (`url`, one business `key`). */
 export async function calendarBench(url: string, key: string, seconds: number): Promise<CalendarBench> {
   const caldav = await startCaldav();
   try {
-    const busyPerson = (await call(url, key, "POST", "/providers", provider("Busy person"))).body.id as string;
-    const freePerson = (await call(url, key, "POST", "/providers", provider("Free person"))).body.id as string;
-    const busyService = (await call(url, key, "POST", "/services", service("Busy cut", 1, [busyPerson]))).body.id;
-    const freeService = (await call(url, key, "POST", "/services", service("Free cut", 1, [freePerson]))).body.id;
+    const busyProvider = (await call(url, key, "POST", "/providers", provider("Busy person"))).body.id as string;
+    const freeProvider = (await call(url, key, "POST", "/providers", provider("Free person"))).body.id as string;
+    const busyService = (await call(url, key, "POST", "/services", service("Busy cut", 1, [busyProvider]))).body.id;
+    const freeService = (await call(url, key, "POST", "/services", service("Free cut", 1, [freeProvider]))).body.id;
     // 500 busy times of 10 minutes, 50 a day over days 1–10: the measured day holds 50 of them.
     const busyAt = await collection(caldav.direct, "busy");
     const first = Date.parse(slotTime(slotOfDay(1)));
     await fill(caldav.direct, busyAt, 500, (n) => first + Math.floor(n / 50) * DAY + (n % 50) * 28 * 60_000, 10);
-    const busyCal = await call(url, key, "POST", `/providers/${busyPerson}/calendars`, {
+    const busyCal = await call(url, key, "POST", `/providers/${busyProvider}/calendars`, {
       url: `${caldav.proxied}${busyAt}`,
     });
     const emptyAt = await collection(caldav.direct, "empty");
-    await call(url, key, "POST", `/providers/${freePerson}/calendars`, { url: `${caldav.proxied}${emptyAt}` });
+    await call(url, key, "POST", `/providers/${freeProvider}/calendars`, { url: `${caldav.proxied}${emptyAt}` });
     if ((busyCal.body as { syncStatus?: string }).syncStatus !== "ok")
       throw new Error(`busy calendar: ${JSON.stringify(busyCal.body)}`);
     const day = `from=${slotTime(slotOfDay(3))}&to=${slotTime(slotOfDay(4))}`;

@@ -1,5 +1,5 @@
 /**
- * The conflicts scenario of `npm run bench -- --calendars` (docs/performance.md, "Staff
+ * The conflicts scenario of `npm run bench -- --calendars` (docs/performance.md, "Connected
  * calendars"): a read that finds the calendar changed compares its busy times with the person's
  * bookings still to come. Two people read a calendar of the same 1,000 events, each event over one
  * of the first person's 1,000 bookings; the second has no booking. Between reads one more event

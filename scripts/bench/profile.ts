@@ -46,8 +46,8 @@ export async function profile(options: { seconds: number; outDir: string; only?:
       );
     const weekly = (await call(server.url, key, "POST", "/services", service("Weekly"))).body.id;
     const wanted = (kind: string) => options.only === undefined || options.only.includes(kind);
-    const one = wanted("week-1-person") ? await serviceOfPeople(server.url, key, 1) : "";
-    const twenty = wanted("week-20-people") ? await serviceOfPeople(server.url, key, 20) : "";
+    const one = wanted("week-1-person") ? await serviceOfProviders(server.url, key, 1) : "";
+    const twenty = wanted("week-20-people") ? await serviceOfProviders(server.url, key, 20) : "";
     const refusals =
       wanted("refused-create") || wanted("refused-series") ? await refusalService(server.url, key) : undefined;
     // One day of three people (scripts/bench/day-of-three.ts), and the same with every limit set.
@@ -138,7 +138,7 @@ export async function profile(options: { seconds: number; outDir: string; only?:
  * A service of `people` providers, each with 50 bookings in its first week (as the bench's
  * "GET availability 7 days, 20 providers" row): every person's calendar has claims to read.
  */
-async function serviceOfPeople(url: string, key: string, people: number): Promise<string> {
+async function serviceOfProviders(url: string, key: string, people: number): Promise<string> {
   const ids: string[] = [];
   for (let i = 0; i < people; i++)
     ids.push((await call(url, key, "POST", "/providers", provider(`Week ${i}`))).body.id);

@@ -45,9 +45,9 @@ export async function refusalService(url: string, key: string): Promise<Refusals
   // Created with its rooms, then given its people: POST /services with more than 33 providers
   // answers a 500 (one insert of every link row passes D1's 100 bound parameters).
   const id = (await call(url, key, "POST", "/services", { ...service("Crew job"), resourceIds: rooms })).body.id;
-  const staffed = await call(url, key, "PATCH", `/services/${id}`, { providerIds: people });
-  if (staffed.status !== 200)
-    throw new Error(`PATCH /services answered ${staffed.status}: ${JSON.stringify(staffed.body)}`);
+  const assignees = await call(url, key, "PATCH", `/services/${id}`, { providerIds: people });
+  if (assignees.status !== 200)
+    throw new Error(`PATCH /services answered ${assignees.status}: ${JSON.stringify(assignees.body)}`);
   // 14:00 on the third day: inside the service's and every person's hours, outside the last
   // room's; the 52nd week is 359 days out, inside the API's 366.
   const slot = slotOfDay(2) + (14 * 60) / 5;

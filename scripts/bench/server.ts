@@ -10,7 +10,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
-import { newAccount } from "../../src/accounts/accounts.ts";
+import { newBusiness } from "../../src/business/new-business.ts";
 import { statementsFloorWorkers } from "./statements-floor.ts";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
@@ -167,7 +167,7 @@ export async function startBenchServer(options: ServeOptions = {}): Promise<Benc
       // One bench business sends an e-mail per create: lift its hourly bound as the budgets are.
       EMAIL_HOURLY_LIMIT: "1000000000",
       ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
-      // The staff calendar scenarios connect a CalDAV server on this machine (scripts/bench/calendars.ts).
+      // The connected calendar scenarios connect a CalDAV server on this machine (scripts/bench/calendars.ts).
       WEBHOOKS_ALLOW_LOCAL: "true",
       // Booking pages need manage links on (their holds' tokens and confirmations use them).
       MANAGE_LINK_SECRET: "bench-manage-link-secret-0123456789abcdef",
@@ -207,7 +207,7 @@ export async function startBenchServer(options: ServeOptions = {}): Promise<Benc
     url,
     bundle: { raw: bundle.length, gzip: gzipSync(bundle).length },
     async createAccount(name, shard = 0) {
-      const account = await newAccount(name, "test");
+      const account = await newBusiness(name, "test");
       const target = shard === 0 ? db : await mf.getD1Database(`DB_${shard}`);
       const b = account.business;
       const k = account.apiKey;

@@ -15,9 +15,9 @@ import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
-import { newAccount } from "../../src/accounts/accounts.ts";
+import { newBusiness } from "../../src/business/new-business.ts";
 import { freePort, startDevServer, stopGroup } from "../../test/support/dev-server.ts";
-import { insertApiKeySql, insertBusinessSql } from "../lib/accounts.ts";
+import { insertApiKeySql, insertBusinessSql } from "../lib/businesses.ts";
 import { newDatabaseStatements } from "../lib/dev-state.ts";
 import { batchLocalD1 } from "../lib/local-d1.ts";
 import { spawnWrangler } from "../lib/wrangler.ts";
@@ -112,7 +112,7 @@ async function prepareState(state: string): Promise<string[]> {
   const keys: string[] = [];
   const rows: string[] = [];
   for (let i = 0; i < BUSINESSES; i++) {
-    const account = await newAccount(`Soak ${i}`, "test");
+    const account = await newBusiness(`Soak ${i}`, "test");
     rows.push(insertBusinessSql({ ...account.business, shard: i % 2 }), insertApiKeySql(account.apiKey));
     keys.push(account.plaintextKey);
   }

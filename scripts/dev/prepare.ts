@@ -5,7 +5,7 @@
  * migrations, the demo account and the shards (scripts/lib/dev-state.ts), so later starts skip
  * the work until one of them changes.
  */
-import { apiKeyRecord, insertApiKeySql, insertBusinessSql } from "../lib/accounts.ts";
+import { apiKeyRecord, insertApiKeySql, insertBusinessSql } from "../lib/businesses.ts";
 import { DEMO_API_KEY, DEMO_API_KEY_ID, DEMO_BUSINESS_ID, DEMO_BUSINESS_NAME, DEMO_CREATED_AT } from "../lib/demo.ts";
 import {
   clearPreparing,

@@ -4,9 +4,9 @@
  * DEMO_API_KEY is a fixed, publicly known TEST key so that a newcomer (and docs, curl examples,
  * the browser test) can call the local API without a setup step. It is written only to local
  * Miniflare state by scripts/dev/prepare.ts, only as its SHA-256 hash, and must never be inserted into
- * a remote database. Real keys come from `npm run account:create`.
+ * a remote database. Real keys come from `npm run business:create`.
  */
-/** Same shape as WeeklySchedule in src/domain/schedule.ts (kept local so scripts load no Worker code). */
+/** Same shape as WeeklySchedule in src/types/schedule.ts (kept local so scripts load no Worker code). */
 type WeeklySchedule = Partial<
   Record<"mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun", { start: string; end: string }[]>
 >;

@@ -1,5 +1,5 @@
 /**
- * The first owner of a new business (`account:create -- --owner-email …`): their member row and a
+ * The first owner of a new business (`business:create -- --owner-email …`): their member row and a
  * sign-in link, written to the directory, where members live (docs/members.md). The link is
  * signed with the deployment's `MANAGE_LINK_SECRET`: a local state folder's own (dev-secrets.env),
  * or, for `--remote`, the one in this shell's environment.

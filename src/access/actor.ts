@@ -1,6 +1,7 @@
-/** Which actor (src/domain/actor.ts) a request is: the signed-in member who made it, else its API key. */
-import type { Actor } from "../domain/actor";
+/** Which actor (src/types/actor.ts) a request is: the signed-in member who made it, else its API key. */
+
 import type { Caller } from "../env";
+import type { Actor } from "../types/actor";
 
 /** The actor of a request: the signed-in member who made it, else its API key. */
 export const actorOf = (caller: Pick<Caller, "keyId" | "member">): Actor =>

@@ -1,8 +1,9 @@
 /** The API keys' request and answer bodies (`/api-keys`), shared by its routes and the office's API keys page. */
-import { scopeDescriptions, scopes } from "../domain/scopes";
+
 import { utcTimestamp } from "../lib/datetime";
 import { z } from "../lib/zod";
 import { listOf } from "../lists/pagination";
+import { scopeDescriptions, scopes } from "../types/scopes";
 
 export const ScopeSchema = z.enum(scopes).openapi("Scope", {
   description: Object.entries(scopeDescriptions)

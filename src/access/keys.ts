@@ -7,19 +7,19 @@
  */
 
 import { and, count, eq, isNull, lt, sql } from "drizzle-orm";
-import { apiKeyRecord } from "../accounts/accounts";
 import { recordIfChanged } from "../audit/record";
+import { apiKeyRecord } from "../business/new-business";
 import { createDb, type Database } from "../db/client";
 import { apiKeys } from "../db/schema";
-import { grants, listed, type Scope, scopes } from "../domain/scopes";
 import type { Caller } from "../env";
+import { ApiError } from "../lib/api-error";
 import { generateApiKey } from "../lib/crypto";
-import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { insertWhere, loadOwned } from "../lib/rows";
 import { newestFirst } from "../lists/newest-first";
 import type { PageRequest } from "../lists/pagination";
 import { directoryOf } from "../shards/shards";
+import { grants, listed, type Scope, scopes } from "../types/scopes";
 import { actorOf } from "./actor";
 
 /**

@@ -9,9 +9,9 @@ import { forwardAudit } from "../audit/forward";
 import { fieldsOf, recordIfChanged } from "../audit/record";
 import type { Database } from "../db/client";
 import { type MemberRow, members, passkeys } from "../db/schema";
-import type { Actor } from "../domain/actor";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
 import { assertIfMatch, etagOf } from "../lib/etag";
+import type { Actor } from "../types/actor";
 import { endSessionsOf } from "./member-sessions";
 import { loadMember, membersDb, providerFor, type Role, toMember } from "./members";
 

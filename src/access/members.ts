@@ -9,14 +9,14 @@ import { forwardAudit } from "../audit/forward";
 import { fieldsOf, recordIfChanged } from "../audit/record";
 import { createDb, type Database } from "../db/client";
 import { type MemberRow, members } from "../db/schema";
-import type { Actor } from "../domain/actor";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
 import { newId } from "../lib/ids";
 import { insertWhere, isUniqueViolation, loadOwned } from "../lib/rows";
 import { newestFirst } from "../lists/newest-first";
 import type { PageRequest } from "../lists/pagination";
 import { loadProvider } from "../providers/records";
 import { directoryOf } from "../shards/shards";
+import type { Actor } from "../types/actor";
 
 export type Role = MemberRow["role"];
 

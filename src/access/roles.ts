@@ -8,9 +8,9 @@
 import { and, eq, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { bookings } from "../db/schema";
-import { grants, type KeyScopes, type Scope, scopes } from "../domain/scopes";
 import type { CallerMember } from "../env";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
+import { grants, type KeyScopes, type Scope, scopes } from "../types/scopes";
 
 /** The scopes each role holds. */
 export const roleScopes: Record<CallerMember["role"], KeyScopes> = {

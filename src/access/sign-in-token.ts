@@ -1,7 +1,7 @@
 /**
  * A sign-in link's token: `{id}.{signature}`, the signature an HMAC-SHA256 of the link row's id
  * under a key derived from the Worker secret `MANAGE_LINK_SECRET`. Pure, so the account CLI
- * (scripts/account.ts) makes the first owner's link the same way the Worker does.
+ * (scripts/business.ts) makes the first owner's link the same way the Worker does.
  */
 import { base64url } from "../lib/crypto.ts";
 

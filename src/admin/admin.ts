@@ -10,8 +10,8 @@ import { importBookings } from "../bookings/import";
 import { reconcile, reconcileClaimed } from "../calendar";
 import { createDb } from "../db/client";
 import type { AppEnv } from "../env";
+import { ApiError } from "../lib/api-error";
 import { sha256Hex } from "../lib/crypto";
-import { ApiError } from "../lib/errors";
 import { assertWellFormed, fieldErrors } from "../lib/validation";
 import { z } from "../lib/zod";
 import { recountLists } from "../lists/counts";
@@ -21,7 +21,7 @@ import { mergeReports, onEveryShard } from "../shards/every";
 import { probeShards } from "../shards/probe";
 import { enterShard } from "../shards/request";
 import { directoryOf, everyShard } from "../shards/shards";
-import { movesApp } from "./moves";
+import { relocationsApp } from "./relocations";
 
 const requireAdminToken = createMiddleware<AppEnv>(async (c, next) => {
   const expected = c.env.ADMIN_TOKEN;
@@ -83,7 +83,7 @@ adminApp.get("/accounts", async (c) => {
   return c.json({ data, shards, next: data.length === limit ? data.at(-1)?.id : null });
 });
 
-adminApp.route("/accounts", movesApp);
+adminApp.route("/accounts", relocationsApp);
 
 adminApp.post(
   "/services/:serviceId/import",

@@ -9,7 +9,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { preparedOnce } from "../db/prepared";
 import { auditEvents, businesses } from "../db/schema";
-import type { Actor } from "../domain/actor";
+import type { Actor } from "../types/actor";
 
 /** A change as the calendar hears of it: who asks (absent: the system) and the fields it sets. */
 export type ChangeOf = { actor?: Actor; fields?: string[] };

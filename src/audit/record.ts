@@ -9,9 +9,9 @@ import { sql } from "drizzle-orm";
 import { encodeTime } from "ulid";
 import type { Database } from "../db/client";
 import { auditEvents } from "../db/schema";
-import type { Actor } from "../domain/actor";
 import { newId } from "../lib/ids";
 import { insertWhere } from "../lib/rows";
+import type { Actor } from "../types/actor";
 
 /** A change as the audit records it; `fields` are names, never values. */
 export type AuditEntry = {

@@ -7,11 +7,11 @@
 import { customerActor } from "../audit/booking-events";
 import { serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
-import { holdsCapacity } from "../domain/booking";
 import { withManageUrl } from "../manage-links/present";
 import { type OpenLink, providerNamesOf } from "../manage-links/records";
-import { bookingOrThrow } from "../refusals/problems";
+import { bookingOrThrow } from "../refusals";
 import { serviceAvailability } from "../services/availability";
+import { holdsCapacity } from "../types/booking";
 import { rescheduleInService } from "./reschedule";
 
 /** Until when a customer may still make a change whose notice is `minutes`; null once none can be made. */
@@ -94,8 +94,8 @@ export async function rescheduleByLink(
     },
   );
   // Moved to someone else: the view names who performs it now.
-  const samePeople = booking.providerIds.join() === link.booking.providerIds.join();
-  const providerNames = samePeople
+  const sameProviders = booking.providerIds.join() === link.booking.providerIds.join();
+  const providerNames = sameProviders
     ? link.providerNames
     : await providerNamesOf(db, link.businessId, booking.providerIds);
   return after(env, { ...link, providerNames }, booking);

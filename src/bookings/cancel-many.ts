@@ -5,9 +5,9 @@
  */
 
 import { serviceCalendarOf } from "../calendar";
-import type { Actor } from "../domain/actor";
-import type { Booking } from "../domain/booking";
-import { bookingOrThrow } from "../refusals/problems";
+import { bookingOrThrow } from "../refusals";
+import type { Actor } from "../types/actor";
+import type { Booking } from "../types/booking";
 
 /**
  * Cancels each booking; answers those this call cancelled, by id. One another request

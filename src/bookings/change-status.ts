@@ -1,7 +1,7 @@
 import { type StatusChangeCommand, serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
-import { bookingOrThrow } from "../refusals/problems";
-import { loadBooking } from "./records";
+import { bookingOrThrow } from "../refusals";
+import { loadBooking } from "./list";
 
 /** Sends a status change (or a notes edit) of the business's booking through its service's calendar. */
 export async function changeBookingStatus(env: Env, db: Database, businessId: string, command: StatusChangeCommand) {

@@ -7,9 +7,9 @@ import { and, eq, inArray, isNull, notInArray, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { preparedOnce } from "../db/prepared";
 import { bookingConflicts, bookings } from "../db/schema";
-import { type Booking, toBooking } from "../domain/booking";
-import type { BookingConflict } from "../domain/conflict";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
+import type { BookingConflict } from "../types/booking";
+import { type Booking, toBooking } from "../types/booking";
 
 /** A booking with its open conflicts (`[]` when none). */
 export type ConflictedBooking = Booking & { conflicts: BookingConflict[] };

@@ -3,12 +3,12 @@
 import { type CreateBookingCommand, serviceCalendarOf } from "../calendar";
 import { customerIdByEmail } from "../customers/records";
 import type { Database } from "../db/client";
-import type { Actor } from "../domain/actor";
-import type { Booking } from "../domain/booking";
 import { serviceOfHold } from "../holds/records";
-import type { IdempotencyClaim } from "../lib/idempotency";
-import { bookingOrThrow, throwRefusal } from "../refusals/problems";
+import type { IdempotencyLock } from "../lib/idempotency";
+import { bookingOrThrow, throwRefusal } from "../refusals";
 import { loadBookableService } from "../services/bookable";
+import type { Actor } from "../types/actor";
+import type { Booking } from "../types/booking";
 import { customerDraftOf, draftOf } from "./draft";
 
 type Target = { serviceId?: string; startTime?: string; endTime?: string; providerId?: string; holdId?: string };
@@ -29,7 +29,7 @@ export async function createBooking(
   db: Database,
   { businessId, actor }: { businessId: string; actor: Actor },
   request: BookingRequest,
-  claim: IdempotencyClaim | undefined,
+  claim: IdempotencyLock | undefined,
 ): Promise<{ booking: Booking; replayed: boolean }> {
   const { holdId } = request;
   // Without a holdId the request has a serviceId (the schema requires it).

@@ -1,5 +1,5 @@
 import type { BookingDraft, SlotBookingCommand } from "../calendar";
-import type { Answers } from "../domain/questions";
+import type { Answers } from "../types/questions";
 
 /** A booking request body's customer, notes and answers. */
 type DraftFields = {

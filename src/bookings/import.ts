@@ -1,6 +1,6 @@
 import { type ImportResult, serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
 import { loadBookableService } from "../services/bookable";
 import { ownerOfService } from "../services/records";
 import { draftOf } from "./draft";

@@ -6,13 +6,20 @@
 import { and, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { bind, keysetQueries, pageQueries, preparedOnce, type ReadBatch } from "../db/prepared";
-import { bookingProviders, bookingResources, bookings, providers, resources } from "../db/schema";
-import { type Booking, type BookingFilters, toBooking } from "../domain/booking";
-import { ApiError } from "../lib/errors";
+import { type BookingRow, bookingProviders, bookingResources, bookings, providers, resources } from "../db/schema";
+import { ApiError } from "../lib/api-error";
+import { loadOwned } from "../lib/rows";
 import { keptBookingDimension, keptTotal } from "../lists/counts";
 import { type CursorRequest, type ListPage, pageAt, positionOf } from "../lists/cursor";
 import { offsetOf } from "../lists/pagination";
+import { type Booking, type BookingFilters, toBooking } from "../types/booking";
 import { anyOpenConflict, type ConflictedBooking, conflictedFilter, noConflicts, withConflicts } from "./conflicts";
+
+/** Bookings as D1 keeps them: one by id (the lists are in src/bookings/list.ts). */
+
+/** The business's booking with this id, or a 404 that does not tell other tenants' ids apart. */
+export const loadBooking = (db: Database, businessId: string, id: string): Promise<BookingRow> =>
+  loadOwned(db, bookings, "booking", businessId, id);
 
 const filterNames = [
   "status",

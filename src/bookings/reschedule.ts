@@ -1,11 +1,11 @@
 import { serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
-import type { Actor } from "../domain/actor";
-import { ApiError } from "../lib/errors";
-import type { IdempotencyClaim } from "../lib/idempotency";
-import { bookingOrThrow } from "../refusals/problems";
+import { ApiError } from "../lib/api-error";
+import type { IdempotencyLock } from "../lib/idempotency";
+import { bookingOrThrow } from "../refusals";
 import { loadBookableService } from "../services/bookable";
-import { loadBooking } from "./records";
+import type { Actor } from "../types/actor";
+import { loadBooking } from "./list";
 
 /** Where a booking moves: new times, and maybe another of the service's providers. */
 export type Move = { startTime: string; endTime: string; providerId?: string };
@@ -17,7 +17,7 @@ export type Move = { startTime: string; endTime: string; providerId?: string };
  */
 export type MoveOptions = {
   expectedVersions?: number[];
-  claim?: IdempotencyClaim;
+  claim?: IdempotencyLock;
   customerNoticeMinutes?: number;
   reassignIfLeft?: boolean;
   /** Who asks, for the audit. */

@@ -3,12 +3,12 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import { recordIfChanged } from "../audit/record";
 import type { Database } from "../db/client";
 import { businesses } from "../db/schema";
-import type { Actor } from "../domain/actor";
-import type { BookingPageSettings, ConflictSettings, EmailSettings, Locale } from "../domain/business";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
 import { ifMatchCondition, isUniqueViolation, nothingWritten } from "../lib/rows";
 import { forgetSlug } from "../shards/directory";
 import { directoryOf } from "../shards/shards";
+import type { Actor } from "../types/actor";
+import type { BookingPageSettings, ConflictSettings, EmailSettings, Locale } from "../types/business";
 
 export type BusinessRow = typeof businesses.$inferSelect;
 
@@ -25,7 +25,11 @@ export type BusinessChanges = Partial<{
 }>;
 
 /** The public shape of the business's row (its manage-link key version and its move's state stay inside). */
-export function toBusiness({ linkKeyVersion: _linkKeyVersion, moveState: _moveState, ...row }: BusinessRow) {
+export function toBusiness({
+  linkKeyVersion: _linkKeyVersion,
+  relocationState: _relocationState,
+  ...row
+}: BusinessRow) {
   return row;
 }
 

@@ -1,8 +1,9 @@
 /** The business as the API shows it to itself, and the body that changes it. */
-import { locales } from "../domain/business";
+
 import { utcTimestamp } from "../lib/datetime";
 import { z } from "../lib/zod";
 import { customerEmail, headerName, timezone } from "../schemas/fields";
+import { locales } from "../types/business";
 
 const slug = z
   .string()

@@ -4,9 +4,9 @@
  * room's units — and gets each of them by a claim, idempotent by its id, that the other calendar
  * decides on its own. All instants are epoch milliseconds.
  */
-import type { BookingRecord } from "../domain/booking";
-import type { ServiceLimitSettings } from "../domain/limits";
-import type { DateOverride, WeeklySchedule, WorkingHours } from "../domain/schedule";
+import type { BookingRecord } from "../types/booking";
+import type { ServiceLimitSettings } from "../types/limits";
+import type { DateOverride, WeeklySchedule, WorkingHours } from "../types/schedule";
 import type { ServiceRules } from "./rules/service-rules";
 
 /**

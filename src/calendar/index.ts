@@ -4,12 +4,15 @@
  * rules/index.ts). A domain module asks an object by its stub — `serviceCalendarOf(env,
  * businessId, serviceId).createBooking(command)` — so an operation keeps one name from the domain
  * module to the object's method; what comes back is a typed result (a booking, a hold, slots) or a
- * refusal the caller maps to HTTP (src/refusals). The gateways that ask several objects at once
+ * refusal the caller maps to HTTP (src/refusals.ts). The gateways that ask several objects at once
  * (the slot calendar, reconciliation) are here too.
  */
-export { sealCredentials } from "./caldav/credentials";
+
 export type { ProviderSnapshot, ResourceSnapshot } from "./claim-types";
-export type { StaffCalendar } from "./provider/connections";
+export { sealCredentials } from "./connected/credentials";
+export { reconcileClaimed } from "./d1/reconcile-claimed";
+export { everyService, reconcile } from "./d1/reconcile-services";
+export type { ConnectedCalendar } from "./provider/connections";
 export { ProviderCalendar } from "./provider/provider-calendar";
 export { ResourceCalendar } from "./resource/resource-calendar";
 export type { ImportResult } from "./service/flows/import-bookings";
@@ -17,8 +20,6 @@ export { ServiceCalendar } from "./service/object/service-calendar";
 export type { CustomerRewrite } from "./service/steps/customer-rewrite";
 export { slotCalendar, slotsAt } from "./slot-reads";
 export { providerCalendarOf, resourceCalendarOf, serviceCalendarOf } from "./stubs";
-export { reconcileClaimed } from "./sync/reconcile-claimed";
-export { everyService, reconcile } from "./sync/reconcile-services";
 export type {
   BookingDraft,
   CalendarRefusal,

@@ -5,8 +5,8 @@
  * together (rules/slot-counts.ts) by the same rules their calendars decide a claim with.
  */
 import type { HeldClaim, ProviderSnapshot, Range, ResourceSnapshot } from "./claim-types";
-import { fullOn } from "./provider/day-limit";
-import type { PersonTime } from "./provider/provider-calendar";
+import { fullOn } from "./limits/provider-day";
+import type { ProviderCalendarTime } from "./provider/provider-calendar";
 import { blockedSpan } from "./rules/service-rules";
 import { type CountedSlot, countSlots } from "./rules/slot-counts";
 import type { LiveSlot } from "./rules/slots";
@@ -14,14 +14,14 @@ import { claimedCalendarOf, providerCalendarOf, serviceCalendarOf } from "./stub
 import type { ServiceSnapshot } from "./types";
 
 /** Who and what a service's slots are counted over: its providers (or the one asked for) and its resources. */
-export type SlotPeople = { people?: ProviderSnapshot[]; resources?: ResourceSnapshot[] };
+export type SlotProviders = { providers?: ProviderSnapshot[]; resources?: ResourceSnapshot[] };
 
 /** What was read of each person (claims and busy spans) and resource (claims), in the order of `staffing`. */
-type Read = { people?: PersonTime[]; resources?: HeldClaim[][] };
+type Read = { people?: ProviderCalendarTime[]; resources?: HeldClaim[][] };
 
 /** The service's slots counted over the claims read (as they are, when it needs nobody). */
-function counted(service: ServiceSnapshot, slots: LiveSlot[], staffing: SlotPeople, read: Read, now: number) {
-  const people = staffing.people && read.people;
+function counted(service: ServiceSnapshot, slots: LiveSlot[], staffing: SlotProviders, read: Read, now: number) {
+  const people = staffing.providers && read.people;
   const resources = staffing.resources?.length ? read.resources : undefined;
   if (!people && !resources) return slots.map(({ unassigned: _unassigned, ...slot }) => slot);
   return countSlots(
@@ -31,11 +31,11 @@ function counted(service: ServiceSnapshot, slots: LiveSlot[], staffing: SlotPeop
     {
       people:
         people &&
-        staffing.people?.map((provider, i) => ({
+        staffing.providers?.map((provider, i) => ({
           provider,
           claims: people[i]?.claims ?? [],
           busy: people[i]?.busy,
-          // Whether the person's day of a start holds their daily limit (provider/day-limit.ts).
+          // Whether the person's day of a start holds their daily limit (limits/provider-day.ts).
           full: fullOn(people[i]?.days ?? [], provider.limits?.perDay),
         })),
       team: service.providerMode === "all",
@@ -49,7 +49,7 @@ function counted(service: ServiceSnapshot, slots: LiveSlot[], staffing: SlotPeop
 async function readTime<P, R>(
   env: Env,
   service: ServiceSnapshot,
-  staffing: SlotPeople,
+  staffing: SlotProviders,
   read: {
     person: (calendar: ReturnType<typeof providerCalendarOf>, person: ProviderSnapshot) => Promise<P>;
     resource: (calendar: ReturnType<typeof claimedCalendarOf>) => Promise<R>;
@@ -57,8 +57,8 @@ async function readTime<P, R>(
 ): Promise<{ people?: P[]; resources?: R[] }> {
   const { businessId } = service;
   const [people, resources] = await Promise.all([
-    staffing.people &&
-      Promise.all(staffing.people.map((p) => read.person(providerCalendarOf(env, businessId, p.id), p))),
+    staffing.providers &&
+      Promise.all(staffing.providers.map((p) => read.person(providerCalendarOf(env, businessId, p.id), p))),
     staffing.resources?.length
       ? Promise.all(
           staffing.resources.map((r) =>
@@ -80,7 +80,7 @@ export async function slotCalendar(
   service: ServiceSnapshot,
   from: number,
   to: number,
-  staffing: SlotPeople = {},
+  staffing: SlotProviders = {},
 ): Promise<CountedSlot[]> {
   const around = blockedSpan(service, from, to + service.durationMinutes * 60_000);
   const [slots, read] = await Promise.all([
@@ -102,7 +102,7 @@ export async function slotsAt(
   env: Env,
   service: ServiceSnapshot,
   starts: readonly number[],
-  staffing: SlotPeople = {},
+  staffing: SlotProviders = {},
 ): Promise<(CountedSlot | undefined)[]> {
   const ranges: Range[] = starts.map((start) => ({ from: start, to: start + 1 }));
   const around = ranges.map(({ from, to }): Range => {

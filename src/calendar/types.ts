@@ -1,11 +1,11 @@
 /** The typed contract between the Worker and the ServiceCalendar Durable Object. */
 
-import type { Actor } from "../domain/actor";
-import type { Booking, BookingRecord, BookingStatus } from "../domain/booking";
-import type { Hold } from "../domain/hold";
-import type { ServiceLimitSettings } from "../domain/limits";
-import type { Answers } from "../domain/questions";
-import type { WaitlistEntry } from "../domain/waitlist";
+import type { Actor } from "../types/actor";
+import type { Booking, BookingRecord, BookingStatus } from "../types/booking";
+import type { Hold } from "../types/hold";
+import type { ServiceLimitSettings } from "../types/limits";
+import type { Answers } from "../types/questions";
+import type { WaitlistEntry } from "../types/waitlist";
 import type { ClaimReason, ProviderSnapshot, ResourceSnapshot } from "./claim-types";
 import type { PolicyRefusal } from "./rules/policy";
 import type { ServiceRules } from "./rules/service-rules";
@@ -32,7 +32,7 @@ export type ServiceSnapshot = ServiceRules & {
  * client asked for (absent: the calendar assigns one, or keeps a moved booking's own), and the
  * resources every booking of the service takes a unit of.
  */
-export type StaffingRequest = {
+export type AssigneeRequest = {
   providers?: ProviderSnapshot[];
   providerId?: string | null;
   resources?: ResourceSnapshot[];
@@ -53,7 +53,7 @@ export type HoldToBook = {
   sent: { serviceId?: string; startTime?: string; endTime?: string; providerId?: string };
 };
 
-type BookingCommandBase = StaffingRequest & {
+type BookingCommandBase = AssigneeRequest & {
   service: ServiceSnapshot;
   /** The customer's id if D1 already knows the e-mail; otherwise the calendar makes one. */
   customerId: string | null;
@@ -101,7 +101,7 @@ export type StatusChangeCommand = Preconditions & {
 };
 
 /** A move of a booking to a new time (and, on a service with providers, maybe another provider). */
-export type RescheduleCommand = StaffingRequest &
+export type RescheduleCommand = AssigneeRequest &
   Preconditions & {
     bookingId: string;
     startTime: string;
@@ -116,7 +116,7 @@ export type RescheduleCommand = StaffingRequest &
   };
 
 /** A hold request: the seat (and people) kept for `ttlMs` from the moment the calendar places it. */
-export type HoldCommand = StaffingRequest & {
+export type HoldCommand = AssigneeRequest & {
   holdId: string;
   service: ServiceSnapshot;
   startTime: string;
@@ -138,14 +138,14 @@ export type OfferContext = {
 };
 
 /** A customer joining a slot's waitlist: the entry (WAITING), and the service and staffing its offers will be held with. */
-export type JoinWaitlistCommand = StaffingRequest & {
+export type JoinWaitlistCommand = AssigneeRequest & {
   service: ServiceSnapshot;
   entry: WaitlistEntry;
   apiKeyId: string;
 };
 
-/** One segment of a visit: a service, who may staff it, and the answers to its questions. */
-export type VisitSegment = StaffingRequest & { service: ServiceSnapshot; answers?: Answers };
+/** One segment of a visit: a service, who may take it, and the answers to its questions. */
+export type VisitSegment = AssigneeRequest & { service: ServiceSnapshot; answers?: Answers };
 
 /**
  * A visit: segments back to back from `startTime`, each a booking of its own service; the first
@@ -175,7 +175,7 @@ export type VisitCommand = {
  */
 export type VisitResult =
   | { ok: true; appointmentId: string; bookings: Booking[]; replayed: boolean }
-  | { ok: false; refusal: CalendarRefusal; segment?: number; unstaffed?: { segment: number; reason: string }[] };
+  | { ok: false; refusal: CalendarRefusal; segment?: number; unassignable?: { segment: number; reason: string }[] };
 
 /**
  * Why a slot is unavailable: the service's own rules (`outside_working_hours`, `fully_booked`),
@@ -223,7 +223,7 @@ export type CalendarResult =
   | { ok: true; booking: Booking; version: number; replayed: boolean }
   | { ok: false; refusal: CalendarRefusal };
 
-export type { ServiceLimitSettings } from "../domain/limits";
+export type { ServiceLimitSettings } from "../types/limits";
 export type { CalendarSlot } from "./rules/slots";
 
 /** Live counters of a service's calendar. */

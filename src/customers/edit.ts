@@ -4,11 +4,11 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { fieldsOf, recordIfChanged } from "../audit/record";
 import type { Database } from "../db/client";
 import { bookings, customers } from "../db/schema";
-import type { Actor } from "../domain/actor";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
 import { ifMatchCondition, isUniqueViolation, nothingWritten } from "../lib/rows";
-import { rewriteCustomerInCalendars } from "./calendars";
+import type { Actor } from "../types/actor";
 import { loadCustomer, toCustomer } from "./records";
+import { rewriteCustomerInCalendars } from "./rewrite-in-calendars";
 
 /**
  * Changes the business's customer's name, e-mail or phone (with If-Match tags, only if it still

@@ -4,11 +4,11 @@ import { and, eq, sql } from "drizzle-orm";
 import { recordIfChanged } from "../audit/record";
 import type { Database } from "../db/client";
 import { bookings, customers, idempotencyKeys, webhookEvents } from "../db/schema";
-import type { Actor } from "../domain/actor";
-import { type CustomerDetails, erasedDetails } from "../domain/erasure";
 import { loadOwned } from "../lib/rows";
 import { eraseMessages } from "../messages/records";
-import { rewriteCustomerInCalendars } from "./calendars";
+import type { Actor } from "../types/actor";
+import { type CustomerDetails, erasedDetails } from "../types/erasure";
+import { rewriteCustomerInCalendars } from "./rewrite-in-calendars";
 
 /**
  * Replaces the person's name, e-mail and phone, and the notes, answers and cancellation reasons of their

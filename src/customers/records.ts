@@ -5,13 +5,13 @@ import { fieldsOf, recordIfChanged } from "../audit/record";
 import type { Database } from "../db/client";
 import { bind, keysetQueries, pageQueries, preparedOnce, type ReadBatch } from "../db/prepared";
 import { type CustomerRow, customers } from "../db/schema";
-import type { Actor } from "../domain/actor";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
 import { newId } from "../lib/ids";
 import { loadOwned } from "../lib/rows";
 import { keptTotal } from "../lists/counts";
 import { type CursorRequest, type ListPage, pageAt, positionOf } from "../lists/cursor";
 import { offsetOf } from "../lists/pagination";
+import type { Actor } from "../types/actor";
 
 /** The business's customer with this id, or a 404 that does not tell other tenants' ids (or erased people) apart. */
 export const loadCustomer = (db: Database, businessId: string, id: string): Promise<CustomerRow> =>

@@ -38,7 +38,7 @@ export type ReadBatch = <const T extends readonly BoundRead<unknown>[]>(reads: T
  * Drizzle's own `batch` takes query builders and builds their SQL on every call; a list's fixed
  * queries are built once per isolate instead (`preparedOnce`), which the list's CPU profile asked
  * for (docs/performance.md, "Where the time goes (CPU profiles)"). Writes go through it too (the
- * calendars' write-behind, src/calendar/sync/persist.ts): a batch is one transaction, and a write
+ * calendars' write-behind, src/calendar/d1/persist.ts): a batch is one transaction, and a write
  * without `RETURNING` answers no rows.
  */
 export async function readBatch<const T extends readonly BoundRead<unknown>[]>(

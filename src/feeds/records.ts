@@ -6,11 +6,11 @@
 import { and, asc, eq, gte, lt, ne } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { bookingProviders, bookings, calendarFeeds, providers, services } from "../db/schema";
-import { feedTokenPattern } from "../domain/feed";
+import { ApiError } from "../lib/api-error";
 import { base64url, sha256Hex } from "../lib/crypto";
-import { ApiError } from "../lib/errors";
 import { loadProvider } from "../providers/records";
 import { probeShards } from "../shards/probe";
+import { feedTokenPattern } from "../types/feed";
 
 /** What a feed shows: bookings from 30 days ago to a year ahead, at most this many. */
 export const FEED_DAYS_BEFORE = 30;

@@ -1,10 +1,10 @@
 /** Bookings as calendar events, and the answer that carries them (with an ETag of its bytes). */
 import type { Context } from "hono";
-import type { BookingStatus } from "../domain/booking";
-import { isErasedEmail } from "../domain/erasure";
 import { sha256Hex } from "../lib/crypto";
 import { respondConditionallyText } from "../lib/etag";
 import { type IcalEvent, writeIcal } from "../lib/ical";
+import type { BookingStatus } from "../types/booking";
+import { isErasedEmail } from "../types/erasure";
 
 /** What an event is made of: the booking's times and status, its service's name and its customer's name. */
 export type EventSource = {

@@ -6,7 +6,7 @@ import { type HoldResult, serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
 import { auditEvents, holds } from "../db/schema";
 import type { Caller } from "../env";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
 import { newId } from "../lib/ids";
 import { insertWhere } from "../lib/rows";
 import { loadBookableService } from "../services/bookable";
@@ -25,7 +25,7 @@ export type HoldRequest = {
 
 /**
  * Who places holds and how many of theirs may be live at once: an API key, or a booking page's
- * visitor (src/public/holds.ts). `placedBy` is what the holds table keeps in `api_key_id`.
+ * visitor (src/booking-page/holds.ts). `placedBy` is what the holds table keeps in `api_key_id`.
  */
 export type HoldBound = { placedBy: string; max: number; refusal: string; page?: boolean };
 

@@ -4,9 +4,9 @@ import { recordIfChanged } from "../audit/record";
 import { serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
 import { holds } from "../db/schema";
-import type { Actor } from "../domain/actor";
-import type { Hold } from "../domain/hold";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
+import type { Actor } from "../types/actor";
+import type { Hold } from "../types/hold";
 
 /** The service whose calendar keeps the business's hold with this id (D1 alone), or undefined. */
 export async function serviceOfHold(db: Database, businessId: string, id: string): Promise<string | undefined> {

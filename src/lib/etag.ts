@@ -3,7 +3,7 @@
  * marker that moves on every write (a booking's version, a service's or customer's updatedAt).
  */
 import type { Context } from "hono";
-import { ApiError } from "./errors";
+import { ApiError } from "./api-error";
 
 /** The ETag of a resource whose last change is `marker`. */
 export function etagOf(marker: string | number): string {

@@ -42,7 +42,7 @@ export type IcalEvent = {
 /** A VCALENDAR: who wrote it, its method and name, and its events. */
 export type IcalFile = {
   /** The part of the API in PRODID (`-//booking-api//{product}//EN`). */
-  product: "calendar feed" | "booking page" | "staff calendars";
+  product: "calendar feed" | "booking page" | "connected calendars";
   /** None in a CalDAV resource, which must not carry one (RFC 4791, 4.1). */
   method?: IcalMethod;
   /** X-WR-CALNAME: the title a calendar app gives a subscription. */

@@ -6,16 +6,22 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { idempotencyKeys } from "../db/schema";
-import { IDEMPOTENCY_RETENTION_MS } from "../domain/idempotency";
 import type { AppEnv } from "../env";
+import { ApiError } from "./api-error";
 import { sha256Hex } from "./crypto";
-import { ApiError } from "./errors";
+
+/**
+ * How long an `Idempotency-Key` is kept: 24 hours, in D1 (which coordinates keys across a
+ * business's services) and in each calendar's own record of the keys it served alike, so a key
+ * reused after this is a new request in both places.
+ */
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 const RETENTION_MS = IDEMPOTENCY_RETENTION_MS;
 /** A claim whose request died is taken over after this long. */
 const LEASE_MS = 60 * 1000;
 
-export type IdempotencyClaim = { key: string; requestHash: string };
+export type IdempotencyLock = { key: string; requestHash: string };
 
 /** Reads and checks the header; `undefined` when the client sent none. */
 function idempotencyKeyOf(c: Context<AppEnv>): string | undefined {
@@ -60,7 +66,7 @@ const idempotent = <T>(
   c: Context<AppEnv>,
   body: unknown,
   status: 200 | 201,
-  handler: (claim: IdempotencyClaim | undefined) => Promise<Outcome<T>>,
+  handler: (claim: IdempotencyLock | undefined) => Promise<Outcome<T>>,
 ): Promise<Outcome<T>> => idempotentUnder(c, idempotencyKeyOf(c), body, status, handler);
 
 /**
@@ -72,7 +78,7 @@ export async function idempotentUnder<T>(
   key: string | undefined,
   body: unknown,
   status: 200 | 201,
-  handler: (claim: IdempotencyClaim | undefined) => Promise<Outcome<T>>,
+  handler: (claim: IdempotencyLock | undefined) => Promise<Outcome<T>>,
 ): Promise<Outcome<T>> {
   if (key === undefined) return { replayed: false, ...(await handler(undefined)) };
 
@@ -174,7 +180,7 @@ export async function answerOnce<T, S extends 200 | 201>(
   c: Context<AppEnv>,
   body: unknown,
   status: S,
-  handler: (claim: IdempotencyClaim | undefined) => Promise<Outcome<T>>,
+  handler: (claim: IdempotencyLock | undefined) => Promise<Outcome<T>>,
 ) {
   const outcome = await idempotent(c, body, status, handler);
   outcomeHeaders(c, outcome);

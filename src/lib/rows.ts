@@ -7,7 +7,7 @@ import { and, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/client";
 import { businesses } from "../db/schema";
-import { ApiError } from "./errors";
+import { ApiError } from "./api-error";
 import { assertIfMatch, etagOf } from "./etag";
 
 /** A tenant-owned table: each row has an `id` and its owner's `businessId`. */

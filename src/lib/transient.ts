@@ -3,7 +3,7 @@
  * or restarting D1 database or Durable Object. They are answered 503 with `Retry-After`, not
  * 500, so clients (and their Idempotency-Key retries) know to try again.
  */
-import { ApiError } from "./errors";
+import { ApiError } from "./api-error";
 
 /** Seconds a client should wait before retrying an `unavailable` answer. */
 export const RETRY_AFTER_SECONDS = 1;
@@ -41,7 +41,7 @@ export function isTransientFailure(err: unknown): boolean {
 }
 
 /*
- * A business in the middle of a move between databases (src/moves): a held calendar object's
+ * A business in the middle of a move between databases (src/relocations): a held calendar object's
  * refusal (RPC keeps only an error's message, so its start says what it is) and the 503 the Worker
  * answers for it and for a held write.
  */
@@ -66,7 +66,7 @@ export function isMoving(err: unknown): boolean {
   return false;
 }
 
-/** The 503 of a request a move holds (docs/operations.md, "Moving a business"). */
+/** The 503 of a request a move holds (docs/operations.md, "Relocating a business"). */
 export const movingProblem = (detail = "The business is moving to another database; changes wait until it has.") =>
   new ApiError("unavailable", `${detail} Retry in a few seconds.`, {
     headers: { "Retry-After": String(MOVE_RETRY_SECONDS) },

@@ -1,7 +1,7 @@
 import type { Hook } from "@hono/zod-openapi";
 import type * as z from "zod";
 import type { AppEnv } from "../env";
-import { ApiError, type FieldError } from "./errors";
+import { ApiError, type FieldError } from "./api-error";
 
 /** Flattens zod issues into `{ path, message }` pairs (dotted paths; the root is `(root)`). */
 export function fieldErrors(error: Pick<z.ZodError, "issues">): FieldError[] {

@@ -8,7 +8,7 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/client";
 import { bind, preparedOnce } from "../db/prepared";
 import { bookingProviders, bookings, customers, listCounts } from "../db/schema";
-import type { BookingFilters } from "../domain/booking";
+import type { BookingFilters } from "../types/booking";
 
 /** What a count is kept for: a whole list, or a bookings list with one filter. */
 export type CountedDimension =

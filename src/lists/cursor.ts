@@ -5,8 +5,8 @@
  * pages after it.
  */
 import type { Context } from "hono";
+import { ApiError } from "../lib/api-error";
 import { base64url } from "../lib/crypto";
-import { ApiError } from "../lib/errors";
 import { z } from "../lib/zod";
 import { deepestPage, type PageRequest } from "./pagination";
 

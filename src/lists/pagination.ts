@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
 import { z } from "../lib/zod";
 
 /**

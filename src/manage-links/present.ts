@@ -4,9 +4,8 @@
  * signature, not a stored secret), and null once the link could not be used.
  */
 
-import type { Booking } from "../domain/booking";
-import type { BookingConflict } from "../domain/conflict";
-import { isErasedEmail } from "../domain/erasure";
+import type { Booking, BookingConflict } from "../types/booking";
+import { isErasedEmail } from "../types/erasure";
 import { linkKey, manageToken } from "./tokens";
 
 /** A booking with its customer's manage link and its open conflicts. */

@@ -7,11 +7,11 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { recordIfChanged } from "../audit/record";
 import type { Database } from "../db/client";
 import { bookingConflicts, bookingProviders, bookings, businesses, customers, providers, services } from "../db/schema";
-import type { Actor } from "../domain/actor";
-import { toBooking } from "../domain/booking";
-import { ApiError } from "../lib/errors";
-import { chargePublicRequest } from "../lib/public-throttle";
+import { ApiError } from "../lib/api-error";
+import { chargePublicRequest } from "../lib/booking-page-throttle";
 import { probeShards } from "../shards/probe";
+import type { Actor } from "../types/actor";
+import { toBooking } from "../types/booking";
 import { type LinkedBooking, linkOpens, linkSettings } from "./present";
 import { linkKey, parseManageToken, verifyManageToken } from "./tokens";
 

@@ -5,8 +5,8 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
-import { ApiError, type FieldError } from "../lib/errors";
-import { problemResponse } from "../lib/problem";
+import { ApiError, type FieldError } from "../lib/api-error";
+import { problemResponse } from "../lib/problem-response";
 import { fieldErrors } from "../lib/validation";
 import type { z } from "../lib/zod";
 import { nextFreeHint, type Problem, problemOf, refusal, retryHint, serviceOf } from "./refusal";

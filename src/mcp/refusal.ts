@@ -3,7 +3,7 @@
  * the model (the next free slots after a taken one, when to retry).
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { FieldError } from "../lib/errors";
+import type { FieldError } from "../lib/api-error";
 import type { Rest, RestAnswer } from "./rest";
 import { bookableSlots, SLOTS_SUGGESTED, type Tool } from "./tools";
 

@@ -4,11 +4,12 @@
  * business and hour, so a second raise is a replay). The log of every message is
  * `GET /bookings/{id}/messages`.
  */
+
+import { type DeliveryMessage, eventPayload, eventWrites } from "../audit/events";
 import { createDb } from "../db/client";
 import { bind, readBatch } from "../db/prepared";
-import type { FailureReason } from "../domain/message";
-import { eventPayload, eventWrites, type WebhookMessage } from "../events/events";
-import { hourOf } from "./claim";
+import type { FailureReason } from "../types/message";
+import { hourOf } from "./lease";
 
 /**
  * The event id of a business's `email.failed` in the hour starting at `hourStart`: `evt_` and 26
@@ -55,5 +56,5 @@ export async function raiseFailure(env: Env, failure: { messageId: string; reaso
   )
     .bind(id)
     .first<{ n: number }>();
-  if ((untried?.n ?? 0) > 0) await env.WEBHOOK_QUEUE.send({ eventId: id } satisfies WebhookMessage);
+  if ((untried?.n ?? 0) > 0) await env.DELIVERY_QUEUE.send({ eventId: id } satisfies DeliveryMessage);
 }

@@ -4,10 +4,10 @@
  * out as text, HTML and a calendar invite. The same message always reads the same: a retry sends
  * what the first attempt sent (the links and names as they are then).
  */
-import type { EmailSettings, Locale } from "../domain/business";
-import type { Claimed } from "./claim";
+import type { EmailSettings, Locale } from "../types/business";
 import { type Composed, failed, manageUrlOf, written } from "./composed";
 import { composeConflict } from "./conflict-mail";
+import type { Leased } from "./lease";
 import { renderInvite } from "./render/invite";
 import type { Letter, LetterItem } from "./render/letter";
 import { oneLine } from "./render/letter";
@@ -39,7 +39,7 @@ type Business = {
 type Service = { id: string; name: string; timezone: string };
 
 /** What the message needs of D1, in one batch. */
-async function load(d1: D1Database, row: Claimed) {
+async function load(d1: D1Database, row: Leased) {
   const [events, business, services, thread] = await d1.batch([
     d1.prepare("SELECT payload FROM webhook_events WHERE id = ?").bind(row.eventId),
     d1
@@ -72,7 +72,7 @@ async function load(d1: D1Database, row: Claimed) {
 }
 
 /** Builds the message `row` names; a message that must not go out answers why. */
-export async function compose(env: Env, row: Claimed): Promise<Composed> {
+export async function compose(env: Env, row: Leased): Promise<Composed> {
   const sender: string = env.EMAIL_FROM;
   if (!sender) return failed("no_sender", "EMAIL_FROM is not set.");
   if (row.kind === "conflict" || row.kind === "conflict_alert") return composeConflict(env, row, sender);

@@ -1,9 +1,9 @@
 /** What composing a message answers, and the parts both composers share. */
 
-import type { BookingStatus } from "../domain/booking";
 import { linkOpens, linkSettings } from "../manage-links/present";
 import { linkKey, manageToken } from "../manage-links/tokens";
-import type { SendOutcome } from "./claim";
+import type { BookingStatus } from "../types/booking";
+import type { SendOutcome } from "./lease";
 import { renderHtml } from "./render/html";
 import { type Letter, subjectOf } from "./render/letter";
 import { renderText } from "./render/text";

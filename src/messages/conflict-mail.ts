@@ -5,10 +5,10 @@
  * when sent: one cancelled or already past by then is not mailed.
  */
 
-import type { BookingStatus } from "../domain/booking";
-import type { EmailSettings, Locale } from "../domain/business";
-import type { Claimed } from "./claim";
+import type { BookingStatus } from "../types/booking";
+import type { EmailSettings, Locale } from "../types/business";
 import { type Composed, failed, manageUrlOf, written } from "./composed";
+import type { Leased } from "./lease";
 import type { Letter } from "./render/letter";
 import { oneLine } from "./render/letter";
 
@@ -32,7 +32,7 @@ type Row = {
 };
 
 /** The business, the booking with its service, and the event, in one statement. */
-const load = (d1: D1Database, row: Claimed) =>
+const load = (d1: D1Database, row: Leased) =>
   d1
     .prepare(
       `SELECT b.name, b.locale, b.contact_email, b.emails, b.link_key_version, k.id, k.status, k.start_time,
@@ -46,7 +46,7 @@ const load = (d1: D1Database, row: Claimed) =>
     .first<Row>();
 
 /** Builds a conflict's e-mail to the customer (`conflict`) or to the business (`conflict_alert`). */
-export async function composeConflict(env: Env, row: Claimed, sender: string): Promise<Composed> {
+export async function composeConflict(env: Env, row: Leased, sender: string): Promise<Composed> {
   const found = await load(env.DB, row);
   if (!found?.id || !found.payload) return failed("gave_up", "Its booking or event is no longer kept.");
   const live = (found.status === "CONFIRMED" || found.status === "PENDING") && Date.parse(found.end_time) > Date.now();

@@ -6,7 +6,7 @@
  * `conflicts.notifyCustomer` and e-mails on (not for an erased customer or a booking no longer
  * active). Answers how many of the event's messages are queued.
  */
-import type { BookingEvent } from "../events/events";
+import type { BookingEvent } from "../audit/events";
 
 /** The columns every message row is written with, in the order the selects below give them. */
 const columns = `id, business_id, booking_id, group_id, event_id, kind, recipient, subject, status, reason, detail,

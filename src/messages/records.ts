@@ -6,10 +6,10 @@ import { and, asc, eq, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { preparedOnce } from "../db/prepared";
 import { bookings, businesses, messages } from "../db/schema";
-import type { MessageKind } from "../domain/message";
 import { loadOwned } from "../lib/rows";
 import type { PageRequest } from "../lists/pagination";
 import { offsetOf } from "../lists/pagination";
+import type { MessageKind } from "../types/message";
 
 /** A message's id: its event's, retagged (`evt_…` → `msg_…`), so one event has one message. */
 export const messageIdSql = (eventId: unknown) => sql<string>`'msg_' || substr(${eventId}, 5)`;

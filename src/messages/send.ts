@@ -6,10 +6,10 @@
  * as sent; one whose send may have happened without being recorded is sent again, with the same
  * `X-Booking-Message-Id`.
  */
-import { errorText } from "../lib/errors";
+import { errorText } from "../lib/api-error";
 import { raiseFailure } from "./alert";
-import { claim, failOverLimit, hourlyLimit, queuedOf, type SendOutcome, settleMessage } from "./claim";
 import { compose } from "./compose";
+import { failOverLimit, hourlyLimit, queuedOf, type SendOutcome, settleMessage, takeLease } from "./lease";
 import { isRefusal, type Mailer } from "./mailer";
 
 /** What became of an event's messages: whether any is worth another try later. */
@@ -18,7 +18,7 @@ export type SendResult = { retry: boolean };
 /** Sends one queued message; answers whether it should be tried again later. */
 async function sendOne(env: Env, mailer: Mailer, id: string, limit: number): Promise<boolean> {
   const now = Date.now();
-  const row = await claim(env.DB, id, now, limit);
+  const row = await takeLease(env.DB, id, now, limit);
   if (!row) {
     if (await failOverLimit(env.DB, id, now, limit)) {
       await raiseFailure(env, { messageId: id, reason: "hourly_limit" }, now);

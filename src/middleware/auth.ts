@@ -2,8 +2,8 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { sessionCookie } from "../access/session-cookie";
 import type { AppEnv, KeyCheck } from "../env";
+import { ApiError } from "../lib/api-error";
 import { apiKeyPattern, sha256Hex } from "../lib/crypto";
-import { ApiError } from "../lib/errors";
 import { movingProblem } from "../lib/transient";
 import { forgetKeyShard, shardOfKey } from "../shards/directory";
 import { enterShard } from "../shards/request";
@@ -92,7 +92,7 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
     throw unauthorized(true);
   }
   // Its business is on its way to another shard: reads are answered from the old one, writes wait.
-  if (row.moveState === "leaving" && c.req.method !== "GET" && c.req.method !== "HEAD") {
+  if (row.relocationState === "leaving" && c.req.method !== "GET" && c.req.method !== "HEAD") {
     throw movingProblem();
   }
   remember(keyHash, row);

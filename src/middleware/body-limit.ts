@@ -1,7 +1,7 @@
 import { bodyLimit as countedBodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
 import { stillVouched } from "./key-check";
 
 /**

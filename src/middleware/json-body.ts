@@ -1,7 +1,15 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
 import { jsonMediaTypeRefusal } from "./media-type";
+
+/** Some clients send `Content-Type: application/json` on a bodiless POST: read that as `{}`. */
+export const emptyBodyAsObject = createMiddleware(async (c, next) => {
+  if (c.req.header("Content-Type") && (await c.req.raw.clone().text()).trim() === "") {
+    c.req.raw = new Request(c.req.raw, { body: "{}" });
+  }
+  await next();
+});
 
 /** The methods whose bodies the API reads. A body sent with GET or DELETE is not read. */
 const bodyMethods = new Set(["POST", "PATCH", "PUT"]);

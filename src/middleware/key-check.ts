@@ -12,7 +12,7 @@ import type { Database } from "../db/client";
 import { type BoundRead, bind, preparedOnce, type ReadBatch, readBatch } from "../db/prepared";
 import { apiKeys, businesses } from "../db/schema";
 import type { AppEnv, Caller, KeyCheck } from "../env";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
 import { movingProblem } from "../lib/transient";
 import { forgetKeyShard } from "../shards/directory";
 
@@ -69,7 +69,7 @@ export const keyLookup = (db: Database) =>
         businessName: businesses.name,
         linkKeyVersion: businesses.linkKeyVersion,
         shard: businesses.shard,
-        moveState: businesses.moveState,
+        relocationState: businesses.relocationState,
       })
       .from(apiKeys)
       .innerJoin(businesses, eq(businesses.id, apiKeys.businessId))
@@ -102,7 +102,7 @@ export const batchReader =
     readWithKey(c, reads);
 
 /** A key's row as the lookup reads it on a shard: the caller, and whether its business is moving. */
-export type KeyRow = Caller & { moveState: "leaving" | "arriving" | null };
+export type KeyRow = Caller & { relocationState: "leaving" | "arriving" | null };
 
 /**
  * Records the outcome of a key check: a live key is remembered afresh, a dead one forgotten
@@ -124,7 +124,8 @@ export function settle(check: KeyCheck, live: KeyRow | undefined): void {
 }
 
 /** Whether a key's row read on `shard` is its business's home: not a moved business's forwarding row, not one still arriving. */
-export const isHome = (row: KeyRow, shard: number): boolean => row.shard === shard && row.moveState !== "arriving";
+export const isHome = (row: KeyRow, shard: number): boolean =>
+  row.shard === shard && row.relocationState !== "arriving";
 
 /**
  * Requests this isolate sends to itself on behalf of a caller whose key was checked moments ago

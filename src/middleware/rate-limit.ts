@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
 import { setFinalHeader } from "../lib/final-header";
 
 /** A budget as `<requests>/<seconds>` (e.g. "600/60"), mirroring a `[[ratelimits]]` binding. */

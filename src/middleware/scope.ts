@@ -3,8 +3,8 @@ import type { MiddlewareHandler } from "hono";
 import { TrieRouter } from "hono/router/trie-router";
 import { insufficientScope } from "../access/keys";
 import { checkRole, lacksScope } from "../access/roles";
-import { type Scope, scopes } from "../domain/scopes";
 import type { AppEnv } from "../env";
+import { type Scope, scopes } from "../types/scopes";
 import { keyLookup, settle } from "./key-check";
 
 /** The scope a route's `security` names (`[{ bearerAuth: [scope] }]`), if it names one. */

@@ -32,7 +32,7 @@ export const securityHeaders = (): MiddlewareHandler<AppEnv> => {
  */
 export const corsFromEnv = () =>
   createMiddleware<AppEnv>(async (c, next) => {
-    // The booking pages' public JSON answers every origin itself (src/routes/public).
+    // The booking pages' public JSON answers every origin itself (src/routes/booking-page).
     if (c.req.path.startsWith("/api/v1/public/")) return next();
     const allowed = (c.env.CORS_ORIGINS ?? "")
       .split(",")

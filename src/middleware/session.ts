@@ -2,7 +2,7 @@ import type { Context, Next } from "hono";
 import { roleScopes } from "../access/roles";
 import { memberSessionOf, type SessionMember } from "../access/sessions";
 import type { AppEnv, Caller } from "../env";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
 import { enterShard } from "../shards/request";
 import { forgetCallersOf, unauthorized } from "./key-check";
 import { sameOrigin } from "./security";

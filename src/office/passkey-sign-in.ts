@@ -11,7 +11,7 @@ import { notePasskeyUse, passkeyForSignIn } from "../access/passkeys";
 import { sessionCookie, setSessionCookie } from "../access/session-cookie";
 import { endSession, startSession } from "../access/sessions";
 import type { AppEnv } from "../env";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
 import { authenticationBody, clientOf, fromBase64url, notVerified, readJson, relyingParty } from "./webauthn";
 
 /** The member id a user handle carries; undefined for one that is not base64url of text. */

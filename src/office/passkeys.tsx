@@ -10,8 +10,8 @@ import { addPasskey, credentialIdsOf, MAX_PASSKEYS, passkeyCount, passkeysOf, re
 import { sessionCookie } from "../access/session-cookie";
 import { memberSessionOf, type SessionMember } from "../access/sessions";
 import type { AppEnv } from "../env";
+import { ApiError } from "../lib/api-error";
 import { base64url } from "../lib/crypto";
-import { ApiError } from "../lib/errors";
 import { assetPaths } from "../pages/assets";
 import { readForm } from "../pages/form";
 import { officePage } from "./page";

@@ -61,7 +61,7 @@ export async function postSignIn(c: Context<AppEnv>) {
     c.header("Retry-After", "900");
     return officePage(c, 429, "Sign in", <p>Too many sign-in links were asked for. Try again in 15 minutes.</p>);
   }
-  for (const id of send) await c.env.WEBHOOK_QUEUE.send({ eventId: "", signInLinkId: id });
+  for (const id of send) await c.env.DELIVERY_QUEUE.send({ eventId: "", signInLinkId: id });
   return officePage(
     c,
     200,

@@ -5,8 +5,8 @@
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
-import { ApiError } from "../lib/errors";
-import { problemResponse } from "../lib/problem";
+import { ApiError } from "../lib/api-error";
+import { problemResponse } from "../lib/problem-response";
 import { assertWellFormed, fieldErrors } from "../lib/validation";
 import { z } from "../lib/zod";
 

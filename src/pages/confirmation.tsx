@@ -1,9 +1,10 @@
 /** `GET /book/{slug}/booked/{token}` and its `booking.ics`: the booking made, opened by its manage token. */
+
+import { noPage, type PageBusiness } from "../booking-page/business";
 import { managedView } from "../bookings/by-link";
 import { openLink } from "../manage-links/records";
-import { noPage, type PageBusiness } from "../public/business";
 import { flowView, openFor } from "./flow";
-import { bookingIcs } from "./ics";
+import { bookingIcs } from "./invite";
 import { flowPage, type PageContext, respond } from "./render";
 import { flowOf } from "./state";
 import { BookedPage } from "./steps/booked";

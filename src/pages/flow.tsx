@@ -1,13 +1,14 @@
 /** `GET /book/{slug}`: the booking flow's steps, chosen by what the address carries. */
-import { clientAddress } from "../lib/public-throttle";
-import { type PageBusiness, pageFor } from "../public/business";
-import { onlineServices } from "../public/services";
-import { pageService } from "../public/snapshot";
+
+import { type PageBusiness, pageFor } from "../booking-page/business";
+import { onlineServices } from "../booking-page/services";
+import { pageService } from "../booking-page/snapshot";
+import { clientAddress } from "../lib/booking-page-throttle";
 import { pickLocale } from "./i18n";
 import { flowPage, nonceOf, type PageContext, respond } from "./render";
 import { type Flow, type FlowProblem, flowOf, hrefOf } from "./state";
 import { ErrorPage } from "./steps/error";
-import { PeoplePage } from "./steps/people";
+import { ProvidersPage } from "./steps/providers";
 import { ServicesPage } from "./steps/services";
 import { ZonePage } from "./steps/zone";
 import { showDays, showTimes } from "./times-data";
@@ -65,18 +66,18 @@ export async function bookingFlow(c: PageContext) {
   const { service, read } = found;
   const view = flowView(c, page, flow, service.timezone);
   const several = service.providerMode === "one" && service.providers.length > 1;
-  const unknownPerson =
+  const noSuchProvider =
     flow.person !== undefined && flow.person !== "any" && !service.providers.some((p) => p.id === flow.person);
-  if (several && (flow.person === undefined || unknownPerson)) {
-    const problem = unknownPerson ? view.m.error.person : undefined;
+  if (several && (flow.person === undefined || noSuchProvider)) {
+    const problem = noSuchProvider ? view.m.error.person : undefined;
     return respond(
       c,
-      unknownPerson ? 422 : 200,
+      noSuchProvider ? 422 : 200,
       flowPage(),
-      <PeoplePage view={view} flow={{ ...flow, person: undefined }} service={service} problem={problem} />,
+      <ProvidersPage view={view} flow={{ ...flow, person: undefined }} service={service} problem={problem} />,
     );
   }
-  if (unknownPerson) {
+  if (noSuchProvider) {
     const start = hrefOf(flow, { person: undefined });
     return respond(
       c,

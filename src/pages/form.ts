@@ -4,9 +4,9 @@
  * visitor's language, and the honeypot that no person fills in.
  */
 import type { HonoRequest } from "hono";
-import { type Answers, MAX_TEXT_ANSWER, type Question } from "../domain/questions";
 import { parseMediaType } from "../middleware/media-type";
 import { customerEmail, customerName, customerPhone } from "../schemas/fields";
+import { type Answers, MAX_TEXT_ANSWER, type Question } from "../types/questions";
 import type { Messages } from "./i18n";
 
 /** The field no person sees or fills in; automated forms do. */

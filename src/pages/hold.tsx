@@ -1,14 +1,15 @@
 /**
- * `POST /book/{slug}/hold`: a time chosen, a hold placed (the page's one path, src/public/holds.ts);
+ * `POST /book/{slug}/hold`: a time chosen, a hold placed (the page's one path, src/booking-page/holds.ts);
  * `GET /book/{slug}/details`: the details form while the hold keeps the time.
  */
-import { ApiError } from "../lib/errors";
-import { clientAddress } from "../lib/public-throttle";
+
+import { offeredService } from "../booking-page/availability";
+import type { PageBusiness } from "../booking-page/business";
+import { isLive, type PageHold, pageHoldOf, placePageHold } from "../booking-page/holds";
+import type { PublicService } from "../booking-page/services";
+import { ApiError } from "../lib/api-error";
+import { clientAddress } from "../lib/booking-page-throttle";
 import { sameOrigin } from "../middleware/security";
-import { offeredService } from "../public/availability";
-import type { PageBusiness } from "../public/business";
-import { isLive, type PageHold, pageHoldOf, placePageHold } from "../public/holds";
-import type { PublicService } from "../public/services";
 import { flowView, openFor } from "./flow";
 import { type FormFields, readForm } from "./form";
 import { dayKeyOf } from "./i18n/format";
@@ -16,7 +17,7 @@ import { flowPage, foreignForm, type PageContext, respond } from "./render";
 import { type Flow, flowOf, hrefOf, paramsOf } from "./state";
 import { DetailsPage } from "./steps/details";
 import { ErrorPage } from "./steps/error";
-import { personOf, showTimes, stepOf } from "./times-data";
+import { providerOf, showTimes, stepOf } from "./times-data";
 import type { View } from "./view";
 
 const isoPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z$/;
@@ -105,7 +106,7 @@ export async function holdTime(
   start: string,
 ): Promise<PageHold | Response> {
   if (!isStart(start)) return notATime(c, flow, view);
-  const { providerId } = personOf(service, flow, view);
+  const { providerId } = providerOf(service, flow, view);
   if (flow.person !== undefined && flow.person !== "any" && !providerId) {
     return respond(
       c,

@@ -4,7 +4,7 @@
  * stylesheet and script. Every refusal is a page that says what to do (render.tsx).
  */
 import { Hono } from "hono";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
 import { assetNamed, embedScript } from "./assets";
 import { bookedIcs, bookedPage } from "./confirmation";
 import { bookingFlow, zonePage } from "./flow";

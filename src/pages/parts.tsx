@@ -1,6 +1,6 @@
 /** Pieces several pages share: the progress list, the summary beside a step, notices, icons. */
 import type { Child } from "hono/jsx";
-import type { PublicService } from "../public/services";
+import type { PublicService } from "../booking-page/services";
 import type { View } from "./view";
 
 const svg = (path: string) => (
@@ -65,7 +65,7 @@ export function Notice({ tone, children, live }: { tone?: "bad" | "ok"; children
 export function Summary(props: {
   view: View;
   service: PublicService;
-  personName?: string;
+  providerName?: string;
   when?: string;
   /** A link back to an earlier step. */
   back?: { href: string; label: string };
@@ -86,12 +86,12 @@ export function Summary(props: {
             {m.minutes(service.durationMinutes)}
           </span>
         </li>
-        {props.personName && (
+        {props.providerName && (
           <li>
             {icons.person}
             <span>
               <span class="sr-only">{m.summary.with}: </span>
-              {props.personName}
+              {props.providerName}
             </span>
           </li>
         )}

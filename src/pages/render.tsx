@@ -1,9 +1,9 @@
 /** How the pages answer: a page with its headers, and every error as a page that says what to do. */
 import type { Context } from "hono";
 import type { JSX } from "hono/jsx/jsx-runtime";
+import type { PageBusiness } from "../booking-page/business";
 import type { AppEnv } from "../env";
-import { ApiError } from "../lib/errors";
-import type { PageBusiness } from "../public/business";
+import { ApiError } from "../lib/api-error";
 import { UnreadableForm } from "./form";
 import { newNonce, type PageKind, setPageHeaders } from "./headers";
 import { pickLocale } from "./i18n";

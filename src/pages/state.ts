@@ -4,7 +4,7 @@
  * the page is embedded. Every link and form of a page carries it on.
  */
 import { isValidTimeZone } from "../calendar/rules";
-import type { Locale } from "../domain/business";
+import type { Locale } from "../types/business";
 
 export type Flow = {
   slug: string;

@@ -1,17 +1,18 @@
 /**
  * `POST /book/{slug}/book`: the details form sent; the hold becomes the booking through the
- * page's one path (src/public/bookings.ts), then the confirmation. Anything wrong comes back as
+ * page's one path (src/booking-page/bookings.ts), then the confirmation. Anything wrong comes back as
  * the form with each problem at its field, or as fresh times when the hold is gone. A customer at
  * the service's limit cannot fix it by picking another time: their hold is released at once, and
  * the form comes back naming the limit at the e-mail field and naming the time, to hold it again.
  */
-import { ApiError } from "../lib/errors";
+
+import { offeredService } from "../booking-page/availability";
+import { bookPageHold } from "../booking-page/bookings";
+import type { PageBusiness } from "../booking-page/business";
+import { isLive, pageHoldOf, releasePageHold } from "../booking-page/holds";
+import type { PublicService } from "../booking-page/services";
+import { ApiError } from "../lib/api-error";
 import { sameOrigin } from "../middleware/security";
-import { offeredService } from "../public/availability";
-import { bookPageHold } from "../public/bookings";
-import type { PageBusiness } from "../public/business";
-import { isLive, pageHoldOf, releasePageHold } from "../public/holds";
-import type { PublicService } from "../public/services";
 import { flowView, openFor } from "./flow";
 import { type Details, type FormFields, readDetails, readForm } from "./form";
 import { backToTimes, flowOfForm, holdTime, isStart, notATime, showDetails, timesNotice } from "./hold";

@@ -1,8 +1,9 @@
 /** The month and day steps with their times read from the service's calendar (the page's one path). */
-import { ApiError } from "../lib/errors";
-import { serviceTimes } from "../public/availability";
-import type { PageBusiness } from "../public/business";
-import type { PublicService } from "../public/services";
+
+import { serviceTimes } from "../booking-page/availability";
+import type { PageBusiness } from "../booking-page/business";
+import type { PublicService } from "../booking-page/services";
+import { ApiError } from "../lib/api-error";
 import type { ServiceRead } from "../services/availability";
 import { addDays, type DayKey, dayKeyOf, startOfDay } from "./i18n/format";
 import { flowPage, type PageContext, respond } from "./render";
@@ -15,15 +16,15 @@ import type { View } from "./view";
 const DAY = 86_400_000;
 
 /** Who the flow books: anyone, or the named person (their id for the calendar, their name for the page). */
-export function personOf(service: PublicService, flow: Flow, view: View) {
-  const withPerson = service.providerMode === "one" && service.providers.length > 1;
+export function providerOf(service: PublicService, flow: Flow, view: View) {
+  const withProvider = service.providerMode === "one" && service.providers.length > 1;
   const named = service.providers.find((p) => p.id === flow.person);
   return {
-    withPerson,
+    withProvider,
     providerId: named?.id,
-    personName:
+    providerName:
       named?.name ??
-      (withPerson ? view.m.people.anyone : service.providers.length === 1 ? service.providers[0]?.name : undefined),
+      (withProvider ? view.m.people.anyone : service.providers.length === 1 ? service.providers[0]?.name : undefined),
   };
 }
 
@@ -32,8 +33,8 @@ export function personOf(service: PublicService, flow: Flow, view: View) {
  * who it books (`person`, the flow's unless a hold names its own) as the page names them.
  */
 export function stepOf<F extends Flow>(service: PublicService, flow: F, view: View, person = flow.person) {
-  const { withPerson, personName } = personOf(service, { ...flow, person }, view);
-  return { view, flow, service, withPerson, personName };
+  const { withProvider, providerName } = providerOf(service, { ...flow, person }, view);
+  return { view, flow, service, withProvider, providerName };
 }
 
 /** The slots in [from, to), or undefined when the range holds more than one answer may list. */
@@ -92,7 +93,7 @@ export async function showDays(
   view: View,
   read?: ServiceRead,
 ) {
-  const { providerId } = personOf(service, flow, view);
+  const { providerId } = providerOf(service, flow, view);
   const today = dayKeyOf(Date.now(), view.tz);
   const lastMonth = dayKeyOf(Date.now() + service.maxAdvanceDays * DAY, view.tz).slice(0, 7);
   let month = flow.month ?? today.slice(0, 7);
@@ -119,7 +120,7 @@ export async function showTimes(
   refusal?: { status: 409 | 422; notice: string },
   read?: ServiceRead,
 ) {
-  const { providerId } = personOf(service, flow, view);
+  const { providerId } = providerOf(service, flow, view);
   const from = startOfDay(flow.day, view.tz);
   const to = startOfDay(addDays(flow.day, 1), view.tz);
   const slots = (await slotsIn(c, page, service, { from, to, providerId }, read)) ?? [];

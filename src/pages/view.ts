@@ -1,5 +1,5 @@
 /** What every page of one response is rendered with: its language, zone, colours and nonce. */
-import type { Locale } from "../domain/business";
+import type { Locale } from "../types/business";
 import { accentColours } from "./colour";
 import { allLocales, type Messages, messagesOf } from "./i18n";
 import { type Formats, formatsOf } from "./i18n/format";

@@ -2,10 +2,9 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import { fieldsOf, recordIfChanged } from "../audit/record";
 import type { Database } from "../db/client";
 import { providers } from "../db/schema";
-import type { Actor } from "../domain/actor";
 import { ifMatchCondition, nothingWritten } from "../lib/rows";
-import { configureProviderCalendar } from "./configure";
-import { loadProvider, type ProviderFields, toProvider } from "./records";
+import type { Actor } from "../types/actor";
+import { configureProviderCalendar, loadProvider, type ProviderFields, toProvider } from "./records";
 
 /**
  * Replaces the given settings of the business's provider (with If-Match tags, only if it still

@@ -1,15 +1,22 @@
 /** Providers' rows: one by id, a new one, a page of them, and the public shape. */
-
 import { fieldsOf, recordQuery } from "../audit/record";
+import { providerCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
 import { type ProviderRow, providers } from "../db/schema";
-import type { Actor } from "../domain/actor";
 import { newId } from "../lib/ids";
 import { firstVersion, loadOwned } from "../lib/rows";
 import { activeNewestFirst } from "../lists/newest-first";
 import type { PageRequest } from "../lists/pagination";
+import { pushSettings } from "../refusals";
 import { shownLimits } from "../schemas/limits";
-import { configureProviderCalendar } from "./configure";
+import type { Actor } from "../types/actor";
+import { providerSnapshotOf } from "./snapshot";
+
+/** Pushes a stored provider's settings to their calendar, or answers a 503 to retry. */
+export const configureProviderCalendar = (env: Env, row: ProviderRow) =>
+  pushSettings("provider", row.id, () =>
+    providerCalendarOf(env, row.businessId, row.id).configure(providerSnapshotOf(row)),
+  );
 
 /** A provider's own settings, as a client writes them. */
 export type ProviderFields = Omit<ProviderRow, "id" | "businessId" | "createdAt" | "updatedAt" | "version">;

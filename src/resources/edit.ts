@@ -5,11 +5,10 @@ import { fieldsOf, recordIfChanged } from "../audit/record";
 import { resourceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
 import { type ResourceRow, resources } from "../db/schema";
-import type { Actor } from "../domain/actor";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
 import { ifMatchCondition, nothingWritten } from "../lib/rows";
-import { configureResourceCalendar } from "./configure";
-import { loadResource, type ResourceFields, toResource } from "./records";
+import type { Actor } from "../types/actor";
+import { configureResourceCalendar, loadResource, type ResourceFields, toResource } from "./records";
 import { resourceSnapshotOf } from "./snapshot";
 
 const changedMeanwhile = () => new ApiError("unavailable", "The resource changed while this request ran; retry.");

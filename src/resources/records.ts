@@ -1,14 +1,21 @@
 /** Resources' rows: one by id, a new one, a page of them, and the public shape. */
-
 import { fieldsOf, recordQuery } from "../audit/record";
+import { resourceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
 import { type ResourceRow, resources } from "../db/schema";
-import type { Actor } from "../domain/actor";
 import { newId } from "../lib/ids";
 import { firstVersion, loadOwned } from "../lib/rows";
 import { activeNewestFirst } from "../lists/newest-first";
 import type { PageRequest } from "../lists/pagination";
-import { configureResourceCalendar } from "./configure";
+import { pushSettings } from "../refusals";
+import type { Actor } from "../types/actor";
+import { resourceSnapshotOf } from "./snapshot";
+
+/** Pushes a stored resource's settings to its calendar, or answers a 503 to retry. */
+export const configureResourceCalendar = (env: Env, row: ResourceRow) =>
+  pushSettings("resource", row.id, () =>
+    resourceCalendarOf(env, row.businessId, row.id).configure(resourceSnapshotOf(row)),
+  );
 
 /** A resource's own settings, as a client writes them. */
 export type ResourceFields = Omit<ResourceRow, "id" | "businessId" | "createdAt" | "updatedAt" | "version">;

@@ -15,7 +15,7 @@ import {
   problemResponses,
 } from "../lib/openapi";
 import type { z } from "../lib/zod";
-import { emptyBodyAsObject } from "../middleware/empty-body";
+import { emptyBodyAsObject } from "../middleware/json-body";
 
 /**
  * The request and responses of `POST /…/{id}/cancel`: the id, `Idempotency-Key` and an optional

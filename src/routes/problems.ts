@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
-import { ApiError, type ProblemCode, problemTypes } from "../lib/errors";
+import { ApiError, type ProblemCode, problemTypes } from "../lib/api-error";
 import { publicProblemResponses, responseHeaders } from "../lib/openapi";
 import { z } from "../lib/zod";
 

@@ -2,13 +2,13 @@
  * The booking as the API shows it, the fields of a booking request (also the operator import's),
  * and the filters of a bookings list (also a provider's).
  */
-import { bookingStatuses } from "../domain/booking";
-import { conflictKinds } from "../domain/conflict";
+
 import { utcDateTime, utcDateTimeRule, utcTimestamp } from "../lib/datetime";
 import { z } from "../lib/zod";
 import { cursorListOf, cursorQuery } from "../lists/cursor";
 import { paginationQuery } from "../lists/pagination";
 import type { LinkedBooking } from "../manage-links/present";
+import { bookingStatuses, conflictKinds } from "../types/booking";
 import { customerEmail, customerName, customerPhone } from "./fields";
 import { AnswersSchema, BookingAnswersSchema } from "./questions";
 

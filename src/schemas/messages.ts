@@ -1,7 +1,8 @@
 /** Messages to customers as the API lists them, and the `email.failed` webhook's data. */
-import { failureReasons, messageKinds, messageStatuses } from "../domain/message";
+
 import { utcTimestamp } from "../lib/datetime";
 import { z } from "../lib/zod";
+import { failureReasons, messageKinds, messageStatuses } from "../types/message";
 
 const kind = z.enum(messageKinds).openapi({
   description: "A new booking (one for a whole visit or series), a move, a cancellation, or a reminder.",

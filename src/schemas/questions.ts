@@ -1,6 +1,7 @@
 /** A service's booking questions and a booking's answers to them, as the API reads and shows them. */
-import { type Answers, MAX_QUESTIONS, MAX_TEXT_ANSWER, type Question, questionTypes } from "../domain/questions";
+
 import { z } from "../lib/zod";
+import { type Answers, MAX_QUESTIONS, MAX_TEXT_ANSWER, type Question, questionTypes } from "../types/questions";
 
 /** Like the API's own field names (`firstVisit`, `first_visit`); compared case-sensitively, as JSON members are. */
 const questionKey = z

@@ -4,8 +4,8 @@
  */
 
 import { findOverlap, minutesOfDay, timeOfDayPattern } from "../calendar/rules";
-import type { Weekday } from "../domain/schedule";
 import { z } from "../lib/zod";
+import type { Weekday } from "../types/schedule";
 
 const TimeIntervalSchema = z
   .strictObject({

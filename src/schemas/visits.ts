@@ -1,7 +1,8 @@
 /** A visit (`apt_…`): several services back to back, each segment a booking of its own. */
-import { bookingStatuses } from "../domain/booking";
+
 import { utcDateTime, utcDateTimeRule, utcTimestamp } from "../lib/datetime";
 import { z } from "../lib/zod";
+import { bookingStatuses } from "../types/booking";
 import { BookingSchema, cancellationReason } from "./bookings";
 import { customerEmail, customerName, customerPhone } from "./fields";
 import { AnswersSchema } from "./questions";
@@ -46,6 +47,11 @@ export const VisitStatusSchema = z.enum(bookingStatuses).openapi({
     "CANCELLED when every segment is; otherwise the first of PENDING, CONFIRMED, COMPLETED, NO_SHOW that a segment not cancelled has.",
 });
 
+/**
+ * A visit: several services booked back to back, all or none. The code says *visit*; the public
+ * API says *appointment* (the `/appointments` path, its operationIds and this component's name),
+ * as docs/operations.md ("Layout", its words) lists.
+ */
 export const VisitSchema = z
   .object({
     id: z.string().openapi({ example: "apt_01jd3k5v7q8r9s0t1u2v3w4x5y" }),

@@ -1,10 +1,10 @@
 /** A waitlist entry (`wtl_…`): a customer queued for a full slot, offered a hold when a seat frees. */
 
-import type { WaitlistEntry } from "../domain/waitlist";
-import { waitlistStatuses } from "../domain/waitlist";
 import { utcDateTime, utcDateTimeRule, utcTimestamp } from "../lib/datetime";
 import { z } from "../lib/zod";
 import { cursorListOf } from "../lists/cursor";
+import type { WaitlistEntry } from "../types/waitlist";
+import { waitlistStatuses } from "../types/waitlist";
 import { customerEmail, customerName } from "./fields";
 
 export const WaitlistStatusSchema = z.enum(waitlistStatuses).openapi("WaitlistStatus");

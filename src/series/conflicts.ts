@@ -16,7 +16,7 @@ export type Occurrence = { start: number; end: number };
 export type Conflict = Occurrence & { reason: string };
 
 /** Who and what a series' occurrences need: the person asked for, if any. */
-export type SeriesStaffing = { providers: ProviderSnapshot[]; resources: ResourceSnapshot[]; providerId?: string };
+export type SeriesAssignees = { providers: ProviderSnapshot[]; resources: ResourceSnapshot[]; providerId?: string };
 
 /** The occurrences that break a timing rule of the service (notice, horizon), in order. */
 export function timingConflicts(service: ServiceSnapshot, occurrences: Occurrence[], now: number): Conflict[] {
@@ -34,7 +34,7 @@ export function timingConflicts(service: ServiceSnapshot, occurrences: Occurrenc
 export async function slotConflicts(
   env: Env,
   service: ServiceSnapshot,
-  staffing: SeriesStaffing,
+  staffing: SeriesAssignees,
   occurrences: Occurrence[],
 ): Promise<Conflict[]> {
   // A team's occurrence needs every person; otherwise the one asked for, or anyone.
@@ -46,7 +46,7 @@ export async function slotConflicts(
     env,
     service,
     occurrences.map((o) => o.start),
-    { people: people.length > 0 ? people : undefined, resources: staffing.resources },
+    { providers: people.length > 0 ? people : undefined, resources: staffing.resources },
   );
   const reasons = slots.map((slot) => {
     if (!slot) return "outside_working_hours";

@@ -12,14 +12,14 @@ import { checkTiming, occurrenceStarts, parseRecurrence } from "../calendar/rule
 import { customerIdByEmail } from "../customers/records";
 import type { Database } from "../db/client";
 import { series } from "../db/schema";
-import type { Actor } from "../domain/actor";
-import type { Answers } from "../domain/questions";
-import { ApiError } from "../lib/errors";
-import type { IdempotencyClaim } from "../lib/idempotency";
+import { ApiError } from "../lib/api-error";
+import type { IdempotencyLock } from "../lib/idempotency";
 import { newId } from "../lib/ids";
-import { throwRefusal } from "../refusals/problems";
+import { throwRefusal } from "../refusals";
 import { loadBookableService } from "../services/bookable";
-import { type Conflict, type Occurrence, type SeriesStaffing, slotConflicts, timingConflicts } from "./conflicts";
+import type { Actor } from "../types/actor";
+import type { Answers } from "../types/questions";
+import { type Conflict, type Occurrence, type SeriesAssignees, slotConflicts, timingConflicts } from "./conflicts";
 import { type Series, seriesOf } from "./records";
 
 /** A series request, as `POST /series` validated it. */
@@ -75,7 +75,7 @@ export async function createSeries(
   db: Database,
   businessId: string,
   request: SeriesRequest,
-  claim: IdempotencyClaim | undefined,
+  claim: IdempotencyLock | undefined,
   actor: Actor,
 ): Promise<{ series: Series; replayed: boolean }> {
   const loaded = await loadBookableService(
@@ -144,8 +144,8 @@ export async function createSeries(
     }
     // Refused: the occurrences the calendars left nobody for, with their reasons, and every other
     // the slot calendar now shows taken (not read when the calendars refused them all).
-    const unstaffed = result.unstaffed ?? [{ segment: result.segment ?? 0, reason: result.refusal.reason }];
-    const refused = unstaffed.map(({ segment, reason }) => ({ ...(free[segment] as Occurrence), reason }));
+    const unassignable = result.unassignable ?? [{ segment: result.segment ?? 0, reason: result.refusal.reason }];
+    const refused = unassignable.map(({ segment, reason }) => ({ ...(free[segment] as Occurrence), reason }));
     const others = free.filter((o) => !refused.some((r) => r.start === o.start));
     conflicts = merged(conflicts, refused, others.length > 0 ? await previewed(env, service, staffing, others) : []);
     if (request.onConflict === "reject" || result.segment === undefined || attempt >= 3) {
@@ -159,7 +159,7 @@ export async function createSeries(
  * the refusal's own conflict: the 409 still names that occurrence (and `skip` retries without
  * it), rather than an error that would leave the series' row behind.
  */
-async function previewed(env: Env, service: ServiceSnapshot, staffing: SeriesStaffing, free: Occurrence[]) {
+async function previewed(env: Env, service: ServiceSnapshot, staffing: SeriesAssignees, free: Occurrence[]) {
   try {
     return await slotConflicts(env, service, staffing, free);
   } catch (error) {

@@ -2,8 +2,8 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { bookings, type SkippedOccurrence, series } from "../db/schema";
-import { type Booking, toBooking } from "../domain/booking";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
+import { type Booking, toBooking } from "../types/booking";
 
 /** A series as the API answers it. */
 export type Series<B extends Booking = Booking> = {

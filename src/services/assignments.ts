@@ -7,7 +7,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { inList, listRows } from "../db/json-list";
 import { providers, resources, serviceProviders, serviceResources, services } from "../db/schema";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
 
 /** The tables and names of each kind of assignment. */
 const kinds = {

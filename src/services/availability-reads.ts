@@ -8,7 +8,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { bind, preparedOnce, type ReadBatch, readBatch } from "../db/prepared";
 import { providers, resources, serviceProviders, serviceResources, services } from "../db/schema";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
 
 const reads = (db: Database) =>
   preparedOnce(db, "service-availability", (db) => {

@@ -4,8 +4,8 @@ import { slotBeyond } from "../calendar/rules";
 import type { Database } from "../db/client";
 import type { ReadBatch } from "../db/prepared";
 import type { ProviderRow, ResourceRow, ServiceRow } from "../db/schema";
+import { ApiError } from "../lib/api-error";
 import { LAST_INSTANT } from "../lib/datetime";
-import { ApiError } from "../lib/errors";
 import { providerSnapshotOf } from "../providers/snapshot";
 import { resourceSnapshotOf } from "../resources/snapshot";
 import { loadCalendarOf } from "./availability-reads";
@@ -77,9 +77,9 @@ export async function serviceAvailability(
       },
     );
   }
-  const people = peopleOf(loaded.providers, range, service.providerMode === "all");
+  const people = providersOf(loaded.providers, range, service.providerMode === "all");
   const resources = resourcesOf(loaded.resources, range.resourceId);
-  const slots = await slotCalendar(env, rules, from, to, { people, resources });
+  const slots = await slotCalendar(env, rules, from, to, { providers: people, resources });
   return {
     serviceId: service.id,
     timezone: service.timezone,
@@ -96,7 +96,7 @@ export async function serviceAvailability(
  * The providers of a service (or the one asked for); undefined for a service without providers.
  * A team's session needs every provider, so asking for one of them keeps the whole team.
  */
-function peopleOf(
+function providersOf(
   rows: ServiceRead["providers"],
   request: { providerId?: string; orAnyone?: boolean },
   team: boolean,

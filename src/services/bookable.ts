@@ -4,10 +4,10 @@ import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
 import type { ProviderSnapshot, ResourceSnapshot, ServiceSnapshot } from "../calendar";
 import type { Database } from "../db/client";
 import { services } from "../db/schema";
-import { type Answers, answerErrors } from "../domain/questions";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
 import { providerSnapshotOf } from "../providers/snapshot";
 import { resourceSnapshotOf } from "../resources/snapshot";
+import { type Answers, answerErrors } from "../types/questions";
 import { providersOfService, resourcesOfService } from "./assignments";
 import { serviceSnapshotOf } from "./snapshot";
 

@@ -5,12 +5,12 @@ import { fieldsOf, recordQuery } from "../audit/record";
 import type { Database } from "../db/client";
 import { bind, preparedOnce, type ReadBatch } from "../db/prepared";
 import { type ServiceRow, serviceProviders, serviceResources, services } from "../db/schema";
-import type { Actor } from "../domain/actor";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
 import { newId } from "../lib/ids";
 import { loadOwned } from "../lib/rows";
 import { offsetOf, type PageRequest } from "../lists/pagination";
 import { shownLimits } from "../schemas/limits";
+import type { Actor } from "../types/actor";
 import { assertAssignable, assignedIdsOf, insertAssignments } from "./assignments";
 
 /** Who performs a service and what its bookings take: provider and resource ids. */

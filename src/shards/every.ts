@@ -1,10 +1,10 @@
 import { probeShards } from "./probe";
-import { everyShard, shardDatabase, tenantEnv } from "./shards";
+import { businessEnv, everyShard, shardDatabase } from "./shards";
 
-/** Runs `pass` for every shard in turn, with that shard's tenant env; answers each one's result. */
+/** Runs `pass` for every shard in turn, with that shard's business env; answers each one's result. */
 export async function onEveryShard<T>(env: Env, pass: (tenant: Env, shard: number) => Promise<T>): Promise<T[]> {
   const results: T[] = [];
-  for (const shard of everyShard(env)) results.push(await pass(tenantEnv(env, shard), shard));
+  for (const shard of everyShard(env)) results.push(await pass(businessEnv(env, shard), shard));
   return results;
 }
 
@@ -28,8 +28,8 @@ export function mergeReports<T extends object>(reports: T[]): T {
 }
 
 /**
- * A queue batch's messages by the shard their event is on: the shard each names (the tenant env
- * that sent it stamped it: `tenantEnv`; none, sent before there were shards: shard 0), unless its
+ * A queue batch's messages by the shard their event is on: the shard each names (the business env
+ * that sent it stamped it: `businessEnv`; none, sent before there were shards: shard 0), unless its
  * business has moved since and the event with it. One read per shard named finds the events that
  * are not there any more; each of those is looked for on every shard (src/shards/probe.ts).
  */

@@ -1,7 +1,7 @@
 /**
- * A calendar object's writes held while its tenant moves to another shard (src/moves). While
+ * A calendar object's writes held while its tenant moves to another shard (src/relocations). While
  * held, the object answers reads only, and its D1 binding refuses every statement, so nothing it
- * does (write-behind, an offer's hold, a staff calendar's events) reaches the shard being copied:
+ * does (write-behind, an offer's hold, a connected calendar's events) reaches the shard being copied:
  * what it owes D1 stays in its own tables and goes to the new shard once the move releases it.
  */
 import { movingError } from "../lib/transient";
@@ -10,7 +10,7 @@ import { movingError } from "../lib/transient";
  * Lets D1 statements through until the object is held; counts those in flight, so holding answers
  * only once every statement that started before it has finished.
  */
-export class MoveGate {
+export class RelocationGate {
   private readonly running = new Set<Promise<unknown>>();
 
   constructor(private readonly isHeld: () => boolean) {}
@@ -32,7 +32,7 @@ export class MoveGate {
 
   /**
    * `db` with every statement and batch run through the gate; so are those of its sessions (the
-   * write-behind writes through one on the primary, for its bookmark: src/calendar/sync/persist.ts).
+   * write-behind writes through one on the primary, for its bookmark: src/calendar/d1/persist.ts).
    */
   database(db: D1Database): D1Database {
     return {

@@ -6,14 +6,14 @@
  * bare stub) works on shard 0, where a deployment that grew from one database keeps its tenants
  * (docs/operations.md, "Shards").
  *
- * A tenant's move (src/moves) holds the object's writes (src/shards/held.ts), then tells it
+ * A tenant's move (src/relocations) holds the object's writes (src/shards/held.ts), then tells it
  * the new shard; from then on a call that still carries the old shard (an isolate that has not
  * yet seen the move) is refused, so it cannot point the object back.
  */
 import { movingError } from "../lib/transient";
 import type { WithBookmark } from "./bookmarks";
-import { MoveGate } from "./held";
-import { tenantEnv } from "./shards";
+import { RelocationGate } from "./held";
+import { businessEnv } from "./shards";
 
 const SHARD = "tenant-shard";
 const HELD = "tenant-held";
@@ -33,7 +33,7 @@ const notCommands = new Set([
 
 /** A calendar object's shard, and whether a move holds its writes; kept in the object's storage. */
 export class ObjectTenancy {
-  private readonly gate: MoveGate;
+  private readonly gate: RelocationGate;
   private shard: number;
   private tenant: Env | undefined;
 
@@ -43,7 +43,7 @@ export class ObjectTenancy {
     private readonly root: Env,
     private readonly reads: ReadonlySet<string>,
   ) {
-    this.gate = new MoveGate(() => this.held);
+    this.gate = new RelocationGate(() => this.held);
     this.shard = ctx.storage.kv.get<number>(SHARD) ?? 0;
   }
 
@@ -52,10 +52,10 @@ export class ObjectTenancy {
     return this.ctx.storage.kv.get<boolean>(HELD) === true;
   }
 
-  /** The tenant env the object works with: its shard, with D1 behind the move's gate. */
+  /** The business env the object works with: its shard, with D1 behind the move's gate. */
   get env(): Env {
     if (!this.tenant) {
-      const tenant = tenantEnv(this.root, this.shard);
+      const tenant = businessEnv(this.root, this.shard);
       this.tenant = { ...tenant, DB: this.gate.database(tenant.DB) };
     }
     return this.tenant;

@@ -3,10 +3,10 @@ import { createDb, sessionDb } from "../db/client";
 import type { AppEnv } from "../env";
 import { CalendarBookmarks } from "./bookmarks";
 import { BOOKMARK_HEADER, isWrite, openSession } from "./session";
-import { bookmarkingEnv, shardDatabase, tenantEnv } from "./shards";
+import { bookmarkingEnv, businessEnv, shardDatabase } from "./shards";
 
 /**
- * Puts the rest of a request on a tenant's shard: `c.env` becomes the tenant env (its `DB` is the
+ * Puts the rest of a request on a tenant's shard: `c.env` becomes the business env (its `DB` is the
  * shard, its calendar stubs carry the shard) and `c.var.db` the shard's Drizzle handle, so every
  * query the handler makes goes there. With `session` (a keyed request), `c.env.DB` is the
  * request's D1 session instead (src/shards/session.ts): the batched reads go through it. A read
@@ -15,7 +15,7 @@ import { bookmarkingEnv, shardDatabase, tenantEnv } from "./shards";
  * so the answer's bookmark covers everything the request wrote with no read after it.
  */
 export function enterShard(c: Context<AppEnv>, shard: number, session = false): void {
-  const tenant = tenantEnv(c.env, shard);
+  const tenant = businessEnv(c.env, shard);
   const binding = shardDatabase(tenant, shard);
   if (!session) {
     c.env = tenant;

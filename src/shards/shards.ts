@@ -1,7 +1,7 @@
 /**
  * Tenant shards. The directory (binding `DB`) holds every business with the number of its shard,
  * and every API key; a business's own records live on its shard (binding `DB_<n>`). Work done for
- * one tenant runs with the tenant's env (`tenantEnv`): the same bindings, except that `DB` is the
+ * one tenant runs with the tenant's env (`businessEnv`): the same bindings, except that `DB` is the
  * tenant's shard, the calendar objects it reaches are told the shard with every call (so they
  * write behind to it, src/shards/object-shard.ts), and the queue messages it sends carry it.
  * Code inside a tenant's work keeps writing `env.DB`; only the directory's few readers
@@ -13,8 +13,8 @@ import type { CalendarBookmarks, WithBookmark } from "./bookmarks";
 /** At most this many shard bindings are looked for (`DB_0` … `DB_63`). */
 const MAX_SHARDS = 64;
 
-/** What a tenant env carries beyond the Worker's bindings. */
-type TenantParts = { DIRECTORY: D1Database; SHARD: number; ROOT: Env };
+/** What a business env carries beyond the Worker's bindings. */
+type BusinessEnvParts = { DIRECTORY: D1Database; SHARD: number; ROOT: Env };
 
 /** The shard bindings this Worker has: `DB_0`, `DB_1`, … up to the first gap. */
 export function shardCount(env: Env): number {
@@ -39,31 +39,31 @@ export function shardDatabase(env: Env, shard: number): D1Database {
 }
 
 /** The directory: businesses (with their shards) and API keys, whatever env this is. */
-export const directoryOf = (env: Env): D1Database => (env as Partial<TenantParts> & Env).DIRECTORY ?? env.DB;
+export const directoryOf = (env: Env): D1Database => (env as Partial<BusinessEnvParts> & Env).DIRECTORY ?? env.DB;
 
-/** The Worker's own env behind a tenant env (itself when it is not one). */
-export const rootOf = (env: Env): Env => (env as Partial<TenantParts> & Env).ROOT ?? env;
+/** The Worker's own env behind a business env (itself when it is not one). */
+export const rootOf = (env: Env): Env => (env as Partial<BusinessEnvParts> & Env).ROOT ?? env;
 
-/** The shard a tenant env is for; undefined for the Worker's own env. */
-export const shardOfEnv = (env: Env): number | undefined => (env as Partial<TenantParts> & Env).SHARD;
+/** The shard a business env is for; undefined for the Worker's own env. */
+export const shardOfEnv = (env: Env): number | undefined => (env as Partial<BusinessEnvParts> & Env).SHARD;
 
-const tenantEnvs = new WeakMap<Env, Env[]>();
+const businessEnvs = new WeakMap<Env, Env[]>();
 
 /**
  * The env of work done for a tenant on `shard`: `DB` is the shard, the directory stays reachable
  * (`directoryOf`), calendar stubs carry the shard and queue messages name it. Built once per
  * shard and Worker env.
  */
-export function tenantEnv(env: Env, shard: number): Env {
+export function businessEnv(env: Env, shard: number): Env {
   const root = rootOf(env);
-  let byShard = tenantEnvs.get(root);
+  let byShard = businessEnvs.get(root);
   if (!byShard) {
     byShard = [];
-    tenantEnvs.set(root, byShard);
+    businessEnvs.set(root, byShard);
   }
   let tenant = byShard[shard];
   if (!tenant) {
-    const parts: TenantParts = { DIRECTORY: root.DB, SHARD: shard, ROOT: root };
+    const parts: BusinessEnvParts = { DIRECTORY: root.DB, SHARD: shard, ROOT: root };
     tenant = {
       ...root,
       ...parts,
@@ -71,7 +71,7 @@ export function tenantEnv(env: Env, shard: number): Env {
       SERVICE_CALENDAR: carrying(root.SERVICE_CALENDAR, shard),
       PROVIDER_CALENDAR: carrying(root.PROVIDER_CALENDAR, shard),
       RESOURCE_CALENDAR: carrying(root.RESOURCE_CALENDAR, shard),
-      WEBHOOK_QUEUE: stamping(root.WEBHOOK_QUEUE, shard),
+      DELIVERY_QUEUE: stamping(root.DELIVERY_QUEUE, shard),
     } as Env;
     byShard[shard] = tenant;
   }
@@ -79,7 +79,7 @@ export function tenantEnv(env: Env, shard: number): Env {
 }
 
 /**
- * A write request's tenant env: as `tenant` (on `shard`), but its calendar calls also answer the
+ * A write request's business env: as `tenant` (on `shard`), but its calendar calls also answer the
  * bookmark of the calendar's D1 writes, which `bookmarks` keeps for the request's answer.
  */
 export function bookmarkingEnv(tenant: Env, shard: number, bookmarks: CalendarBookmarks): Env {

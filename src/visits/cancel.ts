@@ -2,9 +2,9 @@
 
 import { cancelEach } from "../bookings/cancel-many";
 import type { Database } from "../db/client";
-import type { Actor } from "../domain/actor";
-import { holdsCapacity } from "../domain/booking";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
+import type { Actor } from "../types/actor";
+import { holdsCapacity } from "../types/booking";
 import { loadVisit, type Visit, visitOf } from "./records";
 
 const noneLeft = (id: string) =>

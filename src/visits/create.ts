@@ -8,13 +8,13 @@ import { serviceCalendarOf, type VisitSegment } from "../calendar";
 import { checkTiming, segmentTimes } from "../calendar/rules";
 import { customerIdByEmail } from "../customers/records";
 import type { Database } from "../db/client";
-import type { Actor } from "../domain/actor";
-import type { Answers } from "../domain/questions";
-import { ApiError } from "../lib/errors";
-import type { IdempotencyClaim } from "../lib/idempotency";
+import { ApiError } from "../lib/api-error";
+import type { IdempotencyLock } from "../lib/idempotency";
 import { newId } from "../lib/ids";
-import { throwVisitRefusal } from "../refusals/problems";
+import { throwVisitRefusal } from "../refusals";
 import { loadBookableService } from "../services/bookable";
+import type { Actor } from "../types/actor";
+import type { Answers } from "../types/questions";
 import { type Visit, visitOf } from "./records";
 
 /** A visit request, as `POST /appointments` validated it. */
@@ -91,7 +91,7 @@ export async function createVisit(
   db: Database,
   businessId: string,
   request: VisitRequest,
-  claim: IdempotencyClaim | undefined,
+  claim: IdempotencyLock | undefined,
   actor: Actor,
 ): Promise<{ visit: Visit; replayed: boolean }> {
   const visitId = newId("visit");

@@ -2,8 +2,8 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { bookings } from "../db/schema";
-import { type Booking, type BookingStatus, toBooking } from "../domain/booking";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
+import { type Booking, type BookingStatus, toBooking } from "../types/booking";
 
 /** A visit as the API answers it. */
 export type Visit<B extends Booking = Booking> = {

@@ -9,12 +9,12 @@ import { creationAuditId, fieldsOf } from "../audit/record";
 import { serviceCalendarOf, slotCalendar } from "../calendar";
 import type { Database } from "../db/client";
 import { auditEvents, waitlistEntries } from "../db/schema";
-import type { WaitlistEntry } from "../domain/waitlist";
 import type { Caller } from "../env";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
 import { newId } from "../lib/ids";
-import { throwRefusal } from "../refusals/problems";
+import { throwRefusal } from "../refusals";
 import { loadBookableService } from "../services/bookable";
+import type { WaitlistEntry } from "../types/waitlist";
 import { MAX_PER_KEY_PER_DAY, storeWithinKeyBound } from "./records";
 
 export type JoinRequest = {
@@ -45,7 +45,7 @@ export async function joinWaitlist(
   const team = service.providerMode === "all";
   const people = request.providerId && !team ? providers.filter((p) => p.id === request.providerId) : providers;
   const [slot] = await slotCalendar(env, service, start, start + 1, {
-    people: people.length > 0 ? people : undefined,
+    providers: people.length > 0 ? people : undefined,
     resources,
   });
   if (slot && Date.parse(slot.startTime) === start && slot.bookable) {

@@ -4,12 +4,12 @@ import { type AuditEntry, auditRow, changeAuditId, recordIfChanged } from "../au
 import { serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
 import { auditEvents, holds, services, waitlistEntries } from "../db/schema";
-import type { Actor } from "../domain/actor";
-import type { WaitlistEntry, WaitlistFrom, WaitlistStatus } from "../domain/waitlist";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
 import { insertWhere, loadOwned } from "../lib/rows";
 import { type CursorRequest, type ListPage, pageAt, positionOf } from "../lists/cursor";
 import { offsetOf } from "../lists/pagination";
+import type { Actor } from "../types/actor";
+import type { WaitlistEntry, WaitlistFrom, WaitlistStatus } from "../types/waitlist";
 
 /** The most entries one API key may queue in 24 hours. */
 export const MAX_PER_KEY_PER_DAY = 200;

@@ -5,15 +5,15 @@
  * an endpoint is disabled only after several dead deliveries in a row, with the reason.
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
+import type { DeliveryMessage } from "../audit/events";
 import { createDb, type Database } from "../db/client";
 import { businesses, webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "../db/schema";
-import type { WebhookMessage } from "../events/events";
 import { raiseFailure } from "../messages/alert";
-import { giveUp } from "../messages/claim";
+import { giveUp } from "../messages/lease";
 import type { Mailer } from "../messages/mailer";
 import { sendMessages } from "../messages/send";
 import { batchesByShard } from "../shards/every";
-import { shardOfEnv, tenantEnv } from "../shards/shards";
+import { businessEnv, shardOfEnv } from "../shards/shards";
 import { signedHeaders } from "./signing";
 
 /** Seconds to wait before retry n (after the n-th failed try); the queue allows max_retries = 6. */
@@ -34,7 +34,7 @@ type OpenDelivery = {
   linkKeyVersion: number;
 };
 
-async function openDeliveries(db: Database, message: WebhookMessage): Promise<OpenDelivery[]> {
+async function openDeliveries(db: Database, message: DeliveryMessage): Promise<OpenDelivery[]> {
   return db
     .select({
       id: webhookDeliveries.id,
@@ -127,7 +127,7 @@ export type PresentPayload = (
 
 /** Consumer of the webhook queue: the event's deliveries, then its messages (a delivery sent again by hand: that one only). */
 export async function deliverWebhooks(
-  batch: MessageBatch<WebhookMessage>,
+  batch: MessageBatch<DeliveryMessage>,
   env: Env,
   present: PresentPayload,
   mailer: Mailer,
@@ -135,7 +135,7 @@ export async function deliverWebhooks(
   // The Worker's own env: each message on the shard it names.
   if (shardOfEnv(env) === undefined) {
     for (const [shard, part] of await batchesByShard(env, batch))
-      await deliverWebhooks(part, tenantEnv(env, shard), present, mailer);
+      await deliverWebhooks(part, businessEnv(env, shard), present, mailer);
     return;
   }
   const db = createDb(env.DB);
@@ -157,9 +157,10 @@ export async function deliverWebhooks(
 }
 
 /** Consumer of the dead-letter queue: the queue gave up on these deliveries. */
-export async function deadLetterWebhooks(batch: MessageBatch<WebhookMessage>, env: Env): Promise<void> {
+export async function deadLetterWebhooks(batch: MessageBatch<DeliveryMessage>, env: Env): Promise<void> {
   if (shardOfEnv(env) === undefined) {
-    for (const [shard, part] of await batchesByShard(env, batch)) await deadLetterWebhooks(part, tenantEnv(env, shard));
+    for (const [shard, part] of await batchesByShard(env, batch))
+      await deadLetterWebhooks(part, businessEnv(env, shard));
     return;
   }
   const db = createDb(env.DB);

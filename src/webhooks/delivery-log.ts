@@ -1,10 +1,10 @@
 /** The delivery log of an endpoint (every delivery with its attempts), and deliveries sent again by hand. */
 import { and, asc, eq } from "drizzle-orm";
+import type { DeliveryMessage } from "../audit/events";
 import type { Database } from "../db/client";
 import { inList } from "../db/json-list";
 import { webhookAttempts, webhookDeliveries } from "../db/schema";
-import type { WebhookMessage } from "../events/events";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
 import { newestFirst } from "../lists/newest-first";
 import type { PageRequest } from "../lists/pagination";
 import { loadEndpoint } from "./endpoints";
@@ -65,7 +65,7 @@ export async function retryDelivery(
     .where(and(eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.id, deliveryId)))
     .returning();
   if (!row) throw new ApiError("not_found", `No delivery ${deliveryId} for this endpoint.`);
-  await env.WEBHOOK_QUEUE.send({ eventId: row.eventId, deliveryId: row.id } satisfies WebhookMessage);
+  await env.DELIVERY_QUEUE.send({ eventId: row.eventId, deliveryId: row.id } satisfies DeliveryMessage);
   const [delivery] = await withAttempts(db, [row]);
   return delivery as NonNullable<typeof delivery>;
 }

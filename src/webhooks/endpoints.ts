@@ -4,13 +4,13 @@ import { and, count, eq, isNull, lt, sql } from "drizzle-orm";
 import { recordIfChanged } from "../audit/record";
 import type { Database } from "../db/client";
 import { webhookEndpoints } from "../db/schema";
-import type { Actor } from "../domain/actor";
-import type { WebhookEventType } from "../domain/webhook";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../lib/api-error";
 import { newId } from "../lib/ids";
 import { insertWhere, loadOwned } from "../lib/rows";
 import { newestFirst } from "../lists/newest-first";
 import type { PageRequest } from "../lists/pagination";
+import type { Actor } from "../types/actor";
+import type { WebhookEventType } from "../types/webhook";
 import { isLoopbackReceiver, localReceiversAllowed } from "./receiver-url";
 import { newSigningSecret } from "./signing";
 

@@ -1,8 +1,9 @@
 /** The webhooks' request and answer bodies (`/webhooks`), shared by its routes and the office's webhooks page. */
-import { webhookEventTypes } from "../domain/webhook";
+
 import { utcTimestamp } from "../lib/datetime";
 import { z } from "../lib/zod";
 import { listOf } from "../lists/pagination";
+import { webhookEventTypes } from "../types/webhook";
 import { isLoopbackReceiver, publicReceiverProblem } from "./receiver-url";
 
 export const WebhookEventTypeSchema = z.enum(webhookEventTypes).openapi("WebhookEventType");

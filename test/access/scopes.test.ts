@@ -4,8 +4,8 @@
  * only that scope gets past the check. Keys from before scopes can do everything.
  */
 import { describe, expect, it } from "vitest";
-import { newApiKey } from "../../src/accounts/accounts";
-import { scopes } from "../../src/domain/scopes";
+import { newApiKey } from "../../src/business/new-business";
+import { scopes } from "../../src/types/scopes";
 import { keyWith } from "../support/access";
 import { api, createAccount, createCustomer, json, problem, storeKey } from "../support/api";
 import { expectUnauthorized } from "../support/security";

@@ -5,8 +5,8 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
+import type { PersistOutcome } from "../../src/calendar/d1/outbox";
 import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
-import type { PersistOutcome } from "../../src/calendar/sync/outbox";
 import { auditEvents } from "../../src/db/schema";
 import { api, createAccount, createService, db, json } from "../support/api";
 import { at, bookingBody, calendarStub, d1Bookings, postBooking } from "../support/bookings";

@@ -7,11 +7,11 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { BookingEvent } from "../../src/audit/events";
+import type { PersistOutcome } from "../../src/calendar/d1/outbox";
+import { type D1Writer, persistBookings, type StoredBooking } from "../../src/calendar/d1/persist";
+import { type Difference, reconcile } from "../../src/calendar/d1/reconcile-services";
 import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
-import type { PersistOutcome } from "../../src/calendar/sync/outbox";
-import { type D1Writer, persistBookings, type StoredBooking } from "../../src/calendar/sync/persist";
-import { type Difference, reconcile } from "../../src/calendar/sync/reconcile-services";
-import type { BookingEvent } from "../../src/events/events";
 import { api, createAccount, createService, json, problem } from "../support/api";
 import { at, book, bookingBody, calendarStub, d1Bookings, postBooking, slotAt } from "../support/bookings";
 import { injectFaults } from "../support/faults";

@@ -14,7 +14,7 @@
  *    setup and an invitation;
  *  - office/setup-catalog.ts: the owner's business settings, services and rooms pages (a room
  *    added, a service saved) at 1280 and 375 px;
- *  - office/first-run.ts: a business made with `account:create` (on the server's state folder),
+ *  - office/first-run.ts: a business made with `business:create` (on the server's state folder),
  *    its owner's first day with the checklist, at 1280 and 375 px.
  *
  * axe-core audits each page against WCAG 2.2 AA. Screenshots go to .ci/artifacts/office-*.png.

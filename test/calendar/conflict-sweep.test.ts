@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { BusySpan } from "../../src/calendar/caldav/expand";
+import type { BusySpan } from "../../src/calendar/connected/expand";
 import { type BookedSpan, busyOver } from "../../src/calendar/provider/conflicts";
 
 /** Disjoint busy spans by start, as the busy store merges them. */

@@ -9,14 +9,14 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AlarmClock } from "../../src/calendar/alarm-clock";
+import type { PersistOutcome } from "../../src/calendar/d1/outbox";
+import { Outbox } from "../../src/calendar/d1/outbox";
 import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
 import {
   type CustomerRewrite,
   erasedDetails,
   rewriteCustomer,
 } from "../../src/calendar/service/steps/customer-rewrite";
-import type { PersistOutcome } from "../../src/calendar/sync/outbox";
-import { Outbox } from "../../src/calendar/sync/outbox";
 import { bookings, customers, webhookEvents } from "../../src/db/schema";
 import { api, createAccount, createCustomer, createService, db, json } from "../support/api";
 import { at, book, bookingBody, calendarStub, d1Bookings, postBooking } from "../support/bookings";

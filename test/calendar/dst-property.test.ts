@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { weekdays } from "../../src/calendar/rules/schedule";
 import { checkWorkingHours, type ServiceRules, slotsBetween } from "../../src/calendar/rules/service-rules";
-import type { TimeInterval, WeeklySchedule } from "../../src/domain/schedule";
+import type { TimeInterval, WeeklySchedule } from "../../src/types/schedule";
 import { hhmm, iso, rules } from "./fixtures";
 
 const MINUTE = 60_000;

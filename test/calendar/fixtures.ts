@@ -1,7 +1,7 @@
 /** Small helpers shared by the calendar unit tests. */
 
 import type { ServiceRules, Span } from "../../src/calendar/rules/service-rules";
-import type { TimeInterval, WeeklySchedule } from "../../src/domain/schedule";
+import type { TimeInterval, WeeklySchedule } from "../../src/types/schedule";
 
 /** Epoch milliseconds of an ISO 8601 instant (must carry `Z`). */
 export const at = (iso: string): number => {

@@ -12,7 +12,7 @@ import {
   workingSpans,
 } from "../../src/calendar/rules/service-rules";
 import { localDateOf } from "../../src/calendar/rules/zoned";
-import type { DateOverride, TimeInterval, Weekday } from "../../src/domain/schedule";
+import type { DateOverride, TimeInterval, Weekday } from "../../src/types/schedule";
 import { at, everyDay, hhmm, rules, starts } from "./fixtures";
 
 describe("overrideFor", () => {

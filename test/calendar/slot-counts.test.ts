@@ -72,7 +72,7 @@ type Person = {
   claims: { slot: number; length: number; other: boolean; held: boolean }[];
 };
 
-function staffingOf(people: Person[]) {
+function assigneesOf(people: Person[]) {
   // The same schedule object for everyone who has it, as people sharing hours do.
   return people.map((p, i) => {
     const provider: ProviderSnapshot = {
@@ -105,9 +105,9 @@ function staffingOf(people: Person[]) {
 }
 
 /** The slot calendar counted over these people, a day before the week. */
-const countOver = (people: ReturnType<typeof staffingOf>) =>
+const countOver = (people: ReturnType<typeof assigneesOf>) =>
   countSlots(slots, rules, SERVICE, { people }, first - 86_400_000);
-const staff = fc.array(person, { minLength: 2, maxLength: 6 }).map(staffingOf);
+const staff = fc.array(person, { minLength: 2, maxLength: 6 }).map(assigneesOf);
 
 describe("slot counts over many people", () => {
   it("are the sum of the counts over each person alone", () => {

@@ -8,7 +8,7 @@ import { api, createAccount, createService, problem } from "../support/api";
 import { at, book, bookingBody, calendarStub, postBooking } from "../support/bookings";
 import { hold } from "../support/fixtures";
 
-/** Takes an object back to before booking limits (limit-storage.ts): triggers, counts, computed columns. */
+/** Takes an object back to before booking limits (limits/storage.ts): triggers, counts, computed columns. */
 function undoLimits(sql: SqlStorage): void {
   for (const trigger of ["seat_counts_insert", "seat_counts_delete", "seat_counts_update", "made_order_insert"]) {
     sql.exec(`DROP TRIGGER ${trigger}`);

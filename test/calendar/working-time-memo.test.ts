@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { withinWorkingTime, workingSpans } from "../../src/calendar/rules/service-rules";
 import { memoizedWorkingTime } from "../../src/calendar/rules/working-time-memo";
 import { addLocalDays, localDateOf } from "../../src/calendar/rules/zoned";
-import type { WeeklySchedule } from "../../src/domain/schedule";
+import type { WeeklySchedule } from "../../src/types/schedule";
 import { hhmm } from "./fixtures";
 
 const MINUTE = 60_000;

@@ -1,6 +1,6 @@
 /** Booking status changes (docs/api-behaviour.md, "Booking statuses"), checked over all 25 pairs. */
 import { describe, expect, it } from "vitest";
-import { type BookingStatus, bookingStatuses, canTransition } from "../../src/domain/booking";
+import { type BookingStatus, bookingStatuses, canTransition } from "../../src/types/booking";
 
 /** The only allowed moves: PENDING → CONFIRMED | CANCELLED; CONFIRMED → CANCELLED | COMPLETED | NO_SHOW. */
 const allowed = new Set([

@@ -23,7 +23,7 @@ function eventsIn(text: string) {
   });
 }
 
-async function personWithBooking() {
+async function providerWithBooking() {
   const person = await api.POST("/providers", {
     body: {
       name: unique("Feed person"),
@@ -42,7 +42,7 @@ const tokenOf = (url: string) => /\/feeds\/(.+)\.ics$/.exec(url)?.[1] ?? "";
 
 describe("calendar feeds", () => {
   it("a person's feed is issued, read without a key, rotated and ended", async () => {
-    const { provider, service, booking } = await personWithBooking();
+    const { provider, service, booking } = await providerWithBooking();
     const issued = await api.POST("/providers/{id}/feed", { params: { path: { id: provider.id } } });
     expect(issued.response.status).toBe(201);
     const token = tokenOf(issued.data?.url ?? "");
@@ -74,7 +74,7 @@ describe("calendar feeds", () => {
   });
 
   it("one booking's file carries its VEVENT, with the key", async () => {
-    const { booking, service } = await personWithBooking();
+    const { booking, service } = await providerWithBooking();
     const { data, response } = await api.GET("/bookings/{id}.ics", {
       params: { path: { id: booking.id } },
       parseAs: "text",

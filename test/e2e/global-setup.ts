@@ -3,7 +3,7 @@
  * waits until the demo data is seeded, fetches the served OpenAPI document, generates typed
  * paths from it (test/e2e/.generated/api.d.ts) and provides the base URL, demo key and document
  * path to the tests. It also issues a second key of the demo business with the project's own tool
- * (`npm run account:key -- issue`, into the running server's local D1) for the visits and series
+ * (`npm run business:key -- issue`, into the running server's local D1) for the visits and series
  * files: every key has its own write budget (src/middleware/rate-limit.ts), and the whole suite
  * writes more than one key's budget per minute. Teardown stops the whole process group (npm,
  * scripts/dev.ts, wrangler, workerd) and removes the temporary state.
@@ -40,7 +40,7 @@ declare module "vitest" {
 const generatedDir = path.join(import.meta.dirname, ".generated");
 /** Startup (migrations, wrangler, workerd, seeding) takes ~30 s on a loaded 2-core machine. */
 const STARTUP_TIMEOUT_MS = Number(process.env.E2E_STARTUP_TIMEOUT_MS ?? 240_000);
-/** `account:key issue` applies migrations to the directory and each shard (none left), reads the shard, inserts on it and in the directory: six wrangler runs. */
+/** `business:key issue` applies migrations to the directory and each shard (none left), reads the shard, inserts on it and in the directory: six wrangler runs. */
 const ISSUE_TIMEOUT_MS = 120_000;
 const root = path.resolve(import.meta.dirname, "..", "..");
 
@@ -55,7 +55,7 @@ async function fetchJson(url: string, init: RequestInit = {}): Promise<{ status:
 }
 
 /**
- * `npm run --silent account:key -- issue --business <demo> --mode test --json --persist-to <dir>`
+ * `npm run --silent business:key -- issue --business <demo> --mode test --json --persist-to <dir>`
  * against the dev server's local D1 (the server keeps running; wrangler's D1 is SQLite files in
  * that folder). Returns the new key. Its stdout (the key) is never logged: a failure reports the
  * exit status and stderr only.
@@ -67,7 +67,7 @@ function issueDemoKey(persistDir: string): Promise<string> {
     npmCli && path.basename(npmCli) === "npm-cli.js" ? [process.execPath, [npmCli]] : ["npm", []];
   const args = [
     ...prefix,
-    ...["run", "--silent", "account:key", "--", "issue", "--business", DEMO_BUSINESS_ID, "--mode", "test"],
+    ...["run", "--silent", "business:key", "--", "issue", "--business", DEMO_BUSINESS_ID, "--mode", "test"],
     ...["--json", "--persist-to", persistDir],
   ];
   return new Promise((resolve, reject) => {
@@ -88,7 +88,7 @@ function issueDemoKey(persistDir: string): Promise<string> {
     });
     const timer = setTimeout(() => {
       if (pgid !== undefined) signalGroup(pgid, "SIGKILL");
-      reject(new Error(`account:key issue did not finish within ${ISSUE_TIMEOUT_MS / 1000} s`));
+      reject(new Error(`business:key issue did not finish within ${ISSUE_TIMEOUT_MS / 1000} s`));
     }, ISSUE_TIMEOUT_MS);
     child.once("error", (error) => {
       clearTimeout(timer);
@@ -96,7 +96,7 @@ function issueDemoKey(persistDir: string): Promise<string> {
     });
     child.once("close", (code, signal) => {
       clearTimeout(timer);
-      const failed = `account:key issue for ${DEMO_BUSINESS_ID} failed (${signal ?? `exit code ${code}`})`;
+      const failed = `business:key issue for ${DEMO_BUSINESS_ID} failed (${signal ?? `exit code ${code}`})`;
       if (code !== 0) return reject(new Error(`${failed}:\n${stderr.trim()}`));
       let key: unknown;
       try {

@@ -1,12 +1,12 @@
 /**
  * The one iCalendar writer (src/lib/ical.ts) as a real parser (ical.js) reads it: every property
- * the feeds, the booking page, the invites and the staff calendars write, in UTC, CRLF-ended;
+ * the feeds, the booking page, the invites and the connected calendars write, in UTC, CRLF-ended;
  * the CalDAV event without a METHOD and marked as ours.
  */
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
-import { bookingEventData } from "../../src/calendar/caldav/booking-event";
-import { expandMember } from "../../src/calendar/caldav/expand";
+import { bookingEventData } from "../../src/calendar/connected/booking-event";
+import { expandMember } from "../../src/calendar/connected/expand";
 import { writeIcal } from "../../src/lib/ical";
 import { icalEvent as event, feedOf, parseCalendar } from "../support/feeds";
 
@@ -93,7 +93,7 @@ describe("iCalendar text", () => {
     expect(attendee?.getFirstValue()).toBe("mailto:ada@example.com");
   });
 
-  it("a staff calendar's event: no METHOD, busy, SEQUENCE, and marked as ours so it is never read back as busy", () => {
+  it("a connected calendar's event: no METHOD, busy, SEQUENCE, and marked as ours so it is never read back as busy", () => {
     const text = bookingEventData({
       bookingId: "bkg_7",
       summary: "Cut",
@@ -104,7 +104,7 @@ describe("iCalendar text", () => {
     });
     const calendar = new ICAL.Component(ICAL.parse(text));
     expect(calendar.hasProperty("method")).toBe(false);
-    expect(calendar.getFirstPropertyValue("prodid")).toBe("-//booking-api//staff calendars//EN");
+    expect(calendar.getFirstPropertyValue("prodid")).toBe("-//booking-api//connected calendars//EN");
     const vevent = calendar.getFirstSubcomponent("vevent") as ICAL.Component;
     expect(new ICAL.Event(vevent).sequence).toBe(4);
     expect(vevent.getFirstPropertyValue("transp")).toBe("OPAQUE");

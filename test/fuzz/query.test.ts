@@ -12,7 +12,7 @@
  */
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { bookingStatuses } from "../../src/domain/booking";
+import { bookingStatuses } from "../../src/types/booking";
 import { api, createCustomer } from "../support/api";
 import {
   check,

@@ -110,8 +110,8 @@ describe("storms", () => {
       const answers = await Promise.all(starts(3, n).map((s) => postBooking(apiKey, bookingBody(service.id, s))));
       expect(statusCounts(answers)).toEqual({ 201: n });
       const given = await Promise.all(answers.map(async (r) => (await json(r)).providerId as string));
-      const perPerson = people.map((p) => given.filter((g) => g === p).length);
-      expect(perPerson, `${n} bookings`).toEqual([n / 3, n / 3, n / 3]);
+      const perProvider = people.map((p) => given.filter((g) => g === p).length);
+      expect(perProvider, `${n} bookings`).toEqual([n / 3, n / 3, n / 3]);
     }
   });
 
@@ -130,8 +130,8 @@ describe("storms", () => {
         const start = `${new Date(week.getTime() + d * 86_400_000).toISOString().slice(0, 10)}T1${d}:00:00Z`;
         given.push((await json(await postBooking(apiKey, bookingBody(service.id, start)))).providerId);
       }
-      const perPerson = people.map((p) => given.filter((g) => g === p).length);
-      expect(perPerson, assignment).toEqual(assignment === "balanced" ? [2, 2, 2] : [6, 0, 0]);
+      const perProvider = people.map((p) => given.filter((g) => g === p).length);
+      expect(perProvider, assignment).toEqual(assignment === "balanced" ? [2, 2, 2] : [6, 0, 0]);
     }
   });
 });

@@ -5,11 +5,11 @@
  */
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { locales } from "../../src/domain/business";
-import { messageKinds } from "../../src/domain/message";
 import { renderHtml } from "../../src/messages/render/html";
 import type { Letter } from "../../src/messages/render/letter";
 import { renderText } from "../../src/messages/render/text";
+import { locales } from "../../src/types/business";
+import { messageKinds } from "../../src/types/message";
 import { api, json } from "../support/api";
 import { at, bookingBody, calendarStub, plus } from "../support/bookings";
 import { mailingBusiness, sentTo, settledMessages } from "../support/messages";

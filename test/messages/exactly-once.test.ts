@@ -10,7 +10,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
-import { claim } from "../../src/messages/claim";
+import { takeLease } from "../../src/messages/lease";
 import { api, json } from "../support/api";
 import { at, bookingBody, calendarStub, plus } from "../support/bookings";
 import { eventually } from "../support/eventually";
@@ -153,7 +153,7 @@ describe("faults in the sender", () => {
     );
     const message = await recorded(m.apiKey, booking.id);
     // A consumer claims it, and is reset before it sends or records anything.
-    expect(await claim(env.DB_0, message.id, Date.now(), 25)).toBeDefined();
+    expect(await takeLease(env.DB_0, message.id, Date.now(), 25)).toBeDefined();
     expect(await redeliver(eventOf(message.id))).toBe(true);
     expect(triesOf(message.id)).toEqual([]);
     // A minute later the lease has lapsed.

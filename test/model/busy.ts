@@ -1,8 +1,8 @@
 /**
- * Staff calendars in the model-based test: an event appears in or disappears from a person's own
+ * Connected calendars in the model-based test: an event appears in or disappears from a person's own
  * calendar, then a read stores it — driven through a test-only path straight into the person's
  * calendar object (test/support/worker.ts `setBusy`), not through a CalDAV server: a server per sequence
- * would be too slow, and the CalDAV path itself is tested against Xandikos in test/staff-calendars.
+ * would be too slow, and the CalDAV path itself is tested against Xandikos in test/connected-calendars.
  * The model refuses the person's time over a busy span (person-rules, after their claims), and
  * the invariant: nothing is booked over a busy span known before the booking (or the hold it came
  * from, which keeps its time) took its time.

@@ -109,11 +109,11 @@ class Create implements Cmd {
     // The slot calendar knows no customer: what it shows is the booking's answer for anyone.
     const anyone = expectCreate(m, this.service, start, end, this.person);
     const even = evenly(m, this.service, start, end, this.person);
-    const personQuery = this.person ? `&providerId=${sys.ids[this.person]}` : "";
+    const providerQuery = this.person ? `&providerId=${sys.ids[this.person]}` : "";
     const calendar = await send(
       sys,
       "GET",
-      `/services/${sys.ids[this.service]}/availability?from=${iso(start)}&to=${iso(start + MINUTE)}${personQuery}`,
+      `/services/${sys.ids[this.service]}/availability?from=${iso(start)}&to=${iso(start + MINUTE)}${providerQuery}`,
     );
     const slot =
       calendar.status === 200
@@ -707,7 +707,7 @@ class Advance implements Cmd {
 
 const service = fc.constantFrom<ServiceKey>("S0", "S1");
 const person = fc.constantFrom<ProviderKey>("P0", "P1");
-const maybePerson = fc.option(person, { nil: null, freq: 2 });
+const maybeProvider = fc.option(person, { nil: null, freq: 2 });
 const day = fc.integer({ min: 0, max: 2 });
 const time = fc.integer({ min: 0, max: times.length - 1 });
 const index = fc.nat(20);
@@ -732,22 +732,22 @@ const serviceLimits = fc.record({
   perCustomer: seldom(fc.constant(1)),
   assignment: fc.constantFrom<"first" | "balanced">("first", "balanced"),
 });
-const personLimit = often(fc.integer({ min: 1, max: 2 }));
+const providerLimit = often(fc.integer({ min: 1, max: 2 }));
 
 /** Every command, weighted towards bookings and changes that meet them. */
 export const commands = [
   // Creates weigh most: limits and balanced assignment need a few bookings in a day to matter.
-  fc.tuple(service, day, time, maybePerson, who).map(([s, d, t, p, c]) => new Create(s, d, t, p, c)),
-  fc.tuple(service, day, time, maybePerson, who).map(([s, d, t, p, c]) => new Create(s, d, t, p, c)),
-  fc.tuple(service, day, time, maybePerson, who).map(([s, d, t, p, c]) => new Create(s, d, t, p, c)),
-  fc.tuple(service, day, time, maybePerson, who).map(([s, d, t, p, c]) => new Create(s, d, t, p, c)),
+  fc.tuple(service, day, time, maybeProvider, who).map(([s, d, t, p, c]) => new Create(s, d, t, p, c)),
+  fc.tuple(service, day, time, maybeProvider, who).map(([s, d, t, p, c]) => new Create(s, d, t, p, c)),
+  fc.tuple(service, day, time, maybeProvider, who).map(([s, d, t, p, c]) => new Create(s, d, t, p, c)),
+  fc.tuple(service, day, time, maybeProvider, who).map(([s, d, t, p, c]) => new Create(s, d, t, p, c)),
   fc
-    .tuple(service, day, time, maybePerson, fc.constantFrom(60, 600))
+    .tuple(service, day, time, maybeProvider, fc.constantFrom(60, 600))
     .map(([s, d, t, p, ttl]) => new Hold(s, d, t, p, ttl)),
   fc.tuple(index, who).map(([i, c]) => new Convert(i, c)),
   index.map((i) => new Release(i)),
-  fc.tuple(service, day, time, maybePerson).map(([s, d, t, p]) => new PageHold(s, at(d, t), p, T0)),
-  fc.tuple(service, day, time, maybePerson).map(([s, d, t, p]) => new PageHold(s, at(d, t), p, T0)),
+  fc.tuple(service, day, time, maybeProvider).map(([s, d, t, p]) => new PageHold(s, at(d, t), p, T0)),
+  fc.tuple(service, day, time, maybeProvider).map(([s, d, t, p]) => new PageHold(s, at(d, t), p, T0)),
   fc.tuple(index, fc.constantFrom(false, false, false, true)).map(([i, wrong]) => new PageBook(i, wrong)),
   fc.tuple(index, fc.constantFrom(false, false, false, true)).map(([i, wrong]) => new PageBook(i, wrong)),
   fc
@@ -756,7 +756,7 @@ export const commands = [
       fc.constantFrom("CANCELLED", "COMPLETED", "NO_SHOW") as fc.Arbitrary<"CANCELLED" | "COMPLETED" | "NO_SHOW">,
     )
     .map(([i, s]) => new Status(i, s)),
-  fc.tuple(index, day, time, maybePerson).map(([i, d, t, p]) => new Move(i, d, t, p)),
+  fc.tuple(index, day, time, maybeProvider).map(([i, d, t, p]) => new Move(i, d, t, p)),
   fc
     .tuple(
       service,
@@ -779,10 +779,10 @@ export const commands = [
     .map(([s, change]) => new PatchService(s, change)),
   index.map((i) => new LinkCancel(i)),
   fc.tuple(index, day, time).map(([i, d, t]) => new LinkMove(i, d, t)),
-  fc.tuple(service, day, time, maybePerson, who).map(([s, d, t, p, c]) => new Visit(s, d, t, p, c)),
+  fc.tuple(service, day, time, maybeProvider, who).map(([s, d, t, p, c]) => new Visit(s, d, t, p, c)),
   index.map((i) => new VisitCancel(i)),
-  fc.tuple(service, day, time, maybePerson).map(([s, d, t, p]) => new Join(s, d, t, p, times)),
-  fc.tuple(service, day, time, maybePerson).map(([s, d, t, p]) => new Join(s, d, t, p, times)),
+  fc.tuple(service, day, time, maybeProvider).map(([s, d, t, p]) => new Join(s, d, t, p, times)),
+  fc.tuple(service, day, time, maybeProvider).map(([s, d, t, p]) => new Join(s, d, t, p, times)),
   index.map((i) => new JoinBooked(i)),
   index.map((i) => new JoinBooked(i)),
   index.map((i) => new Leave(i)),
@@ -791,7 +791,7 @@ export const commands = [
       service,
       day,
       time,
-      maybePerson,
+      maybeProvider,
       fc.record({ weekly: fc.boolean(), count: fc.integer({ min: 2, max: 3 }), skip: fc.boolean() }),
       who,
     )
@@ -810,7 +810,7 @@ export const commands = [
         fc.record({ hours, zone }),
         fc.record({ dayOff: fc.option(day, { nil: null }) }),
         fc.record({ active: fc.boolean() }),
-        fc.record({ perDay: personLimit }),
+        fc.record({ perDay: providerLimit }),
       ),
     )
     .map(([p, change]) => new PatchProvider(p, change)),
@@ -854,8 +854,8 @@ export const initialModel: fc.Arbitrary<Model> = fc
       moveNotice: notice,
       limited: serviceLimits,
     }),
-    p0: fc.record({ zone, hours, perDay: personLimit }),
-    p1: fc.record({ zone, hours, perDay: personLimit }),
+    p0: fc.record({ zone, hours, perDay: providerLimit }),
+    p1: fc.record({ zone, hours, perDay: providerLimit }),
     r0: fc.record({ quantity: fc.integer({ min: 1, max: 2 }), hours: roomHours }),
   })
   .map(({ s0, s1, p0, p1, r0 }) => ({

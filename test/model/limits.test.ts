@@ -32,7 +32,7 @@ const seed = MODEL_SEED ? Number(MODEL_SEED) : (Date.now() ^ (Math.random() * 0x
 const service = fc.constantFrom<ServiceKey>("S0", "S1");
 const person = fc.constantFrom<ProviderKey>("P0", "P1");
 /** Mostly nobody named: balanced assignment decides. */
-const maybePerson = fc.oneof(fc.constant(null), fc.constant(null), person);
+const maybeProvider = fc.oneof(fc.constant(null), fc.constant(null), person);
 const day = fc.integer({ min: 0, max: 2 });
 /** Indexes into the commands' start times (commands.ts `times`): every one is worked around the clock. */
 const time = fc.integer({ min: 0, max: 13 });
@@ -46,27 +46,27 @@ const limits = fc.record({
   perCustomer: often(fc.integer({ min: 1, max: 2 })),
   assignment: fc.constantFrom<"first" | "balanced">("first", "balanced", "balanced"),
 });
-const personLimit = often(fc.integer({ min: 1, max: 3 }));
+const providerLimit = often(fc.integer({ min: 1, max: 3 }));
 
 const commands = [
-  fc.tuple(service, day, time, maybePerson, who).map(([s, d, t, p, c]) => new Create(s, d, t, p, c)),
-  fc.tuple(service, day, time, maybePerson, who).map(([s, d, t, p, c]) => new Create(s, d, t, p, c)),
-  fc.tuple(service, day, time, maybePerson, who).map(([s, d, t, p, c]) => new Create(s, d, t, p, c)),
-  fc.tuple(service, day, time, maybePerson, who).map(([s, d, t, p, c]) => new Create(s, d, t, p, c)),
-  fc.tuple(service, day, time, maybePerson, fc.constant(600)).map(([s, d, t, p, ttl]) => new Hold(s, d, t, p, ttl)),
+  fc.tuple(service, day, time, maybeProvider, who).map(([s, d, t, p, c]) => new Create(s, d, t, p, c)),
+  fc.tuple(service, day, time, maybeProvider, who).map(([s, d, t, p, c]) => new Create(s, d, t, p, c)),
+  fc.tuple(service, day, time, maybeProvider, who).map(([s, d, t, p, c]) => new Create(s, d, t, p, c)),
+  fc.tuple(service, day, time, maybeProvider, who).map(([s, d, t, p, c]) => new Create(s, d, t, p, c)),
+  fc.tuple(service, day, time, maybeProvider, fc.constant(600)).map(([s, d, t, p, ttl]) => new Hold(s, d, t, p, ttl)),
   fc.tuple(index, who).map(([i, c]) => new Convert(i, c)),
   index.map((i) => new Release(i)),
   fc
     .tuple(index, fc.constantFrom("CANCELLED", "COMPLETED") as fc.Arbitrary<"CANCELLED" | "COMPLETED">)
     .map(([i, s]) => new Status(i, s)),
-  fc.tuple(index, day, time, maybePerson).map(([i, d, t, p]) => new Move(i, d, t, p)),
-  fc.tuple(service, day, time, maybePerson, who).map(([s, d, t, p, c]) => new Visit(s, d, t, p, c)),
+  fc.tuple(index, day, time, maybeProvider).map(([i, d, t, p]) => new Move(i, d, t, p)),
+  fc.tuple(service, day, time, maybeProvider, who).map(([s, d, t, p, c]) => new Visit(s, d, t, p, c)),
   fc
     .tuple(
       service,
       day,
       time,
-      maybePerson,
+      maybeProvider,
       fc.record({ weekly: fc.boolean(), count: fc.constant(3), skip: fc.boolean() }),
       who,
     )
@@ -74,7 +74,7 @@ const commands = [
   fc.tuple(service, limits).map(([s, { limits: l }]) => new PatchService(s, { limits: l })),
   fc.tuple(service, limits).map(([s, { perCustomer }]) => new PatchService(s, { perCustomer })),
   fc.tuple(service, limits).map(([s, { assignment }]) => new PatchService(s, { assignment })),
-  fc.tuple(person, personLimit).map(([p, perDay]) => new PatchProvider(p, { perDay })),
+  fc.tuple(person, providerLimit).map(([p, perDay]) => new PatchProvider(p, { perDay })),
   fc.constantFrom(120, 1440).map((mins) => new Advance(mins)),
 ];
 
@@ -102,8 +102,8 @@ const initialModel: fc.Arbitrary<Model> = fc
     s0: limits,
     s1: limits,
     capacity: fc.integer({ min: 1, max: 2 }),
-    p0: fc.record({ zone: fc.constantFrom("UTC", "Asia/Kolkata" as const), perDay: personLimit }),
-    p1: fc.record({ zone: fc.constantFrom("UTC", "Asia/Kolkata" as const), perDay: personLimit }),
+    p0: fc.record({ zone: fc.constantFrom("UTC", "Asia/Kolkata" as const), perDay: providerLimit }),
+    p1: fc.record({ zone: fc.constantFrom("UTC", "Asia/Kolkata" as const), perDay: providerLimit }),
   })
   .map(({ s0, s1, capacity, p0, p1 }) => ({
     now: T0 - 12 * 60 * MINUTE,

@@ -55,7 +55,7 @@ export function serviceCounts(m: Model, key: ServiceKey, exceptId = ""): Allowan
 }
 
 /** Counts per local day of a person's claims (their bookings, team ones too, and live holds, of any service). */
-export function personCounts(m: Model, person: ProviderKey, exceptId = ""): Allowance {
+export function providerCounts(m: Model, person: ProviderKey, exceptId = ""): Allowance {
   const counts: Allowance = {};
   for (const c of claimsOf(m, person, exceptId)) {
     const k = `d${dayIn(c.start, m.providers[person].zone)}`;
@@ -93,10 +93,10 @@ export function customerLimitRefuses(m: Model, key: ServiceKey, email: string, e
 }
 
 /** Whether the person's local day of `start` holds their limit already. */
-export function personLimitRefuses(m: Model, person: ProviderKey, start: number, exceptId = ""): boolean {
+export function providerLimitRefuses(m: Model, person: ProviderKey, start: number, exceptId = ""): boolean {
   const limit = m.providers[person].perDay;
   if (limit === undefined) return false;
-  return (personCounts(m, person, exceptId)[`d${dayIn(start, m.providers[person].zone)}`] ?? 0) >= limit;
+  return (providerCounts(m, person, exceptId)[`d${dayIn(start, m.providers[person].zone)}`] ?? 0) >= limit;
 }
 
 /** The service's rows of `person` in the ISO week of `start`. */
@@ -115,7 +115,7 @@ export function balancedOf(m: Model, key: ServiceKey, start: number, free: Provi
 export function allowNow(m: Model, key: ServiceKey | ProviderKey): void {
   m.allowance = {
     ...m.allowance,
-    [key]: key.startsWith("S") ? serviceCounts(m, key as ServiceKey) : personCounts(m, key as ProviderKey),
+    [key]: key.startsWith("S") ? serviceCounts(m, key as ServiceKey) : providerCounts(m, key as ProviderKey),
   };
 }
 
@@ -145,7 +145,7 @@ export function requestInteracts(m: Model, parts: readonly Part[], email?: strin
         const { perDay, zone } = m.providers[p];
         if (perDay === undefined || !could(a, p) || !could(b, p) || dayIn(a.start, zone) !== dayIn(b.start, zone))
           continue;
-        if ((personCounts(m, p)[`d${dayIn(a.start, zone)}`] ?? 0) + 2 > perDay) return true;
+        if ((providerCounts(m, p)[`d${dayIn(a.start, zone)}`] ?? 0) + 2 > perDay) return true;
       }
     }
   }
@@ -220,7 +220,7 @@ export function limitViolations(m: Model): string[] {
   for (const person of ["P0", "P1"] as const) {
     const limit = m.providers[person].perDay;
     const allowed = m.allowance?.[person] ?? {};
-    for (const [k, n] of Object.entries(personCounts(m, person))) {
+    for (const [k, n] of Object.entries(providerCounts(m, person))) {
       if (limit !== undefined && n > Math.max(limit, allowed[k] ?? 0))
         wrong.push(`${person} ${k} holds ${n} > ${limit}`);
     }

@@ -12,7 +12,7 @@ import {
   balancedOf,
   customerLimitRefuses,
   limitViolations,
-  personLimitRefuses,
+  providerLimitRefuses,
   type ServiceLimits,
   serviceLimitRefuses,
   sharesWeek,
@@ -310,7 +310,7 @@ function timingAndHours(m: Model, service: ServiceModel, start: number, end: num
 }
 
 /** Why a person's calendar refuses the time, or null. */
-function personRefuses(
+function providerRefuses(
   m: Model,
   key: ProviderKey,
   serviceKey: ServiceKey,
@@ -329,7 +329,7 @@ function personRefuses(
   // Their own calendar's busy times, after their claims (as the person's calendar decides).
   if (busyOver(m, key, blocked)) return "provider_busy";
   // Their daily limit, last.
-  if (personLimitRefuses(m, key, start, exceptId)) return "limit_reached";
+  if (providerLimitRefuses(m, key, start, exceptId)) return "limit_reached";
   return null;
 }
 
@@ -389,7 +389,7 @@ function expectTeam(m: Model, key: ServiceKey, start: number, end: number, excep
   if (taken >= service.capacity) return refused(409, "slot_unavailable", "fully_booked");
   const team = (m.order ?? ["P0", "P1"]).filter((p) => service.providers.includes(p));
   const reason =
-    team.map((p) => personRefuses(m, p, key, start, end, blocked, exceptId)).find((r) => r !== null) ??
+    team.map((p) => providerRefuses(m, p, key, start, end, blocked, exceptId)).find((r) => r !== null) ??
     roomRefuses(m, key, { start, end, provider: null, team, blocked }, exceptId);
   return reason ? refused(409, "slot_unavailable", reason) : ok201();
 }
@@ -425,7 +425,7 @@ export function expectCreate(
   if (asked) {
     if (seatsTaken(m, key, asked, blocked) >= service.capacity) return refused(409, "slot_unavailable", "fully_booked");
     const reason =
-      personRefuses(m, asked, key, start, end, blocked) ??
+      providerRefuses(m, asked, key, start, end, blocked) ??
       roomRefuses(m, key, { start, end, provider: asked, blocked });
     return reason ? refused(409, "slot_unavailable", reason) : ok201([asked]);
   }
@@ -433,13 +433,13 @@ export function expectCreate(
     (p) =>
       m.providers[p].active &&
       seatsTaken(m, key, p, blocked) < service.capacity &&
-      personRefuses(m, p, key, start, end, blocked) === null &&
+      providerRefuses(m, p, key, start, end, blocked) === null &&
       roomRefuses(m, key, { start, end, provider: p, blocked }) === null,
   );
   if (free.length > 0) return ok201(balance ? balancedOf(m, key, start, free) : free);
   const atLimit = (p: ProviderKey) =>
     seatsTaken(m, key, p, blocked) < service.capacity &&
-    personRefuses(m, p, key, start, end, blocked) === "limit_reached";
+    providerRefuses(m, p, key, start, end, blocked) === "limit_reached";
   const active = service.providers.filter((p) => m.providers[p].active);
   const reason = active.length > 0 && active.every(atLimit) ? "limit_reached" : "no_provider_available";
   return refused(409, "slot_unavailable", reason);
@@ -500,7 +500,7 @@ export function expectMove(
   const free = candidates.filter(
     (p) =>
       seatsTaken(m, booking.service, p, blocked, booking.id) < service.capacity &&
-      personRefuses(m, p, booking.service, start, end, blocked, booking.id) === null &&
+      providerRefuses(m, p, booking.service, start, end, blocked, booking.id) === null &&
       roomRefuses(m, booking.service, { start, end, provider: p, blocked }, booking.id) === null,
   );
   if (free.length > 0) {
@@ -510,7 +510,7 @@ export function expectMove(
   if (candidates.length !== 1) {
     const atLimit = (p: ProviderKey) =>
       seatsTaken(m, booking.service, p, blocked, booking.id) < service.capacity &&
-      personRefuses(m, p, booking.service, start, end, blocked, booking.id) === "limit_reached";
+      providerRefuses(m, p, booking.service, start, end, blocked, booking.id) === "limit_reached";
     const reason = candidates.length > 0 && candidates.every(atLimit) ? "limit_reached" : "no_provider_available";
     return refused(409, "slot_unavailable", reason);
   }
@@ -521,7 +521,7 @@ export function expectMove(
   return refused(
     409,
     "slot_unavailable",
-    personRefuses(m, only, booking.service, start, end, blocked, booking.id) ??
+    providerRefuses(m, only, booking.service, start, end, blocked, booking.id) ??
       roomRefuses(m, booking.service, { start, end, provider: only, blocked }, booking.id) ??
       "",
   );
@@ -638,12 +638,12 @@ function peak(spans: Span[]): number {
 }
 
 /**
- * Whether a service may drop to `capacity` seats (per person when `perPerson`): every upcoming
+ * Whether a service may drop to `capacity` seats (per person when `perProvider`): every upcoming
  * row still fits. Rows without a person count in every person's session.
  */
-export function seatsFit(m: Model, key: ServiceKey, capacity: number, perPerson: boolean): boolean {
+export function seatsFit(m: Model, key: ServiceKey, capacity: number, perProvider: boolean): boolean {
   const rows = seatRows(m, key).filter((r) => r.blocked.end > m.now);
-  if (!perPerson) return peak(rows.map((r) => r.blocked)) <= capacity;
+  if (!perProvider) return peak(rows.map((r) => r.blocked)) <= capacity;
   const nobody = rows.filter((r) => r.provider === null);
   const people = [...new Set(rows.flatMap((r) => (r.provider ? [r.provider] : [])))];
   const groups = people.length > 0 ? people.map((p) => [...rows.filter((r) => r.provider === p), ...nobody]) : [nobody];
@@ -658,8 +658,9 @@ export function violations(m: Model): string[] {
   const wrong: string[] = [];
   for (const key of ["S0", "S1"] as const) {
     const service = m.services[key];
-    const perPerson = service.providers.length > 0;
-    if (!seatsFit(m, key, service.capacity, perPerson)) wrong.push(`${key} holds more than ${service.capacity} seats`);
+    const perProvider = service.providers.length > 0;
+    if (!seatsFit(m, key, service.capacity, perProvider))
+      wrong.push(`${key} holds more than ${service.capacity} seats`);
   }
   for (const person of ["P0", "P1"] as const) {
     const claims = claimsOf(m, person).filter((c) => c.blocked.end > m.now);

@@ -1,12 +1,12 @@
 /**
- * The business moved to the other shard (src/moves), whole, between two commands: nothing the
+ * The business moved to the other shard (src/relocations), whole, between two commands: nothing the
  * model holds changes, and every guarantee is checked again on the new shard, whatever the
  * sequence did before (holds live, waitlists waiting, bookings moved, people changed).
  */
 import type fc from "fast-check";
 import { expect } from "vitest";
 import { api, shardOf } from "../support/api";
-import { driveMove, startMove } from "../support/shards";
+import { driveRelocation, startRelocation } from "../support/shards";
 import type { Model } from "./model";
 import { checkInvariants, type System } from "./system";
 
@@ -17,11 +17,11 @@ export class Relocate implements fc.AsyncCommand<Model, System> {
   async run(m: Model, sys: System) {
     Relocate.moves++;
     const to = (await shardOf(sys.businessId)) === 0 ? 1 : 0;
-    await startMove(sys.businessId, to);
-    expect(await driveMove(sys.businessId), "the move").toMatchObject({ step: "done", error: null });
+    await startRelocation(sys.businessId, to);
+    expect(await driveRelocation(sys.businessId), "the move").toMatchObject({ step: "done", error: null });
     sys.log.push(`moved to shard ${to}`);
     // This isolate knew the old shard: its first keyed read and its page's first request are one
-    // 503 each (docs/operations.md, "Moving a business"); the retries are answered.
+    // 503 each (docs/operations.md, "Relocating a business"); the retries are answered.
     const visitor = { "CF-Connecting-IP": sys.visitor };
     for (const [path, key, headers] of [
       ["/business", sys.apiKey, undefined],

@@ -5,7 +5,7 @@
  * Not a test file.
  */
 import { expect } from "vitest";
-import { scopes } from "../../src/domain/scopes";
+import { scopes } from "../../src/types/scopes";
 import { keyWith, memberOf } from "../support/access";
 import { api, json } from "../support/api";
 import { appointmentStarted, at, book, bookingBody, dayOf, freshEmail, plus } from "../support/bookings";

@@ -8,8 +8,8 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { scopes } from "../../src/domain/scopes";
 import { tools } from "../../src/mcp/tools";
+import { scopes } from "../../src/types/scopes";
 import { keyWith } from "../support/access";
 import { api, createAccount, json } from "../support/api";
 import { callTool } from "../support/mcp";

@@ -6,9 +6,9 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect, vi } from "vitest";
+import { reconcileClaimed } from "../../src/calendar/d1/reconcile-claimed";
+import { reconcile } from "../../src/calendar/d1/reconcile-services";
 import { providerCalendarOf, resourceCalendarOf } from "../../src/calendar/stubs";
-import { reconcileClaimed } from "../../src/calendar/sync/reconcile-claimed";
-import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { api, createAccount } from "../support/api";
 import { calendarStub } from "../support/bookings";
 import { checkConflicts } from "./conflicts";

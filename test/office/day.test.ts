@@ -6,10 +6,10 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { api, createService, json } from "../support/api";
 import { at, book, bookingBody, dayOf } from "../support/bookings";
+import { providerStub } from "../support/connected-calendars";
 import { eventually } from "../support/eventually";
 import { office } from "../support/members";
 import { deskMember, deskSalon, page } from "../support/office";
-import { personStub } from "../support/staff-calendars";
 
 const day = () => dayOf(2);
 
@@ -111,7 +111,7 @@ describe("the day page", () => {
     const mornings = { mon: [], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] };
     const res = await api("PATCH", `/providers/${person}`, { key: s.apiKey, body: { weeklySchedule: mornings } });
     expect(res.status).toBe(200);
-    await runDurableObjectAlarm(personStub(s.businessId, person));
+    await runDurableObjectAlarm(providerStub(s.businessId, person));
     const html = await eventually(async () => {
       const { html } = await page(`/office/day/${day()}`, cookie);
       return html.includes("⚠ Conflict") ? html : undefined;

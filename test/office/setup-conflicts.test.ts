@@ -7,10 +7,10 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { api, json } from "../support/api";
 import { dayOf } from "../support/bookings";
+import { providerStub } from "../support/connected-calendars";
 import { eventually } from "../support/eventually";
 import { office } from "../support/members";
 import { deskMember, deskSalon, page } from "../support/office";
-import { personStub } from "../support/staff-calendars";
 
 describe("a day off over a booking, set in the office", () => {
   it("keeps the booking and marks it as a conflict, on the API and the booking's page", async () => {
@@ -22,7 +22,7 @@ describe("a day off over a booking, set in the office", () => {
       form: { date: dayOf(2), hours: "" },
     });
     expect(res.status).toBe(303);
-    await runDurableObjectAlarm(personStub(s.businessId, person));
+    await runDurableObjectAlarm(providerStub(s.businessId, person));
     const kinds = async () =>
       ((await json(await api("GET", `/bookings/${s.mine.id}`, { key: s.apiKey }))).conflicts as { kind: string }[]).map(
         (c) => c.kind,

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { api, createAccount, createService } from "../support/api";
 import { book, bookingBody, dayOf } from "../support/bookings";
-import { enablePage, getPage, html, pageBusiness, pageWithPeople, textOf } from "../support/public";
+import { enablePage, getPage, html, pageBusiness, pageWithProviders, textOf } from "../support/public";
 
 const berlinMorning = {
   mon: [{ start: "09:00", end: "10:00" }],
@@ -39,12 +39,12 @@ describe("the steps", () => {
   });
 
   it("step 2 asks for a person where the service has several; with one, the dates come next", async () => {
-    const several = await pageWithPeople(2);
+    const several = await pageWithProviders(2);
     const page = await html(await getPage(`/book/${several.slug}?service=${several.serviceId}`));
     expect(page).toContain("Who would you like?");
     expect(page).toContain(`person=any`);
     for (const id of several.providerIds) expect(page).toContain(`person=${id}`);
-    const one = await pageWithPeople(1);
+    const one = await pageWithProviders(1);
     const dates = await html(await getPage(`/book/${one.slug}?service=${one.serviceId}`));
     expect(dates).toContain("Choose a date");
     expect(textOf(dates)).toContain("Stylist 0");
@@ -91,8 +91,8 @@ describe("the steps", () => {
 
   it("the step bar keeps its six steps from the first to the last, whether or not the service asks for a person", async () => {
     const steps = (page: string) => [...page.matchAll(/<li data-n="(\d)"/g)].map((m) => m[1]).join("");
-    const several = await pageWithPeople(2);
-    const one = await pageWithPeople(1);
+    const several = await pageWithProviders(2);
+    const one = await pageWithProviders(1);
     const day = dayOf(3);
     for (const path of [
       `/book/${several.slug}`,

@@ -6,10 +6,10 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { reconcileClaimed } from "../../src/calendar/d1/reconcile-claimed";
+import { reconcile } from "../../src/calendar/d1/reconcile-services";
 import type { ProviderCalendar } from "../../src/calendar/provider/provider-calendar";
 import { providerCalendarOf } from "../../src/calendar/stubs";
-import { reconcileClaimed } from "../../src/calendar/sync/reconcile-claimed";
-import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { api, createAccount, createService, json, problem, validationError } from "../support/api";
 import { at, bookingBody, calendarStub, d1Bookings, dayOf, plus, postBooking, statusCounts } from "../support/bookings";
 import type { ProviderCalendar as FaultyProviderCalendar } from "../support/worker";

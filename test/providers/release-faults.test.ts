@@ -6,9 +6,9 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { reconcileClaimed } from "../../src/calendar/d1/reconcile-claimed";
 import type { ProviderCalendar } from "../../src/calendar/provider/provider-calendar";
 import { providerCalendarOf } from "../../src/calendar/stubs";
-import { reconcileClaimed } from "../../src/calendar/sync/reconcile-claimed";
 import { api, createAccount, createService, json } from "../support/api";
 import { at, book, bookingBody, calendarStub, postBooking } from "../support/bookings";
 import type { ProviderCalendar as FaultyProviderCalendar } from "../support/worker";

@@ -7,9 +7,9 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { reconcileClaimed } from "../../src/calendar/d1/reconcile-claimed";
+import { reconcile } from "../../src/calendar/d1/reconcile-services";
 import { claimedCalendarOf, claimTargetOf } from "../../src/calendar/stubs";
-import { reconcileClaimed } from "../../src/calendar/sync/reconcile-claimed";
-import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { api, createAccount, createService, json, problem } from "../support/api";
 import { at, book, bookingBody, calendarStub, d1Bookings, postBooking } from "../support/bookings";
 import { createResource, newProvider } from "../support/fixtures";

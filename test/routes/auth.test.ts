@@ -1,7 +1,7 @@
 /** API keys, the 401 challenge and tenant isolation. */
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { apiKeyRecord } from "../../src/accounts/accounts";
+import { apiKeyRecord } from "../../src/business/new-business";
 import { apiKeys } from "../../src/db/schema";
 import { generateApiKey } from "../../src/lib/crypto";
 import {
@@ -24,7 +24,7 @@ async function expectUnauthorized(res: Response, keySent: boolean) {
 }
 
 /** Owner with one of each resource, and a second business. */
-async function twoTenants() {
+async function twoBusinesses() {
   const owner = await createAccount("Owner");
   const other = await createAccount("Other");
   const service = await createService(owner.apiKey, { name: "Owner's service" });
@@ -104,7 +104,7 @@ describe("errors", () => {
   // after the handler (every other read). Each read gets a key of its own, used once and then
   // revoked, so every path is the first read of a revoked key the isolate still remembers.
   it("a key revoked after it was used gets a 401 for every kind of read, and no data", async () => {
-    const t = await twoTenants();
+    const t = await twoBusinesses();
     const reads = [
       "/services",
       "/services?active=false",
@@ -133,7 +133,7 @@ describe("errors", () => {
   });
 
   it("reads from two businesses interleaved each see only their own rows", async () => {
-    const t = await twoTenants();
+    const t = await twoBusinesses();
     for (let round = 0; round < 3; round++) {
       const mine = await json(await api("GET", "/bookings", { key: t.owner.apiKey }));
       const theirs = await json(await api("GET", "/bookings", { key: t.other.apiKey }));
@@ -165,7 +165,7 @@ describe("security", () => {
     ["customer", "/customers"],
     ["booking", "/bookings"],
   ] as const)("another business gets the same 404 for the owner's %s as for an unknown id", async (kind, base) => {
-    const t = await twoTenants();
+    const t = await twoBusinesses();
     const id = { service: t.service.id, customer: t.customer.id, booking: t.booking.id }[kind];
     const foreign = await problem(await api("GET", `${base}/${id}`, { key: t.other.apiKey }), 404, "not_found");
     const unknownId = `${id.slice(0, 4)}${"0".repeat(26)}`;
@@ -177,7 +177,7 @@ describe("security", () => {
   });
 
   it("lists never show another business's rows", async () => {
-    const t = await twoTenants();
+    const t = await twoBusinesses();
     await createService(t.owner.apiKey, { name: "Owner's retired service", active: false });
     for (const path of ["/services", "/services?active=false", "/customers", "/customers?search=owner", "/bookings"]) {
       const body = await json(await api("GET", path, { key: t.other.apiKey }));

@@ -6,14 +6,14 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
-import { reconcileClaimed } from "../../src/calendar/sync/reconcile-claimed";
-import { reconcile } from "../../src/calendar/sync/reconcile-services";
-import { tenantEnv } from "../../src/shards/shards";
+import { reconcileClaimed } from "../../src/calendar/d1/reconcile-claimed";
+import { reconcile } from "../../src/calendar/d1/reconcile-services";
+import { businessEnv } from "../../src/shards/shards";
 import { createAccount, createCustomer, createService, json, origin, serviceBody } from "../support/api";
 import { at, bookingBody } from "../support/bookings";
 
 /** Tables that hold one business's rows: a full scan of one grows with every tenant. */
-const tenantTables = [
+const businessTables = [
   "api_keys",
   "services",
   "providers",
@@ -137,8 +137,8 @@ describe("query plans", () => {
     await call("GET", `/webhooks/${webhook.id}/deliveries`);
     await call("DELETE", `/customers/${customer.id}`);
     // The pass over shard 0, where `createAccount` puts the business.
-    await reconcile(tenantEnv(recordingEnv(sqls), 0));
-    await reconcileClaimed(tenantEnv(recordingEnv(sqls), 0));
+    await reconcile(businessEnv(recordingEnv(sqls), 0));
+    await reconcileClaimed(businessEnv(recordingEnv(sqls), 0));
 
     expect(sqls.size).toBeGreaterThan(20);
     const scans: string[] = [];
@@ -156,7 +156,7 @@ describe("query plans", () => {
       for (const { detail } of plan.results) {
         const table = /^SCAN (\w+)/.exec(detail)?.[1];
         if (inserted && table !== inserted) continue;
-        if (table && tenantTables.includes(table)) scans.push(`${detail}\n  in: ${sql}`);
+        if (table && businessTables.includes(table)) scans.push(`${detail}\n  in: ${sql}`);
       }
     }
     expect(scans).toEqual([]);

@@ -7,7 +7,7 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
-import { d1Writer } from "../../src/calendar/sync/persist";
+import { d1Writer } from "../../src/calendar/d1/persist";
 import { json, origin } from "../support/api";
 import { at, calendarStub, d1Bookings } from "../support/bookings";
 import { countingD1, type StatementCount } from "../support/d1-count";

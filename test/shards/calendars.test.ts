@@ -6,13 +6,13 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { reconcile } from "../../src/calendar/d1/reconcile-services";
 import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
 import { providerCalendarOf } from "../../src/calendar/stubs";
-import { reconcile } from "../../src/calendar/sync/reconcile-services";
 import { api, json } from "../support/api";
 import { at, bookingBody, calendarStub, postBooking } from "../support/bookings";
 import { injectFaults } from "../support/faults";
-import { tenantOn } from "../support/shards";
+import { businessOn } from "../support/shards";
 
 const storedShard = (stub: DurableObjectStub) =>
   runInDurableObject(stub, (_instance, state) => state.storage.kv.get<number>("tenant-shard"));
@@ -22,13 +22,13 @@ const statusOn = (binding: D1Database, bookingId: string) =>
 
 describe("happy", () => {
   it("a service's and a person's calendar keep the shard the first call told them", async () => {
-    const t = await tenantOn(1, "Calendars on one");
+    const t = await businessOn(1, "Calendars on one");
     expect(await storedShard(calendarStub(t.businessId, t.serviceId) as DurableObjectStub)).toBe(1);
     expect(await storedShard(providerCalendarOf(env, t.businessId, t.providerId) as DurableObjectStub)).toBe(1);
   });
 
   it("a booking whose D1 write failed is written to its shard by the alarm after a reset", async () => {
-    const t = await tenantOn(1, "Write-behind on one");
+    const t = await businessOn(1, "Write-behind on one");
     let stub = calendarStub(t.businessId, t.serviceId);
     await injectFaults(stub, { writeToD1: async () => ({ ok: false, error: "injected D1 outage" }) });
     const res = await postBooking(t.apiKey, bookingBody(t.serviceId, at(4, "11:00")));
@@ -50,7 +50,7 @@ describe("happy", () => {
   });
 
   it("a cancel is written behind to the tenant's shard", async () => {
-    const t = await tenantOn(1, "Cancel on one");
+    const t = await businessOn(1, "Cancel on one");
     const res = await api("POST", `/bookings/${t.bookingId}/cancel`, { key: t.apiKey, body: {} });
     expect(res.status).toBe(200);
     expect(await statusOn(env.DB_1, t.bookingId)).toEqual({ status: "CANCELLED", version: 2 });
@@ -60,7 +60,7 @@ describe("happy", () => {
 
 describe("reconciliation", () => {
   it("walks both shards: consistent, then a row gone from shard 1 is found", async () => {
-    const [a, b] = await Promise.all([tenantOn(0, "Reconciled zero"), tenantOn(1, "Reconciled one")]);
+    const [a, b] = await Promise.all([businessOn(0, "Reconciled zero"), businessOn(1, "Reconciled one")]);
     const report = await reconcile(env);
     const businesses = new Set(report.differences.map((d) => d.businessId));
     expect(businesses.has(a.businessId) || businesses.has(b.businessId)).toBe(false);

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { nightly } from "../../src/maintenance";
 import { json } from "../support/api";
 import { at, bookingBody, postBooking } from "../support/bookings";
-import { bindingOf, tenantOn } from "../support/shards";
+import { bindingOf, businessOn } from "../support/shards";
 
 const count = async (shard: number, sql: string, ...params: unknown[]) =>
   (
@@ -20,7 +20,7 @@ const count = async (shard: number, sql: string, ...params: unknown[]) =>
 
 describe("retention and kept counts", () => {
   it("the nightly pass drops expired idempotency keys on each shard", async () => {
-    const [a, b] = await Promise.all([tenantOn(0, "Nightly zero"), tenantOn(1, "Nightly one")]);
+    const [a, b] = await Promise.all([businessOn(0, "Nightly zero"), businessOn(1, "Nightly one")]);
     for (const t of [a, b]) {
       const res = await postBooking(t.apiKey, bookingBody(t.serviceId, at(7, "15:00")), `night-${t.businessId}`);
       expect(res.status).toBe(201);
@@ -40,7 +40,7 @@ describe("retention and kept counts", () => {
   });
 
   it("a kept count that drifted on shard 1 is found by /internal/reconcile", async () => {
-    const b = await tenantOn(1, "Drifted one");
+    const b = await businessOn(1, "Drifted one");
     await env.DB_1.prepare("UPDATE list_counts SET n = n + 5 WHERE business_id = ?").bind(b.businessId).run();
     const res = await exports.default.fetch(
       new Request("http://api.test/internal/reconcile", { headers: { Authorization: "Bearer test-admin-token" } }),
@@ -53,7 +53,7 @@ describe("retention and kept counts", () => {
 
 describe("storms", () => {
   it("20 creates at once for one slot, on a business of each shard: each slot booked once, on its shard", async () => {
-    const [a, b] = await Promise.all([tenantOn(0, "Storm zero"), tenantOn(1, "Storm one")]);
+    const [a, b] = await Promise.all([businessOn(0, "Storm zero"), businessOn(1, "Storm one")]);
     const slot = at(8, "10:00");
     const responses = await Promise.all(
       [a, b].flatMap((t) => Array.from({ length: 10 }, () => postBooking(t.apiKey, bookingBody(t.serviceId, slot)))),

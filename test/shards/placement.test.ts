@@ -5,19 +5,19 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { leastFullShard } from "../../src/accounts/accounts";
+import { leastFullShard } from "../../src/business/new-business";
 import { api, json } from "../support/api";
 import { expectNotFoundLikeUnknown, unknownIdLike } from "../support/security";
-import { rowsOf, tenantOn, tenantTables } from "../support/shards";
+import { businessOn, businessTables, rowsOf } from "../support/shards";
 
 describe("happy", () => {
   it("each business's rows are on its own shard only, and the directory holds only its account and keys", async () => {
-    const [a, b] = await Promise.all([tenantOn(0, "Shard zero salon"), tenantOn(1, "Shard one salon")]);
+    const [a, b] = await Promise.all([businessOn(0, "Shard zero salon"), businessOn(1, "Shard one salon")]);
     // Every table a business owns rows in is looked at, not a chosen few.
-    expect(await tenantTables()).toEqual(
+    expect(await businessTables()).toEqual(
       expect.arrayContaining(["api_keys", "bookings", "customers", "holds", "idempotency_keys", "list_counts"]),
     );
-    expect((await tenantTables()).length).toBeGreaterThanOrEqual(20);
+    expect((await businessTables()).length).toBeGreaterThanOrEqual(20);
     for (const t of [a, b]) {
       const other = t.shard === 0 ? 1 : 0;
       const own = await rowsOf(t.shard, t.businessId);
@@ -76,7 +76,7 @@ describe("happy", () => {
 
 describe("security", () => {
   it("a key reaches no row of a business on the other shard, by id or in a list", async () => {
-    const [a, b] = await Promise.all([tenantOn(0, "Isolated zero"), tenantOn(1, "Isolated one")]);
+    const [a, b] = await Promise.all([businessOn(0, "Isolated zero"), businessOn(1, "Isolated one")]);
     for (const [me, them] of [
       [a, b],
       [b, a],

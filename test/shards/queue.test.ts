@@ -6,7 +6,7 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { WebhookMessage } from "../../src/events/events";
+import type { DeliveryMessage } from "../../src/audit/events";
 import { payloadWithLink } from "../../src/manage-links/present";
 import { deliverWebhooks } from "../../src/webhooks/deliver";
 import { api, createAccount, createService, json } from "../support/api";
@@ -47,7 +47,7 @@ describe("queue", () => {
       [0, delivery.eventId, "retry"],
       [0, "evt_00000000000000000000000000", "ack"],
     ] as const) {
-      const batch = createMessageBatch<WebhookMessage>("booking-webhooks", [
+      const batch = createMessageBatch<DeliveryMessage>("booking-webhooks", [
         { id: `again-${shard}-${outcome}`, timestamp: new Date(), attempts: 2, body: { eventId, shard } },
       ]);
       await deliverWebhooks(batch, env, payloadWithLink, recordingMailer(env));

@@ -5,11 +5,11 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { newApiKey } from "../../src/accounts/accounts";
 import { app } from "../../src/app";
+import { newApiKey } from "../../src/business/new-business";
 import { api, json, origin, storeKey } from "../support/api";
 import { issueFeed } from "../support/feeds";
-import { tenantOn } from "../support/shards";
+import { businessOn } from "../support/shards";
 
 type Counts = Record<"DB" | "DB_0" | "DB_1", number>;
 
@@ -68,7 +68,7 @@ const ctx = { waitUntil: () => {}, passThroughOnException: () => {}, props: {} }
 
 describe("round trips", () => {
   it("a key's shard is read from the directory once; then a list is one round trip, the key check folded in", async () => {
-    const t = await tenantOn(1, "Counted");
+    const t = await businessOn(1, "Counted");
     const counts: Counts = { DB: 0, DB_0: 0, DB_1: 0 };
     const counted = countingEnv(counts);
     const send = async (method: string, path: string, body?: unknown) => {
@@ -85,7 +85,7 @@ describe("round trips", () => {
       expect(res.status).toBeLessThan(300);
       return { DB: counts.DB - before.DB, DB_0: counts.DB_0 - before.DB_0, DB_1: counts.DB_1 - before.DB_1 };
     };
-    // The key was used already (tenantOn) in this isolate: its shard and caller are remembered.
+    // The key was used already (businessOn) in this isolate: its shard and caller are remembered.
     expect(await send("GET", "/bookings")).toEqual({ DB: 0, DB_0: 0, DB_1: 1 });
     expect(await send("GET", "/customers")).toEqual({ DB: 0, DB_0: 0, DB_1: 1 });
     expect(await send("GET", `/bookings/${t.bookingId}`)).toEqual({ DB: 0, DB_0: 0, DB_1: 2 });
@@ -96,7 +96,7 @@ describe("round trips", () => {
   });
 
   it("a feed poll and a manage-link read ask no other shard than their business's, once it was found", async () => {
-    const t = await tenantOn(1, "Counted public");
+    const t = await businessOn(1, "Counted public");
     const feed = await issueFeed(t.apiKey, t.providerId);
     const booking = await json(await api("GET", `/bookings/${t.bookingId}`, { key: t.apiKey }));
     const counts: Counts = { DB: 0, DB_0: 0, DB_1: 0 };
@@ -123,7 +123,7 @@ describe("round trips", () => {
   });
 
   it("a key this isolate never saw costs one directory read, once", async () => {
-    const t = await tenantOn(0, "Counted fresh");
+    const t = await businessOn(0, "Counted fresh");
     // A second key of the business, never used: its shard is not remembered yet.
     const fresh = await newApiKey(t.businessId, "test");
     await storeKey(fresh.record, 0);

@@ -8,12 +8,12 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
+import type { WriteBehind } from "../../src/calendar/d1/write-behind";
 import { serviceCalendarOf } from "../../src/calendar/stubs";
-import type { WriteBehind } from "../../src/calendar/sync/write-behind";
 import { api, json, origin } from "../support/api";
 import { at, bookingBody } from "../support/bookings";
 import { countingD1, type StatementCount } from "../support/d1-count";
-import { tenantOn } from "../support/shards";
+import { businessOn } from "../support/shards";
 
 const BOOKMARK = "X-D1-Bookmark";
 const bookmarkShape = /^[0-9a-f]{8}(-[0-9a-f]{8}){2}-[0-9a-f]{32}$/;
@@ -37,7 +37,7 @@ async function countedPost(key: string, path: string, body: unknown, count: Stat
 
 describe("happy", () => {
   it("POST /customers runs its key check and its insert, nothing for its bookmark, and the bookmark reads the customer back", async () => {
-    const t = await tenantOn(1, "Write bookmarks");
+    const t = await businessOn(1, "Write bookmarks");
     const count: StatementCount = { statements: 0, trips: 0, sql: [] };
     const created = await countedPost(t.apiKey, "/customers", { name: "Grace", email: "grace@example.com" }, count);
     // The key's row, then the insert with its audit record in one batch: two round trips.
@@ -54,7 +54,7 @@ describe("happy", () => {
   });
 
   it("POST /bookings reads nothing after its calendar answered; its bookmark covers the calendar's write and reads the booking back", async () => {
-    const t = await tenantOn(1, "Write bookmarks booked");
+    const t = await businessOn(1, "Write bookmarks booked");
     const count: StatementCount = { statements: 0, trips: 0, sql: [] };
     const created = await countedPost(t.apiKey, "/bookings", bookingBody(t.serviceId, at(4, "10:00")), count);
     // The key's row, then the service, its people and resources and the customer in one batch.
@@ -78,7 +78,7 @@ describe("happy", () => {
   });
 
   it("a calendar call that writes nothing to D1 still leaves the write with a bookmark", async () => {
-    const t = await tenantOn(1, "Write bookmarks hold");
+    const t = await businessOn(1, "Write bookmarks hold");
     const placed = await api("POST", "/holds", {
       key: t.apiKey,
       body: { serviceId: t.serviceId, startTime: at(5, "10:00"), endTime: at(5, "10:30") },

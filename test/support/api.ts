@@ -1,8 +1,8 @@
 /** Shared test helpers: accounts and rows straight into D1, and requests through the Worker's fetch. */
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
-import { newAccount } from "../../src/accounts/accounts";
-import { assignmentIds, assignmentWrites } from "../../src/calendar/sync/booking-assignments";
+import { newBusiness } from "../../src/business/new-business";
+import { assignmentIds, assignmentWrites } from "../../src/calendar/d1/booking-assignments";
 import { createDb } from "../../src/db/client";
 import { bind, readBatch } from "../../src/db/prepared";
 import { apiKeys, type BookingRow, bookings, businesses } from "../../src/db/schema";
@@ -33,7 +33,7 @@ export type TestAccount = { businessId: string; apiKey: string };
  * then in the directory, which names the shard.
  */
 export async function createAccount(name = "Test Business", shard = 0): Promise<TestAccount> {
-  const account = await newAccount(name, "test");
+  const account = await newBusiness(name, "test");
   const business = { ...account.business, shard };
   for (const target of [shardDb(shard), directoryDb()]) {
     await target.batch([target.insert(businesses).values(business), target.insert(apiKeys).values(account.apiKey)]);
@@ -42,7 +42,7 @@ export async function createAccount(name = "Test Business", shard = 0): Promise<
 }
 
 /**
- * Stores another key of a business, as `npm run account:key -- issue` does: on the business's
+ * Stores another key of a business, as `npm run business:key -- issue` does: on the business's
  * shard (0 unless told; revoking it there is what counts) and in the directory.
  */
 export async function storeKey(record: typeof apiKeys.$inferInsert, shard = 0): Promise<void> {

@@ -3,7 +3,7 @@
  * Not a test file: Vitest only picks up *.test.ts.
  */
 import { env } from "cloudflare:workers";
-import { newApiKey } from "../../src/accounts/accounts";
+import { newApiKey } from "../../src/business/new-business";
 import { api, storeKey } from "./api";
 
 export { awayFromWindowEdge } from "./api";
@@ -17,7 +17,7 @@ export function budgetOf(name: "READ_BUDGET" | "WRITE_BUDGET"): { limit: number;
   return { limit, period };
 }
 
-/** A second API key for an existing business (as `npm run account:key` would issue). */
+/** A second API key for an existing business (as `npm run business:key` would issue). */
 export async function addApiKey(businessId: string): Promise<string> {
   const key = await newApiKey(businessId, "test");
   await storeKey(key.record);

@@ -7,9 +7,9 @@ import { env } from "cloudflare:workers";
 import { eq, getTableColumns, getTableName } from "drizzle-orm";
 import fc from "fast-check";
 import { expect } from "vitest";
-import { newApiKey } from "../../src/accounts/accounts";
+import { newApiKey } from "../../src/business/new-business";
 import { bookings, customers, idempotencyKeys, providers, serviceProviders, services } from "../../src/db/schema";
-import { problemTypes } from "../../src/lib/errors";
+import { problemTypes } from "../../src/lib/api-error";
 import { api, createAccount, db, json, serviceBody, storeKey } from "./api";
 import { allDay, calendarStub } from "./bookings";
 
@@ -134,10 +134,10 @@ export async function expectSane(res: Response, context: string): Promise<Checke
   return { status: res.status, text, body, replayed: res.headers.get("Idempotent-Replayed") };
 }
 
-const tenantTables = [services, customers, bookings, idempotencyKeys, providers, serviceProviders] as const;
+const businessTables = [services, customers, bookings, idempotencyKeys, providers, serviceProviders] as const;
 
 /** One statement that dumps every stored row of a business, each column as its type and hex bytes. */
-const dumpSql = `SELECT ${tenantTables
+const dumpSql = `SELECT ${businessTables
   .map((table) => {
     const columns = Object.values(getTableColumns(table))
       .map((c) => `typeof(${c.name}), hex(${c.name})`)

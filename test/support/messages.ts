@@ -6,7 +6,7 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import ICAL from "ical.js";
 import { expect } from "vitest";
-import type { WebhookMessage } from "../../src/events/events";
+import type { DeliveryMessage } from "../../src/audit/events";
 import { payloadWithLink } from "../../src/manage-links/present";
 import { deadLetterWebhooks, deliverWebhooks } from "../../src/webhooks/deliver";
 import { api, createAccount, createService, json, type TestAccount } from "./api";
@@ -138,7 +138,7 @@ let redeliveries = 0;
  * delivery (its `attempts`-th); answers whether the consumer asked for another retry.
  */
 export async function redeliver(eventId: string, attempts = 2): Promise<boolean> {
-  const batch = createMessageBatch<WebhookMessage>("booking-webhooks", [
+  const batch = createMessageBatch<DeliveryMessage>("booking-webhooks", [
     { id: `redelivery-${++redeliveries}`, timestamp: new Date(), attempts, body: { eventId } },
   ]);
   await deliverWebhooks(batch, env, payloadWithLink, recordingMailer(env));
@@ -148,7 +148,7 @@ export async function redeliver(eventId: string, attempts = 2): Promise<boolean>
 
 /** The dead-letter queue's consumer gets the event: the queue gave up on it. */
 export async function deadLetter(eventId: string): Promise<void> {
-  const batch = createMessageBatch<WebhookMessage>("booking-webhooks-dlq", [
+  const batch = createMessageBatch<DeliveryMessage>("booking-webhooks-dlq", [
     { id: `dead-${++redeliveries}`, timestamp: new Date(), attempts: 1, body: { eventId } },
   ]);
   await deadLetterWebhooks(batch, env);

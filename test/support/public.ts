@@ -47,7 +47,7 @@ export async function pageBusiness(fields: Record<string, unknown> = {}, setting
 }
 
 /** The same, with `n` people who perform the service (`Stylist 0` …, all day). */
-export async function pageWithPeople(n: number, fields: Record<string, unknown> = {}) {
+export async function pageWithProviders(n: number, fields: Record<string, unknown> = {}) {
   const account = await createAccount("Page Salon");
   const providerIds: string[] = [];
   for (let i = 0; i < n; i++)

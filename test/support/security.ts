@@ -4,7 +4,7 @@
  */
 import { eq } from "drizzle-orm";
 import { expect } from "vitest";
-import { newApiKey } from "../../src/accounts/accounts";
+import { newApiKey } from "../../src/business/new-business";
 import { apiKeys } from "../../src/db/schema";
 import { api, db, problem, storeKey } from "./api";
 

@@ -80,7 +80,11 @@ export async function crew(closedOn: string[] = []): Promise<Crew> {
   // Given its people by PATCH: POST /services answers 500 with more than 33 providers (one insert
   // of every link row passes D1's limit of 100 bound parameters).
   const service = await createService(account.apiKey, { name: "Crew job", resourceIds: rooms, maxAdvanceDays: 400 });
-  const staffed = await api("PATCH", `/services/${service.id}`, { key: account.apiKey, body: { providerIds: people } });
-  if (staffed.status !== 200) throw new Error(`PATCH /services failed: ${staffed.status} ${await staffed.text()}`);
+  const assignees = await api("PATCH", `/services/${service.id}`, {
+    key: account.apiKey,
+    body: { providerIds: people },
+  });
+  if (assignees.status !== 200)
+    throw new Error(`PATCH /services failed: ${assignees.status} ${await assignees.text()}`);
   return { ...account, service: service.id as string, people, rooms, closed };
 }

@@ -1,14 +1,14 @@
 /** Tenants on both shards, and what each shard and the directory hold of a business (not a test file). */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
-import type { MoveRecord } from "../../src/moves/tenant-move";
+import type { RelocationRecord } from "../../src/relocations/relocation";
 import { createWebhook, newProvider } from "../support/fixtures";
 import { createAccount, createCustomer, createService } from "./api";
 import { at, book, bookingBody } from "./bookings";
-import type { TenantMove } from "./worker";
+import type { BusinessRelocation } from "./worker";
 
 /** A business with a service, a person, a customer and a booking (written behind by its calendar). */
-export async function tenantOn(shard: number, name: string) {
+export async function businessOn(shard: number, name: string) {
   const account = await createAccount(name, shard);
   const provider = await newProvider(account.apiKey, `${name} person`);
   const service = await createService(account.apiKey, { providerIds: [provider] });
@@ -35,7 +35,7 @@ export const bindingOf = (where: number | "directory"): D1Database =>
   where === "directory" ? env.DB : where === 1 ? env.DB_1 : env.DB_0;
 
 /** Every table of the schema that has a `business_id` column. */
-export async function tenantTables(): Promise<string[]> {
+export async function businessTables(): Promise<string[]> {
   const { results } = await env.DB_0.prepare(
     // D1 does not allow pragma functions; a table's CREATE text names its columns.
     "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%`business_id`%'",
@@ -46,7 +46,7 @@ export async function tenantTables(): Promise<string[]> {
 /** The number of rows of `businessId` in each tenant table of a database, tables with none left out. */
 export async function rowsOf(where: number | "directory", businessId: string): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
-  for (const table of await tenantTables()) {
+  for (const table of await businessTables()) {
     const row = await bindingOf(where)
       .prepare(`SELECT count(*) AS n FROM "${table}" WHERE business_id = ?`)
       .bind(businessId)
@@ -60,7 +60,8 @@ export async function rowsOf(where: number | "directory", businessId: string): P
 }
 
 /** The object that moves `businessId` between shards. */
-export const moveStub = (businessId: string) => env.TENANT_MOVE.get(env.TENANT_MOVE.idFromName(businessId));
+export const relocationStub = (businessId: string) =>
+  env.BUSINESS_RELOCATION.get(env.BUSINESS_RELOCATION.idFromName(businessId));
 
 /** An operator route, with the test deployment's admin token. */
 export const admin = (method: string, path: string, body?: unknown, token = "test-admin-token") =>
@@ -76,7 +77,7 @@ export const admin = (method: string, path: string, body?: unknown, token = "tes
   );
 
 /** Starts moving a business to `shard` (no grace: the tests drive the steps). */
-export async function startMove(businessId: string, shard: number, graceSeconds = 0) {
+export async function startRelocation(businessId: string, shard: number, graceSeconds = 0) {
   const res = await admin("POST", `/accounts/${businessId}/move`, { shard, graceSeconds });
   if (res.status !== 202) throw new Error(`The move did not start: ${res.status} ${await res.text()}`);
   return res.json<{ from: number; to: number; step: string }>();
@@ -87,15 +88,15 @@ export async function startMove(businessId: string, shard: number, graceSeconds 
  * stopped on the way (`until` other than "done") is stopped by a fault put at that step: the run
  * fails there, and the next run goes on.
  */
-export async function driveMove(businessId: string, until = "done", runs = 500): Promise<MoveRecord> {
-  const stub = moveStub(businessId);
+export async function driveRelocation(businessId: string, until = "done", runs = 500): Promise<RelocationRecord> {
+  const stub = relocationStub(businessId);
   if (until !== "done") {
-    await runInDurableObject(stub as unknown as DurableObjectStub<TenantMove>, (move: TenantMove) => {
+    await runInDurableObject(stub as unknown as DurableObjectStub<BusinessRelocation>, (move: BusinessRelocation) => {
       move.faults.failAt = until;
     });
   }
   for (let i = 0; i < runs; i++) {
-    const move = (await stub.status()) as MoveRecord;
+    const move = (await stub.status()) as RelocationRecord;
     if (move.step === until) return move;
     await runDurableObjectAlarm(stub);
   }

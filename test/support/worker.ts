@@ -15,6 +15,7 @@ const count = (calls: Calls, method: string, n = 1) => {
   calls[method] = (calls[method] ?? 0) + n;
 };
 
+import type { BookingEvent } from "../../src/audit/events";
 import type {
   ClaimCommand,
   ClaimResult,
@@ -25,23 +26,22 @@ import type {
   ResourceSnapshot,
   SeatCommand,
 } from "../../src/calendar/claim-types";
+import type { EventPublisher } from "../../src/calendar/d1/event-relay";
+import type { PersistOutcome } from "../../src/calendar/d1/outbox";
+import type { D1Writer, StoredBooking } from "../../src/calendar/d1/persist";
+import type { WriteBehindSinks } from "../../src/calendar/d1/write-behind";
 import { detectCalendarBusy } from "../../src/calendar/provider/conflicts";
+import type { ReadLimits } from "../../src/calendar/provider/connected-sync";
 import { ProviderCalendar as ProductionProviderCalendar } from "../../src/calendar/provider/provider-calendar";
-import type { ReadLimits } from "../../src/calendar/provider/sync-flow";
 import { ResourceCalendar as ProductionResourceCalendar } from "../../src/calendar/resource/resource-calendar";
 import { ServiceCalendar as ProductionCalendar } from "../../src/calendar/service/object/service-calendar";
 import type { SeatConfirmation } from "../../src/calendar/service/steps/seat-claims";
-import type { EventPublisher } from "../../src/calendar/sync/event-relay";
-import type { PersistOutcome } from "../../src/calendar/sync/outbox";
-import type { D1Writer, StoredBooking } from "../../src/calendar/sync/persist";
-import type { WriteBehindSinks } from "../../src/calendar/sync/write-behind";
 import type { CalendarResult, CreateBookingCommand } from "../../src/calendar/types";
-import type { Hold } from "../../src/domain/hold";
-import type { BookingEvent } from "../../src/events/events";
 import production from "../../src/index";
 import { bindingMailer, type Mailer } from "../../src/messages/mailer";
-import { TenantMove as ProductionTenantMove } from "../../src/moves/tenant-move";
 import { queueConsumer } from "../../src/queue";
+import { BusinessRelocation as ProductionBusinessRelocation } from "../../src/relocations/relocation";
+import type { Hold } from "../../src/types/hold";
 
 /** A message the consumer handed to the e-mail binding, and what came of it. */
 export type SentMail = { message: EmailMessageBuilder; messageId?: string; error?: string };
@@ -171,7 +171,7 @@ export class ServiceCalendar extends ProductionCalendar {
 }
 
 /** What a test may put in front of a person's calendar object's CalDAV requests, and its read bounds. */
-export type StaffCalendarFaults = {
+export type ConnectedCalendarFaults = {
   /** Sees every request to a calendar server, with the real sender to call through to. */
   caldav?: (request: Request, real: (request: Request) => Promise<Response>, reset: () => never) => Promise<Response>;
   limits?: ReadLimits;
@@ -221,7 +221,7 @@ function withFaults<S extends ProviderSnapshot | ResourceSnapshot>(
 
 /** The provider calendar with fault switches (`withFaults`) and call counts. */
 export class ProviderCalendar extends ProductionProviderCalendar {
-  readonly faults: ClaimedFaults & StaffCalendarFaults = {};
+  readonly faults: ClaimedFaults & ConnectedCalendarFaults = {};
   readonly calls: Calls = {};
   private readonly hooks = withFaults<ProviderSnapshot>("provider", this);
 
@@ -244,10 +244,10 @@ export class ProviderCalendar extends ProductionProviderCalendar {
    */
   setBusy(member: string, spans: { start: number; end: number }[] | null): void {
     this.ctx.storage.transactionSync(() => {
-      if (spans) this.staff.busy.replace("model", member, { etag: null, kind: "busy", continues: false }, spans);
-      else this.staff.busy.forget("model", member);
+      if (spans) this.connected.busy.replace("model", member, { etag: null, kind: "busy", continues: false }, spans);
+      else this.connected.busy.forget("model", member);
       // As a read that changed the busy times does: its conflicts found in the same transaction.
-      detectCalendarBusy(this.staff["conflictContext"](), this.staff.busy, Date.now());
+      detectCalendarBusy(this.connected["conflictContext"](), this.connected.busy, Date.now());
       this.scheduleAlarm();
     });
   }
@@ -326,7 +326,7 @@ export class ResourceCalendar extends ProductionResourceCalendar {
 }
 
 /** The move of a business with a fault switch: `failAt` names a checkpoint (a step, or a step's point after its D1 write) that throws once. */
-export class TenantMove extends ProductionTenantMove {
+export class BusinessRelocation extends ProductionBusinessRelocation {
   readonly faults: { failAt?: string } = {};
 
   protected override checkpoint(where: string): void {

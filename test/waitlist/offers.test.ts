@@ -6,7 +6,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { reconcile } from "../../src/calendar/sync/reconcile-services";
+import { reconcile } from "../../src/calendar/d1/reconcile-services";
 import { webhookEvents } from "../../src/db/schema";
 import { api, createAccount, createService, db, json } from "../support/api";
 import { at, bookingBody, calendarStub, plus, slotAt, statusCounts } from "../support/bookings";

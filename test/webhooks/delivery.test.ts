@@ -12,8 +12,8 @@ import {
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { DeliveryMessage } from "../../src/audit/events";
 import type { ServiceCalendar } from "../../src/calendar/service/object/service-calendar";
-import type { WebhookMessage } from "../../src/events/events";
 import { payloadWithLink } from "../../src/manage-links/present";
 import {
   deadLetterWebhooks,
@@ -160,16 +160,16 @@ describe("retries and dead letters", () => {
 
     // Drive the consumer as the queue would on each retry, then the dead-letter consumer.
     for (let attempt = 2; attempt <= 4; attempt++) {
-      const batch = createMessageBatch<WebhookMessage>("booking-webhooks", [
+      const batch = createMessageBatch<DeliveryMessage>("booking-webhooks", [
         { id: `m${attempt}`, timestamp: new Date(), attempts: attempt, body: { eventId: first.eventId } },
       ]);
-      const retry = vi.spyOn(batch.messages[0] as Message<WebhookMessage>, "retry");
+      const retry = vi.spyOn(batch.messages[0] as Message<DeliveryMessage>, "retry");
       await deliverWebhooks(batch, env, payloadWithLink, recordingMailer(env));
       const result = await getQueueResult(batch, createExecutionContext());
       expect(result.retryMessages.map((m) => m.msgId)).toEqual([`m${attempt}`]);
       expect(retry).toHaveBeenCalledWith({ delaySeconds: retryDelaysSeconds[attempt - 1] });
     }
-    const dead = createMessageBatch<WebhookMessage>("booking-webhooks-dlq", [
+    const dead = createMessageBatch<DeliveryMessage>("booking-webhooks-dlq", [
       { id: "dlq1", timestamp: new Date(), attempts: 1, body: { eventId: first.eventId } },
     ]);
     await deadLetterWebhooks(dead, env);
@@ -203,7 +203,7 @@ describe("retries and dead letters", () => {
       const endpoint = await json(await api("GET", `/webhooks/${s.webhook.id}`, { key: s.apiKey }));
       expect(endpoint.status).toBe("active");
       await deadLetterWebhooks(
-        createMessageBatch<WebhookMessage>("booking-webhooks-dlq", [
+        createMessageBatch<DeliveryMessage>("booking-webhooks-dlq", [
           { id: `d${i}`, timestamp: new Date(), attempts: 1, body: { eventId: d.eventId } },
         ]),
         env,

@@ -10,21 +10,21 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { webhookEventTypes } from "../../src/domain/webhook";
+import { webhookEventTypes } from "../../src/types/webhook";
 import { api, createAccount, createService, json } from "../support/api";
 import { at, bookingBody, calendarStub, plus } from "../support/bookings";
-import { eventually } from "../support/eventually";
-import { createProvider, newProvider } from "../support/fixtures";
 import {
   connect,
   deleteEvent,
   newCollection,
-  personStub,
+  providerStub,
   putEvent,
   syncNow,
   vcalendar,
   vevent,
-} from "../support/staff-calendars";
+} from "../support/connected-calendars";
+import { eventually } from "../support/eventually";
+import { createProvider, newProvider } from "../support/fixtures";
 import { mailbox } from "../support/worker";
 
 afterEach(() => vi.restoreAllMocks());
@@ -75,7 +75,7 @@ describe("the webhooks section", () => {
     const person = await createProvider(apiKey);
     const calendar = await connect(apiKey, person.id, { url: "http://127.0.0.1:9/dav/calendar/" });
     expect(calendar.syncStatus).toBe("failing");
-    await runDurableObjectAlarm(personStub(businessId, person.id));
+    await runDurableObjectAlarm(providerStub(businessId, person.id));
     // Another person's own calendar gains an event over their booking, then loses it: a conflict, resolved.
     const stylist = { id: await newProvider(apiKey, "Stylist") };
     const cut = await createService(apiKey, { name: "Cut", providerIds: [stylist.id] });
@@ -85,10 +85,10 @@ describe("the webhooks section", () => {
     const own = await connect(apiKey, stylist.id, { url: collection });
     const member = await putEvent(collection, "dentist", vcalendar(vevent("dentist", at(3, "10:00"), at(3, "11:00"))));
     await syncNow(apiKey, stylist.id, own.id);
-    await runDurableObjectAlarm(personStub(businessId, stylist.id));
+    await runDurableObjectAlarm(providerStub(businessId, stylist.id));
     await deleteEvent(member);
     await syncNow(apiKey, stylist.id, own.id);
-    await runDurableObjectAlarm(personStub(businessId, stylist.id));
+    await runDurableObjectAlarm(providerStub(businessId, stylist.id));
     const delivered = (type: string) => sent.some((d) => d.body.includes(`"type":"${type}"`));
     // The refused e-mail's `email.failed` comes from the queue, in its own time: wait for every type.
     await eventually(

@@ -57,7 +57,7 @@ export abstract class ClaimedCalendar<S extends ClaimedSettings> extends Durable
   }
 
   /** A move of the tenant holds the object's writes (see ServiceCalendar's); answers once none is running. */
-  async holdForMove(): Promise<void> {
+  async holdForRelocation(): Promise<void> {
     await this.tenancy.hold();
   }
 

@@ -18,10 +18,10 @@ import type { ServiceSnapshot } from "../types";
 export type Candidate = { providerId: string | null; people: ProviderSnapshot[]; resources: ResourceSnapshot[] };
 
 /** What a service needs besides its seats: its providers (with how they work) and its resources. */
-export type Staffing = { providers?: ProviderSnapshot[]; resources?: ResourceSnapshot[] };
+export type Assignees = { providers?: ProviderSnapshot[]; resources?: ResourceSnapshot[] };
 
 /** The only candidate of a service without providers, or of a team (every provider together). */
-export function fixedCandidate(service: ServiceSnapshot, staffing: Staffing): Candidate | undefined {
+export function fixedCandidate(service: ServiceSnapshot, staffing: Assignees): Candidate | undefined {
   const providers = staffing.providers ?? [];
   const resources = staffing.resources ?? [];
   if (providers.length === 0) return { providerId: null, people: [], resources };
@@ -30,7 +30,7 @@ export function fixedCandidate(service: ServiceSnapshot, staffing: Staffing): Ca
 }
 
 /** The candidates of one provider each, in `order`. */
-export function oneEach(order: string[], staffing: Staffing): Candidate[] {
+export function oneEach(order: string[], staffing: Assignees): Candidate[] {
   const resources = staffing.resources ?? [];
   return order.flatMap((id) =>
     (staffing.providers ?? [])
@@ -39,10 +39,10 @@ export function oneEach(order: string[], staffing: Staffing): Candidate[] {
   );
 }
 
-/** A booking (or a visit's segment) to staff: its service and staffing, the provider asked for, its start. */
+/** A booking (or a visit's segment) to assign: its service and assignees, the provider asked for, its start. */
 export type Ask = {
   service: ServiceSnapshot;
-  staffing: Staffing;
+  staffing: Assignees;
   providerId: string | null | undefined;
   startTime: string;
 };
@@ -51,7 +51,7 @@ export type Ask = {
 export async function candidatesFor(
   env: Env,
   service: ServiceSnapshot,
-  staffing: Staffing,
+  staffing: Assignees,
   providerId: string | null | undefined,
   startTime: string,
 ): Promise<Candidate[]> {

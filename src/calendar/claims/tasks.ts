@@ -7,7 +7,7 @@
  * double-book one.
  */
 
-import { errorText } from "../../lib/errors";
+import { errorText } from "../../lib/api-error";
 import { retryDelayMs } from "../alarm-clock";
 import type { ClaimedKind, ClaimRef, ClaimSpan } from "../claim-types";
 import { claimTargetOf } from "../stubs";

@@ -3,7 +3,7 @@
  * their ETags. Every method runs inside the caller's transaction. Overlap reads scan the start
  * index from no earlier than the longest span ever stored could reach back, as claims do.
  */
-import type { BusySpan } from "../caldav/expand";
+import type { BusySpan } from "../connected/expand";
 
 /** What a member was last time: busy spans (maybe of a series going on past the window), our own event, or unreadable. */
 export type MemberKind = "busy" | "own" | "malformed";

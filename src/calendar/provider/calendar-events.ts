@@ -5,13 +5,13 @@
  * when it has a delivery; whatever fails waits here for the alarm.
  */
 
+import { type BookingEvent, type DeliveryMessage, eventPayload, eventWrites } from "../../audit/events";
 import { createDb } from "../../db/client";
 import { bind, readBatch } from "../../db/prepared";
-import type { WebhookEventType } from "../../domain/webhook";
-import { type BookingEvent, eventPayload, eventWrites, type WebhookMessage } from "../../events/events";
-import { errorText } from "../../lib/errors";
+import { errorText } from "../../lib/api-error";
 import { newId } from "../../lib/ids";
 import { recordConflictMessages } from "../../messages/conflict-records";
+import type { WebhookEventType } from "../../types/webhook";
 import { retryDelayMs } from "../alarm-clock";
 
 type EventRow = BookingEvent & { attempts: number };
@@ -76,7 +76,7 @@ export async function publishEvent(env: Env, event: BookingEvent): Promise<void>
   const [counted] = results[results.length - 1] as { deliveries: number }[];
   const mails = event.type === "booking.conflict" ? await recordConflictMessages(env.DB, event) : 0;
   if ((counted?.deliveries ?? 0) + mails > 0) {
-    await env.WEBHOOK_QUEUE.send({ eventId: event.id } satisfies WebhookMessage);
+    await env.DELIVERY_QUEUE.send({ eventId: event.id } satisfies DeliveryMessage);
   }
 }
 

@@ -4,7 +4,7 @@
  * so a row found again after it was cleared and dropped still outranks its old D1 copy) and owes
  * D1 a push; a cleared row goes once D1 has it. Every method runs inside the caller's transaction.
  */
-import type { BookingConflict, ConflictKind } from "../../domain/conflict";
+import type { BookingConflict, ConflictKind } from "../../types/booking";
 import { retryDelayMs } from "../alarm-clock";
 
 /** A row of `conflicts`. */
@@ -18,7 +18,7 @@ export type ConflictRow = {
   attempts: number;
 };
 
-/** The table, added to the staff calendars' migrations. */
+/** The table, added to the connected calendars' migrations. */
 export const conflictsMigration = `CREATE TABLE conflicts (
      booking_id TEXT NOT NULL,
      kind TEXT NOT NULL,

@@ -10,8 +10,8 @@
 import { and, sql as drizzleSql } from "drizzle-orm";
 import { createDb } from "../../db/client";
 import { bookingConflicts } from "../../db/schema";
-import type { ConflictKind } from "../../domain/conflict";
-import type { BusySpan } from "../caldav/expand";
+import type { ConflictKind } from "../../types/booking";
+import type { BusySpan } from "../connected/expand";
 import type { BusyStore } from "./busy-store";
 import type { CalendarEvents } from "./calendar-events";
 import { type ConflictRow, type ConflictStore, conflictOf } from "./conflict-store";

@@ -34,7 +34,7 @@ export type CalendarRow = {
 };
 
 /** A connected calendar as the API answers it (credentials never leave the object). */
-export type StaffCalendar = {
+export type ConnectedCalendar = {
   id: string;
   type: "caldav";
   url: string;
@@ -51,7 +51,7 @@ export type StaffCalendar = {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export const calendarViewOf = (row: CalendarRow): StaffCalendar => ({
+export const calendarViewOf = (row: CalendarRow): ConnectedCalendar => ({
   id: row.id,
   type: row.type,
   url: row.url,

@@ -1,18 +1,18 @@
-import type { BusySpan } from "../caldav/expand";
 import type { ClaimRefusal, ClaimSpan, HeldClaim, OverlappingClaim, ProviderSnapshot, Range } from "../claim-types";
 import { ClaimedCalendar } from "../claims/claimed-calendar";
-import { checkProviderFree, checkProviderWorking } from "../rules/person-rules";
+import type { BusySpan } from "../connected/expand";
+import { claimsPerDay, dayLimitRefusal } from "../limits/provider-day";
+import { checkProviderFree, checkProviderWorking } from "../rules/provider-rules";
 import type { Span } from "../rules/service-rules";
-import type { NewCalendar, StaffCalendar } from "./connections";
-import { claimsPerDay, dayLimitRefusal } from "./day-limit";
-import { StaffCalendars } from "./staff-calendars";
-import { DEFAULT_LIMITS, type ReadLimits } from "./sync-flow";
+import { ConnectedCalendars } from "./connected-calendars";
+import { DEFAULT_LIMITS, type ReadLimits } from "./connected-sync";
+import type { ConnectedCalendar, NewCalendar } from "./connections";
 
 /**
  * A person's time as the slot calendar reads it: the claims on it, their own calendars' busy
  * spans, and (with a daily limit) their claims per local day of the slots' range.
  */
-export type PersonTime = { claims: HeldClaim[]; busy: BusySpan[]; days: (Span & { n: number })[] };
+export type ProviderCalendarTime = { claims: HeldClaim[]; busy: BusySpan[]; days: (Span & { n: number })[] };
 
 /**
  * The calendar of one business's provider: the single authority on a person's time across every
@@ -22,14 +22,14 @@ export type PersonTime = { claims: HeldClaim[]; busy: BusySpan[]; days: (Span & 
  */
 export class ProviderCalendar extends ClaimedCalendar<ProviderSnapshot> {
   protected readonly reasons = { unavailable: "provider_unavailable", busy: "provider_busy" } as const;
-  protected readonly staff: StaffCalendars;
+  protected readonly connected: ConnectedCalendars;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env, "provider");
     const object = () => this.env;
-    this.staff = new StaffCalendars({
+    this.connected = new ConnectedCalendars({
       storage: ctx.storage,
-      // The tenant env as it stands (the shard may be learnt after construction).
+      // The business env as it stands (the shard may be learnt after construction).
       get env() {
         return object();
       },
@@ -47,7 +47,7 @@ export class ProviderCalendar extends ClaimedCalendar<ProviderSnapshot> {
     return (
       checkProviderWorking(person, claim.start, claim.end) ??
       checkProviderFree(claim, overlapping) ??
-      this.staff.refusal(claim) ??
+      this.connected.refusal(claim) ??
       dayLimitRefusal(this.sql, person, claim, Date.now())
     );
   }
@@ -63,72 +63,72 @@ export class ProviderCalendar extends ClaimedCalendar<ProviderSnapshot> {
   }
 
   /** Connects one of the person's calendars (settings pushed first); null when they have 5 already. */
-  connectCalendar(person: ProviderSnapshot, calendar: NewCalendar): StaffCalendar | null {
+  connectCalendar(person: ProviderSnapshot, calendar: NewCalendar): ConnectedCalendar | null {
     this.configure(person);
-    return this.staff.connect(calendar);
+    return this.connected.connect(calendar);
   }
 
   disconnectCalendar(id: string): boolean {
-    return this.staff.disconnect(id);
+    return this.connected.disconnect(id);
   }
 
-  listCalendars(): StaffCalendar[] {
-    return this.staff.list();
+  listCalendars(): ConnectedCalendar[] {
+    return this.connected.list();
   }
 
-  getCalendar(id: string): StaffCalendar | null {
-    return this.staff.get(id);
+  getCalendar(id: string): ConnectedCalendar | null {
+    return this.connected.get(id);
   }
 
   /** Reads the calendar now and answers it as it is then (`syncStatus` says how the read went). */
-  syncCalendar(id: string): Promise<StaffCalendar | null> {
-    return this.staff.sync(id);
+  syncCalendar(id: string): Promise<ConnectedCalendar | null> {
+    return this.connected.sync(id);
   }
 
   /**
    * Live claims and own-calendar busy spans overlapping `[from, to)`: what the slot calendar
    * counts; with `slots` (the range slots start in) and a daily limit in `person`, the claims per day.
    */
-  timeBetween(from: number, to: number, person?: ProviderSnapshot, slots?: Range): PersonTime {
+  timeBetween(from: number, to: number, person?: ProviderSnapshot, slots?: Range): ProviderCalendarTime {
     const days = person && slots ? claimsPerDay(this.sql, person, slots.from, slots.to, Date.now()) : [];
-    return { claims: this.claimsBetween(from, to), busy: this.staff.busy.between(from, to), days };
+    return { claims: this.claimsBetween(from, to), busy: this.connected.busy.between(from, to), days };
   }
 
   /** As `timeBetween`, for each of several ranges in one call (a series' occurrences), `slots` beside them. */
-  timeAround(ranges: readonly Range[], person?: ProviderSnapshot, slots?: readonly Range[]): PersonTime[] {
+  timeAround(ranges: readonly Range[], person?: ProviderSnapshot, slots?: readonly Range[]): ProviderCalendarTime[] {
     return this.claimsAround(ranges).map((claims, i) => {
       const { from, to } = ranges[i] as Range;
       const at = slots?.[i];
       const days = person && at ? claimsPerDay(this.sql, person, at.from, at.to, Date.now()) : [];
-      return { claims, busy: this.staff.busy.between(from, to), days };
+      return { claims, busy: this.connected.busy.between(from, to), days };
     });
   }
 
   override async alarm(): Promise<void> {
     await super.alarm();
     try {
-      await this.staff.runDue(Date.now());
+      await this.connected.runDue(Date.now());
     } finally {
       this.ctx.storage.transactionSync(() => this.scheduleAlarm());
     }
   }
 
   protected override ownWorkDue(): number | null {
-    return this.staff.nextDue();
+    return this.connected.nextDue();
   }
 
   protected override claimStored(claim: ClaimSpan, decided: boolean): void {
     // A claim `refuse` just decided fits the hours and busy times; a hold's kept claim is checked anew.
-    this.staff.claimStored(claim, decided ? null : this.stored());
+    this.connected.claimStored(claim, decided ? null : this.stored());
   }
 
   protected override settingsChanged(person: ProviderSnapshot): void {
-    this.staff.hoursChanged(person);
+    this.connected.hoursChanged(person);
     // The conflicts it found are owed to D1 and the webhook now, not at some later alarm.
     this.scheduleAlarm();
   }
 
   protected override claimReleased(claimId: string): void {
-    this.staff.claimReleased(claimId);
+    this.connected.claimReleased(claimId);
   }
 }

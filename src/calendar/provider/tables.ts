@@ -24,7 +24,7 @@ export const calendarEventsTable = `CREATE TABLE calendar_events (
      last_error TEXT
    );`;
 
-export const staffCalendarMigrations: string[] = [
+export const connectedCalendarMigrations: string[] = [
   `CREATE TABLE calendars (
      id TEXT PRIMARY KEY,
      type TEXT NOT NULL,

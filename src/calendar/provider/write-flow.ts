@@ -10,10 +10,10 @@
 import { and, eq } from "drizzle-orm";
 import { createDb } from "../../db/client";
 import { services } from "../../db/schema";
-import { errorText } from "../../lib/errors";
-import { bookingEventData, bookingMemberUrl } from "../caldav/booking-event";
-import { type CaldavAccess, CaldavError, type Fetcher } from "../caldav/http";
-import { deleteMember, memberEtag, putMember, type WriteOutcome } from "../caldav/requests";
+import { errorText } from "../../lib/api-error";
+import { bookingEventData, bookingMemberUrl } from "../connected/booking-event";
+import { type CaldavAccess, CaldavError, type Fetcher } from "../connected/http";
+import { deleteMember, memberEtag, putMember, type WriteOutcome } from "../connected/requests";
 import type { BookingEventRow, BookingWrites, WriteResult } from "./booking-writes";
 import type { CalendarRow, Connections } from "./connections";
 

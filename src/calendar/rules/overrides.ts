@@ -2,7 +2,7 @@
  * Date overrides: for a local date in the owner's time zone, a list of intervals that replaces
  * that weekday's weekly intervals (an empty list closes the day).
  */
-import type { DateOverride, TimeInterval, WorkingHours } from "../../domain/schedule.ts";
+import type { DateOverride, TimeInterval, WorkingHours } from "../../types/schedule.ts";
 import { intervalsOf, minutesOfDay } from "./schedule.ts";
 import { type LocalDate, weekdayOf } from "./zoned.ts";
 

@@ -5,7 +5,7 @@
  * the same people) share one unit. Its calendar calls this inside its critical section, so it
  * does no I/O.
  */
-import type { TimeInterval, WeeklySchedule, WorkingHours } from "../../domain/schedule";
+import type { TimeInterval, WeeklySchedule, WorkingHours } from "../../types/schedule";
 import type { ClaimRefusal, ClaimSpan, OverlappingClaim, ResourceSnapshot } from "../claim-types";
 import { type WorkingCalendar, withinWorkingTime } from "./service-rules";
 

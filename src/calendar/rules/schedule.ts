@@ -2,7 +2,7 @@
  * Weekly schedules: working intervals per weekday as local wall-clock "HH:MM" strings in the
  * service's time zone. "24:00" is allowed as an end, meaning the following midnight.
  */
-import type { TimeInterval, Weekday, WeeklySchedule } from "../../domain/schedule.ts";
+import type { TimeInterval, Weekday, WeeklySchedule } from "../../types/schedule.ts";
 
 export const weekdays: readonly Weekday[] = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"];
 

@@ -3,8 +3,9 @@
  * rules"). The calendar Durable Object calls them inside its critical section, so none of them
  * does I/O or awaits.
  */
-import type { DateOverride, WeeklySchedule, WorkingHours } from "../../domain/schedule";
+
 import { LAST_INSTANT } from "../../lib/datetime";
+import type { DateOverride, WeeklySchedule, WorkingHours } from "../../types/schedule";
 import { intervalsOn } from "./overrides";
 import { addLocalDays, compareDates, dateAt, instantOf, type LocalDate, plainMidnight } from "./zoned";
 

@@ -1,7 +1,7 @@
 /**
  * The slot calendar of a service that claims other calendars, as a pure function: each slot
  * recounted over what its people and resources can take then, by the same rules their calendars
- * decide a claim with (person-rules.ts, resource-rules.ts), so the calendar shows what booking
+ * decide a claim with (provider-rules.ts, resource-rules.ts), so the calendar shows what booking
  * would accept.
  *
  * - One provider per booking: a provider offers a session at a slot when they are active,
@@ -20,7 +20,7 @@
  */
 import { type HeldClaim, type ProviderSnapshot, type ResourceSnapshot, sessionOf } from "../claim-types";
 import { overlapSweep } from "./overlap-sweep";
-import { checkProviderFree, checkProviderWorking } from "./person-rules";
+import { checkProviderFree, checkProviderWorking } from "./provider-rules";
 import { checkResourceFree } from "./resource-rules";
 import { blockedSpan, checkTiming, type ServiceRules, type Span } from "./service-rules";
 import type { CalendarSlot, LiveSlot } from "./slots";
@@ -41,7 +41,7 @@ export type ProviderTime = {
 export type ResourceTime = { resource: ResourceSnapshot; claims: HeldClaim[] };
 
 /** What a service's slots are counted over. */
-export type SlotStaffing = {
+export type SlotAssignees = {
   people?: ProviderTime[];
   /** Every provider together (a team) instead of one per booking. */
   team?: boolean;
@@ -59,7 +59,7 @@ export function countSlots(
   slots: LiveSlot[],
   rules: ServiceRules,
   serviceId: string,
-  staffing: SlotStaffing,
+  staffing: SlotAssignees,
   now: number,
 ): CountedSlot[] {
   // Every slot asks each person and resource about its time: their local dates and working spans
@@ -85,14 +85,15 @@ export function countSlots(
     const end = Date.parse(slot.endTime);
     const blocked = blockedSpan(rules, start, end);
     /** The resources with a unit for the session of these people. */
-    const unitsFor = (sessionPeople: string[]) =>
+    const unitsFor = (sessionProviders: string[]) =>
       units
         .filter(({ resource, around }) => {
-          const session = sessionOf("resource", serviceId, start, sessionPeople);
+          const session = sessionOf("resource", serviceId, start, sessionProviders);
           return checkResourceFree(resource, { session, start, end }, around(blocked), calendar) === null;
         })
         .map(({ resource }) => resource.id);
-    const allUnits = (sessionPeople: string[]) => units.length === 0 || unitsFor(sessionPeople).length === units.length;
+    const allUnits = (sessionProviders: string[]) =>
+      units.length === 0 || unitsFor(sessionProviders).length === units.length;
     const timely = checkTiming(rules, start, end, now) === null;
     /** The resources with a unit for any of these sessions (each a list of people). */
     const withResources = (counted: CountedSlot, sessions: string[][]): CountedSlot =>

@@ -11,7 +11,7 @@
  * Spans are keyed by the hours object itself, so it is only for objects that do not change
  * during the pass.
  */
-import type { WorkingHours } from "../../domain/schedule";
+import type { WorkingHours } from "../../types/schedule";
 import { intervalsOn } from "./overrides";
 import { type Span, type WorkingCalendar, workingSpans } from "./service-rules";
 import type { LocalDate } from "./zoned";

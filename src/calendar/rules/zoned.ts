@@ -6,7 +6,7 @@
  * Relative imports carry `.ts` so Node scripts (the demo seed) can import this file directly.
  */
 import { TZDate } from "@date-fns/tz";
-import type { Weekday } from "../../domain/schedule.ts";
+import type { Weekday } from "../../types/schedule.ts";
 import { weekdays } from "./schedule.ts";
 
 const MINUTE = 60_000;

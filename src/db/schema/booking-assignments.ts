@@ -4,8 +4,8 @@
  * list and the `providerId` filter read, newest booking first.
  */
 import { index, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { businessIdColumn } from "./accounts.ts";
 import { bookings } from "./bookings.ts";
+import { businessIdColumn } from "./businesses.ts";
 import { providers } from "./catalog.ts";
 import { resources } from "./resources.ts";
 

@@ -1,9 +1,8 @@
 /** Bookings as D1 stores them (the service calendars are the authority; D1 is the query store). */
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { bookingStatuses } from "../../domain/booking.ts";
-import { conflictKinds } from "../../domain/conflict.ts";
-import type { Answers } from "../../domain/questions.ts";
-import { businessIdColumn, ownedRowColumns, requiredRef, timestampColumns } from "./accounts.ts";
+import { bookingStatuses, conflictKinds } from "../../types/booking.ts";
+import type { Answers } from "../../types/questions.ts";
+import { businessIdColumn, ownedRowColumns, requiredRef, timestampColumns } from "./businesses.ts";
 import { providers, services } from "./catalog.ts";
 import { customers } from "./customers.ts";
 

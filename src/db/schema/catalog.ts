@@ -1,9 +1,9 @@
 /** The catalog: services, the providers who perform them, and which provider performs which service. */
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { Assignment, ProviderLimits, ServiceLimits } from "../../domain/limits.ts";
-import type { Question } from "../../domain/questions.ts";
-import type { DateOverride, WeeklySchedule } from "../../domain/schedule.ts";
-import { businessIdColumn, ownedRowColumns, requiredRef, timestampColumns } from "./accounts.ts";
+import type { Assignment, ProviderLimits, ServiceLimits } from "../../types/limits.ts";
+import type { Question } from "../../types/questions.ts";
+import type { DateOverride, WeeklySchedule } from "../../types/schedule.ts";
+import { businessIdColumn, ownedRowColumns, requiredRef, timestampColumns } from "./businesses.ts";
 
 export const services = sqliteTable(
   "services",

@@ -5,7 +5,7 @@
  * or customer's write); `recountLists` in src/lists/counts.ts recounts them and reports drift.
  */
 import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { businessIdColumn } from "./accounts.ts";
+import { businessIdColumn } from "./businesses.ts";
 
 export const listCounts = sqliteTable(
   "list_counts",

@@ -1,6 +1,6 @@
 /** Customers: one per e-mail address and business. */
 import { index, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { ownedRowColumns, timestampColumns } from "./accounts.ts";
+import { ownedRowColumns, timestampColumns } from "./businesses.ts";
 
 export const customers = sqliteTable(
   "customers",

@@ -1,6 +1,6 @@
 /** A person's calendar feed: the hash of the secret in its URL (the URL itself is never stored). */
 import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { businessIdColumn } from "./accounts.ts";
+import { businessIdColumn } from "./businesses.ts";
 import { providers } from "./catalog.ts";
 
 export const calendarFeeds = sqliteTable(

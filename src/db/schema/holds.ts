@@ -1,5 +1,5 @@
 import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { ownedRowColumns, requiredRef } from "./accounts.ts";
+import { ownedRowColumns, requiredRef } from "./businesses.ts";
 import { services } from "./catalog.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { businessIdColumn } from "./accounts.ts";
+import { businessIdColumn } from "./businesses.ts";
 
 /** Idempotency-Key records, per business (IETF draft), kept at least 24 hours. */
 export const idempotencyKeys = sqliteTable(

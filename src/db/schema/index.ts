@@ -5,9 +5,10 @@
  * Timestamps are ISO 8601 UTC strings from `Date#toISOString()` (fixed width, so they sort
  * as text). Every tenant-owned table leads its indexes with `business_id`.
  */
-export * from "./accounts.ts";
+
 export * from "./booking-assignments.ts";
 export * from "./bookings.ts";
+export * from "./businesses.ts";
 export * from "./catalog.ts";
 export * from "./counts.ts";
 export * from "./customers.ts";

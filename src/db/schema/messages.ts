@@ -6,8 +6,8 @@ import {
   type MailPlan,
   messageKinds,
   messageStatuses,
-} from "../../domain/message.ts";
-import { ownedRowColumns } from "./accounts.ts";
+} from "../../types/message.ts";
+import { ownedRowColumns } from "./businesses.ts";
 
 /**
  * Written with the booking change that raised it (the calendars' write-behind batch), keyed by
@@ -33,7 +33,7 @@ export const messages = sqliteTable(
     reason: text("reason", { enum: failureReasons }).$type<FailureReason>(),
     /** The e-mail service's own words, for `refused` and `gave_up`. */
     detail: text("detail"),
-    /** JSON: what the calendar decided to mail (src/domain/message.ts `MailPlan`); no personal data. */
+    /** JSON: what the calendar decided to mail (src/types/message.ts `MailPlan`); no personal data. */
     plan: text("plan", { mode: "json" }).notNull().$type<MailPlan>(),
     attempts: integer("attempts").notNull().default(0),
     /** A consumer sending it holds it until then; another finds it taken and retries later. */

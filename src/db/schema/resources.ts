@@ -1,7 +1,7 @@
 /** Resources (rooms, chairs, machines) with identical units, and which services need which. */
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { DateOverride, WeeklySchedule } from "../../domain/schedule.ts";
-import { businessIdColumn } from "./accounts.ts";
+import type { DateOverride, WeeklySchedule } from "../../types/schedule.ts";
+import { businessIdColumn } from "./businesses.ts";
 import { services } from "./catalog.ts";
 
 export const resources = sqliteTable(

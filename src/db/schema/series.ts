@@ -1,5 +1,5 @@
 import { sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { ownedRowColumns, requiredRef } from "./accounts.ts";
+import { ownedRowColumns, requiredRef } from "./businesses.ts";
 import { services } from "./catalog.ts";
 
 /** An occurrence a series did not book, and why (as `POST /series` answered it). */

@@ -1,7 +1,7 @@
 /** Webhook endpoints, the booking events sent to them, and each delivery with its attempts. */
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { type WebhookEventType, webhookEventTypes } from "../../domain/webhook.ts";
-import { ownedRowColumns, requiredRef, timestampColumns } from "./accounts.ts";
+import { type WebhookEventType, webhookEventTypes } from "../../types/webhook.ts";
+import { ownedRowColumns, requiredRef, timestampColumns } from "./businesses.ts";
 
 /** HTTPS endpoints a business registered for booking events. */
 export const webhookEndpoints = sqliteTable(

@@ -1,4 +1,4 @@
-import { problemTypes } from "../errors";
+import { problemTypes } from "../api-error";
 import { z } from "../zod";
 import { type HeaderName, type HeaderObject, type HeaderRef, problemHeaders, responseHeaders } from "./headers";
 

@@ -2,8 +2,8 @@
  * A message's content before it is written out: what it is about, in whose words, and its times
  * in the zone of each booking's service. The text, HTML and invite renderers read only this.
  */
-import type { Locale } from "../../domain/business";
-import type { MessageKind } from "../../domain/message";
+import type { Locale } from "../../types/business";
+import type { MessageKind } from "../../types/message";
 import { type Words, wordsOf } from "./words";
 
 /** One booking the message names. */

@@ -1,5 +1,5 @@
 /** What the messages say, in each language the business may choose (its `locale`). */
-import type { Locale } from "../../domain/business";
+import type { Locale } from "../../types/business";
 
 export type Words = {
   hello: (name: string) => string;

@@ -10,7 +10,7 @@ import { membersDb } from "../../access/members";
 import { auditPage } from "../../audit/list";
 import { loadWithConflicts } from "../../bookings/conflicts";
 import { apiKeys, members, providers, resources, services } from "../../db/schema";
-import { ApiError } from "../../lib/errors";
+import { ApiError } from "../../lib/api-error";
 import { messagePage } from "../../messages/records";
 import { authorise, may } from "../frame/authorise";
 import type { DeskContext } from "../frame/desk";

@@ -8,7 +8,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { bookingPage } from "../../bookings/list";
 import { customerPage, loadCustomer, toCustomer } from "../../customers/records";
 import { services } from "../../db/schema";
-import { ApiError } from "../../lib/errors";
+import { ApiError } from "../../lib/api-error";
 import { batchReader } from "../../middleware/key-check";
 import { authorise, may } from "../frame/authorise";
 import { asApp, type DeskContext } from "../frame/desk";

@@ -10,7 +10,7 @@ import { Hono } from "hono";
 import { actorOf } from "../../access/actor";
 import { editCustomer } from "../../customers/edit";
 import { eraseCustomer } from "../../customers/erase";
-import { ApiError } from "../../lib/errors";
+import { ApiError } from "../../lib/api-error";
 import { readForm } from "../../pages/form";
 import { authorise } from "../frame/authorise";
 import type { DeskEnv } from "../frame/desk";

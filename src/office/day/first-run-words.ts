@@ -1,5 +1,5 @@
 /** The first-run checklist's words in English and German (first-run.tsx). */
-import type { Locale } from "../../domain/business";
+import type { Locale } from "../../types/business";
 
 const en = {
   title: "Get your booking page live",

@@ -1,6 +1,6 @@
 /** Working hours as spans of instants within one stretch of time (a day of the business's zone). */
 import { localDateOf, type Span, workingSpans } from "../../calendar/rules";
-import type { WorkingHours } from "../../domain/schedule";
+import type { WorkingHours } from "../../types/schedule";
 
 /**
  * The owner's working spans that fall within [from, to), clipped to it: the local dates of the

@@ -5,8 +5,8 @@
  */
 import { insufficientScope } from "../../access/keys";
 import { checkRole, lacksScope } from "../../access/roles";
-import type { Scope } from "../../domain/scopes";
-import { ApiError } from "../../lib/errors";
+import { ApiError } from "../../lib/api-error";
+import type { Scope } from "../../types/scopes";
 import type { DeskContext } from "./desk";
 
 /**

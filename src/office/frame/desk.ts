@@ -7,11 +7,11 @@
 import type { Context, Next } from "hono";
 import { sessionCookie } from "../../access/session-cookie";
 import { memberSessionOf, type SessionMember } from "../../access/sessions";
-import type { Locale } from "../../domain/business";
 import type { AppEnv } from "../../env";
 import { memberCaller } from "../../middleware/session";
 import { fromAcceptLanguage } from "../../pages/i18n";
 import { enterShard } from "../../shards/request";
+import type { Locale } from "../../types/business";
 import { deskDe } from "./de";
 import { type DeskWords, deskEn } from "./en";
 

@@ -1,5 +1,5 @@
 /** The office's answer to what goes wrong past sign-in: an HTML page in the frame, never a 500 for bad input. */
-import { ApiError } from "../../lib/errors";
+import { ApiError } from "../../lib/api-error";
 import type { DeskContext } from "./desk";
 import { type DeskStatus, deskProblem } from "./layout";
 

@@ -6,13 +6,13 @@
  * /customers?search=`, `GET /customers/{id}`). The whole flow needs `POST /bookings` first.
  */
 
-import type { Question } from "../../domain/questions";
 import { batchReader } from "../../middleware/key-check";
 import { addDays, dayKeyOf, startOfDay } from "../../pages/i18n/format";
 import { customerEmail, customerName, customerPhone } from "../../schemas/fields";
 import { providersOfService } from "../../services/assignments";
 import { serviceAvailability } from "../../services/availability";
 import { findService, servicePage } from "../../services/records";
+import type { Question } from "../../types/questions";
 import { type CustomerFacts, customerOf, searchCustomers } from "../customers/load";
 import { authorise } from "../frame/authorise";
 import { asApp, type DeskContext } from "../frame/desk";

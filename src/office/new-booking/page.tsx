@@ -8,7 +8,7 @@ import type { DeskContext } from "../frame/desk";
 import { type DeskStatus, deskPage } from "../frame/layout";
 import type { PhoneIn } from "./load";
 import { before, stepHref } from "./state";
-import { CustomerStep, NotesStep, PersonStep, ServiceStep, TimeStep } from "./steps";
+import { CustomerStep, NotesStep, ProviderStep, ServiceStep, TimeStep } from "./steps";
 
 /** The phone-in's page at its next step, with a refusal's reason (then with that status). */
 export function phoneInPage(c: DeskContext, flow: PhoneIn, refused?: string, status: DeskStatus = 200) {
@@ -71,7 +71,7 @@ export function phoneInPage(c: DeskContext, flow: PhoneIn, refused?: string, sta
           </section>
         )}
         {step.kind === "service" && <ServiceStep {...props} step={step} />}
-        {step.kind === "person" && <PersonStep {...props} step={step} />}
+        {step.kind === "person" && <ProviderStep {...props} step={step} />}
         {step.kind === "time" && <TimeStep {...props} step={step} />}
         {step.kind === "customer" && <CustomerStep {...props} step={step} />}
         {step.kind === "notes" && <NotesStep {...props} step={step} flow={flow} />}

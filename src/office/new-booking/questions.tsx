@@ -4,10 +4,10 @@
  * a service with required questions can be booked by phone too.
  */
 
-import type { Locale } from "../../domain/business";
-import type { Question } from "../../domain/questions";
 import { type Details, readDetails } from "../../pages/form";
 import { type Messages, messagesOf } from "../../pages/i18n";
+import type { Locale } from "../../types/business";
+import type { Question } from "../../types/questions";
 
 /** The answers (and the notes) of a posted last step, or the problems by field name (`q.<key>`, `notes`). */
 export function answersOf(

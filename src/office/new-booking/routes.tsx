@@ -11,7 +11,7 @@
 import { Hono } from "hono";
 import { actorOf } from "../../access/actor";
 import { createBooking } from "../../bookings/create";
-import { ApiError } from "../../lib/errors";
+import { ApiError } from "../../lib/api-error";
 import { idempotentUnder } from "../../lib/idempotency";
 import { readForm } from "../../pages/form";
 import { CreateBookingSchema } from "../../schemas/bookings";

@@ -53,7 +53,7 @@ export function ServiceStep({ m, step }: Props<"service">) {
 }
 
 /** Step 2: anyone free, or one of the service's people. */
-export function PersonStep({ m, choice, step }: Props<"person">) {
+export function ProviderStep({ m, choice, step }: Props<"person">) {
   const w = m.newBooking;
   return (
     <section aria-labelledby="step">

@@ -4,8 +4,8 @@
  * the form that deactivates or activates one, and the stored hours as those fields.
  */
 import type { Child } from "hono/jsx";
-import type { WeeklySchedule } from "../../domain/schedule";
 import type { FormFields } from "../../pages/form";
+import type { WeeklySchedule } from "../../types/schedule";
 import { TextField } from "./field";
 import { intervalText, SLOTS, slotName, weekOrder } from "./hours";
 

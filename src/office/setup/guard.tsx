@@ -3,8 +3,9 @@
  * check for the operation (frame/authorise.ts). A setupRefusal (403) is the setup's 403 page; an id that
  * is not the member's to see stays the API's 404, shown as the office's 404 page.
  */
-import type { Scope } from "../../domain/scopes";
-import { ApiError } from "../../lib/errors";
+
+import { ApiError } from "../../lib/api-error";
+import type { Scope } from "../../types/scopes";
 import { authorise } from "../frame/authorise";
 import type { DeskContext } from "../frame/desk";
 import { deskProblem } from "../frame/layout";

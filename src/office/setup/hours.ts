@@ -4,8 +4,9 @@
  * date's hours are a comma-separated list. What is not an interval is named at its field; the API's
  * own schemas then check the rest (overlaps, end after start) as a PATCH would.
  */
-import type { TimeInterval, Weekday, WeeklySchedule } from "../../domain/schedule";
+
 import type { FormFields } from "../../pages/form";
+import type { TimeInterval, Weekday, WeeklySchedule } from "../../types/schedule";
 
 /** The editor's weekdays, Monday first. */
 export const weekOrder: readonly Weekday[] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];

@@ -2,7 +2,7 @@
 import type { DeskContext } from "../frame/desk";
 import { deskPage } from "../frame/layout";
 import { setupWords } from "./guard";
-import type { PersonChoice } from "./people";
+import type { ProviderChoice } from "./providers";
 import { setupStyle } from "./style";
 
 /** The setup's own pages besides the people. */
@@ -16,7 +16,7 @@ const pages = [
 ] as const;
 
 /** The setup's first page. */
-export function setupIndexPage(c: DeskContext, people: PersonChoice[]) {
+export function setupIndexPage(c: DeskContext, people: ProviderChoice[]) {
   const w = setupWords(c);
   return deskPage(c, 200, {
     title: w.title,
@@ -28,7 +28,7 @@ export function setupIndexPage(c: DeskContext, people: PersonChoice[]) {
         <section aria-labelledby="people">
           <h2 id="people">{w.people}</h2>
           {people.length === 0 ? (
-            <p class="muted">{w.noPeople}</p>
+            <p class="muted">{w.noProviders}</p>
           ) : (
             <ul class="links">
               {people.map((p) => (

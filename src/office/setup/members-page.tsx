@@ -9,11 +9,11 @@ import type { DeskContext } from "../frame/desk";
 import { type DeskStatus, deskPage } from "../frame/layout";
 import { inputId, SetupNotice, TextField } from "./field";
 import { setupWords } from "./guard";
-import type { PersonChoice } from "./people";
+import type { ProviderChoice } from "./providers";
 import { setupStyle } from "./style";
 
 type Member = ReturnType<typeof toMember>;
-export type MembersView = { members: Member[]; people: PersonChoice[] };
+export type MembersView = { members: Member[]; people: ProviderChoice[] };
 export type MembersState = {
   flash?: string;
   refused?: string;
@@ -38,10 +38,10 @@ function RoleSelect(props: { c: DeskContext; id: string; chosen?: string; label:
 }
 
 /** A select of the people (for a staff member), `chosen` selected; the empty choice for other roles. */
-function PersonSelect(props: {
+function ProviderSelect(props: {
   c: DeskContext;
   id: string;
-  people: PersonChoice[];
+  people: ProviderChoice[];
   chosen?: string | null;
   label: string;
 }) {
@@ -86,7 +86,7 @@ export function membersPage(c: DeskContext, view: MembersView, state: MembersSta
               </p>
               <form method="post" action={`/office/setup/members/${member.id}/role`} class="inline">
                 <RoleSelect c={c} id={`role-${member.id}`} chosen={member.role} label={`${mw.role}: ${member.name}`} />
-                <PersonSelect
+                <ProviderSelect
                   c={c}
                   id={`person-${member.id}`}
                   people={view.people}
@@ -130,7 +130,7 @@ export function membersPage(c: DeskContext, view: MembersView, state: MembersSta
             </div>
             <div class="field">
               <label for={inputId("providerId")}>{mw.person}</label>
-              <PersonSelect
+              <ProviderSelect
                 c={c}
                 id={inputId("providerId")}
                 people={view.people}

@@ -9,14 +9,14 @@ import { Hono } from "hono";
 import { actorOf } from "../../access/actor";
 import { updateMember } from "../../access/member-changes";
 import { createMember, MAX_MEMBERS, memberPage } from "../../access/members";
-import { ApiError } from "../../lib/errors";
+import { ApiError } from "../../lib/api-error";
 import { fieldErrors } from "../../lib/validation";
 import { readForm } from "../../pages/form";
 import type { DeskContext, DeskEnv } from "../frame/desk";
 import type { DeskStatus } from "../frame/layout";
 import { setupRefusal, setupWords } from "./guard";
 import { type MembersState, membersPage } from "./members-page";
-import { peopleOf } from "./people";
+import { providersOf } from "./providers";
 import { Invitation, MemberChange } from "./schemas";
 
 /** The members page and its actions, mounted by routes.tsx. */
@@ -24,7 +24,7 @@ export const memberRoutes = new Hono<DeskEnv>();
 
 async function show(c: DeskContext, state: MembersState, status: DeskStatus = 200) {
   const { items } = await memberPage(c.env, c.var.caller.businessId, { page: 1, limit: MAX_MEMBERS });
-  return membersPage(c, { members: items, people: await peopleOf(c) }, state, status);
+  return membersPage(c, { members: items, people: await providersOf(c) }, state, status);
 }
 
 memberRoutes.get("/setup/members", async (c) => {

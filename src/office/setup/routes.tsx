@@ -1,7 +1,7 @@
 /**
  * `/office/setup`: an owner's list of what to set up; a staff member is sent to their own person's
  * page (their hours, days off and calendars); the front desk gets the 403 page. The people and
- * members pages are in person-routes.tsx and members-routes.tsx; the business settings, services,
+ * members pages are in provider-routes.tsx and members-routes.tsx; the business settings, services,
  * rooms, API keys and webhooks in their folders.
  */
 import { Hono } from "hono";
@@ -11,8 +11,8 @@ import { setupRefusal } from "./guard";
 import { setupIndexPage } from "./index-page";
 import { keyRoutes } from "./keys/routes";
 import { memberRoutes } from "./members-routes";
-import { peopleOf } from "./people";
-import { personRoutes } from "./person-routes";
+import { providerSetupRoutes } from "./provider-routes";
+import { providersOf } from "./providers";
 import { roomRoutes } from "./rooms/routes";
 import { serviceRoutes } from "./services/routes";
 import { webhookRoutes } from "./webhooks/routes";
@@ -26,10 +26,10 @@ setupRoutes.get("/setup", async (c) => {
     return c.redirect(`/office/setup/people/${member.providerId}`, 303);
   // Setting up the business's people is the catalog's write: the owner's.
   const denied = await setupRefusal(c, "catalog:write", "POST /providers");
-  return denied ?? setupIndexPage(c, await peopleOf(c));
+  return denied ?? setupIndexPage(c, await providersOf(c));
 });
 
-setupRoutes.route("/", personRoutes);
+setupRoutes.route("/", providerSetupRoutes);
 setupRoutes.route("/", memberRoutes);
 setupRoutes.route("/", businessRoutes);
 setupRoutes.route("/", serviceRoutes);

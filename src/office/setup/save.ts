@@ -5,7 +5,7 @@
  * refusals (409 conflicts, 412 changed meanwhile) with their reason. 404s and failures are thrown
  * on to the office's error page. Also the few readers of form text into the API's types.
  */
-import { ApiError } from "../../lib/errors";
+import { ApiError } from "../../lib/api-error";
 import { fieldErrors } from "../../lib/validation";
 import type { z } from "../../lib/zod";
 import type { FormFields } from "../../pages/form";

@@ -1,5 +1,5 @@
 /** The setup pages' words in English and German (kept beside the pages; the frame's words are in frame/en.ts). */
-import type { Locale } from "../../domain/business";
+import type { Locale } from "../../types/business";
 
 const en = {
   nav: { setup: "Setup", myHours: "My hours" },
@@ -15,7 +15,7 @@ const en = {
     keys: "API keys",
     webhooks: "Webhooks",
   },
-  noPeople: "No people yet.",
+  noProviders: "No people yet.",
   inactive: "inactive",
   forbidden: "Not yours to set up",
   forbiddenText: "Setup is for owners; staff members set their own hours here.",
@@ -89,7 +89,7 @@ const de: SetupWords = {
     keys: "API-Schlüssel",
     webhooks: "Webhooks",
   },
-  noPeople: "Noch keine Personen.",
+  noProviders: "Noch keine Personen.",
   inactive: "inaktiv",
   forbidden: "Nicht Ihre Einrichtung",
   forbiddenText: "Die Einrichtung ist Sache der Inhaber:innen; Mitarbeiter:innen stellen hier ihre eigenen Zeiten ein.",

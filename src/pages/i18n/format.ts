@@ -3,7 +3,7 @@
  * Formatters are costly to build and cheap to use: each is made once per language, zone and style.
  */
 import { TZDate } from "@date-fns/tz";
-import type { Locale } from "../../domain/business";
+import type { Locale } from "../../types/business";
 
 const styles = {
   time: { hour: "numeric", minute: "2-digit" },

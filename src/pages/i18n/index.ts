@@ -2,7 +2,7 @@
  * The pages' languages: `?lang=`, else the best of `Accept-Language`, else the business's locale.
  * Ours, not `hono/language`, whose fallback is one fixed language (docs/businesses.md).
  */
-import type { Locale } from "../../domain/business";
+import type { Locale } from "../../types/business";
 import { de } from "./de";
 import { en, type Messages } from "./en";
 

@@ -1,6 +1,7 @@
 /** The manage link's page: the booking, a new time within the policy window, and cancelling. */
+
+import type { PublicSlot } from "../../booking-page/availability";
 import type { managedView } from "../../bookings/by-link";
-import type { PublicSlot } from "../../public/availability";
 import { type DayKey, startOfDay } from "../i18n/format";
 import { Layout } from "../layout";
 import { icons, Notice } from "../parts";

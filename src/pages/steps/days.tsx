@@ -1,5 +1,5 @@
 /** Step 3: a month of dates; those with free times lead on to the times. */
-import type { PublicService } from "../../public/services";
+import type { PublicService } from "../../booking-page/services";
 import type { DayKey } from "../i18n/format";
 import { Layout } from "../layout";
 import { Notice, Progress, Summary } from "../parts";
@@ -12,8 +12,8 @@ export type DaysProps = {
   view: View;
   flow: Flow;
   service: PublicService;
-  personName?: string;
-  withPerson: boolean;
+  providerName?: string;
+  withProvider: boolean;
   month: string;
   open: Set<DayKey>;
   today: DayKey;
@@ -32,9 +32,9 @@ export function DaysPage(props: DaysProps) {
         <Summary
           view={view}
           service={props.service}
-          personName={props.personName}
+          providerName={props.providerName}
           back={
-            props.withPerson
+            props.withProvider
               ? { href: hrefOf(flow, { person: undefined, month: undefined }), label: m.people.heading }
               : {
                   href: hrefOf({ ...flow, service: undefined, person: undefined, month: undefined }),

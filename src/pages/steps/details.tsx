@@ -1,6 +1,7 @@
 /** Step 5: the customer's details and the service's questions, while the hold keeps the time. */
-import type { Question } from "../../domain/questions";
-import type { PublicService } from "../../public/services";
+
+import type { PublicService } from "../../booking-page/services";
+import type { Question } from "../../types/questions";
 import { type FormFields, fieldId, HONEYPOT } from "../form";
 import { Layout } from "../layout";
 import { icons, Notice, Progress, Summary } from "../parts";
@@ -17,8 +18,8 @@ export type DetailsProps = {
   view: View;
   flow: Flow;
   service: PublicService;
-  personName?: string;
-  withPerson: boolean;
+  providerName?: string;
+  withProvider: boolean;
   hold: HeldTime | ReleasedTime;
   values?: FormFields;
   problems?: Record<string, string>;
@@ -130,7 +131,7 @@ export function DetailsPage(props: DetailsProps) {
   return (
     <Layout view={view} title={m.details.heading} capability>
       <div class="cols">
-        <Summary view={view} service={service} personName={props.personName} when={f.dateTime(hold.startTime)}>
+        <Summary view={view} service={service} providerName={props.providerName} when={f.dateTime(hold.startTime)}>
           {held ? <Countdown view={view} expiresAt={held.expiresAt} /> : <p class="hold">{m.details.released}</p>}
         </Summary>
         <div class="panel">

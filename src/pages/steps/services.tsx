@@ -1,5 +1,5 @@
 /** Step 1: the services the page offers. */
-import type { PublicService } from "../../public/services";
+import type { PublicService } from "../../booking-page/services";
 import { Layout } from "../layout";
 import { icons, Progress } from "../parts";
 import { type Flow, hrefOf } from "../state";

@@ -1,6 +1,6 @@
 /** Step 4: the free times of one day; choosing one places a hold (POST …/hold). */
-import type { PublicSlot } from "../../public/availability";
-import type { PublicService } from "../../public/services";
+import type { PublicSlot } from "../../booking-page/availability";
+import type { PublicService } from "../../booking-page/services";
 import { addDays, type DayKey, startOfDay } from "../i18n/format";
 import { Layout } from "../layout";
 import { Notice, Progress, Summary } from "../parts";
@@ -12,8 +12,8 @@ export type TimesProps = {
   view: View;
   flow: Flow & { day: DayKey };
   service: PublicService;
-  personName?: string;
-  withPerson: boolean;
+  providerName?: string;
+  withProvider: boolean;
   slots: PublicSlot[];
   today: DayKey;
   /** Why the visitor is back here (a time taken meanwhile, a hold run out). */
@@ -30,7 +30,7 @@ export function TimesPage(props: TimesProps) {
   return (
     <Layout view={view} title={`${m.times.heading}: ${date}`} times>
       <div class="cols">
-        <Summary view={view} service={service} personName={props.personName} when={date} />
+        <Summary view={view} service={service} providerName={props.providerName} when={date} />
         <div class="panel">
           <Progress view={view} current="time" />
           {props.notice && (

@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { CreateApiKeySchema, CreatedApiKeySchema } from "../../access/key-schemas";
 import { createKey, MAX_API_KEYS } from "../../access/keys";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
+import { needs } from "../../types/scopes";
 
 const route = createRoute({
   method: "post",

@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { ApiKeyListSchema } from "../../access/key-schemas";
 import { keyPage } from "../../access/keys";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { listRules, paginate, paginationQuery } from "../../lists/pagination";
+import { needs } from "../../types/scopes";
 
 const route = createRoute({
   method: "get",

@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { auditPage } from "../../audit/list";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { cursorListOf, cursorQuery, cursorRules, paginateByCursor } from "../../lists/cursor";
 import { listRules, paginationQuery } from "../../lists/pagination";
+import { needs } from "../../types/scopes";
 
 const idFilter = (description: string, example: string) =>
   z

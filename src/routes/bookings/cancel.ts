@@ -1,12 +1,12 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { actorOf } from "../../access/actor";
 import { changeBookingStatus } from "../../bookings/change-status";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { answerOnce } from "../../lib/idempotency";
 import { z } from "../../lib/zod";
 import { withManageUrl } from "../../manage-links/present";
 import { BookingSchema, cancellationReason } from "../../schemas/bookings";
+import { needs } from "../../types/scopes";
 import { cancelOperation } from "../operations";
 
 const CancelBookingSchema = z.strictObject({ reason: cancellationReason }).openapi("CancelBooking");

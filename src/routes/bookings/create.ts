@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { actorOf } from "../../access/actor";
 import { createBooking } from "../../bookings/create";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { answerOnce } from "../../lib/idempotency";
 import { withManageUrl } from "../../manage-links/present";
 import { BookingSchema, CreateBookingSchema } from "../../schemas/bookings";
+import { needs } from "../../types/scopes";
 import { idempotentCreate } from "../operations";
 
 const route = createRoute({

@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { loadWithConflicts } from "../../bookings/conflicts";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { bookingEtag, respondConditionally } from "../../lib/etag";
 import { withManageUrl } from "../../manage-links/present";
 import { BookingSchema } from "../../schemas/bookings";
+import { needs } from "../../types/scopes";
 import { conditionalGet } from "../operations";
 
 const route = createRoute({

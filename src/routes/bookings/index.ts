@@ -1,10 +1,10 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { validationHook } from "../../lib/validation";
-import { documentBookingCalendar, registerGetBookingCalendar } from "./calendar";
 import { registerCancelBooking } from "./cancel";
 import { registerCreateBooking } from "./create";
 import { registerGetBooking } from "./get";
+import { documentBookingCalendar, registerGetBookingCalendar } from "./invite";
 import { registerListBookings } from "./list";
 import { registerListBookingMessages } from "./messages";
 import { registerRescheduleBooking } from "./reschedule";

@@ -1,6 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { bookingPage } from "../../bookings/list";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
@@ -9,6 +8,7 @@ import { listRules } from "../../lists/pagination";
 import { withManageUrls } from "../../manage-links/present";
 import { batchReader } from "../../middleware/key-check";
 import { BookingListSchema, bookingListQuery } from "../../schemas/bookings";
+import { needs } from "../../types/scopes";
 
 const route = createRoute({
   method: "get",

@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { idParam, pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { listOf, listRules, paginate, paginationQuery } from "../../lists/pagination";
 import { messagePage } from "../../messages/records";
 import { MessageSchema } from "../../schemas/messages";
+import { needs } from "../../types/scopes";
 
 const route = createRoute({
   method: "get",

@@ -1,7 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { actorOf } from "../../access/actor";
 import { rescheduleBooking } from "../../bookings/reschedule";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { utcDateTime } from "../../lib/datetime";
 import { etagOf, ifMatchVersions } from "../../lib/etag";
@@ -17,6 +16,7 @@ import {
 import { z } from "../../lib/zod";
 import { withManageUrl } from "../../manage-links/present";
 import { BookingSchema } from "../../schemas/bookings";
+import { needs } from "../../types/scopes";
 
 const RescheduleBookingSchema = z
   .strictObject({

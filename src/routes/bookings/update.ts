@@ -1,12 +1,12 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { actorOf } from "../../access/actor";
 import { changeBookingStatus } from "../../bookings/change-status";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { etagOf, ifMatchVersions } from "../../lib/etag";
 import { z } from "../../lib/zod";
 import { withManageUrl } from "../../manage-links/present";
 import { BookingSchema, BookingStatusSchema } from "../../schemas/bookings";
+import { needs } from "../../types/scopes";
 import { conditionalPatch } from "../operations";
 
 const UpdateBookingSchema = z

@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { loadBusiness, toBusiness } from "../../business/records";
 import { BusinessSchema } from "../../business/schemas";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
 import { emptyResponse, ifNoneMatchHeader, jsonResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
+import { needs } from "../../types/scopes";
 
 const route = createRoute({
   method: "get",

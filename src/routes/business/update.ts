@@ -2,11 +2,11 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { actorOf } from "../../access/actor";
 import { editBusiness, toBusiness } from "../../business/records";
 import { BusinessSchema, UpdateBusinessSchema } from "../../business/schemas";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { etagOf, ifMatchTags } from "../../lib/etag";
 import { bodyProblems, ifMatchHeader, jsonResponse, problemResponses } from "../../lib/openapi";
 import { forgetEveryCallerOf } from "../../middleware/session";
+import { needs } from "../../types/scopes";
 
 const route = createRoute({
   method: "patch",

@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { actorOf } from "../../access/actor";
 import { addCustomer } from "../../customers/records";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
 import { CreateCustomerSchema, CustomerSchema } from "../../schemas/customers";
+import { needs } from "../../types/scopes";
 
 const route = createRoute({
   method: "post",

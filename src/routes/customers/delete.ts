@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { actorOf } from "../../access/actor";
 import { eraseCustomer } from "../../customers/erase";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
+import { needs } from "../../types/scopes";
 import { deleteById } from "../operations";
 
 const route = createRoute({

@@ -1,6 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { customerPage } from "../../customers/records";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
@@ -8,6 +7,7 @@ import { cursorQuery, cursorRules, paginateByCursor } from "../../lists/cursor";
 import { listRules, paginationQuery } from "../../lists/pagination";
 import { batchReader } from "../../middleware/key-check";
 import { CustomerListSchema } from "../../schemas/customers";
+import { needs } from "../../types/scopes";
 
 const route = createRoute({
   method: "get",

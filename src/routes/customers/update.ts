@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { editCustomer } from "../../customers/edit";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { CustomerSchema, UpdateCustomerSchema } from "../../schemas/customers";
+import { needs } from "../../types/scopes";
 import { answerEdited, editOf } from "../edit-by-id";
 import { conditionalPatch } from "../operations";
 

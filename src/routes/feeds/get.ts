@@ -2,10 +2,10 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { FEED_DAYS_AHEAD, FEED_DAYS_BEFORE, MAX_FEED_EVENTS, openFeed } from "../../feeds/records";
 import { respondCalendar } from "../../feeds/render";
-import { ApiError } from "../../lib/errors";
+import { ApiError } from "../../lib/api-error";
+import { chargePublicRequest } from "../../lib/booking-page-throttle";
 import { ifNoneMatchHeader, publicProblemResponses, responseHeaders } from "../../lib/openapi";
-import { chargePublicRequest } from "../../lib/public-throttle";
-import { calendarResponse, feedTokenParam } from "../../schemas/calendars";
+import { calendarResponse, feedTokenParam } from "../../schemas/connected-calendars";
 
 const route = createRoute({
   method: "get",

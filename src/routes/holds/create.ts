@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { createHold, MAX_LIVE_HOLDS_PER_KEY } from "../../holds/create";
 import { bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
-import { throwRefusal } from "../../refusals/problems";
+import { throwRefusal } from "../../refusals";
 import { CreateHoldSchema, HoldSchema } from "../../schemas/holds";
+import { needs } from "../../types/scopes";
 
 const route = createRoute({
   method: "post",

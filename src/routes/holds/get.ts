@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { loadHold } from "../../holds/records";
 import { HoldSchema } from "../../schemas/holds";
+import { needs } from "../../types/scopes";
 import { readById } from "../operations";
 
 const route = createRoute({

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { actorOf } from "../../access/actor";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { releaseHold } from "../../holds/records";
+import { needs } from "../../types/scopes";
 import { deleteById } from "../operations";
 
 const route = createRoute({

@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { linkAvailability } from "../../bookings/by-link";
 import type { AppEnv } from "../../env";
+import { clientAddress } from "../../lib/booking-page-throttle";
 import { utcDateTime, utcDateTimeRule } from "../../lib/datetime";
 import { publicJsonResponse, publicProblemResponses } from "../../lib/openapi";
-import { clientAddress } from "../../lib/public-throttle";
 import { z } from "../../lib/zod";
 import { linkFor } from "../../manage-links/records";
 import { ManagedAvailabilitySchema, manageTokenParam } from "../../schemas/manage-links";

@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { cancelByLink } from "../../bookings/by-link";
 import type { AppEnv } from "../../env";
+import { clientAddress } from "../../lib/booking-page-throttle";
 import { bodyProblems, publicJsonResponse, publicProblemResponses } from "../../lib/openapi";
-import { clientAddress } from "../../lib/public-throttle";
 import { linkFor } from "../../manage-links/records";
-import { emptyBodyAsObject } from "../../middleware/empty-body";
+import { emptyBodyAsObject } from "../../middleware/json-body";
 import { ManagedBookingSchema, ManagedCancelSchema, manageTokenParam } from "../../schemas/manage-links";
 
 const route = createRoute({

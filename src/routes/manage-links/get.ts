@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { managedView } from "../../bookings/by-link";
 import type { AppEnv } from "../../env";
+import { clientAddress } from "../../lib/booking-page-throttle";
 import { publicJsonResponse, publicProblemResponses } from "../../lib/openapi";
-import { clientAddress } from "../../lib/public-throttle";
 import { z } from "../../lib/zod";
 import { linkFor } from "../../manage-links/records";
 import { ManagedBookingSchema, manageTokenParam } from "../../schemas/manage-links";

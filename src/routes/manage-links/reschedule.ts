@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { rescheduleByLink } from "../../bookings/by-link";
 import type { AppEnv } from "../../env";
+import { clientAddress } from "../../lib/booking-page-throttle";
 import { bodyProblems, publicJsonResponse, publicProblemResponses } from "../../lib/openapi";
-import { clientAddress } from "../../lib/public-throttle";
 import { linkFor } from "../../manage-links/records";
 import { ManagedBookingSchema, ManagedRescheduleSchema, manageTokenParam } from "../../schemas/manage-links";
 

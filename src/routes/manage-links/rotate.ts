@@ -1,12 +1,12 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { actorOf } from "../../access/actor";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { rotateLinkKey } from "../../manage-links/records";
-import { emptyBodyAsObject } from "../../middleware/empty-body";
+import { emptyBodyAsObject } from "../../middleware/json-body";
 import { forgetEveryCallerOf } from "../../middleware/session";
+import { needs } from "../../types/scopes";
 
 const LinkKeySchema = z
   .object({

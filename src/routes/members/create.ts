@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { actorOf } from "../../access/actor";
 import { createMember, MAX_MEMBERS, toMember } from "../../access/members";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { etagOf } from "../../lib/etag";
 import { bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
+import { needs } from "../../types/scopes";
 import { CreateMemberSchema, MemberSchema } from "./schemas";
 
 const route = createRoute({

@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { actorOf } from "../../access/actor";
 import { removeMember } from "../../access/member-changes";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { problemResponses } from "../../lib/openapi";
+import { needs } from "../../types/scopes";
 import { deleteById } from "../operations";
 import { memberIdExample } from "./schemas";
 

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { loadMember, toMember } from "../../access/members";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
+import { needs } from "../../types/scopes";
 import { conditionalGet } from "../operations";
 import { MemberSchema, memberIdExample } from "./schemas";
 

@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { memberPage } from "../../access/members";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { listRules, paginate, paginationQuery } from "../../lists/pagination";
+import { needs } from "../../types/scopes";
 import { MemberListSchema, membersScopeNote } from "./schemas";
 
 const route = createRoute({

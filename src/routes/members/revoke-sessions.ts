@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { endSessionsOf } from "../../access/member-sessions";
 import { loadMember } from "../../access/members";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { emptyResponse, idParam, problemResponses } from "../../lib/openapi";
+import { needs } from "../../types/scopes";
 import { memberIdExample } from "./schemas";
 
 const route = createRoute({

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { updateMember } from "../../access/member-changes";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
+import { needs } from "../../types/scopes";
 import { answerEdited, editOf } from "../edit-by-id";
 import { conditionalPatch } from "../operations";
 import { MemberSchema, memberIdExample, UpdateMemberSchema } from "./schemas";

@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { issueFeed } from "../../feeds/records";
 import { idParam, jsonResponse, problemResponses } from "../../lib/openapi";
-import { CalendarFeedSchema } from "../../schemas/calendars";
+import { CalendarFeedSchema } from "../../schemas/connected-calendars";
+import { needs } from "../../types/scopes";
 
 const route = createRoute({
   method: "post",

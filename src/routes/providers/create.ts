@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { actorOf } from "../../access/actor";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { etagOf } from "../../lib/etag";
 import { bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
 import { addProvider } from "../../providers/records";
+import { needs } from "../../types/scopes";
 import { CreateProviderSchema, ProviderSchema } from "./schemas";
 
 const route = createRoute({

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { revokeFeed } from "../../feeds/records";
+import { needs } from "../../types/scopes";
 import { deleteById } from "../operations";
 
 const route = createRoute({

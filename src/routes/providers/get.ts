@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
 import { loadProvider, toProvider } from "../../providers/records";
+import { needs } from "../../types/scopes";
 import { conditionalGet } from "../operations";
 import { ProviderSchema } from "./schemas";
 

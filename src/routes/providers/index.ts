@@ -3,15 +3,15 @@ import type { AppEnv } from "../../env";
 import { validationHook } from "../../lib/validation";
 import { registerListProviderBookings } from "./bookings";
 import { registerCreateProvider } from "./create";
-import { registerCreateProviderCalendar } from "./create-calendar";
+import { registerCreateProviderCalendar } from "./create-connected-calendar";
 import { registerCreateProviderFeed } from "./create-feed";
-import { registerDeleteProviderCalendar } from "./delete-calendar";
+import { registerDeleteProviderCalendar } from "./delete-connected-calendar";
 import { registerDeleteProviderFeed } from "./delete-feed";
 import { registerGetProvider } from "./get";
-import { registerGetProviderCalendar } from "./get-calendar";
+import { registerGetProviderCalendar } from "./get-connected-calendar";
 import { registerListProviders } from "./list";
-import { registerListProviderCalendars } from "./list-calendars";
-import { registerSyncProviderCalendar } from "./sync-calendar";
+import { registerListProviderCalendars } from "./list-connected-calendars";
+import { registerSyncProviderCalendar } from "./sync-connected-calendar";
 import { registerUpdateProvider } from "./update";
 
 /** `/providers`: the people (or rooms) who perform services, their bookings, calendar feeds and own calendars. */

@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { paginate, paginationQuery } from "../../lists/pagination";
 import { providerPage } from "../../providers/records";
 import { activeFilter } from "../../schemas/fields";
+import { needs } from "../../types/scopes";
 import { ProviderListSchema } from "./schemas";
 
 const route = createRoute({

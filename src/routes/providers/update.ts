@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { editProvider } from "../../providers/edit";
+import { needs } from "../../types/scopes";
 import { answerEdited, editOf } from "../edit-by-id";
 import { conditionalPatch } from "../operations";
 import { ProviderSchema, UpdateProviderSchema } from "./schemas";

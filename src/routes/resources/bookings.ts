@@ -1,6 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { bookingPage } from "../../bookings/list";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { idParam, pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
@@ -8,6 +7,7 @@ import { paginateByCursor } from "../../lists/cursor";
 import { withManageUrls } from "../../manage-links/present";
 import { batchReader } from "../../middleware/key-check";
 import { BookingListSchema, bookingListQuery } from "../../schemas/bookings";
+import { needs } from "../../types/scopes";
 
 const route = createRoute({
   method: "get",

@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { actorOf } from "../../access/actor";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { etagOf } from "../../lib/etag";
 import { bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
 import { addResource } from "../../resources/records";
 import { CreateResourceSchema, ResourceSchema } from "../../schemas/resources";
+import { needs } from "../../types/scopes";
 
 const route = createRoute({
   method: "post",

@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
 import { loadResource, toResource } from "../../resources/records";
 import { ResourceSchema } from "../../schemas/resources";
+import { needs } from "../../types/scopes";
 import { conditionalGet } from "../operations";
 
 const route = createRoute({

@@ -1,5 +1,4 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
@@ -7,6 +6,7 @@ import { listRules, paginate, paginationQuery } from "../../lists/pagination";
 import { resourcePage } from "../../resources/records";
 import { activeFilter } from "../../schemas/fields";
 import { ResourceListSchema } from "../../schemas/resources";
+import { needs } from "../../types/scopes";
 
 const route = createRoute({
   method: "get",

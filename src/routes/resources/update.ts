@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { editResource } from "../../resources/edit";
 import { ResourceSchema, UpdateResourceSchema } from "../../schemas/resources";
+import { needs } from "../../types/scopes";
 import { answerEdited, editOf } from "../edit-by-id";
 import { conditionalPatch } from "../operations";
 

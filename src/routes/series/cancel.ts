@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { actorOf } from "../../access/actor";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { answerOnce } from "../../lib/idempotency";
 import { CancelSeriesSchema, SeriesSchema } from "../../schemas/series";
 import { cancelSeries } from "../../series/cancel";
+import { needs } from "../../types/scopes";
 import { cancelOperation } from "../operations";
 import { presentSeries } from "./present";
 

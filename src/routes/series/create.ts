@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { actorOf } from "../../access/actor";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { answerOnce } from "../../lib/idempotency";
 import { CreateSeriesSchema, SeriesSchema } from "../../schemas/series";
 import { createSeries } from "../../series/create";
+import { needs } from "../../types/scopes";
 import { idempotentCreate } from "../operations";
 import { presentSeries } from "./present";
 

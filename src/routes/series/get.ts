@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { SeriesSchema } from "../../schemas/series";
 import { loadSeries } from "../../series/records";
+import { needs } from "../../types/scopes";
 import { readById } from "../operations";
 import { presentSeries } from "./present";
 

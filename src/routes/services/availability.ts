@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { utcDateTime, utcDateTimeRule, utcTimestamp } from "../../lib/datetime";
 import { idParam, jsonResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { batchReader } from "../../middleware/key-check";
 import { MAX_RANGE_DAYS, MAX_SLOTS, serviceAvailability } from "../../services/availability";
+import { needs } from "../../types/scopes";
 
 const SlotSchema = z
   .object({

@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { actorOf } from "../../access/actor";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
 import { CreateServiceSchema, ServiceSchema } from "../../schemas/services";
 import { addService } from "../../services/records";
+import { needs } from "../../types/scopes";
 
 const route = createRoute({
   method: "post",

@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { etagOf, respondConditionally } from "../../lib/etag";
 import { ServiceSchema } from "../../schemas/services";
 import { findService } from "../../services/records";
+import { needs } from "../../types/scopes";
 import { conditionalGet } from "../operations";
 
 const route = createRoute({

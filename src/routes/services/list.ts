@@ -1,5 +1,4 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
@@ -8,6 +7,7 @@ import { batchReader } from "../../middleware/key-check";
 import { activeFilter } from "../../schemas/fields";
 import { ServiceListSchema } from "../../schemas/services";
 import { servicePage } from "../../services/records";
+import { needs } from "../../types/scopes";
 
 const route = createRoute({
   method: "get",

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { ServiceSchema, UpdateServiceSchema } from "../../schemas/services";
 import { editService } from "../../services/edit";
+import { needs } from "../../types/scopes";
 import { answerEdited, editOf } from "../edit-by-id";
 import { conditionalPatch } from "../operations";
 

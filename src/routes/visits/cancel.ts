@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { actorOf } from "../../access/actor";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { answerOnce } from "../../lib/idempotency";
 import { CancelVisitSchema, VisitSchema } from "../../schemas/visits";
+import { needs } from "../../types/scopes";
 import { cancelVisit } from "../../visits/cancel";
 import { cancelOperation } from "../operations";
 import { presentVisit } from "./present";

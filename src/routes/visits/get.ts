@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { VisitSchema } from "../../schemas/visits";
+import { needs } from "../../types/scopes";
 import { loadVisit } from "../../visits/records";
 import { readById } from "../operations";
 import { presentVisit } from "./present";

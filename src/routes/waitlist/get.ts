@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { WaitlistEntrySchema } from "../../schemas/waitlist";
+import { needs } from "../../types/scopes";
 import { loadWaitlistEntry } from "../../waitlist/records";
 import { readById } from "../operations";
 

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { answerOnce } from "../../lib/idempotency";
 import { JoinWaitlistSchema, WaitlistEntrySchema } from "../../schemas/waitlist";
+import { needs } from "../../types/scopes";
 import { joinWaitlist } from "../../waitlist/join";
 import { idempotentCreate } from "../operations";
 

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { actorOf } from "../../access/actor";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
+import { needs } from "../../types/scopes";
 import { leaveWaitlist } from "../../waitlist/records";
 import { deleteById } from "../operations";
 

@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { cursorQuery, cursorRules, paginateByCursor } from "../../lists/cursor";
 import { paginationQuery } from "../../lists/pagination";
 import { WaitlistListSchema, waitlistListQuery } from "../../schemas/waitlist";
+import { needs } from "../../types/scopes";
 import { listWaitlist } from "../../waitlist/records";
 
 const route = createRoute({

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { actorOf } from "../../access/actor";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi";
+import { needs } from "../../types/scopes";
 import { MAX_WEBHOOK_ENDPOINTS, registerEndpoint } from "../../webhooks/endpoints";
 import { CreatedWebhookSchema, CreateWebhookSchema } from "../../webhooks/schemas";
 

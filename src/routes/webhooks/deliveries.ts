@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { idParam, pageResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
 import { listRules, paginate, paginationQuery } from "../../lists/pagination";
+import { needs } from "../../types/scopes";
 import { deliveryPage } from "../../webhooks/delivery-log";
 import { DeliveryListSchema } from "../../webhooks/schemas";
 

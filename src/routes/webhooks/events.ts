@@ -1,12 +1,12 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { type WebhookEventType, webhookEventTypes } from "../../domain/webhook";
 import type { AppEnv } from "../../env";
 import { utcTimestamp } from "../../lib/datetime";
 import { z } from "../../lib/zod";
 import { BookingConflictEventSchema, BookingSchema } from "../../schemas/bookings";
-import { CalendarSyncFailedSchema } from "../../schemas/calendars";
+import { CalendarSyncFailedSchema } from "../../schemas/connected-calendars";
 import { EmailFailedSchema } from "../../schemas/messages";
 import { WaitlistEntrySchema } from "../../schemas/waitlist";
+import { type WebhookEventType, webhookEventTypes } from "../../types/webhook";
 
 const EventBookingSchema = BookingSchema.extend({
   version: z.number().int().min(1).openapi({

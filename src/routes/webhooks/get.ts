@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
+import { needs } from "../../types/scopes";
 import { loadEndpoint, toWebhook } from "../../webhooks/endpoints";
 import { WebhookSchema } from "../../webhooks/schemas";
 import { readById } from "../operations";

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { needs } from "../../domain/scopes";
 import type { AppEnv } from "../../env";
 import { idParam, jsonResponse, problemResponses } from "../../lib/openapi";
 import { z } from "../../lib/zod";
+import { needs } from "../../types/scopes";
 import { retryDelivery } from "../../webhooks/delivery-log";
 import { DeliverySchema } from "../../webhooks/schemas";
 

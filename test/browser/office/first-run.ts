@@ -1,6 +1,6 @@
 /**
  * The first-run checklist in the browser (office.browser.ts runs it): a business made as a new
- * customer's is (`npm run account:create -- --owner-email …` on the dev server's own state), its
+ * customer's is (`npm run business:create -- --owner-email …` on the dev server's own state), its
  * owner signed in through a link asked for at the sign-in page; the day shows the three steps
  * unticked, audited by axe-core at 1280 and 375 px with no sideways scrolling. Screenshots
  * .ci/artifacts/office-first-run.png and -375.png.
@@ -16,7 +16,7 @@ const run = promisify(execFile);
 
 /** A new business with an owner to invite, on the dev server's state folder `persistDir`. */
 async function newBusiness(persistDir: string, email: string) {
-  const args = ["scripts/account.ts", "create", "--name", "New Salon", "--owner-email", email, "--json"];
+  const args = ["scripts/business.ts", "create", "--name", "New Salon", "--owner-email", email, "--json"];
   await run(process.execPath, [...args, "--persist-to", persistDir], { cwd: root, timeout: 120_000 });
 }
 

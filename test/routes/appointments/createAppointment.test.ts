@@ -1,8 +1,8 @@
 /** POST /appointments: a visit of several services back to back, booked whole or not at all. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { reconcileClaimed } from "../../../src/calendar/sync/reconcile-claimed";
-import { reconcile } from "../../../src/calendar/sync/reconcile-services";
+import { reconcileClaimed } from "../../../src/calendar/d1/reconcile-claimed";
+import { reconcile } from "../../../src/calendar/d1/reconcile-services";
 import { api, createAccount, createService, json, problem, utc, validationError } from "../../support/api";
 import { at, book, bookingBody, calendarStub, d1Bookings, plus, postBooking, slotAt } from "../../support/bookings";
 import { expectUnauthorized, revokedKey } from "../../support/security";

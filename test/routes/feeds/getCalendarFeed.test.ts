@@ -18,7 +18,7 @@ const daysFromNow = (days: number) =>
   new Date(Math.floor((Date.now() + days * DAY_MS) / 60_000) * 60_000).toISOString();
 
 /** A person with bookings around the feed's window edges, and what the feed should show. */
-async function personWithHistory() {
+async function providerWithHistory() {
   const { apiKey, businessId } = await createAccount();
   const provider = await createProvider(apiKey, { name: "Dr Who" });
   const service = await createService(apiKey, { name: "Check-up" });
@@ -44,7 +44,7 @@ async function personWithHistory() {
 
 describe("happy", () => {
   it("one event per booking not cancelled, from 30 days ago to a year ahead, earliest first", async () => {
-    const p = await personWithHistory();
+    const p = await providerWithHistory();
     const { events, name } = await eventsOf(await readFeed(p.feed.path));
     expect(name).toBe("Dr Who");
     expect(events).toEqual(
@@ -104,7 +104,7 @@ describe("happy", () => {
 
 describe("error", () => {
   it("an altered, malformed or unknown token is the same 404 that names nothing", async () => {
-    const p = await personWithHistory();
+    const p = await providerWithHistory();
     const token = p.feed.path.slice("/feeds/".length, -".ics".length);
     const i = token.length - 5;
     const altered = `${token.slice(0, i)}${token[i] === "A" ? "B" : "A"}${token.slice(i + 1)}`;
@@ -120,7 +120,7 @@ describe("error", () => {
 
 describe("security", () => {
   it("shows no e-mail, phone, notes or family name, and nothing of an erased customer", async () => {
-    const p = await personWithHistory();
+    const p = await providerWithHistory();
     const { text } = await eventsOf(await readFeed(p.feed.path));
     for (const secret of ["grace.hopper", "555", "penicillin", "Hopper", "Brewster", p.businessId]) {
       expect(text, secret).not.toContain(secret);
@@ -138,7 +138,7 @@ describe("security", () => {
   });
 
   it("guessing is throttled per address: random tokens find nothing, then 429; other subscribers read on", async () => {
-    const p = await personWithHistory();
+    const p = await providerWithHistory();
     const statuses: number[] = [];
     // The limiter's minute is the wall clock's: the burst must not straddle one.
     await awayFromWindowEdge(60, 20_000);
@@ -159,7 +159,7 @@ describe("security", () => {
   });
 
   it("never writes a token to the log", async () => {
-    const p = await personWithHistory();
+    const p = await providerWithHistory();
     const lines: string[] = [];
     for (const method of ["log", "info", "warn", "error", "debug"] as const) {
       vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {

@@ -2,8 +2,6 @@
 import { describe, expect, it } from "vitest";
 import { api, createAccount, json, problem, validationError } from "../../support/api";
 import { at } from "../../support/bookings";
-import { createProvider } from "../../support/fixtures";
-import { unknownIdLike } from "../../support/security";
 import {
   caldavBase,
   calendarOperationSecurity,
@@ -13,7 +11,9 @@ import {
   putEvent,
   vcalendar,
   vevent,
-} from "../../support/staff-calendars";
+} from "../../support/connected-calendars";
+import { createProvider } from "../../support/fixtures";
+import { unknownIdLike } from "../../support/security";
 
 describe("happy", () => {
   it("answers 201 after the first read, with Location, and never the credentials", async () => {

@@ -2,8 +2,6 @@
 import { describe, expect, it } from "vitest";
 import { api, createAccount, problem, validationError } from "../../support/api";
 import { at, bookingBody, postBooking } from "../../support/bookings";
-import { salon } from "../../support/fixtures";
-import { unknownIdLike } from "../../support/security";
 import {
   calendarOperationSecurity,
   connect,
@@ -11,7 +9,9 @@ import {
   putEvent,
   vcalendar,
   vevent,
-} from "../../support/staff-calendars";
+} from "../../support/connected-calendars";
+import { salon } from "../../support/fixtures";
+import { unknownIdLike } from "../../support/security";
 
 describe("happy", () => {
   it("answers 204; the calendar is gone and its busy times no longer block", async () => {

@@ -1,9 +1,9 @@
 /** GET /providers/{id}/calendars/{calendarId}: one of a person's own calendars and its sync state. */
 import { describe, expect, it } from "vitest";
 import { api, createAccount, json, problem, validationError } from "../../support/api";
+import { calendarOperationSecurity, connect, newCollection } from "../../support/connected-calendars";
 import { createProvider } from "../../support/fixtures";
 import { unknownIdLike } from "../../support/security";
-import { calendarOperationSecurity, connect, newCollection } from "../../support/staff-calendars";
 
 describe("happy", () => {
   it("answers the calendar as connecting it answered", async () => {

@@ -1,9 +1,9 @@
 /** GET /providers/{id}/calendars: a person's own calendars, oldest first. */
 import { describe, expect, it } from "vitest";
 import { api, createAccount, json, problem, validationError } from "../../support/api";
+import { calendarOperationSecurity, connect, localApi, newCollection } from "../../support/connected-calendars";
 import { createProvider } from "../../support/fixtures";
 import { unknownIdLike } from "../../support/security";
-import { calendarOperationSecurity, connect, localApi, newCollection } from "../../support/staff-calendars";
 
 describe("happy", () => {
   it("lists every calendar of the person, oldest first; none is an empty list", async () => {

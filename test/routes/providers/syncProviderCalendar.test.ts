@@ -4,18 +4,18 @@ import { describe, expect, it } from "vitest";
 import type { ProviderCalendar } from "../../../src/calendar/provider/provider-calendar";
 import { api, createAccount, problem, validationError } from "../../support/api";
 import { at } from "../../support/bookings";
-import { salon } from "../../support/fixtures";
-import { unknownIdLike } from "../../support/security";
 import {
   calendarOperationSecurity,
   connect,
   newCollection,
-  personStub,
+  providerStub,
   putEvent,
   syncNow,
   vcalendar,
   vevent,
-} from "../../support/staff-calendars";
+} from "../../support/connected-calendars";
+import { salon } from "../../support/fixtures";
+import { unknownIdLike } from "../../support/security";
 import type { ProviderCalendar as TestProviderCalendar } from "../../support/worker";
 
 describe("happy", () => {
@@ -27,7 +27,7 @@ describe("happy", () => {
       await putEvent(collection, `e${i}`, vcalendar(vevent(`e${i}`, at(3, "10:00"), at(3, "10:30"))));
     const calendar = await connect(s.apiKey, person, { url: collection });
     const requests: string[] = [];
-    await runInDurableObject(personStub(s.businessId, person), (instance: ProviderCalendar) => {
+    await runInDurableObject(providerStub(s.businessId, person), (instance: ProviderCalendar) => {
       (instance as TestProviderCalendar).faults.caldav = (request, real) => {
         requests.push(request.method);
         return real(request);
@@ -36,7 +36,7 @@ describe("happy", () => {
     const read = await syncNow(s.apiKey, person, calendar.id);
     expect(read.syncStatus).toBe("ok");
     expect(Date.parse(read.lastSyncedAt)).toBeGreaterThan(Date.parse(calendar.lastSyncedAt));
-    const counted = await runInDurableObject(personStub(s.businessId, person), (instance: ProviderCalendar) =>
+    const counted = await runInDurableObject(providerStub(s.businessId, person), (instance: ProviderCalendar) =>
       (instance as TestProviderCalendar).faults.caldav ? requests.slice() : [],
     );
     expect(counted).toEqual(["PROPFIND"]);

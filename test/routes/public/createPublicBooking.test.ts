@@ -4,7 +4,7 @@ import { api, json, problem, validationError } from "../../support/api";
 import { at, d1Bookings, slotAt } from "../../support/bookings";
 import { hold as apiHold, expireHold } from "../../support/fixtures";
 import { linkPath, viaLink } from "../../support/manage-links";
-import { customer, heldOnPage, pageBusiness, pageWithPeople, publicBooking, viaPage } from "../../support/public";
+import { customer, heldOnPage, pageBusiness, pageWithProviders, publicBooking, viaPage } from "../../support/public";
 
 const questions = [
   { key: "allergies", label: "Allergies?", type: "text", required: true },
@@ -13,7 +13,7 @@ const questions = [
 
 describe("happy", () => {
   it("201 with the booking as its manage link shows it; the hold's seat is the booking's", async () => {
-    const f = await pageWithPeople(2, { questions });
+    const f = await pageWithProviders(2, { questions });
     const [, second] = f.providerIds as [string, string];
     const start = at(3, "10:00");
     const hold = await heldOnPage(f.slug, f.serviceId, start, undefined, { providerId: second });
@@ -116,7 +116,7 @@ describe("security", () => {
   });
 
   it("the answer names no id of the business's but the booking's own", async () => {
-    const f = await pageWithPeople(1);
+    const f = await pageWithProviders(1);
     const hold = await heldOnPage(f.slug, f.serviceId, at(3, "10:00"));
     const text = await (await publicBooking(f.slug, hold)).text();
     expect(text).not.toMatch(/svc_|cus_|biz_|prv_|hld_/);

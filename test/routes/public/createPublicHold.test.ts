@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { api, createService, json, problem, validationError } from "../../support/api";
 import { at, book, bookingBody, plus, postBooking, slotAt } from "../../support/bookings";
-import { heldOnPage, pageBusiness, pageWithPeople, publicHold, viaPage } from "../../support/public";
+import { heldOnPage, pageBusiness, pageWithProviders, publicHold, viaPage } from "../../support/public";
 
 describe("happy", () => {
   it("201 with the hold's id, its end 10 minutes on and its token; the seat is taken", async () => {
@@ -32,7 +32,7 @@ describe("happy", () => {
   });
 
   it("keeps the named person's time, or one assigned", async () => {
-    const f = await pageWithPeople(2);
+    const f = await pageWithProviders(2);
     const [, second] = f.providerIds as [string, string];
     const named = await heldOnPage(f.slug, f.serviceId, at(3, "10:00"), undefined, { providerId: second });
     expect((await json(await api("GET", `/holds/${named.id}`, { key: f.apiKey }))).providerId).toBe(second);
@@ -51,7 +51,7 @@ describe("error", () => {
   });
 
   it("a service the page does not offer is a 422 service_not_found; a person who does not perform it a 422", async () => {
-    const f = await pageWithPeople(1);
+    const f = await pageWithProviders(1);
     const offline = await createService(f.apiKey, { name: "Offline" });
     const body = await problem(await publicHold(f.slug, offline.id, at(3, "10:00")), 422, "service_not_found");
     expect(body.errors).toEqual([{ path: "serviceId", message: "Not a service of this booking page." }]);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { api, createService, json, problem, validationError } from "../../support/api";
 import { at, book, bookingBody, plus } from "../../support/bookings";
-import { pageBusiness, pageWithPeople, viaPage } from "../../support/public";
+import { pageBusiness, pageWithProviders, viaPage } from "../../support/public";
 
 const range = (from: string, to: string) => `from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`;
 
@@ -39,7 +39,7 @@ describe("happy", () => {
   });
 
   it("providerId shows that person's seats: a slot another person is busy in stays bookable", async () => {
-    const f = await pageWithPeople(2);
+    const f = await pageWithProviders(2);
     const [first, second] = f.providerIds as [string, string];
     const start = at(3, "10:00");
     await book(f.apiKey, bookingBody(f.serviceId, start, { providerId: first }));
@@ -79,7 +79,7 @@ describe("error", () => {
   });
 
   it("a providerId who does not perform the service is a 422, and an unknown page a 404", async () => {
-    const f = await pageWithPeople(1);
+    const f = await pageWithProviders(1);
     await validationError(
       await viaPage(f.slug, "GET", `/services/${f.serviceId}/availability?providerId=prv_x`),
       "providerId",

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { api, createAccount, createService, json, problem } from "../../support/api";
 import { createProvider } from "../../support/fixtures";
-import { enablePage, pageBusiness, pageWithPeople, viaPage } from "../../support/public";
+import { enablePage, pageBusiness, pageWithProviders, viaPage } from "../../support/public";
 
 describe("happy", () => {
   it("lists the active services marked bookableOnline, by name, with the page's business", async () => {
@@ -43,7 +43,7 @@ describe("happy", () => {
   });
 
   it("names each service's active people, by name, and nobody else", async () => {
-    const f = await pageWithPeople(2);
+    const f = await pageWithProviders(2);
     const left = await createProvider(f.apiKey, { name: "Away", active: false });
     await api("PATCH", `/services/${f.serviceId}`, {
       key: f.apiKey,
@@ -97,7 +97,7 @@ describe("error", () => {
 
 describe("security", () => {
   it("shows nothing private: no e-mail address, no customer, no capacity, no key", async () => {
-    const f = await pageWithPeople(1);
+    const f = await pageWithProviders(1);
     await api("PATCH", `/providers/${f.providerIds[0]}`, { key: f.apiKey, body: { email: "stylist@salon.example" } });
     const text = await (await viaPage(f.slug, "GET", "/services")).text();
     expect(text).not.toMatch(/@|capacity|biz_|apiKey|linkKeyVersion|customer/i);

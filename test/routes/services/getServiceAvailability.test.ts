@@ -102,7 +102,7 @@ describe("happy", () => {
     const person = await newProvider(apiKey, "Night shift", { weeklySchedule: allDay });
     const room = (await createResource(apiKey)).id as string;
     const plain = await createService(apiKey, { weeklySchedule: allDay });
-    const staffed = await createService(apiKey, {
+    const assignees = await createService(apiKey, {
       name: "Staffed",
       weeklySchedule: allDay,
       providerIds: [person],
@@ -113,9 +113,9 @@ describe("happy", () => {
     for (const query of [
       // `to` defaults to from + 7 days: cut.
       `${plain.id}/availability?from=9999-12-31T22:30:00Z`,
-      `${staffed.id}/availability?from=9999-12-31T22:30:00Z`,
-      `${staffed.id}/availability?from=9999-12-31T22:30:00Z&providerId=${person}`,
-      `${staffed.id}/availability?from=9999-12-31T22:30:00Z&resourceId=${room}`,
+      `${assignees.id}/availability?from=9999-12-31T22:30:00Z`,
+      `${assignees.id}/availability?from=9999-12-31T22:30:00Z&providerId=${person}`,
+      `${assignees.id}/availability?from=9999-12-31T22:30:00Z&resourceId=${room}`,
     ]) {
       const res = await api("GET", `/services/${query}`, { key: apiKey });
       expect(res.status, query).toBe(200);

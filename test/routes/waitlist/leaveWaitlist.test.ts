@@ -1,7 +1,7 @@
 /** DELETE /waitlist/{id}: the entry becomes CANCELLED; an offered hold goes to the next in line. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { reconcile } from "../../../src/calendar/sync/reconcile-services";
+import { reconcile } from "../../../src/calendar/d1/reconcile-services";
 import { api, createAccount, problem } from "../../support/api";
 import { expectNotFoundLikeUnknown, expectUnauthorized, revokedKey, unknownIdLike } from "../../support/security";
 import { entry, fullSlot, join, joinBody } from "../../support/waitlist";

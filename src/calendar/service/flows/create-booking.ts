@@ -7,21 +7,21 @@
 
 import { type Candidate, candidatesFor } from "../../claims/preference";
 import { type Attempt, type Next, type Phases, phases, type Refused, runClaims } from "../../claims/run-claims";
+import { assignOrder, newBookingRefusal } from "../../limits/service-checks";
 import { blockedSpan, checkRequest, type Span } from "../../rules/service-rules";
 import type { CalendarRefusal, CalendarResult, CreateBookingCommand, SlotBookingCommand } from "../../types";
+import { firstWithSeat, noCandidateLeft, noSeat, singleWay, type Tries, triesAfter } from "../steps/candidates";
 import { abandonTentative, claimFor, claimNeeds, type Interval, tooLate } from "../steps/claiming";
-import { buildBooking, commitBooking, staffOf } from "../steps/commit-booking";
+import { assigneeIdsOf, buildBooking, commitBooking } from "../steps/commit-booking";
 import { expireHolds } from "../steps/expiry";
 import { consumeHold } from "../steps/hold-end";
-import { assignOrder, newBookingRefusal } from "../steps/limits";
-import { firstWithSeat, noCandidateLeft, noSeat, singleWay, type Tries, triesAfter } from "../steps/staffing";
 import { priorAnswer } from "../tables/idempotency-records";
 import type { CalendarTables, FlowDeps } from "../tables/tables";
 
 const done = (result: CalendarResult): Next<CalendarResult> => ({ kind: "done", result });
 const refused = (refusal: CalendarRefusal): Next<CalendarResult> => done({ ok: false, refusal });
 
-/** A booking's flow: the calendar's tables, the request, and the ways to staff it in order. */
+/** A booking's flow: the calendar's tables, the request, and the ways to assign it in order. */
 export type CreateFlow = { tables: CalendarTables; command: SlotBookingCommand; candidates: Candidate[] };
 
 /**
@@ -75,7 +75,7 @@ function seatNext(flow: CreateFlow, time: Interval, { tried, last }: Tries, now:
   const record = buildBooking(
     service,
     command.booking,
-    { ...time, staff: staffOf(candidate), customerId: command.customerId },
+    { ...time, assignees: assigneeIdsOf(candidate), customerId: command.customerId },
     now,
   );
   const needs = claimNeeds(candidate, claimedTime(command, time, blocked), record.id);

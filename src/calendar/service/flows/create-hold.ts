@@ -3,17 +3,17 @@
  * expiry; with people, a tentative seat while their calendars claim the time), and turning one
  * into a booking in a single transaction, so the seat is never free in between.
  */
-import type { Hold } from "../../../domain/hold";
+import type { Hold } from "../../../types/hold";
 import type { ClaimRef } from "../../claim-types";
 import { type Candidate, candidatesFor } from "../../claims/preference";
 import { type Attempt, type Next, type Phases, phases, type Refused, runClaims } from "../../claims/run-claims";
+import { assignOrder, periodRefusal } from "../../limits/service-checks";
 import { blockedSpan, checkRequest } from "../../rules/service-rules";
 import type { CalendarRefusal, HoldCommand, HoldResult } from "../../types";
+import { firstWithSeat, noCandidateLeft, noSeat, singleWay, type Tries, triesAfter } from "../steps/candidates";
 import { claimFor, claimNeeds, noAnswer, tooLate } from "../steps/claiming";
 import { expireHolds } from "../steps/expiry";
-import { assignOrder, periodRefusal } from "../steps/limits";
 import { pageShareRefusal } from "../steps/live-slots";
-import { firstWithSeat, noCandidateLeft, noSeat, singleWay, type Tries, triesAfter } from "../steps/staffing";
 import type { CalendarTables, FlowDeps } from "../tables/tables";
 
 /** A person's claim for a hold outlives the hold by this much, so a conversion can confirm it in time. */
@@ -21,7 +21,7 @@ export const HOLD_CLAIM_GRACE_MS = 5 * 60_000;
 
 const refused = (refusal: CalendarRefusal): Next<HoldResult> => ({ kind: "done", result: { ok: false, refusal } });
 
-/** A hold's flow: the calendar's tables, the request, and the ways to staff it in order. */
+/** A hold's flow: the calendar's tables, the request, and the ways to assign it in order. */
 export type HoldFlow = { tables: CalendarTables; command: HoldCommand; candidates: Candidate[] };
 
 /**

@@ -7,9 +7,10 @@
  * booked, for the audit); a refusal releases what was granted and tries the refusing segment's next person, else names
  * that segment; no answer or a reset → everything is released (by the deadline alarm if nobody else).
  */
-import { type BookingRecord, toBooking } from "../../../domain/booking";
-import { confirmationOf } from "../../../domain/message";
+
 import { newId } from "../../../lib/ids";
+import { type BookingRecord, toBooking } from "../../../types/booking";
+import { confirmationOf } from "../../../types/message";
 import { type ClaimRef, claimOrder } from "../../claim-types";
 import { type Candidate, candidatesForEach } from "../../claims/preference";
 import {
@@ -24,20 +25,20 @@ import {
 } from "../../claims/run-claims";
 import { blockedSpan, type Span } from "../../rules/service-rules";
 import type { CalendarRefusal, VisitCommand, VisitResult, VisitSegment } from "../../types";
+import { candidateKey, firstWithSeat, noCandidateLeft, ruledOut, singleWay, untried } from "../steps/candidates";
 import { noAnswer, refsOf, tooLate } from "../steps/claiming";
-import { buildBooking, commitBooking, staffOf } from "../steps/commit-booking";
+import { assigneeIdsOf, buildBooking, commitBooking } from "../steps/commit-booking";
 import { expireHolds } from "../steps/expiry";
 import {
   dropLocalRows,
   isLocal,
   localSegments,
-  type Staffed,
+  type SegmentAssignees,
+  segmentAssignees,
   segmentNeeds,
   segmentRefusal,
-  segmentStaffing,
   timesOf,
 } from "../steps/segment-plan";
-import { candidateKey, firstWithSeat, noCandidateLeft, ruledOut, singleWay, untried } from "../steps/staffing";
 import { localOrder, serviceFinal, visitLimitStep } from "../steps/visit-limits";
 import type { CalendarTables, FlowDeps } from "../tables/tables";
 import { remoteOrder } from "./visit-order";
@@ -50,7 +51,7 @@ export type VisitFlow = {
   /** One customer id for every segment (D1 may link them to an existing customer). */
   customerId: string;
   /** The records and candidates of the current attempt, by segment. */
-  current?: Staffed;
+  current?: SegmentAssignees;
 };
 
 /**
@@ -58,7 +59,7 @@ export type VisitFlow = {
  * their services' assignment order, then the claim protocol, each phase below one transaction.
  */
 export async function createVisitFlow({ storage, env, tables }: FlowDeps, command: VisitCommand): Promise<VisitResult> {
-  const candidates = await candidatesForEach(env, segmentStaffing(command));
+  const candidates = await candidatesForEach(env, segmentAssignees(command));
   const ordered = await remoteOrder(env, command, candidates, timesOf(command));
   return runClaims(storage, env, visiting, visitFlow(tables, command, ordered, Date.now()));
 }
@@ -98,43 +99,48 @@ function seatVisit(flow: VisitFlow, tried: string[], last: Last | undefined, now
   const blocked = command.segments.map((s, i) =>
     blockedSpan(s.service, (times[i] as Span).start, (times[i] as Span).end),
   );
-  const staffed: Candidate[] = [];
-  const unstaffed: { segment: number; refusal: CalendarRefusal }[] = [];
+  const assignees: Candidate[] = [];
+  const unassignable: { segment: number; refusal: CalendarRefusal }[] = [];
   const triedBySegment = Map.groupBy(tried, (t) => t.slice(0, t.indexOf(":")));
   for (const [i, segment] of command.segments.entries()) {
     const triedHere = (triedBySegment.get(String(i)) ?? []).map((t) => t.slice(t.indexOf(":") + 1));
     const candidates = flow.candidates[i] ?? [];
-    const order = localOrder(flow, i, staffed);
+    const order = localOrder(flow, i, assignees);
     const pick = isLocal(command, i)
       ? firstWithSeat(tables.reservations.seats, segment.service, order, blocked[i] as Span, triedHere)
       : untried(candidates, triedHere);
-    if (pick) staffed.push(pick);
-    else unstaffed.push({ segment: i, refusal: noCandidateLeft(singleWay(segment), last?.get(i), candidates) });
+    if (pick) assignees.push(pick);
+    else unassignable.push({ segment: i, refusal: noCandidateLeft(singleWay(segment), last?.get(i), candidates) });
   }
-  const [none] = unstaffed;
+  const [none] = unassignable;
   if (none) {
-    const reasons = unstaffed.map(({ segment, refusal }) => ({
+    const reasons = unassignable.map(({ segment, refusal }) => ({
       segment,
       reason: "reason" in refusal ? refusal.reason : "",
     }));
-    return done({ ok: false, refusal: none.refusal, segment: none.segment, unstaffed: reasons });
+    return done({ ok: false, refusal: none.refusal, segment: none.segment, unassignable: reasons });
   }
   const series = command.series ? { seriesId: command.appointmentId } : { appointmentId: command.appointmentId };
   // A segment staffed as in the refused attempt keeps its booking id, so its claims (kept, not
   // released) are replays; only the refusing segments' are made anew.
   const kept = last && flow.current;
   const records = command.segments.map((segment, i) =>
-    kept && !last.has(i) && candidateKey(kept.staffed[i] as Candidate) === candidateKey(staffed[i] as Candidate)
+    kept && !last.has(i) && candidateKey(kept.assignees[i] as Candidate) === candidateKey(assignees[i] as Candidate)
       ? (kept.records[i] as BookingRecord)
       : buildBooking(
           segment.service,
           { ...command.customer, answers: segment.answers },
-          { ...(times[i] as Span), staff: staffOf(staffed[i] as Candidate), customerId: flow.customerId, ...series },
+          {
+            ...(times[i] as Span),
+            assignees: assigneeIdsOf(assignees[i] as Candidate),
+            customerId: flow.customerId,
+            ...series,
+          },
           now,
         ),
   );
-  flow.current = { records, staffed };
-  const needs = command.segments.flatMap((_, i) => segmentNeeds(command, { records, staffed }, i, times[i] as Span));
+  flow.current = { records, assignees };
+  const needs = command.segments.flatMap((_, i) => segmentNeeds(command, { records, assignees }, i, times[i] as Span));
   const local = localSegments(command);
   if (needs.length === 0) {
     for (const i of local) tables.reservations.insert(records[i] as BookingRecord, blocked[i] as Span);
@@ -155,7 +161,7 @@ function seatVisit(flow: VisitFlow, tried: string[], last: Last | undefined, now
 /** Books the entry's segments here, owes every other segment's calendar its confirmation, and remembers the answer. */
 function commitVisit(flow: VisitFlow, now: number): VisitResult {
   const { tables, command } = flow;
-  const { records } = flow.current as Staffed;
+  const { records } = flow.current as SegmentAssignees;
   // One confirmation lists the whole visit (or series): it rides on the first segment's event.
   const mail = confirmationOf(command.appointmentId, records);
   for (const [i, record] of records.entries()) {
@@ -178,7 +184,7 @@ function commitVisit(flow: VisitFlow, now: number): VisitResult {
 export function confirmVisit(flow: VisitFlow, attempt: Attempt, now: number): VisitResult {
   const { tables } = flow;
   if (!tables.reservations.isTentative(attempt.rowId)) return { ok: false, refusal: tooLate("visit") };
-  const { records } = flow.current as Staffed;
+  const { records } = flow.current as SegmentAssignees;
   for (const i of localSegments(flow.command)) {
     const id = (records[i] as BookingRecord).id;
     const own = refsOf(attempt.needs).filter((ref) => ref.claimId === id && ref.calendar !== "service");
@@ -195,7 +201,7 @@ export function retryVisit(flow: VisitFlow, attempt: Attempt, refused: Refused, 
   const { tables } = flow;
   if (!tables.reservations.isTentative(attempt.rowId)) return refuse(tooLate("visit"));
   dropLocalRows(flow.tables.reservations, flow.command, flow.current?.records);
-  const { records, staffed } = flow.current as Staffed;
+  const { records, assignees } = flow.current as SegmentAssignees;
   const refusals = [refused, ...refused.others];
   const segmentOf = ({ at }: Refusal) =>
     Math.max(
@@ -214,14 +220,14 @@ export function retryVisit(flow: VisitFlow, attempt: Attempt, refused: Refused, 
   const tried = [
     ...attempt.tried,
     ...[...last].flatMap(([i, r]) =>
-      [candidateKey(staffed[i] as Candidate), ...ruledOut(flow.candidates[i] ?? [], r)].map((key) => `${i}:${key}`),
+      [candidateKey(assignees[i] as Candidate), ...ruledOut(flow.candidates[i] ?? [], r)].map((key) => `${i}:${key}`),
     ),
   ];
   const next = seatVisit(flow, tried, last, now);
   // What the next attempt does not keep is released — everything when it gave up. Every claim
   // of the attempt, granted now or kept from an earlier one (a release of one never made only
   // leaves a tombstone, and a dropped id is never used again).
-  const kept = new Set(next.kind === "claim" ? (flow.current as Staffed).records.map((r) => r.id) : []);
+  const kept = new Set(next.kind === "claim" ? (flow.current as SegmentAssignees).records.map((r) => r.id) : []);
   tables.tasks.release(
     attempt.businessId,
     refsOf(attempt.needs).filter((c) => !kept.has(c.claimId)),

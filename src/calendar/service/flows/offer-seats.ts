@@ -7,8 +7,9 @@
  * A reset between placing an offer's hold and recording it: the next run finds the hold by the
  * id the entry keeps and records the offer then.
  */
-import type { WaitlistEntry } from "../../../domain/waitlist";
+
 import { newId } from "../../../lib/ids";
+import type { WaitlistEntry } from "../../../types/waitlist";
 import { releaseLiveHold } from "../steps/hold-end";
 import type { FlowDeps } from "../tables/tables";
 import type { QueuedSlot } from "../tables/waitlist";

@@ -8,18 +8,18 @@
  * one transaction moves the booking and drops the row, and the old claims are released. Refused,
  * unanswered or timed out, the row goes and the booking is untouched.
  */
-import { type BookingRecord, holdsCapacity, toBooking } from "../../../domain/booking";
+import { type BookingRecord, holdsCapacity, toBooking } from "../../../types/booking";
 import type { ClaimRef, TimeNeed } from "../../claim-types";
 import { type Candidate, fixedCandidate, oneEach, preferenceOrder } from "../../claims/preference";
 import { type Attempt, type Next, type Phases, phases, type Refused, runClaims } from "../../claims/run-claims";
+import { assignOrder, customerRefusal, periodRefusal } from "../../limits/service-checks";
 import { policyWindowRefusal } from "../../rules/policy";
 import { blockedSpan, checkRequest, type Span } from "../../rules/service-rules";
 import type { CalendarRefusal, CalendarResult, RescheduleCommand } from "../../types";
+import { firstWithSeat, noCandidateLeft, type Tries, triesAfter } from "../steps/candidates";
 import { abandonTentative, claimFor, claimNeeds, type Interval, refsOf, tooLate } from "../steps/claiming";
-import { staffOf } from "../steps/commit-booking";
+import { assigneeIdsOf } from "../steps/commit-booking";
 import { expireHolds } from "../steps/expiry";
-import { assignOrder, customerRefusal, periodRefusal } from "../steps/limits";
-import { firstWithSeat, noCandidateLeft, type Tries, triesAfter } from "../steps/staffing";
 import { priorAnswer } from "../tables/idempotency-records";
 import { moveRowId } from "../tables/reservations";
 import type { CalendarTables, FlowDeps } from "../tables/tables";
@@ -139,7 +139,7 @@ function seatNext(
   if (!candidate) return refused(noCandidateLeft(candidates.length === 1, last, candidates));
   const moved: BookingRecord = {
     ...current,
-    ...staffOf(candidate),
+    ...assigneeIdsOf(candidate),
     startTime: new Date(time.start).toISOString(),
     endTime: new Date(time.end).toISOString(),
     version: current.version + 1,

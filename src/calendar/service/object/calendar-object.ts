@@ -1,8 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
 import { answerOnShard, commandOf, ObjectTenancy } from "../../../shards/object-shard";
-import { queuePublisher } from "../../sync/event-relay";
-import { d1Writer } from "../../sync/persist";
-import { WriteBehind, type WriteBehindSinks } from "../../sync/write-behind";
+import { queuePublisher } from "../../d1/event-relay";
+import { d1Writer } from "../../d1/persist";
+import { WriteBehind, type WriteBehindSinks } from "../../d1/write-behind";
 import { offerFreedSeats } from "../flows/offer-seats";
 import type { FlowDeps } from "../tables/tables";
 import { type CalendarTables, openTables } from "../tables/tables";
@@ -57,10 +57,10 @@ export abstract class CalendarObject extends DurableObject<Env> {
   }
 
   /**
-   * A move of the tenant (src/moves) holds the object's writes: from now on it answers
+   * A move of the tenant (src/relocations) holds the object's writes: from now on it answers
    * reads only and writes nothing to D1; answers once nothing it started is still writing.
    */
-  async holdForMove(): Promise<void> {
+  async holdForRelocation(): Promise<void> {
     await this.tenancy.hold();
     await this.offering;
   }
@@ -124,7 +124,7 @@ export abstract class CalendarObject extends DurableObject<Env> {
   protected sinks(): WriteBehindSinks {
     return {
       writeToD1: (records, events) => d1Writer(this.env.DB)(records, events),
-      publish: (events) => queuePublisher(this.env.WEBHOOK_QUEUE)(events),
+      publish: (events) => queuePublisher(this.env.DELIVERY_QUEUE)(events),
     };
   }
 }

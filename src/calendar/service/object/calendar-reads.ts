@@ -1,10 +1,10 @@
-import type { ServiceLimitSettings } from "../../../domain/limits";
+import type { ServiceLimitSettings } from "../../../types/limits";
 import type { Range } from "../../claim-types";
+import { assignOrder } from "../../limits/service-checks";
 import type { ServiceRules } from "../../rules/service-rules";
 import type { LiveSlot } from "../../rules/slots";
 import type { ServiceSnapshot } from "../../types";
 import { expireHolds } from "../steps/expiry";
-import { assignOrder } from "../steps/limits";
 import { liveSlots } from "../steps/live-slots";
 import { SeatCalendar } from "./seat-calendar";
 

@@ -1,6 +1,6 @@
-import { toBooking } from "../../../domain/booking";
-import type { Hold } from "../../../domain/hold";
-import type { WaitlistEntry, WaitlistFrom, WaitlistRows, WaitlistStatus } from "../../../domain/waitlist";
+import { toBooking } from "../../../types/booking";
+import type { Hold } from "../../../types/hold";
+import type { WaitlistEntry, WaitlistFrom, WaitlistRows, WaitlistStatus } from "../../../types/waitlist";
 import type { ProviderSnapshot, ResourceSnapshot } from "../../claim-types";
 import type {
   CalendarResult,
@@ -38,7 +38,7 @@ import { CalendarReads } from "./calendar-reads";
  * check-and-write runs in one synchronous
  * SQLite transaction, so requests for the same service are serialised without locks; other
  * calendars a booking needs are claimed between transactions (claims/run-claims.ts); D1 is written
- * behind, only after a change commits (sync/write-behind.ts).
+ * behind, only after a change commits (d1/write-behind.ts).
  */
 export class ServiceCalendar extends CalendarReads {
   /** Checks availability and reserves the slot (and the people it needs); then records the booking in D1. */

@@ -17,7 +17,7 @@ import { type Attempt, type Next, TENTATIVE_MS } from "../../claims/run-claims";
 import type { Span } from "../../rules/service-rules";
 import type { CalendarRefusal, CalendarResult } from "../../types";
 import type { CalendarTables } from "../tables/tables";
-import { candidateKey } from "./staffing";
+import { candidateKey } from "./candidates";
 
 /** A booking's `[start, end)`, epoch milliseconds. */
 export type Interval = { start: number; end: number };

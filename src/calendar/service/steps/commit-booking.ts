@@ -4,22 +4,23 @@
  * and its idempotency record, in the caller's transaction. A feature that needs more calendars
  * adds a claim before the commit, not a copy of it.
  */
-import type { Actor } from "../../../domain/actor";
-import { type BookingRecord, toBooking } from "../../../domain/booking";
-import type { MailPlan } from "../../../domain/message";
+
 import { newId } from "../../../lib/ids";
+import type { Actor } from "../../../types/actor";
+import { type BookingRecord, toBooking } from "../../../types/booking";
+import type { MailPlan } from "../../../types/message";
 import type { BookingDraft, CalendarResult, IdempotencyKey, ServiceSnapshot } from "../../types";
 import type { CalendarTables } from "../tables/tables";
 
 /** Who performs a booking and what it takes: the one person (or null), all people, all resources. */
-export type Staff = { providerId: string | null; providerIds: string[]; resourceIds: string[] };
+export type AssigneeIds = { providerId: string | null; providerIds: string[]; resourceIds: string[] };
 
-/** The staff of a candidate. */
-export const staffOf = (candidate: {
+/** The assignees of a candidate. */
+export const assigneeIdsOf = (candidate: {
   providerId: string | null;
   people: { id: string }[];
   resources: { id: string }[];
-}): Staff => ({
+}): AssigneeIds => ({
   providerId: candidate.providerId,
   providerIds: candidate.people.map((p) => p.id),
   resourceIds: candidate.resources.map((r) => r.id),
@@ -33,7 +34,7 @@ export function buildBooking(
     start: number;
     end: number;
     /** Who performs it, and everyone and everything it claims (see `staffedBy`). */
-    staff: Staff;
+    assignees: AssigneeIds;
     customerId: string | null;
     holdId?: string;
     /** The visit it is a segment of, or the series it is an occurrence of. */
@@ -47,7 +48,7 @@ export function buildBooking(
     id: newId("booking", now),
     businessId: service.businessId,
     serviceId: service.id,
-    ...at.staff,
+    ...at.assignees,
     customerId: at.customerId ?? newId("customer", now),
     customerName: draft.customerName,
     customerEmail: draft.customerEmail,

@@ -3,12 +3,12 @@
  * booking (with the customer's name, e-mail, phone and the notes) and of the webhook events not
  * yet handed on. Pure SQL on the calendar's storage, run inside one `transactionSync`.
  */
-import { type CustomerDetails, isErasedEmail } from "../../../domain/erasure";
-import type { Outbox } from "../../sync/outbox";
-import type { StoredBooking } from "../../sync/persist";
+import { type CustomerDetails, isErasedEmail } from "../../../types/erasure";
+import type { Outbox } from "../../d1/outbox";
+import type { StoredBooking } from "../../d1/persist";
 
-// Until the calendar's face takes them from src/domain/erasure.ts.
-export { type CustomerDetails, erasedDetails, isErasedEmail } from "../../../domain/erasure";
+// Until the calendar's face takes them from src/types/erasure.ts.
+export { type CustomerDetails, erasedDetails, isErasedEmail } from "../../../types/erasure";
 
 /** Which bookings belong to the person, and what they become. */
 export type CustomerRewrite = {

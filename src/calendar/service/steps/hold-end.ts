@@ -3,17 +3,17 @@
  * `holdId`: found, checked against the fields sent beside it, and its seat handed to the booking
  * with nothing free in between), or released (`DELETE /holds/{id}`, a waitlist entry left).
  */
-import type { Hold } from "../../../domain/hold";
+import type { Hold } from "../../../types/hold";
 import { type ClaimRef, sessionOf } from "../../claim-types";
+import { customerRefusal } from "../../limits/service-checks";
 import type { CalendarResult, HoldBookingCommand, HoldToBook } from "../../types";
 import { priorAnswer } from "../tables/idempotency-records";
 import type { CalendarTables } from "../tables/tables";
-import { buildBooking, commitBooking, type Staff } from "./commit-booking";
+import { type AssigneeIds, buildBooking, commitBooking } from "./commit-booking";
 import { expireHolds } from "./expiry";
-import { customerRefusal } from "./limits";
 
-/** The staff of a hold's booking, from what its seat claims. */
-function staffOfClaims(providerId: string | null, claims: ClaimRef[]): Staff {
+/** The assignees of a hold's booking, from what its seat claims. */
+function assigneeIdsOfClaims(providerId: string | null, claims: ClaimRef[]): AssigneeIds {
   const ids = (calendar: ClaimRef["calendar"]) => claims.filter((c) => c.calendar === calendar).map((c) => c.id);
   return { providerId, providerIds: ids("provider"), resourceIds: ids("resource") };
 }
@@ -62,7 +62,13 @@ export function consumeHold(tables: CalendarTables, command: HoldBookingCommand,
   const record = buildBooking(
     service,
     command.booking,
-    { start, end, staff: staffOfClaims(hold.providerId, seat.claims), customerId: command.customerId, holdId: hold.id },
+    {
+      start,
+      end,
+      assignees: assigneeIdsOfClaims(hold.providerId, seat.claims),
+      customerId: command.customerId,
+      holdId: hold.id,
+    },
     now,
   );
   const claims = tables.holds.end(hold.id, "CONSUMED", record.id);

@@ -1,19 +1,19 @@
 /**
  * The live slot calendar: every slot of a range with the seats its overlapping reservations take,
  * and whether the service's limits leave room for one more booking then: one read of the limit
- * counts for every week the slots touch (limit-counts.ts `startsIn`), summed per day and week
+ * counts for every week the slots touch (limits/counts.ts `startsIn`), summed per day and week
  * once, then a walk over the slots in order — never a count per slot.
  */
 
-import type { ServiceLimitSettings } from "../../../domain/limits";
-import { dayOf, daysOver, roomFor, weeksOver } from "../../rules/limits";
+import type { ServiceLimitSettings } from "../../../types/limits";
+import type { LimitCounts } from "../../limits/counts";
+import { dayOf, daysOver, roomFor, weeksOver } from "../../limits/day-and-week";
+import { hasPeriodLimits } from "../../limits/service-checks";
 import { checkTiming, type ServiceRules, type Span, slotsBetween } from "../../rules/service-rules";
 import type { LiveSlot } from "../../rules/slots";
 import type { CalendarRefusal } from "../../types";
-import type { LimitCounts } from "../tables/limit-counts";
 import type { HeldSpan } from "../tables/seats";
 import type { CalendarTables } from "../tables/tables";
-import { hasPeriodLimits } from "./limits";
 
 const MINUTE = 60_000;
 

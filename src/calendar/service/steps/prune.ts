@@ -2,14 +2,14 @@
  * The nightly prune: a calendar drops the rows of bookings past the retention (retention.ts), and
  * waitlist entries 30 days after their slot ended.
  */
-import { IDEMPOTENCY_RETENTION_MS } from "../../../domain/idempotency";
+import { IDEMPOTENCY_RETENTION_MS } from "../../../lib/idempotency";
 import { TOMBSTONE_RETENTION_MS } from "../../claims/claim-store";
 import { CALENDAR_KEEPS_PAST_MS, WAITLIST_KEEPS_PAST_MS } from "../../retention";
 
 /** Drops rows past the horizon; inside the caller's transaction. Answers how many bookings and entries went. */
 export function pruneCalendar(sql: SqlStorage, now: number): { bookings: number; waitlist: number } {
   const before = now - CALENDAR_KEEPS_PAST_MS;
-  // Counted by what it returns: the rows its triggers write (limit-storage.ts) are written too.
+  // Counted by what it returns: the rows its triggers write (limits/storage.ts) are written too.
   const bookings = sql
     .exec(
       `DELETE FROM bookings WHERE blocked_end_ms < ? AND kind = 'booking' AND tentative_until_ms IS NULL

@@ -5,14 +5,14 @@
  * entry either confirms it (the row becomes the booking: D1, event, reminders) or releases it
  * (the row goes, and a tombstone refuses a late duplicate). Each is one synchronous transaction.
  */
-import type { Actor } from "../../../domain/actor";
+import type { Actor } from "../../../types/actor";
 import type { ClaimResult, SeatCommand } from "../../claim-types";
+import { newBookingRefusal } from "../../limits/service-checks";
 import { blockedSpan, checkTiming, checkWorkingHours, withinWorkingTime } from "../../rules/service-rules";
 import type { CalendarTables } from "../tables/tables";
+import { firstWithSeat } from "./candidates";
 import { commitBooking } from "./commit-booking";
 import { expireHolds } from "./expiry";
-import { newBookingRefusal } from "./limits";
-import { firstWithSeat } from "./staffing";
 
 /**
  * What a segment's confirmation carries: the claim, the service's reminders to plan, and who

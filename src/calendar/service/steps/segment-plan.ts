@@ -3,7 +3,7 @@
  * for it — its people and resources, and its seat when its service is another calendar's. A
  * segment of the entry's own service takes its seat here instead, in a tentative row of its own.
  */
-import type { BookingRecord } from "../../../domain/booking";
+import type { BookingRecord } from "../../../types/booking";
 import type { ClaimNeed } from "../../claim-types";
 import type { Candidate } from "../../claims/preference";
 import { blockedSpan, checkRequest, type Span, segmentTimes, withinWorkingTime } from "../../rules/service-rules";
@@ -16,7 +16,7 @@ export const timesOf = (command: VisitCommand): Span[] =>
   command.series?.times ?? segmentTimes(command.startTime, command.segments);
 
 /** What each segment's candidates are read for: its service, staffing and start. */
-export const segmentStaffing = (command: VisitCommand) => {
+export const segmentAssignees = (command: VisitCommand) => {
   const times = timesOf(command);
   return command.segments.map((segment, i) => ({
     service: segment.service,
@@ -67,24 +67,24 @@ export function segmentRefusal(command: VisitCommand, i: number, time: Span, now
 }
 
 /** One attempt's bookings and staffing, by segment. */
-export type Staffed = { records: BookingRecord[]; staffed: Candidate[] };
+export type SegmentAssignees = { records: BookingRecord[]; assignees: Candidate[] };
 
 /**
  * Ids of the visit's other segments whose staffing includes `calendarId`: a person (or a room)
  * is not blocked by their own visit, whichever of its segments is claimed first — a retry keeps
  * a later segment's granted claim while an earlier one is claimed anew.
  */
-function ownVisit({ records, staffed }: Staffed, segment: number, calendarId: string): string[] {
-  return staffed.flatMap((c, j) => {
+function ownVisit({ records, assignees }: SegmentAssignees, segment: number, calendarId: string): string[] {
+  return assignees.flatMap((c, j) => {
     const ids = [...c.people.map((p) => p.id), ...c.resources.map((r) => r.id)];
     return j !== segment && ids.includes(calendarId) ? [(records[j] as BookingRecord).id] : [];
   });
 }
 
 /** What segment `i` claims: its people and resources, and (when another calendar's) its seat there. */
-export function segmentNeeds(command: VisitCommand, current: Staffed, i: number, time: Span): ClaimNeed[] {
+export function segmentNeeds(command: VisitCommand, current: SegmentAssignees, i: number, time: Span): ClaimNeed[] {
   const record = current.records[i] as BookingRecord;
-  const candidate = current.staffed[i] as Candidate;
+  const candidate = current.assignees[i] as Candidate;
   const { service } = command.segments[i] as VisitSegment;
   const blocked = blockedSpan(service, time.start, time.end);
   const claimed = { serviceId: service.id, ...time, blocked, capacity: service.capacity };

@@ -2,7 +2,7 @@
  * Status changes (and notes edits) of a booking, in one synchronous transaction: the seat is
  * freed in the same step that moves the booking out of a status that holds capacity.
  */
-import { type BookingRecord, canTransition, holdsCapacity, toBooking } from "../../../domain/booking";
+import { type BookingRecord, canTransition, holdsCapacity, toBooking } from "../../../types/booking";
 import { policyWindowRefusal } from "../../rules/policy";
 import type { CalendarResult, StatusChangeCommand } from "../../types";
 import { priorAnswer } from "../tables/idempotency-records";

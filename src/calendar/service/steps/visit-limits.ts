@@ -8,10 +8,10 @@
 
 import type { Candidate } from "../../claims/preference";
 import type { Next } from "../../claims/run-claims";
+import { assignOrder, customerRefusal, periodRefusal } from "../../limits/service-checks";
 import type { Span } from "../../rules/service-rules";
 import type { CalendarRefusal, VisitCommand, VisitResult } from "../../types";
 import type { CalendarTables } from "../tables/tables";
-import { assignOrder, customerRefusal, periodRefusal } from "./limits";
 import { isLocal, timesOf } from "./segment-plan";
 
 /**
@@ -39,11 +39,11 @@ export function visitLimitStep(
   }
   const [first] = over;
   if (!first) return null;
-  const unstaffed = over.map(({ segment, refusal }) => ({
+  const unassignable = over.map(({ segment, refusal }) => ({
     segment,
     reason: "reason" in refusal ? refusal.reason : "",
   }));
-  return { kind: "done", result: { ok: false, refusal: first.refusal, segment: first.segment, unstaffed } };
+  return { kind: "done", result: { ok: false, refusal: first.refusal, segment: first.segment, unassignable } };
 }
 
 /** The order each flow's segments were given in its first attempt, by segment. */
@@ -59,7 +59,7 @@ const decided = new WeakMap<object, Map<number, Candidate[]>>();
 export function localOrder(
   flow: { tables: CalendarTables; command: VisitCommand; candidates: Candidate[][] },
   i: number,
-  staffed: readonly Candidate[],
+  assignees: readonly Candidate[],
 ): Candidate[] {
   const { tables, command } = flow;
   const candidates = flow.candidates[i] ?? [];
@@ -68,10 +68,10 @@ export function localOrder(
   const known = kept.get(i);
   if (known) return known;
   // Once an earlier segment found nobody the visit is refused: no order to keep.
-  if (!isLocal(command, i) || staffed.length !== i) return candidates;
+  if (!isLocal(command, i) || assignees.length !== i) return candidates;
   const times = timesOf(command);
   const { service } = command.segments[i] as VisitCommand["segments"][number];
-  const earlier = staffed.flatMap((c, j) =>
+  const earlier = assignees.flatMap((c, j) =>
     isLocal(command, j) ? [{ providerId: c.providerId, start: (times[j] as Span).start }] : [],
   );
   const order = assignOrder(tables.counts, service, candidates, (times[i] as Span).start, earlier);

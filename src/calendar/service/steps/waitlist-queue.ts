@@ -3,7 +3,7 @@
  * the slot is checked by the service's rules, the queues are bounded, and leaving an entry that
  * was offered a hold releases the hold (its seat goes to the next in line).
  */
-import type { WaitlistEntry } from "../../../domain/waitlist";
+import type { WaitlistEntry } from "../../../types/waitlist";
 import { checkRequest } from "../../rules/service-rules";
 import type { CalendarRefusal, JoinWaitlistCommand } from "../../types";
 import type { CalendarTables } from "../tables/tables";

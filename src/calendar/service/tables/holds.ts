@@ -6,7 +6,7 @@
  * expired hold never counts and is never converted, and the alarm frees it on time without any
  * request arriving.
  */
-import type { Hold, HoldStatus } from "../../../domain/hold";
+import type { Hold, HoldStatus } from "../../../types/hold";
 import type { ClaimRef } from "../../claim-types";
 import type { Span } from "../../rules/service-rules";
 import type { RowClaims } from "./reservations";
@@ -40,7 +40,7 @@ export class Holds {
       hold.id,
       blocked.start,
       blocked.end,
-      // The start is read from the record like a booking's (limit-storage.ts).
+      // The start is read from the record like a booking's (limits/storage.ts).
       JSON.stringify({ businessId, startTime: hold.startTime, ...(page ? { page: 1 } : {}) }),
       hold.providerId,
       JSON.stringify(claims.claims),

@@ -7,8 +7,8 @@
  * transaction.
  */
 
-import { toBooking } from "../../../domain/booking";
-import { IDEMPOTENCY_RETENTION_MS } from "../../../domain/idempotency";
+import { IDEMPOTENCY_RETENTION_MS } from "../../../lib/idempotency";
+import { toBooking } from "../../../types/booking";
 import type { CalendarRefusal, CalendarResult, IdempotencyKey } from "../../types";
 import type { Reservations } from "./reservations";
 

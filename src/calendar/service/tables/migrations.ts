@@ -1,4 +1,4 @@
-import { limitMigration } from "./limit-storage";
+import { limitMigration } from "../../limits/storage";
 
 /**
  * The calendar's own SQLite tables. Reservations carry the blocked span (booking plus
@@ -129,9 +129,9 @@ export const serviceMigrations: string[] = [
    CREATE INDEX waitlist_slot ON waitlist (status, start_ms, end_ms, provider_id, id);
    CREATE INDEX waitlist_hold ON waitlist (hold_id) WHERE hold_id IS NOT NULL;
    CREATE TABLE waitlist_context (id INTEGER PRIMARY KEY, version INTEGER NOT NULL, context TEXT NOT NULL);`,
-  // What an event mails the customer (src/domain/message.ts `MailPlan`, JSON), decided with the change.
+  // What an event mails the customer (src/types/message.ts `MailPlan`, JSON), decided with the change.
   "ALTER TABLE events ADD COLUMN mail TEXT;",
-  // Booking limits and balanced assignment (limit-counts.ts): see limitMigration.
+  // Booking limits and balanced assignment (limits/counts.ts): see limitMigration.
   limitMigration,
   // Who made an event's change and the fields it set (src/audit/booking-events.ts), JSON; null: the system.
   "ALTER TABLE events ADD COLUMN audit TEXT;",

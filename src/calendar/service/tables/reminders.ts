@@ -5,9 +5,9 @@
  * reset before that commit leaves the row to fire again and a reset after it leaves the event to
  * the relay (sent at least once, always with the same event id).
  */
-import { type BookingRecord, holdsCapacity } from "../../../domain/booking";
+import { type BookingRecord, holdsCapacity } from "../../../types/booking";
 import type { AlarmClock } from "../../alarm-clock";
-import type { EventRelay } from "../../sync/event-relay";
+import type { EventRelay } from "../../d1/event-relay";
 import type { Reservations } from "./reservations";
 
 /** The most reminders one alarm turns into events; the rest wait for the next run, moments later. */

@@ -5,7 +5,7 @@
  * steps/seat-claims.ts). A row lists the claims it holds in other calendars (people, resources); while it
  * waits for them it is tentative, with a deadline after which the alarm gives it up.
  */
-import type { BookingRecord, BookingStatus } from "../../../domain/booking";
+import type { BookingRecord, BookingStatus } from "../../../types/booking";
 import type { ClaimRef } from "../../claim-types";
 import type { Span } from "../../rules/service-rules";
 import type { CalendarCounters } from "../../types";

@@ -2,13 +2,13 @@
 
 import { AlarmClock } from "../../alarm-clock";
 import { ClaimTasks } from "../../claims/tasks";
+import { type EventPublisher, EventRelay } from "../../d1/event-relay";
+import { OUTBOX_STUCK_AFTER_MS, Outbox } from "../../d1/outbox";
+import { LimitCounts } from "../../limits/counts";
 import { migrate } from "../../sqlite-migrations";
-import { type EventPublisher, EventRelay } from "../../sync/event-relay";
-import { OUTBOX_STUCK_AFTER_MS, Outbox } from "../../sync/outbox";
 import type { CalendarSnapshot } from "../../types";
 import { Holds } from "./holds";
 import { IdempotencyRecords } from "./idempotency-records";
-import { LimitCounts } from "./limit-counts";
 import { serviceMigrations } from "./migrations";
 import { ReleasedClaims } from "./released-claims";
 import { Reminders } from "./reminders";
@@ -34,7 +34,7 @@ export type CalendarTables = {
   visits: VisitRecords;
   /** Customers queued for full slots. */
   waitlist: Waitlist;
-  /** What booking limits and balanced assignment count (limit-counts.ts). */
+  /** What booking limits and balanced assignment count (limits/counts.ts). */
   counts: LimitCounts;
 };
 

@@ -2,7 +2,7 @@
  * The visits this calendar was the entry of: each one's bookings as it answered them, so a
  * retry under the same `Idempotency-Key` gets the same answer (kept 24 hours, steps/prune.ts).
  */
-import type { Booking } from "../../../domain/booking";
+import type { Booking } from "../../../types/booking";
 
 /** Visit answers of one calendar. Every method runs inside the caller's transaction. */
 export class VisitRecords {

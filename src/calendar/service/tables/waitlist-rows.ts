@@ -4,7 +4,7 @@
  * reads EXPIRED from the slot's start, worked out here on read (as a hold's expiry is): nothing
  * is written then, so nothing needs an alarm or can be lost.
  */
-import type { WaitlistEntry, WaitlistStatus } from "../../../domain/waitlist";
+import type { WaitlistEntry, WaitlistStatus } from "../../../types/waitlist";
 
 /** A row as read: status (as shown, and as stored) and hold live in columns, the rest of the entry in `record`. */
 export type Row = {

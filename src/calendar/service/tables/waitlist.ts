@@ -6,8 +6,8 @@
  * EXPIRED, as read, once its slot begins while it waits (tables/waitlist-rows.ts). Every method runs
  * inside the caller's transaction.
  */
-import type { HoldStatus } from "../../../domain/hold";
-import type { WaitlistEntry, WaitlistFrom, WaitlistRows, WaitlistStatus } from "../../../domain/waitlist";
+import type { HoldStatus } from "../../../types/hold";
+import type { WaitlistEntry, WaitlistFrom, WaitlistRows, WaitlistStatus } from "../../../types/waitlist";
 import type { OfferContext } from "../../types";
 import { entryOf, type Row, recordOf, SELECT_ENTRY, SHOWN_STATUS } from "./waitlist-rows";
 

@@ -6,8 +6,8 @@
  */
 
 import type { BusinessRow } from "../../../business/records";
-import { locales } from "../../../domain/business";
 import type { FormFields } from "../../../pages/form";
+import { locales } from "../../../types/business";
 import type { DeskContext } from "../../frame/desk";
 import { type DeskStatus, deskPage } from "../../frame/layout";
 import { CheckField, SelectField, SetupNotice, TextField } from "../field";

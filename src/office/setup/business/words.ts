@@ -1,5 +1,5 @@
 /** The business settings page's words in English and German. */
-import type { Locale } from "../../../domain/business";
+import type { Locale } from "../../../types/business";
 
 const en = {
   title: "Business settings",

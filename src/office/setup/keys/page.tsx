@@ -4,8 +4,8 @@
  * answering that form shows the new key this once; the list never does (only its prefix is kept).
  */
 import type { toApiKey } from "../../../access/keys";
-import { scopes } from "../../../domain/scopes";
 import type { FormFields } from "../../../pages/form";
+import { scopes } from "../../../types/scopes";
 import type { DeskContext } from "../../frame/desk";
 import { type DeskStatus, deskPage } from "../../frame/layout";
 import { SelectField, SetupNotice, TextField } from "../field";

@@ -1,5 +1,5 @@
 /** The API keys page's words in English and German. */
-import type { Locale } from "../../../domain/business";
+import type { Locale } from "../../../types/business";
 
 const en = {
   title: "API keys",

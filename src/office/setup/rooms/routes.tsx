@@ -17,7 +17,7 @@ import type { DeskContext, DeskEnv } from "../../frame/desk";
 import type { DeskStatus } from "../../frame/layout";
 import { setupRefusal, setupWords } from "../guard";
 import { fieldOfProblem, readWeek } from "../hours";
-import { roomsOf } from "../people";
+import { roomsOf } from "../providers";
 import { changedOnly, saveWith, textOf, ticked, wholeNumber } from "../save";
 import { type RoomState, roomFields, roomFormPage, roomsPage } from "./page";
 import { roomWordsOf } from "./words";

@@ -1,5 +1,5 @@
 /** The rooms pages' words in English and German. */
-import type { Locale } from "../../../domain/business";
+import type { Locale } from "../../../types/business";
 
 const en = {
   title: "Rooms",

@@ -11,13 +11,13 @@ import { type DeskStatus, deskPage } from "../../frame/layout";
 import { ActiveForm, WeekFields, weekFields } from "../catalog-parts";
 import { CheckField, SelectField, SetupNotice, TextField } from "../field";
 import { setupWords } from "../guard";
-import type { PersonChoice } from "../people";
+import type { ProviderChoice } from "../providers";
 import { setupStyle } from "../style";
 import { serviceWordsOf } from "./words";
 
 export type Service = ReturnType<typeof toService>;
 /** The choices the form offers: the business's people and rooms. */
-export type ServiceChoices = { people: PersonChoice[]; rooms: PersonChoice[] };
+export type ServiceChoices = { people: ProviderChoice[]; rooms: ProviderChoice[] };
 export type ServiceState = { flash?: string; refused?: string; problems?: Record<string, string> };
 
 const text = (n: number | null | undefined) => (n === null || n === undefined ? "" : String(n));
@@ -103,7 +103,7 @@ export function serviceFormPage(
           <fieldset>
             <legend>{sw.who}</legend>
             <p class="muted small">{sw.providerIds}</p>
-            {choices.people.length === 0 && <p class="muted small">{sw.noPeople}</p>}
+            {choices.people.length === 0 && <p class="muted small">{sw.noProviders}</p>}
             {choices.people.map((p) => (
               <CheckField name={`providerIds.${p.id}`} label={p.name} checked={`providerIds.${p.id}` in f} />
             ))}

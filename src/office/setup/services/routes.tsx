@@ -19,7 +19,7 @@ import { deskPage } from "../../frame/layout";
 import { CatalogList, weekFields } from "../catalog-parts";
 import { setupRefusal, setupWords } from "../guard";
 import { fieldOfProblem } from "../hours";
-import { peopleOf, roomsOf, servicesOf } from "../people";
+import { providersOf, roomsOf, servicesOf } from "../providers";
 import { changedOnly, saveWith } from "../save";
 import { setupStyle } from "../style";
 import { type ServiceState, serviceFields, serviceFormPage } from "./form-page";
@@ -34,7 +34,7 @@ const flashOf = (c: DeskContext) => {
   const done = c.req.query("done") ?? "";
   return Object.hasOwn(words(c).saved, done) ? words(c).saved[done] : undefined;
 };
-const choicesOf = async (c: DeskContext) => ({ people: await peopleOf(c), rooms: await roomsOf(c) });
+const choicesOf = async (c: DeskContext) => ({ people: await providersOf(c), rooms: await roomsOf(c) });
 
 serviceRoutes.get("/setup/services", async (c) => {
   const denied = await setupRefusal(c, "catalog:write", "POST /services");

@@ -1,5 +1,5 @@
 /** The services pages' words in English and German. */
-import type { Locale } from "../../../domain/business";
+import type { Locale } from "../../../types/business";
 
 const en = {
   title: "Services",
@@ -25,7 +25,7 @@ const en = {
   interval: (day: string, n: number) => `${day}, interval ${n}`,
   who: "Who performs it",
   providerIds: "People",
-  noPeople: "No people yet: then no one is needed.",
+  noProviders: "No people yet: then no one is needed.",
   providerMode: "Staffed by",
   providerModes: { one: "one of them", all: "all of them together (a team)" } as Record<string, string>,
   assignment: "A booking that names nobody goes to",
@@ -87,7 +87,7 @@ const de: ServiceWords = {
   interval: (day, n) => `${day}, Zeitraum ${n}`,
   who: "Wer sie ausführt",
   providerIds: "Personen",
-  noPeople: "Noch keine Personen: dann wird niemand gebraucht.",
+  noProviders: "Noch keine Personen: dann wird niemand gebraucht.",
   providerMode: "Ausgeführt von",
   providerModes: { one: "einer von ihnen", all: "allen zusammen (ein Team)" },
   assignment: "Eine Buchung ohne Person geht an",

@@ -3,8 +3,9 @@
  * button deleting each, and the form registering a new one. The page answering that form shows
  * the endpoint's signing secret this once; the list never does.
  */
-import { webhookEventTypes } from "../../../domain/webhook";
+
 import type { FormFields } from "../../../pages/form";
+import { webhookEventTypes } from "../../../types/webhook";
 import type { toWebhook } from "../../../webhooks/endpoints";
 import type { DeskContext } from "../../frame/desk";
 import { type DeskStatus, deskPage } from "../../frame/layout";

@@ -1,0 +1,185 @@
+/**
+ * A person's setup page: their weekly hours (up to three intervals a weekday, more when they have
+ * more), their days off and special hours (add one, remove one), their connected calendars with
+ * their sync state, and what a change of hours does to bookings already made. Forms post without
+ * JavaScript; a refused one comes back with what was typed and the problem next to its field.
+ */
+
+import type { FormFields } from "../../pages/form";
+import { formatsOf } from "../../pages/i18n/format";
+import type { ProviderCalendarView } from "../../providers/connected-calendars";
+import type { toProvider } from "../../providers/records";
+import type { DateOverride } from "../../types/schedule";
+import type { DeskContext } from "../frame/desk";
+import { type DeskStatus, deskPage } from "../frame/layout";
+import { SetupNotice, TextField } from "./field";
+import { setupWords } from "./guard";
+import { intervalsText, intervalText, SLOTS, slotName, weekOrder } from "./hours";
+import { setupStyle } from "./style";
+
+export type ProviderSetupView = { provider: ReturnType<typeof toProvider>; calendars: ProviderCalendarView[] };
+
+/** What the page says besides the person: a flash, or a setupRefusal with the form's fields as sent and their problems. */
+export type ProviderSetupState = {
+  flash?: string;
+  refused?: string;
+  week?: FormFields;
+  add?: FormFields;
+  problems?: Record<string, string>;
+};
+
+/** A weekday's name in the page's language (2024-01-01 was a Monday). */
+const dayName = (locale: string, index: number) =>
+  new Intl.DateTimeFormat(locale, { weekday: "long", timeZone: "UTC" }).format(Date.UTC(2024, 0, 1 + index));
+
+/** The person's setup page. */
+export function providerSetupPage(
+  c: DeskContext,
+  view: ProviderSetupView,
+  state: ProviderSetupState = {},
+  status: DeskStatus = 200,
+) {
+  const { desk } = c.var;
+  const w = setupWords(c);
+  const p = w.person;
+  const { provider } = view;
+  const base = `/office/setup/people/${provider.id}`;
+  const problems = state.problems ?? {};
+  const sent = state.week;
+  const overrides = [...provider.dateOverrides].sort((a, b) => a.date.localeCompare(b.date));
+  return deskPage(c, status, {
+    title: provider.name,
+    section: "setup",
+    positions: setupStyle,
+    body: (
+      <div class="stack">
+        {desk.member.role === "owner" && (
+          <p class="small">
+            <a href="/office/setup">← {w.back}</a>
+          </p>
+        )}
+        <h1>{provider.name}</h1>
+        <SetupNotice flash={state.flash} refused={state.refused} label={w.refused} />
+        <section aria-labelledby="hours">
+          <h2 id="hours">{p.hours}</h2>
+          <p class="muted small">
+            {p.hoursHint} {p.zone(provider.timezone)}
+          </p>
+          <form method="post" action={`${base}/hours`}>
+            {weekOrder.map((day, index) => {
+              const stored = provider.weeklySchedule[day] ?? [];
+              const name = dayName(desk.locale, index);
+              return (
+                <fieldset class="dayhours">
+                  <legend>{name}</legend>
+                  <div class="slots">
+                    {Array.from({ length: Math.max(SLOTS, stored.length) }, (_, slot) => {
+                      const field = slotName(day, slot);
+                      const shown = stored[slot];
+                      return (
+                        <TextField
+                          name={field}
+                          label={p.interval(name, slot + 1)}
+                          value={sent ? sent[field] : shown && intervalText(shown)}
+                          problem={problems[field]}
+                          hiddenLabel
+                        />
+                      );
+                    })}
+                  </div>
+                </fieldset>
+              );
+            })}
+            <button class="btn" type="submit">
+              {p.save}
+            </button>
+          </form>
+        </section>
+        <DaysOff c={c} base={base} overrides={overrides} state={state} />
+        <p class="notice">{p.conflictNote}</p>
+        <Calendars c={c} calendars={view.calendars} />
+      </div>
+    ),
+  });
+}
+
+function DaysOff(props: { c: DeskContext; base: string; overrides: DateOverride[]; state: ProviderSetupState }) {
+  const p = setupWords(props.c).person;
+  const problems = props.state.problems ?? {};
+  const sent = props.state.add;
+  // A day off is a calendar date, not an instant: read at UTC midnight, it is that date in any zone.
+  const dayOf = (date: string) => formatsOf(props.c.var.desk.locale, "UTC").date(`${date}T00:00:00Z`);
+  return (
+    <section aria-labelledby="daysoff">
+      <h2 id="daysoff">{p.daysOff}</h2>
+      {props.overrides.length === 0 ? (
+        <p class="muted">{p.noDaysOff}</p>
+      ) : (
+        <div class="scroll">
+          <table class="log">
+            <thead>
+              <tr>
+                <th scope="col">{p.date}</th>
+                <th scope="col">{p.hoursColumn}</th>
+                <th scope="col">
+                  <span class="sr-only">{p.remove}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.overrides.map((o) => (
+                <tr>
+                  <td>
+                    <time datetime={o.date}>{dayOf(o.date)}</time>
+                  </td>
+                  <td>{o.intervals.length === 0 ? p.closed : intervalsText(o.intervals)}</td>
+                  <td>
+                    <form method="post" action={`${props.base}/days-off/remove`} class="inline">
+                      <input type="hidden" name="date" value={o.date} />
+                      <button class="btn ghost" type="submit" aria-label={p.removeDay(dayOf(o.date))}>
+                        {p.remove}
+                      </button>
+                    </form>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <h3 id="adddate" class="addtitle">
+        {p.add}
+      </h3>
+      <form method="post" action={`${props.base}/days-off`} class="setupform" aria-labelledby="adddate">
+        <TextField name="date" type="date" label={p.date} value={sent?.date} problem={problems.date} />
+        <TextField name="hours" label={p.dayHours} value={sent?.hours} problem={problems.hours} />
+        <button class="btn" type="submit">
+          {p.addButton}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function Calendars({ c, calendars }: { c: DeskContext; calendars: ProviderCalendarView[] }) {
+  const p = setupWords(c).person;
+  const f = formatsOf(c.var.desk.locale, c.var.desk.timezone);
+  return (
+    <section aria-labelledby="calendars">
+      <h2 id="calendars">{p.calendars}</h2>
+      {calendars.length === 0 ? (
+        <p class="muted">{p.noCalendars}</p>
+      ) : (
+        <ul>
+          {calendars.map((cal) => (
+            <li>
+              <span class="small">{cal.url}</span> · <strong>{p.sync[cal.syncStatus] ?? cal.syncStatus}</strong>
+              {cal.lastSyncedAt && ` · ${p.lastSynced} ${f.dateTime(cal.lastSyncedAt)}`}
+              {cal.lastError && <span class="muted"> · {cal.lastError}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
