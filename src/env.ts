@@ -1,5 +1,5 @@
+import type { CalendarBookmarks } from "./db/bookmarks";
 import type { Database } from "./db/client";
-import type { CalendarBookmarks } from "./shards/bookmarks";
 import type { KeyScopes } from "./types/scopes";
 
 /** The caller, resolved from its API key by the auth middleware. */
@@ -32,7 +32,7 @@ export type AppEnv = {
     db: Database;
     /** A keyed request's D1 session on its shard (src/shards/session.ts): its reads, its bookmark. */
     session?: D1DatabaseSession;
-    /** A keyed write's bookmarks handed back by the calendars it called (src/shards/bookmarks.ts). */
+    /** A keyed write's bookmarks handed back by the calendars it called (src/db/bookmarks.ts). */
     calendarBookmarks?: CalendarBookmarks;
     caller: Caller;
     /** Set on a read from a key this isolate has seen: the key check the request still owes. */

@@ -7,8 +7,8 @@
  */
 import { out } from "../lib/cli.ts";
 import { DEMO_API_KEY, DEMO_BUSINESS_NAME, demoProviders } from "../lib/demo.ts";
+import type { Demo } from "./demo.ts";
 import type { DevOptions } from "./options.ts";
-import type { Demo } from "./seed.ts";
 
 /** A titled group of lines, or nothing when it has no lines. */
 const section = (title: string, lines: string[]) => (lines.length ? ["", title, ...lines] : []);

@@ -7,8 +7,8 @@ import { demoBookings, demoCustomers, demoServices } from "../lib/demo.ts";
 import { type DemoApi, problemText, totalOf } from "./api.ts";
 import type { DemoService } from "./catalogue.ts";
 import { demoDays, wallClock } from "./days.ts";
+import type { Demo } from "./demo.ts";
 import { warn } from "./log.ts";
-import type { Demo } from "./seed.ts";
 import { seedVisitAndSeries } from "./visit-series.ts";
 
 /** The single bookings of scripts/lib/demo.ts; answers how many were made. */

@@ -4,8 +4,8 @@
  */
 import { demoBusinessSettings } from "../lib/demo.ts";
 import { type DemoApi, problemText } from "./api.ts";
+import type { Demo } from "./demo.ts";
 import { warn } from "./log.ts";
-import type { Demo } from "./seed.ts";
 
 /**
  * Turns the demo business's e-mails to customers on (before any demo booking, so their

@@ -7,9 +7,9 @@
 import { demoProviders } from "../lib/demo.ts";
 import { demoSignInLinks } from "../lib/demo-members.ts";
 import { type DemoApi, type ListBody, problemText } from "./api.ts";
+import type { Demo } from "./demo.ts";
 import { warn } from "./log.ts";
 import type { DevOptions } from "./options.ts";
-import type { Demo } from "./seed.ts";
 
 /** A new calendar feed address of the first demo stylist (the previous start's stops working). */
 async function issueDemoFeed(api: DemoApi): Promise<string> {

@@ -9,24 +9,10 @@ import type { DemoApi } from "./api.ts";
 import { seedAppointments } from "./bookings.ts";
 import { enableDemoEmails, seedBookingPage } from "./business.ts";
 import { seedCatalogue, seedCustomers } from "./catalogue.ts";
+import type { Demo } from "./demo.ts";
 import { makeDemoLinks } from "./links.ts";
 import { log, sinceStart, warn } from "./log.ts";
 import type { DevOptions } from "./options.ts";
-
-/** What the banner shows of the demo; "" (or none) for what is not there. */
-export type Demo = {
-  /** The booking page for customers, once the business has its slug and the page is on. */
-  pageUrl: string;
-  /** The demo visit (`apt_…`) and series (`ser_…`), whether seeded now or found. */
-  visitId: string;
-  seriesId: string;
-  /** The first demo stylist's calendar feed, issued anew at every start. */
-  feedUrl: string;
-  /** A demo customer's manage link (their booking, without a key). */
-  manageUrl: string;
-  /** The demo members' sign-in links, made anew at every start. */
-  signIns: { name: string; link: string }[];
-};
 
 /** Seeds in the order the demo data depends on. */
 async function seedInOrder(api: DemoApi, options: DevOptions, demo: Demo): Promise<void> {

@@ -9,8 +9,8 @@ import { demoCustomers, demoProviders, demoSeries, demoServices, demoVisit } fro
 import { type DemoApi, type ListBody, problemText } from "./api.ts";
 import type { DemoService } from "./catalogue.ts";
 import { demoDays, wallClock } from "./days.ts";
+import type { Demo } from "./demo.ts";
 import { warn } from "./log.ts";
-import type { Demo } from "./seed.ts";
 
 type DemoCustomer = (typeof demoCustomers)[number];
 

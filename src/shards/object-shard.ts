@@ -10,8 +10,9 @@
  * the new shard; from then on a call that still carries the old shard (an isolate that has not
  * yet seen the move) is refused, so it cannot point the object back.
  */
+
+import type { WithBookmark } from "../db/bookmarks";
 import { movingError } from "../lib/transient";
-import type { WithBookmark } from "./bookmarks";
 import { RelocationGate } from "./held";
 import { businessEnv } from "./shards";
 

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
+import { CalendarBookmarks } from "../db/bookmarks";
 import { createDb, sessionDb } from "../db/client";
 import type { AppEnv } from "../env";
-import { CalendarBookmarks } from "./bookmarks";
 import { BOOKMARK_HEADER, isWrite, openSession } from "./session";
 import { bookmarkingEnv, businessEnv, shardDatabase } from "./shards";
 

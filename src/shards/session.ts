@@ -6,11 +6,11 @@
  * least what this one saw or wrote: a read's is its session's; a write's is the later of its
  * session's (its Drizzle handle writes through the session) and those of the D1 writes of the
  * calendars it called, which each calendar makes through a session of its own and hands back
- * (src/shards/bookmarks.ts). Writes go to the primary whatever the session.
+ * (src/db/bookmarks.ts). Writes go to the primary whatever the session.
  */
 import { createMiddleware } from "hono/factory";
+import { laterBookmark } from "../db/bookmarks";
 import type { AppEnv } from "../env";
-import { laterBookmark } from "./bookmarks";
 
 /** The request and response header that carries a D1 bookmark. */
 export const BOOKMARK_HEADER = "X-D1-Bookmark";

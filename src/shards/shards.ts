@@ -8,7 +8,7 @@
  * (`directoryOf`) and the passes over every shard (`everyShard`) name shards at all.
  */
 
-import type { CalendarBookmarks, WithBookmark } from "./bookmarks";
+import type { CalendarBookmarks, WithBookmark } from "../db/bookmarks";
 
 /** At most this many shard bindings are looked for (`DB_0` … `DB_63`). */
 const MAX_SHARDS = 64;

@@ -5,8 +5,8 @@
  * while its events are published); whatever fails stays queued and the alarm retries it.
  */
 
+import { laterBookmark } from "../../db/bookmarks";
 import { errorText } from "../../lib/api-error";
-import { laterBookmark } from "../../shards/bookmarks";
 import type { BookingRecord } from "../../types/booking";
 import type { AlarmClock } from "../alarm-clock";
 import type { EventPublisher, EventRelay } from "./event-relay";

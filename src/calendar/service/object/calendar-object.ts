@@ -49,7 +49,7 @@ export abstract class CalendarObject extends DurableObject<Env> {
 
   /**
    * Runs a tenant's call on the tenant's shard, which the object keeps for its alarms; with
-   * `withBookmark`, answers the D1 bookmark of its latest write beside (src/shards/bookmarks.ts).
+   * `withBookmark`, answers the D1 bookmark of its latest write beside (src/db/bookmarks.ts).
    */
   async onShard(shard: number, method: string, args: unknown[], withBookmark?: boolean): Promise<unknown> {
     this.env = this.tenancy.admit(shard, method);
