@@ -4,6 +4,8 @@
  * member's disabling or removal, and by an owner's "sign out everywhere".
  */
 import { and, eq, gt, lt, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { preparedOnce } from "../db/prepared";
 import { businesses, memberSessions, members } from "../db/schema";
 import { base64url, sha256Hex } from "../lib/crypto";
 import { membersDb } from "./members";
@@ -51,6 +53,36 @@ export async function startSession(env: Env, memberId: string, now = Date.now())
   return value;
 }
 
+/** The session read, built once per isolate (every signed-in request makes it). */
+const liveSession = (dir: Database) =>
+  preparedOnce(dir, "member-session", (db) =>
+    db
+      .select({
+        sessionId: memberSessions.id,
+        lastSeenAt: memberSessions.lastSeenAt,
+        memberId: members.id,
+        businessId: members.businessId,
+        name: members.name,
+        email: members.email,
+        role: members.role,
+        providerId: members.providerId,
+        shard: businesses.shard,
+      })
+      .from(memberSessions)
+      .innerJoin(members, eq(members.id, memberSessions.memberId))
+      .innerJoin(businesses, eq(businesses.id, members.businessId))
+      .where(
+        and(
+          eq(memberSessions.id, sql.placeholder("id")),
+          eq(members.status, "active"),
+          gt(memberSessions.expiresAt, sql.placeholder("now")),
+          gt(memberSessions.lastSeenAt, sql.placeholder("idleSince")),
+        ),
+      )
+      .limit(1)
+      .prepare(),
+  );
+
 /**
  * The live session with this cookie value: its member active, not idle for 12 hours, not past
  * 30 days. One read; its last use is moved on at most once a minute.
@@ -59,30 +91,11 @@ export async function memberSessionOf(env: Env, value: string, now = Date.now())
   if (!/^[A-Za-z0-9_-]{43}$/.test(value)) return undefined;
   const id = await sha256Hex(value);
   const dir = membersDb(env);
-  const [row] = await dir
-    .select({
-      sessionId: memberSessions.id,
-      lastSeenAt: memberSessions.lastSeenAt,
-      memberId: members.id,
-      businessId: members.businessId,
-      name: members.name,
-      email: members.email,
-      role: members.role,
-      providerId: members.providerId,
-      shard: businesses.shard,
-    })
-    .from(memberSessions)
-    .innerJoin(members, eq(members.id, memberSessions.memberId))
-    .innerJoin(businesses, eq(businesses.id, members.businessId))
-    .where(
-      and(
-        eq(memberSessions.id, id),
-        eq(members.status, "active"),
-        gt(memberSessions.expiresAt, new Date(now).toISOString()),
-        gt(memberSessions.lastSeenAt, new Date(now - IDLE_MS).toISOString()),
-      ),
-    )
-    .limit(1);
+  const [row] = await liveSession(dir).execute({
+    id,
+    now: new Date(now).toISOString(),
+    idleSince: new Date(now - IDLE_MS).toISOString(),
+  });
   if (!row) return undefined;
   if (Date.parse(row.lastSeenAt) < now - TOUCH_MS) {
     await dir
