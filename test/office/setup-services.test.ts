@@ -95,6 +95,34 @@ describe("the services pages", () => {
     expect(listed.slice(listed.indexOf("Inactive services"))).toContain("Beard trim");
   });
 
+  it("a service's form keeps every interval it has (four on a Monday), and sending it unchanged changes nothing", async () => {
+    const s = await salon(2);
+    const owner = await deskMember(s, "owner");
+    const four = ["08:00", "10:00", "12:00", "14:00"].map((start, i) => ({
+      start,
+      end: `${9 + 2 * i}`.padStart(2, "0") + ":00",
+    }));
+    // Monday only: the other days are absent, as the API stores a partial week.
+    const patched = await api("PATCH", `/services/${s.cut}`, {
+      key: s.apiKey,
+      body: { weeklySchedule: { mon: four } },
+    });
+    expect(patched.status).toBe(200);
+    const before = (await auditOf(s.apiKey, s.cut)).length;
+    const path = `/office/setup/services/${s.cut}`;
+    const form = await formOf(path, owner.cookie);
+    expect(form["mon.3"]).toBe("14:00–15:00");
+    const same = await office("POST", path, { cookie: owner.cookie, form });
+    expect(same.status).toBe(303);
+    expect((await auditOf(s.apiKey, s.cut)).length).toBe(before);
+    const renamed = await office("POST", path, { cookie: owner.cookie, form: { ...form, name: "Cut & style" } });
+    expect(renamed.status).toBe(303);
+    const service = await serviceOf(s.apiKey, s.cut);
+    expect(service.name).toBe("Cut & style");
+    expect(service.weeklySchedule.mon).toEqual(four);
+    expect((await auditOf(s.apiKey, s.cut))[0].fields).toEqual(["name"]);
+  });
+
   it("a bad field is a 422 page naming it, and nothing is added or changed", async () => {
     const s = await salon(1);
     const owner = await deskMember(s, "owner");

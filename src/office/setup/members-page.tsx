@@ -6,11 +6,11 @@
 import type { toMember } from "../../access/members";
 import type { FormFields } from "../../pages/form";
 import type { DeskContext } from "../frame/desk";
-import { type DeskStatus, deskPage } from "../frame/layout";
-import { inputId, SetupNotice, TextField } from "./field";
+import type { DeskStatus } from "../frame/layout";
+import { inputId, TextField } from "./field";
+import { setupPage, toSetup } from "./frame";
 import { setupWords } from "./guard";
 import type { ProviderChoice } from "./providers";
-import { setupStyle } from "./style";
 
 type Member = ReturnType<typeof toMember>;
 export type MembersView = { members: Member[]; people: ProviderChoice[] };
@@ -64,91 +64,78 @@ export function membersPage(c: DeskContext, view: MembersView, state: MembersSta
   const { m } = c.var.desk;
   const problems = state.problems ?? {};
   const nameOf = (id: string | null) => view.people.find((p) => p.id === id)?.name;
-  return deskPage(c, status, {
-    title: w.members,
-    section: "setup",
-    positions: setupStyle,
-    body: (
-      <div class="stack">
-        <p class="small">
-          <a href="/office/setup">← {w.back}</a>
-        </p>
-        <h1>{w.members}</h1>
-        <SetupNotice flash={state.flash} refused={state.refused} label={w.refused} />
-        <ul class="members">
-          {view.members.map((member) => (
-            <li>
-              <p>
-                <strong>{member.name}</strong> · {member.email}
-                <br />
-                {m.roles[member.role]} · {mw.statuses[member.status] ?? member.status}
-                {member.providerId && ` · ${nameOf(member.providerId) ?? member.providerId}`}
-              </p>
-              <form method="post" action={`/office/setup/members/${member.id}/role`} class="inline">
-                <RoleSelect c={c} id={`role-${member.id}`} chosen={member.role} label={`${mw.role}: ${member.name}`} />
-                <ProviderSelect
-                  c={c}
-                  id={`person-${member.id}`}
-                  people={view.people}
-                  chosen={member.providerId}
-                  label={`${mw.person}: ${member.name}`}
-                />
-                <button class="btn ghost" type="submit">
-                  {mw.change}
-                </button>
-              </form>{" "}
-              <form method="post" action={`/office/setup/members/${member.id}/status`} class="inline">
-                <button
-                  class="btn ghost"
-                  type="submit"
-                  name="status"
-                  value={member.status === "disabled" ? "active" : "disabled"}
-                  aria-label={`${member.status === "disabled" ? mw.enable : mw.disable}: ${member.name}`}
-                >
-                  {member.status === "disabled" ? mw.enable : mw.disable}
-                </button>
-              </form>
-            </li>
-          ))}
-        </ul>
-        <section aria-labelledby="invite">
-          <h2 id="invite">{mw.invite}</h2>
-          <p class="muted small">{mw.inviteHint}</p>
-          <form method="post" action="/office/setup/members" class="setupform">
-            <TextField name="name" label={mw.name} value={state.invite?.name} problem={problems.name} />
-            <TextField
-              name="email"
-              type="email"
-              label={mw.email}
-              value={state.invite?.email}
-              problem={problems.email}
-            />
-            <div class="field">
-              <label for={inputId("role")}>{mw.role}</label>
-              <RoleSelect c={c} id={inputId("role")} chosen={state.invite?.role ?? "staff"} label={mw.role} />
-              {problems.role && <p class="err">{problems.role}</p>}
-            </div>
-            <div class="field">
-              <label for={inputId("providerId")}>{mw.person}</label>
+  return setupPage(
+    c,
+    status,
+    { title: w.members, back: toSetup(c), flash: state.flash, refused: state.refused },
+    <>
+      <ul class="members">
+        {view.members.map((member) => (
+          <li>
+            <p>
+              <strong>{member.name}</strong> · {member.email}
+              <br />
+              {m.roles[member.role]} · {mw.statuses[member.status] ?? member.status}
+              {member.providerId && ` · ${nameOf(member.providerId) ?? member.providerId}`}
+            </p>
+            <form method="post" action={`/office/setup/members/${member.id}/role`} class="inline">
+              <RoleSelect c={c} id={`role-${member.id}`} chosen={member.role} label={`${mw.role}: ${member.name}`} />
               <ProviderSelect
                 c={c}
-                id={inputId("providerId")}
+                id={`person-${member.id}`}
                 people={view.people}
-                chosen={state.invite?.providerId}
-                label={mw.person}
+                chosen={member.providerId}
+                label={`${mw.person}: ${member.name}`}
               />
-              {problems.providerId && (
-                <p class="err" id={`${inputId("providerId")}-err`}>
-                  {problems.providerId}
-                </p>
-              )}
-            </div>
-            <button class="btn" type="submit">
-              {mw.inviteButton}
-            </button>
-          </form>
-        </section>
-      </div>
-    ),
-  });
+              <button class="btn ghost" type="submit">
+                {mw.change}
+              </button>
+            </form>{" "}
+            <form method="post" action={`/office/setup/members/${member.id}/status`} class="inline">
+              <button
+                class="btn ghost"
+                type="submit"
+                name="status"
+                value={member.status === "disabled" ? "active" : "disabled"}
+                aria-label={`${member.status === "disabled" ? mw.enable : mw.disable}: ${member.name}`}
+              >
+                {member.status === "disabled" ? mw.enable : mw.disable}
+              </button>
+            </form>
+          </li>
+        ))}
+      </ul>
+      <section aria-labelledby="invite">
+        <h2 id="invite">{mw.invite}</h2>
+        <p class="muted small">{mw.inviteHint}</p>
+        <form method="post" action="/office/setup/members" class="setupform">
+          <TextField name="name" label={mw.name} value={state.invite?.name} problem={problems.name} />
+          <TextField name="email" type="email" label={mw.email} value={state.invite?.email} problem={problems.email} />
+          <div class="field">
+            <label for={inputId("role")}>{mw.role}</label>
+            <RoleSelect c={c} id={inputId("role")} chosen={state.invite?.role ?? "staff"} label={mw.role} />
+            {problems.role && <p class="err">{problems.role}</p>}
+          </div>
+          <div class="field">
+            <label for={inputId("providerId")}>{mw.person}</label>
+            <ProviderSelect
+              c={c}
+              id={inputId("providerId")}
+              people={view.people}
+              chosen={state.invite?.providerId}
+              label={mw.person}
+            />
+            {problems.providerId && (
+              <p class="err" id={`${inputId("providerId")}-err`}>
+                {problems.providerId}
+              </p>
+            )}
+          </div>
+          <button class="btn" type="submit">
+            {mw.inviteButton}
+          </button>
+        </form>
+      </section>
+    </>,
+  );
 }

@@ -11,11 +11,12 @@ import type { ProviderCalendarView } from "../../providers/connected-calendars";
 import type { toProvider } from "../../providers/records";
 import type { DateOverride } from "../../types/schedule";
 import type { DeskContext } from "../frame/desk";
-import { type DeskStatus, deskPage } from "../frame/layout";
-import { SetupNotice, TextField } from "./field";
+import type { DeskStatus } from "../frame/layout";
+import { WeekFields, weekFields } from "./catalog-parts";
+import { TextField } from "./field";
+import { setupPage, toSetup } from "./frame";
 import { setupWords } from "./guard";
-import { intervalsText, intervalText, SLOTS, slotName, weekOrder } from "./hours";
-import { setupStyle } from "./style";
+import { intervalsText } from "./hours";
 
 export type ProviderSetupView = { provider: ReturnType<typeof toProvider>; calendars: ProviderCalendarView[] };
 
@@ -27,10 +28,6 @@ export type ProviderSetupState = {
   add?: FormFields;
   problems?: Record<string, string>;
 };
-
-/** A weekday's name in the page's language (2024-01-01 was a Monday). */
-const dayName = (locale: string, index: number) =>
-  new Intl.DateTimeFormat(locale, { weekday: "long", timeZone: "UTC" }).format(Date.UTC(2024, 0, 1 + index));
 
 /** The person's setup page. */
 export function providerSetupPage(
@@ -47,60 +44,38 @@ export function providerSetupPage(
   const problems = state.problems ?? {};
   const sent = state.week;
   const overrides = [...provider.dateOverrides].sort((a, b) => a.date.localeCompare(b.date));
-  return deskPage(c, status, {
-    title: provider.name,
-    section: "setup",
-    positions: setupStyle,
-    body: (
-      <div class="stack">
-        {desk.member.role === "owner" && (
-          <p class="small">
-            <a href="/office/setup">← {w.back}</a>
-          </p>
-        )}
-        <h1>{provider.name}</h1>
-        <SetupNotice flash={state.flash} refused={state.refused} label={w.refused} />
-        <section aria-labelledby="hours">
-          <h2 id="hours">{p.hours}</h2>
-          <p class="muted small">
-            {p.hoursHint} {p.zone(provider.timezone)}
-          </p>
-          <form method="post" action={`${base}/hours`}>
-            {weekOrder.map((day, index) => {
-              const stored = provider.weeklySchedule[day] ?? [];
-              const name = dayName(desk.locale, index);
-              return (
-                <fieldset class="dayhours">
-                  <legend>{name}</legend>
-                  <div class="slots">
-                    {Array.from({ length: Math.max(SLOTS, stored.length) }, (_, slot) => {
-                      const field = slotName(day, slot);
-                      const shown = stored[slot];
-                      return (
-                        <TextField
-                          name={field}
-                          label={p.interval(name, slot + 1)}
-                          value={sent ? sent[field] : shown && intervalText(shown)}
-                          problem={problems[field]}
-                          hiddenLabel
-                        />
-                      );
-                    })}
-                  </div>
-                </fieldset>
-              );
-            })}
-            <button class="btn" type="submit">
-              {p.save}
-            </button>
-          </form>
-        </section>
-        <DaysOff c={c} base={base} overrides={overrides} state={state} />
-        <p class="notice">{p.conflictNote}</p>
-        <Calendars c={c} calendars={view.calendars} />
-      </div>
-    ),
-  });
+  return setupPage(
+    c,
+    status,
+    {
+      title: provider.name,
+      back: desk.member.role === "owner" ? toSetup(c) : undefined,
+      flash: state.flash,
+      refused: state.refused,
+    },
+    <>
+      <section aria-labelledby="hours">
+        <h2 id="hours">{p.hours}</h2>
+        <p class="muted small">
+          {p.hoursHint} {p.zone(provider.timezone)}
+        </p>
+        <form method="post" action={`${base}/hours`}>
+          <WeekFields
+            locale={desk.locale}
+            fields={sent ?? weekFields(provider.weeklySchedule)}
+            problems={problems}
+            interval={p.interval}
+          />
+          <button class="btn" type="submit">
+            {p.save}
+          </button>
+        </form>
+      </section>
+      <DaysOff c={c} base={base} overrides={overrides} state={state} />
+      <p class="notice">{p.conflictNote}</p>
+      <Calendars c={c} calendars={view.calendars} />
+    </>,
+  );
 }
 
 function DaysOff(props: { c: DeskContext; base: string; overrides: DateOverride[]; state: ProviderSetupState }) {

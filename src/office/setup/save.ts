@@ -76,11 +76,18 @@ export function wholeNumber(
   return Number(text);
 }
 
-/** A value as JSON with every object's keys sorted, so key order does not tell two values apart. */
+/**
+ * A value as JSON with every object's keys sorted and its empty lists left out, so neither key
+ * order nor a weekday stored absent but read back as `[]` (both closed) tells two values apart.
+ */
 const stable = (value: unknown): string =>
   JSON.stringify(value, (_key, v) =>
     v && typeof v === "object" && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
+      ? Object.fromEntries(
+          Object.entries(v)
+            .filter(([, item]) => !(Array.isArray(item) && item.length === 0))
+            .sort(([a], [b]) => a.localeCompare(b)),
+        )
       : v,
   );
 

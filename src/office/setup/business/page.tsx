@@ -9,10 +9,9 @@ import type { BusinessRow } from "../../../business/records";
 import type { FormFields } from "../../../pages/form";
 import { locales } from "../../../types/business";
 import type { DeskContext } from "../../frame/desk";
-import { type DeskStatus, deskPage } from "../../frame/layout";
-import { CheckField, SelectField, SetupNotice, TextField } from "../field";
-import { setupWords } from "../guard";
-import { setupStyle } from "../style";
+import type { DeskStatus } from "../../frame/layout";
+import { CheckField, SelectField, TextField } from "../field";
+import { setupPage, toSetup } from "../frame";
 import { businessWordsOf } from "./words";
 
 /** What the page says besides the settings: a flash, or a refusal with the form as sent and its problems. */
@@ -40,7 +39,6 @@ export function businessFields(row: BusinessRow): FormFields {
 
 /** The business settings page. */
 export function businessPage(c: DeskContext, row: BusinessRow, state: BusinessState = {}, status: DeskStatus = 200) {
-  const w = setupWords(c);
   const b = businessWordsOf(c.var.desk.locale);
   const f = state.sent ?? businessFields(row);
   const problems = state.problems ?? {};
@@ -54,55 +52,46 @@ export function businessPage(c: DeskContext, row: BusinessRow, state: BusinessSt
       hint={more.hint && <p class="muted small">{more.hint}</p>}
     />
   );
-  return deskPage(c, status, {
-    title: b.title,
-    section: "setup",
-    positions: setupStyle,
-    body: (
-      <div class="stack">
-        <p class="small">
-          <a href="/office/setup">← {w.back}</a>
-        </p>
-        <h1>{b.title}</h1>
-        <SetupNotice flash={state.flash} refused={state.refused} label={w.refused} />
-        <form method="post" action="/office/setup/business" class="setupform">
-          <input type="hidden" name="version" value={String(row.version)} />
-          {text("name", b.name)}
-          {text("slug", b.slug, { hint: b.slugHint(new URL(c.req.url).origin) })}
-          {text("timezone", b.timezone, { hint: b.timezoneHint })}
-          <SelectField
-            name="locale"
-            label={b.locale}
-            value={f.locale}
-            problem={problems.locale}
-            options={locales.map((l) => ({ value: l, label: b.localeNames[l] ?? l }))}
-          />
-          {text("contactEmail", b.contactEmail, { type: "email" })}
-          <fieldset>
-            <legend>{b.bookingPage}</legend>
-            <CheckField name="bookingPage.enabled" label={b.bookingPageEnabled} checked={"bookingPage.enabled" in f} />
-            {text("bookingPage.title", b.bookingPageTitle)}
-            {text("bookingPage.accentColor", b.accentColor)}
-          </fieldset>
-          <fieldset>
-            <legend>{b.emails}</legend>
-            <CheckField name="emails.enabled" label={b.emailsEnabled} checked={"emails.enabled" in f} />
-            {text("emails.fromName", b.fromName)}
-            {text("emails.replyTo", b.replyTo, { type: "email" })}
-          </fieldset>
-          <fieldset>
-            <legend>{b.conflicts}</legend>
-            <CheckField
-              name="conflicts.notifyCustomer"
-              label={b.notifyCustomer}
-              checked={"conflicts.notifyCustomer" in f}
-            />
-          </fieldset>
-          <button class="btn" type="submit">
-            {b.save}
-          </button>
-        </form>
-      </div>
-    ),
-  });
+  return setupPage(
+    c,
+    status,
+    { title: b.title, back: toSetup(c), flash: state.flash, refused: state.refused },
+    <form method="post" action="/office/setup/business" class="setupform">
+      <input type="hidden" name="version" value={String(row.version)} />
+      {text("name", b.name)}
+      {text("slug", b.slug, { hint: b.slugHint(new URL(c.req.url).origin) })}
+      {text("timezone", b.timezone, { hint: b.timezoneHint })}
+      <SelectField
+        name="locale"
+        label={b.locale}
+        value={f.locale}
+        problem={problems.locale}
+        options={locales.map((l) => ({ value: l, label: b.localeNames[l] ?? l }))}
+      />
+      {text("contactEmail", b.contactEmail, { type: "email" })}
+      <fieldset>
+        <legend>{b.bookingPage}</legend>
+        <CheckField name="bookingPage.enabled" label={b.bookingPageEnabled} checked={"bookingPage.enabled" in f} />
+        {text("bookingPage.title", b.bookingPageTitle)}
+        {text("bookingPage.accentColor", b.accentColor)}
+      </fieldset>
+      <fieldset>
+        <legend>{b.emails}</legend>
+        <CheckField name="emails.enabled" label={b.emailsEnabled} checked={"emails.enabled" in f} />
+        {text("emails.fromName", b.fromName)}
+        {text("emails.replyTo", b.replyTo, { type: "email" })}
+      </fieldset>
+      <fieldset>
+        <legend>{b.conflicts}</legend>
+        <CheckField
+          name="conflicts.notifyCustomer"
+          label={b.notifyCustomer}
+          checked={"conflicts.notifyCustomer" in f}
+        />
+      </fieldset>
+      <button class="btn" type="submit">
+        {b.save}
+      </button>
+    </form>,
+  );
 }

@@ -7,9 +7,9 @@ import type { toApiKey } from "../../../access/keys";
 import type { FormFields } from "../../../pages/form";
 import { scopes } from "../../../types/scopes";
 import type { DeskContext } from "../../frame/desk";
-import { type DeskStatus, deskPage } from "../../frame/layout";
-import { SelectField, SetupNotice, TextField } from "../field";
-import { setupWords } from "../guard";
+import type { DeskStatus } from "../../frame/layout";
+import { SelectField, TextField } from "../field";
+import { setupPage, toSetup } from "../frame";
 import { createdOn, ShownOnce, secretStyle, TickList } from "./parts";
 import { type KeyWords, keyWordsOf } from "./words";
 
@@ -56,70 +56,62 @@ function KeyItem(props: { c: DeskContext; apiKey: ApiKey; kw: KeyWords }) {
 
 /** The API keys page. */
 export function keysPage(c: DeskContext, keys: ApiKey[], state: KeysState = {}, status: DeskStatus = 200) {
-  const w = setupWords(c);
   const kw = keyWordsOf(c.var.desk.locale);
   const problems = state.problems ?? {};
   const sent = state.sent ?? {};
-  return deskPage(c, status, {
-    title: kw.title,
-    section: "setup",
-    positions: secretStyle,
-    body: (
-      <div class="stack">
-        <p class="small">
-          <a href="/office/setup">← {w.back}</a>
-        </p>
-        <h1>{kw.title}</h1>
-        <SetupNotice flash={state.flash} refused={state.refused} label={w.refused} />
-        {state.created && (
-          <ShownOnce
-            title={kw.shownOnce}
-            text={kw.shownOnceText}
-            label={kw.key(state.created.name)}
-            secret={state.created.key}
-          />
+  return setupPage(
+    c,
+    status,
+    { title: kw.title, back: toSetup(c), flash: state.flash, refused: state.refused, positions: secretStyle },
+    <>
+      {state.created && (
+        <ShownOnce
+          title={kw.shownOnce}
+          text={kw.shownOnceText}
+          label={kw.key(state.created.name)}
+          secret={state.created.key}
+        />
+      )}
+      <p class="muted">
+        {kw.intro} <a href="/docs">{kw.apiLink}</a>
+      </p>
+      <section aria-labelledby="keys">
+        <h2 id="keys">{kw.keys}</h2>
+        {keys.length === 0 ? (
+          <p class="muted">{kw.none}</p>
+        ) : (
+          <ul class="members">
+            {keys.map((k) => (
+              <KeyItem c={c} apiKey={k} kw={kw} />
+            ))}
+          </ul>
         )}
-        <p class="muted">
-          {kw.intro} <a href="/docs">{kw.apiLink}</a>
-        </p>
-        <section aria-labelledby="keys">
-          <h2 id="keys">{kw.keys}</h2>
-          {keys.length === 0 ? (
-            <p class="muted">{kw.none}</p>
-          ) : (
-            <ul class="members">
-              {keys.map((k) => (
-                <KeyItem c={c} apiKey={k} kw={kw} />
-              ))}
-            </ul>
-          )}
-          <p class="muted small">{kw.revokeHint}</p>
-        </section>
-        <section aria-labelledby="addkey">
-          <h2 id="addkey">{kw.add}</h2>
-          <form method="post" action="/office/setup/api-keys" class="setupform">
-            <TextField name="name" label={kw.name} value={sent.name} problem={problems.name} />
-            <TickList
-              list="scopes"
-              legend={kw.scopes}
-              hint={kw.scopesHint}
-              values={scopes}
-              sent={sent}
-              problem={problems.scopes}
-            />
-            <SelectField
-              name="mode"
-              label={kw.mode}
-              value={sent.mode}
-              problem={problems.mode}
-              options={(["live", "test"] as const).map((v) => ({ value: v, label: kw.modes[v] ?? v }))}
-            />
-            <button class="btn" type="submit">
-              {kw.create}
-            </button>
-          </form>
-        </section>
-      </div>
-    ),
-  });
+        <p class="muted small">{kw.revokeHint}</p>
+      </section>
+      <section aria-labelledby="addkey">
+        <h2 id="addkey">{kw.add}</h2>
+        <form method="post" action="/office/setup/api-keys" class="setupform">
+          <TextField name="name" label={kw.name} value={sent.name} problem={problems.name} />
+          <TickList
+            list="scopes"
+            legend={kw.scopes}
+            hint={kw.scopesHint}
+            values={scopes}
+            sent={sent}
+            problem={problems.scopes}
+          />
+          <SelectField
+            name="mode"
+            label={kw.mode}
+            value={sent.mode}
+            problem={problems.mode}
+            options={(["live", "test"] as const).map((v) => ({ value: v, label: kw.modes[v] ?? v }))}
+          />
+          <button class="btn" type="submit">
+            {kw.create}
+          </button>
+        </form>
+      </section>
+    </>,
+  );
 }

@@ -6,12 +6,10 @@
 import type { FormFields } from "../../../pages/form";
 import type { toResource } from "../../../resources/records";
 import type { DeskContext } from "../../frame/desk";
-import { type DeskStatus, deskPage } from "../../frame/layout";
-import { ActiveForm, type CatalogItem, CatalogList, WeekFields, weekFields } from "../catalog-parts";
-import { CheckField, SetupNotice, TextField } from "../field";
-import { setupWords } from "../guard";
-
-import { setupStyle } from "../style";
+import type { DeskStatus } from "../../frame/layout";
+import { ActiveForm, type CatalogItem, catalogPage, WeekFields, weekFields } from "../catalog-parts";
+import { CheckField, TextField } from "../field";
+import { setupPage } from "../frame";
 import { roomWordsOf } from "./words";
 
 export type Room = ReturnType<typeof toResource>;
@@ -25,30 +23,8 @@ export function roomFields(room: Room): FormFields {
 }
 
 /** The rooms list. */
-export function roomsPage(c: DeskContext, items: CatalogItem[], flash?: string) {
-  const rw = roomWordsOf(c.var.desk.locale);
-  return deskPage(c, 200, {
-    title: rw.title,
-    section: "setup",
-    positions: setupStyle,
-    body: (
-      <div class="stack">
-        <p class="small">
-          <a href="/office/setup">← {setupWords(c).back}</a>
-        </p>
-        <h1>{rw.title}</h1>
-        <SetupNotice flash={flash} label={setupWords(c).refused} />
-        <p class="muted">{rw.intro}</p>
-        <p>
-          <a class="btn" href="/office/setup/rooms/new">
-            {rw.add}
-          </a>
-        </p>
-        <CatalogList items={items} none={rw.none} inactive={rw.inactive} inactiveTitle={rw.inactiveTitle} />
-      </div>
-    ),
-  });
-}
+export const roomsPage = (c: DeskContext, items: CatalogItem[], flash?: string) =>
+  catalogPage(c, roomWordsOf(c.var.desk.locale), "/office/setup/rooms/new", items, flash);
 
 /** The room form's page; `room` absent for a new one. */
 export function roomFormPage(
@@ -64,43 +40,41 @@ export function roomFormPage(
   const field = (name: "name" | "quantity" | "timezone", type = "text") => (
     <TextField name={name} label={rw[name]} value={f[name]} problem={problems[name]} type={type} />
   );
-  return deskPage(c, status, {
-    title,
-    section: "setup",
-    positions: setupStyle,
-    body: (
-      <div class="stack">
-        <p class="small">
-          <a href="/office/setup/rooms">← {rw.title}</a>
+  return setupPage(
+    c,
+    status,
+    {
+      title: title,
+      back: { href: "/office/setup/rooms", label: rw.title },
+      flash: state.flash,
+      refused: state.refused,
+    },
+    <>
+      <form method="post" action={room ? `/office/setup/rooms/${room.id}` : "/office/setup/rooms"} class="setupform">
+        {field("name")}
+        {field("quantity", "number")}
+        {field("timezone")}
+        <fieldset>
+          <legend>{rw.hours}</legend>
+          <CheckField name="ownHours" label={rw.ownHours} checked={"ownHours" in f} />
+          <p class="muted small">{rw.hoursHint}</p>
+          <WeekFields locale={c.var.desk.locale} fields={f} problems={problems} interval={rw.interval} />
+        </fieldset>
+        <p class="muted small">
+          {rw.inApi} <a href="/docs">{rw.apiLink}</a>
         </p>
-        <h1>{title}</h1>
-        <SetupNotice flash={state.flash} refused={state.refused} label={setupWords(c).refused} />
-        <form method="post" action={room ? `/office/setup/rooms/${room.id}` : "/office/setup/rooms"} class="setupform">
-          {field("name")}
-          {field("quantity", "number")}
-          {field("timezone")}
-          <fieldset>
-            <legend>{rw.hours}</legend>
-            <CheckField name="ownHours" label={rw.ownHours} checked={"ownHours" in f} />
-            <p class="muted small">{rw.hoursHint}</p>
-            <WeekFields locale={c.var.desk.locale} week={{}} sent={f} problems={problems} interval={rw.interval} />
-          </fieldset>
-          <p class="muted small">
-            {rw.inApi} <a href="/docs">{rw.apiLink}</a>
-          </p>
-          <button class="btn" type="submit">
-            {room ? rw.save : rw.create}
-          </button>
-        </form>
-        {room && (
-          <ActiveForm
-            action={`/office/setup/rooms/${room.id}/active`}
-            active={room.active}
-            label={room.active ? rw.deactivate : rw.activate}
-            hint={rw.activeHint}
-          />
-        )}
-      </div>
-    ),
-  });
+        <button class="btn" type="submit">
+          {room ? rw.save : rw.create}
+        </button>
+      </form>
+      {room && (
+        <ActiveForm
+          action={`/office/setup/rooms/${room.id}/active`}
+          active={room.active}
+          label={room.active ? rw.deactivate : rw.activate}
+          hint={rw.activeHint}
+        />
+      )}
+    </>,
+  );
 }

@@ -7,12 +7,11 @@
 import type { FormFields } from "../../../pages/form";
 import type { toService } from "../../../services/records";
 import type { DeskContext } from "../../frame/desk";
-import { type DeskStatus, deskPage } from "../../frame/layout";
+import type { DeskStatus } from "../../frame/layout";
 import { ActiveForm, WeekFields, weekFields } from "../catalog-parts";
-import { CheckField, SelectField, SetupNotice, TextField } from "../field";
-import { setupWords } from "../guard";
+import { CheckField, SelectField, TextField } from "../field";
+import { setupPage } from "../frame";
 import type { ProviderChoice } from "../providers";
-import { setupStyle } from "../style";
 import { serviceWordsOf } from "./words";
 
 export type Service = ReturnType<typeof toService>;
@@ -56,7 +55,6 @@ export function serviceFormPage(
   state: ServiceState = {},
   status: DeskStatus = 200,
 ) {
-  const w = setupWords(c);
   const sw = serviceWordsOf(c.var.desk.locale);
   const problems = state.problems ?? {};
   const title = service ? service.name : sw.add;
@@ -65,117 +63,115 @@ export function serviceFormPage(
   );
   const number = (name: keyof typeof sw & string) => field(name, "number");
   const problem = (name: string) => problems[name] && <p class="err">{problems[name]}</p>;
-  return deskPage(c, status, {
-    title,
-    section: "setup",
-    positions: setupStyle,
-    body: (
-      <div class="stack">
-        <p class="small">
-          <a href="/office/setup/services">← {sw.title}</a>
-        </p>
-        <h1>{title}</h1>
-        <SetupNotice flash={state.flash} refused={state.refused} label={w.refused} />
-        <form
-          method="post"
-          action={service ? `/office/setup/services/${service.id}` : "/office/setup/services"}
-          class="setupform"
-        >
-          {field("name")}
+  return setupPage(
+    c,
+    status,
+    {
+      title: title,
+      back: { href: "/office/setup/services", label: sw.title },
+      flash: state.flash,
+      refused: state.refused,
+    },
+    <>
+      <form
+        method="post"
+        action={service ? `/office/setup/services/${service.id}` : "/office/setup/services"}
+        class="setupform"
+      >
+        {field("name")}
+        <TextField
+          name="description"
+          label={sw.description}
+          value={f.description}
+          problem={problems.description}
+          multiline
+        />
+        {number("durationMinutes")}
+        {number("capacity")}
+        {number("slotIntervalMinutes")}
+        {number("bufferBeforeMinutes")}
+        {number("bufferAfterMinutes")}
+        {field("timezone")}
+        <fieldset>
+          <legend>{sw.hours}</legend>
+          <p class="muted small">{sw.hoursHint}</p>
+          <WeekFields locale={c.var.desk.locale} fields={f} problems={problems} interval={sw.interval} />
+        </fieldset>
+        <fieldset>
+          <legend>{sw.who}</legend>
+          <p class="muted small">{sw.providerIds}</p>
+          {choices.people.length === 0 && <p class="muted small">{sw.noProviders}</p>}
+          {choices.people.map((p) => (
+            <CheckField name={`providerIds.${p.id}`} label={p.name} checked={`providerIds.${p.id}` in f} />
+          ))}
+          {problem("providerIds")}
+          <SelectField
+            name="providerMode"
+            label={sw.providerMode}
+            value={f.providerMode}
+            problem={problems.providerMode}
+            options={(["one", "all"] as const).map((v) => ({ value: v, label: sw.providerModes[v] ?? v }))}
+          />
+          <SelectField
+            name="assignment"
+            label={sw.assignment}
+            value={f.assignment}
+            problem={problems.assignment}
+            options={(["first", "balanced"] as const).map((v) => ({ value: v, label: sw.assignments[v] ?? v }))}
+          />
+        </fieldset>
+        <fieldset>
+          <legend>{sw.resourceIds}</legend>
+          {choices.rooms.length === 0 && <p class="muted small">{sw.noRooms}</p>}
+          {choices.rooms.map((r) => (
+            <CheckField name={`resourceIds.${r.id}`} label={r.name} checked={`resourceIds.${r.id}` in f} />
+          ))}
+          {problem("resourceIds")}
+        </fieldset>
+        <fieldset>
+          <legend>{sw.rules}</legend>
+          <CheckField
+            name="requiresConfirmation"
+            label={sw.requiresConfirmation}
+            checked={"requiresConfirmation" in f}
+          />
+          <CheckField name="bookableOnline" label={sw.bookableOnline} checked={"bookableOnline" in f} />
+          {number("minNoticeMinutes")}
+          {number("maxAdvanceDays")}
+          {number("cancellationNoticeMinutes")}
+          {number("rescheduleNoticeMinutes")}
           <TextField
-            name="description"
-            label={sw.description}
-            value={f.description}
-            problem={problems.description}
-            multiline
+            name="limits.perDay"
+            label={sw.perDay}
+            value={f["limits.perDay"]}
+            problem={problems["limits.perDay"]}
+            type="number"
           />
-          {number("durationMinutes")}
-          {number("capacity")}
-          {number("slotIntervalMinutes")}
-          {number("bufferBeforeMinutes")}
-          {number("bufferAfterMinutes")}
-          {field("timezone")}
-          <fieldset>
-            <legend>{sw.hours}</legend>
-            <p class="muted small">{sw.hoursHint}</p>
-            <WeekFields locale={c.var.desk.locale} week={{}} sent={f} problems={problems} interval={sw.interval} />
-          </fieldset>
-          <fieldset>
-            <legend>{sw.who}</legend>
-            <p class="muted small">{sw.providerIds}</p>
-            {choices.people.length === 0 && <p class="muted small">{sw.noProviders}</p>}
-            {choices.people.map((p) => (
-              <CheckField name={`providerIds.${p.id}`} label={p.name} checked={`providerIds.${p.id}` in f} />
-            ))}
-            {problem("providerIds")}
-            <SelectField
-              name="providerMode"
-              label={sw.providerMode}
-              value={f.providerMode}
-              problem={problems.providerMode}
-              options={(["one", "all"] as const).map((v) => ({ value: v, label: sw.providerModes[v] ?? v }))}
-            />
-            <SelectField
-              name="assignment"
-              label={sw.assignment}
-              value={f.assignment}
-              problem={problems.assignment}
-              options={(["first", "balanced"] as const).map((v) => ({ value: v, label: sw.assignments[v] ?? v }))}
-            />
-          </fieldset>
-          <fieldset>
-            <legend>{sw.resourceIds}</legend>
-            {choices.rooms.length === 0 && <p class="muted small">{sw.noRooms}</p>}
-            {choices.rooms.map((r) => (
-              <CheckField name={`resourceIds.${r.id}`} label={r.name} checked={`resourceIds.${r.id}` in f} />
-            ))}
-            {problem("resourceIds")}
-          </fieldset>
-          <fieldset>
-            <legend>{sw.rules}</legend>
-            <CheckField
-              name="requiresConfirmation"
-              label={sw.requiresConfirmation}
-              checked={"requiresConfirmation" in f}
-            />
-            <CheckField name="bookableOnline" label={sw.bookableOnline} checked={"bookableOnline" in f} />
-            {number("minNoticeMinutes")}
-            {number("maxAdvanceDays")}
-            {number("cancellationNoticeMinutes")}
-            {number("rescheduleNoticeMinutes")}
-            <TextField
-              name="limits.perDay"
-              label={sw.perDay}
-              value={f["limits.perDay"]}
-              problem={problems["limits.perDay"]}
-              type="number"
-            />
-            <TextField
-              name="limits.perWeek"
-              label={sw.perWeek}
-              value={f["limits.perWeek"]}
-              problem={problems["limits.perWeek"]}
-              type="number"
-            />
-            {number("maxActivePerCustomer")}
-            {field("reminders")}
-          </fieldset>
-          <p class="muted small">
-            {sw.inApi} <a href="/docs">{sw.apiLink}</a>
-          </p>
-          <button class="btn" type="submit">
-            {service ? sw.save : sw.create}
-          </button>
-        </form>
-        {service && (
-          <ActiveForm
-            action={`/office/setup/services/${service.id}/active`}
-            active={service.active}
-            label={service.active ? sw.deactivate : sw.activate}
-            hint={sw.activeHint}
+          <TextField
+            name="limits.perWeek"
+            label={sw.perWeek}
+            value={f["limits.perWeek"]}
+            problem={problems["limits.perWeek"]}
+            type="number"
           />
-        )}
-      </div>
-    ),
-  });
+          {number("maxActivePerCustomer")}
+          {field("reminders")}
+        </fieldset>
+        <p class="muted small">
+          {sw.inApi} <a href="/docs">{sw.apiLink}</a>
+        </p>
+        <button class="btn" type="submit">
+          {service ? sw.save : sw.create}
+        </button>
+      </form>
+      {service && (
+        <ActiveForm
+          action={`/office/setup/services/${service.id}/active`}
+          active={service.active}
+          label={service.active ? sw.deactivate : sw.activate}
+          hint={sw.activeHint}
+        />
+      )}
+    </>,
+  );
 }

@@ -27,7 +27,9 @@ const numbers = [
 const tickedIds = (f: FormFields, list: string) =>
   Object.keys(f)
     .filter((name) => name.startsWith(`${list}.`))
-    .map((name) => name.slice(list.length + 1));
+    .map((name) => name.slice(list.length + 1))
+    // In the order the service keeps them, so an unchanged list is not a change.
+    .sort();
 
 /** The reminders field ("1440, 60") as the API's list, or undefined when it is not minutes. */
 function readReminders(text: string) {

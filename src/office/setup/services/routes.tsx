@@ -15,13 +15,11 @@ import { editService } from "../../../services/edit";
 import { addService, findService } from "../../../services/records";
 import type { DeskContext, DeskEnv } from "../../frame/desk";
 import type { DeskStatus } from "../../frame/layout";
-import { deskPage } from "../../frame/layout";
-import { CatalogList, weekFields } from "../catalog-parts";
+import { catalogPage, weekFields } from "../catalog-parts";
 import { setupRefusal, setupWords } from "../guard";
 import { fieldOfProblem } from "../hours";
 import { providersOf, roomsOf, servicesOf } from "../providers";
 import { changedOnly, saveWith } from "../save";
-import { setupStyle } from "../style";
 import { type ServiceState, serviceFields, serviceFormPage } from "./form-page";
 import { readService, serviceField } from "./read";
 import { serviceWordsOf } from "./words";
@@ -46,30 +44,7 @@ serviceRoutes.get("/setup/services", async (c) => {
     detail: sw.minutes(s.minutes),
     active: s.active,
   }));
-  return deskPage(c, 200, {
-    title: sw.title,
-    section: "setup",
-    positions: setupStyle,
-    body: (
-      <div class="stack">
-        <p class="small">
-          <a href="/office/setup">← {setupWords(c).back}</a>
-        </p>
-        <h1>{sw.title}</h1>
-        {flashOf(c) && (
-          <p class="flash" role="status">
-            {flashOf(c)}
-          </p>
-        )}
-        <p>
-          <a class="btn" href="/office/setup/services/new">
-            {sw.add}
-          </a>
-        </p>
-        <CatalogList items={items} none={sw.none} inactive={sw.inactive} inactiveTitle={sw.inactiveTitle} />
-      </div>
-    ),
-  });
+  return catalogPage(c, sw, "/office/setup/services/new", items, flashOf(c));
 });
 
 /** A new service's form: the business's zone, weekdays 09:00–17:00, 30 minutes. */

@@ -8,9 +8,9 @@ import type { FormFields } from "../../../pages/form";
 import { webhookEventTypes } from "../../../types/webhook";
 import type { toWebhook } from "../../../webhooks/endpoints";
 import type { DeskContext } from "../../frame/desk";
-import { type DeskStatus, deskPage } from "../../frame/layout";
-import { SetupNotice, TextField } from "../field";
-import { setupWords } from "../guard";
+import type { DeskStatus } from "../../frame/layout";
+import { TextField } from "../field";
+import { setupPage, toSetup } from "../frame";
 import { createdOn, ShownOnce, secretStyle, TickList } from "../keys/parts";
 import { type WebhookWords, webhookWordsOf } from "./words";
 
@@ -59,76 +59,74 @@ function EndpointItem(props: { c: DeskContext; hook: Webhook; ww: WebhookWords }
 
 /** The webhooks page. */
 export function webhooksPage(c: DeskContext, hooks: Webhook[], state: WebhooksState = {}, status: DeskStatus = 200) {
-  const w = setupWords(c);
   const ww = webhookWordsOf(c.var.desk.locale);
   const problems = state.problems ?? {};
   const sent = state.sent ?? {};
-  return deskPage(c, status, {
-    title: ww.title,
-    section: "setup",
-    positions: `${secretStyle}\n.secret-url{word-break:break-all}`,
-    body: (
-      <div class="stack">
-        <p class="small">
-          <a href="/office/setup">← {w.back}</a>
-        </p>
-        <h1>{ww.title}</h1>
-        <SetupNotice flash={state.flash} refused={state.refused} label={w.refused} />
-        {state.created && (
-          <ShownOnce
-            title={ww.shownOnce}
-            text={ww.shownOnceText}
-            label={ww.secretOf(state.created.url)}
-            secret={state.created.secret}
-          />
+  return setupPage(
+    c,
+    status,
+    {
+      title: ww.title,
+      back: toSetup(c),
+      flash: state.flash,
+      refused: state.refused,
+      positions: `${secretStyle}\n.secret-url{word-break:break-all}`,
+    },
+    <>
+      {state.created && (
+        <ShownOnce
+          title={ww.shownOnce}
+          text={ww.shownOnceText}
+          label={ww.secretOf(state.created.url)}
+          secret={state.created.secret}
+        />
+      )}
+      <p class="muted">
+        {ww.intro} <a href="/docs">{ww.apiLink}</a>
+      </p>
+      <section aria-labelledby="endpoints">
+        <h2 id="endpoints">{ww.endpoints}</h2>
+        {hooks.length === 0 ? (
+          <p class="muted">{ww.none}</p>
+        ) : (
+          <ul class="members">
+            {hooks.map((hook) => (
+              <EndpointItem c={c} hook={hook} ww={ww} />
+            ))}
+          </ul>
         )}
-        <p class="muted">
-          {ww.intro} <a href="/docs">{ww.apiLink}</a>
-        </p>
-        <section aria-labelledby="endpoints">
-          <h2 id="endpoints">{ww.endpoints}</h2>
-          {hooks.length === 0 ? (
-            <p class="muted">{ww.none}</p>
-          ) : (
-            <ul class="members">
-              {hooks.map((hook) => (
-                <EndpointItem c={c} hook={hook} ww={ww} />
-              ))}
-            </ul>
-          )}
-          <p class="muted small">{ww.removeHint}</p>
-        </section>
-        <section aria-labelledby="addhook">
-          <h2 id="addhook">{ww.add}</h2>
-          <form method="post" action="/office/setup/webhooks" class="setupform">
-            <TextField
-              name="url"
-              type="url"
-              label={ww.url}
-              value={sent.url}
-              problem={problems.url}
-              hint={<p class="muted small">{ww.urlHint}</p>}
-            />
-            <TextField
-              name="description"
-              label={ww.description}
-              value={sent.description}
-              problem={problems.description}
-            />
-            <TickList
-              list="events"
-              legend={ww.events}
-              hint={ww.eventsHint}
-              values={webhookEventTypes}
-              sent={sent}
-              problem={problems.events}
-            />
-            <button class="btn" type="submit">
-              {ww.create}
-            </button>
-          </form>
-        </section>
-      </div>
-    ),
-  });
+        <p class="muted small">{ww.removeHint}</p>
+      </section>
+      <section aria-labelledby="addhook">
+        <h2 id="addhook">{ww.add}</h2>
+        <form method="post" action="/office/setup/webhooks" class="setupform">
+          <TextField
+            name="url"
+            type="url"
+            label={ww.url}
+            value={sent.url}
+            problem={problems.url}
+            hint={<p class="muted small">{ww.urlHint}</p>}
+          />
+          <TextField
+            name="description"
+            label={ww.description}
+            value={sent.description}
+            problem={problems.description}
+          />
+          <TickList
+            list="events"
+            legend={ww.events}
+            hint={ww.eventsHint}
+            values={webhookEventTypes}
+            sent={sent}
+            problem={problems.events}
+          />
+          <button class="btn" type="submit">
+            {ww.create}
+          </button>
+        </form>
+      </section>
+    </>,
+  );
 }
