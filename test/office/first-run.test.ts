@@ -83,7 +83,13 @@ describe("the first-run checklist", () => {
 
   it("a service not offered online does not tick the first step; one made through the API does", async () => {
     const b = await newBusiness();
-    await send("/office/setup/services/new", "/office/setup/services", b.cookie, { name: "Private", ...week("") });
+    // The new service's form comes offered online; unticked, the service is not.
+    expect((await formOf("/office/setup/services/new", b.cookie)).bookableOnline).toBe("on");
+    await send("/office/setup/services/new", "/office/setup/services", b.cookie, {
+      name: "Private",
+      bookableOnline: undefined,
+      ...week(""),
+    });
     expect((await checklist(b.cookie)).states).toEqual(["todo", "todo", "todo"]);
     await createService(b.apiKey, { name: "Online", bookableOnline: true, weeklySchedule: {} });
     // A person's hours only narrow a service's: alone they give the page no times.

@@ -13,7 +13,9 @@ export const officeScript = `(function () {
       var d = items[i].dataset;
       items[i].style.top = d.y + "px";
       items[i].style.height = d.h + "px";
-      if (d.x) { items[i].style.left = d.x + "%"; items[i].style.width = d.w + "%"; }
+      // Ids are by position: the page's first rules may still name this id with another's lane.
+      items[i].style.left = d.x ? d.x + "%" : "0";
+      items[i].style.width = d.x ? d.w + "%" : "100%";
     }
   };
   var live = document.querySelector("[data-live]");

@@ -26,7 +26,7 @@ export const officeStylesheet = `
 .column h2{font-size:1rem;margin:0;padding:10px 12px;border-bottom:1px solid var(--line);display:flex;justify-content:space-between;gap:8px;flex-wrap:wrap}
 .column h2 a{font-size:.875rem;font-weight:500}
 .column .kind{font-weight:500;color:var(--muted);font-size:.8125rem}
-.hoursnote{margin:0;padding:6px 12px;font-size:.8125rem;color:var(--muted);border-bottom:1px solid var(--line)}
+.hoursnote{margin:0;padding:6px 12px;font-size:.8125rem;line-height:1.35;min-height:calc(2.7em + 12px);color:var(--muted);border-bottom:1px solid var(--line)}
 .track{position:relative;background:repeating-linear-gradient(to bottom,var(--line) 0 1px,transparent 1px 96px)}
 .band{position:absolute;left:0;right:0;background:var(--hours)}
 .tick{position:absolute;left:4px;font-size:.6875rem;color:var(--muted);line-height:1}

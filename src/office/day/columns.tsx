@@ -139,7 +139,8 @@ export function renderColumns(parts: Parts, heading: (column: Column) => JSX.Ele
         {parts.board.columns.map((column, index) => (
           <section class="column" aria-labelledby={idOf("c", index)}>
             <h2 id={idOf("c", index)}>{heading(column)}</h2>
-            {hoursText(column, parts) && <p class="hoursnote">{hoursText(column, parts)}</p>}
+            {/* Always there (empty for a room without hours): every column's hours start at the same height. */}
+            <p class="hoursnote">{hoursText(column, parts) ?? "\u00a0"}</p>
             {Track({ column, index, range, parts, place })}
           </section>
         ))}

@@ -38,15 +38,24 @@ const READ = `SELECT b.slug AS slug,
 FROM businesses AS b
 WHERE b.id = ? AND NOT EXISTS (SELECT 1 FROM bookings AS k WHERE k.business_id = b.id)`;
 
+/** Businesses this isolate has seen past their first run (at most this many; then it starts over). */
+const MAX_PAST = 10_000;
+const pastFirstRun = new Set<string>();
+
 /**
  * The checklist's state for the signed-in member: undefined unless they are an owner of a
  * business that has not yet taken a booking (front desk and staff never see it).
  */
 export async function firstRunOf(c: DeskContext): Promise<FirstRun | undefined> {
   const { businessId, member } = c.var.caller;
-  if (member?.role !== "owner") return undefined;
+  if (member?.role !== "owner" || pastFirstRun.has(businessId)) return undefined;
   const row = await c.env.DB.prepare(READ).bind(businessId).first<Row>();
-  if (!row) return undefined;
+  if (!row) {
+    // Bookings only accumulate: once past, a business stays past, and this isolate asks no more.
+    if (pastFirstRun.size >= MAX_PAST) pastFirstRun.clear();
+    pastFirstRun.add(businessId);
+    return undefined;
+  }
   return {
     service: row.service_id !== null,
     hours: row.has_hours === 1,
@@ -73,7 +82,7 @@ export function FirstRunPanel({ c, run }: { c: DeskContext; run: FirstRun }) {
   const w = firstRunWordsOf(c.var.desk.locale);
   const state = (done: boolean) => (done ? w.done : w.todo);
   const service = run.serviceId ? `/office/setup/services/${run.serviceId}` : "/office/setup/services/new";
-  const ready = run.service && run.hours && run.page && run.slug !== null;
+  const ready = run.service && run.hours && run.page;
   return (
     <section class="firstrun" aria-labelledby="firstrun">
       <h2 id="firstrun">{w.title}</h2>

@@ -107,7 +107,7 @@ export function weekPage(
   board: Board & { name: string },
   etag: string,
 ) {
-  const { m } = c.var.desk;
+  const { m, timezone, locale } = c.var.desk;
   const monday = mondayOf(day);
   const steps = (
     <>
@@ -121,5 +121,6 @@ export function weekPage(
     </>
   );
   const live = `/office/week/${monday}/${providerId}`;
-  return boardPage(c, { title: m.day.weekOf(board.name), steps, live, board, etag });
+  const zone = m.day.zone(formatsOf(locale, timezone).zone());
+  return boardPage(c, { title: m.day.weekOf(board.name), steps, zone, live, board, etag });
 }

@@ -14,6 +14,8 @@ export const setupStyle = [
   ".inline select{width:auto;min-height:40px;padding:6px 8px}",
   ".inline .btn{min-height:40px;padding:6px 12px}",
   ".scroll{overflow-x:auto}",
+  // A table's buttons keep their word whole on a phone ("Remove", not "Remo/ve").
+  ".log .btn{white-space:nowrap}",
   ".links{padding-left:20px}",
   ".members{list-style:none;padding:0;margin:0}",
   ".members li{padding:12px 0;border-bottom:1px solid var(--line)}",

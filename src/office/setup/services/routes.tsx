@@ -54,7 +54,12 @@ serviceRoutes.get("/setup/services/new", async (c) => {
   const day = [{ start: "09:00", end: "17:00" }];
   const week = { mon: day, tue: day, wed: day, thu: day, fri: day };
   const fields = { timezone: c.var.desk.timezone, durationMinutes: "30", capacity: "1", ...weekFields(week) };
-  return serviceFormPage(c, { ...fields, providerMode: "one", assignment: "first" }, await choicesOf(c));
+  // Ticked: a business setting up its office wants its services on its page (the API, asked nothing, offers none).
+  return serviceFormPage(
+    c,
+    { ...fields, providerMode: "one", assignment: "first", bookableOnline: "on" },
+    await choicesOf(c),
+  );
 });
 
 serviceRoutes.post("/setup/services", async (c) => {
