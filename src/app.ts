@@ -21,7 +21,6 @@ import { rateLimit } from "./middleware/rate-limit";
 import { requestLog } from "./middleware/request-log";
 import { requireScope } from "./middleware/scope";
 import { corsFromEnv, securityHeaders } from "./middleware/security";
-import { answerAgainThrough } from "./middleware/session";
 import { onShardOf } from "./middleware/shard";
 import { officeApp } from "./office";
 import { pagesApp } from "./pages";
@@ -106,7 +105,6 @@ function createApi() {
   api.route("/public", publicApp);
   // The tools call the REST routes through the whole app (its middleware included).
   registerMcp(api, { fetch: (request, env, ctx) => app.fetch(request, env, ctx), basePath: apiBasePath });
-  answerAgainThrough((request, env, ctx) => app.fetch(request, env, ctx));
   api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",

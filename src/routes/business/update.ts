@@ -5,7 +5,7 @@ import { BusinessSchema, UpdateBusinessSchema } from "../../business/schemas";
 import type { AppEnv } from "../../env";
 import { etagOf, ifMatchTags } from "../../lib/etag";
 import { bodyProblems, ifMatchHeader, jsonResponse, problemResponses } from "../../lib/openapi";
-import { forgetEveryCallerOf } from "../../middleware/session";
+import { forgetCallersOf } from "../../middleware/key-check";
 import { needs } from "../../types/scopes";
 
 const route = createRoute({
@@ -39,7 +39,7 @@ export const registerUpdateBusiness = (app: OpenAPIHono<AppEnv>) =>
       actorOf(c.var.caller),
     );
     // Callers carry the business's name: the next request of each of its keys reads it anew.
-    forgetEveryCallerOf(c.var.caller.businessId);
+    forgetCallersOf(c.var.caller.businessId);
     c.header("ETag", etagOf(row.version));
     return c.json(toBusiness(row), 200);
   });

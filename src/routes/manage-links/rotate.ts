@@ -5,7 +5,7 @@ import { bodyProblems, jsonResponse, problemResponses } from "../../lib/openapi"
 import { z } from "../../lib/zod";
 import { rotateLinkKey } from "../../manage-links/records";
 import { emptyBodyAsObject } from "../../middleware/json-body";
-import { forgetEveryCallerOf } from "../../middleware/session";
+import { forgetCallersOf } from "../../middleware/key-check";
 import { needs } from "../../types/scopes";
 
 const LinkKeySchema = z
@@ -40,6 +40,6 @@ const route = createRoute({
 export const registerRotateManageLinks = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const version = await rotateLinkKey(c.var.db, c.var.caller.businessId, actorOf(c.var.caller));
-    forgetEveryCallerOf(c.var.caller.businessId);
+    forgetCallersOf(c.var.caller.businessId);
     return c.json({ version }, 200);
   });

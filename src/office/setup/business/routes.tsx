@@ -11,7 +11,7 @@ import { actorOf } from "../../../access/actor";
 import { editBusiness, loadBusiness } from "../../../business/records";
 import { UpdateBusinessSchema } from "../../../business/schemas";
 import { etagOf } from "../../../lib/etag";
-import { forgetEveryCallerOf } from "../../../middleware/session";
+import { forgetCallersOf } from "../../../middleware/key-check";
 import { type FormFields, readForm } from "../../../pages/form";
 import type { DeskContext, DeskEnv } from "../../frame/desk";
 import { setupRefusal, setupWords } from "../guard";
@@ -79,6 +79,6 @@ businessRoutes.post("/setup/business", async (c) => {
     return businessPage(c, stored, { sent, problems, refused }, status);
   }
   // As the API's route does: keys and sessions read the business's name and settings anew.
-  forgetEveryCallerOf(businessId);
+  forgetCallersOf(businessId);
   return c.redirect("/office/setup/business?done=saved", 303);
 });
