@@ -92,11 +92,9 @@ export async function listWaitlist(
  */
 export async function leaveWaitlist(env: Env, db: Database, businessId: string, id: string, actor: Actor) {
   const { serviceId } = await loadOwned(db, waitlistEntries, "waitlist entry", businessId, id);
-  const calendar = serviceCalendarOf(env, businessId, serviceId);
-  const entry = await calendar.getWaitlistEntry(id);
-  // Pruned 30 days after its slot ended: it is off the waitlist either way.
-  if (!entry) return;
-  const left = await calendar.leaveWaitlist(id);
+  // Null once pruned (30 days after its slot ended): it is off the waitlist either way. An entry
+  // already left comes back as it was, its hold id kept, so a DELETE sent again finishes D1's part.
+  const left = await serviceCalendarOf(env, businessId, serviceId).leaveWaitlist(id);
   if (left?.status !== "CANCELLED") return;
   const leftAt = Date.parse(left.updatedAt);
   const entryOf = { id: changeAuditId(id, leftAt), businessId, actor, action: "waitlist.left", fields: ["status"] };
@@ -104,7 +102,7 @@ export async function leaveWaitlist(env: Env, db: Database, businessId: string, 
     .insert(auditEvents)
     .values(auditRow({ ...entryOf, resource: { type: "waitlist", id } }, leftAt))
     .onConflictDoNothing();
-  const holdId = entry.status === "OFFERED" ? entry.holdId : null;
+  const holdId = left.holdId;
   if (!holdId) {
     await record;
     return;

@@ -5,7 +5,7 @@
  */
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { auditEvents } from "../../src/db/schema";
+import { auditEvents, holds } from "../../src/db/schema";
 import { api, db, json } from "../support/api";
 import { at, calendarStub, plus } from "../support/bookings";
 import { fullSlot, join, joinBody } from "../support/waitlist";
@@ -100,5 +100,20 @@ describe("a leave recorded once, whoever sends it again", () => {
     const [record] = await recordsOf(s.apiKey, entry.id);
     expect(record).toMatchObject({ action: "waitlist.left", at: left?.updatedAt });
     expect(await waitlistActions(s.apiKey)).toEqual(["waitlist.left", "waitlist.joined"]);
+  });
+
+  it("an offered entry left in the calendar before a reset: the DELETE sent again ends its hold in D1 too", async () => {
+    const s = await fullSlot(1);
+    const entry = await join(s.apiKey, joinBody(s));
+    const booked = s.bookings[0] as { id: string };
+    expect((await api("POST", `/bookings/${booked.id}/cancel`, { key: s.apiKey, body: {} })).status).toBe(200);
+    const offered = await json(await api("GET", `/waitlist/${entry.id}`, { key: s.apiKey }));
+    expect(offered.status).toBe("OFFERED");
+    const liveHold = () => db().select().from(holds).where(eq(holds.id, offered.holdId));
+    expect((await liveHold())[0]?.endedAt).toBeNull();
+    // The calendar took it off and released the hold; the request died before D1 heard of it.
+    await calendarStub(s.businessId, s.serviceId).leaveWaitlist(entry.id);
+    expect((await api("DELETE", `/waitlist/${entry.id}`, { key: s.apiKey })).status).toBe(204);
+    expect((await liveHold())[0]?.endedAt).not.toBeNull();
   });
 });
