@@ -45,8 +45,10 @@ export async function loadHold(env: Env, db: Database, businessId: string, id: s
  * calendar and D1 writes both.
  */
 export async function releaseHold(env: Env, db: Database, businessId: string, id: string, actor: Actor): Promise<void> {
-  const { serviceId } = await loadHold(env, db, businessId, id);
-  const ended = await serviceCalendarOf(env, businessId, serviceId).releaseHold(id);
+  const serviceId = await serviceOfHold(db, businessId, id);
+  // One call: the calendar answers the hold as it now is, or null for none (no read before it).
+  const ended = serviceId ? await serviceCalendarOf(env, businessId, serviceId).releaseHold(id) : null;
+  if (!ended) throw new ApiError("not_found", `No hold ${id}.`);
   const end = db
     .update(holds)
     .set({ endedAt: new Date().toISOString() })
