@@ -17,6 +17,7 @@ import { requireApiKey } from "./middleware/auth";
 import { bodyLimit } from "./middleware/body-limit";
 import { deprecation } from "./middleware/deprecation";
 import { jsonBody } from "./middleware/json-body";
+import { readVouch } from "./middleware/key-check";
 import { rateLimit } from "./middleware/rate-limit";
 import { requestLog } from "./middleware/request-log";
 import { requireScope } from "./middleware/scope";
@@ -118,6 +119,8 @@ function createApi() {
 /** The Worker's Hono app: shared middleware, the versioned API, one error handler. */
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  // First, before any middleware rebuilds the request: a tool call's vouch belongs to the one sent.
+  app.use(readVouch);
   app.use(requestId({ limitLength: 128 }));
   app.use(requestLog);
   app.use(securityHeaders());

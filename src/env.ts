@@ -35,6 +35,8 @@ export type AppEnv = {
     /** A keyed write's bookmarks handed back by the calendars it called (src/db/bookmarks.ts). */
     calendarBookmarks?: CalendarBookmarks;
     caller: Caller;
+    /** The caller an in-process request (an MCP tool's call) was sent for (src/middleware/key-check.ts). */
+    vouched?: Caller;
     /** Set on a read from a key this isolate has seen: the key check the request still owes. */
     keyCheck?: KeyCheck;
     /** Rows D1 read for this request's batched reads (`meta.rows_read`), for the request log. */

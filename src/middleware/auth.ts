@@ -7,17 +7,7 @@ import { apiKeyPattern, sha256Hex } from "../lib/crypto";
 import { movingProblem } from "../lib/transient";
 import { forgetKeyShard, shardOfKey } from "../shards/directory";
 import { enterShard } from "../shards/request";
-import {
-  forget,
-  isHome,
-  type KeyRow,
-  keyLookup,
-  remember,
-  rememberedCaller,
-  settle,
-  unauthorized,
-  vouchedCaller,
-} from "./key-check";
+import { forget, isHome, type KeyRow, keyLookup, remember, rememberedCaller, settle, unauthorized } from "./key-check";
 import { withSession } from "./session";
 import { isKnownUnknown, recordUnknown } from "./unknown-keys";
 
@@ -43,7 +33,7 @@ function tooManyUnknownKeys(budget: string | undefined): ApiError {
  */
 export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
   // A tool call of the MCP server: its request's key was checked a moment ago, in this isolate.
-  const vouched = vouchedCaller(c.req.raw);
+  const vouched = c.var.vouched;
   if (vouched) {
     enterShard(c, vouched.shard, true);
     c.set("caller", vouched);

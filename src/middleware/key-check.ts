@@ -8,6 +8,7 @@
  */
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
 import type { Database } from "../db/client";
 import { type BoundRead, bind, preparedOnce, type ReadBatch, readBatch } from "../db/prepared";
 import { apiKeys, businesses } from "../db/schema";
@@ -137,16 +138,12 @@ const vouched = new WeakMap<Request, Caller>();
 /** Marks an in-process request as sent for `caller` (see `vouched`). */
 export const vouchFor = (request: Request, caller: Caller): void => void vouched.set(request, caller);
 
-/** The caller an in-process request was sent for, if it is one. */
-export const vouchedCaller = (request: Request): Caller | undefined => vouched.get(request);
-
 /**
- * `rebuilt`, a copy a middleware made of `request` (the body limit's counted body), vouched for
- * the same caller: else a tool's write would lose its caller before the key check and a member's
- * session, which a tool's REST call does not carry, would be a 401.
+ * Reads the vouch of the request as it arrived, before any middleware rebuilds it (the body
+ * limit's counted copy is a new `Request`), into `c.var.vouched`, where the key check looks.
  */
-export function stillVouched(request: Request, rebuilt: Request): Request {
-  const caller = vouched.get(request);
-  if (caller) vouched.set(rebuilt, caller);
-  return rebuilt;
-}
+export const readVouch = createMiddleware<AppEnv>(async (c, next) => {
+  const caller = vouched.get(c.req.raw);
+  if (caller) c.set("vouched", caller);
+  await next();
+});
