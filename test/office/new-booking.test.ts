@@ -121,6 +121,14 @@ describe("the phone-in", () => {
     const where = new Set([first, second, third].map((res) => res.headers.get("Location")));
     expect(where.size).toBe(1);
     expect(await bookingCount(s.apiKey)).toBe(before + 1);
+    // The same form sent again with other notes is this attempt's still: it says so and books nothing.
+    const changed = await office("POST", "/office/bookings/new", {
+      cookie,
+      form: { ...chosen, attempt, notes: "Changed my mind" },
+    });
+    expect(changed.status).toBe(422);
+    expect(await changed.text()).toContain("This form has already made its booking");
+    expect(await bookingCount(s.apiKey)).toBe(before + 1);
     // A fresh notes step is a new attempt: the same choices book again.
     const again = /name="attempt" value="([^"]+)"/.exec((await page(step(chosen), cookie)).html)?.[1];
     expect(again).not.toBe(attempt);

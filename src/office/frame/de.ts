@@ -144,6 +144,8 @@ export const deskDe: DeskWords = {
     next: "Weiter",
     notes: "Notizen (freiwillig)",
     book: "Buchen",
+    stillBooking: "Diese Buchung wird noch angelegt: Sie steht gleich im Tag.",
+    alreadyBooked: "Dieses Formular hat seine Buchung schon angelegt: Für eine weitere beginnen Sie eine neue Buchung.",
     change: "Ändern",
     noServices: "Keine aktiven Leistungen.",
     chosen: "Bisher gewählt",

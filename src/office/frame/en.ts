@@ -142,6 +142,8 @@ export const deskEn = {
     next: "Next",
     notes: "Notes (optional)",
     book: "Book",
+    stillBooking: "This booking is still being made: it will be on the day in a moment.",
+    alreadyBooked: "This form has already made its booking: start a new booking to make another.",
     change: "Change",
     noServices: "No active services.",
     chosen: "So far",

@@ -100,6 +100,10 @@ newBookingRoutes.post("/bookings/new", async (c) => {
     return c.redirect(`/office/bookings/${body.id}?done=created`, 303);
   } catch (error) {
     if (!(error instanceof ApiError) || error.status === 404 || error.status >= 500) throw error;
+    // The attempt's own answers, in the desk's words rather than the API's Idempotency-Key ones.
+    const { newBooking } = c.var.desk.m;
+    if (error.code === "idempotency_key_in_flight") return timesAgain(c, choice, newBooking.stillBooking, 409);
+    if (error.code === "idempotency_key_reused") return timesAgain(c, choice, newBooking.alreadyBooked, 422);
     return timesAgain(c, choice, error.message, error.status === 409 ? 409 : 422);
   }
 });
