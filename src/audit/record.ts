@@ -59,8 +59,9 @@ export const fieldsOf = (changes: object): string[] =>
     .filter(([, value]) => value !== undefined)
     .map(([name]) => name);
 
-/** The insert of an entry's record, to run in the change's batch. */
-export const recordQuery = (db: Database, entry: AuditEntry) => db.insert(auditEvents).values(auditRow(entry));
+/** The insert of an entry's record, to run in the change's batch; `at` (ms) when it happened earlier than now. */
+export const recordQuery = (db: Database, entry: AuditEntry, at?: number) =>
+  db.insert(auditEvents).values(auditRow(entry, at));
 
 /**
  * The insert of an entry's record that writes only when the batch's statement just before it

@@ -1,9 +1,9 @@
 /** Waitlist entries: where each is kept (D1 knows the service), and the entry as its calendar has it. */
 import { and, count, eq, gt, isNull, lt, sql } from "drizzle-orm";
-import { type AuditEntry, auditRow, changeAuditId, recordIfChanged } from "../audit/record";
+import { type AuditEntry, changeAuditId, recordIfChanged, recordQuery } from "../audit/record";
 import { serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
-import { auditEvents, holds, services, waitlistEntries } from "../db/schema";
+import { holds, services, waitlistEntries } from "../db/schema";
 import { ApiError } from "../lib/api-error";
 import { insertWhere, loadOwned } from "../lib/rows";
 import { type CursorRequest, type ListPage, pageAt, positionOf } from "../lists/cursor";
@@ -97,11 +97,8 @@ export async function leaveWaitlist(env: Env, db: Database, businessId: string, 
   const left = await serviceCalendarOf(env, businessId, serviceId).leaveWaitlist(id);
   if (left?.status !== "CANCELLED") return;
   const leftAt = Date.parse(left.updatedAt);
-  const entryOf = { id: changeAuditId(id, leftAt), businessId, actor, action: "waitlist.left", fields: ["status"] };
-  const record = db
-    .insert(auditEvents)
-    .values(auditRow({ ...entryOf, resource: { type: "waitlist", id } }, leftAt))
-    .onConflictDoNothing();
+  const entry = { id: changeAuditId(id, leftAt), businessId, actor, action: "waitlist.left", fields: ["status"] };
+  const record = recordQuery(db, { ...entry, resource: { type: "waitlist", id } }, leftAt).onConflictDoNothing();
   const holdId = left.holdId;
   if (!holdId) {
     await record;
