@@ -55,11 +55,11 @@ export function TextField(props: {
 }
 
 /** A checkbox with its label after it (sent as "on" when ticked, not sent when not). */
-export function CheckField(props: { name: string; label: string; checked: boolean; value?: string; hint?: Child }) {
-  const id = inputId(props.value ? `${props.name}-${props.value}` : props.name);
+export function CheckField(props: { name: string; label: string; checked: boolean; hint?: Child }) {
+  const id = inputId(props.name);
   return (
     <div class="tickbox">
-      <input id={id} name={props.name} type="checkbox" value={props.value ?? "on"} checked={props.checked} />
+      <input id={id} name={props.name} type="checkbox" value="on" checked={props.checked} />
       <label for={id}>{props.label}</label>
       {props.hint}
     </div>

@@ -16,7 +16,7 @@ export type Saved<T> =
   | { ok: false; problems: Record<string, string>; refused: string; status: 409 | 422 };
 
 /** A refusal as problems by field (the first one at each), or thrown on when it is not the caller's to fix. */
-export function refusalOf(error: unknown, fixBelow: string): Saved<never> {
+function refusalOf(error: unknown, fixBelow: string): Saved<never> {
   if (!(error instanceof ApiError) || error.status === 404 || error.status >= 500) throw error;
   const problems: Record<string, string> = {};
   for (const e of error.errors ?? []) problems[e.path] ??= e.message;
