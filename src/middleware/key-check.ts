@@ -9,6 +9,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import { forgetSessionBusiness } from "../access/session-business";
 import type { Database } from "../db/client";
 import { type BoundRead, bind, preparedOnce, type ReadBatch, readBatch } from "../db/prepared";
 import { apiKeys, businesses } from "../db/schema";
@@ -44,10 +45,12 @@ export function remember(keyHash: string, caller: Caller): void {
 
 /**
  * Forgets every remembered key of a business whose settings the callers carry changed (its
- * manage-link key): their next request looks them up again. Other isolates catch up at their
+ * name, zone, manage-link key), and its fields remembered for signed-in reads: their next request
+ * looks them up again. Other isolates catch up at their
  * next lookup of the key (every write, and every read's own key check).
  */
 export function forgetCallersOf(businessId: string): void {
+  forgetSessionBusiness(businessId);
   for (const [keyHash, caller] of remembered) if (caller.businessId === businessId) remembered.delete(keyHash);
 }
 

@@ -1,5 +1,6 @@
 import type { Context, Next } from "hono";
 import { roleScopes } from "../access/roles";
+import { sessionBusiness } from "../access/session-business";
 import { memberSessionOf, type SessionMember } from "../access/sessions";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/api-error";
@@ -21,9 +22,7 @@ export async function withSession(c: Context<AppEnv>, value: string, next: Next)
   const session = await memberSessionOf(c.env, value);
   if (!session) throw unauthorized(false, "The session is over: sign in again at /office/sign-in.");
   enterShard(c, session.shard, true);
-  const business = await c.env.DB.prepare("SELECT name, link_key_version FROM businesses WHERE id = ?")
-    .bind(session.businessId)
-    .first<{ name: string; link_key_version: number }>();
+  const business = await sessionBusiness(c.env.DB, session.businessId, c.req.method);
   if (!business) throw unauthorized(false, "The session is over: sign in again at /office/sign-in.");
   c.set("caller", memberCaller(session, business));
   await next();

@@ -1,9 +1,14 @@
 /** Signing in by e-mail link at /office/sign-in, sessions, and the attacks on them. */
+
+import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { memberSessions, members, signInLinks } from "../../src/db/schema";
 import { memberOf } from "../support/access";
-import { api, createAccount, directoryDb, json } from "../support/api";
+import { api, createAccount, directoryDb, json, origin } from "../support/api";
+import { at, bookingBody } from "../support/bookings";
+import { salon } from "../support/fixtures";
+import { linkPath, viaLink } from "../support/manage-links";
 import { asMember, cookieOf, linkFor, office, signIn } from "../support/members";
 import { sentTo } from "../support/messages";
 
@@ -116,6 +121,24 @@ describe("session lifetime", () => {
     expect(res.status).toBe(403);
     expect((await json(res)).code).toBe("insufficient_scope");
     expect((await asMember("GET", "/members", cookie)).status).toBe(403);
+  });
+
+  it("a change reads its business afresh: a booking made just after the manage-link key moved on (elsewhere) carries a link that works", async () => {
+    const shop = await salon(1);
+    const email = unique("desk");
+    await memberOf(shop.apiKey, { role: "owner", email });
+    const cookie = await signIn(email);
+    // A read remembers the business's fields in this isolate…
+    expect((await asMember("GET", "/bookings", cookie)).status).toBe(200);
+    // …then the key moves on as another isolate would move it: nothing here is told.
+    await env.DB_0.prepare("UPDATE businesses SET link_key_version = link_key_version + 1 WHERE id = ?")
+      .bind(shop.businessId)
+      .run();
+    const made = await asMember("POST", "/bookings", cookie, bookingBody(shop.cut, at(3, "10:00")), {
+      Origin: origin,
+    });
+    expect(made.status).toBe(201);
+    expect((await viaLink("GET", linkPath((await json(made)).manageUrl))).status).toBe(200);
   });
 });
 

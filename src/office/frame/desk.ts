@@ -5,6 +5,7 @@
  * domain functions and the role check see the same caller either way.
  */
 import type { Context, Next } from "hono";
+import { sessionBusiness } from "../../access/session-business";
 import { sessionCookie } from "../../access/session-cookie";
 import { memberSessionOf, type SessionMember } from "../../access/sessions";
 import type { AppEnv } from "../../env";
@@ -47,11 +48,7 @@ export async function signedIn(c: DeskContext, next: Next) {
   const member = value ? await memberSessionOf(c.env, value) : undefined;
   if (!member) return c.redirect("/office/sign-in", 303);
   enterShard(asApp(c), member.shard);
-  const business = await c.env.DB.prepare(
-    "SELECT name, timezone, locale, link_key_version FROM businesses WHERE id = ?",
-  )
-    .bind(member.businessId)
-    .first<{ name: string; timezone: string; locale: Locale; link_key_version: number }>();
+  const business = await sessionBusiness(c.env.DB, member.businessId, c.req.method);
   if (!business) return c.redirect("/office/sign-in", 303);
   c.set("caller", memberCaller(member, business));
   const locale = localeOf(c, business.locale);
