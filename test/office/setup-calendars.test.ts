@@ -11,7 +11,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import { api, json, origin } from "../support/api";
-import { caldavBase, newCollection } from "../support/connected-calendars";
+import { caldavBase, connect, newCollection } from "../support/connected-calendars";
 import { readFeed } from "../support/feeds";
 import { type Salon, salon } from "../support/fixtures";
 import { office } from "../support/members";
@@ -218,6 +218,17 @@ describe("refused calendar addresses", () => {
     expect(await auditOf(s.apiKey, s.providerIds[0] as string)).toEqual(
       expect.not.arrayContaining([expect.objectContaining({ action: "calendar.connected" })]),
     );
+  });
+
+  it("a sixth calendar is refused with the reason (409), nothing stored", async () => {
+    const s = await salon(1);
+    const owner = await deskMember(s, "owner");
+    const id = s.providerIds[0] as string;
+    for (let i = 0; i < 5; i++) await connect(s.apiKey, id, { url: await newCollection() });
+    const res = await local("POST", `${person(s, 0)}/calendars`, owner.cookie, { url: await newCollection() });
+    expect(res.status).toBe(409);
+    expect(await res.text()).toContain("at most 5 calendars: disconnect one first");
+    expect(await calendarsOf(s.apiKey, id)).toHaveLength(5);
   });
 
   it("an unknown calendar's disconnect page is the 404 page", async () => {

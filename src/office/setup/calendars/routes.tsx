@@ -57,7 +57,9 @@ calendarRoutes.post(`${PERSON}/calendars`, async (c) => {
     return done(c, id, status === "ok" ? "connected" : status === "failing" ? "connectedFailing" : "connectedPending");
   }
   const { password: _never, ...connect } = sent;
-  const state = { connect, problems: saved.problems, refused: saved.refused };
+  // The one 409 is the bound of 5 calendars: said in the member's words.
+  const refused = saved.status === 409 ? calendarWords(c).limit : saved.refused;
+  const state = { connect, problems: saved.problems, refused };
   return providerSetupPage(c, await loadProviderSetup(c, id), state, saved.status);
 });
 

@@ -21,6 +21,7 @@ const en = {
   passwordHint: "Stored encrypted and never shown again, here or in the API.",
   writeBookings: "Also write this person's bookings into it",
   connectButton: "Connect",
+  limit: "A person can have at most 5 calendars: disconnect one first.",
   disconnectTitle: (url: string) => `Disconnect ${url}?`,
   disconnectText:
     "Its busy times stop counting at once, and it is no longer read or written. Events already written into it stay there.",
@@ -77,6 +78,7 @@ const de: CalendarWords = {
   passwordHint: "Verschlüsselt gespeichert und nie wieder angezeigt, weder hier noch in der API.",
   writeBookings: "Die Buchungen dieser Person auch dort eintragen",
   connectButton: "Verbinden",
+  limit: "Eine Person kann höchstens 5 Kalender haben: Zuerst einen trennen.",
   disconnectTitle: (url) => `${url} trennen?`,
   disconnectText:
     "Seine belegten Zeiten zählen sofort nicht mehr, und er wird weder gelesen noch beschrieben. Bereits eingetragene Termine bleiben dort.",
