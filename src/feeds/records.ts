@@ -1,6 +1,6 @@
 /**
- * A person's calendar feed: issuing (and so rotating) and revoking its secret URL (each in the audit), finding the
- * feed a URL names, and the bookings it shows. The token is 256 random bits; only its SHA-256
+ * A person's calendar feed: issuing (and so rotating) and revoking its secret URL (each recorded
+ * in the audit), finding the feed a URL names, and the bookings it shows. The token is 256 random bits; only its SHA-256
  * is stored, as API keys are, so a copy of the database cannot rebuild a feed URL.
  */
 import { and, asc, eq, gte, lt, ne } from "drizzle-orm";

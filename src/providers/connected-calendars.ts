@@ -1,8 +1,9 @@
 /**
- * A person's own calendars, as the API's routes use them: connecting one (URL rules, credentials
- * sealed, the bound of 5 decided by the person's calendar object, then the first read waited for),
- * listing, reading and disconnecting them (connecting and disconnecting in the audit), and reading one now. The calendars live in the
- * person's calendar object only; D1 is asked just whether the person is the business's.
+ * A person's own calendars, as the API's routes and the office's forms use them: connecting one
+ * (URL rules, credentials sealed, the bound of 5 decided by the person's calendar object, then the
+ * first read waited for), listing, reading and disconnecting them (connecting and disconnecting
+ * recorded in the audit), and reading one now. The calendars live in the person's calendar object
+ * only; D1 is asked just whether the person is the business's, and holds the audit's records.
  */
 
 import { changeAuditId, creationAuditId, fieldsOf, recordQuery } from "../audit/record";
