@@ -39,6 +39,9 @@ const staffOperations: Record<string, Owned> = {
   "GET /providers/:id/calendars/:calendarId": "self",
   "DELETE /providers/:id/calendars/:calendarId": "self",
   "POST /providers/:id/calendars/:calendarId/sync": "self",
+  // The feed of their own bookings, for their phone's calendar: make (or replace) it, end it.
+  "POST /providers/:id/feed": "self",
+  "DELETE /providers/:id/feed": "self",
 };
 
 /** What a staff member may change of their own person: their hours and days off, nothing else. */

@@ -1,15 +1,17 @@
 /**
- * A person's calendar feed: issuing (and so rotating) and revoking its secret URL, finding the
- * feed a URL names, and the bookings it shows. The token is 256 random bits; only its SHA-256
+ * A person's calendar feed: issuing (and so rotating) and revoking its secret URL (each recorded
+ * in the audit), finding the feed a URL names, and the bookings it shows. The token is 256 random bits; only its SHA-256
  * is stored, as API keys are, so a copy of the database cannot rebuild a feed URL.
  */
 import { and, asc, eq, gte, lt, ne } from "drizzle-orm";
+import { recordIfChanged } from "../audit/record";
 import type { Database } from "../db/client";
 import { bookingProviders, bookings, calendarFeeds, providers, services } from "../db/schema";
 import { ApiError } from "../lib/api-error";
 import { base64url, sha256Hex } from "../lib/crypto";
 import { loadProvider } from "../providers/records";
 import { probeShards } from "../shards/probe";
+import type { Actor } from "../types/actor";
 import { feedTokenPattern } from "../types/feed";
 
 /** What a feed shows: bookings from 30 days ago to a year ahead, at most this many. */
@@ -27,30 +29,69 @@ export async function shardOfFeed(env: Env, token: string): Promise<number | und
 
 const newFeedToken = () => `cal_${base64url(crypto.getRandomValues(new Uint8Array(32)))}`;
 
-/**
- * Gives the business's provider a new feed token, replacing any earlier one (whose URL stops
- * working with this write); a 404 for another business's provider. Answers the token.
- */
-export async function issueFeed(db: Database, businessId: string, providerId: string, now = new Date()) {
-  await loadProvider(db, businessId, providerId);
-  const token = newFeedToken();
-  const row = { providerId, businessId, tokenHash: await sha256Hex(token), createdAt: now.toISOString() };
-  await db
-    .insert(calendarFeeds)
-    .values(row)
-    .onConflictDoUpdate({
-      target: calendarFeeds.providerId,
-      set: { tokenHash: row.tokenHash, createdAt: row.createdAt },
-    });
-  return token;
+/** A feed token's address (`GET /api/v1/feeds/{token}.ics`) on the origin of the request that made it. */
+export const feedAddress = (token: string, requestUrl: string) =>
+  new URL(`/api/v1/feeds/${token}.ics`, requestUrl).href;
+
+/** The audit's record of a feed issued or ended: a change of the person (`provider.feed_issued`, `provider.feed_ended`). */
+const feedRecord = (businessId: string, providerId: string, actor: Actor, verb: "issued" | "ended") => ({
+  businessId,
+  actor,
+  action: `provider.feed_${verb}`,
+  resource: { type: "provider", id: providerId },
+  fields: ["feed"],
+});
+
+/** When the provider's current feed was issued, or undefined when they have none. */
+export async function feedIssuedAt(db: Database, businessId: string, providerId: string) {
+  const [row] = await db
+    .select({ createdAt: calendarFeeds.createdAt })
+    .from(calendarFeeds)
+    .where(and(eq(calendarFeeds.businessId, businessId), eq(calendarFeeds.providerId, providerId)))
+    .limit(1);
+  return row?.createdAt;
 }
 
-/** Ends the provider's feed, if it has one: its URL answers 404 from now on. */
-export async function revokeFeed(db: Database, businessId: string, providerId: string) {
+/**
+ * Gives the business's provider a new feed token, replacing any earlier one (whose URL stops
+ * working with this write), and records it in the audit in the same batch; a 404 for another
+ * business's provider. Answers the token. With `replacing` (the issue time of the feed the caller
+ * saw, null for none), only that feed is replaced: when another was issued since — the same form
+ * sent twice — nothing is written and the answer is undefined.
+ */
+export async function issueFeed(
+  db: Database,
+  businessId: string,
+  providerId: string,
+  actor: Actor,
+  options: { replacing?: string | null; now?: Date } = {},
+): Promise<string | undefined> {
   await loadProvider(db, businessId, providerId);
-  await db
-    .delete(calendarFeeds)
-    .where(and(eq(calendarFeeds.businessId, businessId), eq(calendarFeeds.providerId, providerId)));
+  const token = newFeedToken();
+  const createdAt = (options.now ?? new Date()).toISOString();
+  const row = { providerId, businessId, tokenHash: await sha256Hex(token), createdAt };
+  const insert = db.insert(calendarFeeds).values(row);
+  const write =
+    options.replacing === null
+      ? insert.onConflictDoNothing()
+      : insert.onConflictDoUpdate({
+          target: calendarFeeds.providerId,
+          set: { tokenHash: row.tokenHash, createdAt: row.createdAt },
+          ...(options.replacing === undefined ? {} : { setWhere: eq(calendarFeeds.createdAt, options.replacing) }),
+        });
+  const [written] = await db.batch([write, recordIfChanged(db, feedRecord(businessId, providerId, actor, "issued"))]);
+  return written.meta.changes > 0 ? token : undefined;
+}
+
+/** Ends the provider's feed, if it has one (recorded in the audit then): its URL answers 404 from now on. */
+export async function revokeFeed(db: Database, businessId: string, providerId: string, actor: Actor) {
+  await loadProvider(db, businessId, providerId);
+  await db.batch([
+    db
+      .delete(calendarFeeds)
+      .where(and(eq(calendarFeeds.businessId, businessId), eq(calendarFeeds.providerId, providerId))),
+    recordIfChanged(db, feedRecord(businessId, providerId, actor, "ended")),
+  ]);
 }
 
 /** What an event of a booking is made of (`bookingEventSource`, `openFeed`). */

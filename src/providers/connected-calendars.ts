@@ -1,13 +1,17 @@
 /**
- * A person's own calendars, as the API's routes use them: connecting one (URL rules, credentials
- * sealed, the bound of 5 decided by the person's calendar object, then the first read waited for),
- * listing, reading and disconnecting them, and reading one now. The calendars live in the
- * person's calendar object only; D1 is asked just whether the person is the business's.
+ * A person's own calendars, as the API's routes and the office's forms use them: connecting one
+ * (URL rules, credentials sealed, the bound of 5 decided by the person's calendar object, then the
+ * first read waited for), listing, reading and disconnecting them (connecting and disconnecting
+ * recorded in the audit), and reading one now. The calendars live in the person's calendar object
+ * only; D1 is asked just whether the person is the business's, and holds the audit's records.
  */
+
+import { changeAuditId, creationAuditId, fieldsOf, recordQuery } from "../audit/record";
 import { type ConnectedCalendar, type ProviderSnapshot, providerCalendarOf, sealCredentials } from "../calendar";
 import type { Database } from "../db/client";
 import { ApiError } from "../lib/api-error";
 import { newId } from "../lib/ids";
+import type { Actor } from "../types/actor";
 import { isLoopbackReceiver, localReceiversAllowed } from "../webhooks/receiver-url";
 import { loadProvider } from "./records";
 import { providerSnapshotOf } from "./snapshot";
@@ -52,6 +56,7 @@ export async function connectCalendar(
   businessId: string,
   providerId: string,
   input: CalendarInput,
+  actor: Actor,
 ): Promise<ProviderCalendarView> {
   refuseLocal(env, input.url);
   const { provider, calendars } = await calendarsOf(env, db, businessId, providerId);
@@ -80,6 +85,16 @@ export async function connectCalendar(
       "A provider can have at most 5 calendars. Disconnect one (DELETE /providers/{id}/calendars/{calendarId}) first.",
     );
   }
+  // The calendar lives in the person's object, the audit in D1: recorded once the object holds it,
+  // under an id made of the calendar's (a record written twice is written once).
+  await recordQuery(db, {
+    id: creationAuditId(id),
+    businessId,
+    actor,
+    action: "calendar.connected",
+    resource: { type: "calendar", id },
+    fields: fieldsOf(input),
+  });
   let timer: ReturnType<typeof setTimeout> | null = null;
   const waited = new Promise<null>((resolve) => {
     timer = setTimeout(() => resolve(null), FIRST_READ_WAIT_MS);
@@ -106,10 +121,20 @@ export async function getCalendar(env: Env, db: Database, businessId: string, pr
   return withOwner(providerId, found);
 }
 
-/** Disconnects one of the person's calendars, or a 404. */
-export async function disconnectCalendar(env: Env, db: Database, businessId: string, providerId: string, id: string) {
+/** Disconnects one of the person's calendars (recorded in the audit once the object let it go), or a 404. */
+export async function disconnectCalendar(
+  env: Env,
+  db: Database,
+  businessId: string,
+  providerId: string,
+  id: string,
+  actor: Actor,
+) {
   const { calendars } = await calendarsOf(env, db, businessId, providerId);
   if (!(await calendars.disconnectCalendar(id))) throw notFound(id);
+  const at = Date.now();
+  const entry = { id: changeAuditId(id, at), businessId, actor, action: "calendar.disconnected" };
+  await recordQuery(db, { ...entry, resource: { type: "calendar", id } }, at);
 }
 
 /** Reads one of the person's calendars now and answers it as it is then, or a 404. */

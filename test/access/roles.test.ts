@@ -1,7 +1,7 @@
 /** What a signed-in member's role lets them do through the API: decided once per operation. */
 import { describe, expect, it } from "vitest";
 import { memberOf } from "../support/access";
-import { api, createAccount, createCustomer, createService, insertBooking, json } from "../support/api";
+import { api, createAccount, createCustomer, createService, insertBooking, json, origin } from "../support/api";
 import { newProvider } from "../support/fixtures";
 import { asMember, signIn } from "../support/members";
 
@@ -92,6 +92,28 @@ describe("staff", () => {
     const other = await json(await api("GET", `/providers/${b.theirs}`, { key: b.apiKey }));
     expect([mine.name, mine.active, other.weeklySchedule.mon]).toEqual(["Mine", true, other.weeklySchedule.mon]);
     expect(Object.keys(other.weeklySchedule).length).toBeGreaterThan(0);
+  });
+
+  it("makes and ends their own person's feed (theirs in the audit); another person's is a 404, their feed untouched", async () => {
+    const b = await business("staff");
+    const made = await asMember("POST", `/providers/${b.mine}/feed`, b.cookie, undefined, { Origin: origin });
+    expect(made.status).toBe(201);
+    expect(
+      (await asMember("DELETE", `/providers/${b.mine}/feed`, b.cookie, undefined, { Origin: origin })).status,
+    ).toBe(204);
+    const audit = await json(await api("GET", `/audit-events?resourceId=${b.mine}`, { key: b.apiKey }));
+    expect(
+      audit.data.slice(0, 2).map((a: { action: string; actor: { type: string } }) => [a.action, a.actor.type]),
+    ).toEqual([
+      ["provider.feed_ended", "member"],
+      ["provider.feed_issued", "member"],
+    ]);
+    const theirs = await json(await api("POST", `/providers/${b.theirs}/feed`, { key: b.apiKey }));
+    for (const method of ["POST", "DELETE"]) {
+      const res = await asMember(method, `/providers/${b.theirs}/feed`, b.cookie, undefined, { Origin: origin });
+      expect(res.status, method).toBe(404);
+    }
+    expect((await api("GET", theirs.url.slice(`${origin}/api/v1`.length), { key: null })).status).toBe(200);
   });
 
   it("operations outside their own bookings are refused (403): the list of all bookings, customers, the catalog", async () => {

@@ -11,7 +11,7 @@
  *    on Chromium's virtual authenticator at `localhost` (WebAuthn refuses an IP address's
  *    origin), signs out, signs in with it, and removes it;
  *  - office/setup.ts: the staff member's own hours and a day off without JavaScript, the owner's
- *    setup and an invitation;
+ *    setup, a person's connect form and a feed address made, and an invitation;
  *  - office/setup-catalog.ts: the owner's business settings, services and rooms pages (a room
  *    added, a service saved) at 1280 and 375 px;
  *  - office/first-run.ts: a business made with `business:create` (on the server's state folder),

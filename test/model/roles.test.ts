@@ -2,8 +2,8 @@
  * Roles in the model-based test: a signed-in member of a random role (owner, front desk, or staff
  * who is one of the business's two people) takes a random action that the API and the office both
  * offer — cancel, no-show, completed, notes, move, book by phone, edit or erase a customer, set a
- * person's hours or a day off, invite a member — on a record of their own person or of the other
- * (roles.ts). It is sent through every path that offers it, each on a record made alike (or on
+ * person's hours or a day off, end a person's calendar feed, invite a member — on a record of
+ * their own person or of the other (roles.ts). It is sent through every path that offers it, each on a record made alike (or on
  * the same person, put back between paths): the API with the session cookie, the office's form
  * post, and — for the actions the MCP server has a tool for (cancel, move, book) — `tools/call`
  * with the same cookie, since the MCP endpoint takes a member's session like every API route.

@@ -7,8 +7,9 @@
 import { expect } from "vitest";
 import { scopes } from "../../src/types/scopes";
 import { keyWith, memberOf } from "../support/access";
-import { api, json } from "../support/api";
+import { api, json, origin } from "../support/api";
 import { appointmentStarted, at, book, bookingBody, dayOf, freshEmail, plus } from "../support/bookings";
+import { readFeed } from "../support/feeds";
 import { everyDay, salon } from "../support/fixtures";
 import { PROTOCOL_VERSION, request } from "../support/mcp";
 import { asMember, office, signIn } from "../support/members";
@@ -72,6 +73,14 @@ const nothingMade = async (_w: World, providerId: string, day: number, slot: num
   id: providerId,
   email: freshEmail(),
 });
+
+/** The person's feed, made by the owner's key for this path (replacing any before): its address's path is the id. */
+const feedTarget = async (w: World, providerId: string, day: number, slot: number) => {
+  const made = await json(await api("POST", `/providers/${providerId}/feed`, { key: w.apiKey }));
+  return { providerId, day, slot, id: (made.url as string).slice(`${origin}/api/v1`.length), email: freshEmail() };
+};
+/** Whether the feed's address still answers (200) or was ended (404). */
+const readFeedStatus = async (_w: World, t: Target) => (await readFeed(t.id)).status;
 
 const ownerRead = async (w: World, path: string) => {
   const res = await api("GET", path, { key: w.apiKey });
@@ -236,6 +245,14 @@ export const actions: Action[] = [
       }),
     read: readPerson,
     restore: restoreHours,
+  },
+  {
+    name: "end feed",
+    grant: { frontdesk: false, staff: "own" },
+    prepare: feedTarget,
+    api: (_w, cookie, t) => asMember("DELETE", `/providers/${t.providerId}/feed`, cookie, undefined, sameSite),
+    office: (_w, cookie, t) => office("POST", `/office/setup/people/${t.providerId}/feed/end`, { cookie }),
+    read: readFeedStatus,
   },
   {
     name: "invite member",

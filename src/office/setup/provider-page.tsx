@@ -1,7 +1,7 @@
 /**
  * A person's setup page: their weekly hours (up to three intervals a weekday, more when they have
- * more), their days off and special hours (add one, remove one), their connected calendars with
- * their sync state, and what a change of hours does to bookings already made. Forms post without
+ * more), their days off and special hours (add one, remove one), what a change of hours does to
+ * bookings already made, and their connected calendars and feed (calendars/page.tsx). Forms post without
  * JavaScript; a refused one comes back with what was typed and the problem next to its field.
  */
 
@@ -12,13 +12,19 @@ import type { toProvider } from "../../providers/records";
 import type { DateOverride } from "../../types/schedule";
 import type { DeskContext } from "../frame/desk";
 import type { DeskStatus } from "../frame/layout";
+import { CalendarSection, FeedSection, FeedShown } from "./calendars/page";
 import { WeekFields, weekFields } from "./catalog-parts";
 import { TextField } from "./field";
 import { setupPage, toSetup } from "./frame";
 import { setupWords } from "./guard";
 import { intervalsText } from "./hours";
 
-export type ProviderSetupView = { provider: ReturnType<typeof toProvider>; calendars: ProviderCalendarView[] };
+/** The person, their calendars and when their feed's address was made (null: none). */
+export type ProviderSetupView = {
+  provider: ReturnType<typeof toProvider>;
+  calendars: ProviderCalendarView[];
+  feedSince: string | null;
+};
 
 /** What the page says besides the person: a flash, or a setupRefusal with the form's fields as sent and their problems. */
 export type ProviderSetupState = {
@@ -26,6 +32,10 @@ export type ProviderSetupState = {
   refused?: string;
   week?: FormFields;
   add?: FormFields;
+  /** The connect form as sent, its password left out (never put back in a page). */
+  connect?: FormFields;
+  /** A feed address just made: shown on this answer only. */
+  feedUrl?: string;
   problems?: Record<string, string>;
 };
 
@@ -54,6 +64,7 @@ export function providerSetupPage(
       refused: state.refused,
     },
     <>
+      {state.feedUrl && <FeedShown c={c} url={state.feedUrl} />}
       <section aria-labelledby="hours">
         <h2 id="hours">{p.hours}</h2>
         <p class="muted small">
@@ -73,7 +84,8 @@ export function providerSetupPage(
       </section>
       <DaysOff c={c} base={base} overrides={overrides} state={state} />
       <p class="notice">{p.conflictNote}</p>
-      <Calendars c={c} calendars={view.calendars} />
+      <CalendarSection c={c} base={base} calendars={view.calendars} sent={state.connect} problems={problems} />
+      <FeedSection c={c} base={base} since={view.feedSince} />
     </>,
   );
 }
@@ -132,29 +144,6 @@ function DaysOff(props: { c: DeskContext; base: string; overrides: DateOverride[
           {p.addButton}
         </button>
       </form>
-    </section>
-  );
-}
-
-function Calendars({ c, calendars }: { c: DeskContext; calendars: ProviderCalendarView[] }) {
-  const p = setupWords(c).person;
-  const f = formatsOf(c.var.desk.locale, c.var.desk.timezone);
-  return (
-    <section aria-labelledby="calendars">
-      <h2 id="calendars">{p.calendars}</h2>
-      {calendars.length === 0 ? (
-        <p class="muted">{p.noCalendars}</p>
-      ) : (
-        <ul>
-          {calendars.map((cal) => (
-            <li>
-              <span class="small">{cal.url}</span> · <strong>{p.sync[cal.syncStatus] ?? cal.syncStatus}</strong>
-              {cal.lastSyncedAt && ` · ${p.lastSynced} ${f.dateTime(cal.lastSyncedAt)}`}
-              {cal.lastError && <span class="muted"> · {cal.lastError}</span>}
-            </li>
-          ))}
-        </ul>
-      )}
     </section>
   );
 }

@@ -7,6 +7,7 @@
  */
 import { Hono } from "hono";
 import { actorOf } from "../../access/actor";
+import { feedIssuedAt } from "../../feeds/records";
 import { ApiError } from "../../lib/api-error";
 import { etagOf } from "../../lib/etag";
 import { fieldErrors } from "../../lib/validation";
@@ -16,6 +17,7 @@ import { editProvider } from "../../providers/edit";
 import { loadProvider, toProvider } from "../../providers/records";
 import type { DateOverride, WeeklySchedule } from "../../types/schedule";
 import type { DeskContext, DeskEnv } from "../frame/desk";
+import { calendarWords } from "./calendars/page";
 import { setupRefusal, setupWords } from "./guard";
 import { fieldOfProblem, readDayHours, readWeek } from "./hours";
 import { type ProviderSetupState, type ProviderSetupView, providerSetupPage } from "./provider-page";
@@ -24,13 +26,16 @@ import { HoursChange } from "./schemas";
 /** The person pages, mounted by routes.tsx. */
 export const providerSetupRoutes = new Hono<DeskEnv>();
 
-/** The person and their calendars (the calendars asked as `GET /providers/{id}/calendars` is). */
-async function loadProviderSetup(c: DeskContext, id: string): Promise<ProviderSetupView> {
+/** The person, their calendars (asked as `GET /providers/{id}/calendars` is) and their feed's age. */
+export async function loadProviderSetup(c: DeskContext, id: string): Promise<ProviderSetupView> {
   const { businessId } = c.var.caller;
   const provider = toProvider(await loadProvider(c.var.db, businessId, id));
   const denied = await setupRefusal(c, "catalog:read", "GET /providers/:id/calendars", id);
-  const calendars = denied ? [] : await listCalendars(c.env, c.var.db, businessId, id);
-  return { provider, calendars };
+  const [calendars, feedSince] = await Promise.all([
+    denied ? [] : listCalendars(c.env, c.var.db, businessId, id),
+    feedIssuedAt(c.var.db, businessId, id),
+  ]);
+  return { provider, calendars, feedSince: feedSince ?? null };
 }
 
 providerSetupRoutes.get("/setup/people/:id", async (c) => {
@@ -38,7 +43,8 @@ providerSetupRoutes.get("/setup/people/:id", async (c) => {
   const denied = await setupRefusal(c, "catalog:write", "PATCH /providers/:id", id);
   if (denied) return denied;
   const done = c.req.query("done") ?? "";
-  const flash = Object.hasOwn(setupWords(c).person.saved, done) ? setupWords(c).person.saved[done] : undefined;
+  const flashes = { ...calendarWords(c).saved, ...setupWords(c).person.saved };
+  const flash = Object.hasOwn(flashes, done) ? flashes[done] : undefined;
   return providerSetupPage(c, await loadProviderSetup(c, id), { flash });
 });
 

@@ -1,12 +1,13 @@
 /**
  * `/office/setup`: an owner's list of what to set up; a staff member is sent to their own person's
  * page (their hours, days off and calendars); the front desk gets the 403 page. The people and
- * members pages are in provider-routes.tsx and members-routes.tsx; the business settings, services,
+ * members pages are in provider-routes.tsx (the person's calendars and feed in calendars/) and members-routes.tsx; the business settings, services,
  * rooms, API keys and webhooks in their folders.
  */
 import { Hono } from "hono";
 import type { DeskEnv } from "../frame/desk";
 import { businessRoutes } from "./business/routes";
+import { calendarRoutes } from "./calendars/routes";
 import { setupRefusal } from "./guard";
 import { setupIndexPage } from "./index-page";
 import { keyRoutes } from "./keys/routes";
@@ -30,6 +31,7 @@ setupRoutes.get("/setup", async (c) => {
 });
 
 setupRoutes.route("/", providerSetupRoutes);
+setupRoutes.route("/", calendarRoutes);
 setupRoutes.route("/", memberRoutes);
 setupRoutes.route("/", businessRoutes);
 setupRoutes.route("/", serviceRoutes);

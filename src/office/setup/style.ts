@@ -28,4 +28,6 @@ export const setupStyle = [
   ".setupform fieldset{border:1px solid var(--line);border-radius:10px;padding:12px;margin:0 0 12px}",
   ".setupform legend{font-weight:650;padding:0 4px}",
   ".setupform .dayhours{border:0;padding:0;margin:0 0 12px}",
+  // A calendar's URL is one long word: it wraps anywhere rather than widen a phone's page.
+  "h1,.wrap{overflow-wrap:anywhere}",
 ].join("\n");

@@ -40,10 +40,6 @@ const en = {
     addButton: "Add date",
     conflictNote:
       "A change of hours or days off that leaves bookings outside them keeps those bookings and marks them as conflicts, shown on the day and on each booking.",
-    calendars: "Connected calendars",
-    noCalendars: "No calendars connected (connect them through the API: POST /providers/{id}/calendars).",
-    sync: { pending: "waiting for the first read", ok: "in sync", failing: "failing" } as Record<string, string>,
-    lastSynced: "last read",
     badInterval: "Use HH:MM–HH:MM, as 09:00–17:00.",
     badDate: "Use a date as 2026-12-24.",
     saved: { hours: "Hours saved.", added: "Date added.", removed: "Date removed." } as Record<string, string>,
@@ -114,10 +110,6 @@ const de: SetupWords = {
     addButton: "Datum hinzufügen",
     conflictNote:
       "Bleiben nach einer Änderung der Zeiten oder freien Tage Buchungen außerhalb, bleiben sie bestehen und werden als Konflikt markiert, im Tag und bei der Buchung.",
-    calendars: "Verbundene Kalender",
-    noCalendars: "Keine Kalender verbunden (über die API: POST /providers/{id}/calendars).",
-    sync: { pending: "wartet auf das erste Lesen", ok: "synchron", failing: "fehlerhaft" },
-    lastSynced: "zuletzt gelesen",
     badInterval: "Als HH:MM–HH:MM angeben, etwa 09:00–17:00.",
     badDate: "Ein Datum wie 2026-12-24 angeben.",
     saved: { hours: "Zeiten gespeichert.", added: "Datum hinzugefügt.", removed: "Datum entfernt." },

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { actorOf } from "../../access/actor";
 import type { AppEnv } from "../../env";
 import { bodyProblems, idParam, jsonResponse, problemResponses } from "../../lib/openapi";
 import { connectCalendar } from "../../providers/connected-calendars";
@@ -29,7 +30,14 @@ const route = createRoute({
 export const registerCreateProviderCalendar = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
-    const calendar = await connectCalendar(c.env, c.var.db, c.var.caller.businessId, id, c.req.valid("json"));
+    const calendar = await connectCalendar(
+      c.env,
+      c.var.db,
+      c.var.caller.businessId,
+      id,
+      c.req.valid("json"),
+      actorOf(c.var.caller),
+    );
     c.header("Location", `/api/v1/providers/${id}/calendars/${calendar.id}`);
     return c.json(calendar, 201);
   });

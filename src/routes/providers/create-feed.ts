@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { actorOf } from "../../access/actor";
 import type { AppEnv } from "../../env";
-import { issueFeed } from "../../feeds/records";
+import { feedAddress, issueFeed } from "../../feeds/records";
 import { idParam, jsonResponse, problemResponses } from "../../lib/openapi";
 import { CalendarFeedSchema } from "../../schemas/connected-calendars";
 import { needs } from "../../types/scopes";
@@ -24,8 +25,8 @@ const route = createRoute({
 export const registerCreateProviderFeed = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
-    const token = await issueFeed(c.var.db, c.var.caller.businessId, id);
-    // From …/providers/{id}/feed, the feed lives at …/feeds/{token}.ics under the same base.
-    const url = new URL(`../../feeds/${token}.ics`, c.req.url).href;
+    // Without `replacing`, a feed is always issued: the token is there.
+    const token = (await issueFeed(c.var.db, c.var.caller.businessId, id, actorOf(c.var.caller))) as string;
+    const url = feedAddress(token, c.req.url);
     return c.json({ providerId: id, url }, 201);
   });

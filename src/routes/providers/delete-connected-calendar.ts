@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { actorOf } from "../../access/actor";
 import type { AppEnv } from "../../env";
 import { emptyResponse, problemResponses } from "../../lib/openapi";
 import { disconnectCalendar } from "../../providers/connected-calendars";
@@ -24,6 +25,6 @@ const route = createRoute({
 export const registerDeleteProviderCalendar = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id, calendarId } = c.req.valid("param");
-    await disconnectCalendar(c.env, c.var.db, c.var.caller.businessId, id, calendarId);
+    await disconnectCalendar(c.env, c.var.db, c.var.caller.businessId, id, calendarId, actorOf(c.var.caller));
     return c.body(null, 204);
   });

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { actorOf } from "../../access/actor";
 import type { AppEnv } from "../../env";
 import { revokeFeed } from "../../feeds/records";
 import { needs } from "../../types/scopes";
@@ -18,6 +19,6 @@ const route = createRoute({
 
 export const registerDeleteProviderFeed = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
-    await revokeFeed(c.var.db, c.var.caller.businessId, c.req.valid("param").id);
+    await revokeFeed(c.var.db, c.var.caller.businessId, c.req.valid("param").id, actorOf(c.var.caller));
     return c.body(null, 204);
   });

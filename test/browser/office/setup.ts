@@ -1,7 +1,7 @@
 /**
  * The office's setup pages in the browser (office.browser.ts runs it): the demo staff member sets
  * their own hours and a day off with JavaScript off, at 375 px, and the API shows them; the demo
- * owner's setup and members pages, and an invitation. axe-core on every page, no sideways
+ * owner's setup, a person's page (the connect form, a feed address made), the members page, and an invitation. axe-core on every page, no sideways
  * scrolling; screenshots .ci/artifacts/office-setup-*.png.
  */
 import type { Browser } from "playwright-core";
@@ -56,7 +56,7 @@ export async function officeSetup(browser: Browser, origin: string) {
     await staff.context.close();
   });
 
-  await part("setup: the owner invites a member", async () => {
+  await part("setup: the owner makes a feed address and invites a member", async () => {
     const link = await freshSignInLink(origin, "owner@example.com");
     const owner = await signedIn(browser, link, { viewport: { width: 1280, height: 900 } });
     const { page } = owner;
@@ -65,6 +65,22 @@ export async function officeSetup(browser: Browser, origin: string) {
     check("the setup lists Sam Rivera", await shown(page.getByRole("link", { name: "Sam Rivera" })));
     await audit(page, "the owner's setup");
     await shot(page, "setup");
+    // A person's calendars and feed: the connect form is there, and a feed address is made and shown once.
+    await page.getByRole("link", { name: "Sam Rivera" }).click();
+    await page.waitForURL(/\/office\/setup\/people\/prv_/);
+    check("the connect form is shown", await shown(page.getByLabel(/Calendar address/)));
+    await page.getByRole("button", { name: /feed address/ }).click();
+    const feed = await page.getByRole("textbox", { name: "Feed address" }).inputValue();
+    check("the new feed address is shown once", /\/api\/v1\/feeds\/cal_[\w-]+\.ics$/.test(feed), feed);
+    const ics = await fetch(feed);
+    check("the feed address answers text/calendar", (ics.headers.get("Content-Type") ?? "").includes("text/calendar"));
+    await audit(page, "a person's page with a feed address made");
+    await shot(page, "setup-person-feed");
+    await page.setViewportSize({ width: 375, height: 800 });
+    check("no sideways scrolling on a person's page at 375 px", !(await scrollsSideways(page)));
+    await shot(page, "setup-person-feed-375");
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${origin}/office/setup`);
     await page.getByRole("link", { name: "Members" }).click();
     await page.getByLabel("Name", { exact: true }).fill("Fran Desk");
     await page.getByLabel("E-mail", { exact: true }).fill("fran.desk@example.com");

@@ -1,6 +1,6 @@
-/** POST /providers/{id}/feed: issues a person's calendar feed address, and rotates it. */
+/** POST /providers/{id}/feed: issues a person's calendar feed address, and rotates it (each in the audit). */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, problem, validationError } from "../../support/api";
+import { api, createAccount, json, problem, validationError } from "../../support/api";
 import { at, book, bookingBody } from "../../support/bookings";
 import { eventsOf, feedOperationSecurity, issueFeed, readFeed } from "../../support/feeds";
 import { createProvider, salon } from "../../support/fixtures";
@@ -28,6 +28,10 @@ describe("happy", () => {
     expect(second.url).not.toBe(first.url);
     await problem(await readFeed(first.path), 404, "not_found");
     expect((await readFeed(second.path)).status).toBe(200);
+    const audit = await json(await api("GET", `/audit-events?resourceId=${provider.id}`, { key: apiKey }));
+    const issued = audit.data.filter((a: { action: string }) => a.action === "provider.feed_issued");
+    expect(issued).toHaveLength(2);
+    expect(issued[0]).toMatchObject({ actor: { type: "apiKey" }, resource: { type: "provider", id: provider.id } });
   });
 });
 

@@ -1,6 +1,6 @@
 /** DELETE /providers/{id}/calendars/{calendarId}: disconnects a calendar; its busy times stop counting at once. */
 import { describe, expect, it } from "vitest";
-import { api, createAccount, problem, validationError } from "../../support/api";
+import { api, createAccount, json, problem, validationError } from "../../support/api";
 import { at, bookingBody, postBooking } from "../../support/bookings";
 import {
   calendarOperationSecurity,
@@ -31,6 +31,11 @@ describe("happy", () => {
       "not_found",
     );
     expect((await postBooking(s.apiKey, bookingBody(s.cut, at(3, "10:00"), { providerId: person }))).status).toBe(201);
+    const audit = await json(await api("GET", `/audit-events?resourceId=${calendar.id}`, { key: s.apiKey }));
+    expect(audit.data.map((a: { action: string; actor: { type: string } }) => [a.action, a.actor.type])).toEqual([
+      ["calendar.disconnected", "apiKey"],
+      ["calendar.connected", "apiKey"],
+    ]);
   });
 });
 
