@@ -1,11 +1,13 @@
 /**
  * `/office/setup/api-keys`: the business's keys (name, how it starts, live or test, scopes,
- * created, revoked) with a button revoking each live one, and the form making a new one. The page
+ * created, revoked) with a button to the step revoking each live one, and the form making a new
+ * one (with its attempt, so that it makes one key however often it is sent). The page
  * answering that form shows the new key this once; the list never does (only its prefix is kept).
  */
 import type { toApiKey } from "../../../access/keys";
 import type { FormFields } from "../../../pages/form";
 import { scopes } from "../../../types/scopes";
+import { AttemptField } from "../../frame/attempt";
 import type { DeskContext } from "../../frame/desk";
 import type { DeskStatus } from "../../frame/layout";
 import { SelectField, TextField } from "../field";
@@ -22,6 +24,8 @@ export type KeysState = {
   sent?: FormFields;
   /** A key just made: its name and the key itself, shown this once. */
   created?: { name: string; key: string };
+  /** The create form sent again: what it made before, said in words (the key is not shown again). */
+  resent?: string;
 };
 
 /** One key of the list, with its revoke button while it is live. */
@@ -44,11 +48,9 @@ function KeyItem(props: { c: DeskContext; apiKey: ApiKey; kw: KeyWords }) {
         </span>
       </p>
       {!k.revokedAt && (
-        <form method="post" action={`/office/setup/api-keys/${k.id}/revoke`} class="inline">
-          <button class="btn ghost" type="submit" aria-label={`${kw.revoke}: ${name}`}>
-            {kw.revoke}
-          </button>
-        </form>
+        <a class="btn ghost" href={`/office/setup/api-keys/${k.id}/revoke`} aria-label={`${kw.revoke}: ${name}`}>
+          {kw.revoke}
+        </a>
       )}
     </li>
   );
@@ -64,6 +66,11 @@ export function keysPage(c: DeskContext, keys: ApiKey[], state: KeysState = {}, 
     status,
     { title: kw.title, back: toSetup(c), flash: state.flash, refused: state.refused, positions: secretStyle },
     <>
+      {state.resent && (
+        <p class="notice" role="status">
+          {state.resent}
+        </p>
+      )}
       {state.created && (
         <ShownOnce
           title={kw.shownOnce}
@@ -91,6 +98,7 @@ export function keysPage(c: DeskContext, keys: ApiKey[], state: KeysState = {}, 
       <section aria-labelledby="addkey">
         <h2 id="addkey">{kw.add}</h2>
         <form method="post" action="/office/setup/api-keys" class="setupform">
+          <AttemptField />
           <TextField name="name" label={kw.name} value={sent.name} problem={problems.name} />
           <TickList
             list="scopes"

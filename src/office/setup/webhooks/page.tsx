@@ -1,12 +1,14 @@
 /**
  * `/office/setup/webhooks`: the business's endpoints (address, events, status, created) with a
- * button deleting each, and the form registering a new one. The page answering that form shows
+ * button to the step deleting each, and the form registering a new one (with its attempt, so that
+ * it registers one endpoint however often it is sent). The page answering that form shows
  * the endpoint's signing secret this once; the list never does.
  */
 
 import type { FormFields } from "../../../pages/form";
 import { webhookEventTypes } from "../../../types/webhook";
 import type { toWebhook } from "../../../webhooks/endpoints";
+import { AttemptField } from "../../frame/attempt";
 import type { DeskContext } from "../../frame/desk";
 import type { DeskStatus } from "../../frame/layout";
 import { TextField } from "../field";
@@ -23,6 +25,8 @@ export type WebhooksState = {
   sent?: FormFields;
   /** An endpoint just registered: its address and signing secret, shown this once. */
   created?: { url: string; secret: string };
+  /** The register form sent again: what it registered before, said in words (the secret is not shown again). */
+  resent?: string;
 };
 
 /** One endpoint of the list, with its delete button. */
@@ -48,11 +52,9 @@ function EndpointItem(props: { c: DeskContext; hook: Webhook; ww: WebhookWords }
           {ww.created}: {createdOn(props.c, hook.createdAt)}
         </span>
       </p>
-      <form method="post" action={`/office/setup/webhooks/${hook.id}/delete`} class="inline">
-        <button class="btn ghost" type="submit" aria-label={`${ww.remove}: ${hook.url}`}>
-          {ww.remove}
-        </button>
-      </form>
+      <a class="btn ghost" href={`/office/setup/webhooks/${hook.id}/delete`} aria-label={`${ww.remove}: ${hook.url}`}>
+        {ww.remove}
+      </a>
     </li>
   );
 }
@@ -73,6 +75,11 @@ export function webhooksPage(c: DeskContext, hooks: Webhook[], state: WebhooksSt
       positions: `${secretStyle}\n.secret-url{word-break:break-all}`,
     },
     <>
+      {state.resent && (
+        <p class="notice" role="status">
+          {state.resent}
+        </p>
+      )}
       {state.created && (
         <ShownOnce
           title={ww.shownOnce}
@@ -100,6 +107,7 @@ export function webhooksPage(c: DeskContext, hooks: Webhook[], state: WebhooksSt
       <section aria-labelledby="addhook">
         <h2 id="addhook">{ww.add}</h2>
         <form method="post" action="/office/setup/webhooks" class="setupform">
+          <AttemptField />
           <TextField
             name="url"
             type="url"
