@@ -1,7 +1,8 @@
 /**
  * `/office/passkeys`: the signed-in member's own passkeys, in the office's frame — the list (name,
- * when added, when last used, in the business's time zone and the member's language), a remove
- * button for each (a plain form), and the form adding one, which the passkey script shows and
+ * when added, when last used, in the business's time zone and the member's language; a list as
+ * the API keys page's, which a phone reads without squeezing columns), a remove button for each
+ * (a plain form), and the form adding one, which the passkey script shows and
  * runs (ceremony.ts answers it); without JavaScript the page says adding needs it.
  */
 
@@ -41,38 +42,30 @@ export function passkeysPage(c: DeskContext, list: PasskeyListing[], flash?: str
           ) : (
             <>
               <p class="muted small">{m.day.zone(f.zone())}</p>
-              <div class="scroll">
-                <table class="log">
-                  <thead>
-                    <tr>
-                      <th scope="col">{pw.name}</th>
-                      <th scope="col">{pw.added}</th>
-                      <th scope="col">{pw.lastUsed}</th>
-                      <th scope="col">
-                        <span class="sr-only">{pw.remove}</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {list.map((key) => (
-                      <tr>
-                        <td>{key.name}</td>
-                        <td>{when(key.createdAt)}</td>
-                        <td>{when(key.lastUsedAt)}</td>
-                        <td>
-                          <RemoveButton
-                            action="/office/passkeys/remove"
-                            name="id"
-                            value={key.id}
-                            word={pw.remove}
-                            label={pw.removeOne(key.name)}
-                          />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <ul class="members">
+                {list.map((key) => (
+                  <li>
+                    <p>
+                      <strong>{key.name}</strong>
+                      <br />
+                      <span class="small">
+                        {pw.added}: {when(key.createdAt)}
+                      </span>
+                      <br />
+                      <span class="muted small">
+                        {pw.lastUsed}: {when(key.lastUsedAt)}
+                      </span>
+                    </p>
+                    <RemoveButton
+                      action="/office/passkeys/remove"
+                      name="id"
+                      value={key.id}
+                      word={pw.remove}
+                      label={pw.removeOne(key.name)}
+                    />
+                  </li>
+                ))}
+              </ul>
             </>
           )}
         </section>
