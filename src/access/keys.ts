@@ -54,6 +54,10 @@ export async function keyPage(db: Database, businessId: string, page: PageReques
   return { items: rows.map(toApiKey), total };
 }
 
+/** The business's key with this id (live or revoked), or a 404. */
+export const keyOf = async (db: Database, businessId: string, id: string) =>
+  toApiKey(await loadOwned(db, apiKeys, "API key", businessId, id));
+
 /**
  * `INSERT … SELECT … WHERE (live keys of the business) < MAX`: the count and the insert are one
  * statement, so a burst of creations cannot pass the bound together.

@@ -11,6 +11,7 @@ import { dayRoutes } from "./day/routes";
 import { type DeskEnv, signedIn } from "./frame/desk";
 import { deskError } from "./frame/errors";
 import { newBookingRoutes } from "./new-booking/routes";
+import { passkeyRoutes } from "./passkeys/routes";
 import { setupRoutes } from "./setup/routes";
 
 /** Everything past sign-in, mounted at `/office` by index.tsx. */
@@ -29,6 +30,9 @@ for (const path of [
   "/setup/*",
 ])
   deskApp.use(path, signedIn);
+// The passkeys page and its removal form; the ceremony's JSON at `/passkeys` (index.tsx) answers a 401 of its own.
+deskApp.get("/passkeys", signedIn);
+deskApp.post("/passkeys/remove", signedIn);
 deskApp.onError(deskError);
 deskApp.route("/", dayRoutes);
 // The phone-in first: its `/bookings/new` is not a booking id.
@@ -36,3 +40,4 @@ deskApp.route("/", newBookingRoutes);
 deskApp.route("/", bookingRoutes);
 deskApp.route("/", customerRoutes);
 deskApp.route("/", setupRoutes);
+deskApp.route("/", passkeyRoutes);

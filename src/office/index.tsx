@@ -12,7 +12,7 @@ import { UnreadableForm } from "../pages/form";
 import { deskApp } from "./desk";
 import { officePage } from "./page";
 import { passkeySignIn, signInOptions } from "./passkey-sign-in";
-import { addPasskeyEndpoint, passkeysPage, registrationOptions, removePasskeyForm } from "./passkeys";
+import { addPasskeyEndpoint, registrationOptions } from "./passkeys/ceremony";
 import { linkPage, postLink, postSignIn, signInPage } from "./sign-in";
 import { jsonEndpoint } from "./webauthn";
 
@@ -36,10 +36,8 @@ officeApp.get("/sign-in/link", linkPage);
 officeApp.post("/sign-in/link", postLink);
 officeApp.post("/sign-in/passkey/options", jsonEndpoint(signInOptions));
 officeApp.post("/sign-in/passkey", jsonEndpoint(passkeySignIn));
-officeApp.get("/passkeys", passkeysPage);
 officeApp.post("/passkeys/options", jsonEndpoint(registrationOptions));
 officeApp.post("/passkeys", jsonEndpoint(addPasskeyEndpoint));
-officeApp.post("/passkeys/remove", removePasskeyForm);
 
 officeApp.post("/sign-out", async (c) => {
   const value = sessionCookie(c);
@@ -48,5 +46,5 @@ officeApp.post("/sign-out", async (c) => {
   return c.redirect("/office/sign-in", 303);
 });
 
-// Past sign-in: the day, bookings (src/office/desk.ts).
+// Past sign-in: the day, bookings, setup, the passkeys page (src/office/desk.ts).
 officeApp.route("/", deskApp);

@@ -84,20 +84,63 @@ describe("passkeys", () => {
     const [row] = await rowsOf(member.id);
     expect(row?.counter).toBe(1);
     expect(row?.lastUsedAt).not.toBeNull();
-    expect(await (await office("GET", "/office/passkeys", { cookie: session })).text()).not.toContain("<td>never</td>");
+    expect(await (await office("GET", "/office/passkeys", { cookie: session })).text()).not.toContain(
+      "Last used: never",
+    );
 
     const [record] = await auditOf(apiKey, added.id);
     expect(record).toMatchObject({ action: "passkey.added", actor: { type: "member", id: member.id } });
     expect(record?.fields).toEqual(["name", "publicKey", "transports"]);
   });
 
+  it("the page is the office's, its times in the business's zone and the member's language", async () => {
+    const { apiKey, member, cookie } = await ownerSignedIn();
+    expect((await api("PATCH", "/business", { key: apiKey, body: { timezone: "Asia/Tokyo" } })).status).toBe(200);
+    await addPasskey(cookie);
+    const [row] = await rowsOf(member.id);
+    const added = row?.createdAt as string;
+    const style = { weekday: "long", day: "numeric", month: "long", year: "numeric" } as const;
+    const inZone = (locale: string) =>
+      new Intl.DateTimeFormat(locale, { ...style, hour: "numeric", minute: "2-digit", timeZone: "Asia/Tokyo" }).format(
+        new Date(added),
+      );
+    const english = await (await office("GET", "/office/passkeys", { cookie })).text();
+    // The office's frame: the bar naming the member, the nav with this page marked as the current one.
+    expect(english).toContain("Olivia Owner · Owner");
+    expect(english).toMatch(/<a href="\/office\/passkeys" aria-current="page">Passkeys<\/a>/);
+    expect(english).toContain(`<time datetime="${added}">${inZone("en")}</time>`);
+    expect(english).toContain("Times in Asia/Tokyo");
+    expect(english).toContain("Last used: never");
+    expect(english).not.toContain(" UTC<");
+    const german = await (
+      await office("GET", "/office/passkeys", { cookie, headers: { "Accept-Language": "de" } })
+    ).text();
+    expect(german).toContain('<html lang="de">');
+    expect(german).toContain(`<time datetime="${added}">${inZone("de")}</time>`);
+    for (const text of [
+      "Ihre Passkeys",
+      "Hinzugefügt",
+      "Zuletzt verwendet",
+      "Zuletzt verwendet: nie",
+      "Passkey hinzufügen",
+    ]) {
+      expect(german, text).toContain(text);
+    }
+    expect(german).toContain('data-busy="Folgen Sie den Schritten Ihres Browsers');
+  });
+
   it("without a session: the options and the add are 401, the page sends to sign-in", async () => {
     await problem(await officeJson("/office/passkeys/options", {}), 401, "unauthorized");
     const credential = await new SoftPasskey().register({ challenge: "x".repeat(43), user: { id: "bWJy" } });
     await problem(await officeJson("/office/passkeys", { credential }), 401, "unauthorized");
-    const page = await office("GET", "/office/passkeys");
-    expect(page.status).toBe(303);
-    expect(page.headers.get("Location")).toBe("/office/sign-in");
+    for (const [method, path] of [
+      ["GET", "/office/passkeys"],
+      ["POST", "/office/passkeys/remove"],
+    ] as const) {
+      const page = await office(method, path, method === "POST" ? { form: { id: "psk_x" } } : {});
+      expect(page.status, path).toBe(303);
+      expect(page.headers.get("Location"), path).toBe("/office/sign-in");
+    }
   });
 
   it("a replayed or foreign challenge is refused, and nothing is added", async () => {
@@ -173,7 +216,10 @@ describe("passkeys", () => {
     expect(await rowsOf(a.member.id)).toHaveLength(1);
     const removed = await office("POST", "/office/passkeys/remove", { cookie: a.cookie, form: { id: added.id } });
     expect(removed.status).toBe(303);
-    expect(removed.headers.get("Location")).toBe("/office/passkeys");
+    expect(removed.headers.get("Location")).toBe("/office/passkeys?done=removed");
+    expect(await (await office("GET", "/office/passkeys?done=removed", { cookie: a.cookie })).text()).toContain(
+      "Passkey removed.",
+    );
     expect(await rowsOf(a.member.id)).toEqual([]);
     expect((await auditOf(a.apiKey, added.id)).map((r) => r.action)).toEqual(["passkey.removed", "passkey.added"]);
   });

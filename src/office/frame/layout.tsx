@@ -17,9 +17,11 @@ export type DeskStatus = 200 | 400 | 403 | 404 | 409 | 422;
 export type DeskPage = {
   title: string;
   /** Which nav entry the page belongs to. */
-  section?: "day" | "new" | "customers" | "setup";
+  section?: "day" | "new" | "customers" | "setup" | "passkeys";
   /** CSS rules placing the page's blocks, put in the nonce'd `<style>`. */
   positions?: string;
+  /** A script of the page's own besides the office's (one of the assets' addresses). */
+  script?: string;
   body: Child;
 };
 
@@ -45,6 +47,7 @@ export function deskPage(c: DeskContext, status: DeskStatus, page: DeskPage) {
           <link rel="stylesheet" href={officeAssets.css} />
           {page.positions && <style nonce={nonce}>{raw(page.positions)}</style>}
           <script src={officeAssets.js} defer />
+          {page.script && <script src={page.script} defer />}
         </head>
         <body>
           <a class="skip" href="#main">
@@ -85,7 +88,9 @@ export function deskPage(c: DeskContext, status: DeskStatus, page: DeskPage) {
                     </li>
                   )}
                   <li>
-                    <a href="/office/passkeys">{m.nav.passkeys}</a>
+                    <a href="/office/passkeys" aria-current={current("passkeys")}>
+                      {m.nav.passkeys}
+                    </a>
                   </li>
                   <li>
                     <form method="post" action="/office/sign-out">

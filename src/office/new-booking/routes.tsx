@@ -15,6 +15,7 @@ import { ApiError } from "../../lib/api-error";
 import { idempotentUnder } from "../../lib/idempotency";
 import { readForm } from "../../pages/form";
 import { CreateBookingSchema } from "../../schemas/bookings";
+import { attemptKey, firstClick } from "../frame/attempt";
 import { authorise } from "../frame/authorise";
 import type { DeskContext, DeskEnv } from "../frame/desk";
 import { loadPhoneIn, type PhoneIn } from "./load";
@@ -33,22 +34,6 @@ newBookingRoutes.get("/bookings/new", async (c) => {
   const flow = await loadPhoneIn(c, choiceOf(c.req.query()));
   return phoneInPage(c, flow, undefined, stepStatus(flow));
 });
-
-/** What a notes step's attempt looks like (a UUID); anything else books without one. */
-const attemptPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** `book`'s outcome; a click while the first one still books waits for it (up to 5 s) rather than refusing. */
-async function firstClick<T>(book: () => Promise<T>): Promise<T> {
-  for (let wait = 0; ; wait++) {
-    try {
-      return await book();
-    } catch (error) {
-      const inFlight = error instanceof ApiError && error.code === "idempotency_key_in_flight";
-      if (!inFlight || wait === 20) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
-}
 
 /** The day's free times again, saying why the booking was not made (nothing changed). */
 async function timesAgain(c: DeskContext, choice: Choice, reason: string, status: 409 | 422) {
@@ -83,7 +68,7 @@ newBookingRoutes.post("/bookings/new", async (c) => {
   if (!parsed.success) return phoneInPage(c, flow, parsed.error.issues[0]?.message ?? "", 422);
   const request = parsed.data;
   // The notes step's form carries one attempt: a second click, or the same post sent again, books nothing more.
-  const key = attemptPattern.test(fields.attempt ?? "") ? `office-phone-in:${fields.attempt}` : undefined;
+  const key = attemptKey(fields, "phone-in");
   const book = () =>
     idempotentUnder(c, key, request, 201, async (claim) => {
       const { booking, replayed } = await createBooking(

@@ -4,6 +4,7 @@
  */
 import { type Formats, startOfDay } from "../../pages/i18n/format";
 import { CustomerList } from "../customers/search";
+import { AttemptField } from "../frame/attempt";
 import type { DeskWords } from "../frame/en";
 import type { PhoneIn, PhoneInStep } from "./load";
 import { Questions } from "./questions";
@@ -189,7 +190,7 @@ export function NotesStep({ m, choice, flow }: Props<"notes"> & { flow: PhoneIn 
       <h2 id="step">{m.booking.notes}</h2>
       <form method="post" action="/office/bookings/new">
         <Hidden choice={{ ...choice, q: undefined }} />
-        <input type="hidden" name="attempt" value={flow.entered?.values.attempt ?? crypto.randomUUID()} />
+        <AttemptField value={flow.entered?.values.attempt} />
         <Questions
           questions={flow.service?.questions ?? []}
           locale={m.lang === "de" ? "de" : "en"}

@@ -116,3 +116,18 @@ export function SetupNotice({ flash, refused, label }: { flash?: string; refused
     </>
   );
 }
+
+/**
+ * A row's remove button: a form posting `name=value` to `action`, the button heard as `label`
+ * (it names the row; the button shows just `word`).
+ */
+export function RemoveButton(props: { action: string; name: string; value: string; word: string; label: string }) {
+  return (
+    <form method="post" action={props.action} class="inline">
+      <input type="hidden" name={props.name} value={props.value} />
+      <button class="btn ghost" type="submit" aria-label={props.label}>
+        {props.word}
+      </button>
+    </form>
+  );
+}

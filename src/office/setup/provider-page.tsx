@@ -14,7 +14,7 @@ import type { DeskContext } from "../frame/desk";
 import type { DeskStatus } from "../frame/layout";
 import { CalendarSection, FeedSection, FeedShown } from "./calendars/page";
 import { WeekFields, weekFields } from "./catalog-parts";
-import { TextField } from "./field";
+import { RemoveButton, TextField } from "./field";
 import { setupPage, toSetup } from "./frame";
 import { setupWords } from "./guard";
 import { intervalsText } from "./hours";
@@ -121,12 +121,13 @@ function DaysOff(props: { c: DeskContext; base: string; overrides: DateOverride[
                   </td>
                   <td>{o.intervals.length === 0 ? p.closed : intervalsText(o.intervals)}</td>
                   <td>
-                    <form method="post" action={`${props.base}/days-off/remove`} class="inline">
-                      <input type="hidden" name="date" value={o.date} />
-                      <button class="btn ghost" type="submit" aria-label={p.removeDay(dayOf(o.date))}>
-                        {p.remove}
-                      </button>
-                    </form>
+                    <RemoveButton
+                      action={`${props.base}/days-off/remove`}
+                      name="date"
+                      value={o.date}
+                      word={p.remove}
+                      label={p.removeDay(dayOf(o.date))}
+                    />
                   </td>
                 </tr>
               ))}

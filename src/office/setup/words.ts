@@ -22,6 +22,7 @@ const en = {
   refused: "Not saved",
   fixBelow: "Nothing was saved: see the fields marked below.",
   back: "Setup",
+  cancel: "Cancel",
   person: {
     hours: "Weekly hours",
     hoursHint: "Each field one interval, as 09:00–17:00; leave a day's fields empty when closed.",
@@ -92,6 +93,7 @@ const de: SetupWords = {
   refused: "Nicht gespeichert",
   fixBelow: "Nichts wurde gespeichert: siehe die markierten Felder.",
   back: "Einrichtung",
+  cancel: "Abbrechen",
   person: {
     hours: "Wöchentliche Arbeitszeiten",
     hoursHint: "Jedes Feld ein Zeitraum, etwa 09:00–17:00; an geschlossenen Tagen die Felder leer lassen.",

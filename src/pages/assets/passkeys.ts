@@ -3,7 +3,9 @@
  * ceremony of a `form[data-passkey]` — asks the server for options, hands them to the browser
  * (`PublicKeyCredential.parse…OptionsFromJSON`), posts the credential's `toJSON()` back and follows
  * the answer's `location`. The form stays hidden where the browser cannot do this, so the page's
- * other ways (the e-mail link) remain. Hand-written rather than a bundled library: about 50 lines.
+ * other ways (the e-mail link) remain. What it says comes from the status element's `data-busy`,
+ * `data-done`, `data-closed` and `data-failed` when the page gives them (in the member's
+ * language), else in English. Hand-written rather than a bundled library: about 50 lines.
  */
 export const passkeyScript = `(function () {
   "use strict";
@@ -16,6 +18,7 @@ export const passkeyScript = `(function () {
   form.hidden = false;
 
   function say(text) { if (status) status.textContent = text; }
+  function word(name, english) { return (status && status.getAttribute("data-" + name)) || english; }
 
   function post(url, body) {
     return fetch(url, {
@@ -34,7 +37,7 @@ export const passkeyScript = `(function () {
   form.addEventListener("submit", function (event) {
     event.preventDefault();
     button.disabled = true;
-    say(adding ? "Follow your browser's steps to create the passkey…" : "Choose your passkey…");
+    say(word("busy", adding ? "Follow your browser's steps to create the passkey…" : "Choose your passkey…"));
     post(form.getAttribute("data-options")).then(function (options) {
       return adding
         ? navigator.credentials.create({ publicKey: PKC.parseCreationOptionsFromJSON(options) })
@@ -44,13 +47,13 @@ export const passkeyScript = `(function () {
       if (adding) body.name = form.elements.name.value;
       return post(form.getAttribute("data-finish"), body);
     }).then(function (done) {
-      say(adding ? "Passkey added." : "Signed in.");
+      say(word("done", adding ? "Passkey added." : "Signed in."));
       location.assign(done.location);
     }).catch(function (error) {
       button.disabled = false;
       say(error && error.name === "NotAllowedError"
-        ? "No passkey was used: the browser's dialog was closed or timed out."
-        : (error && error.message) || "That did not work.");
+        ? word("closed", "No passkey was used: the browser's dialog was closed or timed out.")
+        : (error && error.message) || word("failed", "That did not work."));
     });
   });
 })();

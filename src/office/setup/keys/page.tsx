@@ -1,28 +1,20 @@
 /**
  * `/office/setup/api-keys`: the business's keys (name, how it starts, live or test, scopes,
- * created, revoked) with a button revoking each live one, and the form making a new one. The page
+ * created, revoked) with a button to the step revoking each live one, and the form making a new
+ * one (with its attempt, so that it makes one key however often it is sent). The page
  * answering that form shows the new key this once; the list never does (only its prefix is kept).
  */
 import type { toApiKey } from "../../../access/keys";
-import type { FormFields } from "../../../pages/form";
 import { scopes } from "../../../types/scopes";
 import type { DeskContext } from "../../frame/desk";
 import type { DeskStatus } from "../../frame/layout";
 import { SelectField, TextField } from "../field";
-import { setupPage, toSetup } from "../frame";
-import { createdOn, ShownOnce, secretStyle, TickList } from "./parts";
+import { createdOn, type SecretsState, secretsPage, TickList } from "./parts";
 import { type KeyWords, keyWordsOf } from "./words";
 
 export type ApiKey = ReturnType<typeof toApiKey>;
-export type KeysState = {
-  flash?: string;
-  refused?: string;
-  problems?: Record<string, string>;
-  /** The form as sent, when it comes back with problems. */
-  sent?: FormFields;
-  /** A key just made: its name and the key itself, shown this once. */
-  created?: { name: string; key: string };
-};
+/** What the page says besides the list; `created` is a key just made: its name and the key itself. */
+export type KeysState = SecretsState<{ name: string; key: string }>;
 
 /** One key of the list, with its revoke button while it is live. */
 function KeyItem(props: { c: DeskContext; apiKey: ApiKey; kw: KeyWords }) {
@@ -44,11 +36,9 @@ function KeyItem(props: { c: DeskContext; apiKey: ApiKey; kw: KeyWords }) {
         </span>
       </p>
       {!k.revokedAt && (
-        <form method="post" action={`/office/setup/api-keys/${k.id}/revoke`} class="inline">
-          <button class="btn ghost" type="submit" aria-label={`${kw.revoke}: ${name}`}>
-            {kw.revoke}
-          </button>
-        </form>
+        <a class="btn ghost" href={`/office/setup/api-keys/${k.id}/revoke`} aria-label={`${kw.revoke}: ${name}`}>
+          {kw.revoke}
+        </a>
       )}
     </li>
   );
@@ -59,38 +49,29 @@ export function keysPage(c: DeskContext, keys: ApiKey[], state: KeysState = {}, 
   const kw = keyWordsOf(c.var.desk.locale);
   const problems = state.problems ?? {};
   const sent = state.sent ?? {};
-  return setupPage(
-    c,
-    status,
-    { title: kw.title, back: toSetup(c), flash: state.flash, refused: state.refused, positions: secretStyle },
-    <>
-      {state.created && (
-        <ShownOnce
-          title={kw.shownOnce}
-          text={kw.shownOnceText}
-          label={kw.key(state.created.name)}
-          secret={state.created.key}
-        />
-      )}
-      <p class="muted">
-        {kw.intro} <a href="/docs">{kw.apiLink}</a>
-      </p>
-      <section aria-labelledby="keys">
-        <h2 id="keys">{kw.keys}</h2>
-        {keys.length === 0 ? (
-          <p class="muted">{kw.none}</p>
-        ) : (
-          <ul class="members">
-            {keys.map((k) => (
-              <KeyItem c={c} apiKey={k} kw={kw} />
-            ))}
-          </ul>
-        )}
-        <p class="muted small">{kw.revokeHint}</p>
-      </section>
-      <section aria-labelledby="addkey">
-        <h2 id="addkey">{kw.add}</h2>
-        <form method="post" action="/office/setup/api-keys" class="setupform">
+  const { created } = state;
+  return secretsPage(c, status, state, {
+    title: kw.title,
+    intro: kw.intro,
+    apiLink: kw.apiLink,
+    shown: created && {
+      title: kw.shownOnce,
+      text: kw.shownOnceText,
+      label: kw.key(created.name),
+      secret: created.key,
+    },
+    list: {
+      heading: kw.keys,
+      none: kw.none,
+      hint: kw.revokeHint,
+      items: keys.map((k) => <KeyItem c={c} apiKey={k} kw={kw} />),
+    },
+    add: {
+      heading: kw.add,
+      action: "/office/setup/api-keys",
+      button: kw.create,
+      fields: (
+        <>
           <TextField name="name" label={kw.name} value={sent.name} problem={problems.name} />
           <TickList
             list="scopes"
@@ -107,11 +88,8 @@ export function keysPage(c: DeskContext, keys: ApiKey[], state: KeysState = {}, 
             problem={problems.mode}
             options={(["live", "test"] as const).map((v) => ({ value: v, label: kw.modes[v] ?? v }))}
           />
-          <button class="btn" type="submit">
-            {kw.create}
-          </button>
-        </form>
-      </section>
-    </>,
-  );
+        </>
+      ),
+    },
+  });
 }

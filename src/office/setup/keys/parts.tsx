@@ -1,14 +1,21 @@
 /**
- * What the API keys and webhooks pages share: a secret shown this once (a new key, a signing
- * secret), a fieldset of checkboxes named `<list>.<value>` with the list's problem, and a stored
- * instant as a date.
+ * What the API keys and webhooks pages share: their page (a list, a form making a new one, the
+ * secret shown this once or the words for a form sent again), the step that confirms a revocation
+ * or a deletion, a fieldset of checkboxes named `<list>.<value>` with the list's problem, and a
+ * stored instant as a date.
  */
+import type { Child } from "hono/jsx";
+import type { FormFields } from "../../../pages/form";
+import { AttemptField } from "../../frame/attempt";
 import type { DeskContext } from "../../frame/desk";
+import type { DeskStatus } from "../../frame/layout";
 import { CheckField, inputId } from "../field";
+import { setupPage, toSetup } from "../frame";
+import { setupWords } from "../guard";
 import { setupStyle } from "../style";
 
 /** The setup's rules, and a secret that wraps anywhere rather than widen a narrow screen. */
-export const secretStyle = `${setupStyle}\n.secret{display:block;word-break:break-all;padding:12px;border:1px solid var(--line);border-radius:10px}`;
+const secretStyle = `${setupStyle}\n.secret{display:block;word-break:break-all;padding:12px;border:1px solid var(--line);border-radius:10px}`;
 
 /** A stored instant as a date in the business's time zone and the member's language. */
 export const createdOn = (c: DeskContext, instant: string) =>
@@ -17,7 +24,7 @@ export const createdOn = (c: DeskContext, instant: string) =>
   );
 
 /** A secret on the page answering its creation: the only time it is shown. */
-export function ShownOnce(props: { title: string; text: string; label: string; secret: string }) {
+function ShownOnce(props: { title: string; text: string; label: string; secret: string }) {
   return (
     <section aria-labelledby="once" class="flash">
       <h2 id="once">{props.title}</h2>
@@ -27,6 +34,121 @@ export function ShownOnce(props: { title: string; text: string; label: string; s
         {props.secret}
       </code>
     </section>
+  );
+}
+
+/** What a post left the page to say; `created` is the thing just made, with its secret, shown this once. */
+export type SecretsState<Created> = {
+  flash?: string;
+  refused?: string;
+  problems?: Record<string, string>;
+  /** The form as sent, when it comes back with problems. */
+  sent?: FormFields;
+  created?: Created;
+  /** The create form sent again: what it made before, said in words (the secret is not shown again). */
+  resent?: string;
+};
+
+/** A page of things that each have a secret: its words, its list's items and its form's fields. */
+export type SecretsView = {
+  title: string;
+  intro: string;
+  apiLink: string;
+  /** The secret just made and what is said around it. */
+  shown?: { title: string; text: string; label: string; secret: string };
+  list: { heading: string; none: string; hint: string; items: Child[] };
+  add: { heading: string; action: string; fields: Child; button: string };
+  /** The page's rules besides `secretStyle`. */
+  positions?: string;
+};
+
+/**
+ * The API keys' or webhooks' page: what the last post did (the secret, this once), the list, and
+ * the form making a new one, which carries a new attempt (a form sent again makes nothing more).
+ */
+export function secretsPage(c: DeskContext, status: DeskStatus, state: SecretsState<unknown>, view: SecretsView) {
+  const { shown, list, add } = view;
+  return setupPage(
+    c,
+    status,
+    {
+      title: view.title,
+      back: toSetup(c),
+      flash: state.flash,
+      refused: state.refused,
+      positions: view.positions ? `${secretStyle}\n${view.positions}` : secretStyle,
+    },
+    <>
+      {state.resent && (
+        <p class="notice" role="status">
+          {state.resent}
+        </p>
+      )}
+      {shown && <ShownOnce title={shown.title} text={shown.text} label={shown.label} secret={shown.secret} />}
+      <p class="muted">
+        {view.intro} <a href="/docs">{view.apiLink}</a>
+      </p>
+      <section aria-labelledby="listed">
+        <h2 id="listed">{list.heading}</h2>
+        {list.items.length === 0 ? <p class="muted">{list.none}</p> : <ul class="members">{list.items}</ul>}
+        <p class="muted small">{list.hint}</p>
+      </section>
+      <section aria-labelledby="adding">
+        <h2 id="adding">{add.heading}</h2>
+        <form method="post" action={add.action} class="setupform">
+          <AttemptField />
+          {add.fields}
+          <button class="btn" type="submit">
+            {add.button}
+          </button>
+        </form>
+      </section>
+    </>,
+  );
+}
+
+/** What a confirmation step says: the question, what the change does, and the post that makes it. */
+export type ConfirmStep = {
+  title: string;
+  text: string;
+  /** The post that makes the change; absent when there is nothing left to do (already revoked). */
+  action?: string;
+  /** The post's button. */
+  confirm: string;
+  /** The list the step came from, where Cancel goes back to. */
+  back: { href: string; label: string };
+};
+
+/**
+ * The page between a list's button and a change that cannot be undone: it names the thing, says
+ * what the change does, and offers the post that makes it or the way back. A plain form and a
+ * link: no JavaScript needed.
+ */
+export function confirmPage(c: DeskContext, step: ConfirmStep) {
+  return setupPage(
+    c,
+    200,
+    // The title names the thing, an endpoint's address too: it wraps anywhere rather than widen a phone.
+    { title: step.title, back: step.back, positions: `${setupStyle}\nh1{overflow-wrap:anywhere}` },
+    <>
+      <p>{step.text}</p>
+      {step.action ? (
+        <form method="post" action={step.action} class="row">
+          <button class="btn danger" type="submit">
+            {step.confirm}
+          </button>
+          <a class="btn ghost" href={step.back.href}>
+            {setupWords(c).cancel}
+          </a>
+        </form>
+      ) : (
+        <p>
+          <a class="btn ghost" href={step.back.href}>
+            {step.back.label}
+          </a>
+        </p>
+      )}
+    </>,
   );
 }
 

@@ -29,6 +29,15 @@ const en = {
   shownOnceText:
     "Copy it now: this is the only time it is shown. Only a fingerprint of it is stored; a lost key cannot be shown again — revoke it and create another.",
   key: (name: string) => `The key “${name}”`,
+  resent: (name: string) =>
+    `This form was sent before: the key “${name}” was made then and shown on that answer only. It is not shown again (only a fingerprint of it is stored). If you did not copy it, revoke it and create another.`,
+  formUsed:
+    "This form already made a key from other fields: nothing was made now. Send the form below to make a new one.",
+  confirmTitle: (name: string) => `Revoke the key “${name}”?`,
+  confirmText:
+    "Software using it is refused from its next request on. A revoked key never works again: to go on, create another.",
+  alreadyRevoked: "This key is already revoked: there is nothing left to do.",
+  revokeKey: "Revoke key",
   saved: { revoked: "Key revoked: its next request is refused." } as Record<string, string>,
 };
 
@@ -60,6 +69,15 @@ const de: KeyWords = {
   shownOnceText:
     "Jetzt kopieren: Er wird nur dieses eine Mal gezeigt. Gespeichert wird nur ein Fingerabdruck; ein verlorener Schlüssel lässt sich nicht wieder anzeigen — widerrufen und einen neuen erstellen.",
   key: (name) => `Der Schlüssel „${name}“`,
+  resent: (name) =>
+    `Dieses Formular wurde schon einmal gesendet: Der Schlüssel „${name}“ wurde damals erstellt und nur in jener Antwort gezeigt. Er wird nicht wieder angezeigt (gespeichert ist nur ein Fingerabdruck). Falls Sie ihn nicht kopiert haben: widerrufen und einen neuen erstellen.`,
+  formUsed:
+    "Dieses Formular hat schon einen Schlüssel mit anderen Angaben erstellt: Jetzt wurde nichts erstellt. Für einen neuen das Formular unten senden.",
+  confirmTitle: (name) => `Den Schlüssel „${name}“ widerrufen?`,
+  confirmText:
+    "Software, die ihn nutzt, wird ab ihrer nächsten Anfrage abgewiesen. Ein widerrufener Schlüssel funktioniert nie wieder: Um weiterzumachen, einen neuen erstellen.",
+  alreadyRevoked: "Dieser Schlüssel ist bereits widerrufen: Es bleibt nichts zu tun.",
+  revokeKey: "Schlüssel widerrufen",
   saved: { revoked: "Schlüssel widerrufen: Seine nächste Anfrage wird abgewiesen." },
 };
 

@@ -1,29 +1,21 @@
 /**
  * `/office/setup/webhooks`: the business's endpoints (address, events, status, created) with a
- * button deleting each, and the form registering a new one. The page answering that form shows
+ * button to the step deleting each, and the form registering a new one (with its attempt, so that
+ * it registers one endpoint however often it is sent). The page answering that form shows
  * the endpoint's signing secret this once; the list never does.
  */
 
-import type { FormFields } from "../../../pages/form";
 import { webhookEventTypes } from "../../../types/webhook";
 import type { toWebhook } from "../../../webhooks/endpoints";
 import type { DeskContext } from "../../frame/desk";
 import type { DeskStatus } from "../../frame/layout";
 import { TextField } from "../field";
-import { setupPage, toSetup } from "../frame";
-import { createdOn, ShownOnce, secretStyle, TickList } from "../keys/parts";
+import { createdOn, type SecretsState, secretsPage, TickList } from "../keys/parts";
 import { type WebhookWords, webhookWordsOf } from "./words";
 
 export type Webhook = ReturnType<typeof toWebhook>;
-export type WebhooksState = {
-  flash?: string;
-  refused?: string;
-  problems?: Record<string, string>;
-  /** The form as sent, when it comes back with problems. */
-  sent?: FormFields;
-  /** An endpoint just registered: its address and signing secret, shown this once. */
-  created?: { url: string; secret: string };
-};
+/** What the page says besides the list; `created` is an endpoint just registered: its address and signing secret. */
+export type WebhooksState = SecretsState<{ url: string; secret: string }>;
 
 /** One endpoint of the list, with its delete button. */
 function EndpointItem(props: { c: DeskContext; hook: Webhook; ww: WebhookWords }) {
@@ -48,11 +40,9 @@ function EndpointItem(props: { c: DeskContext; hook: Webhook; ww: WebhookWords }
           {ww.created}: {createdOn(props.c, hook.createdAt)}
         </span>
       </p>
-      <form method="post" action={`/office/setup/webhooks/${hook.id}/delete`} class="inline">
-        <button class="btn ghost" type="submit" aria-label={`${ww.remove}: ${hook.url}`}>
-          {ww.remove}
-        </button>
-      </form>
+      <a class="btn ghost" href={`/office/setup/webhooks/${hook.id}/delete`} aria-label={`${ww.remove}: ${hook.url}`}>
+        {ww.remove}
+      </a>
     </li>
   );
 }
@@ -62,44 +52,30 @@ export function webhooksPage(c: DeskContext, hooks: Webhook[], state: WebhooksSt
   const ww = webhookWordsOf(c.var.desk.locale);
   const problems = state.problems ?? {};
   const sent = state.sent ?? {};
-  return setupPage(
-    c,
-    status,
-    {
-      title: ww.title,
-      back: toSetup(c),
-      flash: state.flash,
-      refused: state.refused,
-      positions: `${secretStyle}\n.secret-url{word-break:break-all}`,
+  const { created } = state;
+  return secretsPage(c, status, state, {
+    title: ww.title,
+    intro: ww.intro,
+    apiLink: ww.apiLink,
+    positions: ".secret-url{word-break:break-all}",
+    shown: created && {
+      title: ww.shownOnce,
+      text: ww.shownOnceText,
+      label: ww.secretOf(created.url),
+      secret: created.secret,
     },
-    <>
-      {state.created && (
-        <ShownOnce
-          title={ww.shownOnce}
-          text={ww.shownOnceText}
-          label={ww.secretOf(state.created.url)}
-          secret={state.created.secret}
-        />
-      )}
-      <p class="muted">
-        {ww.intro} <a href="/docs">{ww.apiLink}</a>
-      </p>
-      <section aria-labelledby="endpoints">
-        <h2 id="endpoints">{ww.endpoints}</h2>
-        {hooks.length === 0 ? (
-          <p class="muted">{ww.none}</p>
-        ) : (
-          <ul class="members">
-            {hooks.map((hook) => (
-              <EndpointItem c={c} hook={hook} ww={ww} />
-            ))}
-          </ul>
-        )}
-        <p class="muted small">{ww.removeHint}</p>
-      </section>
-      <section aria-labelledby="addhook">
-        <h2 id="addhook">{ww.add}</h2>
-        <form method="post" action="/office/setup/webhooks" class="setupform">
+    list: {
+      heading: ww.endpoints,
+      none: ww.none,
+      hint: ww.removeHint,
+      items: hooks.map((hook) => <EndpointItem c={c} hook={hook} ww={ww} />),
+    },
+    add: {
+      heading: ww.add,
+      action: "/office/setup/webhooks",
+      button: ww.create,
+      fields: (
+        <>
           <TextField
             name="url"
             type="url"
@@ -122,11 +98,8 @@ export function webhooksPage(c: DeskContext, hooks: Webhook[], state: WebhooksSt
             sent={sent}
             problem={problems.events}
           />
-          <button class="btn" type="submit">
-            {ww.create}
-          </button>
-        </form>
-      </section>
-    </>,
-  );
+        </>
+      ),
+    },
+  });
 }

@@ -4,18 +4,26 @@
  * refuse a private or local address), deleteEndpoint as `DELETE /webhooks/{id}` does (no more
  * deliveries) — after the same scope check (`business:write`: owners), the member the audit's
  * actor. The signing secret is shown on the page answering the post, never cached, never in an
- * address or a cookie.
+ * address or a cookie; the form sent again registers no second endpoint (keys/once.ts). A deletion
+ * is asked first on a page of its own (GET), whose form posts it.
  */
 import { Hono } from "hono";
 import { actorOf } from "../../../access/actor";
 import { readForm } from "../../../pages/form";
-import { deleteEndpoint, endpointPage, MAX_WEBHOOK_ENDPOINTS, registerEndpoint } from "../../../webhooks/endpoints";
+import {
+  deleteEndpoint,
+  endpointPage,
+  loadEndpoint,
+  MAX_WEBHOOK_ENDPOINTS,
+  registerEndpoint,
+} from "../../../webhooks/endpoints";
 import { CreateWebhookSchema } from "../../../webhooks/schemas";
 import type { DeskContext, DeskEnv } from "../../frame/desk";
 import type { DeskStatus } from "../../frame/layout";
-import { setupRefusal, setupWords } from "../guard";
-import { byList, tickedOf } from "../keys/parts";
-import { orNull, saveWith, textOf } from "../save";
+import { setupRefusal } from "../guard";
+import { makeOnce } from "../keys/once";
+import { byList, confirmPage, tickedOf } from "../keys/parts";
+import { orNull, textOf } from "../save";
 import { type WebhooksState, webhooksPage } from "./page";
 import { webhookWordsOf } from "./words";
 
@@ -47,18 +55,35 @@ webhookRoutes.post("/setup/webhooks", async (c) => {
     description: orNull(sent, "description") ?? undefined,
   };
   const { businessId } = c.var.caller;
-  const saved = await saveWith(
-    CreateWebhookSchema,
-    body,
-    (data) => registerEndpoint(c.env, c.var.db, { businessId, actor: actorOf(c.var.caller) }, data),
-    setupWords(c).fixBelow,
-  );
+  const saved = await makeOnce(c, sent, "webhook", CreateWebhookSchema, body, async (data) => {
+    const made = await registerEndpoint(c.env, c.var.db, { businessId, actor: actorOf(c.var.caller) }, data);
+    return { shown: { url: made.url }, secret: made.secret };
+  });
   if (!saved.ok) {
     return show(c, { sent, problems: byList(saved.problems), refused: saved.refused }, saved.status);
   }
   // Shown on this answer only: the list never shows a secret.
   c.header("Cache-Control", "no-store");
-  return show(c, { created: { url: saved.value.url, secret: saved.value.secret } });
+  const made = saved.value;
+  const ww = webhookWordsOf(c.var.desk.locale);
+  if (made.kind === "reused") return show(c, { sent, refused: ww.formUsed }, 409);
+  if (made.kind === "resent") return show(c, { resent: ww.resent(made.shown.url) });
+  return show(c, { created: { url: made.shown.url, secret: made.secret } });
+});
+
+webhookRoutes.get("/setup/webhooks/:id/delete", async (c) => {
+  const id = c.req.param("id");
+  const denied = await setupRefusal(c, "business:write", "DELETE /webhooks/:id", id);
+  if (denied) return denied;
+  const hook = await loadEndpoint(c.var.db, c.var.caller.businessId, id);
+  const ww = webhookWordsOf(c.var.desk.locale);
+  return confirmPage(c, {
+    title: ww.confirmTitle(hook.url),
+    text: ww.confirmText,
+    action: `/office/setup/webhooks/${hook.id}/delete`,
+    confirm: ww.removeEndpoint,
+    back: { href: "/office/setup/webhooks", label: ww.title },
+  });
 });
 
 webhookRoutes.post("/setup/webhooks/:id/delete", async (c) => {

@@ -23,6 +23,14 @@ const en = {
   shownOnceText:
     "Copy it now: this is the only time it is shown. Your receiver checks each delivery's signature with it.",
   secretOf: (url: string) => `The secret of ${url}`,
+  resent: (url: string) =>
+    `This form was sent before: the endpoint ${url} was added then, and its signing secret shown on that answer only. It is not shown again. If you did not copy it, delete the endpoint and add it again.`,
+  formUsed:
+    "This form already added an endpoint from other fields: nothing was added now. Send the form below to add a new one.",
+  confirmTitle: (url: string) => `Delete the endpoint ${url}?`,
+  confirmText:
+    "It gets no more deliveries, from now on. A deleted endpoint cannot be brought back: to receive events there again, add it anew (with a new signing secret).",
+  removeEndpoint: "Delete endpoint",
   saved: { deleted: "Endpoint deleted: it gets no more deliveries." } as Record<string, string>,
 };
 
@@ -51,6 +59,14 @@ const de: WebhookWords = {
   shownOnceText:
     "Jetzt kopieren: Es wird nur dieses eine Mal gezeigt. Ihr Empfänger prüft damit die Signatur jeder Zustellung.",
   secretOf: (url) => `Das Geheimnis von ${url}`,
+  resent: (url) =>
+    `Dieses Formular wurde schon einmal gesendet: Der Endpunkt ${url} wurde damals hinzugefügt und sein Signaturgeheimnis nur in jener Antwort gezeigt. Es wird nicht wieder angezeigt. Falls Sie es nicht kopiert haben: den Endpunkt löschen und neu hinzufügen.`,
+  formUsed:
+    "Dieses Formular hat schon einen Endpunkt mit anderen Angaben hinzugefügt: Jetzt wurde nichts hinzugefügt. Für einen neuen das Formular unten senden.",
+  confirmTitle: (url) => `Den Endpunkt ${url} löschen?`,
+  confirmText:
+    "Er erhält ab sofort keine Zustellungen mehr. Ein gelöschter Endpunkt lässt sich nicht zurückholen: Um dort wieder Ereignisse zu erhalten, neu hinzufügen (mit einem neuen Signaturgeheimnis).",
+  removeEndpoint: "Endpunkt löschen",
   saved: { deleted: "Endpunkt gelöscht: Er erhält keine Zustellungen mehr." },
 };
 
