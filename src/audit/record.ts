@@ -25,8 +25,11 @@ export type AuditEntry = {
   fields?: string[];
 };
 
+/** A record as D1 stores it. */
+export type AuditRow = typeof auditEvents.$inferInsert & { id: string };
+
 /** The stored row of an entry, made now. */
-export function auditRow(entry: AuditEntry, now = Date.now()): typeof auditEvents.$inferInsert {
+export function auditRow(entry: AuditEntry, now = Date.now()): AuditRow {
   return {
     id: entry.id ?? newId("audit", now),
     businessId: entry.businessId,
@@ -58,6 +61,16 @@ export const fieldsOf = (changes: object): string[] =>
   Object.entries(changes)
     .filter(([, value]) => value !== undefined)
     .map(([name]) => name);
+
+/**
+ * Writes records whose ids were fixed when their change was made (kept by a calendar object until
+ * D1 has them): one D1 holds already stays as it is, so writing a record twice records it once.
+ */
+export const writeRecords = (db: Database, rows: readonly AuditRow[]) =>
+  db
+    .insert(auditEvents)
+    .values([...rows])
+    .onConflictDoNothing({ target: auditEvents.id });
 
 /** The insert of an entry's record, to run in the change's batch; `at` (ms) when it happened earlier than now. */
 export const recordQuery = (db: Database, entry: AuditEntry, at?: number) =>

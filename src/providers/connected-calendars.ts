@@ -6,7 +6,7 @@
  * only; D1 is asked just whether the person is the business's, and holds the audit's records.
  */
 
-import { changeAuditId, creationAuditId, fieldsOf, recordQuery } from "../audit/record";
+import { auditRow, changeAuditId, creationAuditId, fieldsOf, writeRecords } from "../audit/record";
 import { type ConnectedCalendar, type ProviderSnapshot, providerCalendarOf, sealCredentials } from "../calendar";
 import type { Database } from "../db/client";
 import { ApiError } from "../lib/api-error";
@@ -73,21 +73,7 @@ export async function connectCalendar(
     credentials = await sealCredentials(env.CALENDAR_SECRET, id, opened);
   }
   const person: ProviderSnapshot = providerSnapshotOf(provider);
-  const added = await calendars.connectCalendar(person, {
-    id,
-    url: input.url,
-    credentials,
-    writeBookings: input.writeBookings,
-  });
-  if (!added) {
-    throw new ApiError(
-      "calendar_limit",
-      "A provider can have at most 5 calendars. Disconnect one (DELETE /providers/{id}/calendars/{calendarId}) first.",
-    );
-  }
-  // The calendar lives in the person's object, the audit in D1: recorded once the object holds it,
-  // under an id made of the calendar's (a record written twice is written once).
-  await recordQuery(db, {
+  const record = auditRow({
     id: creationAuditId(id),
     businessId,
     actor,
@@ -95,6 +81,20 @@ export async function connectCalendar(
     resource: { type: "calendar", id },
     fields: fieldsOf(input),
   });
+  const added = await calendars.connectCalendar(
+    person,
+    { id, url: input.url, credentials, writeBookings: input.writeBookings },
+    record,
+  );
+  if (!added) {
+    throw new ApiError(
+      "calendar_limit",
+      "A provider can have at most 5 calendars. Disconnect one (DELETE /providers/{id}/calendars/{calendarId}) first.",
+    );
+  }
+  // The object keeps the record with the calendar until D1 has it (its alarm writes it after a
+  // reset); written here too, so the audit shows it as the answer leaves.
+  await writeRecords(db, [record]);
   let timer: ReturnType<typeof setTimeout> | null = null;
   const waited = new Promise<null>((resolve) => {
     timer = setTimeout(() => resolve(null), FIRST_READ_WAIT_MS);
@@ -131,10 +131,19 @@ export async function disconnectCalendar(
   actor: Actor,
 ) {
   const { calendars } = await calendarsOf(env, db, businessId, providerId);
-  if (!(await calendars.disconnectCalendar(id))) throw notFound(id);
   const at = Date.now();
-  const entry = { id: changeAuditId(id, at), businessId, actor, action: "calendar.disconnected" };
-  await recordQuery(db, { ...entry, resource: { type: "calendar", id } }, at);
+  const record = auditRow(
+    {
+      id: changeAuditId(id, at),
+      businessId,
+      actor,
+      action: "calendar.disconnected",
+      resource: { type: "calendar", id },
+    },
+    at,
+  );
+  if (!(await calendars.disconnectCalendar(id, record))) throw notFound(id);
+  await writeRecords(db, [record]);
 }
 
 /** Reads one of the person's calendars now and answers it as it is then, or a 404. */

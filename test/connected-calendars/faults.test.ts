@@ -10,7 +10,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { ProviderCalendar } from "../../src/calendar/provider/provider-calendar";
 import { webhookDeliveries, webhookEvents } from "../../src/db/schema";
-import { db, problem } from "../support/api";
+import { api, db, json, problem } from "../support/api";
 import { at, book, bookingBody, postBooking } from "../support/bookings";
 import {
   connect,
@@ -186,5 +186,55 @@ describe("a reset of the person's calendar object", () => {
       return found.length === 1 && settled.n === 1 ? found : undefined;
     }, "the event written and settled");
     expect(events.map((e) => e.uid)).toEqual([booked.id]);
+  });
+});
+
+describe("the audit of connecting and disconnecting, across a reset", () => {
+  /** The business's audit records of one calendar, as the API lists them. */
+  const recordsOf = async (key: string, calendarId: string) =>
+    (await json(await api("GET", `/audit-events?resourceId=${calendarId}`, { key }))).data as {
+      action: string;
+      actor: { type: string };
+    }[];
+
+  /** Resets the person's object (a real reset, `ctx.abort`): what it committed stays, its memory goes. */
+  const reset = (businessId: string, person: string) =>
+    runInDurableObject(providerStub(businessId, person), (instance: ProviderCalendar) => {
+      instance["ctx"].abort("injected: reset");
+    }).catch(() => undefined);
+
+  it("the answer lost once connecting committed, then the object reset: its alarm writes the record the request never did, once; so for disconnecting", async () => {
+    const s = await salon(1);
+    const [person] = s.providerIds as [string];
+    const collection = await newCollection();
+    await inject(s.businessId, person, { change: "after" });
+    const lost = await localApi("POST", `/providers/${person}/calendars`, s.apiKey, { url: collection });
+    expect(lost.status).toBeGreaterThanOrEqual(500);
+    await lost.body?.cancel();
+    await reset(s.businessId, person);
+    // The new instance holds the calendar, and its alarm writes the record the request never did.
+    const [calendar] = (await json(await localApi("GET", `/providers/${person}/calendars`, s.apiKey))).data as {
+      id: string;
+    }[];
+    expect(calendar).toBeDefined();
+    const id = (calendar as { id: string }).id;
+    await runDurableObjectAlarm(providerStub(s.businessId, person));
+    await eventually(async () => ((await recordsOf(s.apiKey, id)).length === 1 ? true : undefined), "the record");
+    expect(await recordsOf(s.apiKey, id)).toMatchObject([{ action: "calendar.connected", actor: { type: "apiKey" } }]);
+
+    await inject(s.businessId, person, { change: "after" });
+    expect(await recordsOf(s.apiKey, id)).toHaveLength(1);
+    const gone = await localApi("DELETE", `/providers/${person}/calendars/${id}`, s.apiKey);
+    expect(gone.status).toBeGreaterThanOrEqual(500);
+    await gone.body?.cancel();
+    await reset(s.businessId, person);
+    await runDurableObjectAlarm(providerStub(s.businessId, person));
+    await eventually(async () => ((await recordsOf(s.apiKey, id)).length === 2 ? true : undefined), "both records");
+    // Alarms again write nothing more: each record is kept until D1 has it, under the change's id.
+    await runDurableObjectAlarm(providerStub(s.businessId, person));
+    expect((await recordsOf(s.apiKey, id)).map((r) => r.action)).toEqual([
+      "calendar.disconnected",
+      "calendar.connected",
+    ]);
   });
 });

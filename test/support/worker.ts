@@ -172,6 +172,8 @@ export class ServiceCalendar extends ProductionCalendar {
 
 /** What a test may put in front of a person's calendar object's CalDAV requests, and its read bounds. */
 export type ConnectedCalendarFaults = {
+  /** "after": connecting or disconnecting throws once committed (the answer lost, and the request's own audit write with it). */
+  change?: "after";
   /** Sees every request to a calendar server, with the real sender to call through to. */
   caldav?: (request: Request, real: (request: Request) => Promise<Response>, reset: () => never) => Promise<Response>;
   limits?: ReadLimits;
@@ -236,6 +238,19 @@ export class ProviderCalendar extends ProductionProviderCalendar {
 
   protected override readLimits(): ReadLimits {
     return this.faults.limits ?? super.readLimits();
+  }
+
+  override connectCalendar(...args: Parameters<ProductionProviderCalendar["connectCalendar"]>) {
+    const added = super.connectCalendar(...args);
+    if (this.faults.change === "after") throw new Error("injected: provider calendar lost its answer after connecting");
+    return added;
+  }
+
+  override disconnectCalendar(...args: Parameters<ProductionProviderCalendar["disconnectCalendar"]>) {
+    const removed = super.disconnectCalendar(...args);
+    if (this.faults.change === "after")
+      throw new Error("injected: provider calendar lost its answer after disconnecting");
+    return removed;
   }
 
   /**

@@ -5,10 +5,13 @@
  * for it, and the webhook events of their outages. Its tables are versioned on their own
  * (`meta.staff_calendars_schema`), apart from the claimed calendar's migrations.
  */
+
+import type { AuditRow } from "../../audit/record";
 import { unseal } from "../../lib/sealed";
 import type { ClaimRefusal, ClaimSpan, ProviderSnapshot } from "../claim-types";
 import { CALENDAR_SECRET_PURPOSE, type SealedCredentials } from "../connected/credentials";
 import type { CaldavAccess, Fetcher } from "../connected/http";
+import { AuditOutbox, writeDueAudit } from "./audit-outbox";
 import { BookingWrites } from "./booking-writes";
 import { BusyStore } from "./busy-store";
 import { CalendarEvents, publishDueEvents } from "./calendar-events";
@@ -58,6 +61,7 @@ export class ConnectedCalendars {
   readonly writes: BookingWrites;
   readonly events: CalendarEvents;
   readonly conflicts: ConflictStore;
+  readonly audit: AuditOutbox;
   /** Reads under way, by calendar: a second ask joins the first. */
   private readonly reading = new Map<string, Promise<void>>();
 
@@ -69,23 +73,32 @@ export class ConnectedCalendars {
     this.writes = new BookingWrites(sql);
     this.events = new CalendarEvents(sql);
     this.conflicts = new ConflictStore(sql);
+    this.audit = new AuditOutbox(sql);
   }
 
-  /** Connects a calendar unless the person has 5; with `writeBookings`, every booking still to end is owed to it. */
-  connect(calendar: NewCalendar): ConnectedCalendar | null {
+  /**
+   * Connects a calendar unless the person has 5; with `writeBookings`, every booking still to end
+   * is owed to it. The audit's record of it is kept in the same transaction.
+   */
+  connect(calendar: NewCalendar, record: AuditRow): ConnectedCalendar | null {
     return this.host.storage.transactionSync(() => {
       const now = Date.now();
       if (!this.connections.add(calendar, now)) return null;
+      this.audit.keep(record, now);
       if (calendar.writeBookings) this.writes.enqueueAll(calendar.id, now);
       this.host.arm();
       return calendarViewOf(this.connections.find(calendar.id) as CalendarRow);
     });
   }
 
-  /** Disconnects a calendar: its busy spans and owed writes go (events already written stay in it). */
-  disconnect(id: string): boolean {
+  /**
+   * Disconnects a calendar: its busy spans and owed writes go (events already written stay in it).
+   * The audit's record of it is kept in the same transaction.
+   */
+  disconnect(id: string, record: AuditRow): boolean {
     return this.host.storage.transactionSync(() => {
       const removed = this.connections.remove(id);
+      if (removed) this.audit.keep(record, Date.now());
       this.busy.dropCalendar(id);
       this.host.storage.sql.exec("DELETE FROM booking_events WHERE calendar_id = ?", id);
       // Its busy times went with it: conflicts they made clear.
@@ -155,13 +168,23 @@ export class ConnectedCalendars {
 
   /** The earliest due work: a read, a write or an event; null when none. */
   nextDue(): number | null {
-    const due = [this.connections.nextDue(), this.writes.nextDue(), this.events.nextDue(), this.conflicts.nextDue()];
+    const due = [
+      this.connections.nextDue(),
+      this.writes.nextDue(),
+      this.events.nextDue(),
+      this.conflicts.nextDue(),
+      this.audit.nextDue(),
+    ];
     const times = due.filter((t): t is number => t !== null);
     return times.length ? Math.min(...times) : null;
   }
 
-  /** Everything due now: conflicts to D1, then events to D1 and the queue (so a webhook's conflict is there), reads, then writes. */
+  /**
+   * Everything due now: the audit's records and conflicts to D1, then events to D1 and the queue
+   * (so a webhook's conflict is there), reads, then writes.
+   */
   async runDue(now: number): Promise<void> {
+    await writeDueAudit(this.host.env, this.host.storage, this.audit, now);
     const person = this.host.person();
     if (person) {
       const owner = { businessId: person.businessId, sourceId: person.providerId };

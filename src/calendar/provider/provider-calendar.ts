@@ -1,3 +1,4 @@
+import type { AuditRow } from "../../audit/record";
 import type { ClaimRefusal, ClaimSpan, HeldClaim, OverlappingClaim, ProviderSnapshot, Range } from "../claim-types";
 import { ClaimedCalendar } from "../claims/claimed-calendar";
 import type { BusySpan } from "../connected/expand";
@@ -62,14 +63,18 @@ export class ProviderCalendar extends ClaimedCalendar<ProviderSnapshot> {
     return DEFAULT_LIMITS;
   }
 
-  /** Connects one of the person's calendars (settings pushed first); null when they have 5 already. */
-  connectCalendar(person: ProviderSnapshot, calendar: NewCalendar): ConnectedCalendar | null {
+  /**
+   * Connects one of the person's calendars (settings pushed first), keeping the audit's `record`
+   * of it until D1 has it; null when they have 5 already.
+   */
+  connectCalendar(person: ProviderSnapshot, calendar: NewCalendar, record: AuditRow): ConnectedCalendar | null {
     this.configure(person);
-    return this.connected.connect(calendar);
+    return this.connected.connect(calendar, record);
   }
 
-  disconnectCalendar(id: string): boolean {
-    return this.connected.disconnect(id);
+  /** Disconnects one of the person's calendars, keeping the audit's `record` of it until D1 has it; false if unknown. */
+  disconnectCalendar(id: string, record: AuditRow): boolean {
+    return this.connected.disconnect(id, record);
   }
 
   listCalendars(): ConnectedCalendar[] {

@@ -1,3 +1,4 @@
+import { auditOutboxMigration } from "./audit-outbox";
 import { conflictsMigration } from "./conflict-store";
 
 /**
@@ -81,4 +82,6 @@ export const connectedCalendarMigrations: string[] = [
    ${calendarEventsTable}`,
   // The conflicts their busy times make with their bookings (conflict-store.ts).
   conflictsMigration,
+  // The audit's records of connecting and disconnecting, until D1 has them (audit-outbox.ts).
+  auditOutboxMigration,
 ];

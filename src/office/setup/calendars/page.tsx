@@ -10,7 +10,6 @@ import { formatsOf } from "../../../pages/i18n/format";
 import type { ProviderCalendarView } from "../../../providers/connected-calendars";
 import type { DeskContext } from "../../frame/desk";
 import { CheckField, TextField } from "../field";
-import { setupPage } from "../frame";
 import { calendarWordsOf } from "./words";
 
 /** The calendars' and feed's words in the member's language. */
@@ -132,29 +131,5 @@ export function FeedShown({ c, url }: { c: DeskContext; url: string }) {
         <input id="feedurl" type="text" readonly value={url} autocomplete="off" spellcheck={false} />
       </div>
     </section>
-  );
-}
-
-/** A page that asks before a change no one can take back: what it does, the button doing it, the way back. */
-export function confirmPage(
-  c: DeskContext,
-  page: { title: string; text: string; action: string; button: string; back: string },
-) {
-  const w = calendarWords(c);
-  return setupPage(
-    c,
-    200,
-    { title: page.title },
-    <>
-      <p>{page.text}</p>
-      <form method="post" action={page.action} class="inline">
-        <button class="btn danger" type="submit">
-          {page.button}
-        </button>
-        <a class="btn ghost" href={page.back}>
-          {w.keep}
-        </a>
-      </form>
-    </>,
   );
 }

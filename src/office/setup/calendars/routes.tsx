@@ -17,11 +17,12 @@ import { connectCalendar, disconnectCalendar, getCalendar, syncCalendar } from "
 import { loadProvider } from "../../../providers/records";
 import { ConnectCalendarSchema } from "../../../schemas/connected-calendars";
 import type { DeskContext, DeskEnv } from "../../frame/desk";
+import { confirmPage } from "../frame";
 import { setupRefusal, setupWords } from "../guard";
 import { providerSetupPage } from "../provider-page";
 import { loadProviderSetup } from "../provider-routes";
 import { saveWith, textOf, ticked } from "../save";
-import { calendarWords, confirmPage } from "./page";
+import { calendarWords } from "./page";
 
 /** The calendar and feed actions, mounted by setup/routes.tsx. */
 export const calendarRoutes = new Hono<DeskEnv>();
@@ -81,8 +82,8 @@ calendarRoutes.get(`${PERSON}/calendars/:calendarId/disconnect`, async (c) => {
     title: w.disconnectTitle(calendar.url),
     text: w.disconnectText,
     action: `${personPage(id)}/calendars/${calendarId}/disconnect`,
-    button: w.disconnect,
-    back: personPage(id),
+    confirm: w.disconnect,
+    back: { href: personPage(id), label: w.keep },
   });
 });
 
@@ -128,8 +129,8 @@ calendarRoutes.get(`${PERSON}/feed/end`, async (c) => {
     title: w.endTitle,
     text: w.endText,
     action: `${personPage(id)}/feed/end`,
-    button: w.endFeed,
-    back: personPage(id),
+    confirm: w.endFeed,
+    back: { href: personPage(id), label: w.keep },
   });
 });
 

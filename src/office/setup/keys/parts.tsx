@@ -1,7 +1,6 @@
 /**
  * What the API keys and webhooks pages share: their page (a list, a form making a new one, the
- * secret shown this once or the words for a form sent again), the step that confirms a revocation
- * or a deletion, a fieldset of checkboxes named `<list>.<value>` with the list's problem, and a
+ * secret shown this once or the words for a form sent again), a fieldset of checkboxes named `<list>.<value>` with the list's problem, and a
  * stored instant as a date.
  */
 import type { Child } from "hono/jsx";
@@ -11,7 +10,6 @@ import type { DeskContext } from "../../frame/desk";
 import type { DeskStatus } from "../../frame/layout";
 import { CheckField, inputId } from "../field";
 import { setupPage, toSetup } from "../frame";
-import { setupWords } from "../guard";
 import { setupStyle } from "../style";
 
 /** The setup's rules, and a secret that wraps anywhere rather than widen a narrow screen. */
@@ -103,51 +101,6 @@ export function secretsPage(c: DeskContext, status: DeskStatus, state: SecretsSt
           </button>
         </form>
       </section>
-    </>,
-  );
-}
-
-/** What a confirmation step says: the question, what the change does, and the post that makes it. */
-export type ConfirmStep = {
-  title: string;
-  text: string;
-  /** The post that makes the change; absent when there is nothing left to do (already revoked). */
-  action?: string;
-  /** The post's button. */
-  confirm: string;
-  /** The list the step came from, where Cancel goes back to. */
-  back: { href: string; label: string };
-};
-
-/**
- * The page between a list's button and a change that cannot be undone: it names the thing, says
- * what the change does, and offers the post that makes it or the way back. A plain form and a
- * link: no JavaScript needed.
- */
-export function confirmPage(c: DeskContext, step: ConfirmStep) {
-  return setupPage(
-    c,
-    200,
-    // The title names the thing, an endpoint's address too: it wraps anywhere rather than widen a phone.
-    { title: step.title, back: step.back, positions: `${setupStyle}\nh1{overflow-wrap:anywhere}` },
-    <>
-      <p>{step.text}</p>
-      {step.action ? (
-        <form method="post" action={step.action} class="row">
-          <button class="btn danger" type="submit">
-            {step.confirm}
-          </button>
-          <a class="btn ghost" href={step.back.href}>
-            {setupWords(c).cancel}
-          </a>
-        </form>
-      ) : (
-        <p>
-          <a class="btn ghost" href={step.back.href}>
-            {step.back.label}
-          </a>
-        </p>
-      )}
     </>,
   );
 }

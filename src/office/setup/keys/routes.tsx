@@ -13,11 +13,12 @@ import { createKey, keyOf, keyPage, revokeKey } from "../../../access/keys";
 import { readForm } from "../../../pages/form";
 import type { DeskContext, DeskEnv } from "../../frame/desk";
 import type { DeskStatus } from "../../frame/layout";
+import { confirmPage } from "../frame";
 import { setupRefusal } from "../guard";
 import { textOf } from "../save";
 import { makeOnce } from "./once";
 import { type KeysState, keysPage } from "./page";
-import { byList, confirmPage, tickedOf } from "./parts";
+import { byList, tickedOf } from "./parts";
 import { keyWordsOf } from "./words";
 
 /** The API keys page and its actions, mounted by setup/routes.tsx. */

@@ -20,9 +20,10 @@ import {
 import { CreateWebhookSchema } from "../../../webhooks/schemas";
 import type { DeskContext, DeskEnv } from "../../frame/desk";
 import type { DeskStatus } from "../../frame/layout";
+import { confirmPage } from "../frame";
 import { setupRefusal } from "../guard";
 import { makeOnce } from "../keys/once";
-import { byList, confirmPage, tickedOf } from "../keys/parts";
+import { byList, tickedOf } from "../keys/parts";
 import { orNull, textOf } from "../save";
 import { type WebhooksState, webhooksPage } from "./page";
 import { webhookWordsOf } from "./words";
