@@ -159,6 +159,40 @@ describe("the phone-in of a visit", () => {
     expect(await bookingCount(s.apiKey)).toBe(before + 2);
   });
 
+  it("asks each service's own questions, named by its service; a required one left out books nothing", async () => {
+    const s = await deskSalon();
+    const { cookie } = await deskMember(s, "frontdesk");
+    const question = { key: "shade", label: "Which shade?", type: "text", required: true };
+    expect(
+      (await api("PATCH", `/services/${s.colour}`, { key: s.apiKey, body: { questions: [question] } })).status,
+    ).toBe(200);
+    const form = {
+      service: s.cut,
+      person: "any",
+      more: `${s.colour}:any`,
+      day: dayOf(2),
+      time: `${at(2, "16:00")}/${plus(at(2, "16:00"), 60)}`,
+      name: "Asked Caller",
+      email: "asked@example.com",
+    };
+    const notes = (await page(step(form), cookie)).html;
+    expect(notes).toContain("<legend>Colour</legend>");
+    expect(notes).toContain('name="q2.shade"');
+    const before = await bookingCount(s.apiKey);
+    const missing = await office("POST", "/office/bookings/new", { cookie, form: { ...form, notes: "kept" } });
+    expect(missing.status).toBe(422);
+    const html = await missing.text();
+    expect(html).toContain("Answer this question.");
+    expect(html).toContain(">kept</textarea>");
+    expect(await bookingCount(s.apiKey)).toBe(before);
+    const res = await office("POST", "/office/bookings/new", { cookie, form: { ...form, "q2.shade": "Auburn" } });
+    expect(res.status).toBe(303);
+    const id = /(bkg_\w+)/.exec(res.headers.get("Location") ?? "")?.[1] as string;
+    const { appointmentId } = await bookingOf(s.apiKey, id);
+    const got = await json(await api("GET", `/appointments/${appointmentId}`, { key: s.apiKey }));
+    expect(got.bookings.map((b: { answers: unknown }) => b.answers)).toEqual([{}, { shade: "Auburn" }]);
+  });
+
   it("staff may not book a visit, not with another person nor at all; the services are bounded by the API's limit", async () => {
     const s = await deskSalon();
     const staff = await deskMember(s, "staff");

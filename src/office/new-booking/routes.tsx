@@ -1,12 +1,13 @@
 /**
  * `/office/bookings/new`: the phone-in. Each step is a GET carrying the choices so far, except a
  * new customer's details, which are posted (kept out of addresses) and then travel in the notes
- * step's form; the last posts them with the notes, and the booking is made by the API's own create path
- * (`createBooking`, as `POST /bookings` runs it: the same body schema, the same calendar and
- * rules) after the same role check, with the member as the actor the audit records. Done, 303 to
- * the booking's page with a flash; a time taken meanwhile (or refused by any rule), the day's free
- * times again with the reason. Owner and front desk only: staff get the API's 403. The notes step's
- * form carries an attempt id, the post's Idempotency-Key: a double click books once.
+ * step's form; the last posts them with the notes, and the booking is made by the API's own create
+ * path after the same role check, with the member as the actor the audit records (orders.ts): one
+ * service as `POST /bookings` runs it (`createBooking`), several back to back as `POST
+ * /appointments` runs it (`createVisit`, all or none). Done, 303 to the (first) booking's page with
+ * a flash; a time taken meanwhile (or refused by any rule), the day's free times again with the
+ * reason. Owner and front desk only: staff get the API's 403. The notes step's form carries an
+ * attempt id, the post's Idempotency-Key: a double click books once.
  */
 import { Hono } from "hono";
 import { ApiError } from "../../lib/api-error";
