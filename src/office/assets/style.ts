@@ -66,5 +66,7 @@ a.slot{display:flex;align-items:center;justify-content:center;text-decoration:no
 .deskactions form{max-width:640px}
 .deskactions form.pick{display:flex;flex-wrap:wrap;align-items:center}
 .deskactions .pick input{flex:1 1 200px;width:auto}
+.deskactions fieldset{display:grid;gap:8px;justify-items:start;width:100%;border:1px solid var(--line);border-radius:10px;padding:10px 14px;margin:0}
+.deskactions legend{font-weight:600;padding:0 4px}
 @media (max-width:560px){.sheet{padding:14px}.desk{padding:16px 10px 40px}}
 `;

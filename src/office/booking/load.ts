@@ -12,6 +12,7 @@ import { loadWithConflicts } from "../../bookings/conflicts";
 import { apiKeys, members, providers, resources, services } from "../../db/schema";
 import { ApiError } from "../../lib/api-error";
 import { messagePage } from "../../messages/records";
+import { loadVisit } from "../../visits/records";
 import { authorise, may } from "../frame/authorise";
 import type { DeskContext } from "../frame/desk";
 import { freeTimes } from "./move";
@@ -49,6 +50,27 @@ async function actorNames(c: DeskContext, ids: string[]) {
   return names;
 }
 
+/**
+ * The visit the booking is a segment of (`GET /appointments/{id}`), each segment with its
+ * service's name; undefined for a booking on its own or a member who may not read visits.
+ */
+async function visitOf(c: DeskContext, appointmentId: string | null) {
+  if (!appointmentId || !(await may(c, "bookings:read", "GET /appointments/:id", appointmentId))) return undefined;
+  const visit = await loadVisit(c.var.db, c.var.caller.businessId, appointmentId);
+  const ids = [...new Set(visit.bookings.map((b) => b.serviceId))];
+  const names = await c.var.db
+    .select({ id: services.id, name: services.name })
+    .from(services)
+    .where(and(eq(services.businessId, c.var.caller.businessId), inArray(services.id, ids)));
+  return visit.bookings.map((b) => ({
+    id: b.id,
+    startTime: b.startTime,
+    endTime: b.endTime,
+    status: b.status,
+    service: names.find((n) => n.id === b.serviceId)?.name ?? b.serviceId,
+  }));
+}
+
 /** The booking's page: a 404 (thrown) when it is not the business's, or not the staff member's own. */
 export async function loadBookingView(c: DeskContext, id: string, moveDay?: string) {
   const { businessId } = c.var.caller;
@@ -77,7 +99,8 @@ export async function loadBookingView(c: DeskContext, id: string, moveDay?: stri
     (await may(c, "catalog:read", "GET /services/:id/availability", booking.serviceId)) &&
     (await may(c, "bookings:write", "POST /bookings/:id/reschedule", id));
   const times = canMove ? await freeTimes(c, booking, moveDay) : undefined;
-  return { booking, version: row.version, service, people, rooms, messages, history, actors, canMove, times };
+  const visit = await visitOf(c, booking.appointmentId);
+  return { booking, version: row.version, service, people, rooms, messages, history, actors, canMove, times, visit };
 }
 
 export type BookingView = Awaited<ReturnType<typeof loadBookingView>>;

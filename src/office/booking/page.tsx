@@ -108,6 +108,27 @@ export function bookingDeskPage(c: DeskContext, view: BookingView, notice: DeskN
           </section>
           <Actions m={m} booking={booking} />
         </div>
+        {view.visit && (
+          <section aria-labelledby="visit">
+            <h2 id="visit">{b.visit}</h2>
+            <ol class="people">
+              {view.visit.map((segment) => {
+                const text = `${f.dateTime(segment.startTime)}–${f.time(segment.endTime)} · ${segment.service} · ${m.status[segment.status] ?? segment.status}`;
+                return (
+                  <li>
+                    {segment.id === booking.id ? (
+                      <span aria-current="page">
+                        {text} <span class="muted">({b.thisOne})</span>
+                      </span>
+                    ) : (
+                      <a href={`/office/bookings/${segment.id}`}>{text}</a>
+                    )}
+                  </li>
+                );
+              })}
+            </ol>
+          </section>
+        )}
         {view.canMove && (
           <MoveForm
             m={m}

@@ -54,6 +54,8 @@ export const deskDe: DeskWords = {
   },
   booking: {
     title: "Buchung",
+    visit: "Teil eines Besuchs, direkt nacheinander",
+    thisOne: "diese Buchung",
     service: "Leistung",
     person: "Person",
     room: "Raum",
@@ -99,6 +101,7 @@ export const deskDe: DeskWords = {
     moved: "Die Buchung wurde verschoben.",
     notes: "Notizen gespeichert.",
     created: "Die Buchung wurde angelegt.",
+    visit: "Der Besuch wurde gebucht: Jede seiner Leistungen ist eine Buchung, unten aufgeführt.",
     saved: "Die Angaben der Kund:in wurden gespeichert.",
   },
   customers: {
@@ -150,6 +153,14 @@ export const deskDe: DeskWords = {
     noServices: "Keine aktiven Leistungen.",
     chosen: "Bisher gewählt",
     taken: "Diese Zeit ließ sich nicht buchen",
+    addService: "Weitere Leistung anschließen (ein Besuch, direkt nacheinander)",
+    nextService: "Die nächste Leistung des Besuchs",
+    noMore: "Keine weitere Leistung",
+    andThen: "Danach",
+    remove: "Entfernen",
+    visit: "Ein Besuch",
+    visitTaken: (n, service) =>
+      `Leistung ${n} (${service}) ließ sich zu dieser Zeit nicht buchen: Es wurde nichts gebucht.`,
   },
   actors: { member: "Mitglied", apiKey: "API-Schlüssel", customer: "Kund:in (eigener Link)", system: "System" },
   fields: (names) => `Felder: ${names}`,

@@ -52,6 +52,8 @@ export const deskEn = {
   } as Record<string, string>,
   booking: {
     title: "Booking",
+    visit: "Part of a visit, back to back",
+    thisOne: "this booking",
     service: "Service",
     person: "Person",
     room: "Room",
@@ -97,6 +99,7 @@ export const deskEn = {
     moved: "The booking was moved.",
     notes: "Notes saved.",
     created: "The booking was made.",
+    visit: "The visit was booked: each of its services is a booking, listed below.",
     saved: "The customer's details were saved.",
   } as Record<string, string>,
   customers: {
@@ -148,6 +151,14 @@ export const deskEn = {
     noServices: "No active services.",
     chosen: "So far",
     taken: "That time could not be booked",
+    addService: "Add another service (a visit, back to back)",
+    nextService: "The next service of the visit",
+    noMore: "No more services",
+    andThen: "Then",
+    remove: "Remove",
+    visit: "A visit",
+    visitTaken: (n: number, service: string) =>
+      `Service ${n} (${service}) could not be booked then: nothing was booked.`,
   },
   actors: { member: "Member", apiKey: "API key", customer: "Customer (their link)", system: "System" } as Record<
     string,

@@ -7,8 +7,14 @@ import { formatsOf } from "../../pages/i18n/format";
 import type { DeskContext } from "../frame/desk";
 import { type DeskStatus, deskPage } from "../frame/layout";
 import type { PhoneIn } from "./load";
-import { before, stepHref } from "./state";
+import { before, type Choice, stepHref } from "./state";
 import { CustomerStep, NotesStep, ProviderStep, ServiceStep, TimeStep } from "./steps";
+
+/** The address of the phone-in without the visit's later service `i` (its time to pick again). */
+const withoutLater = (choice: Choice, i: number) => {
+  const more = (choice.more ?? []).filter((_, j) => j !== i);
+  return stepHref(before(choice, "add"), { more: more.length > 0 ? more : undefined, day: choice.day });
+};
 
 /** The phone-in's page at its next step, with a refusal's reason (then with that status). */
 export function phoneInPage(c: DeskContext, flow: PhoneIn, refused?: string, status: DeskStatus = 200) {
@@ -49,6 +55,18 @@ export function phoneInPage(c: DeskContext, flow: PhoneIn, refused?: string, sta
                   </dd>
                 </>
               )}
+              {(flow.later ?? []).map((later, i) => (
+                <>
+                  <dt>{w.andThen}</dt>
+                  <dd>
+                    {later.service.name} ({later.service.durationMinutes} min)
+                    {later.choice.person && ` · ${later.person ?? w.anyone}`}{" "}
+                    <a class="small" href={withoutLater(choice, i)}>
+                      {w.remove}
+                    </a>
+                  </dd>
+                </>
+              ))}
               {choice.time && (
                 <>
                   <dt>{w.time}</dt>

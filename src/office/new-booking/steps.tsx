@@ -7,7 +7,7 @@ import { CustomerList } from "../customers/search";
 import { AttemptField } from "../frame/attempt";
 import type { DeskWords } from "../frame/en";
 import type { PhoneIn, PhoneInStep } from "./load";
-import { Questions } from "./questions";
+import { Questions, questionPrefix } from "./questions";
 import { type Choice, type ChoiceName, choiceParams, stepHref } from "./state";
 
 type Props<K extends PhoneInStep["kind"]> = {
@@ -30,17 +30,26 @@ function Hidden({ choice, except = [] }: { choice: Choice; except?: ChoiceName[]
   );
 }
 
-/** Step 1: the business's active services. */
-export function ServiceStep({ m, step }: Props<"service">) {
+/** Step 1: the business's active services (for the first one, or the next one of a visit). */
+export function ServiceStep({ m, choice, step }: Props<"service">) {
   const w = m.newBooking;
   if (step.services.length === 0) return <p class="muted">{w.noServices}</p>;
+  const href = (id: string) =>
+    step.adding
+      ? stepHref(choice, { add: undefined, more: [...(choice.more ?? []), { service: id }] })
+      : stepHref({ service: id });
   return (
     <section aria-labelledby="step">
-      <h2 id="step">{w.service}</h2>
+      <h2 id="step">{step.adding ? w.nextService : w.service}</h2>
+      {step.adding && (
+        <p class="small">
+          <a href={stepHref(choice, { add: undefined })}>{w.noMore}</a>
+        </p>
+      )}
       <ul class="choices">
         {step.services.map((service) => (
           <li>
-            <a class="choice" href={stepHref({ service: service.id })}>
+            <a class="choice" href={href(service.id)}>
               <span class="body">
                 <span class="name">{service.name}</span>
                 <span class="desc">{service.durationMinutes} min</span>
@@ -53,16 +62,21 @@ export function ServiceStep({ m, step }: Props<"service">) {
   );
 }
 
-/** Step 2: anyone free, or one of the service's people. */
+/** Step 2: anyone free, or one of the service's people (of a visit's later service: `segment`). */
 export function ProviderStep({ m, choice, step }: Props<"person">) {
   const w = m.newBooking;
+  const { segment } = step;
+  const href = (id: string) =>
+    segment === undefined
+      ? stepHref(choice, { person: id })
+      : stepHref(choice, { more: choice.more?.map((s, i) => (i === segment ? { ...s, person: id } : s)) });
   return (
     <section aria-labelledby="step">
       <h2 id="step">{w.person}</h2>
       <ul class="choices">
         {[{ id: "any", name: w.anyone }, ...step.people].map((person) => (
           <li>
-            <a class="choice" href={stepHref(choice, { person: person.id })}>
+            <a class="choice" href={href(person.id)}>
               <span class="body">
                 <span class="name">{person.name}</span>
               </span>
@@ -80,6 +94,11 @@ export function TimeStep({ m, f, choice, step }: Props<"time">) {
   return (
     <section aria-labelledby="step">
       <h2 id="step">{w.time}</h2>
+      {step.canAdd && (
+        <p class="small">
+          <a href={stepHref(choice, { add: "1", day: step.day })}>{w.addService}</a>
+        </p>
+      )}
       <form class="pick" method="get" action="/office/bookings/new">
         <Hidden choice={choice} except={["day", "time"]} />
         <label for="day">{w.day}</label>
@@ -181,22 +200,41 @@ export function CustomerStep({ m, choice, step }: Props<"customer">) {
   );
 }
 
-/** Step 5: the service's questions, the notes, and the post that books. */
+/** Step 5: the services' questions, the notes, and the post that books. */
 export function NotesStep({ m, choice, flow }: Props<"notes"> & { flow: PhoneIn }) {
   const w = m.newBooking;
   const problem = flow.entered?.problems.notes;
+  const locale = m.lang === "de" ? "de" : "en";
+  const later = flow.later ?? [];
   return (
     <section aria-labelledby="step" class="deskactions">
       <h2 id="step">{m.booking.notes}</h2>
       <form method="post" action="/office/bookings/new">
         <Hidden choice={{ ...choice, q: undefined }} />
         <AttemptField value={flow.entered?.values.attempt} />
-        <Questions
-          questions={flow.service?.questions ?? []}
-          locale={m.lang === "de" ? "de" : "en"}
-          values={flow.entered?.values}
-          problems={flow.entered?.problems}
-        />
+        {later.length === 0 && (
+          <Questions
+            questions={flow.service?.questions ?? []}
+            locale={locale}
+            values={flow.entered?.values}
+            problems={flow.entered?.problems}
+          />
+        )}
+        {/* A visit asks each service's own questions, each group named by its service. */}
+        {[flow.service, ...later.map((l) => l.service)].map((service, i) =>
+          later.length === 0 || (service?.questions ?? []).length === 0 ? null : (
+            <fieldset>
+              <legend>{service?.name}</legend>
+              <Questions
+                questions={service?.questions ?? []}
+                prefix={questionPrefix(i)}
+                locale={locale}
+                values={flow.entered?.values}
+                problems={flow.entered?.problems}
+              />
+            </fieldset>
+          ),
+        )}
         <label for="notes">{w.notes}</label>
         <textarea
           id="notes"

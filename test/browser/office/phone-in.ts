@@ -2,8 +2,10 @@
  * The phone-in and the customers' pages in the browser (office.browser.ts runs it): the owner
  * books a phone-in with JavaScript off — Haircut, Sam Rivera, a free time, a new customer,
  * notes — and the API shows the booking; then finds that customer by the search and opens their
- * page. axe-core audits each page (with JavaScript on, in the same session), 375 px needs no
- * sideways scrolling, screenshots as .ci/artifacts/office-new-booking-*.png and office-customer*.png.
+ * page; then a visit (Haircut then Beard trim, both with Sam) the same way, and the API shows its
+ * two bookings back to back. axe-core audits each page (with JavaScript on, in the same session),
+ * 375 px needs no sideways scrolling, screenshots as .ci/artifacts/office-new-booking-*.png and
+ * office-customer*.png.
  */
 import type { Browser } from "playwright-core";
 import { audit, demoApi } from "../booking/tools.ts";
@@ -70,6 +72,56 @@ export async function phoneIn(browser: Browser, link: string) {
       JSON.stringify(made).slice(0, 300),
     );
     await shot(page, "new-booking-done");
+    await context.close();
+  });
+
+  await part("a visit phone-in without JavaScript", async () => {
+    const context = await sameSession(browser, owner.context, {
+      javaScriptEnabled: false,
+      viewport: { width: 1280, height: 900 },
+    });
+    const page = await context.newPage();
+    await page.goto(`${origin}/office/bookings/new`);
+    await page.getByRole("link", { name: /Haircut/ }).click();
+    await page.getByRole("link", { name: "Sam Rivera" }).click();
+    await page.getByRole("link", { name: /Add another service/ }).click();
+    visited.push(["the visit's next service", page.url()]);
+    await page.getByRole("link", { name: /Beard trim/ }).click();
+    await page.getByRole("link", { name: "Sam Rivera" }).click();
+    // The first day from the day after tomorrow with a free time for the visit.
+    for (let days = 2; days < 9 && (await page.locator("a.slot").count()) === 0; days++) {
+      const day = new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+      await page.getByLabel("Day").fill(day);
+      await page.getByRole("button", { name: "Show free times" }).click();
+      await page.waitForURL(new RegExp(`day=${day}`));
+    }
+    visited.push(["the visit's free times", page.url()]);
+    check("the visit's free times are listed", (await page.locator("a.slot").count()) > 0);
+    await shot(page, "new-booking-visit-times");
+    await page.locator("a.slot").first().click();
+    await page.getByLabel("Name").fill(`Two Services ${Date.now() % 100000}`);
+    await page.getByLabel("E-mail").fill(`visit.${Date.now() % 100000}@example.com`);
+    await page.getByRole("button", { name: "Next" }).click();
+    visited.push(["the visit's notes step", page.url()]);
+    await shot(page, "new-booking-visit-notes");
+    await page.getByRole("button", { name: "Book" }).click();
+    await page.getByText("The visit was booked").waitFor();
+    visited.push(["a visit's booking", page.url()]);
+    const id = /\/office\/bookings\/(bkg_\w+)/.exec(page.url())?.[1];
+    const first = (await demoApi(origin, "GET", `/bookings/${id}`)).body;
+    const visit = (await demoApi(origin, "GET", `/appointments/${first.appointmentId}`)).body;
+    const [cut, trim] = visit.bookings ?? [];
+    check(
+      "a visit booked without JavaScript: Haircut then Beard trim back to back, both with Sam, one customer",
+      visit.bookings?.length === 2 &&
+        cut.providerId === sam.id &&
+        trim.providerId === sam.id &&
+        trim.startTime === cut.endTime &&
+        trim.customerId === cut.customerId,
+      JSON.stringify(visit).slice(0, 300),
+    );
+    check("the booking's page lists the visit's bookings", (await page.locator("#visit ~ ol li").count()) === 2);
+    await shot(page, "new-booking-visit-done");
     await context.close();
   });
 
