@@ -1,150 +1,113 @@
 /**
- * The columns of a day or week: each a track of whole hours with the working hours shaded and a
- * block per booking (time, service, customer; a conflict named in words, not only by colour).
- * This is the fragment the live update fetches again; its places come as CSS rules for the page's
- * nonce'd `<style>` and as data attributes for the script.
+ * The columns of a day or week beside one axis of hours: each column a track of whole hours with
+ * the working hours shaded and a block per booking (time, service, customer; a conflict named in
+ * words, not only by colour). Places are classes the office stylesheet defines once (./place.ts),
+ * so the page carries no rule or attribute per block, and this same fragment is what the live
+ * update fetches again and puts in as it is.
  */
 import type { JSX } from "hono/jsx/jsx-runtime";
 import type { ConflictedBooking } from "../../bookings/conflicts";
 import type { Formats } from "../../pages/i18n/format";
 import type { DeskWords } from "../frame/en";
 import type { Board, Column } from "./load";
-import {
-  dataOf,
-  type Placed,
-  PX_PER_MINUTE,
-  placeBookings,
-  placeSpan,
-  rangeOf,
-  ruleOf,
-  type TrackRange,
-} from "./place";
+import { classesOf, placeBookings, placeSpan, rangeOf, type TrackRange } from "./place";
 
 type Parts = { m: DeskWords; f: Formats; board: Board };
 
-/**
- * Where an element's place goes: into a CSS rule for a page (its nonce'd `<style>`; no JavaScript
- * needed), or into data attributes for the live fragment, which the script places. Never both: a
- * day of 300 bookings would carry every place twice.
- */
-type Placing = (id: string, at: Placed) => Record<string, string>;
+/** A time as the page writes it, each instant formatted once a page (a day repeats its times in every column). */
+function timesOf(f: Formats) {
+  const made = new Map<string | number, string>();
+  return (instant: string | number) => {
+    let text = made.get(instant);
+    if (text === undefined) {
+      text = f.time(instant);
+      made.set(instant, text);
+    }
+    return text;
+  };
+}
 
-/** A CSS id from a column key and an item (ids are [A-Za-z0-9_-]). */
-const idOf = (...parts: (string | number)[]) => parts.join("-").replaceAll(/[^A-Za-z0-9_-]/g, "_");
+type Drawing = Parts & { time: (instant: string | number) => string };
 
-function Block({
-  booking,
-  placed,
-  id,
-  parts,
-}: {
-  booking: ConflictedBooking;
-  placed: Record<string, string>;
-  id: string;
-  parts: Parts;
-}) {
-  const { m, f, board } = parts;
+/** One booking's block: a link saying its time (the end said, not shown: it is the block's height), service and customer. */
+function block(booking: ConflictedBooking, classes: string, d: Drawing) {
+  const { m, board, time } = d;
   const clash = booking.conflicts.length > 0;
   const status = booking.status === "CONFIRMED" ? "" : ` · ${m.status[booking.status] ?? booking.status}`;
-  const cls = [
-    "block",
-    clash ? "clash" : "",
-    booking.status === "CONFIRMED" || booking.status === "PENDING" ? "" : "off",
-  ];
+  const off = booking.status !== "CONFIRMED" && booking.status !== "PENDING";
+  const cls = [classes, clash ? "clash" : "", off ? "off" : ""].filter(Boolean).join(" ");
   return (
-    <li id={id} class={cls.filter(Boolean).join(" ")} {...placed}>
+    <li class={cls || undefined}>
       <a href={`/office/bookings/${booking.id}`}>
         {clash && <span class="flag">⚠ {m.conflict} · </span>}
-        <span class="t">{f.time(booking.startTime)}</span>
-        {/* The end is on the booking's page and in the block's height; said, not shown, here. */}
-        <span class="sr-only">–{f.time(booking.endTime)}</span>
+        <b>{time(booking.startTime)}</b>
+        <span class="sr-only">–{time(booking.endTime)}</span>
         {status} {board.serviceNames.get(booking.serviceId) ?? booking.serviceId} · {booking.customerName}
       </a>
     </li>
   );
 }
 
-/** A column's track (called, not rendered as a component: hono/jsx renders those lazily, after the rules are joined). */
-function Track({
-  column,
-  index,
-  range,
-  parts,
-  place,
-}: {
-  column: Column;
-  index: number;
-  range: TrackRange;
-  parts: Parts;
-  place: Placing;
-}) {
-  const { m, f } = parts;
-  const height = (range.last - range.first) * PX_PER_MINUTE;
-  const places = placeBookings(column, range);
-  const hours = Array.from({ length: (range.last - range.first) / 60 }, (_, i) => range.first + i * 60);
-  const trackId = idOf("k", index);
+/** A column's track: its working hours shaded, its bookings in the order they start. */
+function track(column: Column, range: TrackRange, d: Drawing) {
   return (
-    <div class="track" id={trackId} {...place(trackId, { y: 0, h: height })}>
-      {column.bands.map((band, i) => {
-        const id = idOf("h", index, i);
-        return <div class="band" id={id} {...place(id, placeSpan(column, range, band.start, band.end))} />;
-      })}
-      {hours.map((minute, i) => {
-        const id = idOf("t", index, i);
-        const at = { y: (minute - range.first) * PX_PER_MINUTE + 2, h: 12 };
-        return (
-          <span class="tick" id={id} aria-hidden="true" {...place(id, at)}>
-            {f.time(column.from + minute * 60_000)}
-          </span>
-        );
-      })}
-      <ul class="lanes" aria-label={column.name}>
-        {column.bookings.map((booking, i) => {
-          // A short id (column, position): the booking's own id is in the link already.
-          const id = idOf("b", index, i);
-          return <Block booking={booking} placed={place(id, places.get(booking.id) as Placed)} id={id} parts={parts} />;
-        })}
+    <div class="track">
+      {column.bands.map((band) => (
+        <div class={`band ${classesOf(placeSpan(column, range, band.start, band.end))}`} />
+      ))}
+      <ul aria-label={column.name}>
+        {placeBookings(column, range).map(({ booking, at }) => block(booking, classesOf(at), d))}
       </ul>
-      {column.bookings.length === 0 && <p class="sr-only">{m.day.none}</p>}
+      {column.bookings.length === 0 && <p class="sr-only">{d.m.day.none}</p>}
+    </div>
+  );
+}
+
+/** The hours down the side, once for every column (read by no screen reader: each block says its time). */
+function axis(columns: Column[], range: TrackRange, d: Drawing) {
+  const from = columns[0]?.from ?? 0;
+  const hours = Array.from({ length: (range.last - range.first) / 60 }, (_, i) => range.first + i * 60);
+  return (
+    <div class="axis" aria-hidden="true">
+      <div>
+        {hours.map((minute) => (
+          <span>{d.time(from + minute * 60_000)}</span>
+        ))}
+      </div>
     </div>
   );
 }
 
 /** How a column's working hours read in words (for those who do not see the shading). */
-function hoursText(column: Column, parts: Parts) {
+function hoursText(column: Column, d: Drawing) {
   if (column.kind !== "provider" && column.kind !== "day" && column.bands.length === 0) return undefined;
-  if (column.bands.length === 0) return parts.m.day.closed;
-  const spans = column.bands.map((b) => `${parts.f.time(b.start)}–${parts.f.time(b.end)}`).join(", ");
-  return `${parts.m.day.hours}: ${spans}`;
+  if (column.bands.length === 0) return d.m.day.closed;
+  const spans = column.bands.map((b) => `${d.time(b.start)}–${d.time(b.end)}`).join(", ");
+  return `${d.m.day.hours}: ${spans}`;
 }
 
 /**
- * The columns and the CSS rules that place their contents; `live`, the fragment the script
- * fetches, places them by data attributes instead (and has no rules).
+ * The board: the axis of hours and the columns, in a box that scrolls sideways when they do not
+ * fit (the axis stays in view). The page and the live fragment are the same markup.
  */
-export function renderColumns(parts: Parts, heading: (column: Column) => JSX.Element, live = false) {
-  const rules: string[] = [];
-  const place: Placing = live
-    ? (_, at) => dataOf(at)
-    : (id, at) => {
-        rules.push(ruleOf(id, at));
-        return {};
-      };
-  const range = rangeOf(parts.board.columns);
-  const html =
-    parts.board.columns.length === 0 ? (
-      <p class="empty">{parts.m.day.noColumns}</p>
-    ) : (
-      <div class={parts.board.columns[0]?.kind === "day" ? "columns week" : "columns"}>
-        {parts.board.columns.map((column, index) => (
-          <section class="column" aria-labelledby={idOf("c", index)}>
-            <h2 id={idOf("c", index)}>{heading(column)}</h2>
+export function renderColumns(parts: Parts, heading: (column: Column) => JSX.Element) {
+  const d: Drawing = { ...parts, time: timesOf(parts.f) };
+  const { columns } = parts.board;
+  if (columns.length === 0) return <p class="empty">{parts.m.day.noColumns}</p>;
+  const range = rangeOf(columns);
+  return (
+    <div class="board">
+      <div class={columns[0]?.kind === "day" ? "columns week" : "columns"}>
+        {axis(columns, range, d)}
+        {columns.map((column, index) => (
+          <section class="column" aria-labelledby={`c-${index}`}>
+            <h2 id={`c-${index}`}>{heading(column)}</h2>
             {/* Always there (empty for a room without hours): every column's hours start at the same height. */}
-            <p class="hoursnote">{hoursText(column, parts) ?? "\u00a0"}</p>
-            {Track({ column, index, range, parts, place })}
+            <p class="hoursnote">{hoursText(column, d) ?? "\u00a0"}</p>
+            {track(column, range, d)}
           </section>
         ))}
       </div>
-    );
-  return { html, css: rules.join("") };
+    </div>
+  );
 }

@@ -8,8 +8,8 @@ import { renderColumns } from "./columns";
 import { type FirstRun, FirstRunPanel } from "./first-run";
 import { type Board, type Column, MAX_SHOWN, mondayOf } from "./load";
 
-/** The parts both pages and the live fragment share. */
-export function columnsOf(c: DeskContext, board: Board, live = false) {
+/** The columns, the same for both pages and the live fragment. */
+export function columnsOf(c: DeskContext, board: Board) {
   const { m, timezone, locale } = c.var.desk;
   const f = formatsOf(locale, timezone);
   const heading = (column: Column) =>
@@ -23,7 +23,7 @@ export function columnsOf(c: DeskContext, board: Board, live = false) {
         {column.href && <a href={column.href}>{m.day.week}</a>}
       </>
     );
-  return { f, ...renderColumns({ m, f, board }, heading, live) };
+  return renderColumns({ m, f, board }, heading);
 }
 
 /** The live region: the columns, with where the script asks for a change and fetches them again. */
@@ -44,11 +44,9 @@ function boardPage(
   view: { title: string; steps: Child; zone?: string; live: string; board: Board; etag: string; first?: Child },
 ) {
   const { m } = c.var.desk;
-  const { html, css } = columnsOf(c, view.board);
   return deskPage(c, 200, {
     title: view.title,
     section: "day",
-    positions: css,
     body: (
       <>
         {view.first}
@@ -64,7 +62,7 @@ function boardPage(
         </p>
         {view.board.capped && <p class="refused">{m.day.capped(MAX_SHOWN)}</p>}
         <Live base={view.live} etag={view.etag}>
-          {html}
+          {columnsOf(c, view.board)}
         </Live>
       </>
     ),
