@@ -1,6 +1,6 @@
 /**
  * The office's day: who sees which columns, a booking made elsewhere on the page and in its
- * fingerprint, a person's week, dates that are not dates, conflicts in words, German.
+ * fingerprint, a person's week, dates that are not dates, conflicts in words, names escaped, German.
  */
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
@@ -130,10 +130,15 @@ describe("the day page", () => {
     const s = await deskSalon();
     const plain = await createService(s.apiKey, { name: "Consultation" });
     await book(s.apiKey, bookingBody(plain.id, at(2, "15:00"), { customerName: "Nobody In Particular" }));
+    const odd = `Ann <b>&</b> "Bo's"`;
+    await book(s.apiKey, bookingBody(plain.id, at(2, "16:00"), { customerName: odd }));
     const { cookie } = await deskMember(s, "frontdesk");
     const { html } = await page(`/office/day/${day()}`, cookie);
     expect(html).toContain("Without a person or room");
     expect(html).toContain("Consultation · Nobody In Particular");
+    // A name is shown as written, never as markup.
+    expect(html).toContain("Consultation · Ann &lt;b&gt;&amp;&lt;/b&gt; &quot;Bo&#39;s&quot;</a>");
+    expect(html).not.toContain(odd);
   });
 
   it("a busy day shows every booking, past the API's page of 100 (ten people with thirty each fit)", async () => {

@@ -2,17 +2,18 @@
  * What a day (or one person's week) shows: its columns — each person and each room, or each day
  * of the person's week — with their hours and bookings. The bookings are read the way the API's
  * lists read them (src/bookings/list.ts, `GET /bookings` or, for staff, `GET
- * /providers/{their id}/bookings`), one page of at most 100, after the same role check.
+ * /providers/{their id}/bookings`), one page of at most `MAX_SHOWN`, after the same role check;
+ * then the people, rooms and service names in one batch.
  */
-import { and, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import type { ConflictedBooking } from "../../bookings/conflicts";
 import { bookingPage } from "../../bookings/list";
 import type { Span } from "../../calendar/rules";
-import { services } from "../../db/schema";
+import type { Database } from "../../db/client";
+import { providers, resources, services } from "../../db/schema";
 import { batchReader } from "../../middleware/key-check";
 import { addDays, startOfDay } from "../../pages/i18n/format";
-import { loadProvider, providerPage, toProvider } from "../../providers/records";
-import { resourcePage } from "../../resources/records";
+import { loadProvider } from "../../providers/records";
 import { authorise } from "../frame/authorise";
 import { asApp, type DeskContext } from "../frame/desk";
 import { hoursWithin } from "./hours";
@@ -39,8 +40,6 @@ export type Column = {
 /** A day's or week's columns, every booking read (cancelled ones too, for the fingerprint). */
 export type Board = { columns: Column[]; all: ConflictedBooking[]; capped: boolean; serviceNames: Map<string, string> };
 
-type Person = ReturnType<typeof toProvider>;
-
 /** The bookings starting within [from, to): the business's list, or for staff their own provider's. */
 async function bookingsWithin(c: DeskContext, from: number, to: number, providerId?: string) {
   const { businessId, member } = c.var.caller;
@@ -55,16 +54,54 @@ async function bookingsWithin(c: DeskContext, from: number, to: number, provider
   return bookingPage(c.var.db, batchReader(asApp(c)), businessId, { ...window, providerId: person }, "providerId");
 }
 
-/** The names of the services the bookings are of (one read of at most 100 ids); none for a fingerprint. */
-async function serviceNamesOf(c: DeskContext, list: ConflictedBooking[], named: boolean) {
-  if (!named) return new Map<string, string>();
-  const ids = [...new Set(list.map((b) => b.serviceId))];
-  if (ids.length === 0) return new Map<string, string>();
-  const rows = await c.var.db
+/** The names of these services of the business (one read; none asked, none read). */
+const namesOf = (db: Database, businessId: string, ids: string[]) =>
+  db
     .select({ id: services.id, name: services.name })
     .from(services)
-    .where(and(eq(services.businessId, c.var.caller.businessId), inArray(services.id, ids)));
-  return new Map(rows.map((row) => [row.id, row.name]));
+    .where(and(eq(services.businessId, businessId), inArray(services.id, ids)));
+
+const nameMap = (rows: { id: string; name: string }[]) => new Map(rows.map((row) => [row.id, row.name]));
+
+/** What a column of a person or room needs of its row: its name and working hours. */
+const owner = <T extends typeof providers | typeof resources>(table: T) => ({
+  id: table.id,
+  name: table.name,
+  timezone: table.timezone,
+  weeklySchedule: table.weeklySchedule,
+  dateOverrides: table.dateOverrides,
+});
+
+/**
+ * The business's people and rooms (the first 100 active of each, newest first, as their API lists
+ * read them; for staff, their own person and no room) and the names of the services the bookings
+ * are of (none for a fingerprint): one D1 batch, the columns only, no totals.
+ */
+async function catalogOf(c: DeskContext, list: ConflictedBooking[], withNames: boolean) {
+  const { db } = c.var;
+  const { businessId, member } = c.var.caller;
+  const staffOf = member?.role === "staff" ? member.providerId : undefined;
+  const ids = withNames ? [...new Set(list.map((b) => b.serviceId))] : [];
+  const people = db
+    .select(owner(providers))
+    .from(providers)
+    .where(and(eq(providers.businessId, businessId), eq(providers.active, true)))
+    .orderBy(desc(providers.id))
+    .limit(100);
+  const rooms = db
+    .select(owner(resources))
+    .from(resources)
+    .where(and(eq(resources.businessId, businessId), eq(resources.active, true)))
+    .orderBy(desc(resources.id))
+    .limit(100);
+  const names = namesOf(db, businessId, ids);
+  if (staffOf) {
+    const [person, found] = await Promise.all([loadProvider(db, businessId, staffOf), ids.length > 0 ? names : []]);
+    return { people: [person], rooms: [], serviceNames: nameMap(found) };
+  }
+  const [peopleRows, roomRows, found] =
+    ids.length > 0 ? await db.batch([people, rooms, names]) : [...(await db.batch([people, rooms])), []];
+  return { people: peopleRows, rooms: roomRows, serviceNames: nameMap(found) };
 }
 
 const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(b.name);
@@ -76,21 +113,13 @@ const live = (b: ConflictedBooking) => b.status !== "CANCELLED";
  */
 export async function loadDay(c: DeskContext, day: string, named = true): Promise<Board> {
   const { timezone } = c.var.desk;
-  const { businessId, member } = c.var.caller;
   const from = startOfDay(day, timezone);
   const to = startOfDay(addDays(day, 1), timezone);
   const list = await bookingsWithin(c, from, to);
-  const staffOf = member?.role === "staff" ? member.providerId : undefined;
-  const [people, rooms, serviceNames] = await Promise.all([
-    staffOf
-      ? loadProvider(c.var.db, businessId, staffOf).then((row) => [toProvider(row)])
-      : providerPage(c.var.db, businessId, { page: 1, limit: 100, active: true }).then((p) => p.items),
-    staffOf ? [] : resourcePage(c.var.db, businessId, { page: 1, limit: 100, active: true }).then((p) => p.items),
-    serviceNamesOf(c, list.items, named),
-  ]);
+  const { people, rooms, serviceNames } = await catalogOf(c, list.items, named);
   const shown = list.items.filter(live);
   const columns: Column[] = [
-    ...people.sort(byName).map((p: Person) => ({
+    ...people.sort(byName).map((p) => ({
       key: p.id,
       name: p.name,
       kind: "provider" as const,
@@ -137,10 +166,14 @@ export async function loadWeek(
   const to = startOfDay(addDays(monday, 7), timezone);
   // The list's own check first: another person's week is a 404 to staff, an unknown person to anyone.
   const list = await bookingsWithin(c, from, to, providerId);
-  const [person, serviceNames] = await Promise.all([
-    loadProvider(c.var.db, c.var.caller.businessId, providerId).then(toProvider),
-    serviceNamesOf(c, list.items, named),
+  const { db } = c.var;
+  const { businessId } = c.var.caller;
+  const ids = named ? [...new Set(list.items.map((b) => b.serviceId))] : [];
+  const [person, found] = await Promise.all([
+    loadProvider(db, businessId, providerId),
+    ids.length > 0 ? namesOf(db, businessId, ids) : [],
   ]);
+  const serviceNames = nameMap(found);
   const shown = list.items.filter(live);
   const columns: Column[] = Array.from({ length: 7 }, (_, i) => {
     const date = addDays(monday, i);

@@ -6,24 +6,12 @@ import type { DeskContext } from "../frame/desk";
 import { deskPage } from "../frame/layout";
 import { renderColumns } from "./columns";
 import { type FirstRun, FirstRunPanel } from "./first-run";
-import { type Board, type Column, MAX_SHOWN, mondayOf } from "./load";
+import { type Board, MAX_SHOWN, mondayOf } from "./load";
 
 /** The columns, the same for both pages and the live fragment. */
 export function columnsOf(c: DeskContext, board: Board) {
   const { m, timezone, locale } = c.var.desk;
-  const f = formatsOf(locale, timezone);
-  const heading = (column: Column) =>
-    column.kind === "day" ? (
-      <a href={column.href}>{f.shortDate(column.from)}</a>
-    ) : (
-      <>
-        <span>
-          {column.name} <span class="kind">{column.kind === "resource" ? m.day.room : ""}</span>
-        </span>
-        {column.href && <a href={column.href}>{m.day.week}</a>}
-      </>
-    );
-  return renderColumns({ m, f, board }, heading);
+  return renderColumns({ m, f: formatsOf(locale, timezone), board });
 }
 
 /** The live region: the columns, with where the script asks for a change and fetches them again. */
