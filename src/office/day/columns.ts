@@ -9,9 +9,9 @@
  * serialising an element tree for each was most of the page's cost.
  */
 import { raw } from "hono/html";
-import type { ConflictedBooking } from "../../bookings/conflicts";
 import type { Formats } from "../../pages/i18n/format";
 import type { DeskWords } from "../frame/en";
+import type { DayBooking } from "./bookings";
 import type { Board, Column } from "./load";
 import { classesOf, placeBookings, placeSpan, rangeOf, type TrackRange } from "./place";
 
@@ -37,7 +37,7 @@ function timesOf(f: Formats) {
 }
 
 /** One booking's block: a link saying its time (the end said, not shown: it is the block's height), service and customer. */
-function block(booking: ConflictedBooking, classes: string, d: Drawing) {
+function block(booking: DayBooking, classes: string, d: Drawing) {
   const { m, board, time } = d;
   const clash = booking.conflicts.length > 0;
   const status = booking.status === "CONFIRMED" ? "" : ` · ${m.status[booking.status] ?? booking.status}`;

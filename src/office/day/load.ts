@@ -1,28 +1,17 @@
 /**
  * What a day (or one person's week) shows: its columns — each person and each room, or each day
- * of the person's week — with their hours and bookings. The bookings are read the way the API's
- * lists read them (src/bookings/list.ts, `GET /bookings` or, for staff, `GET
- * /providers/{their id}/bookings`), one page of at most `MAX_SHOWN`, after the same role check;
- * then the people, rooms and service names in one batch.
+ * of the person's week — with their hours and bookings: the bookings after the role check of the
+ * API's list (./bookings.ts), then the people, rooms and service names in one batch.
  */
 import { and, desc, eq, inArray } from "drizzle-orm";
-import type { ConflictedBooking } from "../../bookings/conflicts";
-import { bookingPage } from "../../bookings/list";
 import type { Span } from "../../calendar/rules";
 import type { Database } from "../../db/client";
 import { providers, resources, services } from "../../db/schema";
-import { batchReader } from "../../middleware/key-check";
 import { addDays, startOfDay } from "../../pages/i18n/format";
 import { loadProvider } from "../../providers/records";
-import { authorise } from "../frame/authorise";
-import { asApp, type DeskContext } from "../frame/desk";
+import type { DeskContext } from "../frame/desk";
+import { bookingsWithin, type DayBooking } from "./bookings";
 import { hoursWithin } from "./hours";
-
-/**
- * The most bookings one day or week shows: the API's list read as one page of this size (the
- * API's own pages stop at 100; a salon of ten people with thirty bookings each needs 300).
- */
-export const MAX_SHOWN = 400;
 
 /** One column: whose it is, the stretch it covers, its working hours and its bookings. */
 export type Column = {
@@ -34,25 +23,11 @@ export type Column = {
   from: number;
   to: number;
   bands: Span[];
-  bookings: ConflictedBooking[];
+  bookings: DayBooking[];
 };
 
 /** A day's or week's columns, every booking read (cancelled ones too, for the fingerprint). */
-export type Board = { columns: Column[]; all: ConflictedBooking[]; capped: boolean; serviceNames: Map<string, string> };
-
-/** The bookings starting within [from, to): the business's list, or for staff their own provider's. */
-async function bookingsWithin(c: DeskContext, from: number, to: number, providerId?: string) {
-  const { businessId, member } = c.var.caller;
-  const own = member?.role === "staff" ? (member.providerId ?? "") : undefined;
-  const person = providerId ?? own;
-  const window = { page: 1, limit: MAX_SHOWN, from: new Date(from).toISOString(), to: new Date(to).toISOString() };
-  if (person === undefined) {
-    await authorise(c, "bookings:read", "GET /bookings");
-    return bookingPage(c.var.db, batchReader(asApp(c)), businessId, window);
-  }
-  await authorise(c, "bookings:read", "GET /providers/:id/bookings", person);
-  return bookingPage(c.var.db, batchReader(asApp(c)), businessId, { ...window, providerId: person }, "providerId");
-}
+export type Board = { columns: Column[]; all: DayBooking[]; capped: boolean; serviceNames: Map<string, string> };
 
 /** The names of these services of the business (one read; none asked, none read). */
 const namesOf = (db: Database, businessId: string, ids: string[]) =>
@@ -77,7 +52,7 @@ const owner = <T extends typeof providers | typeof resources>(table: T) => ({
  * read them; for staff, their own person and no room) and the names of the services the bookings
  * are of (none for a fingerprint): one D1 batch, the columns only, no totals.
  */
-async function catalogOf(c: DeskContext, list: ConflictedBooking[], withNames: boolean) {
+async function catalogOf(c: DeskContext, list: DayBooking[], withNames: boolean) {
   const { db } = c.var;
   const { businessId, member } = c.var.caller;
   const staffOf = member?.role === "staff" ? member.providerId : undefined;
@@ -105,7 +80,7 @@ async function catalogOf(c: DeskContext, list: ConflictedBooking[], withNames: b
 }
 
 const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(b.name);
-const live = (b: ConflictedBooking) => b.status !== "CANCELLED";
+const live = (b: DayBooking) => b.status !== "CANCELLED";
 
 /**
  * The business day `day` (YYYY-MM-DD in the business's zone): a column per person and room; staff
@@ -144,7 +119,7 @@ export async function loadDay(c: DeskContext, day: string, named = true): Promis
   if (loose.length > 0) {
     columns.push({ key: "other", name: c.var.desk.m.day.other, kind: "other", from, to, bands: [], bookings: loose });
   }
-  return { columns, all: list.items, capped: list.hasNext, serviceNames };
+  return { columns, all: list.items, capped: list.capped, serviceNames };
 }
 
 /** The Monday of the ISO week `day` falls in. */
@@ -190,5 +165,5 @@ export async function loadWeek(
       bookings: shown.filter((b) => Date.parse(b.startTime) >= start && Date.parse(b.startTime) < end),
     };
   });
-  return { columns, all: list.items, capped: list.hasNext, serviceNames, name: person.name };
+  return { columns, all: list.items, capped: list.capped, serviceNames, name: person.name };
 }

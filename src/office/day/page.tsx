@@ -4,9 +4,10 @@ import type { JSX } from "hono/jsx/jsx-runtime";
 import { addDays, formatsOf } from "../../pages/i18n/format";
 import type { DeskContext } from "../frame/desk";
 import { deskPage } from "../frame/layout";
+import { MAX_SHOWN } from "./bookings";
 import { renderColumns } from "./columns";
 import { type FirstRun, FirstRunPanel } from "./first-run";
-import { type Board, MAX_SHOWN, mondayOf } from "./load";
+import { type Board, mondayOf } from "./load";
 
 /** The columns, the same for both pages and the live fragment. */
 export function columnsOf(c: DeskContext, board: Board) {

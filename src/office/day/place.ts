@@ -6,7 +6,7 @@
  * (`a`) and steps past them (`b`), the length likewise (`c`, `d`), the lane and how many share
  * the width (`l`, `n`); zeros and a lone lane are the stylesheet's defaults and left out.
  */
-import type { ConflictedBooking } from "../../bookings/conflicts";
+import type { DayBooking } from "./bookings";
 import type { Column } from "./load";
 
 const MINUTE = 60_000;
@@ -57,7 +57,7 @@ export function placeSpan(column: Column, range: TrackRange, start: number, end:
  * The bookings of a column in the order they start, each with its place: each overlapping group
  * shares the width, each booking in the first lane free at its start.
  */
-export function placeBookings(column: Column, range: TrackRange): { booking: ConflictedBooking; at: Placed }[] {
+export function placeBookings(column: Column, range: TrackRange): { booking: DayBooking; at: Placed }[] {
   const placed = column.bookings
     .map((booking) => ({
       booking,
