@@ -19,7 +19,12 @@ import { asApp, type DeskContext } from "../frame/desk";
 export type DayBooking = Pick<
   Booking,
   "id" | "serviceId" | "providerIds" | "resourceIds" | "customerName" | "startTime" | "endTime" | "status" | "updatedAt"
-> & { conflicts: BookingConflict[] };
+> & {
+  /** The start and end as instants (ms), parsed once: the drawing places by them. */
+  start: number;
+  end: number;
+  conflicts: BookingConflict[];
+};
 
 /**
  * The most bookings one day or week shows (a salon of ten people with thirty bookings each needs
@@ -69,6 +74,8 @@ const stretchQuery = (db: Database, person: boolean) =>
 /** A row as the day uses it (records from before teams name their one person only). */
 const toDayBooking = ({ providerId, providerIds, resourceIds, ...row }: DrawnRow) => ({
   ...row,
+  start: Date.parse(row.startTime),
+  end: Date.parse(row.endTime),
   providerIds: providerIds ?? (providerId ? [providerId] : []),
   resourceIds: resourceIds ?? [],
 });

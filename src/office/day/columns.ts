@@ -16,21 +16,34 @@ import type { Board, Column } from "./load";
 import { classesOf, placeBookings, placeSpan, rangeOf, type TrackRange } from "./place";
 
 type Parts = { m: DeskWords; f: Formats; board: Board };
-type Drawing = Parts & { time: (instant: string | number) => string };
+type Drawing = Parts & { time: (instant: number) => string };
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
-/** Text made safe for HTML content and quoted attributes. */
-const esc = (text: string) => text.replace(/[&<>"']/g, (ch) => ESCAPES[ch] as string);
+const UNSAFE = /[&<>"']/;
 
-/** A time as the page writes it (escaped), each instant formatted once a page: a day repeats its times in every column. */
+/** Text made safe for HTML content and quoted attributes (most text has nothing to replace). */
+const esc = (text: string) => (UNSAFE.test(text) ? text.replace(/[&<>"']/g, (ch) => ESCAPES[ch] as string) : text);
+
+/** Times already written, by language and zone: a day's page is drawn again every few seconds with the same times. */
+const written = new Map<string, Map<number, string>>();
+const MAX_WRITTEN = 20_000;
+
+/** A time as the page writes it (escaped), each instant formatted once per language and zone. */
 function timesOf(f: Formats) {
-  const made = new Map<string | number, string>();
-  return (instant: string | number) => {
-    let text = made.get(instant);
+  const id = `${f.locale}|${f.timeZone}`;
+  let made = written.get(id);
+  if (!made || made.size > MAX_WRITTEN) {
+    if (written.size > 50) written.clear();
+    made = new Map();
+    written.set(id, made);
+  }
+  const known = made;
+  return (instant: number) => {
+    let text = known.get(instant);
     if (text === undefined) {
       text = esc(f.time(instant));
-      made.set(instant, text);
+      known.set(instant, text);
     }
     return text;
   };
@@ -45,7 +58,7 @@ function block(booking: DayBooking, classes: string, d: Drawing) {
   const cls = [classes, clash ? "clash" : "", off ? "off" : ""].filter(Boolean).join(" ");
   const flag = clash ? `<span class="flag">⚠ ${esc(m.conflict)} · </span>` : "";
   const service = board.serviceNames.get(booking.serviceId) ?? booking.serviceId;
-  return `<li${cls ? ` class="${cls}"` : ""}><a href="/office/bookings/${esc(booking.id)}">${flag}<b>${time(booking.startTime)}</b><span class="sr-only">–${time(booking.endTime)}</span>${esc(status)} ${esc(service)} · ${esc(booking.customerName)}</a></li>`;
+  return `<li${cls ? ` class="${cls}"` : ""}><a href="/office/bookings/${esc(booking.id)}">${flag}<b>${time(booking.start)}</b><span class="sr-only">–${time(booking.end)}</span>${esc(status)} ${esc(service)} · ${esc(booking.customerName)}</a></li>`;
 }
 
 /** A column's track: its working hours shaded, its bookings in the order they start. */

@@ -162,7 +162,7 @@ export async function loadWeek(
       from: start,
       to: end,
       bands: hoursWithin(person, start, end),
-      bookings: shown.filter((b) => Date.parse(b.startTime) >= start && Date.parse(b.startTime) < end),
+      bookings: shown.filter((b) => b.start >= start && b.start < end),
     };
   });
   return { columns, all: list.items, capped: list.capped, serviceNames, name: person.name };

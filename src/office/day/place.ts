@@ -29,11 +29,7 @@ export function rangeOf(columns: Column[]): TrackRange {
   let last = 18 * 60;
   for (const column of columns) {
     const length = (column.to - column.from) / MINUTE;
-    const spans = [
-      ...column.bands,
-      ...column.bookings.map((b) => ({ start: Date.parse(b.startTime), end: Date.parse(b.endTime) })),
-    ];
-    for (const span of spans) {
+    for (const span of [...column.bands, ...column.bookings]) {
       first = Math.min(first, Math.max(0, (span.start - column.from) / MINUTE));
       last = Math.max(last, Math.min(length, (span.end - column.from) / MINUTE));
     }
@@ -61,9 +57,11 @@ export function placeBookings(column: Column, range: TrackRange): { booking: Day
   const placed = column.bookings
     .map((booking) => ({
       booking,
-      at: placeSpan(column, range, Date.parse(booking.startTime), Date.parse(booking.endTime), MIN_BLOCK_STEPS),
+      at: placeSpan(column, range, booking.start, booking.end, MIN_BLOCK_STEPS),
     }))
-    .sort((x, y) => x.at.step - y.at.step || x.booking.startTime.localeCompare(y.booking.startTime));
+    .sort(
+      (x, y) => x.at.step - y.at.step || x.booking.start - y.booking.start || (x.booking.id < y.booking.id ? -1 : 1),
+    );
   let group: Placed[] = [];
   let laneEnds: number[] = [];
   let groupEnd = 0;
