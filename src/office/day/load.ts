@@ -3,13 +3,15 @@
  * of the person's week — with their hours and bookings: the bookings after the role check of the
  * API's list (./bookings.ts), then the people, rooms and service names in one batch.
  */
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Span } from "../../calendar/rules";
 import type { Database } from "../../db/client";
+import { bind, preparedOnce } from "../../db/prepared";
 import { providers, resources, services } from "../../db/schema";
+import { batchReader } from "../../middleware/key-check";
 import { addDays, startOfDay } from "../../pages/i18n/format";
 import { loadProvider } from "../../providers/records";
-import type { DeskContext } from "../frame/desk";
+import { asApp, type DeskContext } from "../frame/desk";
 import { bookingsWithin, type DayBooking } from "./bookings";
 import { hoursWithin } from "./hours";
 
@@ -29,15 +31,6 @@ export type Column = {
 /** A day's or week's columns, every booking read (cancelled ones too, for the fingerprint). */
 export type Board = { columns: Column[]; all: DayBooking[]; capped: boolean; serviceNames: Map<string, string> };
 
-/** The names of these services of the business (one read; none asked, none read). */
-const namesOf = (db: Database, businessId: string, ids: string[]) =>
-  db
-    .select({ id: services.id, name: services.name })
-    .from(services)
-    .where(and(eq(services.businessId, businessId), inArray(services.id, ids)));
-
-const nameMap = (rows: { id: string; name: string }[]) => new Map(rows.map((row) => [row.id, row.name]));
-
 /** What a column of a person or room needs of its row: its name and working hours. */
 const owner = <T extends typeof providers | typeof resources>(table: T) => ({
   id: table.id,
@@ -48,35 +41,57 @@ const owner = <T extends typeof providers | typeof resources>(table: T) => ({
 });
 
 /**
- * The business's people and rooms (the first 100 active of each, newest first, as their API lists
- * read them; for staff, their own person and no room) and the names of the services the bookings
- * are of (none for a fingerprint): one D1 batch, the columns only, no totals.
+ * The catalog reads of a day, built once per isolate (every value a placeholder): the first 100
+ * active people and rooms, newest first as their API lists read them, and the names of a JSON
+ * list of service ids (one bound value however many).
+ */
+const catalogQueries = (db: Database) =>
+  preparedOnce(db, "office-day-catalog", (db) => {
+    const active = <T extends typeof providers | typeof resources>(table: T) =>
+      db
+        .select(owner(table))
+        .from(table as typeof providers)
+        .where(and(eq(table.businessId, sql.placeholder("businessId")), eq(table.active, true)))
+        .orderBy(desc(table.id))
+        .limit(100)
+        .prepare();
+    const names = db
+      .select({ id: services.id, name: services.name })
+      .from(services)
+      .where(
+        and(
+          eq(services.businessId, sql.placeholder("businessId")),
+          sql`${services.id} IN (SELECT value FROM json_each(${sql.placeholder("ids")}))`,
+        ),
+      )
+      .prepare();
+    return { people: active(providers), rooms: active(resources), names };
+  });
+
+/**
+ * The business's people and rooms (for staff, their own person and no room) and the names of the
+ * services the bookings are of (none for a fingerprint): one D1 batch, the columns only, no totals.
  */
 async function catalogOf(c: DeskContext, list: DayBooking[], withNames: boolean) {
   const { db } = c.var;
   const { businessId, member } = c.var.caller;
   const staffOf = member?.role === "staff" ? member.providerId : undefined;
-  const ids = withNames ? [...new Set(list.map((b) => b.serviceId))] : [];
-  const people = db
-    .select(owner(providers))
-    .from(providers)
-    .where(and(eq(providers.businessId, businessId), eq(providers.active, true)))
-    .orderBy(desc(providers.id))
-    .limit(100);
-  const rooms = db
-    .select(owner(resources))
-    .from(resources)
-    .where(and(eq(resources.businessId, businessId), eq(resources.active, true)))
-    .orderBy(desc(resources.id))
-    .limit(100);
-  const names = namesOf(db, businessId, ids);
+  const ids = JSON.stringify(withNames ? [...new Set(list.map((b) => b.serviceId))] : []);
+  const q = catalogQueries(db);
+  const read = batchReader(asApp(c));
   if (staffOf) {
-    const [person, found] = await Promise.all([loadProvider(db, businessId, staffOf), ids.length > 0 ? names : []]);
-    return { people: [person], rooms: [], serviceNames: nameMap(found) };
+    const [person, [found]] = await Promise.all([
+      loadProvider(db, businessId, staffOf),
+      read([bind(q.names, { businessId, ids })]),
+    ]);
+    return { people: [person], rooms: [], serviceNames: new Map(found.map((row) => [row.id, row.name])) };
   }
-  const [peopleRows, roomRows, found] =
-    ids.length > 0 ? await db.batch([people, rooms, names]) : [...(await db.batch([people, rooms])), []];
-  return { people: peopleRows, rooms: roomRows, serviceNames: nameMap(found) };
+  const [people, rooms, found] = await read([
+    bind(q.people, { businessId }),
+    bind(q.rooms, { businessId }),
+    bind(q.names, { businessId, ids }),
+  ]);
+  return { people, rooms, serviceNames: new Map(found.map((row) => [row.id, row.name])) };
 }
 
 const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(b.name);
@@ -143,12 +158,12 @@ export async function loadWeek(
   const list = await bookingsWithin(c, from, to, providerId);
   const { db } = c.var;
   const { businessId } = c.var.caller;
-  const ids = named ? [...new Set(list.items.map((b) => b.serviceId))] : [];
-  const [person, found] = await Promise.all([
+  const ids = JSON.stringify(named ? [...new Set(list.items.map((b) => b.serviceId))] : []);
+  const [person, [found]] = await Promise.all([
     loadProvider(db, businessId, providerId),
-    ids.length > 0 ? namesOf(db, businessId, ids) : [],
+    batchReader(asApp(c))([bind(catalogQueries(db).names, { businessId, ids })]),
   ]);
-  const serviceNames = nameMap(found);
+  const serviceNames = new Map(found.map((row) => [row.id, row.name]));
   const shown = list.items.filter(live);
   const columns: Column[] = Array.from({ length: 7 }, (_, i) => {
     const date = addDays(monday, i);
