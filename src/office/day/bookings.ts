@@ -82,10 +82,17 @@ const toDayBooking = ({ providerId, providerIds, resourceIds, ...row }: DrawnRow
 
 /**
  * The bookings starting within [from, to): the business's, or for staff (and for `providerId`'s
- * week) one person's, after the role check of the list they would read through the API. One D1
- * round trip, and one more for their conflicts when the business has an open one.
+ * week) one person's, after the role check of the list they would read through the API; and the
+ * `alongside` reads' rows (bound to `businessId`, `from` and `to` as well), all in one D1 round
+ * trip, and one more for the bookings' conflicts when the business has an open one.
  */
-export async function bookingsWithin(c: DeskContext, from: number, to: number, providerId?: string) {
+export async function bookingsWithin<const T extends readonly PreparedRead<unknown>[]>(
+  c: DeskContext,
+  from: number,
+  to: number,
+  providerId: string | undefined,
+  alongside: T,
+) {
   const { businessId, member } = c.var.caller;
   const own = member?.role === "staff" ? (member.providerId ?? "") : undefined;
   const person = providerId ?? own;
@@ -99,12 +106,18 @@ export async function bookingsWithin(c: DeskContext, from: number, to: number, p
     to: new Date(to).toISOString(),
     limit: MAX_SHOWN + 1,
   };
-  const [rows, open] = await batchReader(asApp(c))([
+  const [rows, open, ...more] = await batchReader(asApp(c))([
     bind(stretchQuery(db, person !== undefined), values),
     bind(anyOpenConflict(db), { businessId }),
+    ...alongside.map((read) => bind(read, values)),
   ]);
   const found = rows.slice(0, MAX_SHOWN).map(toDayBooking);
   const items: DayBooking[] =
     open.length > 0 ? await withConflicts(db, businessId, found) : found.map((b) => ({ ...b, conflicts: [] }));
-  return { items, capped: rows.length > MAX_SHOWN };
+  return { items, capped: rows.length > MAX_SHOWN, alongside: more as unknown as RowsOf<T> };
 }
+
+/** The rows each prepared read answers. */
+type RowsOf<T extends readonly PreparedRead<unknown>[]> = {
+  -readonly [K in keyof T]: T[K] extends PreparedRead<infer R> ? R : never;
+};

@@ -3,11 +3,11 @@
  * of the person's week — with their hours and bookings: the bookings after the role check of the
  * API's list (./bookings.ts), then the people, rooms and service names in one batch.
  */
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Span } from "../../calendar/rules";
 import type { Database } from "../../db/client";
-import { bind, preparedOnce } from "../../db/prepared";
-import { providers, resources, services } from "../../db/schema";
+import { preparedOnce } from "../../db/prepared";
+import { bookings, providers, resources, services } from "../../db/schema";
 import { batchReader } from "../../middleware/key-check";
 import { addDays, startOfDay } from "../../pages/i18n/format";
 import { loadProvider } from "../../providers/records";
@@ -41,9 +41,9 @@ const owner = <T extends typeof providers | typeof resources>(table: T) => ({
 });
 
 /**
- * The catalog reads of a day, built once per isolate (every value a placeholder): the first 100
- * active people and rooms, newest first as their API lists read them, and the names of a JSON
- * list of service ids (one bound value however many).
+ * The catalog reads of a day, built once per isolate and read in the bookings' own batch (every
+ * value a placeholder): the first 100 active people and rooms, newest first as their API lists
+ * read them, and the names of the services booked within the stretch.
  */
 const catalogQueries = (db: Database) =>
   preparedOnce(db, "office-day-catalog", (db) => {
@@ -55,43 +55,48 @@ const catalogQueries = (db: Database) =>
         .orderBy(desc(table.id))
         .limit(100)
         .prepare();
+    const booked = db
+      .select({ id: bookings.serviceId })
+      .from(bookings)
+      .where(
+        and(
+          eq(bookings.businessId, sql.placeholder("businessId")),
+          gte(bookings.startTime, sql.placeholder("from")),
+          lt(bookings.startTime, sql.placeholder("to")),
+        ),
+      );
     const names = db
       .select({ id: services.id, name: services.name })
       .from(services)
-      .where(
-        and(
-          eq(services.businessId, sql.placeholder("businessId")),
-          sql`${services.id} IN (SELECT value FROM json_each(${sql.placeholder("ids")}))`,
-        ),
-      )
+      .where(and(eq(services.businessId, sql.placeholder("businessId")), inArray(services.id, booked)))
       .prepare();
     return { people: active(providers), rooms: active(resources), names };
   });
 
+const nameMap = (rows: { id: string; name: string }[] = []) => new Map(rows.map((row) => [row.id, row.name]));
+
 /**
- * The business's people and rooms (for staff, their own person and no room) and the names of the
- * services the bookings are of (none for a fingerprint): one D1 batch, the columns only, no totals.
+ * The stretch's bookings with the business's people and rooms (for staff, their own person and no
+ * room) and the names of the services booked (none for a fingerprint): one D1 batch after the
+ * role check, the columns only, no totals; a staff member's own row is one more read.
  */
-async function catalogOf(c: DeskContext, list: DayBooking[], withNames: boolean) {
+async function readDay(c: DeskContext, from: number, to: number, withNames: boolean) {
   const { db } = c.var;
   const { businessId, member } = c.var.caller;
-  const staffOf = member?.role === "staff" ? member.providerId : undefined;
-  const ids = JSON.stringify(withNames ? [...new Set(list.map((b) => b.serviceId))] : []);
   const q = catalogQueries(db);
-  const read = batchReader(asApp(c));
-  if (staffOf) {
-    const [person, [found]] = await Promise.all([
-      loadProvider(db, businessId, staffOf),
-      read([bind(q.names, { businessId, ids })]),
-    ]);
-    return { people: [person], rooms: [], serviceNames: new Map(found.map((row) => [row.id, row.name])) };
+  if (member?.role === "staff") {
+    const list = await bookingsWithin(c, from, to, undefined, withNames ? [q.names] : []);
+    const person = await loadProvider(db, businessId, member.providerId ?? "");
+    return { list, people: [person], rooms: [], serviceNames: nameMap(list.alongside[0]) };
   }
-  const [people, rooms, found] = await read([
-    bind(q.people, { businessId }),
-    bind(q.rooms, { businessId }),
-    bind(q.names, { businessId, ids }),
-  ]);
-  return { people, rooms, serviceNames: new Map(found.map((row) => [row.id, row.name])) };
+  if (!withNames) {
+    const list = await bookingsWithin(c, from, to, undefined, [q.people, q.rooms]);
+    const [people, rooms] = list.alongside;
+    return { list, people, rooms, serviceNames: nameMap() };
+  }
+  const list = await bookingsWithin(c, from, to, undefined, [q.people, q.rooms, q.names]);
+  const [people, rooms, names] = list.alongside;
+  return { list, people, rooms, serviceNames: nameMap(names) };
 }
 
 const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(b.name);
@@ -105,8 +110,7 @@ export async function loadDay(c: DeskContext, day: string, named = true): Promis
   const { timezone } = c.var.desk;
   const from = startOfDay(day, timezone);
   const to = startOfDay(addDays(day, 1), timezone);
-  const list = await bookingsWithin(c, from, to);
-  const { people, rooms, serviceNames } = await catalogOf(c, list.items, named);
+  const { list, people, rooms, serviceNames } = await readDay(c, from, to, named);
   const shown = list.items.filter(live);
   const columns: Column[] = [
     ...people.sort(byName).map((p) => ({
@@ -155,15 +159,10 @@ export async function loadWeek(
   const from = startOfDay(monday, timezone);
   const to = startOfDay(addDays(monday, 7), timezone);
   // The list's own check first: another person's week is a 404 to staff, an unknown person to anyone.
-  const list = await bookingsWithin(c, from, to, providerId);
   const { db } = c.var;
-  const { businessId } = c.var.caller;
-  const ids = JSON.stringify(named ? [...new Set(list.items.map((b) => b.serviceId))] : []);
-  const [person, [found]] = await Promise.all([
-    loadProvider(db, businessId, providerId),
-    batchReader(asApp(c))([bind(catalogQueries(db).names, { businessId, ids })]),
-  ]);
-  const serviceNames = new Map(found.map((row) => [row.id, row.name]));
+  const list = await bookingsWithin(c, from, to, providerId, named ? [catalogQueries(db).names] : []);
+  const person = await loadProvider(db, c.var.caller.businessId, providerId);
+  const serviceNames = nameMap(list.alongside[0]);
   const shown = list.items.filter(live);
   const columns: Column[] = Array.from({ length: 7 }, (_, i) => {
     const date = addDays(monday, i);
