@@ -157,6 +157,9 @@ describe("the day page", () => {
     const shown = new Set([...html.matchAll(/href="\/office\/bookings\/(bkg_\w+)"/g)].map((m) => m[1]));
     expect(made.filter((b) => !shown.has(b.id)).length).toBe(0);
     expect(html).not.toContain("are shown");
+    // The 75 at noon (4 hours past the axis's 08:00, 30 minutes long) side by side: 40 lanes at most.
+    expect(html).toContain('<li class="a4 d6 n40"><a href="/office/bookings/');
+    expect(html).toContain('<li class="a4 d6 l39 n40"><a href="/office/bookings/');
   });
 
   it("a date that is not one is a page saying so; the date picker goes to the day", async () => {
