@@ -42,7 +42,11 @@ export async function loadWithConflicts(db: Database, businessId: string, id: st
 export const noConflicts = (booking: Booking): ConflictedBooking => ({ ...booking, conflicts: [] });
 
 /** The bookings with their open conflicts, oldest found first; one D1 read for them all. */
-export async function withConflicts(db: Database, businessId: string, items: Booking[]): Promise<ConflictedBooking[]> {
+export async function withConflicts<T extends Pick<Booking, "id" | "status">>(
+  db: Database,
+  businessId: string,
+  items: T[],
+): Promise<(T & { conflicts: BookingConflict[] })[]> {
   const open = items.filter((b) => b.status !== "CANCELLED").map((b) => b.id);
   const found = new Map<string, BookingConflict[]>();
   if (open.length > 0) {

@@ -1,6 +1,6 @@
 /**
  * The office's day: who sees which columns, a booking made elsewhere on the page and in its
- * fingerprint, a person's week, dates that are not dates, conflicts in words, German.
+ * fingerprint, a person's week, dates that are not dates, conflicts in words, names escaped, German.
  */
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
@@ -32,18 +32,21 @@ describe("the day page", () => {
       expect(html).toContain(role === "owner" ? "Olivia Owner · Owner" : "Frank Desk · Front desk");
       expect(html).toContain("Stylist 0");
       expect(html).toContain("Stylist 1");
-      expect(html).toContain('<span class="t">10:00 AM</span><span class="sr-only">–10:30 AM</span>');
+      // The start shown, the end said to screen readers (the block's height shows it).
+      expect(html).toContain('<b>10:00 AM</b><span class="sr-only">–10:30 AM</span>');
       expect(html).toContain("Cut · Mine Customer");
       expect(html).toContain("Colour · Their Customer");
       expect(html).toContain(`href="/office/bookings/${s.mine.id}"`);
       expect(html).toContain("Working hours: 9:00 AM–5:00 PM");
-      // Blocks and hours are placed by the page's nonce'd style (no style attributes under the CSP).
-      const nonce = /'nonce-([^']+)'/.exec(res.headers.get("Content-Security-Policy") ?? "")?.[1];
-      expect(html).toContain(`<style nonce="${nonce}">#k-0{top:0px;height:960px;}`);
-      expect(html).toContain("#b-0-0{top:192px;height:48px;}");
-      expect(html).toContain('<li id="b-0-0" class="block"><a href="/office/bookings/');
-      // The page places by its rules alone; the live fragment by data attributes alone.
-      expect(html).not.toContain("data-y=");
+      // One axis of hours (08:00–18:00) beside the columns; blocks and hours placed by the stylesheet's
+      // classes: 10:00 is 2 hours past the axis's 08:00 and 6 steps of 5 minutes long; the working
+      // hours 9–5 start an hour in and last 8. No style attribute (the CSP allows none), no rule per block.
+      expect(html).toContain('<div class="axis" aria-hidden="true"><div><span>8:00 AM</span><span>9:00 AM</span>');
+      expect(html).toContain("<span>5:00 PM</span></div></div>");
+      expect(html).toContain(`<li class="a2 d6"><a href="/office/bookings/${s.mine.id}">`);
+      expect(html).toContain('<div class="band a1 c8"></div>');
+      expect(html).not.toContain("style=");
+      expect(html).not.toContain("<style");
       expect(html).toContain(`href="/office/day/${dayOf(1)}"`);
       expect(html).toContain(`href="/office/day/${dayOf(3)}"`);
       expect(html).toContain('action="/office/sign-out"');
@@ -95,8 +98,11 @@ describe("the day page", () => {
     expect(after.headers.get("ETag")).not.toBe(etag);
     const columns = await page(`/office/day/${day()}/columns`, cookie);
     expect(columns.html).toContain("Phoned In");
-    expect(columns.html).toMatch(/<li id="b-0-\d+" class="block" data-y="\d+" data-h="\d+">/);
+    // The same drawing as the page's: placed by classes, nothing for the script to place.
+    expect(columns.html).toMatch(/<li class="a\d+ [^"]*"><a href="\/office\/bookings\/bkg_\w+"><b>2:00 PM<\/b>/);
+    expect(columns.html).toContain('<div class="axis" aria-hidden="true">');
     expect(columns.html).not.toContain("<style");
+    expect(columns.html).not.toContain("style=");
     expect(columns.res.headers.get("ETag")).toBe(after.headers.get("ETag"));
     // Another day's fingerprint is not this one's.
     expect((await page(`/office/day/${dayOf(5)}/version`, cookie)).res.headers.get("ETag")).not.toBe(
@@ -124,10 +130,15 @@ describe("the day page", () => {
     const s = await deskSalon();
     const plain = await createService(s.apiKey, { name: "Consultation" });
     await book(s.apiKey, bookingBody(plain.id, at(2, "15:00"), { customerName: "Nobody In Particular" }));
+    const odd = `Ann <b>&</b> "Bo's"`;
+    await book(s.apiKey, bookingBody(plain.id, at(2, "16:00"), { customerName: odd }));
     const { cookie } = await deskMember(s, "frontdesk");
     const { html } = await page(`/office/day/${day()}`, cookie);
     expect(html).toContain("Without a person or room");
     expect(html).toContain("Consultation · Nobody In Particular");
+    // A name is shown as written, never as markup.
+    expect(html).toContain("Consultation · Ann &lt;b&gt;&amp;&lt;/b&gt; &quot;Bo&#39;s&quot;</a>");
+    expect(html).not.toContain(odd);
   });
 
   it("a busy day shows every booking, past the API's page of 100 (ten people with thirty each fit)", async () => {
@@ -146,6 +157,9 @@ describe("the day page", () => {
     const shown = new Set([...html.matchAll(/href="\/office\/bookings\/(bkg_\w+)"/g)].map((m) => m[1]));
     expect(made.filter((b) => !shown.has(b.id)).length).toBe(0);
     expect(html).not.toContain("are shown");
+    // The 75 at noon (4 hours past the axis's 08:00, 30 minutes long) side by side: 40 lanes at most.
+    expect(html).toContain('<li class="a4 d6 n40"><a href="/office/bookings/');
+    expect(html).toContain('<li class="a4 d6 l39 n40"><a href="/office/bookings/');
   });
 
   it("a date that is not one is a page saying so; the date picker goes to the day", async () => {

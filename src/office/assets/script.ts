@@ -1,22 +1,19 @@
 /**
  * The office's only script (served under a content hash). Every page works without it; it adds
  * the day's live update: every 3 seconds it asks the day's fingerprint (a 304 while nothing
- * changed) and only on a change fetches the columns again and puts them in place, positioning the
- * blocks through the CSSOM (the policy allows no style attributes). It waits while focus is in the
- * columns, so a keyboard user's place is never swapped away. Plain ES2017, no framework.
+ * changed) and only on a change fetches the columns again and puts them in place as they come (the
+ * blocks are placed by the stylesheet's classes), keeping how far the board was scrolled sideways.
+ * It waits while focus is in the columns, so a keyboard user's place is never swapped away. Plain
+ * ES2017, no framework.
  */
 export const officeScript = `(function () {
   "use strict";
-  var place = function (root) {
-    var items = root.querySelectorAll("[data-y]");
-    for (var i = 0; i < items.length; i++) {
-      var d = items[i].dataset;
-      items[i].style.top = d.y + "px";
-      items[i].style.height = d.h + "px";
-      // Ids are by position: the page's first rules may still name this id with another's lane.
-      items[i].style.left = d.x ? d.x + "%" : "0";
-      items[i].style.width = d.x ? d.w + "%" : "100%";
-    }
+  // How far the board is scrolled sideways (a phone shows a column or two at a time).
+  var scrolled = function (to) {
+    var board = live.querySelector(".board");
+    if (!board) return 0;
+    if (to !== undefined) board.scrollLeft = to;
+    return board.scrollLeft;
   };
   var live = document.querySelector("[data-live]");
   if (!live || !window.fetch) return;
@@ -36,8 +33,9 @@ export const officeScript = `(function () {
             if (!page.ok) return;
             var next = page.headers.get("ETag");
             return page.text().then(function (html) {
+              var left = scrolled();
               live.innerHTML = html;
-              place(live);
+              scrolled(left);
               etag = next;
               if (say) say.textContent = say.getAttribute("data-changed");
             });

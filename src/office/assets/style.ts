@@ -1,8 +1,25 @@
 /**
  * The office's own stylesheet, on top of the booking pages' (same look): its colours, the frame
- * (bar and nav), the day's columns and the booking page. Positions of blocks in a column come from
- * the page's nonce'd `<style>` (and, after a live update, from the script), never style attributes.
+ * (bar and nav), the day's columns and the booking page. A block's place in a column is said by
+ * classes defined here once (src/office/day/place.ts), never by style attributes (the policy
+ * allows none) nor a rule per block.
  */
+import { MAX_HOURS, MAX_LANES } from "../day/place";
+
+/** `.x1{--x:1}` … for values 1 to `last` (0 is each property's default). */
+const scale = (letter: string, last: number) =>
+  Array.from({ length: last }, (_, i) => `.${letter}${i + 1}{--${letter}:${i + 1}}`).join("");
+
+/** The place classes: start and length in hours and 5-minute steps, the lane and how many lanes share the width. */
+const places = [
+  scale("a", MAX_HOURS),
+  scale("b", 11),
+  scale("c", MAX_HOURS),
+  scale("d", 11),
+  scale("l", MAX_LANES - 1),
+  scale("n", MAX_LANES),
+].join("");
+
 export const officeStylesheet = `
 :root{--accent:#1f6feb;--accent-ink:#fff;--accent-text:#0b57c9;--busy:#eef4ff;--hours:#f0f7ee;--warn:#9a3412}
 .desk{max-width:1400px}
@@ -20,22 +37,27 @@ export const officeStylesheet = `
 .steps a:hover,.pick button:hover{border-color:var(--accent)}
 .pick{display:flex;gap:6px;align-items:center}
 .pick input{width:auto;min-height:40px;padding:6px 8px;border:1px solid var(--line);border-radius:10px;font:inherit}
-.columns{display:grid;grid-template-columns:repeat(auto-fit,minmax(220px,1fr));gap:12px}
-.columns.week{grid-template-columns:repeat(auto-fit,minmax(150px,1fr));gap:8px}
-.column{border:1px solid var(--line);border-radius:12px;overflow:hidden;min-width:0;background:var(--card)}
+.board{overflow-x:auto;padding:2px 2px 8px;margin:-2px}
+.columns{display:grid;grid-template-columns:4.25rem;grid-auto-columns:minmax(200px,1fr);grid-template-rows:auto auto auto;column-gap:10px}
+.columns.week{grid-auto-columns:minmax(150px,1fr);column-gap:8px}
+.axis{grid-column:1;grid-row:1/span 3;display:grid;grid-template-rows:subgrid;position:sticky;left:0;z-index:2;background:var(--card)}
+.axis>div{grid-row:3;border-top:1px solid transparent}
+.axis span{display:block;height:96px;padding:2px 8px 0 0;text-align:right;font-size:.6875rem;line-height:1;color:var(--muted)}
+.column{grid-row:1/span 3;display:grid;grid-template-rows:subgrid;border:1px solid var(--line);border-radius:12px;overflow:hidden;min-width:0;background:var(--card)}
 .column h2{font-size:1rem;margin:0;padding:10px 12px;border-bottom:1px solid var(--line);display:flex;justify-content:space-between;gap:8px;flex-wrap:wrap}
 .column h2 a{font-size:.875rem;font-weight:500}
 .column .kind{font-weight:500;color:var(--muted);font-size:.8125rem}
-.hoursnote{margin:0;padding:6px 12px;font-size:.8125rem;line-height:1.35;min-height:calc(2.7em + 12px);color:var(--muted);border-bottom:1px solid var(--line)}
+.hoursnote{margin:0;padding:6px 12px;font-size:.8125rem;line-height:1.35;color:var(--muted);border-bottom:1px solid var(--line)}
 .track{position:relative;background:repeating-linear-gradient(to bottom,var(--line) 0 1px,transparent 1px 96px)}
-.band{position:absolute;left:0;right:0;background:var(--hours)}
-.tick{position:absolute;left:4px;font-size:.6875rem;color:var(--muted);line-height:1}
-.lanes{position:absolute;top:0;bottom:0;left:64px;right:4px;list-style:none;margin:0;padding:0}
-.block{position:absolute;left:0;width:100%;padding:0 1px}
-.block a{display:block;height:100%;overflow:hidden;padding:4px 8px;border-radius:8px;border:1px solid var(--accent);border-left-width:4px;background:var(--busy);color:var(--ink);text-decoration:none;font-size:.8125rem;line-height:1.3}
-.block .t{font-weight:650}
-.block.off a{border-color:var(--line);background:#f8f9fb;color:var(--muted)}
-.block.clash a{border-color:var(--warn);background:#fff4ed}
+.track ul{position:absolute;inset:0 4px;list-style:none;margin:0;padding:0}
+.band,.track li{position:absolute;top:calc(var(--a,0)*96px + var(--b,0)*8px);height:calc(var(--c,0)*96px + var(--d,0)*8px)}
+.band{left:0;right:0;background:var(--hours)}
+.track li{left:calc(var(--l,0)*100%/var(--n,1));width:calc(100%/var(--n,1));padding:0 1px}
+.track li a{display:block;height:100%;overflow:hidden;padding:4px 8px;border-radius:8px;border:1px solid var(--accent);border-left-width:4px;background:var(--busy);color:var(--ink);text-decoration:none;font-size:.8125rem;line-height:1.3}
+.track li b{font-weight:650}
+.track li.off a{border-color:var(--line);background:#f8f9fb;color:var(--muted)}
+.track li.clash a{border-color:var(--warn);background:#fff4ed}
+${places}
 .flag{display:inline-block;font-weight:700;color:var(--warn);text-decoration:none}
 .empty{padding:10px 12px;margin:0;color:var(--muted);font-size:.875rem}
 .flash{padding:10px 14px;border-radius:10px;background:var(--hours);border:1px solid #b7dfb0;margin:0 0 14px}

@@ -1,27 +1,19 @@
 /**
  * What a day (or one person's week) shows: its columns — each person and each room, or each day
- * of the person's week — with their hours and bookings. The bookings are read the way the API's
- * lists read them (src/bookings/list.ts, `GET /bookings` or, for staff, `GET
- * /providers/{their id}/bookings`), one page of at most 100, after the same role check.
+ * of the person's week — with their hours and bookings: the bookings after the role check of the
+ * API's list (./bookings.ts), then the people, rooms and service names in one batch.
  */
-import { and, eq, inArray } from "drizzle-orm";
-import type { ConflictedBooking } from "../../bookings/conflicts";
-import { bookingPage } from "../../bookings/list";
+import { and, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Span } from "../../calendar/rules";
-import { services } from "../../db/schema";
+import type { Database } from "../../db/client";
+import { preparedOnce } from "../../db/prepared";
+import { bookings, providers, resources, services } from "../../db/schema";
 import { batchReader } from "../../middleware/key-check";
 import { addDays, startOfDay } from "../../pages/i18n/format";
-import { loadProvider, providerPage, toProvider } from "../../providers/records";
-import { resourcePage } from "../../resources/records";
-import { authorise } from "../frame/authorise";
+import { loadProvider } from "../../providers/records";
 import { asApp, type DeskContext } from "../frame/desk";
+import { bookingsWithin, type DayBooking } from "./bookings";
 import { hoursWithin } from "./hours";
-
-/**
- * The most bookings one day or week shows: the API's list read as one page of this size (the
- * API's own pages stop at 100; a salon of ten people with thirty bookings each needs 300).
- */
-export const MAX_SHOWN = 400;
 
 /** One column: whose it is, the stretch it covers, its working hours and its bookings. */
 export type Column = {
@@ -33,42 +25,82 @@ export type Column = {
   from: number;
   to: number;
   bands: Span[];
-  bookings: ConflictedBooking[];
+  bookings: DayBooking[];
 };
 
 /** A day's or week's columns, every booking read (cancelled ones too, for the fingerprint). */
-export type Board = { columns: Column[]; all: ConflictedBooking[]; capped: boolean; serviceNames: Map<string, string> };
+export type Board = { columns: Column[]; all: DayBooking[]; capped: boolean; serviceNames: Map<string, string> };
 
-type Person = ReturnType<typeof toProvider>;
+/** What a column of a person or room needs of its row: its name and working hours. */
+const owner = <T extends typeof providers | typeof resources>(table: T) => ({
+  id: table.id,
+  name: table.name,
+  timezone: table.timezone,
+  weeklySchedule: table.weeklySchedule,
+  dateOverrides: table.dateOverrides,
+});
 
-/** The bookings starting within [from, to): the business's list, or for staff their own provider's. */
-async function bookingsWithin(c: DeskContext, from: number, to: number, providerId?: string) {
+/**
+ * The catalog reads of a day, built once per isolate and read in the bookings' own batch (every
+ * value a placeholder): the first 100 active people and rooms, newest first as their API lists
+ * read them, and the names of the services booked within the stretch.
+ */
+const catalogQueries = (db: Database) =>
+  preparedOnce(db, "office-day-catalog", (db) => {
+    const active = <T extends typeof providers | typeof resources>(table: T) =>
+      db
+        .select(owner(table))
+        .from(table as typeof providers)
+        .where(and(eq(table.businessId, sql.placeholder("businessId")), eq(table.active, true)))
+        .orderBy(desc(table.id))
+        .limit(100)
+        .prepare();
+    const booked = db
+      .select({ id: bookings.serviceId })
+      .from(bookings)
+      .where(
+        and(
+          eq(bookings.businessId, sql.placeholder("businessId")),
+          gte(bookings.startTime, sql.placeholder("from")),
+          lt(bookings.startTime, sql.placeholder("to")),
+        ),
+      );
+    const names = db
+      .select({ id: services.id, name: services.name })
+      .from(services)
+      .where(and(eq(services.businessId, sql.placeholder("businessId")), inArray(services.id, booked)))
+      .prepare();
+    return { people: active(providers), rooms: active(resources), names };
+  });
+
+const nameMap = (rows: { id: string; name: string }[] = []) => new Map(rows.map((row) => [row.id, row.name]));
+
+/**
+ * The stretch's bookings with the business's people and rooms (for staff, their own person and no
+ * room) and the names of the services booked (none for a fingerprint): one D1 batch after the
+ * role check, the columns only, no totals; a staff member's own row is one more read.
+ */
+async function readDay(c: DeskContext, from: number, to: number, withNames: boolean) {
+  const { db } = c.var;
   const { businessId, member } = c.var.caller;
-  const own = member?.role === "staff" ? (member.providerId ?? "") : undefined;
-  const person = providerId ?? own;
-  const window = { page: 1, limit: MAX_SHOWN, from: new Date(from).toISOString(), to: new Date(to).toISOString() };
-  if (person === undefined) {
-    await authorise(c, "bookings:read", "GET /bookings");
-    return bookingPage(c.var.db, batchReader(asApp(c)), businessId, window);
+  const q = catalogQueries(db);
+  if (member?.role === "staff") {
+    const list = await bookingsWithin(c, from, to, undefined, withNames ? [q.names] : []);
+    const person = await loadProvider(db, businessId, member.providerId ?? "");
+    return { list, people: [person], rooms: [], serviceNames: nameMap(list.alongside[0]) };
   }
-  await authorise(c, "bookings:read", "GET /providers/:id/bookings", person);
-  return bookingPage(c.var.db, batchReader(asApp(c)), businessId, { ...window, providerId: person }, "providerId");
-}
-
-/** The names of the services the bookings are of (one read of at most 100 ids); none for a fingerprint. */
-async function serviceNamesOf(c: DeskContext, list: ConflictedBooking[], named: boolean) {
-  if (!named) return new Map<string, string>();
-  const ids = [...new Set(list.map((b) => b.serviceId))];
-  if (ids.length === 0) return new Map<string, string>();
-  const rows = await c.var.db
-    .select({ id: services.id, name: services.name })
-    .from(services)
-    .where(and(eq(services.businessId, c.var.caller.businessId), inArray(services.id, ids)));
-  return new Map(rows.map((row) => [row.id, row.name]));
+  if (!withNames) {
+    const list = await bookingsWithin(c, from, to, undefined, [q.people, q.rooms]);
+    const [people, rooms] = list.alongside;
+    return { list, people, rooms, serviceNames: nameMap() };
+  }
+  const list = await bookingsWithin(c, from, to, undefined, [q.people, q.rooms, q.names]);
+  const [people, rooms, names] = list.alongside;
+  return { list, people, rooms, serviceNames: nameMap(names) };
 }
 
 const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(b.name);
-const live = (b: ConflictedBooking) => b.status !== "CANCELLED";
+const live = (b: DayBooking) => b.status !== "CANCELLED";
 
 /**
  * The business day `day` (YYYY-MM-DD in the business's zone): a column per person and room; staff
@@ -76,21 +108,12 @@ const live = (b: ConflictedBooking) => b.status !== "CANCELLED";
  */
 export async function loadDay(c: DeskContext, day: string, named = true): Promise<Board> {
   const { timezone } = c.var.desk;
-  const { businessId, member } = c.var.caller;
   const from = startOfDay(day, timezone);
   const to = startOfDay(addDays(day, 1), timezone);
-  const list = await bookingsWithin(c, from, to);
-  const staffOf = member?.role === "staff" ? member.providerId : undefined;
-  const [people, rooms, serviceNames] = await Promise.all([
-    staffOf
-      ? loadProvider(c.var.db, businessId, staffOf).then((row) => [toProvider(row)])
-      : providerPage(c.var.db, businessId, { page: 1, limit: 100, active: true }).then((p) => p.items),
-    staffOf ? [] : resourcePage(c.var.db, businessId, { page: 1, limit: 100, active: true }).then((p) => p.items),
-    serviceNamesOf(c, list.items, named),
-  ]);
+  const { list, people, rooms, serviceNames } = await readDay(c, from, to, named);
   const shown = list.items.filter(live);
   const columns: Column[] = [
-    ...people.sort(byName).map((p: Person) => ({
+    ...people.sort(byName).map((p) => ({
       key: p.id,
       name: p.name,
       kind: "provider" as const,
@@ -115,7 +138,7 @@ export async function loadDay(c: DeskContext, day: string, named = true): Promis
   if (loose.length > 0) {
     columns.push({ key: "other", name: c.var.desk.m.day.other, kind: "other", from, to, bands: [], bookings: loose });
   }
-  return { columns, all: list.items, capped: list.hasNext, serviceNames };
+  return { columns, all: list.items, capped: list.capped, serviceNames };
 }
 
 /** The Monday of the ISO week `day` falls in. */
@@ -136,11 +159,10 @@ export async function loadWeek(
   const from = startOfDay(monday, timezone);
   const to = startOfDay(addDays(monday, 7), timezone);
   // The list's own check first: another person's week is a 404 to staff, an unknown person to anyone.
-  const list = await bookingsWithin(c, from, to, providerId);
-  const [person, serviceNames] = await Promise.all([
-    loadProvider(c.var.db, c.var.caller.businessId, providerId).then(toProvider),
-    serviceNamesOf(c, list.items, named),
-  ]);
+  const { db } = c.var;
+  const list = await bookingsWithin(c, from, to, providerId, named ? [catalogQueries(db).names] : []);
+  const person = await loadProvider(db, c.var.caller.businessId, providerId);
+  const serviceNames = nameMap(list.alongside[0]);
   const shown = list.items.filter(live);
   const columns: Column[] = Array.from({ length: 7 }, (_, i) => {
     const date = addDays(monday, i);
@@ -154,8 +176,8 @@ export async function loadWeek(
       from: start,
       to: end,
       bands: hoursWithin(person, start, end),
-      bookings: shown.filter((b) => Date.parse(b.startTime) >= start && Date.parse(b.startTime) < end),
+      bookings: shown.filter((b) => b.start >= start && b.start < end),
     };
   });
-  return { columns, all: list.items, capped: list.hasNext, serviceNames, name: person.name };
+  return { columns, all: list.items, capped: list.capped, serviceNames, name: person.name };
 }

@@ -4,26 +4,15 @@ import type { JSX } from "hono/jsx/jsx-runtime";
 import { addDays, formatsOf } from "../../pages/i18n/format";
 import type { DeskContext } from "../frame/desk";
 import { deskPage } from "../frame/layout";
+import { MAX_SHOWN } from "./bookings";
 import { renderColumns } from "./columns";
 import { type FirstRun, FirstRunPanel } from "./first-run";
-import { type Board, type Column, MAX_SHOWN, mondayOf } from "./load";
+import { type Board, mondayOf } from "./load";
 
-/** The parts both pages and the live fragment share. */
-export function columnsOf(c: DeskContext, board: Board, live = false) {
+/** The columns, the same for both pages and the live fragment. */
+export function columnsOf(c: DeskContext, board: Board) {
   const { m, timezone, locale } = c.var.desk;
-  const f = formatsOf(locale, timezone);
-  const heading = (column: Column) =>
-    column.kind === "day" ? (
-      <a href={column.href}>{f.shortDate(column.from)}</a>
-    ) : (
-      <>
-        <span>
-          {column.name} <span class="kind">{column.kind === "resource" ? m.day.room : ""}</span>
-        </span>
-        {column.href && <a href={column.href}>{m.day.week}</a>}
-      </>
-    );
-  return { f, ...renderColumns({ m, f, board }, heading, live) };
+  return renderColumns({ m, f: formatsOf(locale, timezone), board });
 }
 
 /** The live region: the columns, with where the script asks for a change and fetches them again. */
@@ -44,11 +33,9 @@ function boardPage(
   view: { title: string; steps: Child; zone?: string; live: string; board: Board; etag: string; first?: Child },
 ) {
   const { m } = c.var.desk;
-  const { html, css } = columnsOf(c, view.board);
   return deskPage(c, 200, {
     title: view.title,
     section: "day",
-    positions: css,
     body: (
       <>
         {view.first}
@@ -64,7 +51,7 @@ function boardPage(
         </p>
         {view.board.capped && <p class="refused">{m.day.capped(MAX_SHOWN)}</p>}
         <Live base={view.live} etag={view.etag}>
-          {html}
+          {columnsOf(c, view.board)}
         </Live>
       </>
     ),

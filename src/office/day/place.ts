@@ -1,15 +1,24 @@
 /**
- * Where things go in a column's track: a vertical scale of minutes (1.6 px each, 96 px an hour),
- * one range of whole hours shared by every column (at least 08:00–18:00, widened to the hours and
- * bookings shown), and side-by-side lanes for bookings that overlap.
+ * Where things go in a column's track: steps of 5 minutes (8 px each, 96 px an hour), one range
+ * of whole hours shared by every column (at least 08:00–18:00, widened to the hours and bookings
+ * shown), and side-by-side lanes for bookings that overlap. A place is said by a few classes the
+ * office stylesheet defines once (src/office/assets/style.ts): the start step as whole hours
+ * (`a`) and steps past them (`b`), the length likewise (`c`, `d`), the lane and how many share
+ * the width (`l`, `n`); zeros and a lone lane are the stylesheet's defaults and left out.
  */
+import type { DayBooking } from "./bookings";
 import type { Column } from "./load";
 
-/** The track's scale: 96 px an hour. */
-export const PX_PER_MINUTE = 1.6;
 const MINUTE = 60_000;
-/** The shortest a block is drawn, so its time and names stay readable. */
-const MIN_BLOCK_PX = 40;
+/** The track's step: a place is said in 5-minute steps (a start rounded down, an end up). */
+export const STEP_MINUTES = 5;
+const STEPS_PER_HOUR = 60 / STEP_MINUTES;
+/** The shortest a block is drawn (40 px), so its time and names stay readable. */
+const MIN_BLOCK_STEPS = 5;
+/** The most hours a track holds: a day that gains an hour when the clocks go back. */
+export const MAX_HOURS = 25;
+/** The most lanes drawn side by side; past it, lanes share places (at 1/40 of a column nothing is readable). */
+export const MAX_LANES = 40;
 
 /** The shown range, in minutes after each column's start. */
 export type TrackRange = { first: number; last: number };
@@ -20,11 +29,7 @@ export function rangeOf(columns: Column[]): TrackRange {
   let last = 18 * 60;
   for (const column of columns) {
     const length = (column.to - column.from) / MINUTE;
-    const spans = [
-      ...column.bands,
-      ...column.bookings.map((b) => ({ start: Date.parse(b.startTime), end: Date.parse(b.endTime) })),
-    ];
-    for (const span of spans) {
+    for (const span of [...column.bands, ...column.bookings]) {
       first = Math.min(first, Math.max(0, (span.start - column.from) / MINUTE));
       last = Math.max(last, Math.min(length, (span.end - column.from) / MINUTE));
     }
@@ -32,66 +37,66 @@ export function rangeOf(columns: Column[]): TrackRange {
   return { first: Math.floor(first / 60) * 60, last: Math.ceil(last / 60) * 60 };
 }
 
-/** A placed element: its vertical position and height in px, its lane's left and width in %. */
-export type Placed = { y: number; h: number; x?: number; w?: number };
+/** A placed element: its first step and how many steps it covers; a booking's lane and the lanes beside it. */
+export type Placed = { step: number; steps: number; lane?: number; lanes?: number };
 
-/** The vertical position of a span in a column. */
+/** The steps a span of instants covers in a column (its start rounded down, its end up). */
 export function placeSpan(column: Column, range: TrackRange, start: number, end: number, min = 0): Placed {
-  const y = Math.max(0, ((start - column.from) / MINUTE - range.first) * PX_PER_MINUTE);
-  const bottom = Math.min(
-    (range.last - range.first) * PX_PER_MINUTE,
-    ((end - column.from) / MINUTE - range.first) * PX_PER_MINUTE,
-  );
-  return { y: Math.round(y), h: Math.round(Math.max(min, bottom - y)) };
+  const total = ((range.last - range.first) / 60) * STEPS_PER_HOUR;
+  const stepOf = (instant: number) => ((instant - column.from) / MINUTE - range.first) / STEP_MINUTES;
+  const step = Math.min(total, Math.max(0, Math.floor(stepOf(start))));
+  const last = Math.min(total, Math.max(0, Math.ceil(stepOf(end))));
+  return { step, steps: Math.max(min, last - step) };
 }
 
 /**
- * The bookings of a column in lanes: each overlapping group shares the width, each booking in the
- * first lane free at its start. Answers each booking's place by id.
+ * The bookings of a column in the order they start, each with its place: each overlapping group
+ * shares the width, each booking in the first lane free at its start.
  */
-export function placeBookings(column: Column, range: TrackRange): Map<string, Placed> {
-  const sorted = [...column.bookings].sort(
-    (a, b) => a.startTime.localeCompare(b.startTime) || a.id.localeCompare(b.id),
-  );
-  const placed = new Map<string, Placed>();
-  let group: { id: string; lane: number }[] = [];
+export function placeBookings(column: Column, range: TrackRange): { booking: DayBooking; at: Placed }[] {
+  const placed = column.bookings
+    .map((booking) => ({
+      booking,
+      at: placeSpan(column, range, booking.start, booking.end, MIN_BLOCK_STEPS),
+    }))
+    .sort(
+      (x, y) => x.at.step - y.at.step || x.booking.start - y.booking.start || (x.booking.id < y.booking.id ? -1 : 1),
+    );
+  let group: Placed[] = [];
   let laneEnds: number[] = [];
   let groupEnd = 0;
   const close = () => {
-    const lanes = laneEnds.length;
-    for (const { id, lane } of group) {
-      const at = placed.get(id) as Placed;
-      if (lanes > 1) placed.set(id, { ...at, x: (lane * 100) / lanes, w: 100 / lanes });
-    }
+    if (laneEnds.length > 1) for (const at of group) at.lanes = laneEnds.length;
     group = [];
     laneEnds = [];
-    groupEnd = 0;
   };
-  for (const booking of sorted) {
-    const at = placeSpan(column, range, Date.parse(booking.startTime), Date.parse(booking.endTime), MIN_BLOCK_PX);
-    // A block drawn taller than its time still must not hide the next one.
-    const top = at.y;
-    if (group.length > 0 && top >= groupEnd) close();
-    let lane = laneEnds.findIndex((end) => end <= top);
+  for (const { at } of placed) {
+    // A block drawn longer than its time still must not hide the next one.
+    if (group.length > 0 && at.step >= groupEnd) close();
+    let lane = laneEnds.findIndex((end) => end <= at.step);
     if (lane < 0) lane = laneEnds.push(0) - 1;
-    laneEnds[lane] = top + at.h;
-    groupEnd = Math.max(groupEnd, top + at.h);
-    group.push({ id: booking.id, lane });
-    placed.set(booking.id, at);
+    laneEnds[lane] = at.step + at.steps;
+    groupEnd = group.length === 0 ? at.step + at.steps : Math.max(groupEnd, at.step + at.steps);
+    at.lane = lane;
+    group.push(at);
   }
   close();
   return placed;
 }
 
-/** The CSS rule placing an element with this id. */
-export function ruleOf(id: string, at: Placed): string {
-  const lane = at.x !== undefined ? `left:${at.x.toFixed(3)}%;width:${(at.w ?? 100).toFixed(3)}%;` : "";
-  return `#${id}{top:${at.y}px;height:${at.h}px;${lane}}`;
+/** The classes that say a place (see the module's note); an empty string for the top, 0 long. */
+export function classesOf(at: Placed): string {
+  const out: string[] = [];
+  const add = (letter: string, value: number) => {
+    if (value > 0) out.push(`${letter}${value}`);
+  };
+  add("a", Math.floor(at.step / STEPS_PER_HOUR));
+  add("b", at.step % STEPS_PER_HOUR);
+  add("c", Math.floor(at.steps / STEPS_PER_HOUR));
+  add("d", at.steps % STEPS_PER_HOUR);
+  if (at.lanes !== undefined && at.lanes > 1) {
+    add("l", (at.lane ?? 0) % MAX_LANES);
+    add("n", Math.min(at.lanes, MAX_LANES));
+  }
+  return out.join(" ");
 }
-
-/** The data attributes the script places an element by after a live update. */
-export const dataOf = (at: Placed) => ({
-  "data-y": String(at.y),
-  "data-h": String(at.h),
-  ...(at.x !== undefined ? { "data-x": at.x.toFixed(3), "data-w": (at.w ?? 100).toFixed(3) } : {}),
-});
