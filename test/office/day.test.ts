@@ -4,7 +4,7 @@
  */
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api, createService, json } from "../support/api";
+import { api, createService, insertBooking, json } from "../support/api";
 import { at, book, bookingBody, dayOf } from "../support/bookings";
 import { providerStub } from "../support/connected-calendars";
 import { eventually } from "../support/eventually";
@@ -160,6 +160,33 @@ describe("the day page", () => {
     // The 75 at noon (4 hours past the axis's 08:00, 30 minutes long) side by side: 40 lanes at most.
     expect(html).toContain('<li class="a4 d6 n40"><a href="/office/bookings/');
     expect(html).toContain('<li class="a4 d6 l39 n40"><a href="/office/bookings/');
+  });
+
+  it("a week with a clock change places each block at its own time on the axis, the day after the change too", async () => {
+    const s = await deskSalon();
+    const { cookie } = await deskMember(s, "owner");
+    expect((await api("PATCH", "/business", { key: s.apiKey, body: { timezone: "Europe/Berlin" } })).status).toBe(200);
+    const [person] = s.providerIds as [string];
+    const customer = await json(
+      await api("POST", "/customers", { key: s.apiKey, body: { name: "Clock", email: "clock@example.com" } }),
+    );
+    // 10:00 in Berlin on the Saturday (UTC+1) and on the Sunday the clocks go forward (UTC+2).
+    const before = await insertBooking(s.businessId, {
+      serviceId: s.cut,
+      customerId: customer.id,
+      providerId: person,
+      startTime: "2027-03-27T09:00:00.000Z",
+    });
+    const after = await insertBooking(s.businessId, {
+      serviceId: s.cut,
+      customerId: customer.id,
+      providerId: person,
+      startTime: "2027-03-28T08:00:00.000Z",
+    });
+    const { html } = await page(`/office/week/2027-03-28/${person}`, cookie);
+    // Both 2 hours past the axis's 08:00, 6 steps long.
+    expect(html).toContain(`<li class="a2 d6"><a href="/office/bookings/${before.id}">`);
+    expect(html).toContain(`<li class="a2 d6"><a href="/office/bookings/${after.id}">`);
   });
 
   it("a date that is not one is a page saying so; the date picker goes to the day", async () => {

@@ -8,12 +8,12 @@ import type { Span } from "../../calendar/rules";
 import type { Database } from "../../db/client";
 import { preparedOnce } from "../../db/prepared";
 import { bookings, providers, resources, services } from "../../db/schema";
-import { batchReader } from "../../middleware/key-check";
 import { addDays, startOfDay } from "../../pages/i18n/format";
 import { loadProvider } from "../../providers/records";
-import { asApp, type DeskContext } from "../frame/desk";
+import type { DeskContext } from "../frame/desk";
 import { bookingsWithin, type DayBooking } from "./bookings";
 import { hoursWithin } from "./hours";
+import { type ClockChange, clockOf } from "./place";
 
 /** One column: whose it is, the stretch it covers, its working hours and its bookings. */
 export type Column = {
@@ -24,6 +24,8 @@ export type Column = {
   href?: string;
   from: number;
   to: number;
+  /** The day's clock change, if it has one (place.ts). */
+  clock?: ClockChange;
   bands: Span[];
   bookings: DayBooking[];
 };
@@ -110,6 +112,7 @@ export async function loadDay(c: DeskContext, day: string, named = true): Promis
   const { timezone } = c.var.desk;
   const from = startOfDay(day, timezone);
   const to = startOfDay(addDays(day, 1), timezone);
+  const clock = clockOf(day, timezone, from, to);
   const { list, people, rooms, serviceNames } = await readDay(c, from, to, named);
   const shown = list.items.filter(live);
   const columns: Column[] = [
@@ -120,6 +123,7 @@ export async function loadDay(c: DeskContext, day: string, named = true): Promis
       href: `/office/week/${day}/${p.id}`,
       from,
       to,
+      clock,
       bands: hoursWithin(p, from, to),
       bookings: shown.filter((b) => b.providerIds.includes(p.id)),
     })),
@@ -129,6 +133,7 @@ export async function loadDay(c: DeskContext, day: string, named = true): Promis
       kind: "resource" as const,
       from,
       to,
+      clock,
       bands: r.weeklySchedule ? hoursWithin({ ...r, weeklySchedule: r.weeklySchedule }, from, to) : [],
       bookings: shown.filter((b) => b.resourceIds.includes(r.id)),
     })),
@@ -136,7 +141,8 @@ export async function loadDay(c: DeskContext, day: string, named = true): Promis
   // Bookings of services without people or rooms belong to no column above: one of their own.
   const loose = shown.filter((b) => b.providerIds.length === 0 && b.resourceIds.length === 0);
   if (loose.length > 0) {
-    columns.push({ key: "other", name: c.var.desk.m.day.other, kind: "other", from, to, bands: [], bookings: loose });
+    const other = c.var.desk.m.day.other;
+    columns.push({ key: "other", name: other, kind: "other", from, to, clock, bands: [], bookings: loose });
   }
   return { columns, all: list.items, capped: list.capped, serviceNames };
 }
@@ -175,6 +181,7 @@ export async function loadWeek(
       href: `/office/day/${date}`,
       from: start,
       to: end,
+      clock: clockOf(date, timezone, start, end),
       bands: hoursWithin(person, start, end),
       bookings: shown.filter((b) => b.start >= start && b.start < end),
     };

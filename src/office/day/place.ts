@@ -6,10 +6,38 @@
  * (`a`) and steps past them (`b`), the length likewise (`c`, `d`), the lane and how many share
  * the width (`l`, `n`); zeros and a lone lane are the stylesheet's defaults and left out.
  */
+import { TZDate } from "@date-fns/tz";
 import type { DayBooking } from "./bookings";
 import type { Column } from "./load";
 
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/**
+ * A day whose clocks change: from the instant `at`, the wall clock reads `by` minutes less than
+ * the time elapsed since midnight (60 on a day of 25 hours, −60 on one of 23).
+ */
+export type ClockChange = { at: number; by: number };
+
+/**
+ * The clock change of the local day `day` that runs from `from` to `to` in `timezone`, if any:
+ * the first whole hour of the wall clock after it. The axis is the wall clock's, so a block past the
+ * change sits at its own time, beside the same time of a day without one.
+ */
+export function clockOf(day: string, timezone: string, from: number, to: number): ClockChange | undefined {
+  const by = (to - from) / MINUTE - 24 * 60;
+  if (by === 0) return undefined;
+  const [year, month, date] = day.split("-").map(Number) as [number, number, number];
+  for (let hour = 1; hour <= 24; hour++) {
+    const at = new TZDate(year, month - 1, date, hour, 0, timezone).getTime();
+    if (at - from !== hour * HOUR) return { at, by };
+  }
+  return undefined;
+}
+
+/** Minutes on the wall clock from a column's midnight to `instant`. */
+const minutesOf = (column: Column, instant: number) =>
+  (instant - column.from) / MINUTE - (column.clock && instant >= column.clock.at ? column.clock.by : 0);
 /** The track's step: a place is said in 5-minute steps (a start rounded down, an end up). */
 export const STEP_MINUTES = 5;
 const STEPS_PER_HOUR = 60 / STEP_MINUTES;
@@ -28,10 +56,10 @@ export function rangeOf(columns: Column[]): TrackRange {
   let first = 8 * 60;
   let last = 18 * 60;
   for (const column of columns) {
-    const length = (column.to - column.from) / MINUTE;
+    const length = minutesOf(column, column.to);
     for (const span of [...column.bands, ...column.bookings]) {
-      first = Math.min(first, Math.max(0, (span.start - column.from) / MINUTE));
-      last = Math.max(last, Math.min(length, (span.end - column.from) / MINUTE));
+      first = Math.min(first, Math.max(0, minutesOf(column, span.start)));
+      last = Math.max(last, Math.min(length, minutesOf(column, span.end)));
     }
   }
   return { first: Math.floor(first / 60) * 60, last: Math.ceil(last / 60) * 60 };
@@ -43,7 +71,7 @@ export type Placed = { step: number; steps: number; lane?: number; lanes?: numbe
 /** The steps a span of instants covers in a column (its start rounded down, its end up). */
 export function placeSpan(column: Column, range: TrackRange, start: number, end: number, min = 0): Placed {
   const total = ((range.last - range.first) / 60) * STEPS_PER_HOUR;
-  const stepOf = (instant: number) => ((instant - column.from) / MINUTE - range.first) / STEP_MINUTES;
+  const stepOf = (instant: number) => (minutesOf(column, instant) - range.first) / STEP_MINUTES;
   const step = Math.min(total, Math.max(0, Math.floor(stepOf(start))));
   const last = Math.min(total, Math.max(0, Math.ceil(stepOf(end))));
   return { step, steps: Math.max(min, last - step) };
