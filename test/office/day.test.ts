@@ -187,6 +187,12 @@ describe("the day page", () => {
     // Both 2 hours past the axis's 08:00, 6 steps long.
     expect(html).toContain(`<li class="a2 d6"><a href="/office/bookings/${before.id}">`);
     expect(html).toContain(`<li class="a2 d6"><a href="/office/bookings/${after.id}">`);
+    // The day itself: its axis says the wall clock's hours, and the block sits at 10:00 on it.
+    const day = (await page("/office/day/2027-03-28", cookie)).html;
+    expect(day).toContain(
+      '<div class="axis" aria-hidden="true"><div><span>8:00 AM</span><span>9:00 AM</span><span>10:00 AM</span>',
+    );
+    expect(day).toContain(`<li class="a2 d6"><a href="/office/bookings/${after.id}">`);
   });
 
   it("a date that is not one is a page saying so; the date picker goes to the day", async () => {

@@ -9,7 +9,7 @@
  * serialising an element tree for each was most of the page's cost.
  */
 import { raw } from "hono/html";
-import type { Formats } from "../../pages/i18n/format";
+import { type Formats, formatsOf } from "../../pages/i18n/format";
 import type { DeskWords } from "../frame/en";
 import type { DayBooking } from "./bookings";
 import type { Board, Column } from "./load";
@@ -71,11 +71,15 @@ function track(column: Column, range: TrackRange, d: Drawing) {
   return `<div class="track">${bands.join("")}<ul aria-label="${esc(column.name)}">${blocks.join("")}</ul>${none}</div>`;
 }
 
-/** The hours down the side, once for every column (read by no screen reader: each block says its time). */
-function axis(columns: Column[], range: TrackRange, d: Drawing) {
-  const from = columns[0]?.from ?? 0;
+/**
+ * The hours down the side, once for every column (read by no screen reader: each block says its
+ * time): the wall clock's, written as the member's language writes times (a day in UTC says them
+ * all, the hour a clock change skips too).
+ */
+function axis(range: TrackRange, d: Drawing) {
+  const clock = formatsOf(d.f.locale, "UTC");
   const hours = Array.from({ length: (range.last - range.first) / 60 }, (_, i) => range.first + i * 60);
-  return `<div class="axis" aria-hidden="true"><div>${hours.map((minute) => `<span>${d.time(from + minute * 60_000)}</span>`).join("")}</div></div>`;
+  return `<div class="axis" aria-hidden="true"><div>${hours.map((minute) => `<span>${esc(clock.time(minute * 60_000))}</span>`).join("")}</div></div>`;
 }
 
 /** A column's heading: a week's day (a link to that day), or a person (with a link to their week) or room. */
@@ -111,5 +115,5 @@ export function renderColumns(parts: Parts) {
   const range = rangeOf(columns);
   const kind = columns[0]?.kind === "day" ? "columns week" : "columns";
   const sections = columns.map((column, index) => section(column, index, range, d)).join("");
-  return raw(`<div class="board"><div class="${kind}">${axis(columns, range, d)}${sections}</div></div>`);
+  return raw(`<div class="board"><div class="${kind}">${axis(range, d)}${sections}</div></div>`);
 }
