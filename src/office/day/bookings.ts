@@ -15,6 +15,13 @@ import type { Booking, BookingConflict } from "../../types/booking";
 import { authorise } from "../frame/authorise";
 import { asApp, type DeskContext } from "../frame/desk";
 
+/** The business's bookings that start within the stretch (placeholders `businessId`, `from`, `to`). */
+export const startingWithin = () => [
+  eq(bookings.businessId, sql.placeholder("businessId")),
+  gte(bookings.startTime, sql.placeholder("from")),
+  lt(bookings.startTime, sql.placeholder("to")),
+];
+
 /** What a day knows of a booking: what its block says and what its fingerprint hashes. */
 export type DayBooking = Pick<
   Booking,
@@ -74,14 +81,7 @@ const stretchQuery = (db: Database, person: boolean) =>
     const s = db
       .select(drawn)
       .from(bookings)
-      .where(
-        and(
-          eq(bookings.businessId, sql.placeholder("businessId")),
-          gte(bookings.startTime, sql.placeholder("from")),
-          lt(bookings.startTime, sql.placeholder("to")),
-          person ? inArray(bookings.id, claimed) : undefined,
-        ),
-      )
+      .where(and(...startingWithin(), person ? inArray(bookings.id, claimed) : undefined))
       .orderBy(desc(bookings.startTime), desc(bookings.id))
       .limit(sql.placeholder("limit"))
       .as("stretch");

@@ -3,7 +3,7 @@
  * of the person's week — with their hours and bookings: the bookings after the role check of the
  * API's list (./bookings.ts), then the people, rooms and service names in one batch.
  */
-import { and, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Span } from "../../calendar/rules";
 import type { Database } from "../../db/client";
 import { preparedOnce } from "../../db/prepared";
@@ -11,7 +11,7 @@ import { bookings, providers, resources, services } from "../../db/schema";
 import { addDays, startOfDay } from "../../pages/i18n/format";
 import { loadProvider } from "../../providers/records";
 import type { DeskContext } from "../frame/desk";
-import { bookingsWithin, type DayBooking } from "./bookings";
+import { bookingsWithin, type DayBooking, startingWithin } from "./bookings";
 import { hoursWithin } from "./hours";
 import { type ClockChange, clockOf } from "./place";
 
@@ -60,13 +60,7 @@ const catalogQueries = (db: Database) =>
     const booked = db
       .select({ id: bookings.serviceId })
       .from(bookings)
-      .where(
-        and(
-          eq(bookings.businessId, sql.placeholder("businessId")),
-          gte(bookings.startTime, sql.placeholder("from")),
-          lt(bookings.startTime, sql.placeholder("to")),
-        ),
-      );
+      .where(and(...startingWithin()));
     const names = db
       .select({ id: services.id, name: services.name })
       .from(services)
