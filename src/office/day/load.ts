@@ -12,8 +12,8 @@ import { addDays, startOfDay } from "../../pages/i18n/format";
 import { loadProvider } from "../../providers/records";
 import type { DeskContext } from "../frame/desk";
 import { bookingsWithin, type DayBooking, startingWithin } from "./bookings";
+import { type ClockChange, clockOf } from "./clock";
 import { hoursWithin } from "./hours";
-import { type ClockChange, clockOf } from "./place";
 
 /** One column: whose it is, the stretch it covers, its working hours and its bookings. */
 export type Column = {
