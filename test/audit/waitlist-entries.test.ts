@@ -3,11 +3,15 @@
  * taken back with it when the calendar refuses), a leave once, whoever sends it again; field
  * names only, never the customer's name or e-mail.
  */
+
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import type { ServiceCalendar } from "../../src/calendar";
 import { auditEvents, holds } from "../../src/db/schema";
 import { api, db, json } from "../support/api";
 import { at, calendarStub, plus } from "../support/bookings";
+import { eventually } from "../support/eventually";
 import { fullSlot, join, joinBody } from "../support/waitlist";
 
 type Entry = { action: string; actor: { type: string; id: string }; resource: { type: string; id: string } };
@@ -88,13 +92,22 @@ describe("nothing recorded for a join refused", () => {
 });
 
 describe("a leave recorded once, whoever sends it again", () => {
-  it("a reset between the calendar taking the entry off and the record: the DELETE sent again writes it, at the time it left", async () => {
+  it("the request lost between the calendar taking the entry off and the record: the calendar's alarm writes it, at the time it left; a DELETE sent again adds none", async () => {
     const s = await fullSlot(1);
     const entry = await join(s.apiKey, joinBody(s));
-    // The calendar took it off; the request died before the record was written.
-    const left = await calendarStub(s.businessId, s.serviceId).leaveWaitlist(entry.id);
+    // The calendar took it off; the request died before the record was written, and the object reset.
+    const by = { businessId: s.businessId, actor: { type: "apiKey" as const, id: "key_lost" } };
+    const left = await calendarStub(s.businessId, s.serviceId).leaveWaitlist(entry.id, by);
     expect(left?.status).toBe("CANCELLED");
-    expect(await waitlistActions(s.apiKey)).toEqual(["waitlist.joined"]);
+    await runInDurableObject(calendarStub(s.businessId, s.serviceId), (instance: ServiceCalendar) => {
+      instance["ctx"].abort("injected: reset");
+    }).catch(() => undefined);
+    await runDurableObjectAlarm(calendarStub(s.businessId, s.serviceId));
+    const [kept] = await eventually(async () => {
+      const found = await recordsOf(s.apiKey, entry.id);
+      return found.length > 0 ? found : undefined;
+    }, "the calendar's record of the leave");
+    expect(kept).toMatchObject({ action: "waitlist.left", at: left?.updatedAt, actor: by.actor });
     expect((await api("DELETE", `/waitlist/${entry.id}`, { key: s.apiKey })).status).toBe(204);
     expect((await api("DELETE", `/waitlist/${entry.id}`, { key: s.apiKey })).status).toBe(204);
     const [record] = await recordsOf(s.apiKey, entry.id);
@@ -112,7 +125,10 @@ describe("a leave recorded once, whoever sends it again", () => {
     const liveHold = () => db().select().from(holds).where(eq(holds.id, offered.holdId));
     expect((await liveHold())[0]?.endedAt).toBeNull();
     // The calendar took it off and released the hold; the request died before D1 heard of it.
-    await calendarStub(s.businessId, s.serviceId).leaveWaitlist(entry.id);
+    await calendarStub(s.businessId, s.serviceId).leaveWaitlist(entry.id, {
+      businessId: s.businessId,
+      actor: { type: "apiKey", id: "key_lost" },
+    });
     expect((await api("DELETE", `/waitlist/${entry.id}`, { key: s.apiKey })).status).toBe(204);
     expect((await liveHold())[0]?.endedAt).not.toBeNull();
   });

@@ -8,10 +8,10 @@
 
 import type { AuditRow } from "../../audit/record";
 import { unseal } from "../../lib/sealed";
+import { AuditOutbox, writeDueAudit } from "../audit-outbox";
 import type { ClaimRefusal, ClaimSpan, ProviderSnapshot } from "../claim-types";
 import { CALENDAR_SECRET_PURPOSE, type SealedCredentials } from "../connected/credentials";
 import type { CaldavAccess, Fetcher } from "../connected/http";
-import { AuditOutbox, writeDueAudit } from "./audit-outbox";
 import { BookingWrites } from "./booking-writes";
 import { BusyStore } from "./busy-store";
 import { CalendarEvents, publishDueEvents } from "./calendar-events";

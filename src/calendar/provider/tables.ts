@@ -1,4 +1,4 @@
-import { auditOutboxMigration } from "./audit-outbox";
+import { auditOutboxMigration } from "../audit-outbox";
 import { conflictsMigration } from "./conflict-store";
 
 /**

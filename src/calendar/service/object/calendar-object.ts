@@ -107,7 +107,7 @@ export abstract class CalendarObject extends DurableObject<Env> {
     await this.writeBehind.afterCommit();
   }
 
-  /** Arms the alarm for the earliest pending work: outbox, events, tentative rows, tasks, holds, reminders. */
+  /** Arms the alarm for the earliest pending work: outbox, events, tentative rows, tasks, holds, reminders, audit records. */
   protected armForPending(): void {
     const next = [
       this.tables.outbox.nextAttemptMs(),
@@ -116,6 +116,7 @@ export abstract class CalendarObject extends DurableObject<Env> {
       this.tables.tasks.nextAttemptMs(),
       this.tables.holds.nextExpiry(),
       this.tables.reminders.nextDue(),
+      this.tables.audit.nextDue(),
     ].filter((at): at is number => at !== null);
     if (next.length > 0) this.tables.alarm.arm(Math.max(Math.min(...next), Date.now()));
   }

@@ -1,6 +1,7 @@
 import { toBooking } from "../../../types/booking";
 import type { Hold } from "../../../types/hold";
 import type { WaitlistEntry, WaitlistFrom, WaitlistRows, WaitlistStatus } from "../../../types/waitlist";
+import { writeDueAudit } from "../../audit-outbox";
 import type { ProviderSnapshot, ResourceSnapshot } from "../../claim-types";
 import type {
   CalendarResult,
@@ -27,7 +28,7 @@ import { releaseLiveHold } from "../steps/hold-end";
 import { pruneCalendar } from "../steps/prune";
 import { type ProposalResult, proposeChange, type ServiceChange } from "../steps/service-change";
 import { changeStatus } from "../steps/status-change";
-import { type JoinResult, joinQueue, leaveQueue } from "../steps/waitlist-queue";
+import { type JoinResult, joinQueue, type LeftBy, leaveQueue } from "../steps/waitlist-queue";
 import { snapshotOf } from "../tables/tables";
 import { CalendarReads } from "./calendar-reads";
 
@@ -87,9 +88,17 @@ export class ServiceCalendar extends CalendarReads {
     await this.offerSeats();
   }
 
-  /** Takes an entry off the waitlist (its offered hold released, the seat offered to the next). */
-  async leaveWaitlist(id: string): Promise<WaitlistEntry | null> {
-    const entry = this.ctx.storage.transactionSync(() => leaveQueue(this.tables, id, Date.now()));
+  /**
+   * Takes an entry off the waitlist (its offered hold released, the seat offered to the next); the
+   * audit's record of it, by `by.actor`, is kept in the same transaction and written by the alarm
+   * until D1 has it.
+   */
+  async leaveWaitlist(id: string, by: LeftBy): Promise<WaitlistEntry | null> {
+    const entry = this.ctx.storage.transactionSync(() => {
+      const left = leaveQueue(this.tables, id, Date.now(), by);
+      this.armForPending();
+      return left;
+    });
     await this.sendTasks();
     await this.offerSeats();
     return entry ?? null;
@@ -206,6 +215,7 @@ export class ServiceCalendar extends CalendarReads {
     });
     await this.sendTasks();
     await this.writeBehind.run();
+    await writeDueAudit(this.env, this.ctx.storage, this.tables.audit, Date.now());
     await this.offerSeats(true);
     await this.tables.alarm.load();
     this.armForPending();

@@ -3,6 +3,8 @@
  * the slot is checked by the service's rules, the queues are bounded, and leaving an entry that
  * was offered a hold releases the hold (its seat goes to the next in line).
  */
+import { type AuditRow, auditRow, changeAuditId } from "../../../audit/record";
+import type { Actor } from "../../../types/actor";
 import type { WaitlistEntry } from "../../../types/waitlist";
 import { checkRequest } from "../../rules/service-rules";
 import type { CalendarRefusal, JoinWaitlistCommand } from "../../types";
@@ -43,12 +45,34 @@ export function joinQueue(tables: CalendarTables, command: JoinWaitlistCommand, 
  * Takes an entry off the waitlist: CANCELLED, its offered hold released. Answers the entry
  * (unchanged once final, which a WAITING entry is once its slot has begun: EXPIRED).
  */
-export function leaveQueue(tables: CalendarTables, id: string, now: number): WaitlistEntry | undefined {
+export function leaveQueue(tables: CalendarTables, id: string, now: number, by: LeftBy): WaitlistEntry | undefined {
   const entry = tables.waitlist.find(id, now);
   if (!entry || (entry.status !== "WAITING" && entry.status !== "OFFERED")) return entry;
   const at = new Date(now).toISOString();
   // Cancelled first, so the hold's release does not mark it EXPIRED.
   const left = tables.waitlist.set(id, "CANCELLED", at, { holdId: entry.holdId });
   if (entry.status === "OFFERED" && entry.holdId) releaseLiveHold(tables, entry.holdId, now);
+  // Its record stays here, in this transaction, until D1 has it (src/calendar/audit-outbox.ts).
+  tables.audit.keep(leftRecord(by, id, now), now);
   return left;
 }
+
+/** Who takes an entry off a waitlist, as the audit records it. */
+export type LeftBy = { businessId: string; actor: Actor };
+
+/**
+ * The `waitlist.left` record of an entry cancelled at `leftAt` (ms): its id is made of the entry's
+ * and that time, so the calendar's copy and the request's are one record.
+ */
+export const leftRecord = ({ businessId, actor }: LeftBy, id: string, leftAt: number): AuditRow =>
+  auditRow(
+    {
+      id: changeAuditId(id, leftAt),
+      businessId,
+      actor,
+      action: "waitlist.left",
+      resource: { type: "waitlist", id },
+      fields: ["status"],
+    },
+    leftAt,
+  );

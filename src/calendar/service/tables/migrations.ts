@@ -1,3 +1,4 @@
+import { auditOutboxMigration } from "../../audit-outbox";
 import { limitMigration } from "../../limits/storage";
 
 /**
@@ -135,4 +136,6 @@ export const serviceMigrations: string[] = [
   limitMigration,
   // Who made an event's change and the fields it set (src/audit/booking-events.ts), JSON; null: the system.
   "ALTER TABLE events ADD COLUMN audit TEXT;",
+  // The audit's records of changes kept here only (a waitlist entry left) until D1 has them.
+  auditOutboxMigration,
 ];

@@ -1,6 +1,7 @@
 /** The calendar's SQLite tables, each behind the module that owns its job. */
 
 import { AlarmClock } from "../../alarm-clock";
+import { AuditOutbox } from "../../audit-outbox";
 import { ClaimTasks } from "../../claims/tasks";
 import { type EventPublisher, EventRelay } from "../../d1/event-relay";
 import { OUTBOX_STUCK_AFTER_MS, Outbox } from "../../d1/outbox";
@@ -36,6 +37,8 @@ export type CalendarTables = {
   waitlist: Waitlist;
   /** What booking limits and balanced assignment count (limits/counts.ts). */
   counts: LimitCounts;
+  /** The audit's records of changes kept here only, until D1 has them. */
+  audit: AuditOutbox;
 };
 
 /** What a flow (flows/) needs of its calendar object: its storage, its Worker bindings, its tables. */
@@ -60,6 +63,7 @@ export function openTables(storage: DurableObjectStorage, publish: EventPublishe
     visits: new VisitRecords(storage.sql),
     waitlist: new Waitlist(storage.sql),
     counts: new LimitCounts(storage.sql),
+    audit: new AuditOutbox(storage.sql),
   };
 }
 

@@ -1,16 +1,17 @@
 /**
- * Audit records of changes that live in a person's calendar object (connecting and disconnecting
- * their own calendars): kept in the change's own transaction, then written to D1 — at once by the
- * request that made the change, and by the alarm until D1 has them. A reset between the change
+ * Audit records of changes that live in a calendar object only (a person connecting or
+ * disconnecting their own calendars, an entry leaving a service's waitlist): kept in the change's
+ * own transaction, then written to D1 — at once by the request that made the change, and by the
+ * object's alarm until D1 has them. A reset between the change
  * and its record loses neither; each record's id is fixed when the change is made, so writing it
  * twice records it once. Every method but `writeDueAudit` runs inside the caller's transaction.
  */
-import { type AuditRow, writeRecords } from "../../audit/record";
-import { createDb } from "../../db/client";
-import { errorText } from "../../lib/api-error";
-import { retryDelayMs } from "../alarm-clock";
+import { type AuditRow, writeRecords } from "../audit/record";
+import { createDb } from "../db/client";
+import { errorText } from "../lib/api-error";
+import { retryDelayMs } from "./alarm-clock";
 
-/** The table, added to the connected calendars' migrations. */
+/** The table, added to a calendar kind's migrations. */
 export const auditOutboxMigration = `CREATE TABLE audit_outbox (
      id TEXT PRIMARY KEY,
      row TEXT NOT NULL,
