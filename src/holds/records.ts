@@ -1,6 +1,5 @@
 /** Holds as the Worker finds them: D1 says which service's calendar keeps one, the calendar what it is now. */
 import { and, eq, isNull } from "drizzle-orm";
-import { recordIfChanged } from "../audit/record";
 import { serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
 import { holds } from "../db/schema";
@@ -39,27 +38,19 @@ export async function loadHold(env: Env, db: Database, businessId: string, id: s
 
 /**
  * Frees the business's hold's seat (and provider's time) at once; a hold that already ended stays
- * as it is. D1 learns the hold ended, and when this released it (not an expiry or a booking), the
- * `hold.released` record by `actor` is written in that same statement's batch, only if it changed
- * the row: a DELETE sent again writes nothing, and one sent again after a reset between the
- * calendar and D1 writes both.
+ * as it is. When this released it (not an expiry or a booking), its calendar keeps the
+ * `hold.released` record by `actor` in the transaction that released it and writes it to D1 (its
+ * alarm does after a reset): a DELETE sent again records nothing more. D1 then learns the hold
+ * ended; after a reset before that, the DELETE sent again tells it.
  */
 export async function releaseHold(env: Env, db: Database, businessId: string, id: string, actor: Actor): Promise<void> {
   const serviceId = await serviceOfHold(db, businessId, id);
   // One call: the calendar answers the hold as it now is, or null for none (no read before it).
-  const ended = serviceId ? await serviceCalendarOf(env, businessId, serviceId).releaseHold(id) : null;
+  const calendar = serviceId ? serviceCalendarOf(env, businessId, serviceId) : null;
+  const ended = calendar ? await calendar.releaseHold(id, { businessId, actor }) : null;
   if (!ended) throw new ApiError("not_found", `No hold ${id}.`);
-  const end = db
+  await db
     .update(holds)
     .set({ endedAt: new Date().toISOString() })
     .where(and(eq(holds.businessId, businessId), eq(holds.id, id), isNull(holds.endedAt)));
-  if (ended?.status !== "RELEASED") {
-    await end;
-    return;
-  }
-  const resource = { type: "hold", id };
-  await db.batch([
-    end,
-    recordIfChanged(db, { businessId, actor, action: "hold.released", resource, fields: ["status"] }),
-  ]);
 }

@@ -4,15 +4,19 @@
  * a release is recorded in the batch that tells D1 the hold ended, once. A hold that runs out by
  * itself writes nothing.
  */
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import type { ServiceCalendar } from "../../src/calendar";
 import { auditEvents, holds } from "../../src/db/schema";
 import { memberOf } from "../support/access";
 import { api, createAccount, createService, db, json } from "../support/api";
 import { at, book, bookingBody, calendarStub } from "../support/bookings";
+import { eventually } from "../support/eventually";
 import { expireHold, hold, placeHold } from "../support/fixtures";
 import { asMember, signIn } from "../support/members";
 import { heldOnPage, pageBusiness } from "../support/public";
+import type { ServiceCalendar as TestServiceCalendar } from "../support/worker";
 
 type Entry = { action: string; actor: { type: string; id: string }; resource: { type: string; id: string } };
 
@@ -111,14 +115,28 @@ describe("nothing recorded for a hold refused", () => {
 });
 
 describe("the same durability as the hold's D1 row", () => {
-  it("a reset between the calendar's release and D1: neither is written, and the DELETE sent again writes both once", async () => {
+  it("the calendar's release lost before D1 heard of it: its alarm writes the record; the DELETE sent again ends the row and records nothing more", async () => {
     const s = await setup();
     const placed = await hold(s.key, s.serviceId, at(3, "14:00"));
-    // The calendar released it; the request died before D1 heard of it.
-    await calendarStub(s.businessId, s.serviceId).releaseHold(placed.id);
+    const stub = calendarStub(s.businessId, s.serviceId);
+    await runInDurableObject(stub, (instance: ServiceCalendar) => {
+      (instance as unknown as TestServiceCalendar).faults.audit = "lost";
+    });
+    // The calendar released it and kept its record; the request died before D1 heard of either.
+    const lost = await api("DELETE", `/holds/${placed.id}`, { key: s.key });
+    expect(lost.status).toBeGreaterThanOrEqual(500);
+    await lost.body?.cancel();
     const [before] = await db().select().from(holds).where(eq(holds.id, placed.id));
     expect(before?.endedAt).toBeNull();
     expect(await holdActions(s.key)).toEqual(["hold.created"]);
+    await runInDurableObject(stub, (instance: ServiceCalendar) => {
+      (instance as unknown as TestServiceCalendar).faults.audit = undefined;
+    });
+    await runDurableObjectAlarm(stub);
+    await eventually(
+      async () => ((await holdActions(s.key)).includes("hold.released") ? true : undefined),
+      "the calendar's record of the release",
+    );
 
     expect((await api("DELETE", `/holds/${placed.id}`, { key: s.key })).status).toBe(204);
     expect((await api("DELETE", `/holds/${placed.id}`, { key: s.key })).status).toBe(204);

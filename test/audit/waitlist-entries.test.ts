@@ -7,7 +7,6 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { ServiceCalendar } from "../../src/calendar";
 import { auditEvents, holds } from "../../src/db/schema";
 import { api, db, json } from "../support/api";
 import { at, calendarStub, plus } from "../support/bookings";
@@ -99,9 +98,9 @@ describe("a leave recorded once, whoever sends it again", () => {
     const by = { businessId: s.businessId, actor: { type: "apiKey" as const, id: "key_lost" } };
     const left = await calendarStub(s.businessId, s.serviceId).leaveWaitlist(entry.id, by);
     expect(left?.status).toBe("CANCELLED");
-    await runInDurableObject(calendarStub(s.businessId, s.serviceId), (instance: ServiceCalendar) => {
-      instance["ctx"].abort("injected: reset");
-    }).catch(() => undefined);
+    await runInDurableObject(calendarStub(s.businessId, s.serviceId), (_instance, state) =>
+      state.abort("injected: reset"),
+    ).catch(() => undefined);
     await runDurableObjectAlarm(calendarStub(s.businessId, s.serviceId));
     const [kept] = await eventually(async () => {
       const found = await recordsOf(s.apiKey, entry.id);

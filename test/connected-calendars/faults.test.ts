@@ -199,9 +199,9 @@ describe("the audit of connecting and disconnecting, across a reset", () => {
 
   /** Resets the person's object (a real reset, `ctx.abort`): what it committed stays, its memory goes. */
   const reset = (businessId: string, person: string) =>
-    runInDurableObject(providerStub(businessId, person), (instance: ProviderCalendar) => {
-      instance["ctx"].abort("injected: reset");
-    }).catch(() => undefined);
+    runInDurableObject(providerStub(businessId, person), (_instance, state) => state.abort("injected: reset")).catch(
+      () => undefined,
+    );
 
   it("the answer lost once connecting committed, then the object reset: its alarm writes the record the request never did, once; so for disconnecting", async () => {
     const s = await salon(1);

@@ -105,6 +105,8 @@ export type CalendarFaults = {
   confirm?: "before" | "after";
   /** "fail": its live slot calendar cannot be read (as while it resets). */
   availability?: "fail";
+  /** "lost": the call ends once its change (and the audit's record of it) committed, before the record reaches D1. */
+  audit?: "lost";
 };
 
 /** The calendar with fault switches, set by tests inside `runInDurableObject`. */
@@ -121,6 +123,12 @@ export class ServiceCalendar extends ProductionCalendar {
           : real.writeToD1(records, events),
       publish: (events) => (this.faults.publish ? this.faults.publish(events, real.publish) : real.publish(events)),
     };
+  }
+
+  protected override async writeAudit(): Promise<void> {
+    if (this.faults.audit === "lost")
+      throw new Error("injected: service calendar lost before writing its audit records");
+    return super.writeAudit();
   }
 
   override async createBooking(command: CreateBookingCommand): Promise<CalendarResult> {

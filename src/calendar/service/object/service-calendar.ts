@@ -28,7 +28,7 @@ import { releaseLiveHold } from "../steps/hold-end";
 import { pruneCalendar } from "../steps/prune";
 import { type ProposalResult, proposeChange, type ServiceChange } from "../steps/service-change";
 import { changeStatus } from "../steps/status-change";
-import { type JoinResult, joinQueue, type LeftBy, leaveQueue } from "../steps/waitlist-queue";
+import { type JoinResult, joinQueue, type LeftBy, leaveQueue, releasedRecord } from "../steps/waitlist-queue";
 import { snapshotOf } from "../tables/tables";
 import { CalendarReads } from "./calendar-reads";
 
@@ -174,9 +174,23 @@ export class ServiceCalendar extends CalendarReads {
     return this.tables.holds.find(id, Date.now()) ?? null;
   }
 
-  /** Releases a live hold: its seat (and its people's time) is free at once. */
-  async releaseHold(id: string): Promise<Hold | null> {
-    const hold = this.ctx.storage.transactionSync(() => releaseLiveHold(this.tables, id, Date.now()));
+  /**
+   * Releases a live hold: its seat (and its people's time) is free at once. Released by this call,
+   * its `hold.released` record by `by.actor` is kept in the same transaction and written to D1
+   * before the answer (by the alarm, after a reset).
+   */
+  async releaseHold(id: string, by?: LeftBy): Promise<Hold | null> {
+    const hold = this.ctx.storage.transactionSync(() => {
+      const now = Date.now();
+      const wasHeld = this.tables.holds.find(id, now)?.status === "HELD";
+      const ended = releaseLiveHold(this.tables, id, now);
+      if (by && wasHeld && ended?.status === "RELEASED") {
+        this.tables.audit.keep(releasedRecord(by, id, now), now);
+        this.armForPending();
+      }
+      return ended;
+    });
+    await this.writeAudit();
     await this.sendTasks();
     await this.offerSeats();
     return hold;
@@ -206,6 +220,11 @@ export class ServiceCalendar extends CalendarReads {
    * owed to other calendars, retries every due outbox entry and event; reschedules itself while
    * any remain. Every step is idempotent.
    */
+  /** Writes the audit's records kept here to D1; what fails stays for the alarm. */
+  protected async writeAudit(): Promise<void> {
+    await writeDueAudit(this.env, this.ctx.storage, this.tables.audit, Date.now());
+  }
+
   override async alarm(): Promise<void> {
     this.tables.alarm.fired();
     this.ctx.storage.transactionSync(() => {
@@ -215,7 +234,7 @@ export class ServiceCalendar extends CalendarReads {
     });
     await this.sendTasks();
     await this.writeBehind.run();
-    await writeDueAudit(this.env, this.ctx.storage, this.tables.audit, Date.now());
+    await this.writeAudit();
     await this.offerSeats(true);
     await this.tables.alarm.load();
     this.armForPending();

@@ -57,7 +57,7 @@ export function leaveQueue(tables: CalendarTables, id: string, now: number, by: 
   return left;
 }
 
-/** Who takes an entry off a waitlist, as the audit records it. */
+/** Who takes an entry off a waitlist, or releases a hold, as the audit records it. */
 export type LeftBy = { businessId: string; actor: Actor };
 
 /**
@@ -75,4 +75,18 @@ export const leftRecord = ({ businessId, actor }: LeftBy, id: string, leftAt: nu
       fields: ["status"],
     },
     leftAt,
+  );
+
+/** The `hold.released` record of a hold released at `at` (ms), kept by its calendar until D1 has it. */
+export const releasedRecord = ({ businessId, actor }: LeftBy, id: string, at: number): AuditRow =>
+  auditRow(
+    {
+      id: changeAuditId(id, at),
+      businessId,
+      actor,
+      action: "hold.released",
+      resource: { type: "hold", id },
+      fields: ["status"],
+    },
+    at,
   );
