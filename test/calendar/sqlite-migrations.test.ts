@@ -55,6 +55,7 @@ describe("calendar migrations", () => {
       sql.exec("DROP TABLE holds");
       sql.exec("DROP TABLE claim_tasks");
       sql.exec("ALTER TABLE outbox DROP COLUMN queued_ms");
+      sql.exec("DROP TABLE audit_outbox");
       sql.exec("ALTER TABLE events DROP COLUMN audit");
       sql.exec("ALTER TABLE events DROP COLUMN mail");
       sql.exec("ALTER TABLE bookings ADD COLUMN start_ms INTEGER NOT NULL DEFAULT 0");
@@ -103,10 +104,11 @@ describe("calendar migrations", () => {
       const sql = state.storage.sql;
       const held = () => sql.exec<{ n: number }>("SELECT coalesce(sum(n), 0) AS n FROM seat_counts").one().n;
       const before = held();
-      // Back before limits, and before the events' audit column that followed them.
+      // Back before limits, and before the events' audit column and the audit's outbox that followed them.
       undoLimits(sql);
       sql.exec("ALTER TABLE events DROP COLUMN audit");
-      sql.exec("UPDATE schema_version SET version = ?", serviceMigrations.length - 2);
+      sql.exec("DROP TABLE audit_outbox");
+      sql.exec("UPDATE schema_version SET version = ?", serviceMigrations.length - 3);
       state.storage.transactionSync(() => migrate(sql, serviceMigrations));
       return { before, after: held() };
     });
