@@ -9,6 +9,7 @@
  * serialising an element tree for each was most of the page's cost.
  */
 import { raw } from "hono/html";
+import { escapeToBuffer } from "hono/utils/html";
 import { type Formats, formatsOf } from "../../pages/i18n/format";
 import type { DeskWords } from "../frame/en";
 import type { DayBooking } from "./bookings";
@@ -18,12 +19,12 @@ import { classesOf, placeBookings, placeSpan, rangeOf, type TrackRange } from ".
 type Parts = { m: DeskWords; f: Formats; board: Board };
 type Drawing = Parts & { time: (instant: number) => string };
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-const UNSAFE = /[&<>"']/;
-
-/** Text made safe for HTML content and quoted attributes (most text has nothing to replace). */
-const esc = (text: string) => (UNSAFE.test(text) ? text.replace(/[&<>"']/g, (ch) => ESCAPES[ch] as string) : text);
+/** Text made safe for HTML content and quoted attributes, by Hono's own escaper (what its JSX uses). */
+const esc = (text: string) => {
+  const buffer: [string] = [""];
+  escapeToBuffer(text, buffer);
+  return buffer[0];
+};
 
 /** Times already written, by language and zone: a day's page is drawn again every few seconds with the same times. */
 const written = new Map<string, Map<number, string>>();
