@@ -6,9 +6,10 @@
  * and its record loses neither; each record's id is fixed when the change is made, so writing it
  * twice records it once. Every method but `writeDueAudit` runs inside the caller's transaction.
  */
-import { type AuditRow, writeRecords } from "../audit/record";
+import { type AuditRow, auditRow, changeAuditId, writeRecords } from "../audit/record";
 import { createDb } from "../db/client";
 import { errorText } from "../lib/api-error";
+import type { Actor } from "../types/actor";
 import { retryDelayMs } from "./alarm-clock";
 
 /** The table, added to a calendar kind's migrations. */
@@ -80,3 +81,18 @@ export async function writeDueAudit(env: Env, storage: DurableObjectStorage, out
     storage.transactionSync(() => outbox.failed(due, error, Date.now()));
   }
 }
+
+/** Who made a change a calendar records: the business, and the actor the audit names. */
+export type AuditedBy = { businessId: string; actor: Actor };
+
+/**
+ * The record of a change to `resource`'s status at `at` (ms): its id is made of the resource's
+ * and that time, so the calendar's copy and the request's are one record.
+ */
+export const statusChangeRecord = (
+  { businessId, actor }: AuditedBy,
+  action: string,
+  resource: { type: string; id: string },
+  at: number,
+): AuditRow =>
+  auditRow({ id: changeAuditId(resource.id, at), businessId, actor, action, resource, fields: ["status"] }, at);

@@ -18,7 +18,6 @@ export { ResourceCalendar } from "./resource/resource-calendar";
 export type { ImportResult } from "./service/flows/import-bookings";
 export { ServiceCalendar } from "./service/object/service-calendar";
 export type { CustomerRewrite } from "./service/steps/customer-rewrite";
-export { leftRecord } from "./service/steps/waitlist-queue";
 export { slotCalendar, slotsAt } from "./slot-reads";
 export { providerCalendarOf, resourceCalendarOf, serviceCalendarOf } from "./stubs";
 export type {

@@ -1,7 +1,7 @@
 /** Waitlist entries: where each is kept (D1 knows the service), and the entry as its calendar has it. */
 import { and, count, eq, gt, isNull, lt, sql } from "drizzle-orm";
-import { type AuditEntry, recordIfChanged, writeRecords } from "../audit/record";
-import { leftRecord, serviceCalendarOf } from "../calendar";
+import { type AuditEntry, recordIfChanged } from "../audit/record";
+import { serviceCalendarOf } from "../calendar";
 import type { Database } from "../db/client";
 import { holds, services, waitlistEntries } from "../db/schema";
 import { ApiError } from "../lib/api-error";
@@ -86,29 +86,17 @@ export async function listWaitlist(
 /**
  * Takes the business's entry off its waitlist; an offered hold is released by the calendar, and
  * D1 learns the hold ended (as it does for `DELETE /holds/{id}`), so nothing counts it as live.
- * The `waitlist.left` record by `actor` goes in that batch; the calendar keeps it too, from the
- * transaction that took the entry off, until its alarm has written it. Only a DELETE makes an
- * entry CANCELLED, and the record's id is made of the entry's and the time it was cancelled, so
- * every copy is one record.
+ * The calendar keeps the `waitlist.left` record by `actor` in the transaction that takes the entry
+ * off and writes it (its alarm does after a reset); a DELETE sent again records nothing more.
  */
 export async function leaveWaitlist(env: Env, db: Database, businessId: string, id: string, actor: Actor) {
   const { serviceId } = await loadOwned(db, waitlistEntries, "waitlist entry", businessId, id);
   // Null once pruned (30 days after its slot ended): it is off the waitlist either way. An entry
   // already left comes back as it was, its hold id kept, so a DELETE sent again finishes D1's part.
   const left = await serviceCalendarOf(env, businessId, serviceId).leaveWaitlist(id, { businessId, actor });
-  if (left?.status !== "CANCELLED") return;
-  // The calendar keeps the same record until D1 has it: written here too, so the audit shows it at once.
-  const record = writeRecords(db, [leftRecord({ businessId, actor }, id, Date.parse(left.updatedAt))]);
-  const holdId = left.holdId;
-  if (!holdId) {
-    await record;
-    return;
-  }
-  await db.batch([
-    db
-      .update(holds)
-      .set({ endedAt: new Date().toISOString() })
-      .where(and(eq(holds.businessId, businessId), eq(holds.id, holdId), isNull(holds.endedAt))),
-    record,
-  ]);
+  if (left?.status !== "CANCELLED" || !left.holdId) return;
+  await db
+    .update(holds)
+    .set({ endedAt: new Date().toISOString() })
+    .where(and(eq(holds.businessId, businessId), eq(holds.id, left.holdId), isNull(holds.endedAt)));
 }

@@ -7,11 +7,13 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import type { ServiceCalendar } from "../../src/calendar";
 import { auditEvents, holds } from "../../src/db/schema";
 import { api, db, json } from "../support/api";
 import { at, calendarStub, plus } from "../support/bookings";
 import { eventually } from "../support/eventually";
 import { fullSlot, join, joinBody } from "../support/waitlist";
+import type { ServiceCalendar as TestServiceCalendar } from "../support/worker";
 
 type Entry = { action: string; actor: { type: string; id: string }; resource: { type: string; id: string } };
 
@@ -91,26 +93,32 @@ describe("nothing recorded for a join refused", () => {
 });
 
 describe("a leave recorded once, whoever sends it again", () => {
-  it("the request lost between the calendar taking the entry off and the record: the calendar's alarm writes it, at the time it left; a DELETE sent again adds none", async () => {
+  it("the calendar lost after taking the entry off, before its record reached D1: its alarm writes it, at the time it left; a DELETE sent again adds none", async () => {
     const s = await fullSlot(1);
     const entry = await join(s.apiKey, joinBody(s));
-    // The calendar took it off; the request died before the record was written, and the object reset.
-    const by = { businessId: s.businessId, actor: { type: "apiKey" as const, id: "key_lost" } };
-    const left = await calendarStub(s.businessId, s.serviceId).leaveWaitlist(entry.id, by);
-    expect(left?.status).toBe("CANCELLED");
-    await runInDurableObject(calendarStub(s.businessId, s.serviceId), (_instance, state) =>
-      state.abort("injected: reset"),
-    ).catch(() => undefined);
-    await runDurableObjectAlarm(calendarStub(s.businessId, s.serviceId));
+    const stub = calendarStub(s.businessId, s.serviceId);
+    const setLost = (lost: boolean) =>
+      runInDurableObject(stub, (instance: ServiceCalendar) => {
+        (instance as unknown as TestServiceCalendar).faults.audit = lost ? "lost" : undefined;
+      });
+    await setLost(true);
+    const lost = await api("DELETE", `/waitlist/${entry.id}`, { key: s.apiKey });
+    expect(lost.status).toBeGreaterThanOrEqual(500);
+    await lost.body?.cancel();
+    expect(await waitlistActions(s.apiKey)).toEqual(["waitlist.joined"]);
+    const left = await json(await api("GET", `/waitlist/${entry.id}`, { key: s.apiKey }));
+    expect(left.status).toBe("CANCELLED");
+    await setLost(false);
+    await runDurableObjectAlarm(stub);
     const [kept] = await eventually(async () => {
       const found = await recordsOf(s.apiKey, entry.id);
       return found.length > 0 ? found : undefined;
     }, "the calendar's record of the leave");
-    expect(kept).toMatchObject({ action: "waitlist.left", at: left?.updatedAt, actor: by.actor });
+    expect(kept).toMatchObject({ action: "waitlist.left", at: left.updatedAt, actor: { type: "apiKey" } });
     expect((await api("DELETE", `/waitlist/${entry.id}`, { key: s.apiKey })).status).toBe(204);
     expect((await api("DELETE", `/waitlist/${entry.id}`, { key: s.apiKey })).status).toBe(204);
     const [record] = await recordsOf(s.apiKey, entry.id);
-    expect(record).toMatchObject({ action: "waitlist.left", at: left?.updatedAt });
+    expect(record).toMatchObject({ action: "waitlist.left", at: left.updatedAt });
     expect(await waitlistActions(s.apiKey)).toEqual(["waitlist.left", "waitlist.joined"]);
   });
 

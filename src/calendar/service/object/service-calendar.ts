@@ -1,7 +1,7 @@
 import { toBooking } from "../../../types/booking";
 import type { Hold } from "../../../types/hold";
 import type { WaitlistEntry, WaitlistFrom, WaitlistRows, WaitlistStatus } from "../../../types/waitlist";
-import { writeDueAudit } from "../../audit-outbox";
+import { type AuditedBy, writeDueAudit } from "../../audit-outbox";
 import type { ProviderSnapshot, ResourceSnapshot } from "../../claim-types";
 import type {
   CalendarResult,
@@ -28,7 +28,7 @@ import { releaseLiveHold } from "../steps/hold-end";
 import { pruneCalendar } from "../steps/prune";
 import { type ProposalResult, proposeChange, type ServiceChange } from "../steps/service-change";
 import { changeStatus } from "../steps/status-change";
-import { type JoinResult, joinQueue, type LeftBy, leaveQueue, releasedRecord } from "../steps/waitlist-queue";
+import { type JoinResult, joinQueue, leaveQueue } from "../steps/waitlist-queue";
 import { snapshotOf } from "../tables/tables";
 import { CalendarReads } from "./calendar-reads";
 
@@ -90,15 +90,16 @@ export class ServiceCalendar extends CalendarReads {
 
   /**
    * Takes an entry off the waitlist (its offered hold released, the seat offered to the next); the
-   * audit's record of it, by `by.actor`, is kept in the same transaction and written by the alarm
-   * until D1 has it.
+   * audit's record of it, by `by.actor`, is kept in the same transaction and written to D1 before
+   * the answer (by the alarm, after a reset).
    */
-  async leaveWaitlist(id: string, by: LeftBy): Promise<WaitlistEntry | null> {
+  async leaveWaitlist(id: string, by: AuditedBy): Promise<WaitlistEntry | null> {
     const entry = this.ctx.storage.transactionSync(() => {
       const left = leaveQueue(this.tables, id, Date.now(), by);
       this.armForPending();
       return left;
     });
+    await this.writeAudit();
     await this.sendTasks();
     await this.offerSeats();
     return entry ?? null;
@@ -179,15 +180,10 @@ export class ServiceCalendar extends CalendarReads {
    * its `hold.released` record by `by.actor` is kept in the same transaction and written to D1
    * before the answer (by the alarm, after a reset).
    */
-  async releaseHold(id: string, by?: LeftBy): Promise<Hold | null> {
+  async releaseHold(id: string, by?: AuditedBy): Promise<Hold | null> {
     const hold = this.ctx.storage.transactionSync(() => {
-      const now = Date.now();
-      const wasHeld = this.tables.holds.find(id, now)?.status === "HELD";
-      const ended = releaseLiveHold(this.tables, id, now);
-      if (by && wasHeld && ended?.status === "RELEASED") {
-        this.tables.audit.keep(releasedRecord(by, id, now), now);
-        this.armForPending();
-      }
+      const ended = releaseLiveHold(this.tables, id, Date.now(), by);
+      this.armForPending();
       return ended;
     });
     await this.writeAudit();

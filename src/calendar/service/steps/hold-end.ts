@@ -4,6 +4,7 @@
  * with nothing free in between), or released (`DELETE /holds/{id}`, a waitlist entry left).
  */
 import type { Hold } from "../../../types/hold";
+import { type AuditedBy, statusChangeRecord } from "../../audit-outbox";
 import { type ClaimRef, sessionOf } from "../../claim-types";
 import { customerRefusal } from "../../limits/service-checks";
 import type { CalendarResult, HoldBookingCommand, HoldToBook } from "../../types";
@@ -90,14 +91,18 @@ export function consumeHold(tables: CalendarTables, command: HoldBookingCommand,
   return result;
 }
 
-/** Releases a live hold: its seat is free in this transaction and its claims are owed releases. Answers the hold as it ends. */
-export function releaseLiveHold(tables: CalendarTables, id: string, now: number): Hold | null {
+/**
+ * Releases a live hold: its seat is free in this transaction and its claims are owed releases;
+ * with `by`, its `hold.released` record is kept here too until D1 has it. Answers the hold as it ends.
+ */
+export function releaseLiveHold(tables: CalendarTables, id: string, now: number, by?: AuditedBy): Hold | null {
   expireHolds(tables, now);
   const current = tables.holds.find(id, now);
   if (current?.status !== "HELD") return current ?? null;
   const seat = tables.holds.seat(id);
   const claims = tables.holds.end(id, "RELEASED");
   if (seat) tables.tasks.release(seat.businessId, claims, now);
+  if (by) tables.audit.keep(statusChangeRecord(by, "hold.released", { type: "hold", id }, now), now);
   tables.waitlist.holdEnded(id, "RELEASED", null, new Date(now).toISOString());
   return tables.holds.find(id, now) ?? null;
 }

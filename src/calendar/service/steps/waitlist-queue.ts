@@ -3,9 +3,9 @@
  * the slot is checked by the service's rules, the queues are bounded, and leaving an entry that
  * was offered a hold releases the hold (its seat goes to the next in line).
  */
-import { type AuditRow, auditRow, changeAuditId } from "../../../audit/record";
-import type { Actor } from "../../../types/actor";
+import type { AuditRow } from "../../../audit/record";
 import type { WaitlistEntry } from "../../../types/waitlist";
+import { type AuditedBy, statusChangeRecord } from "../../audit-outbox";
 import { checkRequest } from "../../rules/service-rules";
 import type { CalendarRefusal, JoinWaitlistCommand } from "../../types";
 import type { CalendarTables } from "../tables/tables";
@@ -45,7 +45,7 @@ export function joinQueue(tables: CalendarTables, command: JoinWaitlistCommand, 
  * Takes an entry off the waitlist: CANCELLED, its offered hold released. Answers the entry
  * (unchanged once final, which a WAITING entry is once its slot has begun: EXPIRED).
  */
-export function leaveQueue(tables: CalendarTables, id: string, now: number, by: LeftBy): WaitlistEntry | undefined {
+export function leaveQueue(tables: CalendarTables, id: string, now: number, by: AuditedBy): WaitlistEntry | undefined {
   const entry = tables.waitlist.find(id, now);
   if (!entry || (entry.status !== "WAITING" && entry.status !== "OFFERED")) return entry;
   const at = new Date(now).toISOString();
@@ -57,36 +57,6 @@ export function leaveQueue(tables: CalendarTables, id: string, now: number, by: 
   return left;
 }
 
-/** Who takes an entry off a waitlist, or releases a hold, as the audit records it. */
-export type LeftBy = { businessId: string; actor: Actor };
-
-/**
- * The `waitlist.left` record of an entry cancelled at `leftAt` (ms): its id is made of the entry's
- * and that time, so the calendar's copy and the request's are one record.
- */
-export const leftRecord = ({ businessId, actor }: LeftBy, id: string, leftAt: number): AuditRow =>
-  auditRow(
-    {
-      id: changeAuditId(id, leftAt),
-      businessId,
-      actor,
-      action: "waitlist.left",
-      resource: { type: "waitlist", id },
-      fields: ["status"],
-    },
-    leftAt,
-  );
-
-/** The `hold.released` record of a hold released at `at` (ms), kept by its calendar until D1 has it. */
-export const releasedRecord = ({ businessId, actor }: LeftBy, id: string, at: number): AuditRow =>
-  auditRow(
-    {
-      id: changeAuditId(id, at),
-      businessId,
-      actor,
-      action: "hold.released",
-      resource: { type: "hold", id },
-      fields: ["status"],
-    },
-    at,
-  );
+/** The `waitlist.left` record of an entry cancelled at `leftAt` (ms). */
+const leftRecord = (by: AuditedBy, id: string, leftAt: number): AuditRow =>
+  statusChangeRecord(by, "waitlist.left", { type: "waitlist", id }, leftAt);
