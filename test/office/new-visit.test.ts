@@ -98,19 +98,17 @@ describe("the phone-in of a visit", () => {
     const { cookie } = await deskMember(s, "owner");
     const before = await bookingCount(s.apiKey);
     const stylist = s.providerIds[1] as string;
-    const res = await office("POST", "/office/bookings/new", {
-      cookie,
-      form: {
-        service: s.cut,
-        person: stylist,
-        more: `${s.colour}:${stylist}`,
-        day: dayOf(2),
-        // The colour would start at 11:00, when Stylist 1 has Their Customer.
-        time: `${at(2, "10:30")}/${plus(at(2, "10:30"), 60)}`,
-        name: "Late Caller",
-        email: "late@example.com",
-      },
-    });
+    const form = {
+      service: s.cut,
+      person: stylist,
+      more: `${s.colour}:${stylist}`,
+      day: dayOf(2),
+      // The colour would start at 11:00, when Stylist 1 has Their Customer.
+      time: `${at(2, "10:30")}/${plus(at(2, "10:30"), 60)}`,
+      name: "Late Caller",
+      email: "late@example.com",
+    };
+    const res = await office("POST", "/office/bookings/new", { cookie, form });
     expect(res.status).toBe(409);
     const html = await res.text();
     expect(html).toContain("That time could not be booked");
@@ -118,19 +116,7 @@ describe("the phone-in of a visit", () => {
     expect(html).toContain("Show free times");
     expect(await bookingCount(s.apiKey)).toBe(before);
     // In German too.
-    const de = await office("POST", "/office/bookings/new", {
-      cookie,
-      headers: { "Accept-Language": "de" },
-      form: {
-        service: s.cut,
-        person: stylist,
-        more: `${s.colour}:${stylist}`,
-        day: dayOf(2),
-        time: `${at(2, "10:30")}/${plus(at(2, "10:30"), 60)}`,
-        name: "Late Caller",
-        email: "late@example.com",
-      },
-    });
+    const de = await office("POST", "/office/bookings/new", { cookie, headers: { "Accept-Language": "de" }, form });
     expect(await de.text()).toContain("Leistung 2 (Colour) ließ sich zu dieser Zeit nicht buchen");
     expect(await bookingCount(s.apiKey)).toBe(before);
   });
