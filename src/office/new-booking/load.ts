@@ -118,8 +118,11 @@ export async function loadPhoneIn(c: DeskContext, choice: Choice): Promise<Phone
   const base = { service: service.id, person: first.person, day: choice.day };
   // The visit's later services in order; one no longer active is left out, one without its person asks for it.
   const later: LaterService[] = [];
-  for (const segment of choice.more ?? []) {
-    const chosen = await chosenService(c, segment.service, segment.person);
+  // Read side by side (at most four), not one round trip after another.
+  const chosenLater = await Promise.all(
+    (choice.more ?? []).map((segment) => chosenService(c, segment.service, segment.person)),
+  );
+  for (const chosen of chosenLater) {
     if (!chosen) continue;
     const kept = { service: chosen.service.id, person: chosen.person };
     if (chosen.ask) {
