@@ -17,6 +17,7 @@ import { cancellationReason } from "../../schemas/bookings";
 import type { Actor } from "../../types/actor";
 import { authorise } from "../frame/authorise";
 import type { DeskContext, DeskEnv } from "../frame/desk";
+import { flashOf } from "../frame/flash";
 import type { DeskStatus } from "../frame/layout";
 import { loadBookingView } from "./load";
 import { postedTime } from "./move";
@@ -30,11 +31,7 @@ bookingRoutes.get("/bookings/:id", async (c) => {
   const asked = c.req.query("moveDay");
   const moveDay = asked !== undefined && isDay(asked) ? asked : undefined;
   const view = await loadBookingView(c, id, moveDay);
-  const done = c.req.query("done");
-  return bookingDeskPage(c, view, {
-    flash: done && Object.hasOwn(c.var.desk.m.flash, done) ? c.var.desk.m.flash[done] : undefined,
-    moveDay,
-  });
+  return bookingDeskPage(c, view, { flash: flashOf(c, c.var.desk.m.flash), moveDay });
 });
 
 /** The page again, saying why the change was not made (nothing changed). */

@@ -25,7 +25,5 @@ const de: typeof en = {
   liveNote: "Diese Liste verschwindet, sobald die erste Buchung da ist.",
 };
 
-export type FirstRunWords = typeof en;
-
 /** The checklist's words in the page's language. */
-export const firstRunWordsOf = (locale: Locale): FirstRunWords => (locale === "de" ? de : en);
+export const firstRunWordsOf = (locale: Locale): typeof en => (locale === "de" ? de : en);

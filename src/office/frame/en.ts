@@ -101,7 +101,7 @@ export const deskEn = {
     created: "The booking was made.",
     visit: "The visit was booked: each of its services is a booking, listed below.",
     saved: "The customer's details were saved.",
-  } as Record<string, string>,
+  },
   customers: {
     title: "Customers",
     search: "Name or e-mail",

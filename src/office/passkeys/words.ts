@@ -28,9 +28,7 @@ const en = {
   noSuchText: "You have no passkey by that name.",
 };
 
-export type PasskeyWords = typeof en;
-
-const de: PasskeyWords = {
+const de: typeof en = {
   title: "Passkeys",
   intro:
     "Ein Passkey meldet Sie mit der Bildschirmsperre dieses Geräts, einem Telefon oder einem Sicherheitsschlüssel an, statt mit einem E-Mail-Link. Nichts Geheimes wird gespeichert.",
@@ -58,4 +56,4 @@ const de: PasskeyWords = {
 };
 
 /** The passkeys page's words in a language. */
-export const passkeyWordsOf = (locale: Locale): PasskeyWords => (locale === "de" ? de : en);
+export const passkeyWordsOf = (locale: Locale): typeof en => (locale === "de" ? de : en);

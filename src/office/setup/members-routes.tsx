@@ -13,6 +13,7 @@ import { ApiError } from "../../lib/api-error";
 import { fieldErrors } from "../../lib/validation";
 import { readForm } from "../../pages/form";
 import type { DeskContext, DeskEnv } from "../frame/desk";
+import { flashOf } from "../frame/flash";
 import type { DeskStatus } from "../frame/layout";
 import { setupRefusal, setupWords } from "./guard";
 import { type MembersState, membersPage } from "./members-page";
@@ -30,9 +31,7 @@ async function show(c: DeskContext, state: MembersState, status: DeskStatus = 20
 memberRoutes.get("/setup/members", async (c) => {
   const denied = await setupRefusal(c, "members:write", "GET /members");
   if (denied) return denied;
-  const done = c.req.query("done") ?? "";
-  const saved = setupWords(c).member.saved;
-  return show(c, { flash: Object.hasOwn(saved, done) ? saved[done] : undefined });
+  return show(c, { flash: flashOf(c, setupWords(c).member.saved) });
 });
 
 /** A refused change as the page: its problems by field, and its reason (409 for a conflict such as last_owner). */

@@ -17,6 +17,7 @@ import { editProvider } from "../../providers/edit";
 import { loadProvider, toProvider } from "../../providers/records";
 import type { DateOverride, WeeklySchedule } from "../../types/schedule";
 import type { DeskContext, DeskEnv } from "../frame/desk";
+import { flashOf } from "../frame/flash";
 import { calendarWords } from "./calendars/page";
 import { setupRefusal, setupWords } from "./guard";
 import { fieldOfProblem, readDayHours, readWeek } from "./hours";
@@ -42,9 +43,7 @@ providerSetupRoutes.get("/setup/people/:id", async (c) => {
   const id = c.req.param("id");
   const denied = await setupRefusal(c, "catalog:write", "PATCH /providers/:id", id);
   if (denied) return denied;
-  const done = c.req.query("done") ?? "";
-  const flashes = { ...calendarWords(c).saved, ...setupWords(c).person.saved };
-  const flash = Object.hasOwn(flashes, done) ? flashes[done] : undefined;
+  const flash = flashOf(c, { ...calendarWords(c).saved, ...setupWords(c).person.saved });
   return providerSetupPage(c, await loadProviderSetup(c, id), { flash });
 });
 

@@ -43,7 +43,7 @@ const en = {
       "A change of hours or days off that leaves bookings outside them keeps those bookings and marks them as conflicts, shown on the day and on each booking.",
     badInterval: "Use HH:MM–HH:MM, as 09:00–17:00.",
     badDate: "Use a date as 2026-12-24.",
-    saved: { hours: "Hours saved.", added: "Date added.", removed: "Date removed." } as Record<string, string>,
+    saved: { hours: "Hours saved.", added: "Date added.", removed: "Date removed." },
   },
   member: {
     name: "Name",
@@ -66,13 +66,11 @@ const en = {
       role: "Role changed.",
       disabled: "Member disabled; their sessions ended.",
       enabled: "Member enabled.",
-    } as Record<string, string>,
+    },
   },
 };
 
-export type SetupWords = typeof en;
-
-const de: SetupWords = {
+const de: typeof en = {
   nav: { setup: "Einrichtung", myHours: "Meine Zeiten" },
   title: "Einrichtung",
   people: "Personen",
@@ -142,4 +140,4 @@ const de: SetupWords = {
 };
 
 /** The setup pages' words in a language. */
-export const setupWordsOf = (locale: Locale): SetupWords => (locale === "de" ? de : en);
+export const setupWordsOf = (locale: Locale): typeof en => (locale === "de" ? de : en);

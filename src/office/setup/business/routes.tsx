@@ -14,6 +14,7 @@ import { etagOf } from "../../../lib/etag";
 import { forgetCallersOf } from "../../../middleware/key-check";
 import { type FormFields, readForm } from "../../../pages/form";
 import type { DeskContext, DeskEnv } from "../../frame/desk";
+import { flashOf } from "../../frame/flash";
 import { setupRefusal, setupWords } from "../guard";
 import { changedOnly, orNull, saveWith, textOf, ticked } from "../save";
 import { businessPage } from "./page";
@@ -27,10 +28,8 @@ const refusal = (c: DeskContext) => setupRefusal(c, "business:write", "PATCH /bu
 businessRoutes.get("/setup/business", async (c) => {
   const denied = await refusal(c);
   if (denied) return denied;
-  const saved = businessWordsOf(c.var.desk.locale).saved;
-  const done = c.req.query("done") ?? "";
   const row = await loadBusiness(c.var.db, c.var.caller.businessId);
-  return businessPage(c, row, { flash: Object.hasOwn(saved, done) ? saved[done] : undefined });
+  return businessPage(c, row, { flash: flashOf(c, businessWordsOf(c.var.desk.locale).saved) });
 });
 
 /** The form as `PATCH /business`'s body: empty optional texts absent (or null where the API takes null). */

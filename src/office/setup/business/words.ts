@@ -22,12 +22,10 @@ const en = {
   conflicts: "Bookings that stop fitting",
   notifyCustomer: "E-mail the customer to pick another time (the contact e-mail is told either way)",
   save: "Save settings",
-  saved: { saved: "Settings saved.", unchanged: "Nothing to change." } as Record<string, string>,
+  saved: { saved: "Settings saved.", unchanged: "Nothing to change." },
 };
 
-export type BusinessWords = typeof en;
-
-const de: BusinessWords = {
+const de: typeof en = {
   title: "Geschäftseinstellungen",
   name: "Name",
   slug: "Adresse der Buchungsseite",
@@ -52,4 +50,4 @@ const de: BusinessWords = {
 };
 
 /** The business page's words in a language. */
-export const businessWordsOf = (locale: Locale): BusinessWords => (locale === "de" ? de : en);
+export const businessWordsOf = (locale: Locale): typeof en => (locale === "de" ? de : en);

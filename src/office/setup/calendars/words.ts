@@ -53,12 +53,10 @@ const en = {
     synced: "Calendar read.",
     syncFailed: "The read failed: its error is below.",
     feedEnded: "Feed ended: its address no longer works.",
-  } as Record<string, string>,
+  },
 };
 
-export type CalendarWords = typeof en;
-
-const de: CalendarWords = {
+const de: typeof en = {
   calendars: "Verbundene Kalender",
   calendarsHint:
     "Die eigenen Kalender der Person (CalDAV): Ihre belegten Zeiten halten Buchungen fern. Sie werden alle 5 Minuten gelesen, mit „Jetzt abgleichen“ sofort.",
@@ -115,4 +113,4 @@ const de: CalendarWords = {
 };
 
 /** The calendars' and feed's words in a language. */
-export const calendarWordsOf = (locale: Locale): CalendarWords => (locale === "de" ? de : en);
+export const calendarWordsOf = (locale: Locale): typeof en => (locale === "de" ? de : en);

@@ -12,6 +12,7 @@ import { CreateApiKeySchema } from "../../../access/key-schemas";
 import { createKey, keyOf, keyPage, revokeKey } from "../../../access/keys";
 import { readForm } from "../../../pages/form";
 import type { DeskContext, DeskEnv } from "../../frame/desk";
+import { flashOf } from "../../frame/flash";
 import type { DeskStatus } from "../../frame/layout";
 import { confirmPage } from "../frame";
 import { setupRefusal } from "../guard";
@@ -36,9 +37,7 @@ async function show(c: DeskContext, state: KeysState = {}, status: DeskStatus = 
 keyRoutes.get("/setup/api-keys", async (c) => {
   const denied = await setupRefusal(c, "keys:write", "GET /api-keys");
   if (denied) return denied;
-  const done = c.req.query("done") ?? "";
-  const saved = keyWordsOf(c.var.desk.locale).saved;
-  return show(c, { flash: Object.hasOwn(saved, done) ? saved[done] : undefined });
+  return show(c, { flash: flashOf(c, keyWordsOf(c.var.desk.locale).saved) });
 });
 
 keyRoutes.post("/setup/api-keys", async (c) => {

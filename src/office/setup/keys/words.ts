@@ -38,12 +38,10 @@ const en = {
     "Software using it is refused from its next request on. A revoked key never works again: to go on, create another.",
   alreadyRevoked: "This key is already revoked: there is nothing left to do.",
   revokeKey: "Revoke key",
-  saved: { revoked: "Key revoked: its next request is refused." } as Record<string, string>,
+  saved: { revoked: "Key revoked: its next request is refused." },
 };
 
-export type KeyWords = typeof en;
-
-const de: KeyWords = {
+const de: typeof en = {
   title: "API-Schlüssel",
   intro:
     "Mit Schlüsseln ruft Ihre eigene Software die Buchungs-API auf. Jeder Schlüssel darf nur, was seine Berechtigungen erlauben; die Referenz der API beschreibt jede.",
@@ -83,3 +81,4 @@ const de: KeyWords = {
 
 /** The API keys page's words in a language. */
 export const keyWordsOf = (locale: Locale): KeyWords => (locale === "de" ? de : en);
+export type KeyWords = typeof en;

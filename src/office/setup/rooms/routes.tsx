@@ -14,6 +14,7 @@ import { editResource } from "../../../resources/edit";
 import { addResource, loadResource, toResource } from "../../../resources/records";
 import { CreateResourceSchema, UpdateResourceSchema } from "../../../schemas/resources";
 import type { DeskContext, DeskEnv } from "../../frame/desk";
+import { flashOf } from "../../frame/flash";
 import type { DeskStatus } from "../../frame/layout";
 import { setupRefusal, setupWords } from "../guard";
 import { fieldOfProblem, readWeek } from "../hours";
@@ -26,10 +27,6 @@ import { roomWordsOf } from "./words";
 export const roomRoutes = new Hono<DeskEnv>();
 
 const words = (c: DeskContext) => roomWordsOf(c.var.desk.locale);
-const flashOf = (c: DeskContext) => {
-  const done = c.req.query("done") ?? "";
-  return Object.hasOwn(words(c).saved, done) ? words(c).saved[done] : undefined;
-};
 const mayAdd = (c: DeskContext) => setupRefusal(c, "catalog:write", "POST /resources");
 const mayChange = (c: DeskContext) => setupRefusal(c, "catalog:write", "PATCH /resources/:id", c.req.param("id"));
 
@@ -42,7 +39,7 @@ roomRoutes.get("/setup/rooms", async (c) => {
     detail: words(c).units(r.quantity),
     active: r.active,
   }));
-  return roomsPage(c, items, flashOf(c));
+  return roomsPage(c, items, flashOf(c, words(c).saved));
 });
 
 roomRoutes.get("/setup/rooms/new", async (c) => {
@@ -96,7 +93,7 @@ async function editPage(c: DeskContext, state: RoomState = {}, status: DeskStatu
   return roomFormPage(c, roomFields(room), room, state, status);
 }
 
-roomRoutes.get("/setup/rooms/:id", (c) => editPage(c, { flash: flashOf(c) }));
+roomRoutes.get("/setup/rooms/:id", (c) => editPage(c, { flash: flashOf(c, words(c).saved) }));
 
 /** Runs `PATCH /resources/{id}` with what changed of `next`: the room and the outcome (none when nothing changed). */
 async function patch(c: DeskContext, next: Record<string, unknown>, problems: Record<string, string> = {}) {

@@ -30,12 +30,10 @@ const en = {
     unchanged: "Nothing to change.",
     deactivated: "Room deactivated.",
     activated: "Room activated.",
-  } as Record<string, string>,
+  },
 };
 
-export type RoomWords = typeof en;
-
-const de: RoomWords = {
+const de: typeof en = {
   title: "Räume",
   intro: "Räume, Stühle und Geräte, die Buchungen einer Leistung belegen; die Leistung nennt sie auf ihrer Seite.",
   none: "Keine aktiven Räume.",
@@ -69,4 +67,4 @@ const de: RoomWords = {
 };
 
 /** The rooms pages' words in a language. */
-export const roomWordsOf = (locale: Locale): RoomWords => (locale === "de" ? de : en);
+export const roomWordsOf = (locale: Locale): typeof en => (locale === "de" ? de : en);

@@ -14,6 +14,7 @@ import { CreateServiceSchema, UpdateServiceSchema } from "../../../schemas/servi
 import { editService } from "../../../services/edit";
 import { addService, findService } from "../../../services/records";
 import type { DeskContext, DeskEnv } from "../../frame/desk";
+import { flashOf } from "../../frame/flash";
 import type { DeskStatus } from "../../frame/layout";
 import { catalogPage, weekFields } from "../catalog-parts";
 import { setupRefusal, setupWords } from "../guard";
@@ -28,10 +29,6 @@ import { serviceWordsOf } from "./words";
 export const serviceRoutes = new Hono<DeskEnv>();
 
 const words = (c: DeskContext) => serviceWordsOf(c.var.desk.locale);
-const flashOf = (c: DeskContext) => {
-  const done = c.req.query("done") ?? "";
-  return Object.hasOwn(words(c).saved, done) ? words(c).saved[done] : undefined;
-};
 const choicesOf = async (c: DeskContext) => ({ people: await providersOf(c), rooms: await roomsOf(c) });
 
 serviceRoutes.get("/setup/services", async (c) => {
@@ -44,7 +41,7 @@ serviceRoutes.get("/setup/services", async (c) => {
     detail: sw.minutes(s.minutes),
     active: s.active,
   }));
-  return catalogPage(c, sw, "/office/setup/services/new", items, flashOf(c));
+  return catalogPage(c, sw, "/office/setup/services/new", items, flashOf(c, words(c).saved));
 });
 
 /** A new service's form: the business's zone, weekdays 09:00–17:00, 30 minutes. */
@@ -97,7 +94,7 @@ async function editPage(c: DeskContext, state: ServiceState = {}, status: DeskSt
   return serviceFormPage(c, serviceFields(service), await choicesOf(c), service, state, status);
 }
 
-serviceRoutes.get("/setup/services/:id", (c) => editPage(c, { flash: flashOf(c) }));
+serviceRoutes.get("/setup/services/:id", (c) => editPage(c, { flash: flashOf(c, words(c).saved) }));
 
 /** Runs `PATCH /services/{id}` with what changed of `next`; undefined when saved, else the refusal. */
 async function patch(c: DeskContext, next: Record<string, unknown>, problems: Record<string, string> = {}) {

@@ -58,10 +58,8 @@ const en = {
     unchanged: "Nothing to change.",
     deactivated: "Service deactivated.",
     activated: "Service activated.",
-  } as Record<string, string>,
+  },
 };
-
-export type ServiceWords = typeof en;
 
 const de: ServiceWords = {
   title: "Leistungen",
@@ -122,6 +120,8 @@ const de: ServiceWords = {
     activated: "Leistung aktiviert.",
   },
 };
+
+export type ServiceWords = typeof en;
 
 /** The services pages' words in a language. */
 export const serviceWordsOf = (locale: Locale): ServiceWords => (locale === "de" ? de : en);

@@ -19,6 +19,7 @@ import {
 } from "../../../webhooks/endpoints";
 import { CreateWebhookSchema } from "../../../webhooks/schemas";
 import type { DeskContext, DeskEnv } from "../../frame/desk";
+import { flashOf } from "../../frame/flash";
 import type { DeskStatus } from "../../frame/layout";
 import { confirmPage } from "../frame";
 import { setupRefusal } from "../guard";
@@ -41,9 +42,7 @@ async function show(c: DeskContext, state: WebhooksState = {}, status: DeskStatu
 webhookRoutes.get("/setup/webhooks", async (c) => {
   const denied = await setupRefusal(c, "business:write", "GET /webhooks");
   if (denied) return denied;
-  const done = c.req.query("done") ?? "";
-  const saved = webhookWordsOf(c.var.desk.locale).saved;
-  return show(c, { flash: Object.hasOwn(saved, done) ? saved[done] : undefined });
+  return show(c, { flash: flashOf(c, webhookWordsOf(c.var.desk.locale).saved) });
 });
 
 webhookRoutes.post("/setup/webhooks", async (c) => {

@@ -31,12 +31,10 @@ const en = {
   confirmText:
     "It gets no more deliveries, from now on. A deleted endpoint cannot be brought back: to receive events there again, add it anew (with a new signing secret).",
   removeEndpoint: "Delete endpoint",
-  saved: { deleted: "Endpoint deleted: it gets no more deliveries." } as Record<string, string>,
+  saved: { deleted: "Endpoint deleted: it gets no more deliveries." },
 };
 
-export type WebhookWords = typeof en;
-
-const de: WebhookWords = {
+const de: typeof en = {
   title: "Webhooks",
   intro:
     "Ein Webhook-Endpunkt ist eine eigene Adresse, die die Ereignisse des Betriebs als signierte JSON-Anfragen erhält. Die Referenz der API beschreibt jedes Ereignis und die Prüfung der Signatur.",
@@ -72,3 +70,4 @@ const de: WebhookWords = {
 
 /** The webhooks page's words in a language. */
 export const webhookWordsOf = (locale: Locale): WebhookWords => (locale === "de" ? de : en);
+export type WebhookWords = typeof en;
