@@ -5,37 +5,25 @@
  * bold, a line break, a link.
  */
 import type { Child } from "hono/jsx";
-import {
-  contactLineOf,
-  greetingOf,
-  inviteLineOf,
-  type Letter,
-  type LetterItem,
-  leadOf,
-  subjectOf,
-  whenOf,
-  wordsFor,
-} from "./letter";
+import { type Content, contentOf, type ItemContent, type Letter } from "./letter";
 
 /** One booking: its service, its time, where it was, its manage link. */
-function Item({ letter, item }: { letter: Letter; item: LetterItem }) {
-  const words = wordsFor(letter);
-  const label = letter.items.length > 1 ? words.manageOne : words.manage;
+function Item({ item }: { item: ItemContent }) {
   return (
     <p style="padding:8px 12px;border-left:4px solid #0b6e4f">
-      <b>{item.serviceName}</b>
+      <b>{item.service}</b>
       <br />
-      {whenOf(letter.locale, item, item.timezone)}
-      {item.previous && (
+      {item.when}
+      {item.previously && (
         <>
           <br />
-          <s>{`${words.previously}: ${whenOf(letter.locale, item.previous, item.timezone)}`}</s>
+          <s>{item.previously}</s>
         </>
       )}
-      {item.manageUrl && (
+      {item.manage && (
         <>
           <br />
-          <a href={item.manageUrl}>{label}</a>
+          <a href={item.manage.url}>{item.manage.label}</a>
         </>
       )}
     </p>
@@ -46,25 +34,23 @@ function Item({ letter, item }: { letter: Letter; item: LetterItem }) {
 const onLines = (blocks: Child[]) => blocks.flatMap((block) => ["\n", block]);
 
 /** The whole document, in the business's language. */
-function Message({ letter }: { letter: Letter }) {
-  const words = wordsFor(letter);
-  const invite = inviteLineOf(letter);
+function Message({ locale, content }: { locale: string; content: Content }) {
   const blocks = [
-    <p>{greetingOf(letter)}</p>,
-    <p>{leadOf(letter)}</p>,
-    ...letter.items.map((item) => <Item letter={letter} item={item} />),
-    letter.reason && <p>{`${words.reason}: ${letter.reason}`}</p>,
-    invite && <p>{invite}</p>,
-    <p>{contactLineOf(letter)}</p>,
-    <p>{letter.business}</p>,
+    <p>{content.greeting}</p>,
+    <p>{content.lead}</p>,
+    ...content.items.map((item) => <Item item={item} />),
+    content.reason && <p>{content.reason}</p>,
+    content.invite && <p>{content.invite}</p>,
+    <p>{content.contact}</p>,
+    <p>{content.business}</p>,
   ].filter(Boolean);
   return (
-    <html lang={letter.locale}>
+    <html lang={locale}>
       {"\n"}
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width" />
-        <title>{subjectOf(letter)}</title>
+        <title>{content.subject}</title>
       </head>
       {"\n"}
       <body style="font-family:Arial,sans-serif;line-height:1.5">
@@ -78,7 +64,7 @@ function Message({ letter }: { letter: Letter }) {
 
 /** The HTML part: a complete document. Its components are synchronous, so it renders to a string. */
 export function renderHtml(letter: Letter): string {
-  const html = (<Message letter={letter} />).toString();
+  const html = (<Message locale={letter.locale} content={contentOf(letter)} />).toString();
   if (typeof html !== "string") throw new Error("An e-mail's HTML rendered asynchronously.");
   return `<!doctype html>\n${html}\n`;
 }

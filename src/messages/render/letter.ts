@@ -1,6 +1,7 @@
 /**
  * A message's content before it is written out: what it is about, in whose words, and its times
- * in the zone of each booking's service. The text, HTML and invite renderers read only this.
+ * in the zone of each booking's service. The text, HTML and invite renderers read only
+ * this, and the text and HTML parts say the same `contentOf` it.
  */
 import type { Locale } from "../../types/business";
 import type { MessageKind } from "../../types/message";
@@ -48,7 +49,7 @@ export type Letter = {
 const tagOf = (locale: Locale) => (locale === "de" ? "de-DE" : "en-US");
 
 /** "Tuesday, December 1, 2026, 10:00 AM – 10:30 AM (Europe/Berlin)", in the item's zone. */
-export function whenOf(locale: Locale, span: { startTime: string; endTime: string }, timezone: string): string {
+function whenOf(locale: Locale, span: { startTime: string; endTime: string }, timezone: string): string {
   const tag = tagOf(locale);
   const day = new Intl.DateTimeFormat(tag, { dateStyle: "full", timeZone: timezone });
   const time = new Intl.DateTimeFormat(tag, { timeStyle: "short", timeZone: timezone });
@@ -70,10 +71,10 @@ function shortWhen(locale: Locale, startTime: string, timezone: string): string 
 }
 
 /** The letter's words. */
-export const wordsFor = (letter: Letter): Words => wordsOf(letter.locale);
+const wordsFor = (letter: Letter): Words => wordsOf(letter.locale);
 
 /** What the letter is about, in a few words: a service, a visit's services, or a series. */
-export function topicOf(letter: Letter): string {
+function topicOf(letter: Letter): string {
   const names = [...new Set(letter.items.map((i) => i.serviceName))];
   if (letter.series) return `${names[0] ?? ""} (${wordsFor(letter).series(letter.items.length)})`;
   return names.join(" + ");
@@ -107,7 +108,7 @@ function subjectLine(letter: Letter): string {
 }
 
 /** The opening sentence. */
-export function leadOf(letter: Letter): string {
+function leadOf(letter: Letter): string {
   const lead = wordsFor(letter).lead;
   switch (letter.kind) {
     case "confirmation":
@@ -127,7 +128,7 @@ export function leadOf(letter: Letter): string {
 }
 
 /** The greeting: the customer's first name, or none. */
-export function greetingOf(letter: Letter): string {
+function greetingOf(letter: Letter): string {
   const words = wordsFor(letter);
   // The business's notice of a conflict greets the business, not the customer it names.
   const first = letter.kind === "conflict_alert" ? undefined : letter.customerName?.trim().split(/\s+/)[0];
@@ -135,15 +136,57 @@ export function greetingOf(letter: Letter): string {
 }
 
 /** The closing line: how to reach the business (in the business's notice of a conflict: the customer). */
-export function contactLineOf(letter: Letter): string {
+function contactLineOf(letter: Letter): string {
   const words = wordsFor(letter);
   if (letter.kind === "conflict_alert") return words.customer(letter.customerName ?? "", letter.customerEmail);
   return letter.contact ? words.contact(letter.contact) : words.reply;
 }
 
 /** The line about the attached calendar file, if the message has one. */
-export function inviteLineOf(letter: Letter): string | null {
+function inviteLineOf(letter: Letter): string | null {
   if (letter.kind === "reminder" || letter.kind.startsWith("conflict")) return null;
   const words = wordsFor(letter);
   return letter.kind === "cancelled" ? words.cancelInvite : words.invite;
+}
+
+/** One booking as both parts show it. */
+export type ItemContent = {
+  service: string;
+  when: string;
+  /** Where a moved booking was, as a line. */
+  previously: string | null;
+  manage: { label: string; url: string } | null;
+};
+
+/** What the text and HTML parts say, in order: the text part writes it as paragraphs, the HTML part as blocks. */
+export type Content = {
+  subject: string;
+  greeting: string;
+  lead: string;
+  items: ItemContent[];
+  reason: string | null;
+  invite: string | null;
+  contact: string;
+  business: string;
+};
+
+/** The letter's content, in its language, each time in its booking's zone. */
+export function contentOf(letter: Letter): Content {
+  const words = wordsFor(letter);
+  const label = letter.items.length > 1 ? words.manageOne : words.manage;
+  return {
+    subject: subjectOf(letter),
+    greeting: greetingOf(letter),
+    lead: leadOf(letter),
+    items: letter.items.map((item) => ({
+      service: item.serviceName,
+      when: whenOf(letter.locale, item, item.timezone),
+      previously: item.previous ? `${words.previously}: ${whenOf(letter.locale, item.previous, item.timezone)}` : null,
+      manage: item.manageUrl ? { label, url: item.manageUrl } : null,
+    })),
+    reason: letter.reason ? `${words.reason}: ${letter.reason}` : null,
+    invite: inviteLineOf(letter),
+    contact: contactLineOf(letter),
+    business: letter.business,
+  };
 }
