@@ -1,5 +1,6 @@
 /** A labelled form field of the setup pages, with its problem beside it (named by `aria-describedby`). */
 import type { Child } from "hono/jsx";
+import type { FormFields } from "../../pages/form";
 
 /** The `id` of a field's input in the page. */
 export const inputId = (name: string) => `s-${name.replace(/\./g, "-")}`;
@@ -97,6 +98,45 @@ export function SelectField(props: {
       )}
     </div>
   );
+}
+
+/**
+ * A setup form's fields bound to its values (as typed, or as stored) and its problems, each named
+ * by the API's path: a refused form comes back as sent, every problem at its field.
+ */
+export function boundFields(f: FormFields, problems: Record<string, string>) {
+  const check = (name: string, label: string) => <CheckField name={name} label={label} checked={name in f} />;
+  return {
+    text: (name: string, label: string, more: { type?: string; hint?: string; multiline?: boolean } = {}) => (
+      <TextField
+        name={name}
+        label={label}
+        value={f[name]}
+        problem={problems[name]}
+        type={more.type}
+        multiline={more.multiline}
+        hint={more.hint && <p class="muted small">{more.hint}</p>}
+      />
+    ),
+    check,
+    /** A select of `values`, each shown by its word in `labels` (else as itself). */
+    select: (name: string, label: string, values: readonly string[], labels: Readonly<Record<string, string>>) => (
+      <SelectField
+        name={name}
+        label={label}
+        value={f[name]}
+        problem={problems[name]}
+        options={values.map((value) => ({ value, label: labels[value] ?? value }))}
+      />
+    ),
+    /** One box per choice, named `{name}.{id}`, then the list's problem. */
+    ticks: (name: string, choices: readonly { id: string; name: string }[]) => (
+      <>
+        {choices.map((choice) => check(`${name}.${choice.id}`, choice.name))}
+        {problems[name] && <p class="err">{problems[name]}</p>}
+      </>
+    ),
+  };
 }
 
 /** The page's notice: a flash of what was done (status) or why nothing was (alert). */

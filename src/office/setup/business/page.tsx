@@ -10,7 +10,7 @@ import type { FormFields } from "../../../pages/form";
 import { locales } from "../../../types/business";
 import type { DeskContext } from "../../frame/desk";
 import type { DeskStatus } from "../../frame/layout";
-import { CheckField, SelectField, TextField } from "../field";
+import { boundFields } from "../field";
 import { setupPage, toSetup } from "../frame";
 import { businessWordsOf } from "./words";
 
@@ -41,17 +41,7 @@ export function businessFields(row: BusinessRow): FormFields {
 export function businessPage(c: DeskContext, row: BusinessRow, state: BusinessState = {}, status: DeskStatus = 200) {
   const b = businessWordsOf(c.var.desk.locale);
   const f = state.sent ?? businessFields(row);
-  const problems = state.problems ?? {};
-  const text = (name: string, label: string, more: { type?: string; hint?: string } = {}) => (
-    <TextField
-      name={name}
-      label={label}
-      value={f[name]}
-      problem={problems[name]}
-      type={more.type}
-      hint={more.hint && <p class="muted small">{more.hint}</p>}
-    />
-  );
+  const { text, check, select } = boundFields(f, state.problems ?? {});
   return setupPage(
     c,
     status,
@@ -61,33 +51,23 @@ export function businessPage(c: DeskContext, row: BusinessRow, state: BusinessSt
       {text("name", b.name)}
       {text("slug", b.slug, { hint: b.slugHint(new URL(c.req.url).origin) })}
       {text("timezone", b.timezone, { hint: b.timezoneHint })}
-      <SelectField
-        name="locale"
-        label={b.locale}
-        value={f.locale}
-        problem={problems.locale}
-        options={locales.map((l) => ({ value: l, label: b.localeNames[l] ?? l }))}
-      />
+      {select("locale", b.locale, locales, b.localeNames)}
       {text("contactEmail", b.contactEmail, { type: "email" })}
       <fieldset>
         <legend>{b.bookingPage}</legend>
-        <CheckField name="bookingPage.enabled" label={b.bookingPageEnabled} checked={"bookingPage.enabled" in f} />
+        {check("bookingPage.enabled", b.bookingPageEnabled)}
         {text("bookingPage.title", b.bookingPageTitle)}
         {text("bookingPage.accentColor", b.accentColor)}
       </fieldset>
       <fieldset>
         <legend>{b.emails}</legend>
-        <CheckField name="emails.enabled" label={b.emailsEnabled} checked={"emails.enabled" in f} />
+        {check("emails.enabled", b.emailsEnabled)}
         {text("emails.fromName", b.fromName)}
         {text("emails.replyTo", b.replyTo, { type: "email" })}
       </fieldset>
       <fieldset>
         <legend>{b.conflicts}</legend>
-        <CheckField
-          name="conflicts.notifyCustomer"
-          label={b.notifyCustomer}
-          checked={"conflicts.notifyCustomer" in f}
-        />
+        {check("conflicts.notifyCustomer", b.notifyCustomer)}
       </fieldset>
       <button class="btn" type="submit">
         {b.save}

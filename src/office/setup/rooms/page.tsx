@@ -8,7 +8,7 @@ import type { toResource } from "../../../resources/records";
 import type { DeskContext } from "../../frame/desk";
 import type { DeskStatus } from "../../frame/layout";
 import { ActiveForm, type CatalogItem, catalogPage, WeekFields, weekFields } from "../catalog-parts";
-import { CheckField, TextField } from "../field";
+import { boundFields } from "../field";
 import { setupPage } from "../frame";
 import { roomWordsOf } from "./words";
 
@@ -37,9 +37,8 @@ export function roomFormPage(
   const rw = roomWordsOf(c.var.desk.locale);
   const problems = state.problems ?? {};
   const title = room ? room.name : rw.add;
-  const field = (name: "name" | "quantity" | "timezone", type = "text") => (
-    <TextField name={name} label={rw[name]} value={f[name]} problem={problems[name]} type={type} />
-  );
+  const form = boundFields(f, problems);
+  const field = (name: "name" | "quantity" | "timezone", type = "text") => form.text(name, rw[name], { type });
   return setupPage(
     c,
     status,
@@ -56,7 +55,7 @@ export function roomFormPage(
         {field("timezone")}
         <fieldset>
           <legend>{rw.hours}</legend>
-          <CheckField name="ownHours" label={rw.ownHours} checked={"ownHours" in f} />
+          {form.check("ownHours", rw.ownHours)}
           <p class="muted small">{rw.hoursHint}</p>
           <WeekFields locale={c.var.desk.locale} fields={f} problems={problems} interval={rw.interval} />
         </fieldset>

@@ -9,7 +9,7 @@ import type { toService } from "../../../services/records";
 import type { DeskContext } from "../../frame/desk";
 import type { DeskStatus } from "../../frame/layout";
 import { ActiveForm, WeekFields, weekFields } from "../catalog-parts";
-import { CheckField, SelectField, TextField } from "../field";
+import { boundFields } from "../field";
 import { setupPage } from "../frame";
 import type { ProviderChoice } from "../providers";
 import { serviceWordsOf } from "./words";
@@ -58,11 +58,9 @@ export function serviceFormPage(
   const sw = serviceWordsOf(c.var.desk.locale);
   const problems = state.problems ?? {};
   const title = service ? service.name : sw.add;
-  const field = (name: keyof typeof sw & string, type = "text") => (
-    <TextField name={name} label={sw[name] as string} value={f[name]} problem={problems[name]} type={type} />
-  );
+  const form = boundFields(f, problems);
+  const field = (name: keyof typeof sw & string, type = "text") => form.text(name, sw[name] as string, { type });
   const number = (name: keyof typeof sw & string) => field(name, "number");
-  const problem = (name: string) => problems[name] && <p class="err">{problems[name]}</p>;
   return setupPage(
     c,
     status,
@@ -79,13 +77,7 @@ export function serviceFormPage(
         class="setupform"
       >
         {field("name")}
-        <TextField
-          name="description"
-          label={sw.description}
-          value={f.description}
-          problem={problems.description}
-          multiline
-        />
+        {form.text("description", sw.description, { multiline: true })}
         {number("durationMinutes")}
         {number("capacity")}
         {number("slotIntervalMinutes")}
@@ -101,59 +93,25 @@ export function serviceFormPage(
           <legend>{sw.who}</legend>
           <p class="muted small">{sw.providerIds}</p>
           {choices.people.length === 0 && <p class="muted small">{sw.noProviders}</p>}
-          {choices.people.map((p) => (
-            <CheckField name={`providerIds.${p.id}`} label={p.name} checked={`providerIds.${p.id}` in f} />
-          ))}
-          {problem("providerIds")}
-          <SelectField
-            name="providerMode"
-            label={sw.providerMode}
-            value={f.providerMode}
-            problem={problems.providerMode}
-            options={(["one", "all"] as const).map((v) => ({ value: v, label: sw.providerModes[v] ?? v }))}
-          />
-          <SelectField
-            name="assignment"
-            label={sw.assignment}
-            value={f.assignment}
-            problem={problems.assignment}
-            options={(["first", "balanced"] as const).map((v) => ({ value: v, label: sw.assignments[v] ?? v }))}
-          />
+          {form.ticks("providerIds", choices.people)}
+          {form.select("providerMode", sw.providerMode, ["one", "all"], sw.providerModes)}
+          {form.select("assignment", sw.assignment, ["first", "balanced"], sw.assignments)}
         </fieldset>
         <fieldset>
           <legend>{sw.resourceIds}</legend>
           {choices.rooms.length === 0 && <p class="muted small">{sw.noRooms}</p>}
-          {choices.rooms.map((r) => (
-            <CheckField name={`resourceIds.${r.id}`} label={r.name} checked={`resourceIds.${r.id}` in f} />
-          ))}
-          {problem("resourceIds")}
+          {form.ticks("resourceIds", choices.rooms)}
         </fieldset>
         <fieldset>
           <legend>{sw.rules}</legend>
-          <CheckField
-            name="requiresConfirmation"
-            label={sw.requiresConfirmation}
-            checked={"requiresConfirmation" in f}
-          />
-          <CheckField name="bookableOnline" label={sw.bookableOnline} checked={"bookableOnline" in f} />
+          {form.check("requiresConfirmation", sw.requiresConfirmation)}
+          {form.check("bookableOnline", sw.bookableOnline)}
           {number("minNoticeMinutes")}
           {number("maxAdvanceDays")}
           {number("cancellationNoticeMinutes")}
           {number("rescheduleNoticeMinutes")}
-          <TextField
-            name="limits.perDay"
-            label={sw.perDay}
-            value={f["limits.perDay"]}
-            problem={problems["limits.perDay"]}
-            type="number"
-          />
-          <TextField
-            name="limits.perWeek"
-            label={sw.perWeek}
-            value={f["limits.perWeek"]}
-            problem={problems["limits.perWeek"]}
-            type="number"
-          />
+          {form.text("limits.perDay", sw.perDay, { type: "number" })}
+          {form.text("limits.perWeek", sw.perWeek, { type: "number" })}
           {number("maxActivePerCustomer")}
           {field("reminders")}
         </fieldset>
