@@ -7,6 +7,25 @@ import { z } from "../lib/zod";
 
 type Document = ReturnType<OpenAPIHono<AppEnv>["getOpenAPI31Document"]>;
 
+/** The document's tags, in the reference's order, each with what its operations are about. */
+const tagDescriptions = {
+  Business: "The business account itself: its booking page and e-mails to customers.",
+  Bookings: "Appointments.",
+  Appointments: "Visits: several services back to back, each segment a booking, booked all or none.",
+  Series: "Recurring appointments: one service on every occurrence of a rule.",
+  Waitlist: "Customers queued for a full slot, offered a hold when a seat frees.",
+  Services: "The catalog and its availability.",
+  Customers: "Customer profiles.",
+  Providers: "People who perform services, with own hours; one each, or a team.",
+  Resources: "Rooms, chairs and machines with identical units that bookings take.",
+  Holds: "Seats kept for a few minutes, then booked or released.",
+  "Manage links": "A customer's own link to view, move or cancel a booking without an API key.",
+  Webhooks: "Signed booking events (Standard Webhooks) and their deliveries.",
+  Audit: "Who changed what, and when: field names, never their values.",
+  Agents: "The API as a Model Context Protocol server, for AI agents.",
+  Meta: "Health, contract, reference and problem types.",
+};
+
 /**
  * Serves the OpenAPI 3.1.0 document generated from the routes' zod schemas, its example
  * instants moved ahead of now (`examplesAhead`). It is built once per isolate and origin: the
@@ -28,32 +47,7 @@ export const registerOpenApiDocument = (api: OpenAPIHono<AppEnv>) => {
               "Appointment booking for businesses: services, providers, resources, customers and bookings. Every route except `/health`, `/openapi.json`, `/docs`, `/problems/{code}` and the customers' and calendars' own links (`/manage/{token}…`, `/feeds/{token}.ics`) needs `Authorization: Bearer <API_KEY>`. Errors are RFC 9457 problem details.",
           },
           servers: [{ url: `${origin}/api/v1` }],
-          tags: [
-            {
-              name: "Business",
-              description: "The business account itself: its booking page and e-mails to customers.",
-            },
-            { name: "Bookings", description: "Appointments." },
-            {
-              name: "Appointments",
-              description: "Visits: several services back to back, each segment a booking, booked all or none.",
-            },
-            { name: "Series", description: "Recurring appointments: one service on every occurrence of a rule." },
-            { name: "Waitlist", description: "Customers queued for a full slot, offered a hold when a seat frees." },
-            { name: "Services", description: "The catalog and its availability." },
-            { name: "Customers", description: "Customer profiles." },
-            { name: "Providers", description: "People who perform services, with own hours; one each, or a team." },
-            { name: "Resources", description: "Rooms, chairs and machines with identical units that bookings take." },
-            { name: "Holds", description: "Seats kept for a few minutes, then booked or released." },
-            {
-              name: "Manage links",
-              description: "A customer's own link to view, move or cancel a booking without an API key.",
-            },
-            { name: "Webhooks", description: "Signed booking events (Standard Webhooks) and their deliveries." },
-            { name: "Audit", description: "Who changed what, and when: field names, never their values." },
-            { name: "Agents", description: "The API as a Model Context Protocol server, for AI agents." },
-            { name: "Meta", description: "Health, contract, reference and problem types." },
-          ],
+          tags: Object.entries(tagDescriptions).map(([name, description]) => ({ name, description })),
         }),
         Date.now(),
       );
