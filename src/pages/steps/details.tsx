@@ -48,6 +48,13 @@ function Field(props: { name: string; label: string; optional?: string; problem?
 const invalid = (name: string, problem: string | undefined) =>
   problem ? { "aria-invalid": "true", "aria-describedby": `${fieldId(name)}-err` } : {};
 
+/** The customer's own fields: the API's limits as `maxlength`, and what a browser fills each with. */
+const CONTACT = [
+  { name: "name", type: undefined, autocomplete: "name", maxlength: 200, required: true },
+  { name: "email", type: "email", autocomplete: "email", maxlength: 254, required: true },
+  { name: "phone", type: "tel", autocomplete: "tel", maxlength: 32, required: false },
+] as const;
+
 function QuestionField({ q, view, value, problem }: { q: Question; view: View; value: string; problem?: string }) {
   const { m } = view;
   const name = `q.${q.key}`;
@@ -164,40 +171,25 @@ export function DetailsPage(props: DetailsProps) {
             {flow.person && <input type="hidden" name="person" value={flow.person} />}
             {flow.lang && <input type="hidden" name="lang" value={flow.lang} />}
             {flow.embed && <input type="hidden" name="embed" value="1" />}
-            <Field name="name" label={m.details.name} problem={problems.name}>
-              <input
-                id={fieldId("name")}
-                name="name"
-                autocomplete="name"
-                required
-                maxlength={200}
-                value={values.name ?? ""}
-                {...invalid("name", problems.name)}
-              />
-            </Field>
-            <Field name="email" label={m.details.email} problem={problems.email}>
-              <input
-                id={fieldId("email")}
-                name="email"
-                type="email"
-                autocomplete="email"
-                required
-                maxlength={254}
-                value={values.email ?? ""}
-                {...invalid("email", problems.email)}
-              />
-            </Field>
-            <Field name="phone" label={m.details.phone} optional={m.details.optional} problem={problems.phone}>
-              <input
-                id={fieldId("phone")}
-                name="phone"
-                type="tel"
-                autocomplete="tel"
-                maxlength={32}
-                value={values.phone ?? ""}
-                {...invalid("phone", problems.phone)}
-              />
-            </Field>
+            {CONTACT.map((f) => (
+              <Field
+                name={f.name}
+                label={m.details[f.name]}
+                optional={f.required ? undefined : m.details.optional}
+                problem={problems[f.name]}
+              >
+                <input
+                  id={fieldId(f.name)}
+                  name={f.name}
+                  type={f.type}
+                  autocomplete={f.autocomplete}
+                  required={f.required}
+                  maxlength={f.maxlength}
+                  value={values[f.name] ?? ""}
+                  {...invalid(f.name, problems[f.name])}
+                />
+              </Field>
+            ))}
             {service.questions.map((q) => (
               <QuestionField q={q} view={view} value={values[`q.${q.key}`] ?? ""} problem={problems[`q.${q.key}`]} />
             ))}
