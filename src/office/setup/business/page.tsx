@@ -12,30 +12,24 @@ import type { DeskContext } from "../../frame/desk";
 import type { DeskStatus } from "../../frame/layout";
 import { boundFields } from "../field";
 import { setupPage, toSetup } from "../frame";
+import { fieldsOf } from "../save";
 import { businessWordsOf } from "./words";
 
 /** What the page says besides the settings: a flash, or a refusal with the form as sent and its problems. */
 export type BusinessState = { flash?: string; refused?: string; sent?: FormFields; problems?: Record<string, string> };
 
 /** The settings as the form's fields (named by the API's paths). */
-export function businessFields(row: BusinessRow): FormFields {
-  const fields: FormFields = {
+export const businessFields = (row: BusinessRow): FormFields =>
+  fieldsOf({
     name: row.name,
-    slug: row.slug ?? "",
+    slug: row.slug,
     timezone: row.timezone,
     locale: row.locale,
-    contactEmail: row.contactEmail ?? "",
-    "bookingPage.title": row.bookingPage.title ?? "",
-    "bookingPage.accentColor": row.bookingPage.accentColor ?? "",
-    "emails.fromName": row.emails.fromName ?? "",
-    "emails.replyTo": row.emails.replyTo ?? "",
-  };
-  // A checkbox is sent only when ticked.
-  if (row.bookingPage.enabled) fields["bookingPage.enabled"] = "on";
-  if (row.emails.enabled) fields["emails.enabled"] = "on";
-  if (row.conflicts.notifyCustomer) fields["conflicts.notifyCustomer"] = "on";
-  return fields;
-}
+    contactEmail: row.contactEmail,
+    bookingPage: row.bookingPage,
+    emails: row.emails,
+    conflicts: row.conflicts,
+  });
 
 /** The business settings page. */
 export function businessPage(c: DeskContext, row: BusinessRow, state: BusinessState = {}, status: DeskStatus = 200) {

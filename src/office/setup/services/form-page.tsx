@@ -12,6 +12,8 @@ import { ActiveForm, WeekFields, weekFields } from "../catalog-parts";
 import { boundFields } from "../field";
 import { setupPage } from "../frame";
 import type { ProviderChoice } from "../providers";
+import { fieldsOf } from "../save";
+import { numberFields } from "./read";
 import { serviceWordsOf } from "./words";
 
 export type Service = ReturnType<typeof toService>;
@@ -19,32 +21,30 @@ export type Service = ReturnType<typeof toService>;
 export type ServiceChoices = { people: ProviderChoice[]; rooms: ProviderChoice[] };
 export type ServiceState = { flash?: string; refused?: string; problems?: Record<string, string> };
 
-const text = (n: number | null | undefined) => (n === null || n === undefined ? "" : String(n));
+/** The settings the form shows as they are stored (a number in digits, null empty, true ticked). */
+const STORED = [
+  ...numberFields,
+  "name",
+  "description",
+  "timezone",
+  "providerMode",
+  "assignment",
+  "limits",
+  "maxActivePerCustomer",
+  "requiresConfirmation",
+  "bookableOnline",
+] as const satisfies readonly (keyof Service)[];
+
+/** Chosen ids as ticked boxes. */
+const ticks = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, true]));
 
 /** A stored service as the form's fields (named by the API's paths; ticked boxes present). */
-export function serviceFields(s: Service): FormFields {
-  const fields: FormFields = {
-    name: s.name,
-    description: s.description ?? "",
-    timezone: s.timezone,
-    providerMode: s.providerMode,
-    assignment: s.assignment,
-    "limits.perDay": text(s.limits.perDay),
-    "limits.perWeek": text(s.limits.perWeek),
-    maxActivePerCustomer: text(s.maxActivePerCustomer),
-    reminders: s.reminders.map((r) => r.offsetMinutes).join(", "),
-    ...weekFields(s.weeklySchedule),
-  };
-  for (const key of ["durationMinutes", "capacity", "slotIntervalMinutes", "bufferBeforeMinutes"] as const)
-    fields[key] = text(s[key]);
-  for (const key of ["bufferAfterMinutes", "minNoticeMinutes", "maxAdvanceDays"] as const) fields[key] = text(s[key]);
-  for (const key of ["cancellationNoticeMinutes", "rescheduleNoticeMinutes"] as const) fields[key] = text(s[key]);
-  for (const id of s.providerIds) fields[`providerIds.${id}`] = "on";
-  for (const id of s.resourceIds) fields[`resourceIds.${id}`] = "on";
-  if (s.requiresConfirmation) fields.requiresConfirmation = "on";
-  if (s.bookableOnline) fields.bookableOnline = "on";
-  return fields;
-}
+export const serviceFields = (s: Service): FormFields => ({
+  ...fieldsOf(Object.fromEntries(STORED.map((key) => [key, s[key]]))),
+  ...fieldsOf({ providerIds: ticks(s.providerIds), resourceIds: ticks(s.resourceIds) }),
+  reminders: s.reminders.map((r) => r.offsetMinutes).join(", "),
+  ...weekFields(s.weeklySchedule),
+});
 
 /** The service form's page; `service` absent for a new one. */
 export function serviceFormPage(

@@ -11,7 +11,7 @@ import { orNull, textOf, ticked, wholeNumber } from "../save";
 import type { ServiceWords } from "./words";
 
 /** The number fields whose empty value leaves the API's default (new) or the stored value (edit). */
-const numbers = [
+export const numberFields = [
   "durationMinutes",
   "capacity",
   "slotIntervalMinutes",
@@ -60,7 +60,7 @@ export function readService(f: FormFields, w: ServiceWords, badInterval: string)
     },
     maxActivePerCustomer: wholeNumber(f, "maxActivePerCustomer", problems, w.notANumber),
   };
-  for (const name of numbers) body[name] = wholeNumber(f, name, problems, w.notANumber) ?? undefined;
+  for (const name of numberFields) body[name] = wholeNumber(f, name, problems, w.notANumber) ?? undefined;
   const reminders = readReminders(textOf(f, "reminders"));
   if (reminders) body.reminders = reminders;
   else problems.reminders = w.badReminders;
