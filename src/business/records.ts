@@ -46,6 +46,9 @@ export async function businessBySlug(db: Database, slug: string): Promise<Busine
   return row;
 }
 
+/** A change of the business's settings: what to set, the If-Match tags it needs (412 otherwise), and who makes it. */
+export type BusinessEdit = { changes: BusinessChanges; ifMatch: string[] | undefined; actor: Actor };
+
 /**
  * Replaces the given settings of the business (with If-Match tags, only if it still has one of
  * them: else 412). Nested settings (`bookingPage`, `emails`, `conflicts`) are replaced whole, as sent. A slug
@@ -56,14 +59,13 @@ export async function editBusiness(
   env: Env,
   db: Database,
   businessId: string,
-  changes: BusinessChanges,
-  ifMatch: string[] | undefined,
-  actor: Actor,
+  edit: BusinessEdit,
 ): Promise<BusinessRow> {
+  const { changes } = edit;
   if (changes.slug !== undefined) await claimSlug(env, businessId, changes.slug);
   let row: BusinessRow;
   try {
-    row = await updateBusiness(db, businessId, changes, ifMatch, actor);
+    row = await updateBusiness(db, businessId, edit);
   } catch (error) {
     // The shard kept its slug (412): the directory gets it back, so a page is found by one slug only.
     if (changes.slug !== undefined) await claimSlug(env, businessId, (await loadBusiness(db, businessId)).slug);
@@ -93,9 +95,7 @@ async function claimSlug(env: Env, businessId: string, slug: string | null): Pro
 async function updateBusiness(
   db: Database,
   businessId: string,
-  changes: BusinessChanges,
-  ifMatch: string[] | undefined,
-  actor: Actor,
+  { changes, ifMatch, actor }: BusinessEdit,
 ): Promise<BusinessRow> {
   let unchangedSince: SQL | undefined;
   if (ifMatch !== undefined) {

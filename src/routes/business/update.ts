@@ -30,14 +30,8 @@ const route = createRoute({
 export const registerUpdateBusiness = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const changes = c.req.valid("json");
-    const row = await editBusiness(
-      c.env,
-      c.var.db,
-      c.var.caller.businessId,
-      changes,
-      ifMatchTags(c),
-      actorOf(c.var.caller),
-    );
+    const edit = { changes, ifMatch: ifMatchTags(c), actor: actorOf(c.var.caller) };
+    const row = await editBusiness(c.env, c.var.db, c.var.caller.businessId, edit);
     // Callers carry the business's name: the next request of each of its keys reads it anew.
     forgetCallersOf(c.var.caller.businessId);
     c.header("ETag", etagOf(row.version));

@@ -70,7 +70,7 @@ businessRoutes.post("/setup/business", async (c) => {
   const saved = await saveWith(
     UpdateBusinessSchema,
     changes,
-    (body) => editBusiness(c.env, c.var.db, businessId, body, ifMatch, actorOf(c.var.caller)),
+    (body) => editBusiness(c.env, c.var.db, businessId, { changes: body, ifMatch, actor: actorOf(c.var.caller) }),
     setupWords(c).fixBelow,
   );
   if (!saved.ok) {
