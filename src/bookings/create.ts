@@ -7,7 +7,7 @@ import { serviceOfHold } from "../holds/records";
 import type { IdempotencyLock } from "../lib/idempotency";
 import { bookingOrThrow, throwRefusal } from "../refusals";
 import { loadBookableService } from "../services/bookable";
-import type { Actor } from "../types/actor";
+import type { Author } from "../types/actor";
 import type { Booking } from "../types/booking";
 import { customerDraftOf, draftOf } from "./draft";
 
@@ -27,7 +27,7 @@ export type BookingRequest = Target & Parameters<typeof customerDraftOf>[0];
 export async function createBooking(
   env: Env,
   db: Database,
-  { businessId, actor }: { businessId: string; actor: Actor },
+  { businessId, actor }: Author,
   request: BookingRequest,
   claim: IdempotencyLock | undefined,
 ): Promise<{ booking: Booking; replayed: boolean }> {

@@ -9,7 +9,7 @@
 import { type AuditRow, auditRow, changeAuditId, writeRecords } from "../audit/record";
 import { createDb } from "../db/client";
 import { errorText } from "../lib/api-error";
-import type { Actor } from "../types/actor";
+import type { Author } from "../types/actor";
 import { retryDelayMs } from "./alarm-clock";
 
 /** The table, added to a calendar kind's migrations. */
@@ -82,15 +82,12 @@ export async function writeDueAudit(env: Env, storage: DurableObjectStorage, out
   }
 }
 
-/** Who made a change a calendar records: the business, and the actor the audit names. */
-export type AuditedBy = { businessId: string; actor: Actor };
-
 /**
  * The record of a change to `resource`'s status at `at` (ms): its id is made of the resource's
  * and that time, so the calendar's copy and the request's are one record.
  */
 export const statusChangeRecord = (
-  { businessId, actor }: AuditedBy,
+  { businessId, actor }: Author,
   action: string,
   resource: { type: string; id: string },
   at: number,

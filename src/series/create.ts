@@ -17,7 +17,7 @@ import type { IdempotencyLock } from "../lib/idempotency";
 import { newId } from "../lib/ids";
 import { throwRefusal } from "../refusals";
 import { loadBookableService } from "../services/bookable";
-import type { Actor } from "../types/actor";
+import type { Author } from "../types/actor";
 import type { Answers } from "../types/questions";
 import { type Conflict, type Occurrence, type SeriesAssignees, slotConflicts, timingConflicts } from "./conflicts";
 import { type Series, seriesOf } from "./records";
@@ -73,10 +73,9 @@ const conflicting = (conflicts: Conflict[]) =>
 export async function createSeries(
   env: Env,
   db: Database,
-  businessId: string,
+  { businessId, actor }: Author,
   request: SeriesRequest,
   claim: IdempotencyLock | undefined,
-  actor: Actor,
 ): Promise<{ series: Series; replayed: boolean }> {
   const loaded = await loadBookableService(
     db,

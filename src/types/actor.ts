@@ -9,5 +9,8 @@ export type ActorType = "member" | "apiKey" | "customer" | "system";
 /** The actor of an audit record: its kind and its id (a member's, a key's, a booking's for a link). */
 export type Actor = { type: ActorType; id: string };
 
+/** Who makes a change: the business it is made in, and the actor the audit names. */
+export type Author = { businessId: string; actor: Actor };
+
 /** The system's own changes (alarms, syncs, queue consumers). */
 export const systemActor: Actor = { type: "system", id: "system" };

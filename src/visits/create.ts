@@ -13,7 +13,7 @@ import type { IdempotencyLock } from "../lib/idempotency";
 import { newId } from "../lib/ids";
 import { throwVisitRefusal } from "../refusals";
 import { loadBookableService } from "../services/bookable";
-import type { Actor } from "../types/actor";
+import type { Author } from "../types/actor";
 import type { Answers } from "../types/questions";
 import { type Visit, visitOf } from "./records";
 
@@ -89,10 +89,9 @@ function checkLaterSegments(startTime: string, segments: VisitSegment[], now: nu
 export async function createVisit(
   env: Env,
   db: Database,
-  businessId: string,
+  { businessId, actor }: Author,
   request: VisitRequest,
   claim: IdempotencyLock | undefined,
-  actor: Actor,
 ): Promise<{ visit: Visit; replayed: boolean }> {
   const visitId = newId("visit");
   // Decided on what D1 holds; once more if a service changed meanwhile (calendar/service/tables/service-version.ts).

@@ -4,7 +4,7 @@
  * `createVisit`), each run with the member as the actor the audit records. Either is a request
  * to book under the form's attempt id, or the problems of the fields the step asked.
  */
-import { actorOf } from "../../access/actor";
+import { authorOf } from "../../access/actor";
 import { createBooking } from "../../bookings/create";
 import type { IdempotencyLock, Outcome } from "../../lib/idempotency";
 import { CreateBookingSchema } from "../../schemas/bookings";
@@ -58,12 +58,11 @@ export function bookingOrder(c: DeskContext, flow: Ready, fields: Record<string,
   // Every field was checked above by the same rules; what is left is the request's own shape.
   if (!parsed.success) return { problems: {}, refused: parsed.error.issues[0]?.message ?? "" };
   const request = parsed.data;
-  const scope = { businessId: c.var.caller.businessId, actor: actorOf(c.var.caller) };
   return {
     request,
     done: "created",
     book: async (claim) => {
-      const { booking, replayed } = await createBooking(c.env, c.var.db, scope, request, claim);
+      const { booking, replayed } = await createBooking(c.env, c.var.db, authorOf(c.var.caller), request, claim);
       return { body: { id: booking.id }, replayed };
     },
   };
@@ -91,12 +90,11 @@ export async function visitOrder(c: DeskContext, flow: Ready, fields: Record<str
   });
   if (!parsed.success) return { problems: {}, refused: parsed.error.issues[0]?.message ?? "" };
   const request = parsed.data;
-  const { businessId } = c.var.caller;
   return {
     request,
     done: "visit",
     book: async (claim) => {
-      const { visit, replayed } = await createVisit(c.env, c.var.db, businessId, request, claim, actorOf(c.var.caller));
+      const { visit, replayed } = await createVisit(c.env, c.var.db, authorOf(c.var.caller), request, claim);
       return { body: { id: visit.bookings[0]?.id ?? "" }, replayed };
     },
   };

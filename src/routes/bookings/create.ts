@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { actorOf } from "../../access/actor";
+import { authorOf } from "../../access/actor";
 import { createBooking } from "../../bookings/create";
 import type { AppEnv } from "../../env";
 import { answerOnce } from "../../lib/idempotency";
@@ -32,13 +32,7 @@ export const registerCreateBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
     return answerOnce(c, body, 201, async (claim) => {
-      const { booking, replayed } = await createBooking(
-        c.env,
-        c.var.db,
-        { businessId: c.var.caller.businessId, actor: actorOf(c.var.caller) },
-        body,
-        claim,
-      );
+      const { booking, replayed } = await createBooking(c.env, c.var.db, authorOf(c.var.caller), body, claim);
       return {
         body: await withManageUrl(c.env, c.var.caller, booking),
         location: `/api/v1/bookings/${booking.id}`,

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { actorOf } from "../../access/actor";
+import { authorOf } from "../../access/actor";
 import type { AppEnv } from "../../env";
 import { answerOnce } from "../../lib/idempotency";
 import { CreateSeriesSchema, SeriesSchema } from "../../schemas/series";
@@ -31,14 +31,7 @@ export const registerCreateSeries = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
     return answerOnce(c, body, 201, async (claim) => {
-      const { series, replayed } = await createSeries(
-        c.env,
-        c.var.db,
-        c.var.caller.businessId,
-        body,
-        claim,
-        actorOf(c.var.caller),
-      );
+      const { series, replayed } = await createSeries(c.env, c.var.db, authorOf(c.var.caller), body, claim);
       return {
         body: await presentSeries(c.env, c.var.caller, series),
         location: `/api/v1/series/${series.id}`,

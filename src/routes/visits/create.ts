@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { actorOf } from "../../access/actor";
+import { authorOf } from "../../access/actor";
 import type { AppEnv } from "../../env";
 import { answerOnce } from "../../lib/idempotency";
 import { CreateVisitSchema, MAX_SEGMENTS, VisitSchema } from "../../schemas/visits";
@@ -31,14 +31,7 @@ export const registerCreateAppointment = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
     return answerOnce(c, body, 201, async (claim) => {
-      const { visit, replayed } = await createVisit(
-        c.env,
-        c.var.db,
-        c.var.caller.businessId,
-        body,
-        claim,
-        actorOf(c.var.caller),
-      );
+      const { visit, replayed } = await createVisit(c.env, c.var.db, authorOf(c.var.caller), body, claim);
       return {
         body: await presentVisit(c.env, c.var.caller, visit),
         location: `/api/v1/appointments/${visit.id}`,

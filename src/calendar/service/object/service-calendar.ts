@@ -1,7 +1,8 @@
+import type { Author } from "../../../types/actor";
 import { toBooking } from "../../../types/booking";
 import type { Hold } from "../../../types/hold";
 import type { WaitlistEntry, WaitlistFrom, WaitlistRows, WaitlistStatus } from "../../../types/waitlist";
-import { type AuditedBy, writeDueAudit } from "../../audit-outbox";
+import { writeDueAudit } from "../../audit-outbox";
 import type { ProviderSnapshot, ResourceSnapshot } from "../../claim-types";
 import type {
   CalendarResult,
@@ -93,7 +94,7 @@ export class ServiceCalendar extends CalendarReads {
    * audit's record of it, by `by.actor`, is kept in the same transaction and written to D1 before
    * the answer (by the alarm, after a reset).
    */
-  async leaveWaitlist(id: string, by: AuditedBy): Promise<WaitlistEntry | null> {
+  async leaveWaitlist(id: string, by: Author): Promise<WaitlistEntry | null> {
     const entry = this.ctx.storage.transactionSync(() => {
       const left = leaveQueue(this.tables, id, Date.now(), by);
       this.armForPending();
@@ -180,7 +181,7 @@ export class ServiceCalendar extends CalendarReads {
    * its `hold.released` record by `by.actor` is kept in the same transaction and written to D1
    * before the answer (by the alarm, after a reset).
    */
-  async releaseHold(id: string, by?: AuditedBy): Promise<Hold | null> {
+  async releaseHold(id: string, by?: Author): Promise<Hold | null> {
     const hold = this.ctx.storage.transactionSync(() => {
       const ended = releaseLiveHold(this.tables, id, Date.now(), by);
       this.armForPending();

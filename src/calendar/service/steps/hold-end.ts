@@ -3,8 +3,9 @@
  * `holdId`: found, checked against the fields sent beside it, and its seat handed to the booking
  * with nothing free in between), or released (`DELETE /holds/{id}`, a waitlist entry left).
  */
+import type { Author } from "../../../types/actor";
 import type { Hold } from "../../../types/hold";
-import { type AuditedBy, statusChangeRecord } from "../../audit-outbox";
+import { statusChangeRecord } from "../../audit-outbox";
 import { type ClaimRef, sessionOf } from "../../claim-types";
 import { customerRefusal } from "../../limits/service-checks";
 import type { CalendarResult, HoldBookingCommand, HoldToBook } from "../../types";
@@ -95,7 +96,7 @@ export function consumeHold(tables: CalendarTables, command: HoldBookingCommand,
  * Releases a live hold: its seat is free in this transaction and its claims are owed releases;
  * with `by`, its `hold.released` record is kept here too until D1 has it. Answers the hold as it ends.
  */
-export function releaseLiveHold(tables: CalendarTables, id: string, now: number, by?: AuditedBy): Hold | null {
+export function releaseLiveHold(tables: CalendarTables, id: string, now: number, by?: Author): Hold | null {
   expireHolds(tables, now);
   const current = tables.holds.find(id, now);
   if (current?.status !== "HELD") return current ?? null;

@@ -3,9 +3,11 @@
  * the slot is checked by the service's rules, the queues are bounded, and leaving an entry that
  * was offered a hold releases the hold (its seat goes to the next in line).
  */
+
 import type { AuditRow } from "../../../audit/record";
+import type { Author } from "../../../types/actor";
 import type { WaitlistEntry } from "../../../types/waitlist";
-import { type AuditedBy, statusChangeRecord } from "../../audit-outbox";
+import { statusChangeRecord } from "../../audit-outbox";
 import { checkRequest } from "../../rules/service-rules";
 import type { CalendarRefusal, JoinWaitlistCommand } from "../../types";
 import type { CalendarTables } from "../tables/tables";
@@ -45,7 +47,7 @@ export function joinQueue(tables: CalendarTables, command: JoinWaitlistCommand, 
  * Takes an entry off the waitlist: CANCELLED, its offered hold released. Answers the entry
  * (unchanged once final, which a WAITING entry is once its slot has begun: EXPIRED).
  */
-export function leaveQueue(tables: CalendarTables, id: string, now: number, by: AuditedBy): WaitlistEntry | undefined {
+export function leaveQueue(tables: CalendarTables, id: string, now: number, by: Author): WaitlistEntry | undefined {
   const entry = tables.waitlist.find(id, now);
   if (!entry || (entry.status !== "WAITING" && entry.status !== "OFFERED")) return entry;
   const at = new Date(now).toISOString();
@@ -58,5 +60,5 @@ export function leaveQueue(tables: CalendarTables, id: string, now: number, by: 
 }
 
 /** The `waitlist.left` record of an entry cancelled at `leftAt` (ms). */
-const leftRecord = (by: AuditedBy, id: string, leftAt: number): AuditRow =>
+const leftRecord = (by: Author, id: string, leftAt: number): AuditRow =>
   statusChangeRecord(by, "waitlist.left", { type: "waitlist", id }, leftAt);
