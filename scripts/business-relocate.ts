@@ -30,7 +30,7 @@ await runMain(async () => {
     throw new UsageError("--business and --shard are required.");
   }
   if (!token) throw new UsageError("Set ADMIN_TOKEN to the Worker's operator token.");
-  const address = `${values.url}/internal/accounts/${values.business}/move`;
+  const address = `${values.url}/internal/businesses/${values.business}/relocation`;
   const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
   const started = await fetch(address, {
     method: "POST",

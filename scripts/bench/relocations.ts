@@ -87,7 +87,7 @@ export async function moves(sizes: number[]): Promise<RelocationRow[]> {
       );
       log(`bench --moves: ${size} bookings seeded; moving about ${moved} rows`);
       const started = await post(
-        `/internal/accounts/${owner}/move`,
+        `/internal/businesses/${owner}/relocation`,
         { shard: 1, graceSeconds: 0 },
         `Bearer ${BENCH_ADMIN_TOKEN}`,
       );
@@ -95,7 +95,7 @@ export async function moves(sizes: number[]): Promise<RelocationRow[]> {
       let move: { step: string; startedAt: string; heldAt: string; releasedAt: string; finishedAt: string };
       do {
         await new Promise((resolve) => setTimeout(resolve, 50));
-        const res = await fetch(`${server.url}/internal/accounts/${owner}/move`, {
+        const res = await fetch(`${server.url}/internal/businesses/${owner}/relocation`, {
           headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}` },
         });
         move = await res.json();

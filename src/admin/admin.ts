@@ -43,7 +43,7 @@ const ImportSchema = z.strictObject({
     .max(1000),
 });
 
-/** `/internal`: reconciliation of the calendars with D1, the accounts and their shards, imports of existing bookings. */
+/** `/internal`: reconciliation of the calendars with D1, the businesses and their shards, imports of existing bookings. */
 export const adminApp = new Hono<AppEnv>();
 adminApp.use(requireAdminToken, jsonBody);
 adminApp.get("/reconcile", async (c) => {
@@ -62,8 +62,8 @@ adminApp.get("/reconcile", async (c) => {
     consistent: calendars.consistent && people.consistent && countDrift.length === 0,
   });
 });
-/** The directory's accounts in id order, each with its shard, and the count per shard (where tenants live). */
-adminApp.get("/accounts", async (c) => {
+/** The directory's businesses in id order, each with its shard, and the count per shard (where businesses live). */
+adminApp.get("/businesses", async (c) => {
   const after = c.req.query("after") ?? "";
   const limit = Number(c.req.query("limit") ?? 50);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100 || after.length > 64) {
@@ -83,7 +83,7 @@ adminApp.get("/accounts", async (c) => {
   return c.json({ data, shards, next: data.length === limit ? data.at(-1)?.id : null });
 });
 
-adminApp.route("/accounts", relocationsApp);
+adminApp.route("/businesses", relocationsApp);
 
 adminApp.post(
   "/services/:serviceId/import",

@@ -1,6 +1,6 @@
 /**
- * `/internal/accounts/{id}/move`: an operator moves a business to another shard (src/relocations). The
- * move runs in its own object, step by step, re-driven by its alarm; these routes start it and
+ * `/internal/businesses/{id}/relocation`: an operator relocates a business to another shard (src/relocations). The
+ * relocation runs in its own object, step by step, re-driven by its alarm; these routes start it and
  * read where it is.
  */
 import { zValidator } from "@hono/zod-validator";
@@ -26,12 +26,12 @@ function businessIdOf(id: string): string {
   return id;
 }
 
-/** Mounted at `/internal/accounts`. */
+/** Mounted at `/internal/businesses`. */
 export const relocationsApp = new Hono<AppEnv>();
 
-/** Starts moving the business to `shard` (202 with the move), or answers the one under way to it. */
+/** Starts moving the business to `shard` (202 with the relocation), or answers the one under way to it. */
 relocationsApp.post(
-  "/:businessId/move",
+  "/:businessId/relocation",
   zValidator("json", RelocationSchema, (result) => {
     if (!result.success) {
       throw new ApiError("validation_failed", "The request body is invalid.", { errors: fieldErrors(result.error) });
@@ -50,10 +50,10 @@ relocationsApp.post(
   },
 );
 
-/** Where the business's last move is (404: it never moved). */
-relocationsApp.get("/:businessId/move", async (c) => {
+/** Where the business's last relocation is (404: it never moved). */
+relocationsApp.get("/:businessId/relocation", async (c) => {
   const businessId = businessIdOf(c.req.param("businessId"));
-  const move = await relocationOf(c.env, businessId).status();
-  if (!move) throw new ApiError("not_found", `The business ${businessId} has not moved.`);
-  return c.json(move);
+  const relocation = await relocationOf(c.env, businessId).status();
+  if (!relocation) throw new ApiError("not_found", `The business ${businessId} has not moved.`);
+  return c.json(relocation);
 });

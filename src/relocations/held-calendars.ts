@@ -1,15 +1,15 @@
 /**
  * The calendar objects of a moving business: one per service, person and room, found by the rows
- * of its old shard, a page at a time. The move calls them directly (not through a business env's
- * `onShard`): holding and releasing are the move's own calls, whatever shard the object knows.
+ * of its old shard, a page at a time. The relocation calls them directly (not through a business env's
+ * `onShard`): holding and releasing are the relocation's own calls, whatever shard the object knows.
  */
 import { providerCalendarOf, resourceCalendarOf, serviceCalendarOf } from "../calendar";
 
-/** The kinds of calendar object a business has, in the order a move visits them. */
+/** The kinds of calendar object a business has, in the order a relocation visits them. */
 export const CALENDAR_KINDS = ["services", "providers", "resources"] as const;
 export type CalendarKind = (typeof CALENDAR_KINDS)[number];
 
-/** What a move asks of every calendar object. */
+/** What a relocation asks of every calendar object. */
 type HeldCalendar = { holdForRelocation(): Promise<void>; resumeOn(shard: number, from: number): Promise<void> };
 
 const PAGE = 50;

@@ -2,13 +2,13 @@ import { DurableObject } from "cloudflare:workers";
 import { errorText } from "../lib/api-error";
 import { directoryOf, isShard, shardDatabase } from "../shards/shards";
 import { CALENDAR_KINDS, type CalendarKind, calendarsPage } from "./held-calendars";
-import { copyPage, DELETED_TABLES, deletePage, MOVED_TABLES } from "./rows";
+import { copyPage, DELETED_TABLES, deletePage, RELOCATED_TABLES } from "./rows";
 
-/** The steps of a move, in order (docs/operations.md, "Relocating a business"). */
-export const MOVE_STEPS = ["hold", "grace", "seal", "copy", "switch", "release", "delete", "done"] as const;
-export type RelocationStep = (typeof MOVE_STEPS)[number];
+/** The steps of a relocation, in order (docs/operations.md, "Relocating a business"). */
+export const RELOCATION_STEPS = ["hold", "grace", "seal", "copy", "switch", "release", "delete", "done"] as const;
+export type RelocationStep = (typeof RELOCATION_STEPS)[number];
 
-/** A move as its object records it: where it is, and where in that step (a table or calendar kind, and a cursor). */
+/** A relocation as its object records it: where it is, and where in that step (a table or calendar kind, and a cursor). */
 export type RelocationRecord = {
   businessId: string;
   from: number;
@@ -29,22 +29,23 @@ export type RelocationRecord = {
   attempts: number;
 };
 
+// The stored record's key keeps its first name, so a relocation under way when this deploys goes on.
 const KEY = "move";
 /** Work one alarm does before it hands over to the next (so a big tenant's copy is many short runs). */
 const RUN_MS = 5_000;
 
 /**
- * One business's move from its shard to another: an object per business (named by its id) that
+ * One business's relocation from its shard to another: an object per business (named by its id) that
  * records each step and each page of a step in its own storage before going on, and an alarm that
- * re-drives the move after any failure or reset. Every step is idempotent, so running one again
+ * re-drives the relocation after any failure or reset. Every step is idempotent, so running one again
  * after a crash at any point changes nothing it already did.
  */
 export class BusinessRelocation extends DurableObject<Env> {
-  /** Starts the move of `businessId` to shard `to`, or answers the move already under way there. */
+  /** Starts the relocation of `businessId` to shard `to`, or answers the relocation already under way there. */
   async start(businessId: string, to: number, graceSeconds: number): Promise<RelocationRecord | { refused: string }> {
     const current = this.ctx.storage.kv.get<RelocationRecord>(KEY);
     if (current && current.step !== "done") {
-      return current.to === to ? current : { refused: `A move to shard ${current.to} is under way.` };
+      return current.to === to ? current : { refused: `A relocation to shard ${current.to} is under way.` };
     }
     if (!isShard(this.env, to)) return { refused: `There is no shard ${to}.` };
     const row = await directoryOf(this.env)
@@ -53,7 +54,7 @@ export class BusinessRelocation extends DurableObject<Env> {
       .first<{ shard: number }>();
     if (!row) return { refused: `No business ${businessId}.` };
     if (row.shard === to) return { refused: `The business is on shard ${to} already.` };
-    const move: RelocationRecord = {
+    const relocation: RelocationRecord = {
       businessId,
       from: row.shard,
       to,
@@ -68,74 +69,78 @@ export class BusinessRelocation extends DurableObject<Env> {
       error: null,
       attempts: 0,
     };
-    this.save(move);
+    this.save(relocation);
     await this.ctx.storage.setAlarm(Date.now());
-    return move;
+    return relocation;
   }
 
-  /** The move as recorded, or null when this business never moved. */
+  /** The relocation as recorded, or null when this business never moved. */
   status(): RelocationRecord | null {
     return this.ctx.storage.kv.get<RelocationRecord>(KEY) ?? null;
   }
 
   override async alarm(): Promise<void> {
-    let move = this.ctx.storage.kv.get<RelocationRecord>(KEY);
+    let relocation = this.ctx.storage.kv.get<RelocationRecord>(KEY);
     const until = Date.now() + RUN_MS;
     try {
-      while (move && move.step !== "done" && Date.now() < until) {
-        const next = await this.advance(move);
+      while (relocation && relocation.step !== "done" && Date.now() < until) {
+        const next = await this.advance(relocation);
         if (next === "wait") break;
-        move = { ...next, error: null, attempts: 0 };
-        this.save(move);
+        relocation = { ...next, error: null, attempts: 0 };
+        this.save(relocation);
       }
     } catch (error) {
-      if (!move) return;
-      move = { ...move, error: errorText(error).slice(0, 500), attempts: move.attempts + 1 };
-      this.save(move);
-      await this.ctx.storage.setAlarm(Date.now() + Math.min(1_000 * 2 ** move.attempts, 60_000));
+      if (!relocation) return;
+      relocation = { ...relocation, error: errorText(error).slice(0, 500), attempts: relocation.attempts + 1 };
+      this.save(relocation);
+      await this.ctx.storage.setAlarm(Date.now() + Math.min(1_000 * 2 ** relocation.attempts, 60_000));
       return;
     }
-    if (move && move.step !== "done") await this.ctx.storage.setAlarm(this.nextRunAt(move));
+    if (relocation && relocation.step !== "done") await this.ctx.storage.setAlarm(this.nextRunAt(relocation));
   }
 
   /** A point where a test can put a fault (the production object has none). */
   protected checkpoint(_where: string): void {}
 
-  /** One unit of the move's current step; answers the move after it ("wait": not yet, the alarm comes back). */
-  private async advance(move: RelocationRecord): Promise<RelocationRecord | "wait"> {
-    const from = shardDatabase(this.env, move.from);
-    const to = shardDatabase(this.env, move.to);
-    const id = move.businessId;
-    this.checkpoint(move.step);
-    switch (move.step) {
+  /** One unit of the relocation's current step; answers the relocation after it ("wait": not yet, the alarm comes back). */
+  private async advance(relocation: RelocationRecord): Promise<RelocationRecord | "wait"> {
+    const from = shardDatabase(this.env, relocation.from);
+    const to = shardDatabase(this.env, relocation.to);
+    const id = relocation.businessId;
+    this.checkpoint(relocation.step);
+    switch (relocation.step) {
       case "hold":
         // Keyed writes answer 503 from now on; reads go on from the old shard.
         await from.prepare("UPDATE businesses SET move_state = 'leaving' WHERE id = ?").bind(id).run();
-        return { ...move, step: "grace", heldAt: new Date().toISOString() };
+        return { ...relocation, step: "grace", heldAt: new Date().toISOString() };
       case "grace":
-        return Date.now() < this.nextRunAt(move) ? "wait" : { ...move, step: "seal", part: 0, cursor: "" };
+        return Date.now() < this.nextRunAt(relocation) ? "wait" : { ...relocation, step: "seal", part: 0, cursor: "" };
       case "seal":
       case "release":
-        return this.calendars(move);
+        return this.calendars(relocation);
       case "copy": {
-        const table = MOVED_TABLES[move.part];
-        if (!table) return { ...move, step: "switch", part: 0, cursor: 0 };
-        const after = await copyPage(from, to, table, id, move.cursor as number, { move_state: "arriving" });
+        const table = RELOCATED_TABLES[relocation.part];
+        if (!table) return { ...relocation, step: "switch", part: 0, cursor: 0 };
+        const after = await copyPage(from, to, table, id, relocation.cursor as number, { move_state: "arriving" });
         this.checkpoint("copy:written");
-        return after === null ? { ...move, part: move.part + 1, cursor: 0 } : { ...move, cursor: after };
+        return after === null
+          ? { ...relocation, part: relocation.part + 1, cursor: 0 }
+          : { ...relocation, cursor: after };
       }
       case "switch":
-        await this.switchShards(move, from, to);
-        return { ...move, step: "release", part: 0, cursor: "" };
+        await this.switchShards(relocation, from, to);
+        return { ...relocation, step: "release", part: 0, cursor: "" };
       case "delete": {
-        const table = DELETED_TABLES[move.part];
-        if (!table) return { ...move, step: "done", finishedAt: new Date().toISOString() };
-        const after = await deletePage(from, table, id, move.cursor as number);
+        const table = DELETED_TABLES[relocation.part];
+        if (!table) return { ...relocation, step: "done", finishedAt: new Date().toISOString() };
+        const after = await deletePage(from, table, id, relocation.cursor as number);
         this.checkpoint("delete:written");
-        return after === null ? { ...move, part: move.part + 1, cursor: 0 } : { ...move, cursor: after };
+        return after === null
+          ? { ...relocation, part: relocation.part + 1, cursor: 0 }
+          : { ...relocation, cursor: after };
       }
       case "done":
-        return move;
+        return relocation;
     }
   }
 
@@ -144,51 +149,55 @@ export class BusinessRelocation extends DurableObject<Env> {
    * (naming the new shard, keeping no slug: a page of another business may take it there), then the
    * new shard's row stops arriving. At every moment at most one shard answers for the business.
    */
-  private async switchShards(move: RelocationRecord, from: D1Database, to: D1Database): Promise<void> {
-    const id = move.businessId;
-    await directoryOf(this.env).prepare("UPDATE businesses SET shard = ? WHERE id = ?").bind(move.to, id).run();
+  private async switchShards(relocation: RelocationRecord, from: D1Database, to: D1Database): Promise<void> {
+    const id = relocation.businessId;
+    await directoryOf(this.env).prepare("UPDATE businesses SET shard = ? WHERE id = ?").bind(relocation.to, id).run();
     this.checkpoint("switch:directory");
     // A shard that is the directory's own database (docs/operations.md, "Shards") has that row already.
     const old = await from.prepare("SELECT shard FROM businesses WHERE id = ?").bind(id).first<{ shard: number }>();
-    if (old && old.shard !== move.to) {
+    if (old && old.shard !== relocation.to) {
       await from
         .prepare("UPDATE businesses SET shard = ?, move_state = NULL, slug = NULL WHERE id = ?")
-        .bind(move.to, id)
+        .bind(relocation.to, id)
         .run();
     } else await from.prepare("UPDATE businesses SET move_state = NULL WHERE id = ?").bind(id).run();
     this.checkpoint("switch:old");
-    await to.prepare("UPDATE businesses SET shard = ?, move_state = NULL WHERE id = ?").bind(move.to, id).run();
+    await to.prepare("UPDATE businesses SET shard = ?, move_state = NULL WHERE id = ?").bind(relocation.to, id).run();
   }
 
   /** Holds (seal) or releases (release) one page of the business's calendar objects. */
-  private async calendars(move: RelocationRecord): Promise<RelocationRecord> {
-    const kind = CALENDAR_KINDS[move.part] as CalendarKind | undefined;
+  private async calendars(relocation: RelocationRecord): Promise<RelocationRecord> {
+    const kind = CALENDAR_KINDS[relocation.part] as CalendarKind | undefined;
     if (!kind) {
-      return move.step === "seal"
-        ? { ...move, step: "copy", part: 0, cursor: 0 }
-        : { ...move, step: "delete", part: 0, cursor: 0, releasedAt: new Date().toISOString() };
+      return relocation.step === "seal"
+        ? { ...relocation, step: "copy", part: 0, cursor: 0 }
+        : { ...relocation, step: "delete", part: 0, cursor: 0, releasedAt: new Date().toISOString() };
     }
     const page = await calendarsPage(
       this.env,
-      shardDatabase(this.env, move.from),
+      shardDatabase(this.env, relocation.from),
       kind,
-      move.businessId,
-      move.cursor as string,
+      relocation.businessId,
+      relocation.cursor as string,
     );
     await Promise.all(
-      page.stubs.map((stub) => (move.step === "seal" ? stub.holdForRelocation() : stub.resumeOn(move.to, move.from))),
+      page.stubs.map((stub) =>
+        relocation.step === "seal" ? stub.holdForRelocation() : stub.resumeOn(relocation.to, relocation.from),
+      ),
     );
-    this.checkpoint(`${move.step}:page`);
-    return page.last === null ? { ...move, part: move.part + 1, cursor: "" } : { ...move, cursor: page.last };
+    this.checkpoint(`${relocation.step}:page`);
+    return page.last === null
+      ? { ...relocation, part: relocation.part + 1, cursor: "" }
+      : { ...relocation, cursor: page.last };
   }
 
   /** When the alarm should next run: at the end of the grace period while in it, else now. */
-  private nextRunAt(move: RelocationRecord): number {
-    if (move.step !== "grace" || !move.heldAt) return Date.now();
-    return Date.parse(move.heldAt) + move.graceSeconds * 1_000;
+  private nextRunAt(relocation: RelocationRecord): number {
+    if (relocation.step !== "grace" || !relocation.heldAt) return Date.now();
+    return Date.parse(relocation.heldAt) + relocation.graceSeconds * 1_000;
   }
 
-  private save(move: RelocationRecord): void {
-    this.ctx.storage.kv.put(KEY, move);
+  private save(relocation: RelocationRecord): void {
+    this.ctx.storage.kv.put(KEY, relocation);
   }
 }

@@ -1,12 +1,12 @@
 /**
- * A business's rows, table by table, as a move copies them to the new shard and deletes them from
- * the old one: a page at a time, by rowid, each page one D1 batch, so a move resumes at the page
+ * A business's rows, table by table, as a relocation copies them to the new shard and deletes them from
+ * the old one: a page at a time, by rowid, each page one D1 batch, so a relocation resumes at the page
  * after the last one it recorded and running a page twice changes nothing.
  *
  * A page is read in rowid order from its cursor, not through the table's business index: those
  * indexes lead with the business and go on with other columns, so reading them in rowid order
- * would sort every row of the business for every page (a move quadratic in its rows). In rowid
- * order the pages of one table read each of its rows at most once in all: a move costs the size
+ * would sort every row of the business for every page (a relocation quadratic in its rows). In rowid
+ * order the pages of one table read each of its rows at most once in all: a relocation costs the size
  * of the tables it reads, whatever share of them the business has.
  */
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
@@ -17,12 +17,12 @@ export const PAGE_ROWS = 50;
 /** Rows one delete statement removes. */
 const DELETE_ROWS = 500;
 
-/** A tenant table as the move sees it. */
+/** A tenant table as the relocation sees it. */
 type RelocatedTable = { name: string; columns: string[]; key: string[]; owned: string };
 
 const byBusiness = "business_id = ?";
 
-function moved(table: SQLiteTable, owned = byBusiness): RelocatedTable {
+function relocated(table: SQLiteTable, owned = byBusiness): RelocatedTable {
   const config = getTableConfig(table);
   const columns = config.columns.map((column) => column.name);
   const key =
@@ -37,34 +37,34 @@ function moved(table: SQLiteTable, owned = byBusiness): RelocatedTable {
  * copy of the counts then sets each to the old shard's number. The customers' search index is
  * not copied: the customers' triggers write it.
  */
-export const MOVED_TABLES: readonly RelocatedTable[] = [
-  moved(schema.businesses, "id = ?"),
-  moved(schema.apiKeys),
-  moved(schema.customers),
-  moved(schema.services),
-  moved(schema.providers),
-  moved(schema.resources),
-  moved(schema.serviceProviders),
-  moved(schema.serviceResources),
-  moved(schema.series),
-  moved(schema.bookings),
-  moved(schema.bookingProviders),
-  moved(schema.bookingResources),
-  moved(schema.bookingConflicts),
-  moved(schema.holds),
-  moved(schema.waitlistEntries),
-  moved(schema.calendarFeeds),
-  moved(schema.messages),
-  moved(schema.idempotencyKeys),
-  moved(schema.webhookEndpoints),
-  moved(schema.webhookEvents),
-  moved(schema.webhookDeliveries),
-  moved(
+export const RELOCATED_TABLES: readonly RelocatedTable[] = [
+  relocated(schema.businesses, "id = ?"),
+  relocated(schema.apiKeys),
+  relocated(schema.customers),
+  relocated(schema.services),
+  relocated(schema.providers),
+  relocated(schema.resources),
+  relocated(schema.serviceProviders),
+  relocated(schema.serviceResources),
+  relocated(schema.series),
+  relocated(schema.bookings),
+  relocated(schema.bookingProviders),
+  relocated(schema.bookingResources),
+  relocated(schema.bookingConflicts),
+  relocated(schema.holds),
+  relocated(schema.waitlistEntries),
+  relocated(schema.calendarFeeds),
+  relocated(schema.messages),
+  relocated(schema.idempotencyKeys),
+  relocated(schema.webhookEndpoints),
+  relocated(schema.webhookEvents),
+  relocated(schema.webhookDeliveries),
+  relocated(
     schema.webhookAttempts,
     "EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = webhook_attempts.delivery_id AND d.business_id = ?)",
   ),
-  moved(schema.auditEvents),
-  moved(schema.listCounts),
+  relocated(schema.auditEvents),
+  relocated(schema.listCounts),
 ];
 
 /**
@@ -73,8 +73,8 @@ export const MOVED_TABLES: readonly RelocatedTable[] = [
  * list counts go last, after the deletes that count themselves out of them.
  */
 export const DELETED_TABLES: readonly RelocatedTable[] = [
-  ...MOVED_TABLES.slice(2, -1).reverse(),
-  MOVED_TABLES[MOVED_TABLES.length - 1] as RelocatedTable,
+  ...RELOCATED_TABLES.slice(2, -1).reverse(),
+  RELOCATED_TABLES[RELOCATED_TABLES.length - 1] as RelocatedTable,
 ];
 
 /** Changes a business's row gets on its way: on the new shard it is arriving until the switch. */

@@ -1,4 +1,4 @@
-/** GET /internal/accounts: the operator sees each account's shard, and how many businesses each shard holds. */
+/** GET /internal/businesses: the operator sees each business's shard, and how many businesses each shard holds. */
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { api, createAccount, json } from "../support/api";
@@ -8,11 +8,11 @@ const admin = (path: string, token = "test-admin-token") =>
     new Request(`http://api.test/internal${path}`, { headers: { Authorization: `Bearer ${token}` } }),
   );
 
-/** Every account of the directory, page after page. */
+/** Every business of the directory, page after page. */
 async function everyAccount() {
   const all: { id: string; name: string; shard: number }[] = [];
   for (let after = ""; ; ) {
-    const body = await json(await admin(`/accounts?limit=100&after=${after}`));
+    const body = await json(await admin(`/businesses?limit=100&after=${after}`));
     all.push(...body.data);
     if (!body.next) return { all, shards: body.shards };
     after = body.next;
@@ -20,7 +20,7 @@ async function everyAccount() {
 }
 
 describe("operator", () => {
-  it("lists each account with its shard, and the count of businesses per shard", async () => {
+  it("lists each business with its shard, and the count of businesses per shard", async () => {
     const zero = await createAccount("Listed on zero", 0);
     const one = await createAccount("Listed on one", 1);
     const { all, shards } = await everyAccount();
@@ -40,12 +40,12 @@ describe("operator", () => {
   it("pages in id order, a bad limit is a 422, and no token is a 401", async () => {
     await createAccount("Paged a", 0);
     await createAccount("Paged b", 1);
-    const first = await json(await admin("/accounts?limit=1"));
+    const first = await json(await admin("/businesses?limit=1"));
     expect(first.data).toHaveLength(1);
-    const second = await json(await admin(`/accounts?limit=1&after=${first.next}`));
+    const second = await json(await admin(`/businesses?limit=1&after=${first.next}`));
     expect(second.data[0].id > first.data[0].id).toBe(true);
-    expect((await admin("/accounts?limit=0")).status).toBe(422);
-    expect((await admin("/accounts?limit=1000")).status).toBe(422);
-    expect((await admin("/accounts", "wrong")).status).toBe(401);
+    expect((await admin("/businesses?limit=0")).status).toBe(422);
+    expect((await admin("/businesses?limit=1000")).status).toBe(422);
+    expect((await admin("/businesses", "wrong")).status).toBe(401);
   });
 });

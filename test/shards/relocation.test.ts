@@ -8,7 +8,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { serviceCalendarOf } from "../../src/calendar/stubs";
-import { MOVED_TABLES } from "../../src/relocations/rows";
+import { RELOCATED_TABLES } from "../../src/relocations/rows";
 import { batchesByShard } from "../../src/shards/every";
 import { businessEnv } from "../../src/shards/shards";
 import { api, json, shardOf } from "../support/api";
@@ -117,7 +117,7 @@ describe("happy", () => {
     const before = await rowsOf(0, t.businessId);
     await startRelocation(t.businessId, 1);
     await driveRelocation(t.businessId);
-    expect(await json(await admin("GET", `/accounts/${t.businessId}/move`))).toMatchObject({
+    expect(await json(await admin("GET", `/businesses/${t.businessId}/relocation`))).toMatchObject({
       from: 0,
       to: 1,
       step: "done",
@@ -140,7 +140,7 @@ describe("happy", () => {
     // a shard has the tables (every database gets every migration) and never a row in them.
     const directoryOnly = ["member_sessions", "members", "passkey_challenges", "passkeys", "sign_in_links"];
     const onShard = results.map((row) => row.name).filter((name) => !directoryOnly.includes(name));
-    expect(MOVED_TABLES.map((table) => table.name).sort()).toEqual(onShard.sort());
+    expect(RELOCATED_TABLES.map((table) => table.name).sort()).toEqual(onShard.sort());
     for (const table of directoryOnly) {
       const rows = await env.DB_0.prepare(`SELECT count(*) AS n FROM ${table}`).first<{ n: number }>();
       expect(rows?.n, table).toBe(0);
@@ -306,21 +306,23 @@ describe("faults", () => {
 describe("error", () => {
   it("refuses a move to the shard it is on, to no shard, of no business, or with a bad body", async () => {
     const t = await businessOn(0, "Refused moves");
-    const same = await admin("POST", `/accounts/${t.businessId}/move`, { shard: 0 });
+    const same = await admin("POST", `/businesses/${t.businessId}/relocation`, { shard: 0 });
     expect(same.status).toBe(422);
-    expect((await admin("POST", `/accounts/${t.businessId}/move`, { shard: 5 })).status).toBe(422);
-    expect((await admin("POST", "/accounts/biz_00000000000000000000000000/move", { shard: 1 })).status).toBe(404);
-    expect((await admin("POST", `/accounts/${t.businessId}/move`, { shard: "one" })).status).toBe(422);
-    expect((await admin("GET", `/accounts/${t.businessId}/move`)).status).toBe(404);
+    expect((await admin("POST", `/businesses/${t.businessId}/relocation`, { shard: 5 })).status).toBe(422);
+    expect((await admin("POST", "/businesses/biz_00000000000000000000000000/relocation", { shard: 1 })).status).toBe(
+      404,
+    );
+    expect((await admin("POST", `/businesses/${t.businessId}/relocation`, { shard: "one" })).status).toBe(422);
+    expect((await admin("GET", `/businesses/${t.businessId}/relocation`)).status).toBe(404);
     expect(await rowsOf(1, t.businessId)).toEqual({});
   });
 
   it("a second move to another shard waits for the first to end", async () => {
     const t = await businessOn(0, "One move at a time");
     await startRelocation(t.businessId, 1);
-    const again = await admin("POST", `/accounts/${t.businessId}/move`, { shard: 1, graceSeconds: 0 });
+    const again = await admin("POST", `/businesses/${t.businessId}/relocation`, { shard: 1, graceSeconds: 0 });
     expect(again.status).toBe(202);
-    const back = await admin("POST", `/accounts/${t.businessId}/move`, { shard: 0 });
+    const back = await admin("POST", `/businesses/${t.businessId}/relocation`, { shard: 0 });
     expect(back.status).toBe(422);
     await driveRelocation(t.businessId);
   });
@@ -329,8 +331,8 @@ describe("error", () => {
 describe("security", () => {
   it("the move routes answer only to the admin token", async () => {
     const t = await businessOn(0, "Not without the token");
-    expect((await admin("POST", `/accounts/${t.businessId}/move`, { shard: 1 }, "wrong")).status).toBe(401);
-    expect((await admin("GET", `/accounts/${t.businessId}/move`, undefined, "wrong")).status).toBe(401);
+    expect((await admin("POST", `/businesses/${t.businessId}/relocation`, { shard: 1 }, "wrong")).status).toBe(401);
+    expect((await admin("GET", `/businesses/${t.businessId}/relocation`, undefined, "wrong")).status).toBe(401);
     expect(await shardOf(t.businessId)).toBe(0);
   });
 

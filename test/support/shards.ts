@@ -78,7 +78,7 @@ export const admin = (method: string, path: string, body?: unknown, token = "tes
 
 /** Starts moving a business to `shard` (no grace: the tests drive the steps). */
 export async function startRelocation(businessId: string, shard: number, graceSeconds = 0) {
-  const res = await admin("POST", `/accounts/${businessId}/move`, { shard, graceSeconds });
+  const res = await admin("POST", `/businesses/${businessId}/relocation`, { shard, graceSeconds });
   if (res.status !== 202) throw new Error(`The move did not start: ${res.status} ${await res.text()}`);
   return res.json<{ from: number; to: number; step: string }>();
 }
