@@ -29,7 +29,7 @@ export async function createBooking(
   db: Database,
   { businessId, actor }: Author,
   request: BookingRequest,
-  claim: IdempotencyLock | undefined,
+  lock: IdempotencyLock | undefined,
 ): Promise<{ booking: Booking; replayed: boolean }> {
   const { holdId } = request;
   // Without a holdId the request has a serviceId (the schema requires it).
@@ -51,7 +51,7 @@ export async function createBooking(
       { providerId, answers: request.answers ?? {} },
       customerIdByEmail(db, businessId, request.customerEmail),
     );
-    const common = { service, customerId: customer?.id ?? null, idempotency: claim, providers, resources, actor };
+    const common = { service, customerId: customer?.id ?? null, idempotency: lock, providers, resources, actor };
     const { startTime, endTime } = request;
     const command: CreateBookingCommand = holdId
       ? {

@@ -17,7 +17,7 @@ export type Move = { startTime: string; endTime: string; providerId?: string };
  */
 export type MoveOptions = {
   expectedVersions?: number[];
-  claim?: IdempotencyLock;
+  lock?: IdempotencyLock;
   customerNoticeMinutes?: number;
   reassignIfLeft?: boolean;
   /** Who asks, for the audit. */
@@ -47,7 +47,7 @@ export async function rescheduleInService(
   businessId: string,
   booking: { id: string; serviceId: string },
   move: Move,
-  { expectedVersions, claim, customerNoticeMinutes, reassignIfLeft, actor }: MoveOptions = {},
+  { expectedVersions, lock, customerNoticeMinutes, reassignIfLeft, actor }: MoveOptions = {},
 ) {
   const { service, providers, resources } = await loadBookableService(db, businessId, booking.serviceId, {
     missing: () => new ApiError("not_found", `No booking ${booking.id}.`),
@@ -64,7 +64,7 @@ export async function rescheduleInService(
     providers,
     resources,
     expectedVersions,
-    idempotency: claim,
+    idempotency: lock,
     customerNoticeMinutes,
     reassignIfLeft,
     actor,

@@ -62,13 +62,13 @@ export async function editBusiness(
   edit: BusinessEdit,
 ): Promise<BusinessRow> {
   const { changes } = edit;
-  if (changes.slug !== undefined) await claimSlug(env, businessId, changes.slug);
+  if (changes.slug !== undefined) await reserveSlug(env, businessId, changes.slug);
   let row: BusinessRow;
   try {
     row = await updateBusiness(db, businessId, edit);
   } catch (error) {
     // The shard kept its slug (412): the directory gets it back, so a page is found by one slug only.
-    if (changes.slug !== undefined) await claimSlug(env, businessId, (await loadBusiness(db, businessId)).slug);
+    if (changes.slug !== undefined) await reserveSlug(env, businessId, (await loadBusiness(db, businessId)).slug);
     throw error;
   }
   // The directory's copy of the name, which the operator's list of accounts shows.
@@ -79,7 +79,7 @@ export async function editBusiness(
 }
 
 /** Records the business's slug in the directory; a 409 when another business has it. */
-async function claimSlug(env: Env, businessId: string, slug: string | null): Promise<void> {
+async function reserveSlug(env: Env, businessId: string, slug: string | null): Promise<void> {
   if (slug !== null) forgetSlug(slug);
   try {
     await directoryOf(env).prepare("UPDATE businesses SET slug = ? WHERE id = ?").bind(slug, businessId).run();

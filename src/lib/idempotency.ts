@@ -1,6 +1,6 @@
 /**
  * `Idempotency-Key` for unsafe requests (IETF draft), scoped to the business and kept 24 hours.
- * D1 is the coordinator because keys span services: the first request claims the key with an
+ * D1 is the coordinator because keys span services: the first request locks the key with an
  * atomic upsert; later ones replay its stored response, or are told it is in flight or reused.
  */
 import { and, eq, sql } from "drizzle-orm";
@@ -18,7 +18,7 @@ import { sha256Hex } from "./crypto";
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 const RETENTION_MS = IDEMPOTENCY_RETENTION_MS;
-/** A claim whose request died is taken over after this long. */
+/** A key whose request died is taken over after this long. */
 const LEASE_MS = 60 * 1000;
 
 export type IdempotencyLock = { key: string; requestHash: string };
@@ -66,7 +66,7 @@ const idempotent = <T>(
   c: Context<AppEnv>,
   body: unknown,
   status: 200 | 201,
-  handler: (claim: IdempotencyLock | undefined) => Promise<Outcome<T>>,
+  handler: (lock: IdempotencyLock | undefined) => Promise<Outcome<T>>,
 ): Promise<Outcome<T>> => idempotentUnder(c, idempotencyKeyOf(c), body, status, handler);
 
 /**
@@ -78,7 +78,7 @@ export async function idempotentUnder<T>(
   key: string | undefined,
   body: unknown,
   status: 200 | 201,
-  handler: (claim: IdempotencyLock | undefined) => Promise<Outcome<T>>,
+  handler: (lock: IdempotencyLock | undefined) => Promise<Outcome<T>>,
 ): Promise<Outcome<T>> {
   if (key === undefined) return { replayed: false, ...(await handler(undefined)) };
 
@@ -140,7 +140,7 @@ export async function idempotentUnder<T>(
     await c.var.db.delete(idempotencyKeys).where(where);
     throw error;
   }
-  // The work is committed: failing to store its answer must not turn it into an error. The claim
+  // The work is committed: failing to store its answer must not turn it into an error. The lock
   // then lapses after its lease, and a retry reaches the calendar, which answers it again.
   try {
     await c.var.db
@@ -180,7 +180,7 @@ export async function answerOnce<T, S extends 200 | 201>(
   c: Context<AppEnv>,
   body: unknown,
   status: S,
-  handler: (claim: IdempotencyLock | undefined) => Promise<Outcome<T>>,
+  handler: (lock: IdempotencyLock | undefined) => Promise<Outcome<T>>,
 ) {
   const outcome = await idempotent(c, body, status, handler);
   outcomeHeaders(c, outcome);

@@ -1,5 +1,5 @@
 /**
- * A claimed message made ready to send: its event's booking (as of the change), the business's
+ * A leased message made ready to send: its event's booking (as of the change), the business's
  * settings, the services' names and zones, the manage links — read in one D1 batch — written
  * out as text, HTML and a calendar invite. The same message always reads the same: a retry sends
  * what the first attempt sent (the links and names as they are then).

@@ -1,11 +1,11 @@
 /**
- * A message's steps in D1, each one statement: claimed by one consumer at a time (a lease) and
+ * A message's steps in D1, each one statement: leased by one consumer at a time and
  * counted against its business's hour in the same statement, then settled as sent, failed or
- * left queued for a retry. A claim that finds the hour full fails the message instead.
+ * left queued for a retry. A lease that finds the hour full fails the message instead.
  */
 import type { MessageRow } from "./records";
 
-/** How long a claim holds a message: longer than a send may take (`SEND_TIMEOUT_MS`), so one consumer sends it at a time. */
+/** How long a lease holds a message: longer than a send may take (`SEND_TIMEOUT_MS`), so one consumer sends it at a time. */
 export const LEASE_MS = 60_000;
 
 /** The business's messages per clock hour, unless `EMAIL_HOURLY_LIMIT` says otherwise. */
@@ -20,7 +20,7 @@ export function hourlyLimit(env: Pick<Env, "EMAIL_HOURLY_LIMIT">): number {
 /** The clock hour (UTC) of an instant, as the `hour` column keeps it: `2026-12-01T10`. */
 export const hourOf = (ms: number) => new Date(ms).toISOString().slice(0, 13);
 
-/** What a claim answers of the message: what building and sending it need. */
+/** What a lease answers of the message: what building and sending it need. */
 export type Leased = Pick<
   MessageRow,
   "id" | "businessId" | "bookingId" | "groupId" | "eventId" | "kind" | "recipient"
@@ -28,8 +28,8 @@ export type Leased = Pick<
   plan: MessageRow["plan"];
 };
 
-/** The claimed row's columns, named as `Leased` names them (the plan is JSON text until parsed). */
-const claimedColumns =
+/** The leased row's columns, named as `Leased` names them (the plan is JSON text until parsed). */
+const leasedColumns =
   "id, business_id AS businessId, booking_id AS bookingId, group_id AS groupId, event_id AS eventId, kind, recipient, plan";
 
 /** The ids of the event's messages still queued. */
@@ -41,14 +41,14 @@ export async function queuedOf(d1: D1Database, eventId: string): Promise<string[
   return results.map((r) => r.id);
 }
 
-/** The business's count of messages first tried in `hour`, as the claim compares it. */
+/** The business's count of messages first tried in `hour`, as the lease compares it. */
 const countedInHour = "(SELECT count(*) FROM messages m WHERE m.business_id = messages.business_id AND m.hour = ?2)";
 
 /**
- * Claims a queued message for one send: free (no lease, or a lapsed one), and counted against
+ * Leases a queued message for one send: free (no lease, or a lapsed one), and counted against
  * this hour unless an earlier attempt counted it — while the business has fewer than `limit`
  * this hour. Check and count are one statement, so a burst never passes the limit.
- * Answers the claimed row, or undefined.
+ * Answers the leased row, or undefined.
  */
 export async function takeLease(d1: D1Database, id: string, now: number, limit: number): Promise<Leased | undefined> {
   const at = new Date(now).toISOString();
@@ -57,7 +57,7 @@ export async function takeLease(d1: D1Database, id: string, now: number, limit: 
       `UPDATE messages SET attempts = attempts + 1, lease_until = ?1, hour = coalesce(hour, ?2), updated_at = ?3
        WHERE id = ?4 AND status = 'queued' AND (lease_until IS NULL OR lease_until < ?3)
          AND (hour IS NOT NULL OR ${countedInHour} < ?5)
-       RETURNING ${claimedColumns}`,
+       RETURNING ${leasedColumns}`,
     )
     .bind(new Date(now + LEASE_MS).toISOString(), hourOf(now), at, id, limit)
     .first<Leased & { plan: string }>();
@@ -65,7 +65,7 @@ export async function takeLease(d1: D1Database, id: string, now: number, limit: 
 }
 
 /**
- * After a claim found nothing: fails the message if the reason was the full hour (it is queued,
+ * After a lease found nothing: fails the message if the reason was the full hour (it is queued,
  * free, never counted, and the hour is at `limit`). Answers whether it did.
  */
 export async function failOverLimit(d1: D1Database, id: string, now: number, limit: number): Promise<boolean> {
@@ -89,7 +89,7 @@ export type SendOutcome =
   | { kind: "retry"; detail: string };
 
 /**
- * Settles a claimed message: sent, failed, or queued again (its lease given back, for the
+ * Settles a leased message: sent, failed, or queued again (its lease given back, for the
  * queue's retry). Only a message still queued is settled, so a late settle changes nothing.
  */
 export async function settleMessage(

@@ -1,6 +1,6 @@
 /**
  * The sender: the webhook queue's consumer sends an event's messages (src/webhooks/deliver.ts).
- * Each message is claimed (one consumer at a time, counted against the business's hour), built,
+ * Each message is leased (one consumer at a time, counted against the business's hour), built,
  * sent through the e-mail binding and settled in D1. What a fault at each step does is in
  * docs/consistency.md ("Messages to customers"): a message is never sent again once recorded
  * as sent; one whose send may have happened without being recorded is sent again, with the same

@@ -75,7 +75,7 @@ export async function createSeries(
   db: Database,
   { businessId, actor }: Author,
   request: SeriesRequest,
-  claim: IdempotencyLock | undefined,
+  lock: IdempotencyLock | undefined,
 ): Promise<{ series: Series; replayed: boolean }> {
   const loaded = await loadBookableService(
     db,
@@ -107,7 +107,7 @@ export async function createSeries(
         notes: request.notes ?? null,
       },
       customerId: loaded.also[0][0]?.id ?? null,
-      idempotency: claim,
+      idempotency: lock,
       actor,
     });
   // Written first: a series whose booking dies midway is found, with the bookings it has.

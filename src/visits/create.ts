@@ -91,7 +91,7 @@ export async function createVisit(
   db: Database,
   { businessId, actor }: Author,
   request: VisitRequest,
-  claim: IdempotencyLock | undefined,
+  lock: IdempotencyLock | undefined,
 ): Promise<{ visit: Visit; replayed: boolean }> {
   const visitId = newId("visit");
   // Decided on what D1 holds; once more if a service changed meanwhile (calendar/service/tables/service-version.ts).
@@ -111,7 +111,7 @@ export async function createVisit(
         notes: request.notes ?? null,
       },
       customerId,
-      idempotency: claim,
+      idempotency: lock,
       actor,
     });
   };

@@ -145,14 +145,14 @@ describe("faults in the sender", () => {
     expect(triesOf(unrecorded.id)).toHaveLength(2);
   });
 
-  it("a consumer that claimed it and died holds it until its lease lapses; then the retry sends it", async () => {
+  it("a consumer that leased it and died holds it until its lease lapses; then the retry sends it", async () => {
     const m = await mailingBusiness();
     await holdPublishes(m.businessId, m.service.id);
     const booking = await json(
       await api("POST", "/bookings", { key: m.apiKey, body: bookingBody(m.service.id, at(3, "15:00")) }),
     );
     const message = await recorded(m.apiKey, booking.id);
-    // A consumer claims it, and is reset before it sends or records anything.
+    // A consumer leases it, and is reset before it sends or records anything.
     expect(await takeLease(env.DB_0, message.id, Date.now(), 25)).toBeDefined();
     expect(await redeliver(eventOf(message.id))).toBe(true);
     expect(triesOf(message.id)).toEqual([]);

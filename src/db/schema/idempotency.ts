@@ -15,7 +15,7 @@ export const idempotencyKeys = sqliteTable(
     responseLocation: text("response_location"),
     /** JSON: the other headers of the first answer a replay carries again (e.g. `ETag`). */
     responseHeaders: text("response_headers", { mode: "json" }).$type<Record<string, string>>(),
-    /** An in-flight claim older than this is abandoned and may be taken over. */
+    /** An in-flight key older than this is abandoned and may be taken over. */
     lockedUntil: text("locked_until").notNull(),
     createdAt: text("created_at").notNull(),
     expiresAt: text("expires_at").notNull(),

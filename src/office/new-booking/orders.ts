@@ -22,11 +22,11 @@ type Ready = PhoneIn & {
   time: { startTime: string; endTime: string };
 };
 
-/** What the post books: the request, the run under its claim (answering the first booking's id), and the flash. */
+/** What the post books: the request, the run under its idempotency lock (answering the first booking's id), and the flash. */
 export type Order =
   | {
       request: unknown;
-      book: (claim: IdempotencyLock | undefined) => Promise<Outcome<{ id: string }>>;
+      book: (lock: IdempotencyLock | undefined) => Promise<Outcome<{ id: string }>>;
       done: "created" | "visit";
     }
   | { problems: Record<string, string>; refused?: string };
@@ -61,8 +61,8 @@ export function bookingOrder(c: DeskContext, flow: Ready, fields: Record<string,
   return {
     request,
     done: "created",
-    book: async (claim) => {
-      const { booking, replayed } = await createBooking(c.env, c.var.db, authorOf(c.var.caller), request, claim);
+    book: async (lock) => {
+      const { booking, replayed } = await createBooking(c.env, c.var.db, authorOf(c.var.caller), request, lock);
       return { body: { id: booking.id }, replayed };
     },
   };
@@ -93,8 +93,8 @@ export async function visitOrder(c: DeskContext, flow: Ready, fields: Record<str
   return {
     request,
     done: "visit",
-    book: async (claim) => {
-      const { visit, replayed } = await createVisit(c.env, c.var.db, authorOf(c.var.caller), request, claim);
+    book: async (lock) => {
+      const { visit, replayed } = await createVisit(c.env, c.var.db, authorOf(c.var.caller), request, lock);
       return { body: { id: visit.bookings[0]?.id ?? "" }, replayed };
     },
   };

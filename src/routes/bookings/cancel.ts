@@ -32,12 +32,12 @@ export const registerCancelBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
-    return answerOnce(c, body, 200, async (claim) => {
+    return answerOnce(c, body, 200, async (lock) => {
       const { booking, replayed } = await changeBookingStatus(c.env, c.var.db, c.var.caller.businessId, {
         bookingId: id,
         status: "CANCELLED",
         cancellationReason: body.reason ?? null,
-        idempotency: claim,
+        idempotency: lock,
         actor: actorOf(c.var.caller),
       });
       return { body: await withManageUrl(c.env, c.var.caller, booking), replayed };

@@ -31,8 +31,8 @@ const route = createRoute({
 export const registerCreateBooking = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
-    return answerOnce(c, body, 201, async (claim) => {
-      const { booking, replayed } = await createBooking(c.env, c.var.db, authorOf(c.var.caller), body, claim);
+    return answerOnce(c, body, 201, async (lock) => {
+      const { booking, replayed } = await createBooking(c.env, c.var.db, authorOf(c.var.caller), body, lock);
       return {
         body: await withManageUrl(c.env, c.var.caller, booking),
         location: `/api/v1/bookings/${booking.id}`,

@@ -57,10 +57,10 @@ export const registerRescheduleBooking = (app: OpenAPIHono<AppEnv>) =>
     const body = c.req.valid("json");
     const expectedVersions = ifMatchVersions(c);
     const { businessId } = c.var.caller;
-    return answerOnce(c, body, 200, async (claim) => {
+    return answerOnce(c, body, 200, async (lock) => {
       const moved = await rescheduleBooking(c.env, c.var.db, businessId, id, body, {
         expectedVersions,
-        claim,
+        lock,
         actor: actorOf(c.var.caller),
       });
       return {

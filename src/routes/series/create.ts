@@ -30,8 +30,8 @@ const route = createRoute({
 export const registerCreateSeries = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
-    return answerOnce(c, body, 201, async (claim) => {
-      const { series, replayed } = await createSeries(c.env, c.var.db, authorOf(c.var.caller), body, claim);
+    return answerOnce(c, body, 201, async (lock) => {
+      const { series, replayed } = await createSeries(c.env, c.var.db, authorOf(c.var.caller), body, lock);
       return {
         body: await presentSeries(c.env, c.var.caller, series),
         location: `/api/v1/series/${series.id}`,

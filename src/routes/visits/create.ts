@@ -30,8 +30,8 @@ const route = createRoute({
 export const registerCreateAppointment = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
-    return answerOnce(c, body, 201, async (claim) => {
-      const { visit, replayed } = await createVisit(c.env, c.var.db, authorOf(c.var.caller), body, claim);
+    return answerOnce(c, body, 201, async (lock) => {
+      const { visit, replayed } = await createVisit(c.env, c.var.db, authorOf(c.var.caller), body, lock);
       return {
         body: await presentVisit(c.env, c.var.caller, visit),
         location: `/api/v1/appointments/${visit.id}`,
