@@ -17,18 +17,6 @@ export const ABSOLUTE_MS = 30 * 86_400_000;
 /** A session's last use is written at most this often (a read a minute, not one per request). */
 const TOUCH_MS = 60_000;
 
-/** The member and business behind a live session. */
-export type SessionMember = {
-  sessionId: string;
-  memberId: string;
-  businessId: string;
-  name: string;
-  email: string;
-  role: "owner" | "frontdesk" | "staff";
-  providerId: string | null;
-  shard: number;
-};
-
 /**
  * Starts a session for the member, if they are not disabled: an invited member becomes active
  * and the sign-in is recorded. Answers the cookie's value (never stored), or undefined.
@@ -82,6 +70,9 @@ const liveSession = (dir: Database) =>
       .limit(1)
       .prepare(),
   );
+
+/** The member and business behind a live session: the session read's row, but its last use. */
+export type SessionMember = Omit<Awaited<ReturnType<ReturnType<typeof liveSession>["execute"]>>[number], "lastSeenAt">;
 
 /**
  * The live session with this cookie value: its member active, not idle for 12 hours, not past

@@ -30,11 +30,15 @@ setupRoutes.get("/setup", async (c) => {
   return denied ?? setupIndexPage(c, await providersOf(c));
 });
 
-setupRoutes.route("/", providerSetupRoutes);
-setupRoutes.route("/", calendarRoutes);
-setupRoutes.route("/", memberRoutes);
-setupRoutes.route("/", businessRoutes);
-setupRoutes.route("/", serviceRoutes);
-setupRoutes.route("/", roomRoutes);
-setupRoutes.route("/", keyRoutes);
-setupRoutes.route("/", webhookRoutes);
+// Each folder's pages name their whole paths (`/setup/services/:id`), so none hides another.
+for (const routes of [
+  providerSetupRoutes,
+  calendarRoutes,
+  memberRoutes,
+  businessRoutes,
+  serviceRoutes,
+  roomRoutes,
+  keyRoutes,
+  webhookRoutes,
+])
+  setupRoutes.route("/", routes);
