@@ -81,6 +81,31 @@ describe("the business settings page", () => {
     expect(await businessOf(s.apiKey)).toEqual(before);
   });
 
+  it("on a German page the problems are German: zod's, the API's sentences, and a slug another business has", async () => {
+    const s = await salon(1);
+    const other = await salon(1);
+    const taken = `salon-${crypto.randomUUID().slice(0, 8)}`;
+    await api("PATCH", "/business", { key: other.apiKey, body: { slug: taken } });
+    const owner = await deskMember(s, "owner");
+    const before = await businessOf(s.apiKey);
+    for (const [changes, field, words] of [
+      [{ "bookingPage.accentColor": "green" }, "s-bookingPage-accentColor", "Verwenden Sie #rrggbb."],
+      [{ slug: "-bad-" }, "s-slug", "Verwenden Sie 3–40 Zeichen aus a–z, 0–9 und -"],
+      [{ "emails.replyTo": "not an address" }, "s-emails-replyTo", "Geben Sie eine gültige E-Mail-Adresse ein."],
+      [{ slug: taken }, "s-slug", "Schon von einem anderen Betrieb vergeben."],
+    ] as const) {
+      const res = await office("POST", "/office/setup/business", {
+        cookie: owner.cookie,
+        form: await formOf(owner.cookie, { ...changes, name: "Nicht gespeichert" }),
+        headers: { "Accept-Language": "de" },
+      });
+      expect([409, 422], field).toContain(res.status);
+      const html = await res.text();
+      expect(new RegExp(`id="${field}-err">([^<]*)<`).exec(html)?.[1], field).toContain(words);
+    }
+    expect(await businessOf(s.apiKey)).toEqual(before);
+  });
+
   it("is the owner's: the front desk and staff get the 403 page, a cross-site post changes nothing; German", async () => {
     const s = await salon(1);
     const before = await businessOf(s.apiKey);

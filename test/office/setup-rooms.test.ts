@@ -2,7 +2,8 @@
  * The owner's rooms pages: a room added and changed from the office is the API's resource (its
  * units and own hours), the audit names the member, a service's page then offers it, it is
  * deactivated and listed as inactive; a bad field is a 422 page naming it with nothing changed;
- * the pages are the owner's alone and cross-site posts are refused. German words when asked.
+ * the pages are the owner's alone and cross-site posts are refused. German words when asked, a
+ * German page's problems included.
  */
 import { describe, expect, it } from "vitest";
 import { api, json } from "../support/api";
@@ -89,6 +90,27 @@ describe("the rooms pages", () => {
       const html = await res.text();
       expect(html, field).toContain(`id="${field}-err"`);
       expect(html).toContain("Nothing was saved");
+    }
+    expect(await roomsOf(s.apiKey)).toEqual([]);
+  });
+
+  it("on a German page a bad field is named in German, the API's own sentences too", async () => {
+    const s = await salon(1);
+    const owner = await deskMember(s, "owner");
+    const de = { "Accept-Language": "de" };
+    for (const [changes, field, words] of [
+      [{ name: "" }, "s-name", "Bitte ausfüllen."],
+      [{ quantity: "0" }, "s-quantity", "Mindestens 1."],
+      [{ timezone: "Mars/Olympus" }, "s-timezone", "Verwenden Sie den Namen einer IANA-Zeitzone wie Europe/Berlin."],
+      [{ ownHours: "on", "thu.0": "18:00–09:00" }, "s-thu-0", "Das Ende muss nach dem Beginn liegen"],
+    ] as const) {
+      const form = await formOf("/office/setup/rooms/new", owner.cookie, { name: "Nicht angelegt", ...changes });
+      const res = await office("POST", "/office/setup/rooms", { cookie: owner.cookie, form, headers: de });
+      expect(res.status, field).toBe(422);
+      const html = await res.text();
+      const problem = new RegExp(`id="${field}-err">([^<]*)<`).exec(html)?.[1];
+      expect(problem, field).toContain(words);
+      expect(html).toContain("Nichts wurde gespeichert");
     }
     expect(await roomsOf(s.apiKey)).toEqual([]);
   });

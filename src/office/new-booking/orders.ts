@@ -4,6 +4,7 @@
  * `createVisit`), each run with the member as the actor the audit records. Either is a request
  * to book under the form's attempt id, or the problems of the fields the step asked.
  */
+
 import { authorOf } from "../../access/actor";
 import { createBooking } from "../../bookings/create";
 import type { IdempotencyLock, Outcome } from "../../lib/idempotency";
@@ -12,6 +13,7 @@ import { CreateVisitSchema } from "../../schemas/visits";
 import { createVisit } from "../../visits/create";
 import { authorise } from "../frame/authorise";
 import type { DeskContext } from "../frame/desk";
+import { problemsIn } from "../frame/problems";
 import type { PhoneIn } from "./load";
 import { answersOf, visitAnswersOf } from "./questions";
 
@@ -56,7 +58,7 @@ export function bookingOrder(c: DeskContext, flow: Ready, fields: Record<string,
     ...personOf(flow.choice.person),
   });
   // Every field was checked above by the same rules; what is left is the request's own shape.
-  if (!parsed.success) return { problems: {}, refused: parsed.error.issues[0]?.message ?? "" };
+  if (!parsed.success) return { problems: {}, refused: problemsIn(c.var.desk.locale, parsed.error)[0]?.message ?? "" };
   const request = parsed.data;
   return {
     request,
@@ -88,7 +90,7 @@ export async function visitOrder(c: DeskContext, flow: Ready, fields: Record<str
     startTime: flow.time.startTime,
     segments,
   });
-  if (!parsed.success) return { problems: {}, refused: parsed.error.issues[0]?.message ?? "" };
+  if (!parsed.success) return { problems: {}, refused: problemsIn(c.var.desk.locale, parsed.error)[0]?.message ?? "" };
   const request = parsed.data;
   return {
     request,

@@ -10,11 +10,11 @@ import { actorOf } from "../../access/actor";
 import { updateMember } from "../../access/member-changes";
 import { createMember, MAX_MEMBERS, memberPage } from "../../access/members";
 import { ApiError } from "../../lib/api-error";
-import { fieldErrors } from "../../lib/validation";
 import { readForm } from "../../pages/form";
 import type { DeskContext, DeskEnv } from "../frame/desk";
 import { flashOf } from "../frame/flash";
 import type { DeskStatus } from "../frame/layout";
+import { problemsIn, sentenceIn } from "../frame/problems";
 import { setupRefusal, setupWords } from "./guard";
 import { type MembersState, membersPage } from "./members-page";
 import { providersOf } from "./providers";
@@ -38,9 +38,10 @@ memberRoutes.get("/setup/members", async (c) => {
 function refused(c: DeskContext, error: unknown, state: MembersState) {
   if (!(error instanceof ApiError) || error.status === 404 || error.status >= 500) throw error;
   const problems: Record<string, string> = {};
-  for (const e of error.errors ?? []) problems[e.path] ??= e.message;
+  const { locale } = c.var.desk;
+  for (const e of error.errors ?? []) problems[e.path] ??= sentenceIn(locale, e.message);
   const status = error.status === 409 ? 409 : 422;
-  return show(c, { ...state, problems, refused: error.message }, status);
+  return show(c, { ...state, problems, refused: sentenceIn(locale, error.message) }, status);
 }
 
 memberRoutes.post("/setup/members", async (c) => {
@@ -57,7 +58,9 @@ memberRoutes.post("/setup/members", async (c) => {
   const parsed = Invitation.safeParse(body);
   try {
     if (!parsed.success) {
-      throw new ApiError("validation_failed", setupWords(c).fixBelow, { errors: fieldErrors(parsed.error) });
+      throw new ApiError("validation_failed", setupWords(c).fixBelow, {
+        errors: problemsIn(c.var.desk.locale, parsed.error),
+      });
     }
     await createMember(c.env, c.var.db, c.var.caller.businessId, parsed.data, actorOf(c.var.caller));
   } catch (error) {
@@ -74,7 +77,9 @@ async function change(c: DeskContext, patch: Record<string, unknown>, done: stri
   try {
     const parsed = MemberChange.safeParse(patch);
     if (!parsed.success) {
-      throw new ApiError("validation_failed", setupWords(c).fixBelow, { errors: fieldErrors(parsed.error) });
+      throw new ApiError("validation_failed", setupWords(c).fixBelow, {
+        errors: problemsIn(c.var.desk.locale, parsed.error),
+      });
     }
     await updateMember(c.env, c.var.db, c.var.caller.businessId, id, parsed.data, undefined, actorOf(c.var.caller));
   } catch (error) {

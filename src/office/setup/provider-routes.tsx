@@ -10,7 +10,6 @@ import { actorOf } from "../../access/actor";
 import { feedIssuedAt } from "../../feeds/records";
 import { ApiError } from "../../lib/api-error";
 import { etagOf } from "../../lib/etag";
-import { fieldErrors } from "../../lib/validation";
 import { type FormFields, readForm } from "../../pages/form";
 import { listCalendars } from "../../providers/connected-calendars";
 import { editProvider } from "../../providers/edit";
@@ -18,6 +17,7 @@ import { loadProvider, toProvider } from "../../providers/records";
 import type { DateOverride, WeeklySchedule } from "../../types/schedule";
 import type { DeskContext, DeskEnv } from "../frame/desk";
 import { flashOf } from "../frame/flash";
+import { problemsIn, sentenceIn } from "../frame/problems";
 import { calendarWords } from "./calendars/page";
 import { setupRefusal, setupWords } from "./guard";
 import { fieldOfProblem, readDayHours, readWeek } from "./hours";
@@ -74,7 +74,7 @@ async function patch(
     for (const e of errors) problems[where(e.path) ?? "form"] ??= e.message;
   };
   if (!parsed.success) {
-    place(fieldErrors(parsed.error));
+    place(problemsIn(c.var.desk.locale, parsed.error));
     return problems;
   }
   try {
@@ -82,7 +82,8 @@ async function patch(
     await editProvider(c.env, c.var.db, businessId, id, parsed.data, ifMatch, actorOf(c.var.caller));
   } catch (error) {
     if (!(error instanceof ApiError) || error.status === 404 || error.status >= 500) throw error;
-    place(error.errors ?? [{ path: "form", message: error.message }]);
+    const sentences = error.errors ?? [{ path: "form", message: error.message }];
+    place(sentences.map((e) => ({ path: e.path, message: sentenceIn(c.var.desk.locale, e.message) })));
     return problems;
   }
   return undefined;

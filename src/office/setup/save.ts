@@ -6,9 +6,12 @@
  * on to the office's error page. Also the few readers of form text into the API's types.
  */
 import { ApiError } from "../../lib/api-error";
-import { fieldErrors } from "../../lib/validation";
 import type { z } from "../../lib/zod";
 import type { FormFields } from "../../pages/form";
+import type { Locale } from "../../types/business";
+import type { DeskContext } from "../frame/desk";
+import { problemsIn, sentenceIn } from "../frame/problems";
+import { setupWordsOf } from "./words";
 
 /** What a save came to: the function's answer, or the problems by field and why nothing was saved. */
 export type Saved<T> =
@@ -16,35 +19,38 @@ export type Saved<T> =
   | { ok: false; problems: Record<string, string>; refused: string; status: 409 | 422 };
 
 /** A refusal as problems by field (the first one at each), or thrown on when it is not the caller's to fix. */
-function refusalOf(error: unknown, fixBelow: string): Saved<never> {
+function refusalOf(error: unknown, locale: Locale): Saved<never> {
   if (!(error instanceof ApiError) || error.status === 404 || error.status >= 500) throw error;
   const problems: Record<string, string> = {};
-  for (const e of error.errors ?? []) problems[e.path] ??= e.message;
+  for (const e of error.errors ?? []) problems[e.path] ??= sentenceIn(locale, e.message);
   const conflict = error.status === 409 || error.status === 412;
-  return { ok: false, problems, refused: conflict ? error.message : fixBelow, status: conflict ? 409 : 422 };
+  const refused = conflict ? sentenceIn(locale, error.message) : setupWordsOf(locale).fixBelow;
+  return { ok: false, problems, refused, status: conflict ? 409 : 422 };
 }
 
 /**
- * Checks `body` with `schema` (problems at their paths), then runs `run` with what it parsed.
- * `problems` already found in the form (a number that is not one) refuse it before the schema.
+ * Checks `body` with `schema` (problems at their paths, in the page's language), then runs `run`
+ * with what it parsed. `problems` already found in the form (a number that is not one) refuse it
+ * before the schema.
  */
 export async function saveWith<S extends z.ZodType, T>(
+  c: DeskContext,
   schema: S,
   body: unknown,
   run: (data: z.infer<S>) => Promise<T>,
-  fixBelow: string,
   problems: Record<string, string> = {},
 ): Promise<Saved<T>> {
+  const { locale } = c.var.desk;
   const parsed = schema.safeParse(body);
   const found = { ...problems };
-  if (!parsed.success) for (const e of fieldErrors(parsed.error)) found[e.path] ??= e.message;
+  if (!parsed.success) for (const e of problemsIn(locale, parsed.error)) found[e.path] ??= e.message;
   if (Object.keys(found).length > 0 || !parsed.success) {
-    return { ok: false, problems: found, refused: fixBelow, status: 422 };
+    return { ok: false, problems: found, refused: setupWordsOf(locale).fixBelow, status: 422 };
   }
   try {
     return { ok: true, value: await run(parsed.data) };
   } catch (error) {
-    return refusalOf(error, fixBelow);
+    return refusalOf(error, locale);
   }
 }
 

@@ -15,7 +15,7 @@ import { forgetCallersOf } from "../../../middleware/key-check";
 import { type FormFields, readForm } from "../../../pages/form";
 import type { DeskContext, DeskEnv } from "../../frame/desk";
 import { flashOf } from "../../frame/flash";
-import { setupRefusal, setupWords } from "../guard";
+import { setupRefusal } from "../guard";
 import { changedOnly, orNull, saveWith, textOf, ticked } from "../save";
 import { businessPage } from "./page";
 import { businessWordsOf } from "./words";
@@ -67,11 +67,8 @@ businessRoutes.post("/setup/business", async (c) => {
   const changes = changedOnly(defined(bodyOf(sent)), defined(stored));
   if (Object.keys(changes).length === 0) return c.redirect("/office/setup/business?done=unchanged", 303);
   const ifMatch = [etagOf(Number(sent.version ?? stored.version))];
-  const saved = await saveWith(
-    UpdateBusinessSchema,
-    changes,
-    (body) => editBusiness(c.env, c.var.db, businessId, { changes: body, ifMatch, actor: actorOf(c.var.caller) }),
-    setupWords(c).fixBelow,
+  const saved = await saveWith(c, UpdateBusinessSchema, changes, (body) =>
+    editBusiness(c.env, c.var.db, businessId, { changes: body, ifMatch, actor: actorOf(c.var.caller) }),
   );
   if (!saved.ok) {
     const { problems, refused, status } = saved;

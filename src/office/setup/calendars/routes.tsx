@@ -18,7 +18,7 @@ import { loadProvider } from "../../../providers/records";
 import { ConnectCalendarSchema } from "../../../schemas/connected-calendars";
 import type { DeskContext, DeskEnv } from "../../frame/desk";
 import { confirmPage } from "../frame";
-import { setupRefusal, setupWords } from "../guard";
+import { setupRefusal } from "../guard";
 import { providerSetupPage } from "../provider-page";
 import { loadProviderSetup } from "../provider-routes";
 import { saveWith, textOf, ticked } from "../save";
@@ -47,11 +47,8 @@ calendarRoutes.post(`${PERSON}/calendars`, async (c) => {
     writeBookings: ticked(sent, "writeBookings"),
   };
   const { businessId } = c.var.caller;
-  const saved = await saveWith(
-    ConnectCalendarSchema,
-    body,
-    (input) => connectCalendar(c.env, c.var.db, businessId, id, input, actorOf(c.var.caller)),
-    setupWords(c).fixBelow,
+  const saved = await saveWith(c, ConnectCalendarSchema, body, (input) =>
+    connectCalendar(c.env, c.var.db, businessId, id, input, actorOf(c.var.caller)),
   );
   if (saved.ok) {
     const status = saved.value.syncStatus;

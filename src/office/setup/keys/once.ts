@@ -12,7 +12,6 @@ import type { z } from "../../../lib/zod";
 import type { FormFields } from "../../../pages/form";
 import { attemptKey, firstClick } from "../../frame/attempt";
 import type { DeskContext } from "../../frame/desk";
-import { setupWords } from "../guard";
 import { type Saved, saveWith } from "../save";
 
 /** What a make came to: made now (with its secret), made by this form before, or the form sent again changed. */
@@ -32,29 +31,24 @@ export async function makeOnce<S extends z.ZodType, T>(
   make: (data: z.infer<S>) => Promise<{ shown: T; secret: string }>,
 ): Promise<Saved<Made<T>>> {
   const key = attemptKey(sent, purpose);
-  return saveWith(
-    schema,
-    body,
-    async (data): Promise<Made<T>> => {
-      // Only this request's own make sets it: a replay's answer carries no secret.
-      let secret: string | undefined;
-      try {
-        const outcome = await firstClick(() =>
-          idempotentUnder(c, key, data, 201, async () => {
-            const made = await make(data);
-            secret = made.secret;
-            return { body: made.shown };
-          }),
-        );
-        return secret === undefined
-          ? { kind: "resent", shown: outcome.body }
-          : { kind: "made", shown: outcome.body, secret };
-      } catch (error) {
-        // The attempt made something from other fields: this is not a re-send of that form.
-        if (error instanceof ApiError && error.code === "idempotency_key_reused") return { kind: "reused" };
-        throw error;
-      }
-    },
-    setupWords(c).fixBelow,
-  );
+  return saveWith(c, schema, body, async (data): Promise<Made<T>> => {
+    // Only this request's own make sets it: a replay's answer carries no secret.
+    let secret: string | undefined;
+    try {
+      const outcome = await firstClick(() =>
+        idempotentUnder(c, key, data, 201, async () => {
+          const made = await make(data);
+          secret = made.secret;
+          return { body: made.shown };
+        }),
+      );
+      return secret === undefined
+        ? { kind: "resent", shown: outcome.body }
+        : { kind: "made", shown: outcome.body, secret };
+    } catch (error) {
+      // The attempt made something from other fields: this is not a re-send of that form.
+      if (error instanceof ApiError && error.code === "idempotency_key_reused") return { kind: "reused" };
+      throw error;
+    }
+  });
 }

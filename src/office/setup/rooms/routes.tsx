@@ -75,10 +75,10 @@ roomRoutes.post("/setup/rooms", async (c) => {
   const read = readRoom(c, sent);
   const { businessId } = c.var.caller;
   const saved = await saveWith(
+    c,
     CreateResourceSchema,
     read.body,
     (body) => addResource(c.env, c.var.db, businessId, body, actorOf(c.var.caller)),
-    setupWords(c).fixBelow,
     read.problems,
   );
   if (saved.ok) return c.redirect(`/office/setup/rooms/${saved.value.resource.id}?done=created`, 303);
@@ -104,10 +104,10 @@ async function patch(c: DeskContext, next: Record<string, unknown>, problems: Re
   const changes = changedOnly(next, room);
   if (Object.keys(changes).length === 0 && Object.keys(problems).length === 0) return { room };
   const saved = await saveWith(
+    c,
     UpdateResourceSchema,
     changes,
     (body) => editResource(c.env, c.var.db, businessId, id, body, [etagOf(row.version)], actorOf(c.var.caller)),
-    setupWords(c).fixBelow,
     problems,
   );
   return { room, saved };

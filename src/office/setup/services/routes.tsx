@@ -66,10 +66,10 @@ serviceRoutes.post("/setup/services", async (c) => {
   const read = readService(sent, words(c), setupWords(c).person.badInterval);
   const { businessId } = c.var.caller;
   const saved = await saveWith(
+    c,
     CreateServiceSchema,
     read.body,
     (body) => addService(c.var.db, businessId, body, actorOf(c.var.caller)),
-    setupWords(c).fixBelow,
     read.problems,
   );
   if (saved.ok) return c.redirect(`/office/setup/services/${saved.value.id}?done=created`, 303);
@@ -104,10 +104,10 @@ async function patch(c: DeskContext, next: Record<string, unknown>, problems: Re
   const changes = changedOnly(next, service);
   if (Object.keys(changes).length === 0 && Object.keys(problems).length === 0) return { service, unchanged: true };
   const saved = await saveWith(
+    c,
     UpdateServiceSchema,
     changes,
     (body) => editService(c.env, c.var.db, businessId, id, body, [etagOf(version)], actorOf(c.var.caller)),
-    setupWords(c).fixBelow,
     problems,
   );
   return { service, saved };
