@@ -59,16 +59,24 @@ export async function feedIssuedAt(db: Database, businessId: string, providerId:
  * saw, null for none), only that feed is replaced: when another was issued since — the same form
  * sent twice — nothing is written and the answer is undefined.
  */
+export async function issueFeed(db: Database, businessId: string, providerId: string, actor: Actor): Promise<string>;
 export async function issueFeed(
   db: Database,
   businessId: string,
   providerId: string,
   actor: Actor,
-  options: { replacing?: string | null; now?: Date } = {},
+  options: { replacing?: string | null },
+): Promise<string | undefined>;
+export async function issueFeed(
+  db: Database,
+  businessId: string,
+  providerId: string,
+  actor: Actor,
+  options: { replacing?: string | null } = {},
 ): Promise<string | undefined> {
   await loadProvider(db, businessId, providerId);
   const token = newFeedToken();
-  const createdAt = (options.now ?? new Date()).toISOString();
+  const createdAt = new Date().toISOString();
   const row = { providerId, businessId, tokenHash: await sha256Hex(token), createdAt };
   const insert = db.insert(calendarFeeds).values(row);
   const write =

@@ -98,12 +98,13 @@ describe("the rooms pages", () => {
     const s = await salon(1);
     const owner = await deskMember(s, "owner");
     const de = { "Accept-Language": "de" };
-    for (const [changes, field, words] of [
+    const cases: [Record<string, string>, string, string][] = [
       [{ name: "" }, "s-name", "Bitte ausfüllen."],
       [{ quantity: "0" }, "s-quantity", "Mindestens 1."],
       [{ timezone: "Mars/Olympus" }, "s-timezone", "Verwenden Sie den Namen einer IANA-Zeitzone wie Europe/Berlin."],
       [{ ownHours: "on", "thu.0": "18:00–09:00" }, "s-thu-0", "Das Ende muss nach dem Beginn liegen"],
-    ] as const) {
+    ];
+    for (const [changes, field, words] of cases) {
       const form = await formOf("/office/setup/rooms/new", owner.cookie, { name: "Nicht angelegt", ...changes });
       const res = await office("POST", "/office/setup/rooms", { cookie: owner.cookie, form, headers: de });
       expect(res.status, field).toBe(422);

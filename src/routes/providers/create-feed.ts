@@ -25,8 +25,7 @@ const route = createRoute({
 export const registerCreateProviderFeed = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
-    // Without `replacing`, a feed is always issued: the token is there.
-    const token = (await issueFeed(c.var.db, c.var.caller.businessId, id, actorOf(c.var.caller))) as string;
+    const token = await issueFeed(c.var.db, c.var.caller.businessId, id, actorOf(c.var.caller));
     const url = feedAddress(token, c.req.url);
     return c.json({ providerId: id, url }, 201);
   });
