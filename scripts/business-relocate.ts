@@ -1,11 +1,11 @@
 /**
  * Moves a business to another shard through the running Worker's operator route
- * (docs/operations.md, "Relocating a business"), then follows the move until it is done.
+ * (docs/operations.md, "Relocating a business"), then follows the relocation until it is done.
  *
  *   ADMIN_TOKEN=… npm run --silent business:relocate -- --business biz_… --shard N [--grace SECONDS] [--url URL] [--json]
  *
  * `--url` is the Worker's origin (default http://127.0.0.1:8787, `npm run dev`); the token is the
- * Worker's ADMIN_TOKEN. Running it again for a move under way follows that move.
+ * Worker's ADMIN_TOKEN. Running it again for a relocation under way follows that relocation.
  */
 import { parseArgs } from "node:util";
 import { CommandError, info, out, runMain, UsageError } from "./lib/cli.ts";
@@ -38,16 +38,17 @@ await runMain(async () => {
     body: JSON.stringify({ shard: Number(values.shard), graceSeconds: Number(values.grace) }),
   });
   if (started.status !== 202)
-    throw new CommandError(`The move did not start (${started.status}): ${await started.text()}`);
-  let move = (await started.json()) as RelocationRecord;
-  info(`Moving ${values.business} from shard ${move.from} to shard ${move.to}.`);
-  for (let seen = ""; move.step !== "done"; ) {
-    if (move.step !== seen) info(`  ${move.step}${move.error ? ` (retrying: ${move.error})` : ""}`);
-    seen = move.step;
+    throw new CommandError(`The relocation did not start (${started.status}): ${await started.text()}`);
+  let relocation = (await started.json()) as RelocationRecord;
+  info(`Moving ${values.business} from shard ${relocation.from} to shard ${relocation.to}.`);
+  for (let seen = ""; relocation.step !== "done"; ) {
+    if (relocation.step !== seen)
+      info(`  ${relocation.step}${relocation.error ? ` (retrying: ${relocation.error})` : ""}`);
+    seen = relocation.step;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const res = await fetch(address, { headers });
-    if (!res.ok) throw new CommandError(`Could not read the move (${res.status}): ${await res.text()}`);
-    move = (await res.json()) as RelocationRecord;
+    if (!res.ok) throw new CommandError(`Could not read the relocation (${res.status}): ${await res.text()}`);
+    relocation = (await res.json()) as RelocationRecord;
   }
-  out(values.json ? JSON.stringify(move) : `Moved ${values.business} to shard ${move.to}.`);
+  out(values.json ? JSON.stringify(relocation) : `Moved ${values.business} to shard ${relocation.to}.`);
 }, usage);
