@@ -112,7 +112,7 @@ export function changedOnly<T extends Record<string, unknown>>(next: T, stored: 
  * Stored values as a form's fields, named by their API paths (`bookingPage.title`): text as it is,
  * a number in digits, null as empty, true as a ticked box; false is left out, as an unticked box is.
  */
-export function fieldsOf(values: Record<string, unknown>, prefix = ""): FormFields {
+export function formFieldsOf(values: Record<string, unknown>, prefix = ""): FormFields {
   const fields: FormFields = {};
   for (const [key, value] of Object.entries(values)) {
     const name = prefix + key;
@@ -120,7 +120,7 @@ export function fieldsOf(values: Record<string, unknown>, prefix = ""): FormFiel
     else if (value === true) fields[name] = "on";
     else if (typeof value === "string" || typeof value === "number") fields[name] = String(value);
     else if (typeof value === "object" && !Array.isArray(value)) {
-      Object.assign(fields, fieldsOf(value as Record<string, unknown>, `${name}.`));
+      Object.assign(fields, formFieldsOf(value as Record<string, unknown>, `${name}.`));
     }
   }
   return fields;

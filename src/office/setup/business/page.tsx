@@ -12,7 +12,7 @@ import type { DeskContext } from "../../frame/desk";
 import type { DeskStatus } from "../../frame/layout";
 import { boundFields } from "../field";
 import { setupPage, toSetup } from "../frame";
-import { fieldsOf } from "../save";
+import { formFieldsOf } from "../save";
 import { businessWordsOf } from "./words";
 
 /** What the page says besides the settings: a flash, or a refusal with the form as sent and its problems. */
@@ -20,7 +20,7 @@ export type BusinessState = { flash?: string; refused?: string; sent?: FormField
 
 /** The settings as the form's fields (named by the API's paths). */
 export const businessFields = (row: BusinessRow): FormFields =>
-  fieldsOf({
+  formFieldsOf({
     name: row.name,
     slug: row.slug,
     timezone: row.timezone,

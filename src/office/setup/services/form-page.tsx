@@ -12,7 +12,7 @@ import { ActiveForm, WeekFields, weekFields } from "../catalog-parts";
 import { boundFields } from "../field";
 import { setupPage } from "../frame";
 import type { ProviderChoice } from "../providers";
-import { fieldsOf } from "../save";
+import { formFieldsOf } from "../save";
 import { numberFields } from "./read";
 import { serviceWordsOf } from "./words";
 
@@ -40,8 +40,8 @@ const ticks = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, true]))
 
 /** A stored service as the form's fields (named by the API's paths; ticked boxes present). */
 export const serviceFields = (s: Service): FormFields => ({
-  ...fieldsOf(Object.fromEntries(STORED.map((key) => [key, s[key]]))),
-  ...fieldsOf({ providerIds: ticks(s.providerIds), resourceIds: ticks(s.resourceIds) }),
+  ...formFieldsOf(Object.fromEntries(STORED.map((key) => [key, s[key]]))),
+  ...formFieldsOf({ providerIds: ticks(s.providerIds), resourceIds: ticks(s.resourceIds) }),
   reminders: s.reminders.map((r) => r.offsetMinutes).join(", "),
   ...weekFields(s.weeklySchedule),
 });
