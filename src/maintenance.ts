@@ -59,13 +59,13 @@ async function nightlyOf(env: Env, shard: number): Promise<void> {
   (drift.length === 0 ? console.log : console.error)(
     JSON.stringify({ level: drift.length === 0 ? "info" : "error", msg: "list counts recounted", shard, drift }),
   );
-  const people = await reconcileClaimed(env);
-  (people.consistent ? console.log : console.error)(
+  const providers = await reconcileClaimed(env);
+  (providers.consistent ? console.log : console.error)(
     JSON.stringify({
-      level: people.consistent ? "info" : "error",
+      level: providers.consistent ? "info" : "error",
       msg: "reconciliation of people and resources",
       shard,
-      ...people,
+      ...providers,
     }),
   );
 }

@@ -52,14 +52,14 @@ adminApp.get("/reconcile", async (c) => {
     Promise.all([reconcile(tenant), reconcileClaimed(tenant), recountLists(createDb(tenant.DB))]),
   );
   const calendars = mergeReports(shards.map(([report]) => report));
-  const people = mergeReports(shards.map(([, report]) => report));
+  const claimed = mergeReports(shards.map(([, report]) => report));
   const countDrift = shards.flatMap(([, , drift]) => drift);
   return c.json({
     ...calendars,
-    claimed: people,
+    claimed,
     // The lists' kept totals recounted from the rows: every count that differs (none when exact).
     counts: { drift: countDrift },
-    consistent: calendars.consistent && people.consistent && countDrift.length === 0,
+    consistent: calendars.consistent && claimed.consistent && countDrift.length === 0,
   });
 });
 /** The directory's businesses in id order, each with its shard, and the count per shard (where businesses live). */

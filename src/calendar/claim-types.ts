@@ -164,9 +164,9 @@ export type ClaimNeed = TimeNeed | (ClaimRef & { calendar: "service"; command: S
  * The session a booking's seat belongs to in a claimed calendar: a person's group session is
  * the service at a start; a room's unit is shared by one session of the same people.
  */
-export function sessionOf(kind: ClaimedKind, serviceId: string, start: number, people: readonly string[]): string {
+export function sessionOf(kind: ClaimedKind, serviceId: string, start: number, providers: readonly string[]): string {
   const base = `${serviceId}@${start}`;
-  return kind === "provider" ? base : `${base}#${[...people].sort().join(",")}`;
+  return kind === "provider" ? base : `${base}#${[...providers].sort().join(",")}`;
 }
 
 /** The global order claims are made in, so two bookings needing the same calendars never both lose. */

@@ -17,26 +17,26 @@ import type { ServiceSnapshot } from "./types";
 export type SlotProviders = { providers?: ProviderSnapshot[]; resources?: ResourceSnapshot[] };
 
 /** What was read of each person (claims and busy spans) and resource (claims), in the order of `staffing`. */
-type Read = { people?: ProviderCalendarTime[]; resources?: HeldClaim[][] };
+type Read = { providers?: ProviderCalendarTime[]; resources?: HeldClaim[][] };
 
 /** The service's slots counted over the claims read (as they are, when it needs nobody). */
 function counted(service: ServiceSnapshot, slots: LiveSlot[], staffing: SlotProviders, read: Read, now: number) {
-  const people = staffing.providers && read.people;
+  const times = staffing.providers && read.providers;
   const resources = staffing.resources?.length ? read.resources : undefined;
-  if (!people && !resources) return slots.map(({ unassigned: _unassigned, ...slot }) => slot);
+  if (!times && !resources) return slots.map(({ unassigned: _unassigned, ...slot }) => slot);
   return countSlots(
     slots,
     service,
     service.id,
     {
-      people:
-        people &&
+      providers:
+        times &&
         staffing.providers?.map((provider, i) => ({
           provider,
-          claims: people[i]?.claims ?? [],
-          busy: people[i]?.busy,
-          // Whether the person's day of a start holds their daily limit (limits/provider-day.ts).
-          full: fullOn(people[i]?.days ?? [], provider.limits?.perDay),
+          claims: times[i]?.claims ?? [],
+          busy: times[i]?.busy,
+          // Whether the provider's day of a start holds their daily limit (limits/provider-day.ts).
+          full: fullOn(times[i]?.days ?? [], provider.limits?.perDay),
         })),
       team: service.providerMode === "all",
       resources: resources && staffing.resources?.map((resource, i) => ({ resource, claims: resources[i] ?? [] })),
@@ -51,14 +51,14 @@ async function readTime<P, R>(
   service: ServiceSnapshot,
   staffing: SlotProviders,
   read: {
-    person: (calendar: ReturnType<typeof providerCalendarOf>, person: ProviderSnapshot) => Promise<P>;
+    provider: (calendar: ReturnType<typeof providerCalendarOf>, provider: ProviderSnapshot) => Promise<P>;
     resource: (calendar: ReturnType<typeof claimedCalendarOf>) => Promise<R>;
   },
-): Promise<{ people?: P[]; resources?: R[] }> {
+): Promise<{ providers?: P[]; resources?: R[] }> {
   const { businessId } = service;
-  const [people, resources] = await Promise.all([
+  const [providers, resources] = await Promise.all([
     staffing.providers &&
-      Promise.all(staffing.providers.map((p) => read.person(providerCalendarOf(env, businessId, p.id), p))),
+      Promise.all(staffing.providers.map((p) => read.provider(providerCalendarOf(env, businessId, p.id), p))),
     staffing.resources?.length
       ? Promise.all(
           staffing.resources.map((r) =>
@@ -67,7 +67,7 @@ async function readTime<P, R>(
         )
       : undefined,
   ]);
-  return { people, resources };
+  return { providers, resources };
 }
 
 /**
@@ -86,7 +86,7 @@ export async function slotCalendar(
   const [slots, read] = await Promise.all([
     serviceCalendarOf(env, service.businessId, service.id).availability(service, from, to),
     readTime(env, service, staffing, {
-      person: (calendar, person) => calendar.timeBetween(around.start, around.end, person, { from, to }),
+      provider: (calendar, provider) => calendar.timeBetween(around.start, around.end, provider, { from, to }),
       resource: (calendar) => calendar.claimsBetween(around.start, around.end),
     }),
   ]);
@@ -112,14 +112,14 @@ export async function slotsAt(
   const [slots, read] = await Promise.all([
     serviceCalendarOf(env, service.businessId, service.id).availabilityEach(service, ranges),
     readTime(env, service, staffing, {
-      person: (calendar, person) => calendar.timeAround(around, person, ranges),
+      provider: (calendar, provider) => calendar.timeAround(around, provider, ranges),
       resource: (calendar) => calendar.claimsAround(around),
     }),
   ]);
   const now = Date.now();
   return starts.map((start, i) => {
     const at = {
-      people: read.people?.map((c) => c[i] ?? { claims: [], busy: [], days: [] }),
+      providers: read.providers?.map((c) => c[i] ?? { claims: [], busy: [], days: [] }),
       resources: read.resources?.map((c) => c[i] ?? []),
     };
     return counted(service, slots[i] ?? [], staffing, at, now).find((s) => Date.parse(s.startTime) === start);

@@ -106,7 +106,7 @@ function assigneesOf(people: Person[]) {
 
 /** The slot calendar counted over these people, a day before the week. */
 const countOver = (people: ReturnType<typeof assigneesOf>) =>
-  countSlots(slots, rules, SERVICE, { people }, first - 86_400_000);
+  countSlots(slots, rules, SERVICE, { providers: people }, first - 86_400_000);
 const staff = fc.array(person, { minLength: 2, maxLength: 6 }).map(assigneesOf);
 
 describe("slot counts over many people", () => {

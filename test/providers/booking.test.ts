@@ -270,7 +270,7 @@ describe("faults between the two calendars", () => {
         providers: [person],
         providerId: provider,
       };
-      const candidates = [{ providerId: provider, people: [person], resources: [] }];
+      const candidates = [{ providerId: provider, providers: [person], resources: [] }];
       const step = state.storage.transactionSync(() => beginCreate({ tables, command, candidates }, Date.now()));
       if (step.kind !== "claim") throw new Error("expected a claim step");
       const need = step.attempt.needs[0] as (typeof step.attempt.needs)[number];

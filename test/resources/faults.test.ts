@@ -113,7 +113,7 @@ describe("the entry calendar reset between its transactions", () => {
         providers: [{ ...person, version: 1 }],
         resources: [{ ...chair, version: 1 }],
       };
-      const candidates = [{ providerId: c.person, people: command.providers, resources: command.resources }];
+      const candidates = [{ providerId: c.person, providers: command.providers, resources: command.resources }];
       const step = state.storage.transactionSync(() => creating.begin({ tables, command, candidates }, Date.now()));
       if (step.kind !== "claim") throw new Error("expected a claim step");
       const [first] = step.attempt.needs;

@@ -15,7 +15,7 @@ import type { ServiceSnapshot } from "../types";
  * One way to staff a booking: the person who performs it (null: nobody, or a team), the people
  * and the resources claimed for it.
  */
-export type Candidate = { providerId: string | null; people: ProviderSnapshot[]; resources: ResourceSnapshot[] };
+export type Candidate = { providerId: string | null; providers: ProviderSnapshot[]; resources: ResourceSnapshot[] };
 
 /** What a service needs besides its seats: its providers (with how they work) and its resources. */
 export type Assignees = { providers?: ProviderSnapshot[]; resources?: ResourceSnapshot[] };
@@ -24,8 +24,8 @@ export type Assignees = { providers?: ProviderSnapshot[]; resources?: ResourceSn
 export function fixedCandidate(service: ServiceSnapshot, staffing: Assignees): Candidate | undefined {
   const providers = staffing.providers ?? [];
   const resources = staffing.resources ?? [];
-  if (providers.length === 0) return { providerId: null, people: [], resources };
-  if (service.providerMode === "all") return { providerId: null, people: providers, resources };
+  if (providers.length === 0) return { providerId: null, providers: [], resources };
+  if (service.providerMode === "all") return { providerId: null, providers, resources };
   return undefined;
 }
 
@@ -35,7 +35,7 @@ export function oneEach(order: string[], staffing: Assignees): Candidate[] {
   return order.flatMap((id) =>
     (staffing.providers ?? [])
       .filter((p) => p.id === id)
-      .map((person) => ({ providerId: id, people: [person], resources })),
+      .map((provider) => ({ providerId: id, providers: [provider], resources })),
   );
 }
 
@@ -102,10 +102,10 @@ export async function preferenceOrders(env: Env, asks: readonly OrderAsk[]): Pro
   for (const [i, ask] of asks.entries()) {
     const day = days[i];
     if (!day) continue;
-    for (const person of ask.providers.filter((p) => p.active)) {
-      const entry = asked.get(person.id) ?? { businessId: ask.service.businessId, ranges: new Map() };
+    for (const provider of ask.providers.filter((p) => p.active)) {
+      const entry = asked.get(provider.id) ?? { businessId: ask.service.businessId, ranges: new Map() };
       entry.ranges.set(day.from, day);
-      asked.set(person.id, entry);
+      asked.set(provider.id, entry);
     }
   }
   const loads = new Map<string, number>();

@@ -43,12 +43,12 @@ export class LimitCounts {
   }
 
   /** Rows holding a seat that start in `span`, per provider of `people` (those with none left out). */
-  startingPer(people: readonly string[], span: Span): Map<string, number> {
+  startingPer(providers: readonly string[], span: Span): Map<string, number> {
     const rows = aligned(span)
       ? this.sql.exec<{ p: string; n: number }>(
           `SELECT provider AS p, sum(n) AS n FROM seat_counts
            WHERE provider IN (SELECT value FROM json_each(?)) AND bucket >= ? AND bucket < ? GROUP BY provider`,
-          ids(people),
+          ids(providers),
           span.start / BUCKET_MS,
           span.end / BUCKET_MS,
         )
@@ -56,7 +56,7 @@ export class LimitCounts {
           `SELECT provider_id AS p, count(*) AS n FROM bookings
            WHERE provider_id IN (SELECT value FROM json_each(?)) AND ${SEATED} AND start_at_ms >= ? AND start_at_ms < ?
            GROUP BY provider_id`,
-          ids(people),
+          ids(providers),
           span.start,
           span.end,
         );
@@ -107,11 +107,11 @@ export class LimitCounts {
   }
 
   /** When each of `people` was last given a booking of the service (a rising number; absent: never). */
-  madeOrder(people: readonly string[]): Map<string, number> {
+  madeOrder(providers: readonly string[]): Map<string, number> {
     const rows = this.sql
       .exec<{ p: string; seq: number }>(
         "SELECT provider AS p, seq FROM made_order WHERE provider IN (SELECT value FROM json_each(?))",
-        ids(people),
+        ids(providers),
       )
       .toArray();
     return new Map(rows.map((r) => [r.p, r.seq]));

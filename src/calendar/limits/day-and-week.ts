@@ -58,5 +58,5 @@ export const limitDetails = {
   perWeek: (limit: number) => `The service takes at most ${limit} booking(s) a week, and this week has them.`,
   customer: (limit: number) =>
     `This customer has ${limit} upcoming booking(s) of the service already, the most it allows.`,
-  person: (limit: number) => `The provider takes at most ${limit} booking(s) a day, and this day has them.`,
+  provider: (limit: number) => `The provider takes at most ${limit} booking(s) a day, and this day has them.`,
 };

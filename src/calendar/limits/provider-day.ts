@@ -14,13 +14,13 @@ const LIVE = "(expires_ms IS NULL OR expires_ms > ?)";
 /** The refusal of a claim whose day already holds the person's limit, or null. */
 export function dayLimitRefusal(
   sql: SqlStorage,
-  person: ProviderSnapshot,
+  provider: ProviderSnapshot,
   claim: ClaimSpan,
   now: number,
 ): ClaimRefusal | null {
-  const limit = person.limits?.perDay;
+  const limit = provider.limits?.perDay;
   if (limit == null) return null;
-  const day = dayOf(claim.start, person.timezone);
+  const day = dayOf(claim.start, provider.timezone);
   // The claim itself (held before under its id) and the one a move replaces are not more bookings.
   const own = [claim.claimId, ...(claim.replaces ? [claim.replaces] : [])];
   const { n } = sql
@@ -33,7 +33,7 @@ export function dayLimitRefusal(
       JSON.stringify(own),
     )
     .one();
-  return n < limit ? null : limitReached(limitDetails.person(limit));
+  return n < limit ? null : limitReached(limitDetails.provider(limit));
 }
 
 /**
@@ -42,13 +42,13 @@ export function dayLimitRefusal(
  */
 export function claimsPerDay(
   sql: SqlStorage,
-  person: Pick<ProviderSnapshot, "timezone" | "limits"> | null,
+  provider: Pick<ProviderSnapshot, "timezone" | "limits"> | null,
   from: number,
   to: number,
   now: number,
 ): (Span & { n: number })[] {
-  if (person?.limits?.perDay == null) return [];
-  const days = daysOver(from, to, person.timezone);
+  if (provider?.limits?.perDay == null) return [];
+  const days = daysOver(from, to, provider.timezone);
   const starts = sql
     .exec<{ at: number }>(
       `SELECT start_ms AS at FROM claims WHERE start_ms >= ? AND start_ms < ? AND ${LIVE} ORDER BY start_ms`,

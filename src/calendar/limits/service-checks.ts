@@ -89,11 +89,11 @@ export function assignOrder(
   earlier: readonly { providerId: string | null; start: number }[] = [],
 ): Candidate[] {
   if (service.assignment !== "balanced" || candidates.length < 2) return candidates;
-  const people = candidates.flatMap((c) => (c.providerId ? [c.providerId] : []));
-  if (people.length < candidates.length) return candidates;
+  const providers = candidates.flatMap((c) => (c.providerId ? [c.providerId] : []));
+  if (providers.length < candidates.length) return candidates;
   const week = weekOf(start, service.timezone);
-  const load = counts.startingPer(people, week);
-  const made = counts.madeOrder(people);
+  const load = counts.startingPer(providers, week);
+  const made = counts.madeOrder(providers);
   let last = Math.max(0, ...made.values());
   for (const pick of earlier) {
     if (!pick.providerId) continue;

@@ -11,13 +11,13 @@ import { withinWorkingTime } from "../rules/service-rules";
 import { type BookedSpan, type ConflictContext, type Found, iso, reconcileConflicts, upcoming } from "./conflicts";
 
 /** What the person's hours say of `booked`: each booking they no longer cover, and why. */
-export function hoursFound(person: ProviderSnapshot, booked: readonly BookedSpan[]): Found {
+export function hoursFound(provider: ProviderSnapshot, booked: readonly BookedSpan[]): Found {
   const found: Found = new Map();
   // An inactive person's bookings are the business's to move: not a change of hours.
-  if (!person.active) return found;
-  const weekly = { ...person, dateOverrides: [] };
+  if (!provider.active) return found;
+  const weekly = { ...provider, dateOverrides: [] };
   for (const b of booked) {
-    if (found.has(b.bookingId) || withinWorkingTime(person, b.start, b.end)) continue;
+    if (found.has(b.bookingId) || withinWorkingTime(provider, b.start, b.end)) continue;
     const when = `${iso(b.start)} to ${iso(b.end)}`;
     found.set(
       b.bookingId,
@@ -30,7 +30,7 @@ export function hoursFound(person: ProviderSnapshot, booked: readonly BookedSpan
 }
 
 /** Finds the person's hours conflicts under `person`'s settings; in the caller's transaction. */
-export function detectHours(context: ConflictContext, person: ProviderSnapshot, now: number): void {
+export function detectHours(context: ConflictContext, provider: ProviderSnapshot, now: number): void {
   const booked = upcoming(context.sql, now);
-  reconcileConflicts(context, ["outside_hours", "time_off"], booked, hoursFound(person, booked), now);
+  reconcileConflicts(context, ["outside_hours", "time_off"], booked, hoursFound(provider, booked), now);
 }

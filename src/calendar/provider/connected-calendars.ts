@@ -38,7 +38,7 @@ export type ConnectedHost = {
   /** The bounds of one read, asked at each read (a test narrows them). */
   limits(): ReadLimits;
   /** The person as their stored settings say (null before any). */
-  person(): { businessId: string; providerId: string; timezone: string } | null;
+  provider(): { businessId: string; providerId: string; timezone: string } | null;
   /** Re-arms the object's alarm at its earliest due work, inside the caller's transaction. */
   arm(): void;
 };
@@ -140,16 +140,16 @@ export class ConnectedCalendars {
    * a hold placed before a change of `person`'s hours or busy times (a hold keeps its time) is
    * marked as it becomes a booking the change no longer allows.
    */
-  claimStored(claim: ClaimSpan, person: ProviderSnapshot | null): void {
+  claimStored(claim: ClaimSpan, provider: ProviderSnapshot | null): void {
     if (claim.expiresAt) return;
     if (claim.bookingId) this.writes.remember(claim.claimId, claim.bookingId);
     const bookingId = claim.bookingId ?? this.writes.bookingOf(claim.claimId);
     const now = Date.now();
     this.writes.refresh(bookingId, this.connections.writers(), now);
-    if (!person || claim.end <= now) return;
+    if (!provider || claim.end <= now) return;
     const booked = [{ bookingId, start: claim.start, end: claim.end }];
     const context = this.conflictContext();
-    openFound(context, bookingId, hoursFound(person, booked), now);
+    openFound(context, bookingId, hoursFound(provider, booked), now);
     openFound(context, bookingId, busyFound(booked, this.busy, now), now);
   }
 
@@ -162,8 +162,8 @@ export class ConnectedCalendars {
   }
 
   /** The person's settings changed: bookings their hours no longer cover are marked, those covered again cleared. */
-  hoursChanged(person: ProviderSnapshot): void {
-    detectHours(this.conflictContext(), person, Date.now());
+  hoursChanged(provider: ProviderSnapshot): void {
+    detectHours(this.conflictContext(), provider, Date.now());
   }
 
   /** The earliest due work: a read, a write or an event; null when none. */
@@ -185,9 +185,9 @@ export class ConnectedCalendars {
    */
   async runDue(now: number): Promise<void> {
     await writeDueAudit(this.host.env, this.host.storage, this.audit, now);
-    const person = this.host.person();
-    if (person) {
-      const owner = { businessId: person.businessId, sourceId: person.providerId };
+    const provider = this.host.provider();
+    if (provider) {
+      const owner = { businessId: provider.businessId, sourceId: provider.providerId };
       await pushConflicts(this.host.env, this.host.storage, this.conflicts, owner, now);
     }
     await publishDueEvents(this.host.env, this.host.storage, this.events, now);
@@ -208,7 +208,7 @@ export class ConnectedCalendars {
   }
 
   private owner() {
-    return this.host.person() ?? { businessId: "", providerId: "", timezone: "UTC" };
+    return this.host.provider() ?? { businessId: "", providerId: "", timezone: "UTC" };
   }
 
   private conflictContext(): ConflictContext {

@@ -36,7 +36,7 @@ export class ProviderCalendar extends ClaimedCalendar<ProviderSnapshot> {
       },
       fetcher: (request) => this.send(request),
       limits: () => this.readLimits(),
-      person: () => {
+      provider: () => {
         const settings = this.stored();
         return settings && { businessId: settings.businessId, providerId: settings.id, timezone: settings.timezone };
       },
@@ -44,12 +44,12 @@ export class ProviderCalendar extends ClaimedCalendar<ProviderSnapshot> {
     });
   }
 
-  protected refuse(person: ProviderSnapshot, claim: ClaimSpan, overlapping: OverlappingClaim[]): ClaimRefusal | null {
+  protected refuse(provider: ProviderSnapshot, claim: ClaimSpan, overlapping: OverlappingClaim[]): ClaimRefusal | null {
     return (
-      checkProviderWorking(person, claim.start, claim.end) ??
+      checkProviderWorking(provider, claim.start, claim.end) ??
       checkProviderFree(claim, overlapping) ??
       this.connected.refusal(claim) ??
-      dayLimitRefusal(this.sql, person, claim, Date.now())
+      dayLimitRefusal(this.sql, provider, claim, Date.now())
     );
   }
 
@@ -67,8 +67,8 @@ export class ProviderCalendar extends ClaimedCalendar<ProviderSnapshot> {
    * Connects one of the person's calendars (settings pushed first), keeping the audit's `record`
    * of it until D1 has it; null when they have 5 already.
    */
-  connectCalendar(person: ProviderSnapshot, calendar: NewCalendar, record: AuditRow): ConnectedCalendar | null {
-    this.configure(person);
+  connectCalendar(provider: ProviderSnapshot, calendar: NewCalendar, record: AuditRow): ConnectedCalendar | null {
+    this.configure(provider);
     return this.connected.connect(calendar, record);
   }
 
@@ -94,17 +94,17 @@ export class ProviderCalendar extends ClaimedCalendar<ProviderSnapshot> {
    * Live claims and own-calendar busy spans overlapping `[from, to)`: what the slot calendar
    * counts; with `slots` (the range slots start in) and a daily limit in `person`, the claims per day.
    */
-  timeBetween(from: number, to: number, person?: ProviderSnapshot, slots?: Range): ProviderCalendarTime {
-    const days = person && slots ? claimsPerDay(this.sql, person, slots.from, slots.to, Date.now()) : [];
+  timeBetween(from: number, to: number, provider?: ProviderSnapshot, slots?: Range): ProviderCalendarTime {
+    const days = provider && slots ? claimsPerDay(this.sql, provider, slots.from, slots.to, Date.now()) : [];
     return { claims: this.claimsBetween(from, to), busy: this.connected.busy.between(from, to), days };
   }
 
   /** As `timeBetween`, for each of several ranges in one call (a series' occurrences), `slots` beside them. */
-  timeAround(ranges: readonly Range[], person?: ProviderSnapshot, slots?: readonly Range[]): ProviderCalendarTime[] {
+  timeAround(ranges: readonly Range[], provider?: ProviderSnapshot, slots?: readonly Range[]): ProviderCalendarTime[] {
     return this.claimsAround(ranges).map((claims, i) => {
       const { from, to } = ranges[i] as Range;
       const at = slots?.[i];
-      const days = person && at ? claimsPerDay(this.sql, person, at.from, at.to, Date.now()) : [];
+      const days = provider && at ? claimsPerDay(this.sql, provider, at.from, at.to, Date.now()) : [];
       return { claims, busy: this.connected.busy.between(from, to), days };
     });
   }
@@ -127,8 +127,8 @@ export class ProviderCalendar extends ClaimedCalendar<ProviderSnapshot> {
     this.connected.claimStored(claim, decided ? null : this.stored());
   }
 
-  protected override settingsChanged(person: ProviderSnapshot): void {
-    this.connected.hoursChanged(person);
+  protected override settingsChanged(provider: ProviderSnapshot): void {
+    this.connected.hoursChanged(provider);
     // The conflicts it found are owed to D1 and the webhook now, not at some later alarm.
     this.scheduleAlarm();
   }

@@ -27,10 +27,10 @@ const MAX_LISTED = 5;
 export function seatConflicts(rows: readonly SeatRow[], capacity: number, perProvider: boolean): SeatConflict[] {
   if (!perProvider) return overfull(rows, capacity, null);
   const nobody = rows.filter((r) => r.p === null);
-  const people = [...new Set(rows.flatMap((r) => (r.p === null ? [] : [r.p])))].sort();
+  const providers = [...new Set(rows.flatMap((r) => (r.p === null ? [] : [r.p])))].sort();
   const groups: { p: string | null; rows: SeatRow[] }[] =
-    people.length > 0
-      ? people.map((p) => ({ p, rows: [...rows.filter((r) => r.p === p), ...nobody] }))
+    providers.length > 0
+      ? providers.map((p) => ({ p, rows: [...rows.filter((r) => r.p === p), ...nobody] }))
       : [{ p: null, rows: nobody }];
   return groups.flatMap((g) => overfull(g.rows, capacity, g.p)).slice(0, MAX_LISTED);
 }

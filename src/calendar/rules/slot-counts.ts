@@ -42,7 +42,7 @@ export type ResourceTime = { resource: ResourceSnapshot; claims: HeldClaim[] };
 
 /** What a service's slots are counted over. */
 export type SlotAssignees = {
-  people?: ProviderTime[];
+  providers?: ProviderTime[];
   /** Every provider together (a team) instead of one per booking. */
   team?: boolean;
   resources?: ResourceTime[];
@@ -69,7 +69,7 @@ export function countSlots(
   // Sorted by id once, so the people with a seat left come sorted. People with the same hours
   // (a team often shares them) are one `hours` group: whether they work is asked once a slot.
   const hoursGroups = new Map<string, number>();
-  const people = (staffing.people ?? [])
+  const people = (staffing.providers ?? [])
     .map((time) => {
       const { active, timezone, weeklySchedule, dateOverrides } = time.provider;
       const key = JSON.stringify([active, timezone, weeklySchedule, dateOverrides]);
@@ -98,7 +98,7 @@ export function countSlots(
     /** The resources with a unit for any of these sessions (each a list of people). */
     const withResources = (counted: CountedSlot, sessions: string[][]): CountedSlot =>
       staffing.resources ? { ...counted, resources: [...new Set(sessions.flatMap(unitsFor))].sort() } : counted;
-    if (!staffing.people) return withResources({ ...slot, bookable: slot.bookable && allUnits([]) }, [[]]);
+    if (!staffing.providers) return withResources({ ...slot, bookable: slot.bookable && allUnits([]) }, [[]]);
     const session = { session: sessionOf("provider", serviceId, start, []), capacity: Number.POSITIVE_INFINITY };
     const working: (boolean | undefined)[] = [];
     /** Whether the person offers this slot's session; the claims on their time around it. */
@@ -119,7 +119,7 @@ export function countSlots(
       const refusing = people.find((p) => !offers(p, p.around(blocked)) || p.full?.(start));
       const atLimit = open && timely && slot.remaining > 0 && refusing !== undefined && refusing.full?.(start) === true;
       const full = atLimit && offers(refusing, refusing.around(blocked));
-      if (!people.every((person) => offers(person, person.around(blocked)))) {
+      if (!people.every((provider) => offers(provider, provider.around(blocked)))) {
         const none = { ...slot, capacity: 0, booked: 0, held: 0, remaining: 0, bookable: false, providers: [] };
         return withResources(full ? { ...none, ...limited } : none, [ids]);
       }

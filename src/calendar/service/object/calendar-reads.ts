@@ -30,8 +30,8 @@ export abstract class CalendarReads extends SeatCalendar {
    * (steps/limits.ts `assignOrder`): asked by a visit whose segment of this service another calendar
    * books. Only a preference: the seat is still decided when it is claimed.
    */
-  async assignmentOrder(service: ServiceSnapshot, people: string[], start: number): Promise<string[]> {
-    const candidates = people.map((providerId) => ({ providerId, people: [], resources: [] }));
+  async assignmentOrder(service: ServiceSnapshot, providers: string[], start: number): Promise<string[]> {
+    const candidates = providers.map((providerId) => ({ providerId, providers: [], resources: [] }));
     return this.ctx.storage
       .transactionSync(() => assignOrder(this.tables.counts, service, candidates, start))
       .map((c) => c.providerId as string);

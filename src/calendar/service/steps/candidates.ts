@@ -17,7 +17,7 @@ export const candidateKey = (candidate: Candidate) => candidate.providerId ?? ""
 
 /** A candidate's people as a claimed calendar's sessions name them: ids sorted, joined by commas. */
 export const providersKey = (candidate: Candidate) =>
-  candidate.people
+  candidate.providers
     .map((p) => p.id)
     .sort()
     .join(",");

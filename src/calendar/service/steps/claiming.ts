@@ -45,11 +45,11 @@ export function claimNeeds(
   claimId: string,
   alongside: (calendarId: string) => string | string[] | null = () => null,
 ): TimeNeed[] {
-  const people = candidate.people.map((p) => p.id);
+  const providers = candidate.providers.map((p) => p.id);
   const span = (calendar: ClaimedKind, id: string) => ({
     claimId,
     serviceId: time.serviceId,
-    session: sessionOf(calendar, time.serviceId, time.start, people),
+    session: sessionOf(calendar, time.serviceId, time.start, providers),
     start: time.start,
     end: time.end,
     blockedStart: time.blocked.start,
@@ -62,7 +62,7 @@ export function claimNeeds(
   const need = (calendar: ClaimedKind, settings: ProviderSnapshot | ResourceSnapshot) =>
     ({ calendar, id: settings.id, claimId, command: { ...span(calendar, settings.id), settings } }) as TimeNeed;
   const needs = [
-    ...candidate.people.map((person) => need("provider", person)),
+    ...candidate.providers.map((provider) => need("provider", provider)),
     ...candidate.resources.map((resource) => need("resource", resource)),
   ];
   return needs.sort(claimOrder);

@@ -18,11 +18,11 @@ export type AssigneeIds = { providerId: string | null; providerIds: string[]; re
 /** The assignees of a candidate. */
 export const assigneeIdsOf = (candidate: {
   providerId: string | null;
-  people: { id: string }[];
+  providers: { id: string }[];
   resources: { id: string }[];
 }): AssigneeIds => ({
   providerId: candidate.providerId,
-  providerIds: candidate.people.map((p) => p.id),
+  providerIds: candidate.providers.map((p) => p.id),
   resourceIds: candidate.resources.map((r) => r.id),
 });
 

@@ -78,10 +78,10 @@ export function consumeHold(tables: CalendarTables, command: HoldBookingCommand,
   tables.reservations.insert(record, seat.blocked, { claims, tentativeUntil: null });
   const result = commitBooking(tables, record, command, now);
   // The people keep the hold's claims for the booking, even those who left the service meanwhile.
-  const people = seat.claims.filter((c) => c.calendar === "provider").map((c) => c.id);
+  const providers = seat.claims.filter((c) => c.calendar === "provider").map((c) => c.id);
   const span = { serviceId: service.id, start, end, blockedStart: seat.blocked.start, blockedEnd: seat.blocked.end };
   for (const claim of claims) {
-    const session = sessionOf(claim.calendar, service.id, start, people);
+    const session = sessionOf(claim.calendar, service.id, start, providers);
     tables.tasks.confirm(
       service.businessId,
       claim,

@@ -50,7 +50,7 @@ export function claimSeat(tables: CalendarTables, command: SeatCommand, now: num
   const seat = firstWithSeat(
     tables.reservations.seats,
     service,
-    [{ providerId: command.providerId, people: [], resources: [] }],
+    [{ providerId: command.providerId, providers: [], resources: [] }],
     blocked,
     [],
     command.alongside,

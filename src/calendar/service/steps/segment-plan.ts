@@ -76,7 +76,7 @@ export type SegmentAssignees = { records: BookingRecord[]; assignees: Candidate[
  */
 function ownVisit({ records, assignees }: SegmentAssignees, segment: number, calendarId: string): string[] {
   return assignees.flatMap((c, j) => {
-    const ids = [...c.people.map((p) => p.id), ...c.resources.map((r) => r.id)];
+    const ids = [...c.providers.map((p) => p.id), ...c.resources.map((r) => r.id)];
     return j !== segment && ids.includes(calendarId) ? [(records[j] as BookingRecord).id] : [];
   });
 }
