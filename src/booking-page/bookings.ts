@@ -54,7 +54,7 @@ export async function bookPageHold(env: Env, db: Database, page: PageBusiness, r
 
 /** The manage view of a booking just made, read from the catalog (D1 may not have the booking yet). */
 async function viewOf(env: Env, db: Database, page: PageBusiness, booking: Booking) {
-  const [[service], people] = await db.batch([
+  const [[service], providerRows] = await db.batch([
     db
       .select({
         id: services.id,
@@ -80,7 +80,7 @@ async function viewOf(env: Env, db: Database, page: PageBusiness, booking: Booki
     linkKeyVersion: page.linkKeyVersion,
     booking: linked,
     service,
-    providerNames: people.map((p) => p.name),
+    providerNames: providerRows.map((p) => p.name),
     // Just booked: nothing has stopped fitting yet.
     conflicted: false,
   });

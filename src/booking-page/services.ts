@@ -55,7 +55,7 @@ export const MAX_PAGE_SERVICES = 100;
 export async function onlineServices(db: Database, businessId: string, serviceId?: string): Promise<PublicService[]> {
   const where = serviceId ? and(online(businessId), eq(services.id, serviceId)) : online(businessId);
   // One D1 round trip: the services, and the people of every service offered online.
-  const [rows, people] = await db.batch([
+  const [rows, providerRows] = await db.batch([
     db
       .select(columns)
       .from(services)
@@ -77,7 +77,7 @@ export async function onlineServices(db: Database, businessId: string, serviceId
   ]);
   return rows.map((row) => ({
     ...row,
-    providers: people.filter((p) => p.serviceId === row.id).map(({ id, name }) => ({ id, name })),
+    providers: providerRows.filter((p) => p.serviceId === row.id).map(({ id, name }) => ({ id, name })),
   }));
 }
 

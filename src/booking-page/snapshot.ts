@@ -29,7 +29,7 @@ export async function pageService(
 ): Promise<PageService> {
   await chargeAddress(env, address);
   if (!mayHavePage(env, slug)) throw noPage();
-  const [[business], [service], people, needs] = await db.batch([
+  const [[business], [service], providerRows, needs] = await db.batch([
     db.select().from(businesses).where(eq(businesses.slug, slug)).limit(1),
     db.select().from(services).where(eq(services.id, serviceId)).limit(1),
     db
@@ -49,7 +49,7 @@ export async function pageService(
   await chargeBusiness(env, page.id);
   // Service ids are unique across businesses; the links read with it are its own.
   if (!service || service.businessId !== page.id || !service.active || !service.bookableOnline) throw notOffered();
-  const performers = people
+  const performers = providerRows
     .map(({ provider }) => provider)
     .filter((provider) => provider.active)
     // By name, then id, as `onlineServices` lists them (SQLite's binary order).
@@ -71,6 +71,6 @@ export async function pageService(
       cancellationNoticeMinutes: service.cancellationNoticeMinutes,
       rescheduleNoticeMinutes: service.rescheduleNoticeMinutes,
     },
-    read: { service, providers: people, resources: needs },
+    read: { service, providers: providerRows, resources: needs },
   };
 }

@@ -51,7 +51,7 @@ export async function openLink(env: Env, db: Database, token: string, now = Date
   const settings = linkSettings(env);
   const parsed = settings && parseManageToken(token);
   if (!settings || !parsed) return undefined;
-  const [[row], people] = await db.batch([
+  const [[row], providerRows] = await db.batch([
     db
       .select({
         booking: bookings,
@@ -95,7 +95,7 @@ export async function openLink(env: Env, db: Database, token: string, now = Date
       cancellationNoticeMinutes: row.cancellationNoticeMinutes,
       rescheduleNoticeMinutes: row.rescheduleNoticeMinutes,
     },
-    providerNames: people.map((p) => p.name),
+    providerNames: providerRows.map((p) => p.name),
     conflicted: Boolean(row.conflicted),
   };
   return link;

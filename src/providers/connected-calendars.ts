@@ -72,7 +72,7 @@ export async function connectCalendar(
     const opened = { username: input.username ?? null, password: input.password ?? null };
     credentials = await sealCredentials(env.CALENDAR_SECRET, id, opened);
   }
-  const person: ProviderSnapshot = providerSnapshotOf(provider);
+  const snapshot: ProviderSnapshot = providerSnapshotOf(provider);
   const record = auditRow({
     id: creationAuditId(id),
     businessId,
@@ -82,7 +82,7 @@ export async function connectCalendar(
     fields: fieldsOf(input),
   });
   const added = await calendars.connectCalendar(
-    person,
+    snapshot,
     { id, url: input.url, credentials, writeBookings: input.writeBookings },
     record,
   );

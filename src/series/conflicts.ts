@@ -38,7 +38,7 @@ export async function slotConflicts(
   occurrences: Occurrence[],
 ): Promise<Conflict[]> {
   // A team's occurrence needs every person; otherwise the one asked for, or anyone.
-  const people =
+  const needed =
     staffing.providerId && service.providerMode !== "all"
       ? staffing.providers.filter((p) => p.id === staffing.providerId)
       : staffing.providers;
@@ -46,14 +46,14 @@ export async function slotConflicts(
     env,
     service,
     occurrences.map((o) => o.start),
-    { providers: people.length > 0 ? people : undefined, resources: staffing.resources },
+    { providers: needed.length > 0 ? needed : undefined, resources: staffing.resources },
   );
   const reasons = slots.map((slot) => {
     if (!slot) return "outside_working_hours";
     if (slot.bookable) return null;
     if (slot.reason) return slot.reason;
     if (slot.remaining === 0) return "fully_booked";
-    if (people.length > 0 && (slot.providers ?? []).length === 0) {
+    if (needed.length > 0 && (slot.providers ?? []).length === 0) {
       return staffing.providerId ? "provider_busy" : "no_provider_available";
     }
     return "resource_unavailable";

@@ -48,11 +48,11 @@ export async function loadCalendarOf(
 ) {
   const queries = reads(db);
   const values = { businessId, serviceId };
-  const [[service], people, needs] = await read([
+  const [[service], providerRows, needs] = await read([
     bind(queries.service, values),
     bind(queries.providers, values),
     bind(queries.resources, values),
   ]);
   if (!service) throw new ApiError("not_found", `No service ${serviceId}.`);
-  return { service, providers: people, resources: needs };
+  return { service, providers: providerRows, resources: needs };
 }

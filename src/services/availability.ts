@@ -77,9 +77,9 @@ export async function serviceAvailability(
       },
     );
   }
-  const people = providersOf(loaded.providers, range, service.providerMode === "all");
+  const offering = providersOf(loaded.providers, range, service.providerMode === "all");
   const resources = resourcesOf(loaded.resources, range.resourceId);
-  const slots = await slotCalendar(env, rules, from, to, { providers: people, resources });
+  const slots = await slotCalendar(env, rules, from, to, { providers: offering, resources });
   return {
     serviceId: service.id,
     timezone: service.timezone,

@@ -43,9 +43,9 @@ export async function joinWaitlist(
   const start = Date.parse(request.startTime);
   // A team's slot needs every person; otherwise the one asked for, or anyone.
   const team = service.providerMode === "all";
-  const people = request.providerId && !team ? providers.filter((p) => p.id === request.providerId) : providers;
+  const asked = request.providerId && !team ? providers.filter((p) => p.id === request.providerId) : providers;
   const [slot] = await slotCalendar(env, service, start, start + 1, {
-    providers: people.length > 0 ? people : undefined,
+    providers: asked.length > 0 ? asked : undefined,
     resources,
   });
   if (slot && Date.parse(slot.startTime) === start && slot.bookable) {

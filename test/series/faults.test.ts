@@ -89,7 +89,7 @@ describe("a series whose room's calendar fails a claim", () => {
         customer: { customerName: "Ada", customerEmail: "ada@example.com", customerPhone: null, notes: null },
         customerId: null,
       };
-      const candidate = { providerId: c.therapist, people: loaded.providers, resources: loaded.resources };
+      const candidate = { providerId: c.therapist, providers: loaded.providers, resources: loaded.resources };
       const flow = visitFlow(tables, command, times.map(() => [candidate]) as never, Date.now());
       const step = state.storage.transactionSync(() => visiting.begin(flow, Date.now()));
       if (step.kind !== "claim") throw new Error("expected a claim step");

@@ -205,7 +205,7 @@ describe("faults", () => {
         customer: { customerName: "Ada", customerEmail: "ada@example.com", customerPhone: null, notes: null },
         customerId: null,
       };
-      const candidate = { providerId: stylist, people: [person], resources: [] };
+      const candidate = { providerId: stylist, providers: [person], resources: [] };
       const flow = visitFlow(tables, command, [[candidate], [candidate]] as never, Date.now());
       const step = state.storage.transactionSync(() => visiting.begin(flow, Date.now()));
       if (step.kind !== "claim") throw new Error("expected a claim step");

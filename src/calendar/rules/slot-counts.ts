@@ -69,7 +69,7 @@ export function countSlots(
   // Sorted by id once, so the people with a seat left come sorted. People with the same hours
   // (a team often shares them) are one `hours` group: whether they work is asked once a slot.
   const hoursGroups = new Map<string, number>();
-  const people = (staffing.providers ?? [])
+  const times = (staffing.providers ?? [])
     .map((time) => {
       const { active, timezone, weeklySchedule, dateOverrides } = time.provider;
       const key = JSON.stringify([active, timezone, weeklySchedule, dateOverrides]);
@@ -102,7 +102,7 @@ export function countSlots(
     const session = { session: sessionOf("provider", serviceId, start, []), capacity: Number.POSITIVE_INFINITY };
     const working: (boolean | undefined)[] = [];
     /** Whether the person offers this slot's session; the claims on their time around it. */
-    const offers = ({ provider, hours, busyAround }: (typeof people)[number], claims: HeldClaim[]) => {
+    const offers = ({ provider, hours, busyAround }: (typeof times)[number], claims: HeldClaim[]) => {
       let works = working[hours];
       if (works === undefined) {
         works = checkProviderWorking(provider, start, end, calendar) === null;
@@ -113,13 +113,13 @@ export function countSlots(
     // The service's own limits close the slot whoever is free (rules/limits.ts).
     const open = slot.reason === undefined;
     if (staffing.team) {
-      const ids = people.map((p) => p.provider.id);
+      const ids = times.map((p) => p.provider.id);
       // As a team's booking is claimed, person by person in id order: the first refusal stands,
       // and a person at their limit refuses after their hours and time.
-      const refusing = people.find((p) => !offers(p, p.around(blocked)) || p.full?.(start));
+      const refusing = times.find((p) => !offers(p, p.around(blocked)) || p.full?.(start));
       const atLimit = open && timely && slot.remaining > 0 && refusing !== undefined && refusing.full?.(start) === true;
       const full = atLimit && offers(refusing, refusing.around(blocked));
-      if (!people.every((provider) => offers(provider, provider.around(blocked)))) {
+      if (!times.every((provider) => offers(provider, provider.around(blocked)))) {
         const none = { ...slot, capacity: 0, booked: 0, held: 0, remaining: 0, bookable: false, providers: [] };
         return withResources(full ? { ...none, ...limited } : none, [ids]);
       }
@@ -136,11 +136,11 @@ export function countSlots(
     let atLimit = 0;
     const free: string[] = [];
     let active = 0;
-    for (const person of people) {
-      const { provider } = person;
+    for (const time of times) {
+      const { provider } = time;
       if (provider.active) active++;
-      const claims = person.around(blocked);
-      if (!offers(person, claims)) continue;
+      const claims = time.around(blocked);
+      if (!offers(time, claims)) continue;
       // Every overlapping claim is this session's (checked above); holds expire, bookings do not.
       let holds = 0;
       for (const claim of claims) if (claim.expiresAt !== null) holds++;
@@ -149,7 +149,7 @@ export function countSlots(
       const seatLeft = sessionBooked + sessionHeld < rules.capacity && open;
       // A person at their daily limit keeps their seats but takes no more bookings; their
       // calendar refuses at it before a resource is asked.
-      const full = seatLeft && person.full?.(start) === true;
+      const full = seatLeft && time.full?.(start) === true;
       if (full) atLimit++;
       if (!allUnits([provider.id])) continue;
       capacity += rules.capacity;
