@@ -8,6 +8,7 @@ import { dateKey, overrideFor } from "../../src/calendar/rules/overrides";
 import {
   checkWorkingHours,
   type ServiceRules,
+  type Span,
   slotsBetween,
   workingSpans,
 } from "../../src/calendar/rules/service-rules";
@@ -110,6 +111,17 @@ const arbitraryRules: fc.Arbitrary<ServiceRules> = fc
     }),
   );
 
+/** Spans sorted by start, each run of touching (or overlapping) spans as one. */
+function joined(spans: Span[]): Span[] {
+  const out: Span[] = [];
+  for (const span of [...spans].sort((a, b) => a.start - b.start)) {
+    const last = out.at(-1);
+    if (last && span.start <= last.end) last.end = Math.max(last.end, span.end);
+    else out.push({ ...span });
+  }
+  return out;
+}
+
 describe("property: overrides across DST days in two time zones", () => {
   it("every listed slot passes the booking check, and an override day uses only its own intervals", () => {
     fc.assert(
@@ -123,10 +135,11 @@ describe("property: overrides across DST days in two time zones", () => {
             service.dateOverrides?.find((o) => o.date === dateKey(local))?.intervals ??
             service.weeklySchedule[local.weekday] ??
             [];
-          // The slot lies inside the spans of exactly those intervals, as a plain weekly schedule would place them.
-          const expected = workingSpans(
-            { timezone: service.timezone, weeklySchedule: { [local.weekday]: intervals } },
-            local,
+          // The slot lies inside the spans of exactly those intervals, as a plain weekly schedule would
+          // place them; spans that touch join (an end in a spring-forward gap moves past it, onto the
+          // next interval's start).
+          const expected = joined(
+            workingSpans({ timezone: service.timezone, weeklySchedule: { [local.weekday]: intervals } }, local),
           );
           const inside = expected.some((span) => slot.start >= span.start && slot.end <= span.end);
           expect(inside, `${new Date(slot.start).toISOString()} on ${dateKey(local)} in ${service.timezone}`).toBe(
@@ -136,6 +149,36 @@ describe("property: overrides across DST days in two time zones", () => {
       }),
       { numRuns: 100 },
     );
+  });
+
+  it("on a spring-forward day an interval ending in the skipped hour joins the next one; a week later it does not", () => {
+    // New York, Sundays 00:00–02:45 and 03:45–04:00. On 2026-03-08 02:45 does not exist and
+    // means 03:45 EDT (07:45Z), where the second interval starts, so a 45-minute slot runs on.
+    const service = rules({
+      timezone: "America/New_York",
+      durationMinutes: 45,
+      slotIntervalMinutes: 15,
+      weeklySchedule: {
+        sun: [
+          { start: "00:00", end: "02:45" },
+          { start: "03:45", end: "04:00" },
+        ],
+      },
+    });
+    expect(checkWorkingHours(service, at("2026-03-08T07:15:00Z"))).toBeNull();
+    expect(starts(slotsBetween(service, at("2026-03-08T06:30:00Z"), at("2026-03-08T08:00:00Z")))).toEqual([
+      "2026-03-08T06:30:00Z",
+      "2026-03-08T06:45:00Z",
+      "2026-03-08T07:00:00Z",
+      "2026-03-08T07:15:00Z",
+    ]);
+    // 2026-03-15: 02:45 EDT is 06:45Z, an hour before 03:45 EDT; the last slot starts 02:00.
+    expect(starts(slotsBetween(service, at("2026-03-15T05:30:00Z"), at("2026-03-15T08:00:00Z")))).toEqual([
+      "2026-03-15T05:30:00Z",
+      "2026-03-15T05:45:00Z",
+      "2026-03-15T06:00:00Z",
+    ]);
+    expect(checkWorkingHours(service, at("2026-03-15T07:45:00Z"))?.reason).toBe("outside_working_hours");
   });
 
   it("a closed override day lists no slot and refuses every start", () => {
