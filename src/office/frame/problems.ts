@@ -80,6 +80,9 @@ function germanIssue(issue: Issue): string | undefined {
   }
 }
 
+/** The API's sentences the catalog says in German (a check keeps each one the API still says). */
+export const cataloguedSentences: readonly string[] = Object.keys(sentences);
+
 /** One of the API's sentences in the page's language (as it is where the catalog lacks it). */
 export const sentenceIn = (locale: Locale, sentence: string): string =>
   locale === "de" ? (sentences[sentence] ?? sentence) : sentence;
