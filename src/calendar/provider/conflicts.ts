@@ -34,14 +34,18 @@ export type ConflictContext = {
 /** A booking's span in this calendar. */
 export type BookedSpan = { bookingId: string; start: number; end: number };
 
-/** The person's bookings still to end (live claims without expiry), by start. */
-export function upcoming(sql: SqlStorage, now: number): BookedSpan[] {
+/** The person's bookings still to end (live claims without expiry), by start; with `bookingId`, that booking's only. */
+export function upcoming(sql: SqlStorage, now: number, bookingId: string | null = null): BookedSpan[] {
   return sql
     .exec<{ claim_id: string; start_ms: number; end_ms: number; booking_id: string | null }>(
       `SELECT c.claim_id, c.start_ms, c.end_ms, b.booking_id FROM claims c
        LEFT JOIN claim_bookings b ON b.claim_id = c.claim_id
-       WHERE c.expires_ms IS NULL AND c.end_ms > ? ORDER BY c.start_ms`,
+       WHERE c.expires_ms IS NULL AND c.end_ms > ?1
+         AND (?2 IS NULL OR COALESCE(b.booking_id,
+           CASE WHEN instr(c.claim_id, '.') > 0 THEN substr(c.claim_id, 1, instr(c.claim_id, '.') - 1) ELSE c.claim_id END) = ?2)
+       ORDER BY c.start_ms`,
       now,
+      bookingId,
     )
     .toArray()
     .map((r) => ({
@@ -121,9 +125,23 @@ export function openFound(context: ConflictContext, bookingId: string, found: Fo
   raise(context, "booking.conflict", context.conflicts.found(bookingId, hit.kind, hit.detail, now), now);
 }
 
-/** A booking's claim here was released (moved or cancelled): its conflicts clear. */
-export function clearBooking(context: ConflictContext, bookingId: string, now: number): void {
-  for (const row of context.conflicts.openOf(bookingId)) resolve(context, row, "booking_changed", now);
+/**
+ * A booking's claim here was released: its conflicts clear (`booking_changed`), but for the kinds
+ * `still` finds over the claims it holds here yet. A move refused elsewhere releases the move's new
+ * claim and keeps the old time, whose conflicts still hold; a move done or a cancel leaves none of
+ * them. In the caller's transaction.
+ */
+export function clearReleased(
+  context: ConflictContext,
+  bookingId: string,
+  still: (left: readonly BookedSpan[]) => (Found | undefined)[],
+  now: number,
+): void {
+  const left = upcoming(context.sql, now, bookingId);
+  const kept = new Set(left.length ? still(left).map((found) => found?.get(bookingId)?.kind) : []);
+  for (const row of context.conflicts.openOf(bookingId)) {
+    if (!kept.has(row.kind)) resolve(context, row, "booking_changed", now);
+  }
 }
 
 function resolve(context: ConflictContext, row: ConflictRow, reason: string, now: number): void {

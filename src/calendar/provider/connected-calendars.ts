@@ -20,7 +20,7 @@ import { ConflictStore } from "./conflict-store";
 import {
   busyFound,
   type ConflictContext,
-  clearBooking,
+  clearReleased,
   detectCalendarBusy,
   openFound,
   pushConflicts,
@@ -153,12 +153,20 @@ export class ConnectedCalendars {
     openFound(context, bookingId, busyFound(booked, this.busy, now), now);
   }
 
-  /** A claim was released: its booking's event moves back to an older claim or is deleted. */
-  claimReleased(claimId: string): void {
+  /**
+   * A claim was released: its booking's event moves back to an older claim or is deleted, and its
+   * conflicts are those of the time it keeps here, if any (`provider`'s hours, the busy times).
+   */
+  claimReleased(claimId: string, provider: ProviderSnapshot | null): void {
     const bookingId = this.writes.bookingOf(claimId);
-    this.writes.refresh(bookingId, this.connections.writers(), Date.now());
-    // Moved or cancelled: what conflicted with its old time no longer does.
-    clearBooking(this.conflictContext(), bookingId, Date.now());
+    const now = Date.now();
+    this.writes.refresh(bookingId, this.connections.writers(), now);
+    clearReleased(
+      this.conflictContext(),
+      bookingId,
+      (left) => [provider ? hoursFound(provider, left) : undefined, busyFound(left, this.busy, now)],
+      now,
+    );
   }
 
   /** The person's settings changed: bookings their hours no longer cover are marked, those covered again cleared. */

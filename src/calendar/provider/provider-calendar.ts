@@ -134,6 +134,6 @@ export class ProviderCalendar extends ClaimedCalendar<ProviderSnapshot> {
   }
 
   protected override claimReleased(claimId: string): void {
-    this.connected.claimReleased(claimId);
+    this.connected.claimReleased(claimId, this.stored());
   }
 }

@@ -59,7 +59,7 @@ export class ResourceCalendar extends ClaimedCalendar<ResourceSnapshot> {
   }
 
   protected override claimReleased(claimId: string): void {
-    this.roomConflicts.claimReleased(claimId, Date.now());
+    this.roomConflicts.claimReleased(claimId, this.stored(), Date.now());
   }
 
   protected refuse(resource: ResourceSnapshot, claim: ClaimSpan, overlapping: OverlappingClaim[]): ClaimRefusal | null {

@@ -11,7 +11,7 @@ import { ConflictStore, conflictsMigration } from "../provider/conflict-store";
 import {
   type BookedSpan,
   type ConflictContext,
-  clearBooking,
+  clearReleased,
   type Found,
   iso,
   openFound,
@@ -80,12 +80,13 @@ export class RoomConflicts {
     return found;
   }
 
-  /** A claim was released (the booking moved or was cancelled): its conflicts clear. */
-  claimReleased(claimId: string, now: number): void {
+  /** A claim was released: the booking's conflicts are those of the time it keeps in `room`, if any. */
+  claimReleased(claimId: string, room: ResourceSnapshot | null, now: number): void {
     const row = this.sql
       .exec<{ booking_id: string }>("SELECT booking_id FROM claim_bookings WHERE claim_id = ?", claimId)
       .toArray()[0];
-    clearBooking(this.context(), row?.booking_id ?? claimId.split(".")[0] ?? claimId, now);
+    const bookingId = row?.booking_id ?? claimId.split(".")[0] ?? claimId;
+    clearReleased(this.context(), bookingId, (left) => [room ? this.closedOver(room, left) : undefined], now);
   }
 
   nextDue(): number | null {
