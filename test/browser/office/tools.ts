@@ -46,8 +46,12 @@ export async function businessZone(origin: string): Promise<string> {
  */
 export async function bookHaircut(origin: string, customerName: string, providerId?: string) {
   const service = await demoService(origin, "Haircut");
-  const from = new Date(Date.now() + 2 * 86_400_000).toISOString();
-  const to = new Date(Date.now() + 9 * 86_400_000).toISOString();
+  // From the start of a day two days ahead, not from this hour: later in the day the first free
+  // time can be a day's last, and the next booking would fall on the day after.
+  const day = new Date(Date.now() + 2 * 86_400_000);
+  day.setUTCHours(0, 0, 0, 0);
+  const from = day.toISOString();
+  const to = new Date(day.getTime() + 7 * 86_400_000).toISOString();
   const query = `from=${from}&to=${to}${providerId ? `&providerId=${providerId}` : ""}`;
   const times = await demoApi(origin, "GET", `/services/${service.id}/availability?${query}`);
   const slot = (times.body.slots as { startTime: string; endTime: string; bookable: boolean }[]).find(
@@ -65,8 +69,8 @@ export async function bookHaircut(origin: string, customerName: string, provider
   const made = await demoApi(origin, "POST", "/bookings", body);
   if (made.status !== 201) throw new Error(`booking failed: ${made.status} ${JSON.stringify(made.body)}`);
   const zone = await businessZone(origin);
-  const day = new Intl.DateTimeFormat("en-CA", { timeZone: zone }).format(Date.parse(slot.startTime));
-  return { booking: made.body as { id: string; startTime: string }, day };
+  const local = new Intl.DateTimeFormat("en-CA", { timeZone: zone }).format(Date.parse(slot.startTime));
+  return { booking: made.body as { id: string; startTime: string }, day: local };
 }
 
 /** Whether the page scrolls sideways (it must not, at any width). */
