@@ -36,23 +36,22 @@ export type BookedSpan = { bookingId: string; start: number; end: number };
 
 /** The person's bookings still to end (live claims without expiry), by start; with `bookingId`, that booking's only. */
 export function upcoming(sql: SqlStorage, now: number, bookingId: string | null = null): BookedSpan[] {
+  // A claim names its booking in claim_bookings, else by its id's first part (`<booking>.<n>`).
   return sql
-    .exec<{ claim_id: string; start_ms: number; end_ms: number; booking_id: string | null }>(
-      `SELECT c.claim_id, c.start_ms, c.end_ms, b.booking_id FROM claims c
-       LEFT JOIN claim_bookings b ON b.claim_id = c.claim_id
-       WHERE c.expires_ms IS NULL AND c.end_ms > ?1
-         AND (?2 IS NULL OR COALESCE(b.booking_id,
-           CASE WHEN instr(c.claim_id, '.') > 0 THEN substr(c.claim_id, 1, instr(c.claim_id, '.') - 1) ELSE c.claim_id END) = ?2)
-       ORDER BY c.start_ms`,
+    .exec<{ booking_id: string; start_ms: number; end_ms: number }>(
+      `SELECT start_ms, end_ms, booking_id FROM (
+         SELECT c.start_ms, c.end_ms, COALESCE(b.booking_id,
+           CASE WHEN instr(c.claim_id, '.') > 0 THEN substr(c.claim_id, 1, instr(c.claim_id, '.') - 1) ELSE c.claim_id END
+         ) AS booking_id
+         FROM claims c LEFT JOIN claim_bookings b ON b.claim_id = c.claim_id
+         WHERE c.expires_ms IS NULL AND c.end_ms > ?1
+       ) WHERE ?2 IS NULL OR booking_id = ?2
+       ORDER BY start_ms`,
       now,
       bookingId,
     )
     .toArray()
-    .map((r) => ({
-      bookingId: r.booking_id ?? r.claim_id.split(".")[0] ?? r.claim_id,
-      start: r.start_ms,
-      end: r.end_ms,
-    }));
+    .map((r) => ({ bookingId: r.booking_id, start: r.start_ms, end: r.end_ms }));
 }
 
 /**
@@ -137,9 +136,12 @@ export function clearReleased(
   still: (left: readonly BookedSpan[]) => (Found | undefined)[],
   now: number,
 ): void {
+  const open = context.conflicts.openOf(bookingId);
+  // Most releases find nothing open: no need to read what the booking still holds.
+  if (open.length === 0) return;
   const left = upcoming(context.sql, now, bookingId);
   const kept = new Set(left.length ? still(left).map((found) => found?.get(bookingId)?.kind) : []);
-  for (const row of context.conflicts.openOf(bookingId)) {
+  for (const row of open) {
     if (!kept.has(row.kind)) resolve(context, row, "booking_changed", now);
   }
 }
